@@ -1,0 +1,25 @@
+"""Typed errors whose message is meant for the player who caused them.
+
+Every layer raises one of these instead of a bare exception, so the network edge can answer any mistake
+with one clear line and carry on: nothing a user types should ever tear a connection or a table down.
+"""
+
+
+class MudwizError(Exception):
+    """Base class: ``str(error)`` is a one-line message fit to show the user."""
+
+
+class BadCommand(MudwizError):
+    """The line could not be understood as a command (unknown verb, wrong arguments)."""
+
+
+class BadOption(MudwizError):
+    """A game or table option, or a combination of them, is not allowed."""
+
+
+class IllegalAction(MudwizError):
+    """A well-formed action that the rules do not allow now (a card not held, a revoke, a bid out of range)."""
+
+
+class NotYourTurn(IllegalAction):
+    """The seat has nothing to do at this moment."""

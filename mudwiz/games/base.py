@@ -1,0 +1,273 @@
+"""The game interface every rules engine implements, and the machinery they share.
+
+A game is a pure state machine (no I/O, no clocks, no printing), modelled on OpenSpiel and sans-I/O libraries:
+
+- ``Game(players, options, seed)``: all randomness comes from one ``random.Random(seed)``;
+- ``legal_actions(seat)``: what that seat may do now (empty when nothing is theirs to do);
+- ``apply(seat, action) -> [Event]``: raises a typed error and leaves the state untouched when refused;
+- ``view(seat)``: a JSON-ready dict of what that seat may know, nothing more (``None``: an observer);
+- ``advance()``: the table's call to leave a ``roundend`` pause (round confirmation is the table's business);
+- ``log``: every accepted step, so ``replay(seed, options, log)`` rebuilds the game event for event.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import re
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from mudwiz.cards import Action, as_action
+from mudwiz.errors import BadOption, IllegalAction, NotYourTurn
+
+Seat = int
+ADVANCE = "next"  # the log's word for the table ending a round-end pause
+
+
+# ---------------------------------------------------------------- events
+
+
+def _snake(name: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened. Engines return these; renderers choose the words and colours.
+
+    Players are named, not numbered, so an event means the same in a log, a JSON line or a screen.
+    ``visible_to`` lets an event hide from some viewers what only one player may know.
+    """
+
+    @property
+    def type(self) -> str:
+        return _snake(type(self).__name__)
+
+    def visible_to(self, viewer: str | None) -> Event | None:
+        """The event as ``viewer`` (a player name, or None for an observer) may see it; None: not at all."""
+        return self
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": self.type, **dataclasses.asdict(self)}
+
+
+# ---------------------------------------------------------------- options
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option a table host may set before the start: a flag, or a whole number in ``lo..hi``."""
+
+    name: str
+    help: str
+    default: bool | int | str | None = False
+    lo: int | None = None  # for whole-number options
+    hi: int | None = None
+    choices: tuple[str, ...] = ()  # for word options
+
+    @property
+    def kind(self) -> str:
+        if self.choices:
+            return "choice"
+        return "flag" if isinstance(self.default, bool) else "int"
+
+    def parse(self, value: str | int | bool | None) -> bool | int | str | None:
+        """Turn what a user typed into the option's value; ``None`` for a flag means "on"."""
+        if self.kind == "flag":
+            if value is None or value is True or str(value).lower() in ("on", "yes", "true", "1"):
+                return True
+            if value is False or str(value).lower() in ("off", "no", "false", "0"):
+                return False
+            raise BadOption(f"{self.name} is on or off, not {value!r}")
+        if self.kind == "choice":
+            if value is None:
+                raise BadOption(f"{self.name} needs a value: one of {', '.join(self.choices)}")
+            if str(value).lower() not in self.choices:
+                raise BadOption(f"{self.name} is one of {', '.join(self.choices)}, not {value!r}")
+            return str(value).lower()
+        if value is None:
+            raise BadOption(f"{self.name} needs a number ({self.lo}..{self.hi})")
+        if self.default is None and str(value).lower() in ("off", "none"):
+            return None
+        try:
+            number = int(str(value))
+        except ValueError:
+            raise BadOption(f"{self.name} needs a whole number, not {value!r}") from None
+        if (self.lo is not None and number < self.lo) or (self.hi is not None and number > self.hi):
+            raise BadOption(f"{self.name} must be from {self.lo} to {self.hi}, not {number}")
+        return number
+
+
+# ---------------------------------------------------------------- the game
+
+
+class Game(ABC):
+    """Base of every rules engine: options, the action log, refusal without side effects, replay."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    OPTIONS: ClassVar[Sequence[Option]] = ()
+    VERBS: ClassVar[Mapping[str, str]] = {}  # verb -> "usage: what it does", for /help at a table
+
+    def __init__(
+        self,
+        players: Sequence[str] | int,
+        options: Mapping[str, Any] | None = None,
+        seed: int | None = 0,
+    ) -> None:
+        names = [f"P{i + 1}" for i in range(players)] if isinstance(players, int) else list(players)
+        if not self.min_players <= len(names) <= self.max_players:
+            raise BadOption(
+                f"{self.title} is for {self.min_players} to {self.max_players} players, not {len(names)}"
+            )
+        if len(set(names)) != len(names):
+            raise BadOption("player names must differ")
+        self.players: list[str] = names
+        self.options: dict[str, Any] = self.check_options(options or {}, len(names))
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.log: list[tuple[Seat | None, str]] = []
+        self.start_events: list[Event] = self._start()
+
+    # -- options
+
+    @classmethod
+    def option(cls, name: str) -> Option:
+        for opt in cls.OPTIONS:
+            if opt.name == name.lower():
+                return opt
+        names = ", ".join(o.name for o in cls.OPTIONS) or "none"
+        raise BadOption(f"{cls.title} has no option {name!r} (options: {names})")
+
+    @classmethod
+    def check_options(cls, options: Mapping[str, Any], nplayers: int | None = None) -> dict[str, Any]:
+        """Validate values and their combination; returns every option with defaults filled in.
+
+        ``nplayers`` is None while a table is still filling: checks that need the count wait for the start.
+        """
+        values = {opt.name: opt.default for opt in cls.OPTIONS}
+        for name, value in options.items():
+            opt = cls.option(name)
+            values[opt.name] = opt.parse(value)
+        cls._check_combination(values, nplayers)
+        return values
+
+    @classmethod
+    def _check_combination(cls, options: dict[str, Any], nplayers: int | None) -> None:
+        """Refuse combinations the rules exclude (subclasses raise ``BadOption`` saying why)."""
+
+    # -- the interface
+
+    @abstractmethod
+    def _start(self) -> list[Event]:
+        """Set up the first round (shuffle, deal) and return what happened."""
+
+    @property
+    @abstractmethod
+    def phase(self) -> str:
+        """A word for where the game stands: e.g. ``bidding``, ``playing``, ``roundend``, ``gameover``."""
+
+    @property
+    def finished(self) -> bool:
+        return self.phase == "gameover"
+
+    @abstractmethod
+    def legal_actions(self, seat: Seat) -> list[Action]:
+        """Every action ``seat`` may take now; patterns such as ``pass`` stand for many (see ``VERBS``)."""
+
+    @abstractmethod
+    def waiting(self) -> list[Seat]:
+        """The seats the game is waiting on (whose action it needs before it can go on)."""
+
+    @abstractmethod
+    def view(self, seat: Seat | None) -> dict[str, Any]:
+        """What ``seat`` may know, as plain JSON-ready data; ``None`` is an observer and sees no hand."""
+
+    @abstractmethod
+    def _apply(self, seat: Seat, action: Action) -> list[Event]:
+        """Carry out an action already known to be legal."""
+
+    def _advance(self) -> list[Event]:
+        raise IllegalAction("there is no pause to end")
+
+    def normalize(self, action: Action) -> Action:
+        """Canonical form of a typed action (card codes upper-cased, ``z`` -> ``Z``); may raise IllegalAction."""
+        return action
+
+    def explain(self, seat: Seat, action: Action) -> str:
+        """Why ``action`` is refused for ``seat`` (override for helpful, rule-specific reasons)."""
+        legal = self.legal_actions(seat)
+        return f"you cannot {action} now; you may: {', '.join(map(str, legal))}"
+
+    def is_legal(self, seat: Seat, action: Action) -> bool:
+        return action in self.legal_actions(seat)
+
+    def apply(self, seat: Seat, action: Action | str) -> list[Event]:
+        """Validate first, then mutate: a refused action raises and changes nothing."""
+        if not 0 <= seat < len(self.players):
+            raise IllegalAction(f"there is no seat {seat}")
+        act = self.normalize(as_action(action))
+        if not self.legal_actions(seat):
+            raise NotYourTurn(self.not_your_turn(seat))
+        if not self.is_legal(seat, act):
+            raise IllegalAction(self.explain(seat, act))
+        events = self._apply(seat, act)
+        self.log.append((seat, str(act)))
+        return events
+
+    def advance(self) -> list[Event]:
+        """End a ``roundend`` pause: the table calls this once the round's result has been confirmed."""
+        if self.phase != "roundend":
+            raise IllegalAction("the round is not over")
+        events = self._advance()
+        self.log.append((None, ADVANCE))
+        return events
+
+    def not_your_turn(self, seat: Seat) -> str:
+        if self.finished:
+            return "the game is over"
+        if self.phase == "roundend":
+            return "the round is over; waiting for the next one (/ok)"
+        names = [self.players[s] for s in self.waiting()]
+        return f"it is not your turn; waiting for {', '.join(names) or 'nobody'}"
+
+    @classmethod
+    def replay(
+        cls,
+        players: Sequence[str] | int,
+        options: Mapping[str, Any] | None,
+        seed: int | None,
+        log: Iterable[tuple[Seat | None, str]],
+    ) -> tuple[Game, list[Event]]:
+        """Rebuild a game from its seed, options and log; returns it and every event, start included."""
+        game = cls(players, options, seed)
+        events = list(game.start_events)
+        for seat, text in log:
+            events.extend(game.advance() if seat is None else game.apply(seat, text))
+        return game, events
+
+
+def standings(names: Sequence[str], scores: Sequence[int], low_wins: bool = False) -> list[dict[str, Any]]:
+    """Final places with ties sharing a place (1, 1, 3): the player, their score and their place."""
+    sign = -1 if low_wins else 1
+    order = sorted(range(len(names)), key=lambda s: (-sign * scores[s], s))
+    return [
+        {
+            "player": names[s],
+            "score": scores[s],
+            "place": 1 + sum(1 for t in range(len(names)) if sign * scores[t] > sign * scores[s]),
+        }
+        for s in order
+    ]
+
+
+@dataclass(frozen=True)
+class GameEnd(Event):
+    """The game has ended; ``standings`` as from :func:`standings` (best first)."""
+
+    standings: list[dict[str, Any]] = field(default_factory=list)

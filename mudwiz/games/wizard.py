@@ -1,0 +1,412 @@
+"""Wizard (Amigo, Ken Fisher), to the letter of ``shared/rules/wizard.md``.
+
+Bid the exact number of tricks you will take. 60 cards: four suits 1..13, four Wizards (``Z``) above
+everything, four Jesters (``N``) below everything. Decisions the rules page leaves to us are in docs/games.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from mudwiz.cards import SUIT_NAMES, Action, Deck, remove_card, sort_hand, suit_of, rank_of
+from mudwiz.errors import BadOption, IllegalAction
+from mudwiz.games.base import Event, Game, GameEnd, Option, Seat, standings
+
+DECK = Deck(suits="BGRY", low=1, high=13, specials={"Z": 4, "N": 4})
+WIZARD, JESTER, HIDDEN = "Z", "N", "?"
+TOURNAMENT = {
+    3: (2, 4, 6, 8, 10, 12, 14, 16, 18, 20),
+    4: (1, 3, 5, 7, 9, 11, 12, 13, 14, 15),
+    5: (2, 4, 5, 6, 7, 8, 9, 10, 11, 12),
+}
+
+
+def round_score(bid: int, tricks: int) -> int:
+    """+20 + 10 per trick for an exact bid, else -10 per trick off."""
+    return 20 + 10 * bid if bid == tricks else -10 * abs(bid - tricks)
+
+
+def lead_suit(trick: list[str]) -> str | None:
+    """The suit to follow: that of the first suit card, unless a Wizard came before any suit card."""
+    for card in trick:
+        if card == WIZARD:
+            return None
+        if card != JESTER:
+            return suit_of(card)
+    return None
+
+
+def trick_winner(trick: list[str], trump: str | None) -> int:
+    """Index in ``trick`` of the winning card: first Wizard; highest trump; highest of the lead suit; first Jester."""
+    if WIZARD in trick:
+        return trick.index(WIZARD)
+    for suit in (trump, lead_suit(trick)):
+        if suit is not None:
+            ranked = [(rank_of(c), i) for i, c in enumerate(trick) if suit_of(c) == suit]
+            if ranked:
+                return max(ranked)[1]
+    return 0  # every card a Jester: the first one wins
+
+
+# ---------------------------------------------------------------- events
+
+
+@dataclass(frozen=True)
+class RoundStart(Event):
+    round: int
+    cards: int
+    dealer: str
+    leader: str
+
+
+@dataclass(frozen=True)
+class TrumpTurned(Event):
+    """The stock's top card is turned: ``card`` None in a round with no stock; ``chooser`` names trump on a Wizard."""
+
+    card: str | None
+    suit: str | None
+    chooser: str | None = None
+
+
+@dataclass(frozen=True)
+class TrumpChosen(Event):
+    player: str
+    suit: str
+
+
+@dataclass(frozen=True)
+class BidMade(Event):
+    """A bid; under hidden or secret bidding only its maker sees the number."""
+
+    player: str
+    bid: int | None
+    hidden: bool = False
+
+    def visible_to(self, viewer: str | None) -> Event | None:
+        if self.hidden and viewer != self.player:
+            return BidMade(self.player, None, True)
+        return self
+
+
+@dataclass(frozen=True)
+class BidsRevealed(Event):
+    bids: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class CardPlayed(Event):
+    player: str
+    card: str
+
+
+@dataclass(frozen=True)
+class Trick(Event):
+    cards: list[dict[str, str]]
+    winner: str
+
+
+@dataclass(frozen=True)
+class RoundEnd(Event):
+    round: int
+    results: list[dict[str, Any]]
+
+
+# ---------------------------------------------------------------- the engine
+
+
+class Wizard(Game):
+    name = "wizard"
+    title = "Wizard"
+    min_players = 3
+    max_players = 6
+    OPTIONS = (
+        Option("notequal", "the dealer may not bid so that the bids add up to the cards dealt (a.k.a. +-1)"),
+        Option("hiddentip", "everyone bids at once, unseen; the bids are shown together when all are in"),
+        Option("secretbid", "as hiddentip, but bids stay secret until the round is scored"),
+        Option("clairvoyance", "round 1: you see everyone's card but your own"),
+        Option("rounds", "play only the first N rounds", default=None, lo=1, hi=20),
+        Option("tournament", "Amigo tournament: 10 rounds of fixed hand sizes (3 to 5 players)"),
+    )
+    VERBS = {
+        "bid": "bid N: bid the number of tricks you will take",
+        "play": "play CARD: play a card, e.g. play R12, play Z (Wizard), play N (Jester)",
+        "trump": "trump SUIT: the dealer names trump after a turned Wizard (B, G, R or Y)",
+    }
+
+    # -- options
+
+    @classmethod
+    def _check_combination(cls, options: dict[str, Any], nplayers: int | None) -> None:
+        hidden = options["hiddentip"] or options["secretbid"]
+        if options["notequal"] and hidden:
+            raise BadOption("notequal needs a last bidder, and hidden or secret bids have none")
+        if options["hiddentip"] and options["secretbid"]:
+            raise BadOption("choose one of hiddentip and secretbid: secret bids are already hidden")
+        if options["rounds"] is not None and options["tournament"]:
+            raise BadOption("rounds and tournament each set the game's length: choose one")
+        if nplayers is None:
+            return
+        if options["tournament"] and nplayers not in TOURNAMENT:
+            raise BadOption(f"tournament is for 3 to 5 players, not {nplayers}")
+        most = 60 // nplayers
+        if options["rounds"] is not None and options["rounds"] > most:
+            raise BadOption(f"rounds={options['rounds']}, but {nplayers} players have only {most} rounds")
+        if options["clairvoyance"] and options["tournament"] and TOURNAMENT[nplayers][0] != 1:
+            raise BadOption("clairvoyance needs a one-card first round; this tournament starts with two")
+
+    # -- set-up
+
+    def _start(self) -> list[Event]:
+        n = len(self.players)
+        if self.options["tournament"]:
+            self.sizes: tuple[int, ...] = TOURNAMENT[n]
+        else:
+            self.sizes = tuple(range(1, (self.options["rounds"] or 60 // n) + 1))
+        self.scores = [0] * n
+        self.sheet: list[dict[str, Any]] = []
+        self.round = 0  # 1-based once dealt
+        self.dealer = self.rng.randrange(n)
+        return self._deal()
+
+    def _deal(self) -> list[Event]:
+        n = len(self.players)
+        self.round += 1
+        size = self.sizes[self.round - 1]
+        deck = DECK.cards()
+        self.rng.shuffle(deck)
+        self.hands = [sorted(deck[i * size : (i + 1) * size]) for i in range(n)]
+        self.stock = deck[n * size :]
+        self.turned = self.stock[0] if self.stock else None
+        self.trump = suit_of(self.turned) if self.turned else None
+        self.bids: list[int | None] = [None] * n
+        self.tricks = [0] * n
+        self.trick: list[tuple[Seat, str]] = []
+        self.leader = (self.dealer + 1) % n
+        self.first_leader = self.leader
+        self.last_trick: list[tuple[Seat, str]] = []
+        self.revealed_play: set[Seat] = set()
+        self._phase = "trump" if self.turned == WIZARD else "bidding"
+        events: list[Event] = [
+            RoundStart(self.round, size, self.players[self.dealer], self.players[self.leader]),
+            TrumpTurned(
+                self.turned, self.trump, self.players[self.dealer] if self.turned == WIZARD else None
+            ),
+        ]
+        return events
+
+    # -- state queries
+
+    @property
+    def phase(self) -> str:
+        return self._phase
+
+    @property
+    def size(self) -> int:
+        return self.sizes[self.round - 1]
+
+    @property
+    def hidden_bids(self) -> bool:
+        return bool(self.options["hiddentip"] or self.options["secretbid"])
+
+    @property
+    def clairvoyant(self) -> bool:
+        return bool(self.options["clairvoyance"]) and self.round == 1
+
+    def bid_order(self) -> list[Seat]:
+        n = len(self.players)
+        return [(self.dealer + 1 + i) % n for i in range(n)]
+
+    def waiting(self) -> list[Seat]:
+        if self._phase == "trump":
+            return [self.dealer]
+        if self._phase == "bidding":
+            pending = [s for s in self.bid_order() if self.bids[s] is None]
+            return pending if self.hidden_bids else pending[:1]
+        if self._phase == "playing":
+            return [(self.leader + len(self.trick)) % len(self.players)]
+        return []
+
+    def forbidden_bid(self, seat: Seat) -> int | None:
+        """Under notequal, the one bid the dealer may not make (None if every bid is allowed)."""
+        if not self.options["notequal"] or seat != self.dealer:
+            return None
+        rest = self.size - sum(b for b in self.bids if b is not None)
+        return rest if 0 <= rest <= self.size else None
+
+    def playable(self, seat: Seat) -> list[str]:
+        """The distinct cards of ``seat``'s hand that may be played to the current trick."""
+        hand = self.hands[seat]
+        suit = lead_suit([c for _, c in self.trick])
+        if suit is not None and any(suit_of(c) == suit for c in hand):
+            return sorted({c for c in hand if suit_of(c) in (suit, None)})
+        return sorted(set(hand))
+
+    def legal_actions(self, seat: Seat) -> list[Action]:
+        if seat not in self.waiting():
+            return []
+        if self._phase == "trump":
+            return [Action("trump", (s,)) for s in DECK.suits]
+        if self._phase == "bidding":
+            banned = self.forbidden_bid(seat)
+            return [Action("bid", (str(b),)) for b in range(self.size + 1) if b != banned]
+        if self.clairvoyant:
+            return [Action("play", (HIDDEN,))]
+        return [Action("play", (c,)) for c in self.playable(seat)]
+
+    def normalize(self, action: Action) -> Action:
+        if action.verb not in self.VERBS:
+            raise IllegalAction(f"{action.verb!r} is not a Wizard action: use {', '.join(self.VERBS)}")
+        if len(action.args) != 1:
+            raise IllegalAction(f"usage: {self.VERBS[action.verb].split(':')[0]}")
+        (arg,) = action.args
+        if action.verb == "bid":
+            if not arg.isdigit():
+                raise IllegalAction(f"a bid is a whole number of tricks, not {arg!r}")
+            return Action("bid", (str(int(arg)),))
+        if action.verb == "trump":
+            return Action("trump", (DECK.parse_suit(arg),))
+        return Action("play", (HIDDEN if arg == HIDDEN else DECK.parse(arg),))
+
+    def explain(self, seat: Seat, action: Action) -> str:
+        phase_verb = {"trump": "trump", "bidding": "bid", "playing": "play"}[self._phase]
+        if action.verb != phase_verb:
+            return f"now is the time to {phase_verb}, not {action.verb}: " + self._options_text(seat)
+        (arg,) = action.args
+        if action.verb == "bid":
+            bid = int(arg)
+            if bid > self.size:
+                return f"you may bid 0 to {self.size} this round, not {bid}"
+            return (
+                f"notequal: you may not bid {bid}, the bids would add up to the {self.size} cards dealt"
+            )
+        if arg == HIDDEN:
+            return "you can see your own cards this round: play one by name"
+        if self.clairvoyant:
+            return "clairvoyance: you cannot see your own card, so play it as: play ?"
+        if arg not in self.hands[seat]:
+            return f"you have no {arg}: " + self._options_text(seat)
+        suit = lead_suit([c for _, c in self.trick])
+        return f"you must follow {SUIT_NAMES[suit or 'B']}: " + self._options_text(seat)
+
+    def _options_text(self, seat: Seat) -> str:
+        return "you may " + ", ".join(str(a) for a in self.legal_actions(seat))
+
+    # -- moves
+
+    def _apply(self, seat: Seat, action: Action) -> list[Event]:
+        return {"trump": self._choose_trump, "bid": self._bid, "play": self._play}[action.verb](
+            seat, action.args[0]
+        )
+
+    def _choose_trump(self, seat: Seat, suit: str) -> list[Event]:
+        self.trump = suit
+        self._phase = "bidding"
+        return [TrumpChosen(self.players[seat], suit)]
+
+    def _bid(self, seat: Seat, arg: str) -> list[Event]:
+        self.bids[seat] = int(arg)
+        events: list[Event] = [BidMade(self.players[seat], int(arg), self.hidden_bids)]
+        if all(b is not None for b in self.bids):
+            self._phase = "playing"
+            if self.options["hiddentip"]:
+                events.append(BidsRevealed({self.players[s]: self.bids[s] for s in self.bid_order()}))
+        return events
+
+    def _play(self, seat: Seat, arg: str) -> list[Event]:
+        card = self.hands[seat][0] if arg == HIDDEN else arg
+        remove_card(self.hands[seat], card)
+        self.trick.append((seat, card))
+        events: list[Event] = [CardPlayed(self.players[seat], card)]
+        if len(self.trick) < len(self.players):
+            return events
+        won = self.trick[trick_winner([c for _, c in self.trick], self.trump)][0]
+        self.tricks[won] += 1
+        events.append(Trick([{"player": self.players[s], "card": c} for s, c in self.trick], self.players[won]))
+        self.last_trick, self.trick, self.leader = self.trick, [], won
+        if not self.hands[won]:
+            events.extend(self._score_round())
+        return events
+
+    def _score_round(self) -> list[Event]:
+        results = []
+        for s in self.bid_order():
+            bid = self.bids[s]
+            assert bid is not None
+            delta = round_score(bid, self.tricks[s])
+            self.scores[s] += delta
+            results.append(
+                {"player": self.players[s], "bid": bid, "tricks": self.tricks[s], "delta": delta,
+                 "score": self.scores[s]}
+            )
+        self.sheet.append({"round": self.round, "cards": self.size, "results": results})
+        events: list[Event] = [RoundEnd(self.round, results)]
+        if self.round == len(self.sizes):
+            self._phase = "gameover"
+            events.append(GameEnd(standings(self.players, self.scores)))
+        else:
+            self._phase = "roundend"
+        return events
+
+    def _advance(self) -> list[Event]:
+        self.dealer = (self.dealer + 1) % len(self.players)
+        return self._deal()
+
+    # -- what a seat may know
+
+    def bid_visible(self, of: Seat, viewer: Seat | None) -> bool:
+        if self.bids[of] is None:
+            return False
+        if of == viewer or not self.hidden_bids or self._phase in ("roundend", "gameover"):
+            return True
+        return bool(self.options["hiddentip"]) and self._phase == "playing"
+
+    def view(self, seat: Seat | None) -> dict[str, Any]:
+        trick_cards = dict(self.trick)
+        players = []
+        for s, name in enumerate(self.players):
+            bid = self.bids[s] if self.bid_visible(s, seat) else None
+            entry: dict[str, Any] = {
+                "name": name,
+                "score": self.scores[s],
+                "projected": None if bid is None else self.scores[s] + round_score(bid, self.tricks[s]),
+                "bid": bid,
+                "has_bid": self.bids[s] is not None,
+                "tricks": self.tricks[s],
+                "held": len(self.hands[s]),
+                "played": trick_cards.get(s),
+            }
+            if self.clairvoyant and seat is not None and s != seat:
+                entry["cards"] = sort_hand(self.hands[s], DECK.suits, JESTER, WIZARD)
+            players.append(entry)
+        waiting = self.waiting()
+        if seat is None:
+            hand: list[str] = []
+        elif self.clairvoyant:
+            hand = [HIDDEN] * len(self.hands[seat])
+        else:
+            hand = sort_hand(self.hands[seat], DECK.suits, JESTER, WIZARD)
+        return {
+            "game": self.name,
+            "phase": self._phase,
+            "round": self.round,
+            "rounds": len(self.sizes),
+            "cards": self.size,
+            "dealer": self.players[self.dealer],
+            "leader": self.players[self.leader],
+            "first_leader": self.players[self.first_leader],
+            "turn": self.players[waiting[0]] if len(waiting) == 1 else None,
+            "waiting": [self.players[s] for s in waiting],
+            "you": None if seat is None else self.players[seat],
+            "players": players,
+            "hand": hand,
+            "trump": {"suit": self.trump, "card": self.turned},
+            "lead": lead_suit([c for _, c in self.trick]),
+            "trick": [{"player": self.players[s], "card": c} for s, c in self.trick],
+            "last_trick": [{"player": self.players[s], "card": c} for s, c in self.last_trick],
+            "legal": [] if seat is None else [str(a) for a in self.legal_actions(seat)],
+            "forbidden_bid": None if seat is None else self.forbidden_bid(seat),
+            "options": {k: v for k, v in self.options.items() if v not in (None, False)},
+            "sheet": self.sheet,
+            "standings": standings(self.players, self.scores) if self.finished else None,
+        }
