@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from mudwiz.cards import SUIT_NAMES, Action, Deck, remove_card, sort_hand, suit_of, rank_of
+from mudwiz.cards import SUIT_NAMES, Action, Deck, rank_of, remove_card, sort_hand, suit_of
 from mudwiz.errors import BadOption, IllegalAction
 from mudwiz.games.base import Event, Game, GameEnd, Option, Seat, standings
 

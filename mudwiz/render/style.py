@@ -1,0 +1,104 @@
+"""How text is dressed for a terminal: ANSI colour, or plain ASCII for a BBS-style host.
+
+One ``Style`` object travels with a connection's mode, so each game's renderer writes its screen once and
+never asks which terminal it is talking to. ``ascii`` output holds no escape codes and no non-ASCII character.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+WIDTH = 80
+
+_CSI = "\x1b["
+_COLOURS = {
+    "red": "31", "green": "32", "yellow": "33", "blue": "34", "magenta": "35", "cyan": "36", "white": "37",
+    "grey": "90", "bold": "1", "dim": "2", "reverse": "7", "underline": "4",
+}
+SUIT_COLOUR = {"R": "red", "G": "green", "Y": "yellow", "B": "blue", "K": "white"}
+SPECIAL_COLOUR = {"Z": "magenta", "N": "cyan", "W": "white", "?": "grey"}
+_ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def strip_ansi(text: str) -> str:
+    return _ANSI.sub("", text)
+
+
+def visible_len(text: str) -> int:
+    return len(strip_ansi(text))
+
+
+def clean(text: str) -> str:
+    """Remove every control character (ESC included) from user-supplied text: chat, names, table titles."""
+    return _CONTROL.sub("", text)
+
+
+def to_ascii(text: str) -> str:
+    """Fold text to 7-bit ASCII: accents dropped, anything else becomes ``?``."""
+    folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+    return folded if len(folded) == len(text) else "".join(
+        ch if ord(ch) < 128 else (unicodedata.normalize("NFKD", ch).encode("ascii", "ignore").decode() or "?")
+        for ch in text
+    )
+
+
+@dataclass(frozen=True)
+class Style:
+    """``colour``: use ANSI escape codes. ``unicode``: non-ASCII glyphs allowed (off in ascii mode)."""
+
+    colour: bool = True
+    unicode: bool = True
+
+    @classmethod
+    def for_mode(cls, mode: str) -> Style:
+        return cls(colour=False, unicode=False) if mode == "ascii" else cls()
+
+    def paint(self, text: str, *names: str) -> str:
+        if not self.colour or not names:
+            return text
+        codes = ";".join(_COLOURS[n] for n in names)
+        return f"{_CSI}{codes}m{text}{_CSI}0m"
+
+    def bold(self, text: str) -> str:
+        return self.paint(text, "bold")
+
+    def card(self, code: str, marked: bool = False) -> str:
+        """A card code in its suit's colour; ``marked`` (playable) is bold, or bracketed in ASCII."""
+        colour = SPECIAL_COLOUR.get(code) or SUIT_COLOUR.get(code[-1] if "-" in code else code[0], "white")
+        if not self.colour:
+            return f"[{code}]" if marked else f" {code} "
+        return self.paint(f" {code} ", colour, "bold", "reverse") if marked else self.paint(f" {code} ", colour)
+
+    def text(self, text: str) -> str:
+        """Make text safe for this style: control characters removed, ASCII-folded when asked."""
+        text = clean(text)
+        return text if self.unicode else to_ascii(text)
+
+    def rule(self, title: str = "", width: int = WIDTH) -> str:
+        bar = "-" if not self.unicode else "\u2500"
+        head = f"{bar * 2} {title} " if title else ""
+        return self.paint(head + bar * max(0, width - len(head)), "grey")
+
+
+def wrap_cards(cards: list[str], width: int = WIDTH, indent: int = 0) -> list[str]:
+    """Lay rendered card strings out in lines that fit ``width`` visible columns."""
+    lines: list[str] = []
+    line, used = " " * indent, indent
+    for c in cards:
+        w = visible_len(c)
+        if used + w > width and used > indent:
+            lines.append(line)
+            line, used = " " * indent, indent
+        line += c
+        used += w
+    if used > indent or not lines:
+        lines.append(line)
+    return lines
+
+
+def pad(text: str, width: int) -> str:
+    """Pad (never cut) to ``width`` visible columns, ANSI codes not counted."""
+    return text + " " * max(0, width - visible_len(text))

@@ -1,0 +1,155 @@
+"""Wizard's screen: the table view of the rules page, event lines and the score sheet, within 80 columns."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mudwiz.cards import SUIT_NAMES
+from mudwiz.games.base import Event
+from mudwiz.render.style import Style, pad, wrap_cards
+
+
+def _suit(style: Style, suit: str | None) -> str:
+    if suit is None:
+        return "none"
+    colour = {"B": "blue", "G": "green", "R": "red", "Y": "yellow"}[suit]
+    return style.paint(SUIT_NAMES[suit], colour, "bold")
+
+
+def _signed(n: int) -> str:
+    return f"{n:+d}"
+
+
+def table_view(view: dict[str, Any], style: Style) -> list[str]:
+    """The seated player's (or an observer's) picture of the table."""
+    t = view
+    lines = [style.rule(f"Wizard - round {t['round']}/{t['rounds']}, {t['cards']} card{'s' * (t['cards'] > 1)}")]
+    trump = t["trump"]
+    if trump["card"] is None:
+        trump_text = "none (no stock: every card dealt)"
+    elif trump["suit"] is None and trump["card"] == "Z":
+        trump_text = "Wizard turned: the dealer names trump"
+    else:
+        turned = style.card(trump["card"]).strip()
+        trump_text = f"{_suit(style, trump['suit'])} (turned {turned})"
+    lines.append(f" Trump: {trump_text}")
+    follow = _suit(style, t["lead"]) if t["lead"] else ("anything" if t["trick"] else "-")
+    lines.append(f" Dealer: {style.text(t['dealer'])}   Leads: {style.text(t['leader'])}   Follow: {follow}")
+    lines.append(style.paint(f"   {'player':<16} {'score':>6} {'(now)':>7} {'tricks/bid':>10}  card", "grey"))
+    for p in t["players"]:
+        marker = ">" if p["name"] in t["waiting"] else " "
+        bid = "?" if p["bid"] is None else str(p["bid"])
+        if p["bid"] is None and p["has_bid"]:
+            bid = "*"  # bid made but not visible to you
+        now = "" if p["projected"] is None else f"({p['projected']})"
+        played = style.card(p["played"]).strip() if p["played"] else style.paint("--", "grey")
+        name = style.text(p["name"])
+        if p["name"] == t["you"]:
+            name = style.bold(name)
+        row = f" {marker} {pad(name, 16)} {p['score']:>6} {now:>7} {p['tricks']:>5}/{bid:<4}  {played}"
+        if "cards" in p:
+            row += "  sees: " + "".join(style.card(c) for c in p["cards"])
+        lines.append(row)
+    if t["you"] is not None:
+        legal = {a.split()[1] for a in t["legal"] if a.startswith("play ")}
+        cards = [style.card(c, c in legal) for c in t["hand"]]
+        lines.append(" Your hand:")
+        lines.extend(wrap_cards(cards, indent=2))
+    lines.append(prompt(view, style))
+    return lines
+
+
+def prompt(view: dict[str, Any], style: Style) -> str:
+    """One line that says what this viewer is asked to do, or whom the table waits for."""
+    t = view
+    if t["phase"] == "gameover":
+        return style.bold(" Game over.")
+    if t["phase"] == "roundend":
+        return style.bold(" Round over: /ok when ready for the next round.")
+    legal = t["legal"]
+    if not legal:
+        who = ", ".join(style.text(n) for n in t["waiting"]) or "nobody"
+        doing = {"trump": "name trump", "bidding": "bid", "playing": "play"}.get(t["phase"], "act")
+        return f" Waiting for {who} to {doing}."
+    verb = legal[0].split()[0]
+    if verb == "trump":
+        return style.bold(" Your turn: name trump with /trump B|G|R|Y.")
+    if verb == "bid":
+        bids = [a.split()[1] for a in legal]
+        banned = t.get("forbidden_bid")
+        extra = f" (not {banned}: notequal)" if banned is not None else ""
+        return style.bold(f" Your turn: /bid {bids[0]}..{bids[-1]}{extra}.")
+    if legal == ["play ?"]:
+        return style.bold(" Your turn: you cannot see your card: /play ?")
+    lead = t["leader"] == t["you"] and not t["trick"]
+    return style.bold(f" Your turn to {'lead' if lead else 'play'}: /play CARD (playable cards marked).")
+
+
+def score_sheet(view: dict[str, Any], style: Style) -> list[str]:
+    """Bids, tricks and totals of every round so far."""
+    names = [p["name"] for p in view["players"]]
+    col = max(9, min(12, (78 - 8) // max(1, len(names))))
+    lines = [style.rule("Score sheet"), "  rnd  " + "".join(pad(style.text(n)[: col - 1], col) for n in names)]
+    for entry in view["sheet"]:
+        by_name = {r["player"]: r for r in entry["results"]}
+        cells = []
+        for n in names:
+            r = by_name[n]
+            cell = f"{r['score']}({r['tricks']}/{r['bid']})"
+            cells.append(pad(style.paint(cell, "green" if r["delta"] > 0 else "red"), col))
+        lines.append(f"  {entry['round']:>3}  " + "".join(cells))
+    if not view["sheet"]:
+        lines.append("  (no round scored yet)")
+    return lines
+
+
+def results(round_no: int, rows: list[dict[str, Any]], style: Style) -> list[str]:
+    lines = [style.rule(f"Round {round_no} result")]
+    for r in rows:
+        mark = style.paint("made it", "green") if r["delta"] > 0 else style.paint("missed", "red")
+        lines.append(
+            f"   {pad(style.text(r['player']), 16)} bid {r['bid']:>2}  took {r['tricks']:>2}  "
+            f"{_signed(r['delta']):>5}  = {r['score']:>5}  {mark}"
+        )
+    return lines
+
+
+def standings(rows: list[dict[str, Any]], style: Style) -> list[str]:
+    lines = [style.rule("Final standings")]
+    for r in rows:
+        lines.append(f"   {r['place']}. {pad(style.text(r['player']), 16)} {r['score']:>6}")
+    return lines
+
+
+def event_lines(event: Event, style: Style) -> list[str]:
+    """The short lines a player reads as things happen."""
+    e = event.to_dict()
+    kind = e["type"]
+    if kind == "round_start":
+        return [style.bold(f"Round {e['round']}: {e['cards']} card(s) each; {style.text(e['dealer'])} deals, "
+                           f"{style.text(e['leader'])} leads.")]
+    if kind == "trump_turned":
+        if e["card"] is None:
+            return ["Every card is dealt: no trump this round."]
+        if e["card"] == "N":
+            return [f"Turned {style.card('N').strip()}: a Jester, no trump this round."]
+        if e["card"] == "Z":
+            return [f"Turned {style.card('Z').strip()}: a Wizard! {style.text(e['chooser'])} names trump."]
+        return [f"Turned {style.card(e['card']).strip()}: trump is {_suit(style, e['suit'])}."]
+    if kind == "trump_chosen":
+        return [f"{style.text(e['player'])} names trump: {_suit(style, e['suit'])}."]
+    if kind == "bid_made":
+        if e["bid"] is None:
+            return [f"{style.text(e['player'])} has bid."]
+        return [f"{style.text(e['player'])} bids {e['bid']}."]
+    if kind == "bids_revealed":
+        return ["Bids revealed: " + ", ".join(f"{style.text(n)} {b}" for n, b in e["bids"].items()) + "."]
+    if kind == "card_played":
+        return [f"{style.text(e['player'])} plays {style.card(e['card']).strip()}."]
+    if kind == "trick":
+        return [style.bold(f"{style.text(e['winner'])} wins the trick.")]
+    if kind == "round_end":
+        return results(e["round"], e["results"], style)
+    if kind == "game_end":
+        return standings(e["standings"], style)
+    return []
