@@ -1,0 +1,52 @@
+"""Computer players. A bot sees only its own ``view`` (exactly what a person in its seat would) and answers
+with one action in the common vocabulary; the table plays it through the same call a person's command uses.
+
+Levels are looked up by name so the table need not know how any bot thinks.
+"""
+
+from __future__ import annotations
+
+import random
+from importlib import import_module
+from typing import Any, Protocol
+
+from mudwiz.errors import BadCommand
+from mudwiz.session import Session
+
+LEVELS = {"random": "mudwiz.bots.randombot:RandomBot"}
+
+
+class Policy(Protocol):
+    def choose(self, view: dict[str, Any]) -> str | None:
+        """An action text from ``view["legal"]`` (concrete, e.g. ``pass R3 R4 G1``), or None to do nothing."""
+
+
+def make_policy(level: str, game: str, rng: random.Random) -> Policy:
+    target = LEVELS.get(level)
+    if target is None:
+        raise BadCommand(f"no bot level {level!r}; levels: {', '.join(LEVELS)}")
+    module, _, attr = target.partition(":")
+    return getattr(import_module(module), attr)(game, rng)
+
+
+class BotSession(Session):
+    """A seat held by a computer: it receives messages like anyone and ignores them; the table asks it to move.
+
+    ``stand_in`` marks a bot holding the seat of a person who left or dropped: that person may take it back.
+    """
+
+    is_bot = True
+
+    def __init__(self, name: str, level: str = "random", game: str = "", seed: int | None = None,
+                 stand_in: bool = True) -> None:
+        super().__init__(name, mode="json")
+        self.level = level
+        self.stand_in = stand_in
+        self.rng = random.Random(seed)
+        self.policy = make_policy(level, game, self.rng)
+
+    def deliver(self, message: dict[str, Any], event: Any = None) -> None:
+        """Bots decide from the view the table hands them when it is their turn; messages need no answer."""
+
+    def choose(self, view: dict[str, Any]) -> str | None:
+        return self.policy.choose(view)

@@ -1,0 +1,22 @@
+"""The ``random`` level: any legal action, uniformly. The baseline every other bot is measured against."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+
+class RandomBot:
+    def __init__(self, game: str, rng: random.Random) -> None:
+        self.game = game
+        self.rng = rng
+
+    def choose(self, view: dict[str, Any]) -> str | None:
+        legal = [a for a in view["legal"] if not a.startswith(("catch ",))]
+        if not legal:
+            return None
+        action = self.rng.choice(legal)
+        if action == "pass" and view.get("pass"):  # Witches: the pattern stands for any cards of the hand
+            cards = self.rng.sample(view["hand"], view["pass"]["count"])
+            return " ".join(["pass", *cards])
+        return action

@@ -1,0 +1,42 @@
+"""The ``mudwiz`` command: ``mudwiz serve`` runs the server without twistd; ``mudwiz client`` the terminal client."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from mudwiz.service import DEFAULT_LISTEN
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="mudwiz", description="a text multi-user card-game server")
+    sub = parser.add_subparsers(dest="command", required=True)
+    serve = sub.add_parser("serve", help="run the server")
+    serve.add_argument("--listen", help=f"a Twisted endpoint description (default $MUDWIZ_LISTEN or {DEFAULT_LISTEN})")
+    serve.add_argument("--motd", help="message-of-the-day file (default $MUDWIZ_MOTD or motd.txt)")
+    client = sub.add_parser("client", help="the full-screen terminal client")
+    client.add_argument("address", nargs="?", default="localhost:4000", help="HOST[:PORT] (default localhost:4000)")
+    args = parser.parse_args(argv)
+    if args.command == "serve":
+        return serve_forever(args.listen, args.motd)
+    from mudwiz.client.app import run_client
+
+    return run_client(args.address)
+
+
+def serve_forever(listen: str | None, motd: str | None) -> int:
+    from twisted.internet import reactor
+    from twisted.logger import globalLogBeginner, textFileLogObserver
+
+    from mudwiz.service import makeService
+
+    globalLogBeginner.beginLoggingTo([textFileLogObserver(sys.stdout)])
+    top = makeService(listen, motd)
+    top.startService()
+    reactor.addSystemEventTrigger("before", "shutdown", top.stopService)
+    reactor.run()  # type: ignore[attr-defined]
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

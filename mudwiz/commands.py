@@ -1,0 +1,264 @@
+"""Slash commands: parse a line into a call on the lobby or a table. One registry also writes ``/help``.
+
+A command returns a short confirmation (or None) and raises a ``MudwizError`` for anything it refuses; the
+connection turns those into ``ok``/``error`` replies. Game moves (``/bid``, ``/play``, ``/pass``, …) are not
+listed here one by one: any verb the table's game declares in its ``VERBS`` goes to the engine as it is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from mudwiz.errors import BadCommand, IllegalAction, MudwizError
+from mudwiz.games import GAMES, available, game_class
+from mudwiz.lobby import Lobby
+from mudwiz.session import MODES, Session
+from mudwiz.table import TABLE_OPTIONS, Table
+
+
+@dataclass(frozen=True)
+class Command:
+    name: str
+    usage: str
+    help: str
+    run: Callable[[Lobby, Session, str], str | None]
+
+
+COMMANDS: dict[str, Command] = {}
+
+
+def command(name: str, usage: str, help: str) -> Callable[[Callable[[Lobby, Session, str], str | None]], Any]:
+    def register(fn: Callable[[Lobby, Session, str], str | None]) -> Callable[[Lobby, Session, str], str | None]:
+        COMMANDS[name] = Command(name, usage, help, fn)
+        return fn
+
+    return register
+
+
+def dispatch(lobby: Lobby, session: Session, line: str) -> str | None:
+    """Carry out one line typed by a logged-in user: a /command, or chat to the room they are in."""
+    line = line.strip()
+    if not line:
+        return None
+    if not line.startswith("/"):
+        lobby.chat(session, line)
+        return None
+    verb, _, rest = line[1:].partition(" ")
+    verb = verb.lower()
+    rest = rest.strip()
+    cmd = COMMANDS.get(verb)
+    if cmd is not None:
+        return cmd.run(lobby, session, rest)
+    table = session.table
+    if table is not None and verb in table.game_class.VERBS:
+        table.act(session, f"{verb} {rest}".strip())
+        return None
+    if any(verb in game_class(g).VERBS for g in available()):
+        raise IllegalAction(f"/{verb} is a game move; you are not at a table of a game that has it")
+    raise BadCommand(f"unknown command /{verb}; /help lists the commands")
+
+
+def _table(session: Session) -> Table:
+    if session.table is None:
+        raise BadCommand("you are not at a table; /tables lists them, /new wizard opens one")
+    return session.table
+
+
+# ------------------------------------------------------------------ general
+
+
+@command("help", "/help [COMMAND|GAME]", "list the commands, or explain one command or one game")
+def _help(lobby: Lobby, session: Session, arg: str) -> str | None:
+    topic = arg.strip().lstrip("/").lower()
+    session.deliver({"type": "help", "topic": topic or None, "text": help_text(topic, session)})
+    return None
+
+
+def help_text(topic: str, session: Session) -> str:
+    if not topic:
+        lines = ["Commands (plain text is chat to the room you are in):"]
+        lines += [f"  {c.usage:<28} {c.help}" for c in COMMANDS.values()]
+        table = session.table
+        if table is not None:
+            lines.append(f"{table.game_class.title} moves at this table:")
+            lines += [f"  /{usage.split(':')[0]:<27} {usage.partition(':')[2].strip()}"
+                      for usage in table.game_class.VERBS.values()]
+        lines.append(f"Games: {', '.join(available())}. /help GAME for its moves and options.")
+        return "\n".join(lines)
+    if topic in COMMANDS:
+        c = COMMANDS[topic]
+        return f"{c.usage}: {c.help}"
+    if topic in GAMES:
+        cls = game_class(topic)
+        lines = [f"{cls.title}: {cls.min_players} to {cls.max_players} players. Moves:"]
+        lines += [f"  /{u.split(':')[0]:<27} {u.partition(':')[2].strip()}" for u in cls.VERBS.values()]
+        lines.append("Options (/option NAME [VALUE], host, before /start):")
+        lines += [f"  {o.name:<14} {o.help}" for o in (*cls.OPTIONS, *TABLE_OPTIONS)]
+        return "\n".join(lines)
+    for g in available():
+        usage = game_class(g).VERBS.get(topic)
+        if usage:
+            return f"/{usage.split(':')[0]} ({g}): {usage.partition(':')[2].strip()}"
+    raise BadCommand(f"no help on {topic!r}; /help lists the commands")
+
+
+@command("who", "/who", "who is online, and where")
+def _who(lobby: Lobby, session: Session, arg: str) -> str | None:
+    session.deliver({"type": "who", "users": lobby.who()})
+    return None
+
+
+@command("tables", "/tables", "list the tables")
+def _tables(lobby: Lobby, session: Session, arg: str) -> str | None:
+    session.deliver({"type": "tables", "tables": [t.summary() for t in lobby.tables.values()]})
+    return None
+
+
+@command("say", "/say TEXT", "talk to the room you are in (same as typing without a /)")
+def _say(lobby: Lobby, session: Session, arg: str) -> str | None:
+    if not arg:
+        raise BadCommand("usage: /say TEXT")
+    lobby.chat(session, arg)
+    return None
+
+
+@command("tell", "/tell NAME TEXT", "say something to one user only")
+def _tell(lobby: Lobby, session: Session, arg: str) -> str | None:
+    name, _, text = arg.partition(" ")
+    if not name or not text.strip():
+        raise BadCommand("usage: /tell NAME TEXT")
+    lobby.tell(session, name, text.strip())
+    return None
+
+
+@command("mode", "/mode ansi|ascii|json", "colour screen, plain ASCII, or one JSON object a line for bots")
+def _mode(lobby: Lobby, session: Session, arg: str) -> str | None:
+    mode = arg.strip().lower()
+    if mode not in MODES:
+        raise BadCommand(f"usage: /mode {'|'.join(MODES)} (now: {session.mode})")
+    session.mode = mode
+    return f"mode {mode}"
+
+
+@command("quit", "/quit", "disconnect (a running game keeps your seat for a while)")
+def _quit(lobby: Lobby, session: Session, arg: str) -> str | None:
+    session.close()
+    return "bye"
+
+
+# ------------------------------------------------------------------ tables
+
+
+@command("new", "/new GAME", "open a table of GAME (wizard, witches, tiltowait) and sit as its host")
+def _new(lobby: Lobby, session: Session, arg: str) -> str | None:
+    if not arg:
+        raise BadCommand(f"usage: /new GAME, one of: {', '.join(available())}")
+    table = lobby.new_table(session, arg.split()[0])
+    return f"table {table.id} is yours: /option to set it up, /bot add to fill seats, /start to play"
+
+
+@command("join", "/join N", "sit down at table N")
+def _join(lobby: Lobby, session: Session, arg: str) -> str | None:
+    table = lobby.table(arg)
+    if session.table is not None and session.table is not table:
+        raise BadCommand(f"you are at table {session.table.id}; /leave it first")
+    if session in table.observers:
+        table.observers.remove(session)
+    table.sit(session)
+    return f"you sit at table {table.id}"
+
+
+@command("watch", "/watch N", "observe table N (observers see no hands)")
+def _watch(lobby: Lobby, session: Session, arg: str) -> str | None:
+    table = lobby.table(arg)
+    if session.table is not None:
+        raise BadCommand(f"you are at table {session.table.id}; /leave it first")
+    table.watch(session)
+    return f"you watch table {table.id}"
+
+
+@command("leave", "/leave", "leave your table (mid-game a bot takes your seat)")
+def _leave(lobby: Lobby, session: Session, arg: str) -> str | None:
+    return _table(session).leave(session)
+
+
+@command("option", "/option [NAME [VALUE]]", "show the table's options, or (host, before /start) set one")
+def _option(lobby: Lobby, session: Session, arg: str) -> str | None:
+    table = _table(session)
+    if not arg:
+        session.deliver({"type": "options", "table": table.id, "game": table.name, "options": table.option_rows()})
+        return None
+    name, sep, value = arg.partition("=")
+    if not sep:
+        name, _, value = arg.partition(" ")
+    return table.set_option(session, name.strip(), value.strip() or None)
+
+
+@command("start", "/start", "start the game (host; enough players seated)")
+def _start(lobby: Lobby, session: Session, arg: str) -> str | None:
+    _table(session).start(session)
+    return None
+
+
+@command("ok", "/ok", "confirm the round's result, ready for the next round")
+def _ok(lobby: Lobby, session: Session, arg: str) -> str | None:
+    return _table(session).ok(session)
+
+
+@command("score", "/score", "show the score sheet")
+def _score(lobby: Lobby, session: Session, arg: str) -> str | None:
+    table = _table(session)
+    state = table.state_for(session)
+    session.deliver({"type": "score", "table": table.id, "game": table.name, "players": state["players"],
+                     "sheet": state.get("sheet", [])})
+    return None
+
+
+@command("look", "/look", "redraw the table (or, in the lobby, who is here and the tables)")
+def _look(lobby: Lobby, session: Session, arg: str) -> str | None:
+    if session.table is None:
+        session.deliver({"type": "who", "users": lobby.who()})
+        session.deliver({"type": "tables", "tables": [t.summary() for t in lobby.tables.values()]})
+        return None
+    session.table.send_state(session, look=True)
+    return None
+
+
+@command("bot", "/bot add [LEVEL] | /bot remove NAME", "seat a computer player (host, before /start)")
+def _bot(lobby: Lobby, session: Session, arg: str) -> str | None:
+    from mudwiz.bots import LEVELS, BotSession
+
+    table = _table(session)
+    words = arg.split()
+    if not words or words[0] not in ("add", "remove"):
+        raise BadCommand(f"usage: /bot add [LEVEL] or /bot remove NAME; levels: {', '.join(LEVELS)}")
+    if session.name != table.host:
+        raise BadCommand(f"only the host ({table.host}) seats bots")
+    if table.in_game:
+        raise BadCommand("bots are seated before /start")
+    if words[0] == "add":
+        level = words[1].lower() if len(words) > 1 else "good" if "good" in LEVELS else "random"
+        taken = {s.name.lower() for s in table.seats} | set(lobby.users)
+        number = next(i for i in range(1, 100) if f"bot{i}" not in taken)
+        bot = BotSession(f"bot{number}", level=level, game=table.name,
+                         seed=table.seeds.randrange(2**32), stand_in=False)
+        table.sit(bot)
+        return f"{bot.name} ({level}) sits down"
+    if len(words) != 2:
+        raise BadCommand("usage: /bot remove NAME")
+    seat = table.seat_of(words[1])
+    if seat is None or not table.seats[seat].is_bot:
+        raise BadCommand(f"there is no bot called {words[1]} at this table")
+    bot = table.seats[seat]
+    table.leave(bot)
+    return f"{bot.name} leaves"
+
+
+def safe_dispatch(lobby: Lobby, session: Session, line: str) -> tuple[str | None, MudwizError | None]:
+    """Dispatch, turning a refusal into a value; adds what the player may do when it is their turn."""
+    try:
+        return dispatch(lobby, session, line), None
+    except MudwizError as exc:
+        return None, exc

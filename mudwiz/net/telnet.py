@@ -1,0 +1,210 @@
+"""The network edge: telnet (or raw ``nc``) lines in, rendered messages out. Knows no rules.
+
+``twisted.conch.telnet`` answers any option negotiation a telnet client starts (refusing what we do not
+support) and unescapes IAC; we never start a negotiation ourselves, so an ``nc`` user sees no stray bytes.
+Lines may end in ``\\n``, ``\\r\\n`` or ``\\r\\0``; bytes are decoded as UTF-8 with replacement, and control
+characters are removed before anything reaches the lobby, so no user can send another a control sequence.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from twisted.conch.telnet import Telnet, TelnetProtocol, TelnetTransport
+from twisted.internet.protocol import Factory, connectionDone
+from twisted.logger import Logger
+from twisted.python.failure import Failure
+
+from mudwiz.commands import dispatch
+from mudwiz.errors import BadCommand, MudwizError
+from mudwiz.games.base import Event
+from mudwiz.lobby import Lobby
+from mudwiz.render import jsonl
+from mudwiz.render.ansi import Presenter
+from mudwiz.render.style import Style, clean
+from mudwiz.session import Session
+
+log = Logger()
+
+MAX_LINE = 4096  # bytes; a longer line is refused whole, and the connection stays up
+NAME_PROMPT = "What is your name? "
+PRE_LOGIN = ("/mode", "/quit", "/help")
+
+
+class TelnetSession(Session):
+    """A person (or a scripted client) on a telnet connection: renders each message for its mode."""
+
+    def __init__(self, protocol: MudProtocol) -> None:
+        super().__init__()
+        self.protocol = protocol
+        self.presenter = Presenter(Style())
+        self._style_mode = "ansi"
+
+    def deliver(self, message: dict[str, Any], event: Event | None = None) -> None:
+        if not self.connected:
+            return
+        if self.mode == "json":
+            self.protocol.send_lines([jsonl.encode(message)])
+            return
+        if self._style_mode != self.mode:
+            self.presenter = Presenter(Style.for_mode(self.mode))
+            self._style_mode = self.mode
+        self.protocol.send_lines(self.presenter.lines(message, event))
+
+    def close(self) -> None:
+        self.protocol.transport.loseConnection()
+
+
+class MudProtocol(TelnetProtocol):
+    """One connection: the name prompt, then each line as a command or chat."""
+
+    def __init__(self, lobby: Lobby, motd: str) -> None:
+        self.lobby = lobby
+        self.motd = motd
+        self.session = TelnetSession(self)
+        self.buffer = b""
+        self.discarding = False
+        self.logged_in = False
+
+    # -- bytes in
+
+    def connectionMade(self) -> None:
+        for line in self.motd.splitlines():
+            self.send_lines([clean(line)])
+        self.prompt()
+
+    def dataReceived(self, data: bytes) -> None:
+        data = self.buffer + data.replace(b"\r\n", b"\n").replace(b"\r", b"\n").replace(b"\0", b"")
+        *lines, self.buffer = data.split(b"\n")
+        for raw in lines:
+            if self.discarding:  # the tail of a line already refused as too long
+                self.discarding = False
+                continue
+            if len(raw) > MAX_LINE:
+                self.refuse_long_line()
+                continue
+            self.line_received(raw)
+            if self.transport is None or getattr(self.transport, "disconnecting", False):
+                return
+        if len(self.buffer) > MAX_LINE:
+            self.buffer = b""
+            if not self.discarding:
+                self.refuse_long_line()
+            self.discarding = True
+
+    def refuse_long_line(self) -> None:
+        self.reply_error(BadCommand(f"line too long (more than {MAX_LINE} bytes): ignored"), None)
+
+    def line_received(self, raw: bytes) -> None:
+        text = clean(raw.decode("utf-8", errors="replace")).strip()
+        request_id: Any = None
+        if text.startswith("{"):
+            try:
+                request = json.loads(text)
+                if not isinstance(request, dict) or not isinstance(request.get("cmd"), str):
+                    raise ValueError('a JSON request is {"id": ..., "cmd": "/command ..."}')
+            except ValueError as exc:
+                self.reply_error(BadCommand(f"bad JSON request: {exc}"), None)
+                return
+            request_id = request.get("id")
+            text = clean(request["cmd"]).strip()
+        try:
+            reply = self.handle(text)
+        except MudwizError as exc:
+            self.reply_error(exc, request_id)
+        except Exception:  # a bug must cost one reply, never the connection or the server
+            log.failure("command {text!r} from {name} failed", text=text, name=self.session.name)
+            self.reply_error(MudwizError("internal error; the command was not carried out"), request_id)
+        else:
+            if reply is not _NO_REPLY:
+                message: dict[str, Any] = {"type": "ok"}
+                if request_id is not None:
+                    message["id"] = request_id
+                if reply:
+                    message["text"] = reply
+                self.session.deliver(message)
+
+    def handle(self, text: str) -> str | None | object:
+        if self.logged_in:
+            return dispatch(self.lobby, self.session, text)
+        if not text:
+            self.prompt()
+            return _NO_REPLY
+        if text.startswith("/"):
+            if not text.lower().startswith(PRE_LOGIN):
+                raise BadCommand("first tell me your name")
+            return dispatch(self.lobby, self.session, text)
+        self.lobby.login(self.session, text)
+        self.logged_in = True
+        self.session.deliver({"type": "welcome", "name": self.session.name})
+        if self.session.mode != "json":
+            self.session.notice(f"Welcome, {self.session.name}! /help lists the commands; /tables the tables.")
+        if self.session.table is None:
+            dispatch(self.lobby, self.session, "/look")
+        return _NO_REPLY
+
+    def reply_error(self, exc: MudwizError, request_id: Any) -> None:
+        message: dict[str, Any] = {"type": "error", "message": hint(self.session, str(exc))}
+        if request_id is not None:
+            message["id"] = request_id
+        self.session.deliver(message)
+        if not self.logged_in and self.session.mode != "json":
+            self.prompt()
+
+    def prompt(self) -> None:
+        if self.session.mode != "json":
+            self.transport.write(NAME_PROMPT.encode())
+
+    # -- bytes out
+
+    def send_lines(self, lines: list[str]) -> None:
+        """Write lines ending in \\n: the telnet transport sends each as \\r\\n, as terminals expect."""
+        if lines and self.transport is not None:
+            self.transport.write(("\n".join(lines) + "\n").encode("utf-8", errors="replace"))
+
+    def connectionLost(self, reason: Failure = connectionDone) -> None:
+        if self.logged_in:
+            self.lobby.disconnect(self.session)
+        self.session.connected = False
+
+
+_NO_REPLY = object()
+
+
+def hint(session: Session, message: str) -> str:
+    """Append what the player may do, when it is their turn and the message does not already say it."""
+    table = session.table
+    if table is None or table.game is None or "you may" in message:
+        return message
+    seat = table.seat_of(session.name)
+    if seat is None or table.seats[seat] is not session:
+        return message
+    legal = [f"/{a}" for a in table.game.legal_actions(seat)]
+    if not legal:
+        return message
+    shown = ", ".join(legal[:12]) + (", ..." if len(legal) > 12 else "")
+    return f"{message}; you may: {shown}"
+
+
+class _Telnet(TelnetTransport):
+    """Conch's transport, but an unknown IAC command drops only that byte, never the connection."""
+
+    def dataReceived(self, data: bytes) -> None:
+        try:
+            Telnet.dataReceived(self, data)
+        except ValueError:
+            self.state = "data"
+
+
+class MudFactory(Factory):
+    """Shared state of every connection: the lobby and the message of the day."""
+
+    def __init__(self, lobby: Lobby, motd: str) -> None:
+        self.lobby = lobby
+        self.motd = motd
+
+    def buildProtocol(self, addr: Any) -> _Telnet:
+        transport = _Telnet(MudProtocol, self.lobby, self.motd)
+        transport.factory = self
+        return transport

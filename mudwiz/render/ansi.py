@@ -1,0 +1,122 @@
+"""Protocol messages -> lines for a person at a terminal (ANSI colour, or plain ASCII).
+
+Each game's own module (``mudwiz.render.<game>``) draws its table, score sheet and event lines; this module
+draws everything else (chat, notices, lists, the waiting room) and decides *when* a whole table view is worth
+a person's screen: on ``/look``, when it becomes their turn, and when a new round is dealt — not after every
+card, which would scroll the game away.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from types import ModuleType
+from typing import Any
+
+from mudwiz.games.base import Event
+from mudwiz.render.style import Style, pad
+
+
+def game_renderer(game: str) -> ModuleType:
+    return import_module(f"mudwiz.render.{game}")
+
+
+def engine_view(message: dict[str, Any]) -> dict[str, Any]:
+    """A ``state`` message back into the engine view the game renderers read (legal moves without the slash)."""
+    return {**message, "legal": [a.removeprefix("/") for a in message["legal"] if a not in ("/ok", "/start")]}
+
+
+class Presenter:
+    """Per-connection renderer: remembers just enough (last turn, last round) to know when to draw the table."""
+
+    def __init__(self, style: Style) -> None:
+        self.style = style
+        self._had_turn = False
+        self._round: tuple[Any, Any] | None = None
+
+    def lines(self, message: dict[str, Any], event: Event | None = None) -> list[str]:
+        kind = message["type"]
+        handler = getattr(self, f"_{kind}", None)
+        if handler is not None:
+            return handler(message)
+        if event is not None and "game" in message:
+            return game_renderer(message["game"]).event_lines(event, self.style)
+        return []
+
+    # -- replies and talk
+
+    def _ok(self, m: dict[str, Any]) -> list[str]:
+        return [self.style.paint(m["text"], "grey")] if m.get("text") else []
+
+    def _error(self, m: dict[str, Any]) -> list[str]:
+        return [self.style.paint(f"! {m['message']}", "red", "bold")]
+
+    def _notice(self, m: dict[str, Any]) -> list[str]:
+        return [self.style.paint(f"* {self.style.text(m['text'])}", "cyan")]
+
+    def _chat(self, m: dict[str, Any]) -> list[str]:
+        s = self.style
+        text, who = s.text(m["text"]), s.text(m["from"])
+        if m["channel"] == "tell":
+            return [s.paint(f"{who} tells {s.text(m['to'])}: ", "magenta", "bold") + text]
+        return [s.paint(f"[{m['channel']}] ", "grey") + s.bold(who) + ": " + text]
+
+    def _help(self, m: dict[str, Any]) -> list[str]:
+        return [self.style.text(line) for line in m["text"].splitlines()]
+
+    def _who(self, m: dict[str, Any]) -> list[str]:
+        rows = [f"  {pad(self.style.text(u['name']), 18)} {u['where']}" for u in m["users"]]
+        return [self.style.rule(f"Online ({len(m['users'])})"), *rows]
+
+    def _tables(self, m: dict[str, Any]) -> list[str]:
+        if not m["tables"]:
+            return ["No tables yet: /new wizard (or witches, tiltowait) opens one."]
+        rows = [self.style.rule("Tables")]
+        for t in m["tables"]:
+            players = ", ".join(self.style.text(p) for p in t["players"]) or "-"
+            watchers = f", {t['observers']} watching" if t["observers"] else ""
+            rows.append(f"  #{t['id']:<3} {t['game']:<10} {t['status']:<8} {t['seats']:>5}  {players}{watchers}")
+        return rows
+
+    def _options(self, m: dict[str, Any]) -> list[str]:
+        rows = [self.style.rule(f"Options of table {m['table']} ({m['game']})")]
+        for o in m["options"]:
+            value = {True: "on", False: "off", None: "off"}.get(o["value"], str(o["value"]))  # type: ignore[arg-type]
+            rows.append(f"  {o['name']:<13} {value:<6} {o['help']}")
+        rows.append("  /option NAME [VALUE] sets one (host, before /start).")
+        return rows
+
+    def _score(self, m: dict[str, Any]) -> list[str]:
+        return game_renderer(m["game"]).score_sheet(m, self.style)
+
+    # -- the table
+
+    def _state(self, m: dict[str, Any]) -> list[str]:
+        if m["phase"] == "waiting":
+            self._had_turn, self._round = False, None
+            return self.waiting_room(m) if m.get("look") else []
+        view = engine_view(m)
+        my_turn = bool(view["legal"])
+        key = (m["table"], m.get("round"))
+        new_round = key != self._round and m["phase"] not in ("roundend", "gameover")
+        show = m.get("look") or (my_turn and not self._had_turn) or (new_round and m["phase"] != "gameover")
+        self._had_turn = my_turn
+        if m["phase"] not in ("roundend", "gameover"):
+            self._round = key
+        if not show:
+            return []
+        return game_renderer(m["game"]).table_view(view, self.style)
+
+    def waiting_room(self, m: dict[str, Any]) -> list[str]:
+        s = self.style
+        lines = [s.rule(f"Table {m['table']}: {m['game']}, waiting ({len(m['players'])}/{m['max_players']})")]
+        for p in m["players"]:
+            tags = " (host)" if p["name"] == m["host"] else ""
+            tags += " (bot)" if p.get("bot") else ""
+            lines.append(f"   {s.text(p['name'])}{tags}")
+        on = [f"{k}={v}" if v is not True else k for k, v in m["options"].items() if v not in (None, False)]
+        lines.append(f" Options: {', '.join(on) or 'none'}   (/option to see them all)")
+        if "/start" in m["legal"]:
+            lines.append(s.bold(" Ready: /start to play."))
+        else:
+            lines.append(f" Needs {m['min_players']} to {m['max_players']} players; the host types /start.")
+        return lines

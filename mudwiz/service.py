@@ -1,0 +1,57 @@
+"""makeService(): the one place a running server is assembled; ``server.tac`` and ``mudwiz serve`` both call it.
+
+The listening address is a Twisted endpoint description (``tcp:4000``, ``tcp:4000:interface=127.0.0.1``,
+``unix:/tmp/mudwiz.sock``), so where and how to listen is configuration, not code.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from twisted.application import service, strports
+from twisted.internet.interfaces import IReactorTime
+
+from mudwiz.lobby import Lobby
+from mudwiz.net.telnet import MudFactory
+
+DEFAULT_LISTEN = "tcp:4000"
+DEFAULT_MOTD = "motd.txt"
+BUILTIN_MOTD = "Welcome to mudwiz: Wizard, Witches and Tiltowait at a text table."
+
+
+def read_motd(path: str) -> str:
+    """The message of the day; a missing file is not fatal, the server greets with a built-in line."""
+    candidates = [Path(path)]
+    if not Path(path).is_absolute():
+        candidates.append(Path(__file__).resolve().parent.parent / path)
+    for candidate in candidates:
+        if candidate.is_file():
+            return candidate.read_text(encoding="utf-8", errors="replace")
+    return BUILTIN_MOTD
+
+
+def makeService(
+    listen: str | None = None,
+    motd: str | None = None,
+    *,
+    grace: float | None = None,
+    bot_delay: float | None = None,
+    clock: IReactorTime | None = None,
+) -> service.MultiService:
+    """Build the server: settings come from arguments, else ``MUDWIZ_*`` environment variables, else defaults."""
+    if clock is None:
+        from twisted.internet import reactor as clock  # type: ignore[no-redef]
+    listen = listen or os.environ.get("MUDWIZ_LISTEN") or DEFAULT_LISTEN
+    motd_text = read_motd(motd or os.environ.get("MUDWIZ_MOTD") or DEFAULT_MOTD)
+    lobby = Lobby(
+        clock,
+        grace=grace if grace is not None else float(os.environ.get("MUDWIZ_GRACE", 120)),
+        bot_delay=bot_delay if bot_delay is not None else float(os.environ.get("MUDWIZ_BOT_DELAY", 1.0)),
+    )
+    top = service.MultiService()
+    top.lobby = lobby  # type: ignore[attr-defined]
+    server = strports.service(listen, MudFactory(lobby, motd_text))
+    server.setName("telnet")
+    server.setServiceParent(top)
+    return top

@@ -1,0 +1,59 @@
+"""A user as the lobby and the tables see them: a name, an output mode, and a mailbox.
+
+Tables and the lobby never write bytes; they ``deliver`` protocol messages (the dicts of docs/protocol.md)
+to sessions. A telnet connection renders them as ANSI, ASCII or JSON lines; a server-side bot reads them and
+answers through the same table calls a person's commands use. That is what keeps bots honest and the
+network edge thin.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from mudwiz.games.base import Event
+    from mudwiz.table import Table
+
+MODES = ("ansi", "ascii", "json")
+
+
+class Session:
+    """Base class: subclasses implement ``deliver``. ``connected`` is False while a dropped user is away."""
+
+    is_bot = False
+
+    def __init__(self, name: str = "", mode: str = "ansi") -> None:
+        self.name = name
+        self.mode = mode
+        self.table: Table | None = None
+        self.connected = True
+
+    def deliver(self, message: dict[str, Any], event: Event | None = None) -> None:
+        """Send one protocol message; ``event`` is the engine event it came from, for renderers that want it."""
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """End the connection (``/quit``); sessions without one have nothing to close."""
+
+    def notice(self, text: str) -> None:
+        self.deliver({"type": "notice", "text": text})
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name!r}>"
+
+
+class Recorder(Session):
+    """A session that keeps what it is sent: for tests of the lobby and tables without any network."""
+
+    def __init__(self, name: str = "", mode: str = "json") -> None:
+        super().__init__(name, mode)
+        self.messages: list[dict[str, Any]] = []
+
+    def deliver(self, message: dict[str, Any], event: Event | None = None) -> None:
+        self.messages.append(message)
+
+    def of_type(self, kind: str) -> list[dict[str, Any]]:
+        return [m for m in self.messages if m["type"] == kind]
+
+    def last_state(self) -> dict[str, Any]:
+        return self.of_type("state")[-1]

@@ -1,0 +1,445 @@
+"""A table: seats, observers, the host's options, the start, round confirmation, bots and absent players.
+
+One table layer drives any engine through the game interface (``legal_actions``/``apply``/``view``): it turns
+the engine's events into per-viewer messages (each event filtered by ``visible_to``) and sends each viewer a
+fresh ``state`` whenever their view may have changed. Timers (round confirmation, bot delays) run on an
+injectable clock, so tests drive them with ``twisted.internet.task.Clock``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from twisted.internet.interfaces import IDelayedCall, IReactorTime
+from twisted.logger import Logger
+
+from mudwiz.errors import BadCommand, BadOption, IllegalAction, MudwizError
+from mudwiz.games import game_class
+from mudwiz.games.base import Event, Game, Option
+from mudwiz.session import Session
+
+log = Logger()
+
+TABLE_OPTIONS = (
+    Option("confirm", "seconds to wait for /ok after a round (0: wait for everyone)", default=20, lo=0, hi=3600),
+)
+
+
+def _table_option(name: str) -> Option | None:
+    return next((o for o in TABLE_OPTIONS if o.name == name), None)
+
+
+class Table:
+    """Everything about one table except the rules (the engine's) and the bytes (the connections')."""
+
+    def __init__(
+        self,
+        table_id: int,
+        game: str,
+        host: Session,
+        clock: IReactorTime,
+        *,
+        bot_delay: float = 1.0,
+        seed_source: random.Random | None = None,
+        on_empty: Callable[[Table], None] | None = None,
+    ) -> None:
+        self.id = table_id
+        self.game_class: type[Game] = game_class(game)
+        self.clock = clock
+        self.bot_delay = bot_delay
+        self.seeds = seed_source or random.Random()
+        self.on_empty = on_empty
+        self.seats: list[Session] = []
+        self.observers: list[Session] = []
+        self.host = host.name
+        self.options: dict[str, Any] = {}  # as the host set them: game options and table options
+        self.table_options: dict[str, Any] = {o.name: o.default for o in TABLE_OPTIONS}
+        self.game: Game | None = None
+        self.games_played = 0
+        self.moves = 0  # bumped on every change of the game, so stale timers know they are stale
+        self.confirmed: set[str] = set()
+        self._confirm_timer: IDelayedCall | None = None
+        self._bot_timers: dict[int, IDelayedCall] = {}
+        self.sit(host)
+
+    # ------------------------------------------------------------ who is here
+
+    @property
+    def name(self) -> str:
+        return self.game_class.name
+
+    @property
+    def status(self) -> str:
+        if self.game is None:
+            return "waiting"
+        return "over" if self.game.finished else "playing"
+
+    @property
+    def in_game(self) -> bool:
+        return self.status == "playing"
+
+    def seat_of(self, name: str) -> int | None:
+        for i, s in enumerate(self.seats):
+            if s.name == name:
+                return i
+        return None
+
+    def viewers(self) -> list[Session]:
+        return [*self.seats, *self.observers]
+
+    def humans(self) -> list[Session]:
+        return [s for s in self.seats if not s.is_bot]
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "game": self.name,
+            "status": self.status,
+            "host": self.host,
+            "players": [s.name for s in self.seats],
+            "observers": len(self.observers),
+            "seats": f"{len(self.seats)}/{self.game_class.max_players}",
+        }
+
+    # ------------------------------------------------------------ joining and leaving
+
+    def sit(self, session: Session) -> None:
+        if self.seat_of(session.name) is not None:
+            raise BadCommand(f"you are already seated at table {self.id}")
+        if self.in_game:
+            raise BadCommand(f"table {self.id} is playing; /watch {self.id} to observe")
+        if len(self.seats) >= self.game_class.max_players:
+            raise BadCommand(f"table {self.id} is full ({self.game_class.max_players} players)")
+        if self.status == "over":
+            self.game = None  # a finished game's table is ready for a new one
+        if session in self.observers:
+            self.observers.remove(session)
+        self.seats.append(session)
+        session.table = self
+        self.announce(f"{session.name} sits down at table {self.id}.")
+        self.send_states()
+
+    def watch(self, session: Session) -> None:
+        if session in self.observers or self.seat_of(session.name) is not None:
+            raise BadCommand(f"you are already at table {self.id}")
+        self.observers.append(session)
+        session.table = self
+        self.announce(f"{session.name} is watching table {self.id}.")
+        self.send_state(session, look=True)
+
+    def leave(self, session: Session) -> str:
+        """Take ``session`` away from the table; mid-game a bot takes the seat so the others can play on."""
+        session.table = None
+        if session in self.observers:
+            self.observers.remove(session)
+            self.announce(f"{session.name} stops watching.")
+            return "you stop watching"
+        seat = self.seat_of(session.name)
+        if seat is None:
+            return "you were not at this table"
+        if self.in_game:
+            self.replace_with_bot(seat, f"{session.name} leaves; a bot plays their seat.")
+        else:
+            del self.seats[seat]
+            self.announce(f"{session.name} leaves table {self.id}.")
+        if session.name == self.host:
+            humans = self.humans()
+            self.host = humans[0].name if humans else ""
+            if self.host:
+                self.announce(f"{self.host} is now the host.")
+        if not self.humans():
+            self.close()
+        else:
+            self.send_states()
+        return f"you leave table {self.id}"
+
+    def replace_with_bot(self, seat: int, why: str) -> None:
+        from mudwiz.bots import BotSession  # bots stand on tables, not the other way round
+
+        old = self.seats[seat]
+        bot = BotSession(old.name, level="random", game=self.name, seed=self.seeds.randrange(2**32))
+        bot.table = self
+        self.seats[seat] = bot
+        self.announce(why)
+        self._schedule_bots()
+
+    def holds_seat_for(self, name: str) -> bool:
+        """Whether ``name`` has a seat here to come back to: kept while they were away, or held by a stand-in."""
+        seat = self.seat_of(name)
+        if seat is None:
+            return False
+        s = self.seats[seat]
+        return not s.connected or (s.is_bot and getattr(s, "stand_in", False))
+
+    def reattach(self, session: Session) -> None:
+        """A dropped player is back under the same name: their seat, with a fresh view."""
+        seat = self.seat_of(session.name)
+        if seat is None:
+            return
+        self.seats[seat] = session
+        session.table = self
+        self.announce(f"{session.name} is back.")
+        self.send_state(session, look=True)
+
+    def close(self) -> None:
+        for timer in [self._confirm_timer, *self._bot_timers.values()]:
+            if timer is not None and timer.active():
+                timer.cancel()
+        for s in self.viewers():
+            s.table = None
+            if not s.is_bot:
+                s.notice(f"table {self.id} is closed.")
+        self.seats, self.observers = [], []
+        if self.on_empty:
+            self.on_empty(self)
+
+    # ------------------------------------------------------------ options and start
+
+    def option_rows(self) -> list[dict[str, Any]]:
+        """Every option with its current value and help, for /option and the protocol's ``options`` message."""
+        rows = []
+        current = self.current_options()
+        for opt in (*self.game_class.OPTIONS, *TABLE_OPTIONS):
+            rows.append({"name": opt.name, "value": current[opt.name], "help": opt.help, "kind": opt.kind})
+        return rows
+
+    def current_options(self) -> dict[str, Any]:
+        game_opts = {k: v for k, v in self.options.items() if _table_option(k) is None}
+        return {**self.game_class.check_options(game_opts, None), **self.table_options}
+
+    def set_option(self, session: Session, name: str, value: str | None) -> str:
+        if session.name != self.host:
+            raise BadCommand(f"only the host ({self.host}) sets options")
+        if self.in_game:
+            raise BadCommand("options are set before /start")
+        name = name.lower()
+        table_opt = _table_option(name)
+        if table_opt is not None:
+            self.table_options[name] = table_opt.parse(value)
+            self.options[name] = self.table_options[name]
+        else:
+            parsed = self.game_class.option(name).parse(value)
+            trial = {k: v for k, v in self.options.items() if _table_option(k) is None}
+            trial[name] = parsed
+            self.game_class.check_options(trial, None)
+            self.options[name] = parsed
+        shown = self.current_options()[name]
+        self.announce(f"{session.name} sets {name} = {_show(shown)}.")
+        self.send_states()
+        return f"{name} = {_show(shown)}"
+
+    def start(self, session: Session) -> None:
+        if session.name != self.host:
+            raise BadCommand(f"only the host ({self.host}) can start the game")
+        if self.in_game:
+            raise BadCommand("the game is already running")
+        cls = self.game_class
+        if len(self.seats) < cls.min_players:
+            raise BadCommand(
+                f"{cls.title} needs {cls.min_players} to {cls.max_players} players; "
+                f"{len(self.seats)} seated (/bot add to fill a seat)"
+            )
+        game_opts = {k: v for k, v in self.options.items() if _table_option(k) is None}
+        seed = self.seeds.randrange(2**63)
+        self.game = cls([s.name for s in self.seats], game_opts, seed)  # may raise BadOption
+        self.games_played += 1
+        self.moves += 1
+        log.info(
+            "table {table} starts {game} seed={seed} players={players} options={options}",
+            table=self.id, game=self.name, seed=seed, players=self.game.players, options=self.game.options,
+        )
+        self.announce(f"{cls.title} starts: {', '.join(self.game.players)}.")
+        self._after(self.game.start_events)
+
+    # ------------------------------------------------------------ play
+
+    def act(self, session: Session, text: str) -> None:
+        """A game move by a seated player (``bid 2``, ``play R12``): the engine decides if it is legal."""
+        seat = self.seat_of(session.name)
+        if seat is None or self.seats[seat] is not session:
+            raise BadCommand("you are not playing at this table" + ("; you are watching" if session in
+                                                                      self.observers else ""))
+        if self.game is None:
+            raise IllegalAction("the game has not started (the host types /start)")
+        if self.game.finished:
+            raise IllegalAction("the game is over (the host may /start a new one)")
+        events = self.game.apply(seat, text)
+        self.moves += 1
+        self._after(events)
+
+    def ok(self, session: Session) -> str:
+        if self.game is None or self.game.phase != "roundend":
+            raise IllegalAction("there is no round result to confirm")
+        if self.seat_of(session.name) is None:
+            raise BadCommand("only seated players confirm the round")
+        self.confirmed.add(session.name)
+        self._maybe_advance()
+        return "confirmed"
+
+    def _pending_confirmations(self) -> list[str]:
+        return [s.name for s in self.seats if not s.is_bot and s.connected and s.name not in self.confirmed]
+
+    def _maybe_advance(self) -> None:
+        if self.game is None or self.game.phase != "roundend":
+            return
+        pending = self._pending_confirmations()
+        if pending:
+            self.send_states()
+            return
+        self._advance()
+
+    def _advance(self) -> None:
+        if self._confirm_timer is not None and self._confirm_timer.active():
+            self._confirm_timer.cancel()
+        self._confirm_timer = None
+        assert self.game is not None
+        if self.game.phase != "roundend":
+            return
+        events = self.game.advance()
+        self.moves += 1
+        self._after(events)
+
+    def _after(self, events: list[Event]) -> None:
+        """Deliver what happened to each viewer as they may see it, then fresh states, then timers and bots."""
+        assert self.game is not None
+        for viewer in self.viewers():
+            for event in events:
+                seen = event.visible_to(viewer.name if viewer in self.seats else None)
+                if seen is not None:
+                    viewer.deliver({"type": seen.type, "table": self.id, "game": self.name, **_fields(seen)}, seen)
+        if self.game.phase == "roundend":
+            self.confirmed = set()
+            delay = self.table_options["confirm"]
+            if delay and self._pending_confirmations():
+                self._confirm_timer = self.clock.callLater(delay, self._advance)
+            elif not self._pending_confirmations():
+                self._confirm_timer = self.clock.callLater(self.bot_delay, self._advance)
+        if self.game.finished:
+            log.info(
+                "table {table} game over seed={seed} log={log}",
+                table=self.id, seed=self.game.seed, log=self.game.log,
+            )
+        self.send_states()
+        self._schedule_bots()
+
+    # ------------------------------------------------------------ bots
+
+    def _schedule_bots(self) -> None:
+        if self.game is None or self.game.finished:
+            return
+        waiting = set(self.game.waiting())
+        for seat, s in enumerate(self.seats):
+            if not s.is_bot or seat in self._bot_timers and self._bot_timers[seat].active():
+                continue
+            if seat in waiting or self.game.legal_actions(seat):
+                self._bot_timers[seat] = self.clock.callLater(self.bot_delay, self._bot_move, seat, self.moves)
+
+    def _bot_move(self, seat: int, moves: int) -> None:
+        self._bot_timers.pop(seat, None)
+        if self.game is None or self.game.finished or seat >= len(self.seats):
+            return
+        bot = self.seats[seat]
+        if not bot.is_bot:
+            return
+        if moves != self.moves:  # the table changed since this move was planned: think again
+            self._schedule_bots()
+            return
+        view = self.game.view(seat)
+        action = bot.choose(view)  # type: ignore[attr-defined]
+        if action is None:
+            return
+        try:
+            self.act(bot, action)
+        except MudwizError as exc:  # a bot bug must never stall the table: log it, play any legal move
+            log.error("bot {name} at table {table} tried {action!r}: {error}", name=bot.name, table=self.id,
+                      action=action, error=str(exc))
+            legal = self.game.legal_actions(seat)
+            if legal:
+                self.act(bot, str(legal[0]))
+
+    # ------------------------------------------------------------ output
+
+    def announce(self, text: str) -> None:
+        for s in self.viewers():
+            if not s.is_bot:
+                s.notice(text)
+
+    def chat(self, session: Session, text: str) -> None:
+        message = {"type": "chat", "from": session.name, "channel": f"table {self.id}", "text": text}
+        for s in self.viewers():
+            s.deliver(message)
+
+    def state_for(self, session: Session) -> dict[str, Any]:
+        seat = self.seat_of(session.name)
+        if seat is not None and self.seats[seat] is not session:
+            seat = None
+        base: dict[str, Any] = {
+            "type": "state",
+            "table": self.id,
+            "host": self.host,
+            "status": self.status,
+            "observer": seat is None,
+            "observers": [o.name for o in self.observers],
+        }
+        if self.game is None:
+            can_start = session.name == self.host and len(self.seats) >= self.game_class.min_players
+            return {
+                **base,
+                "game": self.name,
+                "phase": "waiting",
+                "round": 0,
+                "rounds": None,
+                "dealer": None,
+                "turn": None,
+                "waiting": [],
+                "you": session.name if seat is not None else None,
+                "players": [{"name": s.name, "score": 0, "bot": s.is_bot} for s in self.seats],
+                "hand": [],
+                "trick": [],
+                "trump": {"suit": None, "card": None},
+                "options": self.current_options(),
+                "min_players": self.game_class.min_players,
+                "max_players": self.game_class.max_players,
+                "legal": ["/start"] if can_start else [],
+            }
+        view = self.game.view(seat)
+        legal = [f"/{a}" for a in view["legal"]]
+        if seat is not None and self.game.phase == "roundend" and session.name not in self.confirmed:
+            legal.append("/ok")
+        if seat is not None and self.game.finished and session.name == self.host:
+            legal.append("/start")
+        for p in view["players"]:
+            p["bot"] = self.seats[self.game.players.index(p["name"])].is_bot
+            p["away"] = not self.seats[self.game.players.index(p["name"])].connected
+        return {**base, **view, "legal": legal, "table_options": self.table_options,
+                "confirmed": sorted(self.confirmed)}
+
+    def send_state(self, session: Session, look: bool = False) -> None:
+        message = self.state_for(session)
+        if look:
+            message["look"] = True
+        session.deliver(message)
+
+    def send_states(self) -> None:
+        for s in self.viewers():
+            if s.connected:
+                self.send_state(s)
+
+
+def _fields(event: Event) -> dict[str, Any]:
+    data = event.to_dict()
+    data.pop("type")
+    return data
+
+
+def _show(value: Any) -> str:
+    if value is True:
+        return "on"
+    if value in (False, None):
+        return "off"
+    return str(value)
+
+
+__all__ = ["Table", "TABLE_OPTIONS", "BadOption"]
