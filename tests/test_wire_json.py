@@ -1,0 +1,166 @@
+"""End to end over loopback TCP: JSON clients play whole Wizard games from ``state.legal`` alone.
+
+The scores they are shown must equal the rules' formula, hidden bids must never reach another player early,
+and an observer must never receive a hand.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from wire import JsonClient
+
+
+def play_until_game_end(clients: list[JsonClient], rng: random.Random, limit: int = 5000) -> None:
+    """Each client answers its latest state with a random legal command until every client saw game_end."""
+    pending: dict[str, str] = {}
+    acted_on: dict[str, int] = {}
+    for _ in range(limit):
+        if all(c.of_type("game_end") for c in clients):
+            return
+        for c in clients:
+            c.read(0.002)
+            for m in c.messages[-20:]:
+                if m["type"] in ("ok", "error") and pending.get(c.name) == m.get("id"):
+                    pending.pop(c.name)
+            state = c.last_state()
+            if c.name in pending or state is None or not state["legal"]:
+                continue
+            n_states = len(c.of_type("state"))
+            if acted_on.get(c.name) == n_states:
+                continue
+            acted_on[c.name] = n_states
+            cmd = rng.choice(state["legal"])
+            if cmd == "/start":
+                continue
+            c._next_id += 1
+            rid = f"{c.name}-{c._next_id}"
+            pending[c.name] = rid
+            c.send(f'{{"id": "{rid}", "cmd": "{cmd}"}}')
+    raise AssertionError("the game did not finish")
+
+
+def round_formula(bid: int, tricks: int) -> int:
+    return 20 + 10 * bid if bid == tricks else -10 * abs(bid - tricks)
+
+
+def check_scores(client: JsonClient, names: list[str], rounds: int) -> None:
+    """Every round_end delta follows the formula from the tricks the client saw won; totals add up."""
+    ends = client.of_type("round_end")
+    assert len(ends) == rounds
+    totals = dict.fromkeys(names, 0)
+    won = dict.fromkeys(names, 0)
+    for m in client.messages:
+        if m["type"] == "trick":
+            won[m["winner"]] += 1
+        if m["type"] == "round_end":
+            for r in m["results"]:
+                assert r["tricks"] == won[r["player"]]
+                assert r["delta"] == round_formula(r["bid"], r["tricks"])
+                totals[r["player"]] += r["delta"]
+                assert r["score"] == totals[r["player"]]
+            won = dict.fromkeys(names, 0)
+    standings = client.of_type("game_end")[-1]["standings"]
+    assert {s["player"]: s["score"] for s in standings} == totals
+    best = max(totals.values())
+    assert {s["player"] for s in standings if s["place"] == 1} == {n for n, v in totals.items() if v == best}
+
+
+def hidden_bid_leaks(client: JsonClient, mode: str) -> list[Any]:
+    """Messages that show ``client`` another player's bid before the rules allow."""
+    leaks: list[Any] = []
+    revealed = False
+    for m in client.messages:
+        kind = m["type"]
+        if kind == "round_start":
+            revealed = False
+        elif kind == "bids_revealed":
+            assert mode == "hiddentip", "secret bids must never be revealed early"
+            revealed = True
+        elif kind == "round_end":
+            revealed = True
+        elif kind == "bid_made" and m["player"] != client.name and m["bid"] is not None:
+            leaks.append(m)
+        elif kind == "state" and not revealed and m["phase"] != "waiting":
+            leaks += [p for p in m["players"] if p["name"] != client.name and p["bid"] is not None]
+    return leaks
+
+
+@pytest.mark.parametrize(
+    "options",
+    [["notequal", "rounds=3"], ["hiddentip", "rounds=3"], ["secretbid", "rounds=3"], ["rounds=2", "clairvoyance"]],
+)
+def test_json_clients_play_a_whole_game(server: tuple[str, int], options: list[str]) -> None:
+    tag = "".join(o[:2] for o in options)
+    names = [f"{tag}{i}" for i in range(4)]
+    clients = [JsonClient(server, n) for n in names]
+    host, *others = clients
+    assert host.request("/new wizard")["type"] == "ok"
+    table = host.wait_for(lambda m: m["type"] == "state", since=host.mark)["table"]
+    assert host.last_state()["phase"] == "waiting"
+    for c in others:
+        assert c.request(f"/join {table}")["type"] == "ok"
+        assert c.wait_for(lambda m: m["type"] == "state" and m["phase"] == "waiting", since=c.mark)["table"] == table
+    for opt in options:
+        assert host.request(f"/option {opt}") == {"type": "ok", "id": f"{host.name}-{host._next_id}",
+                                                   "text": opt.replace("=", " = ") if "=" in opt else f"{opt} = on"}
+    observer = JsonClient(server, f"{tag}obs")
+    assert observer.request(f"/watch {table}")["type"] == "ok"
+    assert host.request("/start")["type"] == "ok"
+
+    play_until_game_end(clients, random.Random(tag))
+    observer.wait_for(lambda m: m["type"] == "game_end")
+
+    rounds = int(next(o for o in options if o.startswith("rounds=")).split("=")[1])
+    for c in clients:
+        check_scores(c, names, rounds)
+        states = [m for m in c.of_type("state") if m["phase"] != "waiting"]
+        assert states and all(s["table"] == table for s in states)
+        for key in ("game", "phase", "round", "rounds", "dealer", "turn", "players", "hand", "trump", "trick", "legal"):
+            assert key in states[-1]
+        assert all(set(p) >= {"name", "score", "bid", "tricks"} for p in states[-1]["players"])
+        if "hiddentip" in options or "secretbid" in options:
+            mode = "hiddentip" if "hiddentip" in options else "secretbid"
+            assert hidden_bid_leaks(c, mode) == []
+    if "clairvoyance" in options:
+        first = next(m for m in clients[0].of_type("state") if m["phase"] == "bidding")
+        assert first["hand"] == ["?"] and all(len(p["cards"]) == 1 for p in first["players"] if p["name"] != names[0])
+        assert any("/play ?" in m["legal"] for m in clients[0].of_type("state") if m["round"] == 1)
+    obs_states = observer.of_type("state")
+    assert obs_states and all(s["hand"] == [] and s["legal"] == [] for s in obs_states)
+    assert all("cards" not in p for s in obs_states for p in s["players"])
+    assert not any(m["type"] == "bid_made" and m["bid"] is not None for m in observer.messages) or not (
+        "secretbid" in options or "hiddentip" in options)
+    for c in [*clients, observer]:
+        c.close()
+
+
+def test_every_command_is_answered_with_its_id(server: tuple[str, int]) -> None:
+    c = JsonClient(server, "idcheck")
+    assert c.request("/who")["type"] == "ok"
+    assert any(u["name"] == "idcheck" for u in c.of_type("who")[-1]["users"])
+    err = c.request("/play R12")
+    assert err["type"] == "error" and "not at a table" in err["message"]
+    assert c.request("/frobnicate")["message"].startswith("unknown command")
+    assert c.request("/join 999")["type"] == "error"
+    c.send('{"cmd": 5}')
+    assert "bad JSON request" in c.wait_for(lambda m: m["type"] == "error")["message"]
+    c.send("/tables")
+    reply = c.wait_for(lambda m: m["type"] == "ok")
+    assert "id" not in reply
+    c.close()
+
+
+def test_bots_fill_a_table_and_a_person_plays_to_the_end(server: tuple[str, int]) -> None:
+    c = JsonClient(server, "solo")
+    assert c.request("/new wizard")["type"] == "ok"
+    for _ in range(3):
+        assert c.request("/bot add random")["type"] == "ok"
+    assert c.request("/option rounds 2")["type"] == "ok"
+    assert c.request("/option confirm 1")["type"] == "ok"
+    assert c.request("/start")["type"] == "ok"
+    play_until_game_end([c], random.Random(7))
+    assert len(c.of_type("game_end")[-1]["standings"]) == 4
+    c.close()

@@ -1,0 +1,208 @@
+"""What a person sees: the real ``telnet`` program in a pseudo-terminal, ``nc``, and a pyte-rendered screen.
+
+And what a hostile or clumsy client cannot do: crash the server, disturb other users, or send them control
+sequences.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import select
+import shutil
+import socket
+import subprocess
+import time
+
+import pyte
+import pytest
+from wire import JsonClient
+
+ANSI = re.compile(rb"\x1b\[[0-9;]*[A-Za-z]")
+REQUIRED = os.environ.get("CI") == "true"  # CI installs telnet and nc; a developer's machine may lack them
+
+
+def need(program: str) -> str:
+    path = shutil.which(program)
+    if path is None:
+        if REQUIRED:
+            pytest.fail(f"{program} is not installed (scripts/test installs it)")
+        pytest.skip(f"{program} is not installed")
+    return path
+
+
+class Terminal:
+    """A program on a pseudo-terminal: type lines into it, collect every byte it shows."""
+
+    def __init__(self, argv: list[str]) -> None:
+        self.master, slave = os.openpty()
+        self.proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, start_new_session=True)
+        os.close(slave)
+        self.output = b""
+
+    def type(self, line: str) -> None:
+        os.write(self.master, line.encode() + b"\r")
+
+    def read_until(self, needle: bytes, timeout: float = 10.0) -> bytes:
+        deadline = time.monotonic() + timeout
+        while needle not in self.output:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"{needle!r} not seen; got: {self.output[-600:]!r}")
+            ready, _, _ = select.select([self.master], [], [], left)
+            if ready:
+                try:
+                    self.output += os.read(self.master, 65536)
+                except OSError:
+                    break
+        return self.output
+
+    def close(self) -> None:
+        self.proc.kill()
+        self.proc.wait()
+        os.close(self.master)
+
+
+class NetcatSession:
+    """``nc`` with pipes: exactly the bytes the server sends, nothing a terminal would add."""
+
+    def __init__(self, address: tuple[str, int]) -> None:
+        self.proc = subprocess.Popen(
+            [need("nc"), address[0], str(address[1])], stdin=subprocess.PIPE, stdout=subprocess.PIPE
+        )
+        os.set_blocking(self.proc.stdout.fileno(), False)  # type: ignore[union-attr]
+        self.output = b""
+
+    def send(self, data: bytes) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(data)
+        self.proc.stdin.flush()
+
+    def read_until(self, needle: bytes, timeout: float = 10.0) -> bytes:
+        deadline = time.monotonic() + timeout
+        while needle not in self.output:
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"{needle!r} not seen; got: {self.output[-600:]!r}")
+            ready, _, _ = select.select([self.proc.stdout], [], [], 0.2)
+            if ready:
+                chunk = self.proc.stdout.read()  # type: ignore[union-attr]
+                if chunk:
+                    self.output += chunk
+        return self.output
+
+    def close(self) -> None:
+        self.proc.kill()
+        self.proc.wait()
+
+
+def screen_of(data: bytes) -> list[str]:
+    screen = pyte.Screen(80, 24)
+    pyte.ByteStream(screen).feed(data)
+    return screen.display
+
+
+def test_telnet_and_nc_users_meet_chat_and_see_a_table(server: tuple[str, int]) -> None:
+    host, port = server
+    alice = Terminal([need("telnet"), host, str(port)])
+    bob = NetcatSession(server)
+    try:
+        motd = alice.read_until(b"What is your name? ")
+        assert b"m u d w i z" in motd
+        alice.type("alice_t")
+        alice.read_until(b"Welcome, alice_t!")
+
+        banner = bob.read_until(b"What is your name? ")
+        assert b"\xff" not in banner, "no telnet negotiation bytes for a raw nc user"
+        bob.send(b"bob_nc\n")
+        bob.read_until(b"Welcome, bob_nc!")
+
+        alice.type("hello bob, \x1b[31mred?")
+        seen = bob.read_until(b"hello bob")
+        chat = seen[seen.index(b"alice_t"):].split(b"\r\n")[0]
+        assert b"\x1b[31m" not in chat and b"\x1b[0m" in seen  # our own colours only; the user's ESC is gone
+
+        bob.send(b"/frobnicate\r\n")
+        error = bob.read_until(b"unknown command /frobnicate")
+        assert b"/help lists the commands" in error
+
+        alice.type("/new wizard")
+        alice.read_until(b"table 1 is yours")
+        for _ in range(2):
+            alice.type("/bot add random")
+        alice.read_until(b"bot2 (random) sits down")
+        alice.type("/start")
+        alice.read_until(b"Your hand:")
+        alice.read_until(b"\r\n", timeout=2)
+        time.sleep(0.5)
+        alice.type("/look")
+        alice.read_until(b"Trump:", timeout=5)
+        time.sleep(0.3)
+        alice.read_until(b"\r\n")
+        last = alice.output[alice.output.rindex(b"Wizard - round") - 20:]
+        view = last[last.index(b"\r\n") + 2 if last.startswith(b"\r\n") else 0:]
+        lines = [ANSI.sub(b"", line) for line in view.split(b"\r\n")]
+        assert all(len(line.decode()) <= 80 for line in lines)
+        screen = screen_of(view)
+        text = "\n".join(screen)
+        assert "Trump:" in text and "Your hand:" in text and "alice_t" in text
+        assert "\x1b" not in text and "[0m" not in text and "[3" not in text, "no undecoded escapes on screen"
+        assert sum(1 for row in screen if row.strip()) <= 24
+    finally:
+        alice.close()
+        bob.close()
+
+
+def test_ascii_mode_sends_only_plain_ascii(server: tuple[str, int]) -> None:
+    nc = NetcatSession(server)
+    try:
+        nc.read_until(b"What is your name? ")
+        nc.send(b"plain\n/mode ascii\n/new wizard\n/bot add random\n/bot add random\n/start\n/look\n")
+        nc.read_until(b"Your hand:")
+        nc.read_until(b"Trump:")
+        after = nc.output[nc.output.index(b"mode ascii"):]
+        assert b"\x1b" not in after
+        assert all(b < 128 for b in after), "ascii mode must be 7-bit"
+    finally:
+        nc.close()
+
+
+def test_bad_input_keeps_the_server_and_other_users_well(server: tuple[str, int]) -> None:
+    watcher = JsonClient(server, "watcher")
+    raw = socket.create_connection(server, timeout=10)
+    try:
+        raw.sendall(b"\xff\xfe\xc3(bad\x80utf8\n")  # an invalid name: refused, still connected
+        raw.sendall(b"mal\x1b[2Jlory\n")  # ESC is dropped, and "mal[2Jlory" is no valid name either
+        raw.sendall(b"mallory\n")
+        raw.sendall(b"/tell watcher hi \x1b[2J\x07there \xc3\x28\n")
+        message = watcher.wait_for(lambda m: m["type"] == "chat")
+        assert message["from"] == "mallory" and "\x1b" not in message["text"] and "\x07" not in message["text"]
+        raw.sendall(b"x" * (1 << 20) + b"\n")  # a 1 MB line is refused whole
+        raw.sendall(b"/play R12\n/join 42\n/bid 3\n/watch nope\n/option rounds 99\n\x00\x01\x02\n")
+        raw.sendall(b"/tell mallory end-of-test\n")
+        data = b""
+        raw.settimeout(20)
+        while b"end-of-test" not in data:
+            chunk = raw.recv(1 << 16)
+            assert chunk, "the server dropped a client it should have kept"
+            data += chunk
+        assert b"line too long" in data
+        assert b"there is no table 42" in data and b"not at a table" in data
+        # the server is still up for everyone else
+        assert watcher.request("/who")["type"] == "ok"
+        assert {u["name"] for u in watcher.of_type("who")[-1]["users"]} >= {"watcher", "mallory"}
+    finally:
+        raw.close()
+        watcher.close()
+
+
+def test_taken_and_bad_names_are_refused_with_a_reason(server: tuple[str, int]) -> None:
+    first = JsonClient(server, "carol")
+    try:
+        with pytest.raises(RuntimeError, match="already connected"):
+            JsonClient(server, "Carol")
+        with pytest.raises(RuntimeError, match="2 to 16 letters"):
+            JsonClient(server, "x")
+        with pytest.raises(RuntimeError, match="2 to 16 letters"):
+            JsonClient(server, "no spaces here")
+    finally:
+        first.close()

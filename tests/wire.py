@@ -1,0 +1,135 @@
+"""Real loopback clients for the wire tests: a server in a subprocess and a JSON-mode socket client.
+
+Nothing here imports the server: the tests see mudwiz only as a person or a bot would, through TCP.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextmanager
+def running_server(**env: str) -> Iterator[tuple[str, int]]:
+    """Start ``mudwiz serve`` on a free loopback port; stop it afterwards. Yields (host, port)."""
+    port = free_port()
+    environ = {**os.environ, "MUDWIZ_BOT_DELAY": "0.005", "MUDWIZ_GRACE": "120", **env}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "mudwiz.cli", "serve", "--listen", f"tcp:{port}:interface=127.0.0.1"],
+        cwd=ROOT, env=environ, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+    )
+    deadline = time.monotonic() + 20
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            break
+        except OSError:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                out = proc.stdout.read().decode() if proc.stdout else ""
+                raise RuntimeError(f"server did not start:\n{out}") from None
+            time.sleep(0.05)
+    try:
+        yield "127.0.0.1", port
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        if proc.stdout:
+            proc.stdout.close()
+
+
+class JsonClient:
+    """A scripted client: logs in, switches to JSON mode, and reads one JSON object a line."""
+
+    def __init__(self, address: tuple[str, int], name: str, timeout: float = 10.0) -> None:
+        self.sock = socket.create_connection(address, timeout=timeout)
+        self.name = name
+        self.buffer = b""
+        self.messages: list[dict[str, Any]] = []
+        self.raw: list[bytes] = []
+        self._next_id = 0
+        self.mark = 0  # index of the first message that came after the last request was sent
+        self.send("/mode json")
+        self.send(name)
+        self.wait_for(lambda m: m["type"] in ("welcome", "error"))
+        if not self.of_type("welcome"):
+            raise RuntimeError(f"login refused: {self.of_type('error')}")
+
+    def send(self, line: str) -> None:
+        self.sock.sendall(line.encode() + b"\r\n")
+
+    def request(self, cmd: str, timeout: float = 10.0) -> dict[str, Any]:
+        """Send ``{"id", "cmd"}`` and return the ok/error reply that carries the same id."""
+        self._next_id += 1
+        rid = f"{self.name}-{self._next_id}"
+        self.mark = len(self.messages)
+        self.send(json.dumps({"id": rid, "cmd": cmd}))
+        return self.wait_for(lambda m: m.get("id") == rid, timeout)
+
+    def read(self, timeout: float) -> list[dict[str, Any]]:
+        """Read what has arrived (waiting at most ``timeout``); every line must be one JSON object."""
+        self.sock.settimeout(timeout)
+        try:
+            chunk = self.sock.recv(1 << 16)
+        except (TimeoutError, BlockingIOError):
+            return []
+        if not chunk:
+            raise ConnectionError(f"{self.name}: connection closed")
+        self.buffer += chunk
+        *lines, self.buffer = self.buffer.split(b"\n")
+        new = []
+        for line in lines:
+            line = line.rstrip(b"\r")
+            if not line:
+                continue
+            self.raw.append(line)
+            if line.startswith(b"{"):
+                new.append(json.loads(line))
+            elif self.of_type("welcome"):
+                raise AssertionError(f"non-JSON line in JSON mode: {line!r}")
+        self.messages.extend(new)
+        return new
+
+    def wait_for(
+        self, pred: Callable[[dict[str, Any]], bool], timeout: float = 10.0, since: int | None = None
+    ) -> dict[str, Any]:
+        """The first message from index ``since`` on (default: from now) that matches, waiting for it."""
+        seen = len(self.messages) if since is None else since
+        deadline = time.monotonic() + timeout
+        while True:
+            for m in self.messages[seen:]:
+                if pred(m):
+                    return m
+            seen = len(self.messages)
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"{self.name}: no matching message; last: {self.messages[-5:]}")
+            self.read(min(left, 0.5))
+
+    def of_type(self, kind: str) -> list[dict[str, Any]]:
+        return [m for m in self.messages if m["type"] == kind]
+
+    def last_state(self) -> dict[str, Any] | None:
+        states = self.of_type("state")
+        return states[-1] if states else None
+
+    def close(self) -> None:
+        self.sock.close()
