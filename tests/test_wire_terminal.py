@@ -126,7 +126,7 @@ def test_telnet_and_nc_users_meet_chat_and_see_a_table(server: tuple[str, int]) 
         assert b"/help lists the commands" in error
 
         alice.type("/new wizard")
-        alice.read_until(b"table 1 is yours")
+        alice.read_until(b" is yours")
         for _ in range(2):
             alice.type("/bot add random")
         alice.read_until(b"bot2 (random) sits down")
