@@ -106,6 +106,9 @@ class Table:
     # ------------------------------------------------------------ joining and leaving
 
     def sit(self, session: Session) -> None:
+        if self.in_game and self.holds_seat_for(session.name):
+            self.reattach(session)
+            return
         if self.seat_of(session.name) is not None:
             raise BadCommand(f"you are already seated at table {self.id}")
         if self.in_game:
