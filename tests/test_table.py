@@ -1,0 +1,194 @@
+"""The table and lobby, fed commands directly with a fake clock (``task.Clock``): no sockets, no sleeps."""
+
+from __future__ import annotations
+
+import pytest
+from twisted.internet.task import Clock
+
+from mudwiz.commands import dispatch, help_text
+from mudwiz.errors import BadCommand, BadOption, IllegalAction, MudwizError
+from mudwiz.lobby import Lobby
+from mudwiz.session import Recorder
+
+
+def setup(n: int = 3, grace: float = 30.0, **opts: str) -> tuple[Clock, Lobby, list[Recorder]]:
+    clock = Clock()
+    lobby = Lobby(clock, grace=grace, bot_delay=0.5, seed=1)
+    people = [Recorder() for _ in range(n)]
+    for i, p in enumerate(people):
+        lobby.login(p, f"p{i}")
+    dispatch(lobby, people[0], "/new wizard")
+    for p in people[1:]:
+        dispatch(lobby, p, "/join 1")
+    for name, value in opts.items():
+        dispatch(lobby, people[0], f"/option {name} {value}")
+    return clock, lobby, people
+
+
+def play_round(lobby: Lobby, people: list[Recorder]) -> None:
+    """Every person plays the first legal move of their latest state until the round is over."""
+    table = lobby.tables[1]
+    for _ in range(500):
+        assert table.game is not None
+        if table.game.phase in ("roundend", "gameover"):
+            return
+        for p in people:
+            legal = p.last_state()["legal"]
+            if legal and legal[0] not in ("/ok", "/start"):
+                dispatch(lobby, p, legal[0])
+                break
+    raise AssertionError("round did not end")
+
+
+def test_round_waits_for_every_ok_then_deals_the_next() -> None:
+    clock, lobby, people = setup(confirm="0", rounds="2")
+    dispatch(lobby, people[0], "/start")
+    play_round(lobby, people)
+    table = lobby.tables[1]
+    assert table.game.phase == "roundend"
+    assert all("/ok" in p.last_state()["legal"] for p in people)
+    clock.advance(3600)
+    assert table.game.phase == "roundend", "confirm=0 waits for everyone"
+    dispatch(lobby, people[0], "/ok")
+    dispatch(lobby, people[1], "/ok")
+    assert table.game.phase == "roundend"
+    assert "/ok" not in people[0].last_state()["legal"]
+    dispatch(lobby, people[2], "/ok")
+    assert table.game.round == 2 and table.game.phase in ("bidding", "trump")
+
+
+def test_confirmation_timeout_starts_the_next_round() -> None:
+    clock, lobby, people = setup(confirm="5", rounds="2")
+    dispatch(lobby, people[0], "/start")
+    play_round(lobby, people)
+    game = lobby.tables[1].game
+    clock.advance(4.9)
+    assert game.phase == "roundend"
+    clock.advance(0.2)
+    assert game.round == 2
+
+
+def test_dropped_player_keeps_the_seat_and_comes_back_with_a_fresh_view() -> None:
+    clock, lobby, people = setup(grace=30)
+    dispatch(lobby, people[0], "/start")
+    table = lobby.tables[1]
+    lobby.disconnect(people[1])
+    assert table.seats[1] is people[1] and not people[1].connected
+    assert any("lost the connection" in m["text"] for m in people[0].of_type("notice"))
+    assert any(p["away"] for p in people[0].last_state()["players"])
+    clock.advance(29)
+    again = Recorder()
+    lobby.login(again, "p1")
+    assert table.seats[1] is again
+    state = again.last_state()
+    assert state["you"] == "p1" and len(state["hand"]) == table.game.size
+    clock.advance(10)  # the old grace timer was cancelled: no bot takes over
+    assert not table.seats[1].is_bot
+
+
+def test_after_the_grace_period_a_stand_in_bot_plays_and_the_seat_can_be_taken_back() -> None:
+    clock, lobby, people = setup(grace=10, rounds="1")
+    dispatch(lobby, people[0], "/start")
+    table = lobby.tables[1]
+    lobby.disconnect(people[2])
+    clock.advance(10.1)
+    assert table.seats[2].is_bot and table.seats[2].name == "p2"
+    back = Recorder()
+    lobby.login(back, "p2")
+    assert table.seats[2] is back and back.last_state()["you"] == "p2"
+
+
+def test_leaving_mid_game_hands_the_seat_to_a_bot_and_the_host_role_on() -> None:
+    clock, lobby, people = setup(rounds="1", confirm="1")
+    dispatch(lobby, people[0], "/start")
+    table = lobby.tables[1]
+    dispatch(lobby, people[0], "/leave")
+    assert table.host == "p1" and table.seats[0].is_bot
+    for _ in range(200):  # the others play, the bot plays its seat: the game ends
+        if table.game.finished:
+            break
+        for p in people[1:]:
+            legal = p.last_state()["legal"]
+            if legal and legal[0] not in ("/ok", "/start"):
+                dispatch(lobby, p, legal[0])
+        clock.advance(1)
+    assert table.game.finished
+    assert people[1].of_type("game_end")
+
+
+def test_only_the_host_sets_options_and_bad_ones_are_refused_with_the_reason() -> None:
+    clock, lobby, people = setup()
+    with pytest.raises(BadCommand, match="only the host"):
+        dispatch(lobby, people[1], "/option notequal")
+    dispatch(lobby, people[0], "/option hiddentip")
+    with pytest.raises(BadOption, match="last bidder"):
+        dispatch(lobby, people[0], "/option notequal")
+    with pytest.raises(BadOption, match="1 to 20"):
+        dispatch(lobby, people[0], "/option rounds=99")
+    with pytest.raises(BadOption, match="no option"):
+        dispatch(lobby, people[0], "/option turbo")
+    dispatch(lobby, people[0], "/option rounds=15")  # fine for 3 or 4 players...
+    for _ in range(3):
+        dispatch(lobby, people[0], "/bot add random")
+    with pytest.raises(BadOption, match="only 10 rounds"):  # ...but 6 players have 10
+        dispatch(lobby, people[0], "/start")
+    assert lobby.tables[1].game is None
+    assert lobby.tables[1].current_options()["hiddentip"] is True
+
+
+def test_moves_out_of_turn_and_before_the_start_are_refused_clearly() -> None:
+    clock, lobby, people = setup()
+    with pytest.raises(IllegalAction, match="has not started"):
+        dispatch(lobby, people[0], "/bid 1")
+    with pytest.raises(BadCommand, match="only the host"):
+        dispatch(lobby, people[1], "/start")
+    dispatch(lobby, people[0], "/start")
+    table = lobby.tables[1]
+    waiting = table.game.waiting()[0]
+    other = people[(waiting + 1) % 3]
+    with pytest.raises(IllegalAction, match="not your turn"):
+        dispatch(lobby, other, "/bid 0")
+    with pytest.raises(MudwizError, match="not a card"):
+        dispatch(lobby, people[waiting], "/play X99")
+    with pytest.raises(BadCommand, match="unknown command"):
+        dispatch(lobby, people[0], "/dance")
+
+
+def test_observers_never_receive_a_hand() -> None:
+    clock, lobby, people = setup(rounds="3", confirm="1")
+    watcher = Recorder()
+    lobby.login(watcher, "eve")
+    dispatch(lobby, watcher, "/watch 1")
+    dispatch(lobby, people[0], "/start")
+    for _ in range(3):
+        play_round(lobby, people)
+        clock.advance(2)
+    assert watcher.of_type("game_end")
+    assert all(s["hand"] == [] and s["legal"] == [] for s in watcher.of_type("state"))
+    with pytest.raises(BadCommand, match="not playing"):
+        dispatch(lobby, watcher, "/bid 0")
+
+
+def test_help_lists_commands_and_the_tables_game_moves() -> None:
+    clock, lobby, people = setup()
+    text = help_text("", people[0])
+    for cmd in ("/who", "/tables", "/new GAME", "/join N", "/watch N", "/option", "/start", "/ok", "/score",
+                "/look", "/say TEXT", "/tell NAME TEXT", "/mode", "/quit", "/leave", "/bot add"):
+        assert cmd in text
+    assert "/bid N" in text and "/play CARD" in text and "/trump SUIT" in text
+    assert "notequal" in help_text("wizard", people[0])
+    with pytest.raises(BadCommand):
+        help_text("nonsense", people[0])
+
+
+def test_chat_stays_in_its_room_and_tells_reach_one_person() -> None:
+    clock, lobby, people = setup()
+    loner = Recorder()
+    lobby.login(loner, "loner")
+    dispatch(lobby, people[0], "hello table")
+    assert [m["text"] for m in people[2].of_type("chat")] == ["hello table"]
+    assert not loner.of_type("chat")
+    dispatch(lobby, people[1], "/tell loner psst")
+    assert loner.of_type("chat")[-1] == {"type": "chat", "from": "p1", "channel": "tell", "to": "loner",
+                                         "text": "psst"}
+    assert not people[2].of_type("chat")[1:]
