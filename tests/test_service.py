@@ -1,0 +1,51 @@
+"""The ways to run the server: ``twistd -ny server.tac`` with its environment settings, and makeService."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from wire import ROOT, free_port
+
+from mudwiz.service import BUILTIN_MOTD, makeService, read_motd
+
+
+def test_twistd_runs_server_tac_with_listen_and_motd_from_the_environment(tmp_path: Path) -> None:
+    port = free_port()
+    motd = tmp_path / "motd.txt"
+    motd.write_text("Greetings from a test motd\n")
+    twistd = Path(sys.executable).with_name("twistd")
+    env = {**os.environ, "MUDWIZ_LISTEN": f"tcp:{port}:interface=127.0.0.1", "MUDWIZ_MOTD": str(motd)}
+    proc = subprocess.Popen([str(twistd), "-ny", "server.tac"], cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                sock = socket.create_connection(("127.0.0.1", port), timeout=5)
+                break
+            except OSError:
+                assert proc.poll() is None and time.monotonic() < deadline, "twistd did not start"
+                time.sleep(0.1)
+        data = b""
+        while b"What is your name? " not in data:
+            chunk = sock.recv(4096)
+            assert chunk
+            data += chunk
+        assert b"Greetings from a test motd" in data
+        sock.close()
+    finally:
+        proc.terminate()
+        out = proc.communicate(timeout=10)[0]
+    assert b"MudFactory starting on" in out  # logs go through twisted.logger
+
+
+def test_make_service_defaults_and_motd_fallback(tmp_path: Path) -> None:
+    top = makeService(listen=f"tcp:{free_port()}:interface=127.0.0.1")
+    assert top.getServiceNamed("telnet") is not None
+    assert "m u d w i z" in read_motd("motd.txt")  # the shipped motd, found from anywhere
+    assert read_motd(str(tmp_path / "missing.txt")) == BUILTIN_MOTD
