@@ -32,6 +32,7 @@ class Presenter:
         self.style = style
         self._had_turn = False
         self._round: tuple[Any, Any] | None = None
+        self._phase = ""
 
     def lines(self, message: dict[str, Any], event: Event | None = None) -> list[str]:
         kind = message["type"]
@@ -95,6 +96,10 @@ class Presenter:
             self._had_turn, self._round = False, None
             return self.waiting_room(m) if m.get("look") else []
         view = engine_view(m)
+        if m["phase"] in ("roundend", "gameover") and self._phase != m["phase"]:
+            self._phase = m["phase"]
+            return [self.closing_hint(m)]
+        self._phase = m["phase"]
         my_turn = bool(view["legal"])
         key = (m["table"], m.get("round"))
         new_round = key != self._round and m["phase"] not in ("roundend", "gameover")
@@ -105,6 +110,17 @@ class Presenter:
         if not show:
             return []
         return game_renderer(m["game"]).table_view(view, self.style)
+
+    def closing_hint(self, m: dict[str, Any]) -> str:
+        """The one line after a round's or the game's result: what to type next."""
+        if m["phase"] == "gameover":
+            again = " Type /start for a new game." if "/start" in m["legal"] else ""
+            return self.style.bold(f" Game over.{again} /score shows the sheet; /leave returns to the lobby.")
+        if m["observer"]:
+            return self.style.bold(" Round over; the next one starts when the players are ready.")
+        wait = m.get("table_options", {}).get("confirm")
+        after = f" (or it starts in {wait} s)" if wait else ""
+        return self.style.bold(f" Round over: type /ok when you are ready for the next round{after}.")
 
     def waiting_room(self, m: dict[str, Any]) -> list[str]:
         s = self.style
