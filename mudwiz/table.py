@@ -24,6 +24,8 @@ log = Logger()
 
 TABLE_OPTIONS = (
     Option("confirm", "seconds to wait for /ok after a round (0: wait for everyone)", default=20, lo=0, hi=3600),
+    Option("turn", "seconds a player has for a move before a random legal one is made (0: no limit)",
+           default=0, lo=0, hi=3600),
 )
 
 
@@ -61,6 +63,7 @@ class Table:
         self.moves = 0  # bumped on every change of the game, so stale timers know they are stale
         self.confirmed: set[str] = set()
         self._confirm_timer: IDelayedCall | None = None
+        self._turn_timer: IDelayedCall | None = None
         self._bot_timers: dict[int, IDelayedCall] = {}
         self.sit(host)
 
@@ -187,7 +190,7 @@ class Table:
         self.send_state(session, look=True)
 
     def close(self) -> None:
-        for timer in [self._confirm_timer, *self._bot_timers.values()]:
+        for timer in [self._confirm_timer, self._turn_timer, *self._bot_timers.values()]:
             if timer is not None and timer.active():
                 timer.cancel()
         for s in self.viewers():
@@ -326,6 +329,39 @@ class Table:
             )
         self.send_states()
         self._schedule_bots()
+        self._start_turn_timer()
+
+    # ------------------------------------------------------------ turn timer
+
+    def _start_turn_timer(self) -> None:
+        if self._turn_timer is not None and self._turn_timer.active():
+            self._turn_timer.cancel()
+        self._turn_timer = None
+        limit = self.table_options["turn"]
+        if not limit or self.game is None or self.game.finished:
+            return
+        if any(not self.seats[s].is_bot for s in self.game.waiting()):
+            self._turn_timer = self.clock.callLater(limit, self._time_up, self.moves)
+
+    def _time_up(self, moves: int) -> None:
+        """A person took too long: play a random legal move for each person the game still waits on."""
+        self._turn_timer = None
+        if self.game is None or moves != self.moves:
+            return
+        from mudwiz.bots.randombot import RandomBot
+
+        chooser = RandomBot(self.name, self.seeds)
+        for seat in self.game.waiting():
+            person = self.seats[seat]
+            if person.is_bot or self.game.finished:
+                continue
+            action = chooser.choose(self.game.view(seat))
+            if action is not None and seat in self.game.waiting():
+                self.announce(f"Time is up for {person.name}: {action}.")
+                events = self.game.apply(seat, action)
+                self.moves += 1
+                self._after(events)
+                return
 
     # ------------------------------------------------------------ bots
 

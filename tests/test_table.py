@@ -192,3 +192,18 @@ def test_chat_stays_in_its_room_and_tells_reach_one_person() -> None:
     assert loner.of_type("chat")[-1] == {"type": "chat", "from": "p1", "channel": "tell", "to": "loner",
                                          "text": "psst"}
     assert not people[2].of_type("chat")[1:]
+
+
+def test_turn_timer_plays_for_a_person_who_stalls() -> None:
+    clock, lobby, people = setup(turn="30", rounds="1")
+    dispatch(lobby, people[0], "/start")
+    game = lobby.tables[1].game
+    first = game.waiting()[0]
+    clock.advance(29)
+    assert game.waiting()[0] == first and game.bids[first] is None
+    clock.advance(2)
+    assert game.bids[first] is not None
+    assert any(f"Time is up for p{first}" in m["text"] for m in people[0].of_type("notice"))
+    for _ in range(10):  # nobody moves: the timer plays the whole round
+        clock.advance(31)
+    assert game.finished
