@@ -125,7 +125,9 @@ class Table:
         self.seats.append(session)
         session.table = self
         self.announce(f"{session.name} sits down at table {self.id}.")
-        self.send_states()
+        for s in self.viewers():
+            if s.connected:
+                self.send_state(s, look=s is session)
 
     def watch(self, session: Session) -> None:
         if session in self.observers or self.seat_of(session.name) is not None:

@@ -35,6 +35,8 @@ def play_until_game_end(clients: list[JsonClient], rng: random.Random, limit: in
             cmd = rng.choice(state["legal"])
             if cmd == "/start":
                 continue
+            if cmd == "/pass":  # Witches: the pattern stands for any `count` cards of the hand
+                cmd = " ".join(["/pass", *rng.sample(state["hand"], state["pass"]["count"])])
             c._next_id += 1
             rid = f"{c.name}-{c._next_id}"
             pending[c.name] = rid
