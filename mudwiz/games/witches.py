@@ -1,0 +1,510 @@
+"""Witches (Amigo, 2014), to the letter of ``shared/rules/witches.md``: Hearts with witches and Wizards.
+
+Avoid fire points; whoever takes every fire card with the water witch and/or the pygmy queen casts a spell
+on everyone else. 60 cards: four colours 1..14 and four Wizards (``W``, value 0, always playable). Each hand
+opens with a simultaneous pass. Choices the rules page leaves open are listed in docs/witches.md.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from mudwiz.cards import SUIT_NAMES, Action, Deck, rank_of, remove_card, sort_hand, suit_of
+from mudwiz.errors import IllegalAction
+from mudwiz.games.base import Event, Game, GameEnd, Option, Seat, standings
+
+DECK = Deck(suits="RGYB", low=1, high=14, specials={"W": 4})
+WIZARD = "W"
+FIRE = "R"
+FIRE_WITCH, WATER_WITCH, EARTH_WITCH, AIR_WITCH, PYGMY_QUEEN = "R11", "G11", "Y11", "B11", "G12"
+FIRE_CAP, WATER_POINTS, QUEEN_POINTS, EARTH_REDUCTION = 15, 5, 10, 5
+ALL_FIRE = frozenset(f"{FIRE}{n}" for n in range(DECK.low, DECK.high + 1))
+DEFAULT_LIMIT = 70
+PASS_COUNT = {3: 4, 4: 3, 5: 3, 6: 2}
+SPELL_CHOICES = ("give", "take")
+# suit and display order of every card, looked up once: the property tests play hundreds of thousands of cards
+_SUIT = {c: suit_of(c) for c in DECK.cards()}
+_ORDER = {c: i for i, c in enumerate(sort_hand(set(DECK.cards()), DECK.suits, low_specials=WIZARD))}
+
+
+# ---------------------------------------------------------------- scoring (pure)
+
+
+def _points_before_earth(cards: Iterable[str]) -> int:
+    held = list(cards)
+    points = sum(1 for c in held if _SUIT[c] == FIRE and c != FIRE_WITCH)
+    if FIRE_WITCH in held:
+        points = min(2 * points, FIRE_CAP)
+    if AIR_WITCH not in held:  # the air witch cancels both the water witch and the pygmy queen
+        points += WATER_POINTS * (WATER_WITCH in held) + QUEEN_POINTS * (PYGMY_QUEEN in held)
+    return points
+
+
+def fire_points(cards: Iterable[str]) -> int:
+    """A player's fire points for the cards in their won tricks (rules page, steps 1-4), spells aside."""
+    held = list(cards)
+    points = _points_before_earth(held)
+    return max(points - EARTH_REDUCTION, 0) if EARTH_WITCH in held else points
+
+
+def earth_leftover(cards: Iterable[str]) -> int:
+    """The part of the earth witch's 5 that found no points to cancel (what ``earth=carry`` takes off the total)."""
+    held = list(cards)
+    if EARTH_WITCH not in held:
+        return 0
+    return max(EARTH_REDUCTION - _points_before_earth(held), 0)
+
+
+def spell_of(cards: Iterable[str]) -> int | None:
+    """The spell these won cards cast (20 water, 25 pygmy, 30 both), or None: needs all 14 fire cards."""
+    held = set(cards)
+    if not ALL_FIRE <= held:
+        return None
+    extra = WATER_POINTS * (WATER_WITCH in held) + QUEEN_POINTS * (PYGMY_QUEEN in held)
+    return FIRE_CAP + extra if extra else None
+
+
+def lead_colour(trick: Iterable[str]) -> str | None:
+    """The colour to follow: that of the first non-Wizard card (None while only Wizards have been played)."""
+    for card in trick:
+        if card != WIZARD:
+            return _SUIT[card]
+    return None
+
+
+def trick_winner(trick: list[str]) -> int:
+    """Index of the winning card: the highest of the lead colour; the first Wizard if every card is one."""
+    colour = lead_colour(trick)
+    if colour is None:
+        return 0
+    return max((rank_of(c), i) for i, c in enumerate(trick) if _SUIT[c] == colour)[1]
+
+
+def pass_direction(nplayers: int, hand: int) -> str:
+    """Where hand ``hand`` (from 1) is passed: 3 and 5 players alternate left/right; 4 and 6 add opposite."""
+    cycle = ("left", "right") if nplayers % 2 else ("left", "right", "opposite")
+    return cycle[(hand - 1) % len(cycle)]
+
+
+def pass_offset(nplayers: int, direction: str) -> int:
+    """Seats from the passer to the receiver ("left" is the next seat, seat + 1)."""
+    return {"left": 1, "right": nplayers - 1, "opposite": nplayers // 2}[direction]
+
+
+# ---------------------------------------------------------------- events
+
+
+@dataclass(frozen=True)
+class HandStart(Event):
+    """A hand is dealt: ``cards`` each; everyone passes ``pass_count`` cards ``direction``."""
+
+    round: int
+    cards: int
+    dealer: str
+    leader: str
+    pass_count: int
+    direction: str
+
+
+@dataclass(frozen=True)
+class CardsPassed(Event):
+    """One player has passed; only they see which cards (``cards`` is None for everyone else)."""
+
+    player: str
+    to: str
+    count: int
+    cards: list[str] | None = None
+
+    def visible_to(self, viewer: str | None) -> Event | None:
+        return self if viewer == self.player else replace(self, cards=None)
+
+
+@dataclass(frozen=True)
+class PassDone(Event):
+    """Everyone has passed: ``received`` [{player, from, cards}], each entry seen only by its receiver."""
+
+    received: list[dict[str, Any]]
+
+    def visible_to(self, viewer: str | None) -> Event | None:
+        return PassDone([r for r in self.received if r["player"] == viewer])
+
+
+@dataclass(frozen=True)
+class CardPlayed(Event):
+    player: str
+    card: str
+
+
+@dataclass(frozen=True)
+class Trick(Event):
+    cards: list[dict[str, str]]
+    winner: str
+
+
+@dataclass(frozen=True)
+class SpellCast(Event):
+    """``player`` took every fire card and a water witch and/or pygmy queen; ``choosing``: give or take is theirs."""
+
+    player: str
+    points: int
+    choosing: bool = False
+
+
+@dataclass(frozen=True)
+class SpellChosen(Event):
+    player: str
+    choice: str
+    points: int
+
+
+@dataclass(frozen=True)
+class RoundEnd(Event):
+    """A hand is scored: ``results`` [{player, tricks, points, delta, score}] in seat order."""
+
+    round: int
+    results: list[dict[str, Any]]
+
+
+# ---------------------------------------------------------------- the engine
+
+
+class Witches(Game):
+    name = "witches"
+    title = "Witches"
+    min_players = 3
+    max_players = 6
+    OPTIONS = (
+        Option("limit", f"the game ends after the hand in which a total reaches N (default {DEFAULT_LIMIT}; "
+                        "none under hands=N unless set)", default=None, lo=1, hi=999),
+        Option("hands", "play exactly N hands (ends earlier only if limit is also set and reached)",
+               default=None, lo=1, hi=99),
+        Option("earth", "carry: the earth witch's unused reduction comes off your total (never below 0)",
+               default="off", choices=("off", "carry")),
+    )
+    VERBS = {
+        "pass": "pass C1 C2 ...: pass cards before the first trick (3 players: 4, 4-5: 3, 6: 2), e.g. pass R14 G12 W",
+        "play": "play CARD: play a card, e.g. play R12, play W (Wizard)",
+        "spell": "spell give|take: your spell ends the game: the others score it, or it comes off your own total",
+    }
+
+    # -- set-up
+
+    def _start(self) -> list[Event]:
+        n = len(self.players)
+        self.hands_total: int | None = self.options["hands"]
+        limit = self.options["limit"]
+        self.limit: int | None = limit if limit is not None else (None if self.hands_total else DEFAULT_LIMIT)
+        self.scores = [0] * n
+        self.sheet: list[dict[str, Any]] = []
+        self.round = 0
+        self.dealer = self.rng.randrange(n)
+        return self._deal()
+
+    def _deal(self) -> list[Event]:
+        n = len(self.players)
+        self.round += 1
+        deck = DECK.cards()
+        self.size = size = len(deck) // n
+        self.rng.shuffle(deck)
+        self.hands = [sorted(deck[i * size : (i + 1) * size]) for i in range(n)]
+        self.passed: list[list[str] | None] = [None] * n
+        self.received: list[list[str]] | None = None
+        self.won: list[list[str]] = [[] for _ in range(n)]
+        self.tricks = [0] * n
+        self.trick: list[tuple[Seat, str]] = []
+        self.last_trick: list[tuple[Seat, str]] = []
+        self.leader = (self.dealer + 1) % n
+        self.caster: Seat | None = None
+        self.spell_points = 0
+        self._phase = "passing"
+        return [HandStart(self.round, size, self.players[self.dealer], self.players[self.leader],
+                          self.pass_count, self.direction)]
+
+    # -- state queries
+
+    @property
+    def phase(self) -> str:
+        return self._phase
+
+    @property
+    def pass_count(self) -> int:
+        return PASS_COUNT[len(self.players)]
+
+    @property
+    def direction(self) -> str:
+        return pass_direction(len(self.players), self.round)
+
+    def pass_target(self, seat: Seat) -> Seat:
+        n = len(self.players)
+        return (seat + pass_offset(n, self.direction)) % n
+
+    def waiting(self) -> list[Seat]:
+        if self._phase == "passing":
+            return [s for s in range(len(self.players)) if self.passed[s] is None]
+        if self._phase == "playing":
+            return [(self.leader + len(self.trick)) % len(self.players)]
+        if self._phase == "spell":
+            assert self.caster is not None
+            return [self.caster]
+        return []
+
+    def playable(self, seat: Seat) -> list[str]:
+        """The distinct cards ``seat`` may play now: with the lead colour in hand, only it or a Wizard."""
+        hand = self.hands[seat]
+        colour = lead_colour(c for _, c in self.trick)
+        if colour is not None and any(_SUIT[c] == colour for c in hand):
+            allowed = {c for c in hand if _SUIT[c] == colour or c == WIZARD}
+        else:
+            allowed = set(hand)
+        return self._sorted(allowed)
+
+    @staticmethod
+    def _sorted(cards: Iterable[str]) -> list[str]:
+        """Display order (Wizards, then R, G, Y, B by rank): ``sort_hand``'s order, looked up."""
+        return sorted(cards, key=_ORDER.__getitem__)
+
+    def legal_actions(self, seat: Seat) -> list[Action]:
+        if seat not in self.waiting():
+            return []
+        if self._phase == "passing":
+            return [Action("pass")]  # a pattern: any pass_count cards of the hand (see is_legal)
+        if self._phase == "spell":
+            return [Action("spell", (c,)) for c in SPELL_CHOICES]
+        return [Action("play", (c,)) for c in self.playable(seat)]
+
+    def normalize(self, action: Action) -> Action:
+        if action.verb not in self.VERBS:
+            raise IllegalAction(f"{action.verb!r} is not a Witches action: use {', '.join(self.VERBS)}")
+        if action.verb == "pass":  # "pass R1,R2 W" is accepted too
+            words = [w for arg in action.args for w in arg.split(",") if w]
+            return Action("pass", tuple(self._sorted(DECK.parse(w) for w in words)))
+        if len(action.args) != 1:
+            raise IllegalAction(f"usage: {self.VERBS[action.verb].split(':')[0]}")
+        (arg,) = action.args
+        if action.verb == "spell":
+            if arg.lower() not in SPELL_CHOICES:
+                raise IllegalAction(f"say spell give or spell take, not spell {arg}")
+            return Action("spell", (arg.lower(),))
+        return Action("play", (DECK.parse(arg),))
+
+    def pass_problem(self, seat: Seat, cards: tuple[str, ...]) -> str | None:
+        """Why these cards cannot be ``seat``'s pass (None: they can). Identical Wizards count by copies."""
+        if len(cards) != self.pass_count:
+            example = " ".join(f"C{i + 1}" for i in range(self.pass_count))
+            return f"pass exactly {self.pass_count} cards, not {len(cards)}: pass {example}"
+        held = Counter(self.hands[seat])
+        for card, wanted in Counter(cards).items():
+            if held[card] == 0:
+                return f"you have no {card}"
+            if wanted > held[card]:
+                return f"you have only {held[card]} {card}, not {wanted}"
+        return None
+
+    def is_legal(self, seat: Seat, action: Action) -> bool:
+        if action.verb == "pass":
+            return self._phase == "passing" and seat in self.waiting() and not self.pass_problem(seat, action.args)
+        return super().is_legal(seat, action)
+
+    def explain(self, seat: Seat, action: Action) -> str:
+        phase_verb = {"passing": "pass", "playing": "play", "spell": "spell"}.get(self._phase)
+        if action.verb != phase_verb:
+            return f"now is the time to {phase_verb}, not {action.verb}: " + self._options_text(seat)
+        if action.verb == "pass":
+            return self.pass_problem(seat, action.args) or "that pass is not allowed"
+        (arg,) = action.args
+        if action.verb == "spell":
+            return "say spell give or spell take"
+        if arg not in self.hands[seat]:
+            return f"you have no {arg}: " + self._options_text(seat)
+        colour = lead_colour(c for _, c in self.trick)
+        return f"you must follow {SUIT_NAMES[colour or FIRE]} (or play a Wizard): " + self._options_text(seat)
+
+    def _options_text(self, seat: Seat) -> str:
+        if self._phase == "passing":
+            return f"you may pass {self.pass_count} cards of your hand"
+        return "you may " + ", ".join(str(a) for a in self.legal_actions(seat))
+
+    def not_your_turn(self, seat: Seat) -> str:
+        names = ", ".join(self.players[s] for s in self.waiting())
+        if self._phase == "passing":
+            return f"you have passed; waiting for {names} to pass"
+        if self._phase == "spell":
+            return f"waiting for {names} to choose what the spell does"
+        return super().not_your_turn(seat)
+
+    # -- moves
+
+    def _apply(self, seat: Seat, action: Action) -> list[Event]:
+        if action.verb == "pass":
+            return self._pass(seat, list(action.args))
+        if action.verb == "spell":
+            return self._choose_spell(seat, action.args[0])
+        return self._play(seat, action.args[0])
+
+    def _pass(self, seat: Seat, cards: list[str]) -> list[Event]:
+        for card in cards:
+            remove_card(self.hands[seat], card)
+        self.passed[seat] = cards
+        events: list[Event] = [CardsPassed(self.players[seat], self.players[self.pass_target(seat)], len(cards),
+                                           list(cards))]
+        if self.waiting():
+            return events
+        n = len(self.players)
+        self.received = [[] for _ in range(n)]
+        received = []
+        for giver in range(n):
+            taker = self.pass_target(giver)
+            given = self.passed[giver]
+            assert given is not None
+            self.received[taker] = list(given)
+            self.hands[taker].extend(given)
+        for taker in range(n):
+            giver = next(g for g in range(n) if self.pass_target(g) == taker)
+            received.append({"player": self.players[taker], "from": self.players[giver],
+                             "cards": list(self.received[taker])})
+        self._phase = "playing"
+        events.append(PassDone(received))
+        return events
+
+    def _play(self, seat: Seat, card: str) -> list[Event]:
+        remove_card(self.hands[seat], card)
+        self.trick.append((seat, card))
+        events: list[Event] = [CardPlayed(self.players[seat], card)]
+        if len(self.trick) < len(self.players):
+            return events
+        cards = [c for _, c in self.trick]
+        won = self.trick[trick_winner(cards)][0]
+        self.tricks[won] += 1
+        self.won[won].extend(cards)
+        events.append(Trick([{"player": self.players[s], "card": c} for s, c in self.trick], self.players[won]))
+        self.last_trick, self.trick, self.leader = self.trick, [], won
+        if not self.hands[won]:
+            events.extend(self._end_hand())
+        return events
+
+    def _end_hand(self) -> list[Event]:
+        """Score the hand, unless a spell's caster must first choose between give and take."""
+        for s, cards in enumerate(self.won):
+            points = spell_of(cards)
+            if points is not None:
+                self.caster, self.spell_points = s, points
+                choosing = self._giving_ends_game()
+                cast = SpellCast(self.players[s], points, choosing)
+                if choosing:
+                    self._phase = "spell"
+                    return [cast]
+                return [cast, *self._score("give")]
+        return self._score(None)
+
+    def _giving_ends_game(self) -> bool:
+        """Would the hand end the game if the spell's points went to the others? Then the caster may choose."""
+        if self.hands_total is not None and self.round >= self.hands_total:
+            return True
+        if self.limit is None:
+            return False
+        return any(self.scores[s] + self.spell_points >= self.limit for s in range(len(self.players))
+                   if s != self.caster)
+
+    def _choose_spell(self, seat: Seat, choice: str) -> list[Event]:
+        return [SpellChosen(self.players[seat], choice, self.spell_points), *self._score(choice)]
+
+    def _hand_points(self, spell: str | None) -> list[tuple[int, int]]:
+        """(points, delta) per seat: the hand's fire points and the change to the running total."""
+        if spell is not None:
+            caster = self.caster
+            if spell == "take":
+                return [(0, -self.spell_points if s == caster else 0) for s in range(len(self.players))]
+            return [(0, 0) if s == caster else (self.spell_points, self.spell_points)
+                    for s in range(len(self.players))]
+        rows = []
+        for s, cards in enumerate(self.won):
+            points = fire_points(cards)
+            carry = earth_leftover(cards) if self.options["earth"] == "carry" else 0
+            rows.append((points, points - min(carry, max(self.scores[s], 0))))  # never below 0
+        return rows
+
+    def _score(self, spell: str | None) -> list[Event]:
+        results = []
+        for s, (points, delta) in enumerate(self._hand_points(spell)):
+            self.scores[s] += delta
+            results.append({"player": self.players[s], "tricks": self.tricks[s], "points": points, "delta": delta,
+                            "score": self.scores[s]})
+        cast = None
+        if spell is not None:
+            assert self.caster is not None
+            cast = {"player": self.players[self.caster], "points": self.spell_points, "choice": spell}
+        self.sheet.append({"round": self.round, "dealer": self.players[self.dealer], "results": results,
+                           "spell": cast})
+        events: list[Event] = [RoundEnd(self.round, results)]
+        if self._game_over():
+            self._phase = "gameover"
+            events.append(GameEnd(standings(self.players, self.scores, low_wins=True)))
+        else:
+            self._phase = "roundend"
+        return events
+
+    def _game_over(self) -> bool:
+        if self.hands_total is not None and self.round >= self.hands_total:
+            return True
+        return self.limit is not None and max(self.scores) >= self.limit
+
+    def _advance(self) -> list[Event]:
+        self.dealer = (self.dealer + 1) % len(self.players)
+        return self._deal()
+
+    # -- what a seat may know
+
+    def view(self, seat: Seat | None) -> dict[str, Any]:
+        trick_cards = dict(self.trick)
+        scored = self._phase in ("roundend", "gameover")
+        results = {r["player"]: r for r in self.sheet[-1]["results"]} if scored else {}
+        players = []
+        for s, name in enumerate(self.players):
+            players.append({
+                "name": name,
+                "score": self.scores[s],
+                "points": results[name]["points"] if scored else fire_points(self.won[s]),
+                "tricks": self.tricks[s],
+                "held": len(self.hands[s]),
+                "has_passed": self.passed[s] is not None,
+                "played": trick_cards.get(s),
+            })
+        waiting = self.waiting()
+        passing = None
+        if self._phase == "passing":
+            target = None if seat is None else self.players[self.pass_target(seat)]
+            passing = {"count": self.pass_count, "to": target, "direction": self.direction}
+        spell = None
+        if self.caster is not None:
+            spell = {"player": self.players[self.caster], "points": self.spell_points,
+                     "choosing": self._phase == "spell"}
+        return {
+            "game": self.name,
+            "phase": self._phase,
+            "round": self.round,
+            "rounds": self.hands_total,
+            "limit": self.limit,
+            "cards": self.size,
+            "dealer": self.players[self.dealer],
+            "leader": self.players[self.leader],
+            "turn": self.players[waiting[0]] if len(waiting) == 1 else None,
+            "waiting": [self.players[s] for s in waiting],
+            "you": None if seat is None else self.players[seat],
+            "players": players,
+            "hand": [] if seat is None else self._sorted(self.hands[seat]),
+            "trick": [{"player": self.players[s], "card": c} for s, c in self.trick],
+            "last_trick": [{"player": self.players[s], "card": c} for s, c in self.last_trick],
+            "lead": lead_colour(c for _, c in self.trick),
+            "legal": [] if seat is None else [str(a) for a in self.legal_actions(seat)],
+            "pass": passing,
+            "passed": None if seat is None else list(self.passed[seat] or []),
+            "received": None if seat is None or self.received is None else list(self.received[seat]),
+            "spell": spell,
+            "options": {k: v for k, v in self.options.items() if v not in (None, False, "off")},
+            "sheet": self.sheet,
+            "standings": standings(self.players, self.scores, low_wins=True) if self.finished else None,
+        }
+
