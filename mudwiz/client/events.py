@@ -1,0 +1,114 @@
+"""Protocol messages -> the short ANSI lines of the client's log pane.
+
+A game's own renderer (``mudwiz.render.<game>.event_lines``, pure functions the server also uses) words its
+events, so the client says exactly what a telnet user reads. Round and game results become one compact line
+each here, because the table pane and the score sheet already show them in full; a game the client has no
+renderer for (or an event its renderer does not know) still gets a generic ``type: field=value`` line.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from types import ModuleType
+from typing import Any
+
+from mudwiz.render.ansi import Presenter
+from mudwiz.render.style import Style, strip_ansi
+
+STYLE = Style()
+_PRESENTER = Presenter(STYLE)  # its state-tracking is never used: states are not logged
+_SKIP = ("type", "table", "game", "id")
+
+
+class WireEvent:
+    """A received event dressed as the engine ``Event`` the renderers take: ``to_dict()``, attributes, type."""
+
+    def __init__(self, message: dict[str, Any]) -> None:
+        self._message = message
+        self.type = message["type"]
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self._message[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {k: v for k, v in self._message.items() if k not in ("table", "game")}
+
+
+def renderer(game: str | None) -> ModuleType | None:
+    """The game's renderer module, or None when this install has none (another engineer's game, a newer server)."""
+    if not game or not game.isidentifier():
+        return None
+    try:
+        return import_module(f"mudwiz.render.{game}")
+    except ImportError:
+        return None
+
+
+def generic_line(message: dict[str, Any]) -> str:
+    fields = ", ".join(f"{k}={_short(v)}" for k, v in message.items() if k not in _SKIP)
+    return f"{message['type'].replace('_', ' ')}: {fields}" if fields else message["type"].replace("_", " ")
+
+
+def _short(value: Any) -> str:
+    if isinstance(value, list):
+        return " ".join(_short(v) for v in value) or "-"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k} {_short(v)}" for k, v in value.items()) + "}"
+    return STYLE.text(str(value))
+
+
+def result_line(message: dict[str, Any]) -> str:
+    """``round_end`` in one line: everyone's change and new total (same shape in every game)."""
+    parts = []
+    for r in message["results"]:
+        colour = "green" if r["delta"] > 0 else "red" if r["delta"] < 0 else "grey"
+        delta = STYLE.paint(f"{r['delta']:+d}", colour)
+        parts.append(f"{STYLE.text(r['player'])} {delta}={r['score']}")
+    return STYLE.bold(f"Round {message['round']} over: ") + ", ".join(parts) + "  (F2: score sheet)"
+
+
+def standings_line(message: dict[str, Any]) -> str:
+    ranked = ", ".join(f"{r['place']}. {STYLE.text(r['player'])} {r['score']}" for r in message["standings"])
+    return STYLE.paint("Game over: ", "bold", "yellow") + ranked
+
+
+def event_lines(message: dict[str, Any]) -> list[str]:
+    """The log lines for one game event."""
+    kind = message["type"]
+    if kind == "round_end" and "results" in message:
+        return [result_line(message)]
+    if kind == "game_end" and "standings" in message:
+        return [standings_line(message)]
+    module = renderer(message.get("game"))
+    if module is not None and hasattr(module, "event_lines"):
+        try:
+            lines = module.event_lines(WireEvent(message), STYLE)
+        except Exception:  # a renderer written for engine events may not take a wire one: fall back
+            lines = []
+        if lines:
+            return [_unrule(line) for line in lines]
+    return [generic_line(message)]
+
+
+def _unrule(line: str) -> str:
+    """Renderers draw 80-column rules (``── title ───…``); in a log pane a rule keeps only its title."""
+    plain = strip_ansi(line)
+    if plain.startswith(("\u2500\u2500", "--")) and plain.rstrip("\u2500- ") != plain.rstrip():
+        return STYLE.paint(plain.rstrip("\u2500- "), "grey")
+    return line
+
+
+def message_lines(message: dict[str, Any]) -> list[str]:
+    """Log lines for any message: game events here, the rest (chat, notices, lists, replies) as the server's
+    own terminal renderer words them; states and score sheets have panes of their own."""
+    kind = message["type"]
+    if kind in ("state", "score", "welcome"):
+        return []
+    if hasattr(_PRESENTER, f"_{kind}"):
+        return [_unrule(line) for line in _PRESENTER.lines(message)]
+    if "game" in message:
+        return event_lines(message)
+    return [generic_line(message)]

@@ -1,0 +1,190 @@
+"""What the client knows, built only from the messages it received: no rules, no guessing.
+
+The server sends a complete ``state`` whenever the table may have changed, so the model keeps the latest one
+and redraws from it; the log is the events and talk in arrival order. The card cursor lives here too, because
+what it may point at is exactly the ``legal`` list of that state.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from mudwiz.client.events import message_lines
+from mudwiz.render.style import Style
+
+LOG_LINES = 2000
+CONFIRMS = ("/ok", "/start")
+
+
+def card_of(command: str) -> str | None:
+    """The card a ``/play CARD …`` command plays, upper-cased as hands are; None for other commands."""
+    words = command.split()
+    return words[1].upper() if len(words) > 1 and words[0] == "/play" else None
+
+
+@dataclass
+class Model:
+    """The client's picture: connection, login, latest table state, lists, log and the selection cursor."""
+
+    address: str = ""
+    name: str | None = None
+    logged_in: bool = False
+    connection: str = "connecting"  # connecting, connected, disconnected
+    reason: str = ""
+    state: dict[str, Any] | None = None
+    states: int = 0  # how many states arrived (tests and redraws key on it)
+    who: list[dict[str, Any]] = field(default_factory=list)
+    tables: list[dict[str, Any]] = field(default_factory=list)
+    score: dict[str, Any] | None = None
+    last_winner: str | None = None
+    log: deque[str] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
+    pending: dict[int, str] = field(default_factory=dict)  # request id -> command, until its reply
+    cursor: int = 0
+    marked: list[int] = field(default_factory=list)  # hand positions chosen for a Witches pass
+    show_sheet: bool = False
+    messages: int = 0
+
+    # ------------------------------------------------------------ input
+
+    def apply(self, message: dict[str, Any]) -> None:
+        """Take one message from the server into the picture."""
+        self.messages += 1
+        kind = message["type"]
+        before = self.selected()
+        if kind == "welcome":
+            self.logged_in, self.name = True, message["name"]
+            self.note(Style().bold(f"Welcome, {message['name']}. /help lists the commands; F1 the keys."))
+        elif kind == "state":
+            if self.state is None or self.state.get("table") != message.get("table") or self._new_hand(message):
+                self.marked = []
+            self.state = message
+            self.states += 1
+        elif kind == "who":
+            self.who = message["users"]
+        elif kind == "tables":
+            self.tables = message["tables"]
+        elif kind == "score":
+            self.score, self.show_sheet = message, True
+        elif kind == "trick" and "winner" in message:
+            self.last_winner = message["winner"]
+        elif kind == "round_start":
+            self.last_winner = None
+        elif kind in ("ok", "error"):
+            command = self.pending.pop(message.get("id"), "")  # type: ignore[arg-type]
+            if kind == "ok" and command.split()[:1] == ["/leave"]:
+                self.state = None  # nothing else tells a client it left its table
+        if kind == "error" and not self.logged_in:
+            self.reason = message["message"]
+        for line in message_lines(message):
+            self.note(line)
+        self._keep_cursor(before)
+
+    def _new_hand(self, message: dict[str, Any]) -> bool:
+        old = self.state or {}
+        return (old.get("round"), old.get("phase")) != (message.get("round"), message.get("phase"))
+
+    def note(self, line: str) -> None:
+        self.log.append(line)
+
+    def sent(self, request_id: int, command: str) -> None:
+        self.pending[request_id] = command
+
+    # ------------------------------------------------------------ what may be chosen
+
+    @property
+    def legal(self) -> list[str]:
+        return list(self.state.get("legal", [])) if self.state else []
+
+    @property
+    def hand(self) -> list[str]:
+        return list(self.state.get("hand", [])) if self.state else []
+
+    @property
+    def passing(self) -> bool:
+        """A Witches pass: ``/pass`` stands for any ``count`` cards, chosen one by one with the cursor."""
+        return "/pass" in self.legal and bool(self.hand)
+
+    def pass_count(self) -> int:
+        info = (self.state or {}).get("pass") or {}
+        return int(info.get("count") or 0)
+
+    def choices(self) -> list[str]:
+        """The commands the cursor moves through: the moves (cards in hand order), else ``/ok`` / ``/start``."""
+        if self.passing:
+            return [f"/pass {c}" for c in self.hand]
+        moves = [c for c in self.legal if c not in CONFIRMS]
+        if not moves:
+            return [c for c in self.legal if c in CONFIRMS]
+        hand = [c.upper() for c in self.hand]
+
+        def order(command: str) -> int:
+            card = card_of(command)
+            return hand.index(card) if card in hand else len(hand)
+
+        return sorted(moves, key=order)  # stable: a card's several forms (colours, targets) stay in order
+
+    def selected(self) -> str | None:
+        options = self.choices()
+        return options[min(self.cursor, len(options) - 1)] if options else None
+
+    def selected_position(self) -> int | None:
+        """The hand position the cursor points at (the card of the selected move), or None."""
+        chosen = self.selected()
+        if chosen is None:
+            return None
+        if self.passing:
+            return min(self.cursor, len(self.hand) - 1)
+        card = card_of(chosen)
+        hand = [c.upper() for c in self.hand]
+        return hand.index(card) if card in hand else None
+
+    def move(self, step: int) -> None:
+        options = self.choices()
+        if options:
+            self.cursor = (min(self.cursor, len(options) - 1) + step) % len(options)
+
+    def home(self, last: bool = False) -> None:
+        self.cursor = max(0, len(self.choices()) - 1) if last else 0
+
+    def _keep_cursor(self, before: str | None) -> None:
+        """After a new state, stay on the same move if it is still there, else go back to the first."""
+        options = self.choices()
+        if before in options and not self.passing:
+            self.cursor = options.index(before)
+        elif self.cursor >= len(options):
+            self.cursor = 0
+
+    def toggle_mark(self) -> None:
+        """Choose or unchoose the card under the cursor for a Witches pass."""
+        position = self.selected_position()
+        if not self.passing or position is None:
+            return
+        if position in self.marked:
+            self.marked.remove(position)
+        elif len(self.marked) < self.pass_count():
+            self.marked.append(position)
+
+    def enter_command(self) -> str | None:
+        """What Enter on an empty input line sends: the selected move, or the pass once enough cards are chosen."""
+        if self.passing:
+            if len(self.marked) != self.pass_count():
+                return None
+            return " ".join(["/pass", *(self.hand[i] for i in sorted(self.marked))])
+        return self.selected()
+
+    # ------------------------------------------------------------ who's who
+
+    def player_names(self) -> list[str]:
+        """Everyone the client knows of (table players first), for completion of names."""
+        names: list[str] = [p["name"] for p in (self.state or {}).get("players", [])]
+        names += [u["name"] for u in self.who]
+        return list(dict.fromkeys(n for n in names if n != self.name))
+
+    def sheet_message(self) -> dict[str, Any] | None:
+        """The freshest score sheet: the state's own (it is sent with every change), else the last ``/score``."""
+        if self.state and self.state.get("sheet") is not None and self.state.get("phase") != "waiting":
+            return {"game": self.state["game"], "players": self.state["players"], "sheet": self.state["sheet"],
+                    "table": self.state["table"]}
+        return self.score
