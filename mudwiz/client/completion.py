@@ -1,0 +1,96 @@
+"""Tab completion for the input line: commands, legal moves, card codes and names, all from the model.
+
+Moves are completed from the latest ``state.legal`` only, so ``/play `` offers exactly the cards the server
+would accept now, never a card the client merely guesses might be fine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from prompt_toolkit.completion import CompleteEvent, Completer, Completion
+from prompt_toolkit.document import Document
+
+from mudwiz.client.model import Model
+
+# docs/protocol.md's command table (the client may not import the server's command registry). /mode is left
+# out on purpose: the client must stay in JSON mode.
+COMMANDS = {
+    "/help": "the commands, one command, or a game's moves", "/who": "who is online", "/tables": "the tables",
+    "/new": "open a table: wizard, witches, tiltowait", "/join": "sit at table N", "/watch": "observe table N",
+    "/leave": "leave your table", "/option": "show or set an option", "/bot": "add [LEVEL] | remove NAME",
+    "/start": "start the game", "/ok": "confirm the round", "/score": "the score sheet", "/look": "redraw",
+    "/say": "chat", "/tell": "NAME TEXT: private message", "/quit": "leave the client",
+}
+GAMES = ("wizard", "witches", "tiltowait")
+BOT_LEVELS = ("random", "good")
+
+
+def _matching(candidates: Iterable[str], typed: str, meta: str | None = None) -> Iterator[Completion]:
+    seen: set[str] = set()
+    for c in candidates:
+        if c.lower().startswith(typed.lower()) and c not in seen:
+            seen.add(c)
+            yield Completion(c, start_position=-len(typed), display_meta=meta)
+
+
+class CommandCompleter(Completer):
+    """Completes what is being typed against what the model knows now (it is read at each keystroke)."""
+
+    def __init__(self, model: Model) -> None:
+        self.model = model
+
+    def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterator[Completion]:
+        text = document.text_before_cursor
+        if not text.startswith("/"):
+            word = document.get_word_before_cursor()
+            if word:
+                yield from _matching(self.model.player_names(), word)
+            return
+        if " " not in text:
+            verbs = {c.split()[0]: "your move now" for c in self.model.legal}
+            for name, meta in {**verbs, **COMMANDS}.items():
+                if name.startswith(text.lower()):
+                    yield Completion(name, start_position=-len(text), display_meta=meta)
+            return
+        verb, _, rest = text.partition(" ")
+        yield from self._arguments(verb.lower(), rest)
+
+    def _arguments(self, verb: str, rest: str) -> Iterator[Completion]:
+        model = self.model
+        words = rest.split(" ")
+        last = words[-1]
+        if verb == "/pass" and model.passing:
+            chosen = {w.upper() for w in words[:-1]}
+            yield from _matching([c for c in model.hand if c.upper() not in chosen], last, "card")
+            return
+        moves = [c for c in model.legal if c.lower().startswith(f"{verb} ")]
+        if moves or verb in ("/play", "/bid", "/trump", "/spell", "/catch"):
+            typed = f"{verb} {rest}".lower()
+            for move in moves:  # the whole rest of the move, so "MAHALITO K" comes as one
+                if move.lower().startswith(typed):
+                    yield Completion(move[len(verb) + 1:], start_position=-len(rest), display_meta="legal")
+            return
+        if len(words) > 1 and verb not in ("/bot",):
+            return  # past the argument: free text (a tell's message)
+        if verb in ("/join", "/watch"):
+            ids = [str(t["id"]) for t in model.tables]
+            if model.state is not None:
+                ids.append(str(model.state.get("table")))
+            yield from _matching(ids, last, "table")
+        elif verb == "/tell":
+            yield from _matching(model.player_names(), last)
+        elif verb == "/new":
+            yield from _matching(GAMES, last)
+        elif verb == "/help":
+            yield from _matching([*(c.removeprefix("/") for c in COMMANDS), *GAMES], last)
+        elif verb == "/option" and model.state is not None:
+            names = [*model.state.get("options", {}), *model.state.get("table_options", {})]
+            yield from _matching(names, last, "option")
+        elif verb == "/bot":
+            if len(words) == 1:
+                yield from _matching(("add", "remove"), last)
+            elif len(words) == 2 and words[0] == "add":
+                yield from _matching(BOT_LEVELS, last)
+            elif len(words) == 2 and words[0] == "remove" and model.state is not None:
+                yield from _matching([p["name"] for p in model.state.get("players", []) if p.get("bot")], last)

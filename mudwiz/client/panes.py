@@ -1,0 +1,426 @@
+"""The text of the client's panes, as ANSI lines (``Style`` from the server's renderers, shown via
+prompt_toolkit's ``ANSI``): the table, the status line, the score sheet and the key help.
+
+Every function takes the width it may use, because the layout reflows with the terminal: a pane never
+relies on 80 columns, it drops optional columns and wraps segments and cards instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from mudwiz.cards import SUIT_NAMES
+from mudwiz.client.events import STYLE, renderer
+from mudwiz.client.model import Model, card_of
+from mudwiz.render.ansi import Presenter
+from mudwiz.render.style import SUIT_COLOUR, pad, visible_len, wrap_cards
+
+KEYS = [
+    ("Left / Right", "move the cursor through your playable cards or legal bids (when the input line is empty)"),
+    ("Home / End", "first / last choice (input line empty)"),
+    ("Enter", "on an empty input line: send the selected move (/ok, /start when that is all there is)"),
+    ("Space", "on an empty input line while passing (Witches): choose / unchoose the card"),
+    ("Tab", "complete commands, legal moves, card codes, names"),
+    ("Up / Down", "input history"),
+    ("PageUp / PageDown", "scroll the log"),
+    ("F1", "this help"),
+    ("F2", "the score sheet"),
+    ("F5", "reconnect after a dropped connection (logs in again with your name)"),
+    ("Ctrl-D / F10", "quit"),
+]
+# Tiltowait names its colours differently from the Amigo games' suits (G is gold there).
+_COLOUR_NAMES = {"tiltowait": {"K": "black", "R": "red", "G": "gold", "B": "blue"}}
+
+
+def suit(letter: str | None, game: str = "wizard") -> str:
+    if letter is None:
+        return "none"
+    name = _COLOUR_NAMES.get(game, SUIT_NAMES).get(letter, letter)
+    return STYLE.paint(name, SUIT_COLOUR.get(letter, "white"), "bold")
+
+
+def flow(segments: list[str], width: int, gap: str = "   ") -> list[str]:
+    """Join segments into lines of at most ``width`` visible columns, starting a new line rather than cutting."""
+    lines: list[str] = []
+    line = ""
+    for seg in segments:
+        if line and visible_len(line) + len(gap) + visible_len(seg) > width:
+            lines.append(line)
+            line = ""
+        line = f"{line}{gap}{seg}" if line else f" {seg}"
+    if line:
+        lines.append(line)
+    return lines
+
+
+def rule(title: str, width: int) -> str:
+    """A pane's title bar; the title is shortened rather than run past the pane's edge."""
+    return STYLE.rule(cut(title, max(1, width - 4)), width)
+
+
+def rjust(text: str, width: int) -> str:
+    return " " * max(0, width - visible_len(text)) + text
+
+
+def cut(text: str, width: int) -> str:
+    """Shorten plain text to ``width`` columns, marking the cut."""
+    return text if len(text) <= width else text[: max(0, width - 1)] + "~"
+
+
+# ---------------------------------------------------------------- the players' table
+
+
+@dataclass(frozen=True)
+class Column:
+    title: str
+    width: int
+    value: Callable[[dict[str, Any]], str]
+    optional: bool = False  # dropped first when the pane is narrow
+    left: bool = False
+
+
+def _bid(p: dict[str, Any]) -> str:
+    if p.get("bid") is None:
+        return "*" if p.get("has_bid") else "?"
+    return str(p["bid"])
+
+
+def _card(code: str | None) -> str:
+    return STYLE.card(code) if code else STYLE.paint(" -- ", "grey")
+
+
+def columns(state: dict[str, Any]) -> list[Column]:
+    """The per-player figures each game shows; any other game gets its scalar fields as they come."""
+    game = state.get("game")
+
+    def projected(p: dict[str, Any]) -> str:  # only while a round is being played: after it, score is final
+        live = state.get("phase") in ("trump", "bidding", "playing")
+        return f"({p['projected']})" if live and p.get("projected") is not None else ""
+
+    if game == "wizard":
+        return [
+            Column("score", 6, lambda p: str(p["score"])),
+            Column("(now)", 7, projected, optional=True),
+            Column("tricks/bid", 10, lambda p: f"{p.get('tricks', 0)}/{_bid(p)}"),
+            Column("card", 4, lambda p: _card(p.get("played")), left=True),
+        ]
+    if game == "witches":
+        passing = state.get("phase") == "passing"
+        cols = [
+            Column("score", 6, lambda p: str(p["score"])),
+            Column("fire", 5, lambda p: str(p.get("points", ""))),
+            Column("tricks", 6, lambda p: str(p.get("tricks", ""))),
+            Column("held", 5, lambda p: str(p.get("held", "")), optional=True),
+        ]
+        if passing:
+            cols.append(Column("passed", 6, lambda p: "yes" if p.get("has_passed") else "", optional=True))
+        return [*cols, Column("card", 4, lambda p: _card(p.get("played")), left=True)]
+    if game == "tiltowait":
+        return [
+            Column("cards", 5, lambda p: str(p.get("held", ""))),
+            Column("score", 6, lambda p: str(p["score"])),
+            Column("", 9, lambda p: STYLE.paint("asleep", "grey") if p.get("asleep") else
+                   STYLE.paint("karuki!", "yellow", "bold") if p.get("karuki") else "", optional=True, left=True),
+        ]
+    skip = ("name", "score", "bot", "away")
+    extra = sorted({k for p in state.get("players", []) for k, v in p.items()
+                    if k not in skip and (v is None or isinstance(v, int | str))})
+    return [Column("score", 6, lambda p: str(p.get("score", ""))),
+            *(Column(k, max(5, len(k)), lambda p, k=k: "" if p.get(k) is None else str(p.get(k)), optional=True)
+              for k in extra)]
+
+
+def player_rows(state: dict[str, Any], width: int) -> list[str]:
+    players = state.get("players", [])
+    if not players:
+        return []
+    waiting = set(state.get("waiting") or [])
+
+    def label(p: dict[str, Any]) -> str:
+        tag = " (bot)" if p.get("bot") else ""
+        tag += " (away)" if p.get("away") else ""
+        return STYLE.text(p["name"]) + tag
+
+    cols = columns(state)
+    name_w = max(6, min(16, max(len(label(p)) for p in players)))
+    used = lambda: 3 + name_w + sum(c.width + 1 for c in cols)  # noqa: E731
+    while used() > width and any(c.optional for c in cols):
+        drop = max(i for i, c in enumerate(cols) if c.optional)
+        cols.pop(drop)
+    name_w = max(4, min(name_w, name_w - (used() - width)))
+
+    def cell(c: Column, text: str) -> str:
+        return pad(text, c.width) if c.left else rjust(text, c.width)
+
+    head = "   " + pad("player", name_w) + "".join(" " + cell(c, c.title) for c in cols)
+    rows = [STYLE.paint(head.rstrip(), "grey")]
+    for p in players:
+        marker = STYLE.paint(">", "yellow", "bold") if p["name"] in waiting else " "
+        name = cut(label(p), name_w)
+        if p["name"] == state.get("you"):
+            name = STYLE.bold(name)
+        elif p.get("away"):
+            name = STYLE.paint(name, "red")
+        elif p.get("bot"):
+            name = STYLE.paint(name, "grey")
+        row = f" {marker} {pad(name, name_w)}" + "".join(" " + cell(c, c.value(p)) for c in cols)
+        rows.append(row)
+    return rows
+
+
+# ---------------------------------------------------------------- game facts
+
+
+def info_segments(state: dict[str, Any]) -> list[str]:
+    """The table's facts in force (trump, colour, direction, passing), as segments ``flow`` lays out."""
+    game = state.get("game", "")
+    segs: list[str] = []
+    if game == "wizard":
+        trump = state.get("trump") or {}
+        if trump.get("card") is None:
+            segs.append("Trump: none (every card dealt)")
+        elif trump.get("suit") is None and trump.get("card") == "Z":
+            segs.append(f"Trump: {STYLE.card('Z')} turned, the dealer names it")
+        else:
+            segs.append(f"Trump: {suit(trump.get('suit'))} (turned {STYLE.card(trump['card'])})")
+        follow = suit(state["lead"]) if state.get("lead") else ("anything" if state.get("trick") else "-")
+        segs.append(f"Follow: {follow}")
+    elif game == "witches":
+        if state.get("limit"):
+            segs.append(f"Game to {state['limit']}")
+        passing = state.get("pass")
+        if passing:
+            to = STYLE.text(passing["to"]) if passing.get("to") else "?"
+            segs.append(STYLE.bold(f"Pass {passing['count']} card(s) to {to}") + f" ({passing.get('direction', '')})")
+        spell = state.get("spell")
+        if spell:
+            doing = " is choosing give/take" if spell.get("choosing") else ""
+            segs.append(f"Spell: {STYLE.text(spell['player'])} ({spell['points']} points){doing}")
+        if state.get("lead"):
+            segs.append(f"Follow: {suit(state['lead'])}")
+    elif game == "tiltowait":
+        if state.get("top"):
+            segs.append(f"Top: {STYLE.card(state['top'])}")
+        segs.append(f"Colour: {suit(state.get('colour'), game)}")
+        arrow = {"cw": "clockwise", "ccw": "counter-clockwise"}.get(state.get("direction", ""), state.get("direction"))
+        segs.append(f"Direction: {arrow}")
+        if state.get("pending"):
+            segs.append(STYLE.paint(f"Draw pending: {state['pending']}", "red", "bold"))
+        segs.append(f"Stock {state.get('stock', '?')} / discard {state.get('discard', '?')}")
+        if state.get("next"):
+            segs.append(f"Next: {STYLE.text(state['next'])}")
+    if state.get("dealer"):
+        segs.append(f"Dealer: {STYLE.text(state['dealer'])}")
+    if state.get("leader") and game != "tiltowait":
+        segs.append(f"Leads: {STYLE.text(state['leader'])}")
+    return segs
+
+
+def trick_line(state: dict[str, Any], model: Model) -> list[str]:
+    if "trick" not in state:
+        return []
+    if state["trick"]:
+        played = "  ".join(f"{STYLE.text(t['player'])} {STYLE.card(t['card'])}" for t in state["trick"])
+        return [f" Trick: {played}"]
+    if state.get("last_trick"):
+        played = "  ".join(f"{STYLE.text(t['player'])} {STYLE.card(t['card'])}" for t in state["last_trick"])
+        won = f" -> {STYLE.text(model.last_winner)}" if model.last_winner else ""
+        return [STYLE.paint(" Last trick: ", "grey") + played + won]
+    return []
+
+
+def header(state: dict[str, Any]) -> str:
+    parts = [str(state.get("game", "?")).capitalize(), f"table {state.get('table')}"]
+    if state.get("round"):
+        parts.append(f"round {state['round']}/{state.get('rounds') or '?'}")
+    if state.get("cards") and state.get("game") != "tiltowait":
+        parts.append(f"{state['cards']} card{'s' * (state['cards'] != 1)}")
+    if state.get("observer"):
+        parts.append("watching")
+    return " - ".join(parts)
+
+
+# ---------------------------------------------------------------- your hand and your choices
+
+
+def hand_lines(model: Model, width: int) -> list[str]:
+    state = model.state or {}
+    if state.get("you") is None:
+        return [STYLE.paint(" (watching: observers see no hands)", "grey")] if state.get("observer") else []
+    hand = model.hand
+    playable = {card_of(c) for c in model.legal}
+    cursor = model.selected_position()
+    cards = []
+    for i, code in enumerate(hand):
+        can = model.passing or code.upper() in playable
+        text = STYLE.card(code, can)
+        if i in model.marked:
+            text = STYLE.paint(text.replace(f" {code} ", f"+{code}+"), "underline")
+        if i == cursor:
+            text = STYLE.paint(text.replace(f" {code} ", f"[{code}]").replace(f"+{code}+", f"[{code}]"), "underline")
+        cards.append(text)
+    if not hand:
+        return [] if state.get("phase") in ("roundend", "gameover") else [" Your hand: empty"]
+    return [f" Your hand ({len(hand)}):", *wrap_cards(cards, width=max(8, width), indent=2)]
+
+
+def choice_lines(model: Model, width: int) -> list[str]:
+    """Moves that are not a card of the hand (bids, trump, /ok, draw, …) as a row the cursor walks."""
+    options = model.choices()
+    if model.passing or not options:
+        return []
+    hand = {c.upper() for c in model.hand}
+    if all(card_of(c) in hand for c in options):
+        return []
+    selected = model.selected()
+    items = []
+    for c in options:
+        if card_of(c) in hand:
+            continue
+        word = c.removeprefix("/")
+        items.append(STYLE.paint(f"[{word}]", "bold", "reverse") if c == selected else f" {word} ")
+    return wrap_cards(items, width=max(8, width), indent=1)
+
+
+def enter_hint(model: Model, width: int) -> str:
+    """What Enter on an empty line would do, so a player never has to guess."""
+    command = model.enter_command()
+    if model.passing:
+        need = model.pass_count() - len(model.marked)
+        if need > 0:
+            return STYLE.paint(f" Space chooses a card to pass ({need} more)", "yellow")
+    if command is None:
+        return ""
+    hint = STYLE.paint(" Enter sends ", "grey") + STYLE.bold(command)
+    more = "  (Left/Right to change)"
+    return hint + STYLE.paint(more, "grey") if visible_len(hint) + len(more) <= width else hint
+
+
+# ---------------------------------------------------------------- the panes
+
+
+def lobby_lines(model: Model, width: int) -> list[str]:
+    lines = [rule("Lobby", width)]
+    if model.who:
+        lines += flow([f"{STYLE.text(u['name'])} ({u['where']})" for u in model.who], width)
+    if model.tables:
+        for t in model.tables:
+            players = ", ".join(STYLE.text(p) for p in t["players"]) or "-"
+            lines.append(cut(f" #{t['id']:<3} {t['game']:<10} {t['status']:<8} {t['seats']:>5}  {players}", width))
+    else:
+        lines.append(" No tables yet.")
+    lines.append(STYLE.paint(" /new wizard opens a table, /join N sits down, /watch N watches, /tables, /who.", "grey"))
+    return lines
+
+
+def table_lines(model: Model, width: int) -> list[str]:
+    """The table pane: the latest state drawn whole (or the lobby, or the login screen)."""
+    width = max(20, width)
+    if not model.logged_in and model.state is None and not model.who:
+        return [rule("mudwiz", width), f" Server: {model.address}",
+                STYLE.bold(" Type your name and press Enter.") if model.connection == "connected" else
+                f" {model.connection}..."]
+    state = model.state
+    if state is None:
+        return lobby_lines(model, width)
+    if state.get("phase") == "waiting":
+        room = Presenter(STYLE).waiting_room(state)
+        return [rule(f"Table {state['table']}: {state['game']}, waiting", width),
+                *room[1:], *([enter_hint(model, width)] if model.legal else [])]
+    lines = [rule(header(state), width)]
+    lines += flow(info_segments(state), width)
+    lines += player_rows(state, width)
+    lines += trick_line(state, model)
+    lines += hand_lines(model, width)
+    lines += choice_lines(model, width)
+    hint = enter_hint(model, width)
+    if hint:
+        lines.append(hint)
+    if state.get("standings"):
+        ranked = ", ".join(f"{r['place']}. {STYLE.text(r['player'])} {r['score']}" for r in state["standings"])
+        lines += flow([STYLE.bold("Final:"), ranked], width, gap=" ")
+    return lines
+
+
+def asked(model: Model) -> str:
+    """What the player is asked to do now, in a few words (the status line's last part)."""
+    state = model.state
+    if not model.logged_in:
+        return "type your name"
+    if state is None:
+        return "lobby: /new GAME or /join N"
+    legal = model.legal
+    phase = state.get("phase")
+    if phase == "waiting":
+        return "Enter starts the game" if "/start" in legal else "waiting for the host to /start"
+    if phase == "gameover" or state.get("status") == "over":
+        return "game over" + ("; Enter starts a new game" if "/start" in legal else "")
+    if "/ok" in legal and len(legal) == 1:
+        return "round over: Enter (/ok) for the next round"
+    moves = [c for c in legal if c not in ("/ok", "/start")]
+    if moves:
+        verb = moves[0].split()[0]
+        doing = {"/bid": "bid", "/play": "play a card", "/trump": "name trump", "/spell": "give or take",
+                 "/pass": f"pass {model.pass_count()} cards"}.get(verb, verb.removeprefix("/"))
+        return f"YOUR TURN: {doing}"
+    waiting = state.get("waiting") or []
+    if waiting:
+        return "waiting for " + ", ".join(STYLE.text(n) for n in waiting)
+    return phase or ""
+
+
+def status_line(model: Model, width: int = 200) -> str:
+    """Connection, who and where, whose turn, what you are asked; the least needed parts go first when narrow."""
+    if model.connection == "connected":
+        conn = STYLE.paint("connected", "green")
+    elif model.connection == "connecting":
+        conn = STYLE.paint("connecting", "yellow")
+    else:
+        conn = STYLE.paint(f"DISCONNECTED ({model.reason}) - F5 reconnects", "red", "bold")
+    who = f"{STYLE.text(model.name)}@{model.address}" if model.name else model.address
+    state = model.state or {}
+    where = f"table {state.get('table')} {state.get('game')} {state.get('status')}" if state else ""
+    turn = f"turn: {STYLE.text(state['turn'])}" if state.get("turn") else ""
+    parts = {"conn": conn, "who": who, "where": where, "turn": turn, "asked": STYLE.bold(asked(model))}
+    for drop in ("who", "turn", "where"):
+        if visible_len(" " + " | ".join(p for p in parts.values() if p)) <= width:
+            break
+        parts[drop] = ""
+    return " " + " | ".join(p for p in parts.values() if p)
+
+
+def sheet_lines(model: Model) -> list[str]:
+    """The score sheet pop-up: the game's own renderer's sheet when there is one, else a generic one."""
+    message = model.sheet_message()
+    if message is None:
+        return [" No score sheet yet: sit at a table (F2 again closes this)."]
+    module = renderer(message.get("game"))
+    if module is not None and hasattr(module, "score_sheet"):
+        try:
+            return list(module.score_sheet(message, STYLE))
+        except Exception:  # a renderer for another version of the message: use the generic sheet
+            pass
+    return generic_sheet(message)
+
+
+def generic_sheet(message: dict[str, Any]) -> list[str]:
+    names = [p["name"] for p in message.get("players", [])]
+    lines = [STYLE.rule("Score sheet", 12 + 12 * len(names)),
+             "  rnd  " + "".join(pad(cut(STYLE.text(n), 11), 12) for n in names)]
+    for entry in message.get("sheet", []):
+        by_name = {r["player"]: r for r in entry.get("results", [])}
+        cells = []
+        for n in names:
+            r = by_name.get(n, {})
+            text = f"{r.get('score', '')}({r.get('delta', 0):+d})" if r else "-"
+            cells.append(pad(STYLE.paint(text, "green" if r.get("delta", 0) > 0 else "red"), 12))
+        lines.append(f"  {entry.get('round', '?'):>3}  " + "".join(cells))
+    if not message.get("sheet"):
+        lines.append("  (no round scored yet)")
+    return lines
+
+
+def key_lines() -> list[str]:
+    return [STYLE.rule("Keys", 72), *(f"  {pad(STYLE.bold(k), 18)} {v}" for k, v in KEYS)]
