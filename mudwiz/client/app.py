@@ -1,0 +1,288 @@
+"""The full-screen client: a prompt_toolkit ``Application`` around the model, the panes and the connection.
+
+Layout, top to bottom: the table pane (sized to its content) and the log (the rest) - side by side when the
+terminal is wide - then the status line and the input line; the score sheet and the key help float above.
+Everything runs in the one asyncio loop prompt_toolkit runs (see ``connection`` for why no Twisted here).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from functools import lru_cache
+
+from prompt_toolkit.application import Application
+from prompt_toolkit.buffer import Buffer
+from prompt_toolkit.filters import Condition
+from prompt_toolkit.formatted_text import ANSI, StyleAndTextTuples, to_formatted_text
+from prompt_toolkit.history import InMemoryHistory
+from prompt_toolkit.input import Input
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.layout import (
+    ConditionalContainer,
+    DynamicContainer,
+    Float,
+    FloatContainer,
+    HSplit,
+    Layout,
+    VSplit,
+    Window,
+)
+from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
+from prompt_toolkit.layout.dimension import Dimension
+from prompt_toolkit.layout.menus import CompletionsMenu
+from prompt_toolkit.layout.processors import BeforeInput
+from prompt_toolkit.output import Output
+from prompt_toolkit.styles import Style as PtStyle
+from prompt_toolkit.widgets import Frame
+
+from mudwiz.client import panes
+from mudwiz.client.completion import CommandCompleter
+from mudwiz.client.connection import Connection, parse_address
+from mudwiz.client.model import Model
+from mudwiz.render.style import Style
+
+WIDE = 120  # from this many columns the log sits beside the table instead of below it
+PAGE = 10
+STYLE = Style()
+PT_STYLE = PtStyle.from_dict({"status": "reverse", "separator": "fg:ansibrightblack", "frame.border": "ansicyan"})
+
+
+@lru_cache(maxsize=4096)
+def fragments(line: str) -> StyleAndTextTuples:
+    """An ANSI line as prompt_toolkit fragments (cached: the log redraws the same lines many times)."""
+    return to_formatted_text(ANSI(line))
+
+
+class ClientApp:
+    """One client: a model fed by a connection, shown and steered through a prompt_toolkit Application."""
+
+    def __init__(self, address: str, input: Input | None = None, output: Output | None = None) -> None:
+        host, port = parse_address(address)
+        self.model = Model(address=f"{host}:{port}")
+        self.connection = Connection(host, port, self.on_message, self.on_text, self.on_close)
+        self.log_offset = 0  # lines scrolled back from the newest
+        self.show_keys = False
+        self.buffer = Buffer(
+            multiline=False, history=InMemoryHistory(), completer=CommandCompleter(self.model),
+            complete_while_typing=False, accept_handler=self.accept,
+        )
+        self.app: Application[int] = Application(
+            layout=self._layout(), key_bindings=self._bindings(), style=PT_STYLE, full_screen=True,
+            input=input, output=output, mouse_support=False,
+        )
+
+    # ------------------------------------------------------------ running
+
+    async def run_async(self) -> int:
+        try:
+            return await self.app.run_async(pre_run=lambda: self.app.create_background_task(self.connect()))
+        finally:
+            await self.connection.close()
+
+    async def connect(self) -> None:
+        """Connect (or reconnect), switch to JSON and, when the name is known, log in with it again."""
+        m = self.model
+        m.connection, m.reason, m.logged_in = "connecting", "", False
+        self.refresh()
+        try:
+            await self.connection.open()
+        except (OSError, TimeoutError) as exc:
+            m.connection, m.reason = "disconnected", str(exc) or type(exc).__name__
+            m.note(STYLE.paint(f"! cannot connect to {m.address}: {m.reason} (F5 tries again)", "red", "bold"))
+            self.refresh()
+            return
+        m.connection, m.state, m.score, m.show_sheet = "connected", None, None, False
+        self.connection.send_line("/mode json")
+        if m.name:
+            self.connection.send_line(m.name)
+        self.refresh()
+
+    def refresh(self) -> None:
+        self.app.invalidate()
+
+    # ------------------------------------------------------------ the connection's callbacks
+
+    def on_message(self, message: dict) -> None:
+        self.model.apply(message)
+        if message["type"] == "error" and not self.model.logged_in:
+            self.model.name = None  # refused: the next line typed is a new try
+        self.refresh()
+
+    def on_text(self, text: str) -> None:
+        if not self.model.logged_in and text.strip() != "What is your name?":
+            self.model.note(STYLE.paint(STYLE.text(text), "grey"))
+            self.refresh()
+
+    def on_close(self, reason: str) -> None:
+        m = self.model
+        m.connection, m.reason, m.logged_in = "disconnected", reason, False
+        m.pending.clear()
+        m.note(STYLE.paint(f"! {reason}. F5 reconnects (your seat is kept for a while).", "red", "bold"))
+        self.refresh()
+
+    # ------------------------------------------------------------ input
+
+    def accept(self, buffer: Buffer) -> bool:
+        """Enter: a name before login, the selected move on an empty line, else a command or chat."""
+        line = buffer.text.strip()
+        m = self.model
+        if not self.connection.connected:
+            if line:
+                m.note(STYLE.paint("! not connected: F5 reconnects", "red"))
+            self.refresh()
+            return False
+        if not m.logged_in:
+            if line and m.name is None:
+                m.name = line
+                self.connection.send_line(line)
+            return False
+        if not line:
+            command = m.enter_command()
+            if command is not None:
+                self.send(command)
+            return False
+        if line.split()[0].lower() == "/quit":
+            self.app.exit(result=0)
+            return False
+        if line.split()[0].lower() == "/mode":
+            m.note(STYLE.paint("! the client speaks JSON mode only; use telnet for ansi/ascii", "red"))
+            return False
+        self.send(line)
+        return False
+
+    def send(self, command: str) -> None:
+        request_id = self.connection.request(command)
+        self.model.sent(request_id, command)
+        if command.startswith("/"):
+            self.model.note(STYLE.paint(f"> {command}", "grey"))
+        self.refresh()
+
+    def toggle_sheet(self) -> None:
+        m = self.model
+        m.show_sheet = not m.show_sheet
+        if m.show_sheet and m.sheet_message() is None and m.state is not None and self.connection.connected:
+            self.send("/score")  # the reply opens it
+            m.show_sheet = False
+
+    # ------------------------------------------------------------ key bindings
+
+    def _bindings(self) -> KeyBindings:
+        kb = KeyBindings()
+        empty = Condition(lambda: not self.buffer.text)
+        passing = Condition(lambda: self.model.passing)
+
+        @kb.add("left", filter=empty)
+        def _left(event: KeyPressEvent) -> None:
+            self.model.move(-1)
+
+        @kb.add("right", filter=empty)
+        def _right(event: KeyPressEvent) -> None:
+            self.model.move(1)
+
+        @kb.add("home", filter=empty)
+        def _home(event: KeyPressEvent) -> None:
+            self.model.home()
+
+        @kb.add("end", filter=empty)
+        def _end(event: KeyPressEvent) -> None:
+            self.model.home(last=True)
+
+        @kb.add("space", filter=empty & passing)
+        def _mark(event: KeyPressEvent) -> None:
+            self.model.toggle_mark()
+
+        @kb.add("f1")
+        def _keys(event: KeyPressEvent) -> None:
+            self.show_keys = not self.show_keys
+
+        @kb.add("f2")
+        def _sheet(event: KeyPressEvent) -> None:
+            self.toggle_sheet()
+
+        @kb.add("f5")
+        def _reconnect(event: KeyPressEvent) -> None:
+            if self.model.connection == "disconnected":
+                self.app.create_background_task(self.connect())
+
+        @kb.add("pageup")
+        def _back(event: KeyPressEvent) -> None:
+            self.log_offset = min(len(self.model.log) - 1, self.log_offset + PAGE)
+
+        @kb.add("pagedown")
+        def _forward(event: KeyPressEvent) -> None:
+            self.log_offset = max(0, self.log_offset - PAGE)
+
+        @kb.add("c-d", filter=empty)
+        @kb.add("f10")
+        @kb.add("c-c")
+        def _quit(event: KeyPressEvent) -> None:
+            event.app.exit(result=0)
+
+        return kb
+
+    # ------------------------------------------------------------ layout
+
+    def columns(self) -> int:
+        app = getattr(self, "app", None)  # the layout is built (and walked) before the Application exists
+        return app.output.get_size().columns if app is not None else 80
+
+    def table_width(self) -> int:
+        cols = self.columns()
+        return min(84, cols - 40) if cols >= WIDE else cols
+
+    def table_text(self) -> StyleAndTextTuples:
+        lines = panes.table_lines(self.model, self.table_width() - 1)
+        return [frag for line in lines for frag in [*fragments(line), ("", "\n")]][:-1]
+
+    def table_dimension(self) -> Dimension:
+        """Beside the log the table keeps its width; stacked, it takes the terminal's."""
+        return Dimension.exact(self.table_width()) if self.columns() >= WIDE else Dimension()
+
+    def table_height(self) -> Dimension:
+        rows = len(panes.table_lines(self.model, self.table_width() - 1))
+        if self.columns() >= WIDE:
+            return Dimension(min=1)
+        return Dimension(min=min(rows, 6), preferred=rows, max=rows)
+
+    def log_text(self) -> StyleAndTextTuples:
+        lines = list(self.model.log)
+        end = max(0, len(lines) - self.log_offset)
+        shown = lines[max(0, end - 400):end]
+        out = self._block(shown)
+        out.append(("[SetCursorPosition]", ""))  # the window scrolls to keep this, the newest line, in view
+        return out
+
+    def _layout(self) -> Layout:
+        table = Window(FormattedTextControl(self.table_text), height=self.table_height, width=self.table_dimension,
+                       wrap_lines=False)
+        log = Window(FormattedTextControl(self.log_text), wrap_lines=True, height=Dimension(min=2, weight=1))
+        stacked = HSplit([table, Window(height=1, char="\u2500", style="class:separator"), log])
+        wide = VSplit([table, Window(width=1, char="\u2502", style="class:separator"), log])
+        status_text = FormattedTextControl(lambda: fragments(panes.status_line(self.model, self.columns())))
+        status = Window(status_text, height=1, style="class:status")
+        prompt = BeforeInput(lambda: "> " if self.model.logged_in else "name> ", style="bold")
+        entry = Window(BufferControl(self.buffer, input_processors=[prompt]), height=1)
+        body = HSplit([DynamicContainer(lambda: wide if self.columns() >= WIDE else stacked), status, entry])
+        sheet = Frame(Window(FormattedTextControl(lambda: self._block(panes.sheet_lines(self.model)))),
+                      title="Score sheet (F2 closes)")
+        keys = Frame(Window(FormattedTextControl(lambda: self._block(panes.key_lines()))), title="Keys (F1 closes)")
+        root = FloatContainer(body, floats=[
+            Float(ConditionalContainer(sheet, filter=Condition(lambda: self.model.show_sheet)), top=1),
+            Float(ConditionalContainer(keys, filter=Condition(lambda: self.show_keys)), top=1),
+            Float(CompletionsMenu(max_height=8, scroll_offset=1), xcursor=True, ycursor=True),
+        ])
+        return Layout(root, focused_element=entry)
+
+    @staticmethod
+    def _block(lines: list[str]) -> StyleAndTextTuples:
+        return [frag for line in lines for frag in [*fragments(line), ("", "\n")]][:-1]
+
+
+def run_client(address: str) -> int:
+    """``mudwiz client [HOST[:PORT]]``: run the full-screen client until the user quits."""
+    try:
+        client = ClientApp(address)
+    except ValueError:
+        print(f"mudwiz client: bad address {address!r}: use HOST[:PORT]")
+        return 2
+    return asyncio.run(client.run_async())

@@ -1,0 +1,351 @@
+"""The terminal client against a live server: keys in through a pipe, no terminal, the screen read by pyte.
+
+A whole Wizard game is played with the cursor keys and Enter alone; every move sent is checked to be the one
+the cursor showed, and the server must accept it. The connection is dropped mid-game and F5 must bring the
+player back to the same seat. Completion is checked on a model alone and through the running app.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import random
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pyte
+import pytest
+from prompt_toolkit.completion import CompleteEvent
+from prompt_toolkit.data_structures import Size
+from prompt_toolkit.document import Document
+from prompt_toolkit.input import PipeInput, create_pipe_input
+from prompt_toolkit.output import DummyOutput
+from prompt_toolkit.output.vt100 import Vt100_Output
+
+from mudwiz.client import panes
+from mudwiz.client.app import ClientApp
+from mudwiz.client.completion import CommandCompleter
+from mudwiz.client.connection import parse_address, split_line
+from mudwiz.client.model import Model
+from mudwiz.render.style import strip_ansi
+
+KEYS = {"left": "\x1b[D", "right": "\x1b[C", "enter": "\r", "tab": "\t", "f2": "\x1bOQ", "f5": "\x1b[15~"}
+
+
+class Screen:
+    """A virtual terminal: prompt_toolkit writes escape codes into it, pyte keeps the screen they draw."""
+
+    def __init__(self, columns: int = 100, rows: int = 36) -> None:
+        self.screen = pyte.Screen(columns, rows)
+        self.stream = pyte.Stream(self.screen)
+        self.size = Size(rows=rows, columns=columns)
+        outer = self
+
+        class Sink(io.StringIO):
+            encoding = "utf-8"
+
+            def write(self, text: str) -> int:
+                outer.stream.feed(text)
+                return len(text)
+
+        self.output = Vt100_Output(Sink(), lambda: self.size, term="xterm")
+
+    def text(self) -> str:
+        return "\n".join(line.rstrip() for line in self.screen.display)
+
+
+class Driver:
+    """A client app run in the test's event loop, with a recorder of what it received and sent."""
+
+    def __init__(self, client: ClientApp, keys: PipeInput) -> None:
+        self.client, self.keys = client, keys
+        self.model = client.model
+        self.received: list[dict[str, Any]] = []
+        self.sent: list[str] = []
+        connection = client.connection
+        on_message, request = connection.on_message, connection.request
+
+        def record(message: dict[str, Any]) -> None:
+            self.received.append(message)
+            on_message(message)
+
+        def send(cmd: str) -> int:
+            self.sent.append(cmd)
+            return request(cmd)
+
+        connection.on_message, connection.request = record, send  # type: ignore[method-assign]
+
+    async def press(self, *names: str) -> None:
+        for name in names:
+            self.keys.send_text(KEYS[name])
+            await asyncio.sleep(0.005)  # let the app read and handle the key
+
+    async def type(self, text: str) -> None:
+        self.keys.send_text(text)
+        await asyncio.sleep(0.005)
+
+    async def until(self, pred: Callable[[], bool], timeout: float = 10.0, what: str = "") -> None:
+        deadline = asyncio.get_running_loop().time() + timeout
+        while not pred():
+            if asyncio.get_running_loop().time() > deadline:
+                log = "\n".join(strip_ansi(line) for line in list(self.model.log)[-15:])
+                raise AssertionError(f"timed out waiting for {what}; status: "
+                                     f"{strip_ansi(panes.status_line(self.model))}\n{log}")
+            await asyncio.sleep(0.005)
+
+    def of_type(self, kind: str) -> list[dict[str, Any]]:
+        return [m for m in self.received if m["type"] == kind]
+
+    def answered(self) -> bool:
+        return not self.model.pending
+
+
+@contextmanager
+def driven(address: tuple[str, int], output: Any = None) -> Iterator[Callable[[Callable[[Driver], Awaitable[None]]],
+                                                                             None]]:
+    """Run a client against ``address``; the yielded function runs a script against it, then quits."""
+
+    def run(script: Callable[[Driver], Awaitable[None]]) -> None:
+        async def main() -> None:
+            with create_pipe_input() as keys:
+                client = ClientApp(f"{address[0]}:{address[1]}", input=keys, output=output or DummyOutput())
+                driver = Driver(client, keys)
+                app_task = asyncio.ensure_future(client.run_async())
+                try:
+                    await asyncio.wait_for(script(driver), 60)
+                finally:
+                    if not app_task.done():
+                        client.app.exit(result=0)
+                    await asyncio.wait_for(app_task, 10)
+
+        asyncio.run(main())
+
+    yield run
+
+
+async def login_and_seat(d: Driver, name: str) -> None:
+    await d.until(lambda: d.model.connection == "connected", what="the connection")
+    await d.type(name + "\r")
+    await d.until(lambda: d.model.logged_in, what="welcome")
+    for command in ["/new wizard", "/bot add random", "/bot add random", "/option rounds 2"]:
+        await d.type(command + "\r")
+        await d.until(d.answered, what=command)
+        assert d.received[-1]["type"] == "ok", d.received[-1]
+    assert [p["name"] for p in d.model.state["players"]][0] == name
+    assert d.model.choices() == ["/start"]
+    await d.press("enter")  # Enter on an empty line: the only choice, /start
+    await d.until(lambda: d.model.state["status"] == "playing", what="the start")
+
+
+async def play_by_keys(d: Driver, rng: random.Random, stop: Callable[[], bool]) -> int:
+    """Answer every turn with the cursor keys and Enter until ``stop()``; returns how many moves were made."""
+    moves = 0
+    while not stop():
+        await d.until(lambda: stop() or (d.answered() and bool(d.model.choices()) and d.model.connection ==
+                                         "connected" and d.model.logged_in), what="a turn")
+        if stop():
+            break
+        options = d.model.choices()
+        if options == ["/start"]:
+            break
+        steps = rng.randrange(len(options) + 2)
+        await d.press(*(["right"] * steps))
+        expected = options[steps % len(options)]
+        assert d.model.selected() == expected
+        await d.press("enter")
+        await d.until(d.answered, what=f"the reply to {expected}")
+        assert d.sent[-1] == expected
+        reply = next(m for m in reversed(d.received) if m["type"] in ("ok", "error"))
+        assert reply["type"] == "ok", (expected, reply)
+        moves += 1
+    return moves
+
+
+def test_a_whole_game_by_keys_with_a_drop_and_the_score_sheet(server: tuple[str, int]) -> None:
+    screen = Screen(100, 36)
+
+    async def script(d: Driver) -> None:
+        await login_and_seat(d, "keys1")
+        rng = random.Random(3)
+        # Play into round 2, then lose the connection and come back with F5.
+        await play_by_keys(d, rng, stop=lambda: d.model.state["round"] == 2 and d.model.state["phase"] != "roundend")
+        d.client.connection.abort()
+        await d.until(lambda: d.model.connection == "disconnected", what="the drop")
+        assert "DISCONNECTED" in strip_ansi(panes.status_line(d.model))
+        assert any("F5 reconnects" in strip_ansi(line) for line in d.model.log)
+        await asyncio.sleep(0.2)  # the screen shows the drop
+        assert "DISCONNECTED" in screen.text()
+        welcomes = len(d.of_type("welcome"))
+        await d.press("f5")
+        await d.until(lambda: len(d.of_type("welcome")) > welcomes, what="the new login")
+        await d.until(lambda: d.model.state is not None, what="the seat back")
+        assert d.model.state["you"] == "keys1" and d.model.state["round"] == 2
+
+        await play_by_keys(d, rng, stop=lambda: bool(d.of_type("game_end")))
+        await d.until(lambda: d.model.state["phase"] == "gameover", what="the final state")
+        assert [m["round"] for m in d.of_type("round_end")] == [1, 2]
+        assert not any(m["type"] == "error" for m in d.received)
+
+        await d.press("f2")
+        assert d.model.show_sheet
+        await asyncio.sleep(0.2)
+        shown = screen.text()
+        assert "Score sheet (F2 closes)" in shown
+        totals = {r["player"]: r["score"] for r in d.of_type("round_end")[-1]["results"]}
+        sheet = "\n".join(strip_ansi(line) for line in panes.sheet_lines(d.model))
+        rows = [line.split() for line in sheet.splitlines() if line.split()[:1] in (["1"], ["2"])]
+        assert [row[0] for row in rows] == ["1", "2"]
+        names = [p["name"] for p in d.model.state["players"]]
+        assert [int(cell.split("(")[0]) for cell in rows[1][1:]] == [totals[n] for n in names]
+        for row in rows:
+            assert f"{row[0]} " in shown
+        await d.press("f2")
+        assert not d.model.show_sheet
+
+    with driven(server, screen.output) as run:
+        run(script)
+
+
+def test_completion_of_play_through_the_app_offers_the_legal_cards(server: tuple[str, int]) -> None:
+    async def script(d: Driver) -> None:
+        await login_and_seat(d, "keys2")
+        checked = 0
+        rng = random.Random(5)
+        while checked < 3 and not d.of_type("game_end"):
+            await d.until(lambda: d.answered() and bool(d.model.choices()), what="a turn")
+            legal = d.model.legal
+            plays = [c for c in legal if c.startswith("/play ")]
+            if plays:
+                await d.type("/play ")
+                await d.press("tab")
+                await d.until(lambda: d.client.buffer.complete_state is not None or d.client.buffer.text !=
+                              "/play ", what="completions")
+                state = d.client.buffer.complete_state
+                if state is None:  # one legal card: Tab writes it in
+                    assert [d.client.buffer.text] == plays
+                else:
+                    assert sorted(c.display_text for c in state.completions) == sorted(p.split(" ", 1)[1]
+                                                                                      for p in plays)
+                d.client.buffer.reset()
+                checked += 1
+            await d.press(*(["right"] * rng.randrange(3)), "enter")
+            await d.until(d.answered, what="the reply")
+        assert checked >= 1
+
+    with driven(server) as run:
+        run(script)
+
+
+WIZARD_PLAYING: dict[str, Any] = {
+    "type": "state", "table": 4, "host": "ann", "status": "playing", "observer": False, "game": "wizard",
+    "phase": "playing", "round": 3, "rounds": 5, "cards": 3, "dealer": "bot1", "leader": "ann", "turn": "ann",
+    "waiting": ["ann"], "you": "ann",
+    "players": [
+        {"name": "ann", "score": 20, "projected": 50, "bid": 1, "has_bid": True, "tricks": 1, "held": 3,
+         "played": None, "bot": False, "away": False},
+        {"name": "bot1", "score": -10, "projected": None, "bid": None, "has_bid": True, "tricks": 0, "held": 2,
+         "played": "R12", "bot": True, "away": False},
+        {"name": "bobby", "score": 30, "projected": 20, "bid": 0, "has_bid": True, "tricks": 1, "held": 3,
+         "played": None, "bot": False, "away": True},
+    ],
+    "hand": ["N", "B3", "R1", "R5", "Z"], "trump": {"suit": "G", "card": "G8"}, "lead": "R",
+    "trick": [{"player": "bot1", "card": "R12"}], "last_trick": [], "legal": ["/play R1", "/play R5", "/play Z",
+                                                                              "/play N"],
+    "options": {"rounds": 5}, "sheet": [], "table_options": {"confirm": 20, "turn": 0},
+}
+
+
+def texts(completer: CommandCompleter, line: str) -> list[str]:
+    return [c.text for c in completer.get_completions(Document(line), CompleteEvent(completion_requested=True))]
+
+
+def test_completion_offers_exactly_the_legal_moves() -> None:
+    model = Model()
+    model.apply({"type": "welcome", "name": "ann"})
+    completer = CommandCompleter(model)
+    assert texts(completer, "/play ") == []  # no state: nothing is legal
+    model.apply(WIZARD_PLAYING)
+    assert sorted(texts(completer, "/play ")) == ["N", "R1", "R5", "Z"]
+    assert sorted(texts(completer, "/PLAY r")) == ["R1", "R5"]
+    assert texts(completer, "/bid ") == []  # not bidding now
+    assert "/play" in texts(completer, "/pl") and "/join" in texts(completer, "/j")
+    assert "/mode" not in texts(completer, "/m")
+    assert texts(completer, "/tell b") == ["bot1", "bobby"]
+    assert texts(completer, "/bot remove ") == ["bot1"]
+    assert texts(completer, "/bot add ") == ["random", "good"]
+    model.apply({**WIZARD_PLAYING, "phase": "bidding", "trick": [], "legal": ["/bid 0", "/bid 1", "/bid 3"]})
+    assert texts(completer, "/bid ") == ["0", "1", "3"]
+    assert texts(completer, "/play ") == []
+    assert texts(completer, "hello b") == ["bot1", "bobby"]
+
+
+def test_cursor_walks_the_playable_cards_in_hand_order() -> None:
+    model = Model()
+    model.apply({"type": "welcome", "name": "ann"})
+    model.apply(WIZARD_PLAYING)
+    assert model.choices() == ["/play N", "/play R1", "/play R5", "/play Z"]
+    model.move(1)
+    assert model.selected() == "/play R1" and model.selected_position() == 2
+    model.move(-2)
+    assert model.selected() == "/play Z"
+    model.apply({**WIZARD_PLAYING, "legal": ["/play R5", "/play Z"]})
+    assert model.selected() == "/play Z"  # the cursor stays on its card while it is still legal
+    model.apply({**WIZARD_PLAYING, "legal": ["/play R1"]})
+    assert model.selected() == "/play R1"
+    model.apply({**WIZARD_PLAYING, "phase": "roundend", "legal": ["/ok"]})
+    assert model.enter_command() == "/ok"
+
+
+@pytest.mark.parametrize("width", [100, 60, 40])
+def test_the_table_pane_fits_narrow_terminals(width: int) -> None:
+    model = Model(address="x:1")
+    model.apply({"type": "welcome", "name": "ann"})
+    model.apply(WIZARD_PLAYING)
+    lines = [strip_ansi(line) for line in panes.table_lines(model, width)]
+    assert all(len(line) <= width for line in lines), "\n".join(lines)
+    text = "\n".join(lines)
+    for needle in ("Trump: green", "Follow: red", "ann", "bot1", "bobby", "R12", "Your hand (5)", "[N]"):
+        assert needle in text, (needle, text)
+    assert "(now)" in text if width >= 60 else "(now)" not in text
+    assert "(away)" in text or width < 60
+
+
+def test_other_games_are_shown_generically_and_richer_when_known() -> None:
+    model = Model()
+    model.apply({"type": "welcome", "name": "ann"})
+    tilt = {**WIZARD_PLAYING, "game": "tiltowait", "phase": "playing", "top": "HALITO-R", "colour": "R",
+            "direction": "ccw", "pending": 2, "stock": 40, "discard": 3, "next": "ann",
+            "players": [{"name": "ann", "held": 7, "score": 0, "asleep": False, "karuki": False},
+                        {"name": "bo", "held": 1, "score": 0, "asleep": False, "karuki": True}],
+            "hand": ["R3", "MAHALITO"], "legal": ["/play MAHALITO K", "/play MAHALITO R", "/draw"]}
+    model.apply(tilt)
+    text = "\n".join(strip_ansi(line) for line in panes.table_lines(model, 80))
+    for needle in ("HALITO-R", "Colour: red", "counter-clockwise", "Draw pending: 2", "karuki!", "cards"):
+        assert needle in text, (needle, text)
+    assert model.choices() == ["/play MAHALITO K", "/play MAHALITO R", "/draw"]
+    model.apply({**tilt, "game": "newgame", "players": [{"name": "ann", "score": 3, "gems": 4}]})
+    text = "\n".join(strip_ansi(line) for line in panes.table_lines(model, 80))
+    assert "gems" in text and "Newgame" in text
+    witches = {**WIZARD_PLAYING, "game": "witches", "phase": "passing", "trick": [], "lead": None,
+               "pass": {"count": 2, "to": "bo", "direction": "left"}, "legal": ["/pass"],
+               "players": [{"name": "ann", "score": 0, "points": 5, "tricks": 1, "held": 5, "has_passed": False,
+                            "played": None}]}
+    model.apply(witches)
+    text = "\n".join(strip_ansi(line) for line in panes.table_lines(model, 80))
+    assert "Pass 2 card(s) to bo" in text and "fire" in text
+    assert model.enter_command() is None
+    model.toggle_mark()
+    model.move(2)
+    model.toggle_mark()
+    assert model.enter_command() == "/pass N R1"
+
+
+def test_address_and_line_parsing() -> None:
+    assert parse_address("") == ("localhost", 4000)
+    assert parse_address("example.org") == ("example.org", 4000)
+    assert parse_address("example.org:4100") == ("example.org", 4100)
+    assert parse_address("[::1]:4001") == ("::1", 4001)
+    assert split_line('What is your name? {"type":"ok","text":"mode json"}') == (
+        "What is your name? ", {"type": "ok", "text": "mode json"})
+    assert split_line("| {curly} motd |") == ("| {curly} motd |", None)
