@@ -615,7 +615,7 @@ def test_a_karuki_call_protects_the_last_card():
 
 
 def test_once_the_next_player_acts_the_forgotten_call_goes_unpunished():
-    game = position(["R1", "R2"], "R5", dan=["R8", "K8"])
+    game = position(["R1", "R2"], "R5", dan=["R8", "K8", "K9"])
     game.apply(ANN, "play R1")
     game.apply(DAN, "play R8")
     assert "catch Ann" not in legal(game, BOB) and "catch Ann" not in legal(game, CAT)
@@ -755,6 +755,18 @@ def test_limit_ends_the_match_when_a_total_reaches_the_floor():
     play_out(game, random.Random(4))
     totals = [[r["score"] for r in entry["results"]] for entry in game.sheet]
     assert min(totals[-1]) <= -150 and all(min(t) > -150 for t in totals[:-1])
+
+
+def test_a_total_exactly_at_the_floor_ends_the_match():
+    game = position(["R1"], "R5", dan=["K10", "R10"], options={"limit": -20})
+    events = game.apply(ANN, "play R1")
+    assert game.scores[DAN] == -20 and game.phase == "gameover" and of_type(events, GameEnd)
+
+
+def test_a_total_above_the_floor_plays_on():
+    game = position(["R1"], "R5", dan=["K10", "R9"], options={"limit": -20})
+    game.apply(ANN, "play R1")
+    assert game.scores[DAN] == -19 and game.phase == "roundend"
 
 
 def test_the_highest_total_wins_and_ties_share_a_place():
