@@ -49,11 +49,12 @@ def fill(n: int, fixed: Sequence[Sequence[str]]) -> list[list[str]]:
     return hands
 
 
-def rig(game: Witches, by_role: Sequence[Sequence[str]]) -> list[int]:
+def rig(game: Witches, by_role: Sequence[Sequence[str]], events: list | None = None) -> list[int]:
     """Deal so that after the pass seat ``leader + i`` holds ``by_role[i]``; play the pass; return seats by role.
 
     Each seat passes the first cards of its receiver's wanted hand, and is dealt its wanted hand less what it
-    will receive plus what it will give: the pass is played through ``apply`` like any other.
+    will receive plus what it will give: the pass is played through ``apply`` like any other (its events are
+    added to ``events``).
     """
     n, k = len(game.players), game.pass_count
     assert game.phase == "passing"
@@ -65,7 +66,9 @@ def rig(game: Witches, by_role: Sequence[Sequence[str]]) -> list[int]:
     for s in range(n):
         game.hands[s] = list((Counter(wanted[s]) - Counter(gives[giver[s]]) + Counter(gives[s])).elements())
     for s in range(n):
-        game.apply(s, " ".join(["pass", *gives[s]]))
+        passed = game.apply(s, " ".join(["pass", *gives[s]]))
+        if events is not None:
+            events.extend(passed)
     assert all(Counter(game.hands[s]) == Counter(wanted[s]) for s in range(n))
     return seats
 
@@ -289,14 +292,18 @@ def test_pass_refusals_say_why_and_identical_wizards_count_by_copies() -> None:
 
 
 def spell_hand(game: Witches, points: int) -> tuple[list[int], list]:
-    """Three players; the leader takes every fire card and the spell's witch/queen, and loses only the last trick."""
+    """Three players; the leader takes every fire card and the spell's witch/queen, and loses only the last trick.
+
+    Returns the seats by role (the caster first) and every event of the hand, the pass included.
+    """
     caster = [*REDS, "Y14", "Y13", "Y12", "B14", "B13", "W"]
     dump = {20: ["G11"], 25: ["G12"], 30: ["G11", "G12"]}[points]
     keep = [c for c in ("G11", "G12") if c not in dump]
     others = fill(3, [caster, ["G11", "G12", "G1", "G2", "G3", "G4", "G5", "G6", "G7", "G8"]])
-    seats = rig(game, others)
-    events = play_out(game, {seats[0]: in_order([*REDS[::-1], "Y14", "Y13", "Y12", "B14", "B13", "W"])},
-                      prefer(dump, keep))
+    events: list = []
+    seats = rig(game, others, events)
+    events += play_out(game, {seats[0]: in_order([*REDS[::-1], "Y14", "Y13", "Y12", "B14", "B13", "W"])},
+                       prefer(dump, keep))
     return seats, events
 
 

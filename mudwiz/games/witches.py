@@ -304,8 +304,11 @@ class Witches(Game):
         return None
 
     def is_legal(self, seat: Seat, action: Action) -> bool:
+        """A concrete pass is checked card by card: ``legal_actions`` can only offer the ``pass`` pattern."""
         if action.verb == "pass":
             return self._phase == "passing" and seat in self.waiting() and not self.pass_problem(seat, action.args)
+        if action.verb == "play":  # the same answer as the base class, without building every Action
+            return self._phase == "playing" and seat in self.waiting() and action.args[0] in self.playable(seat)
         return super().is_legal(seat, action)
 
     def explain(self, seat: Seat, action: Action) -> str:
