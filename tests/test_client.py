@@ -22,6 +22,7 @@ from prompt_toolkit.document import Document
 from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output import DummyOutput
 from prompt_toolkit.output.vt100 import Vt100_Output
+from wire import JsonClient
 
 from mudwiz.client import panes
 from mudwiz.client.app import ClientApp
@@ -101,19 +102,21 @@ class Driver:
         return not self.model.pending
 
 
+Script = Callable[[Driver], Awaitable[None]]
+
+
 @contextmanager
-def driven(address: tuple[str, int], output: Any = None) -> Iterator[Callable[[Callable[[Driver], Awaitable[None]]],
-                                                                             None]]:
+def driven(address: tuple[str, int], output: Any = None, timeout: float = 60) -> Iterator[Callable[[Script], None]]:
     """Run a client against ``address``; the yielded function runs a script against it, then quits."""
 
-    def run(script: Callable[[Driver], Awaitable[None]]) -> None:
+    def run(script: Script) -> None:
         async def main() -> None:
             with create_pipe_input() as keys:
                 client = ClientApp(f"{address[0]}:{address[1]}", input=keys, output=output or DummyOutput())
                 driver = Driver(client, keys)
                 app_task = asyncio.ensure_future(client.run_async())
                 try:
-                    await asyncio.wait_for(script(driver), 60)
+                    await asyncio.wait_for(script(driver), timeout)
                 finally:
                     if not app_task.done():
                         client.app.exit(result=0)
@@ -235,6 +238,31 @@ def test_completion_of_play_through_the_app_offers_the_legal_cards(server: tuple
 
     with driven(server) as run:
         run(script)
+
+
+def test_a_taken_name_is_refused_and_the_next_one_tried(server: tuple[str, int]) -> None:
+    holder = JsonClient(server, "taken1")
+
+    async def script(d: Driver) -> None:
+        await d.until(lambda: d.model.connection == "connected", what="the connection")
+        assert "Type your name" in strip_ansi("\n".join(panes.table_lines(d.model, 80)))
+        await d.type("Taken1\r")
+        await d.until(lambda: bool(d.of_type("error")), what="the refusal")
+        assert not d.model.logged_in and d.model.name is None
+        assert "taken" in strip_ansi(d.model.log[-1]).lower()
+        await d.type("taken2\r")
+        await d.until(lambda: d.model.logged_in, what="welcome")
+        assert d.model.name == "taken2"
+        await d.type("/who\r")
+        await d.until(d.answered, what="/who")
+        assert {u["name"] for u in d.model.who} >= {"taken1", "taken2"}
+        assert "Lobby" in strip_ansi(panes.table_lines(d.model, 80)[0])
+
+    try:
+        with driven(server) as run:
+            run(script)
+    finally:
+        holder.close()
 
 
 WIZARD_PLAYING: dict[str, Any] = {

@@ -247,7 +247,8 @@ class ClientApp:
     def log_text(self) -> StyleAndTextTuples:
         lines = list(self.model.log)
         end = max(0, len(lines) - self.log_offset)
-        shown = lines[max(0, end - 400):end]
+        rows = self.app.output.get_size().rows  # enough to fill the pane even if no line wraps: draw no more
+        shown = lines[max(0, end - rows):end]
         out = self._block(shown)
         out.append(("[SetCursorPosition]", ""))  # the window scrolls to keep this, the newest line, in view
         return out
@@ -255,7 +256,9 @@ class ClientApp:
     def _layout(self) -> Layout:
         table = Window(FormattedTextControl(self.table_text), height=self.table_height, width=self.table_dimension,
                        wrap_lines=False)
-        log = Window(FormattedTextControl(self.log_text), wrap_lines=True, height=Dimension(min=2, weight=1))
+        # A preferred height given, so the layout never measures the log's text to divide the screen.
+        log = Window(FormattedTextControl(self.log_text), wrap_lines=True,
+                     height=Dimension(min=2, preferred=10, weight=1))
         stacked = HSplit([table, Window(height=1, char="\u2500", style="class:separator"), log])
         wide = VSplit([table, Window(width=1, char="\u2502", style="class:separator"), log])
         status_text = FormattedTextControl(lambda: fragments(panes.status_line(self.model, self.columns())))

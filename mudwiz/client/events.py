@@ -8,6 +8,7 @@ renderer for (or an event its renderer does not know) still gets a generic ``typ
 
 from __future__ import annotations
 
+import re
 from importlib import import_module
 from types import ModuleType
 from typing import Any
@@ -16,6 +17,8 @@ from mudwiz.render.ansi import Presenter
 from mudwiz.render.style import Style, strip_ansi
 
 STYLE = Style()
+# A painted card keeps its padding spaces inside the colour codes, where the renderers' ``.strip()`` cannot reach.
+_PADDED_CARD = re.compile(r"(\x1b\[[0-9;]*m) (\S+) (\x1b\[0m)")
 _PRESENTER = Presenter(STYLE)  # its state-tracking is never used: states are not logged
 _SKIP = ("type", "table", "game", "id")
 
@@ -48,8 +51,18 @@ def renderer(game: str | None) -> ModuleType | None:
 
 
 def generic_line(message: dict[str, Any]) -> str:
-    fields = ", ".join(f"{k}={_short(v)}" for k, v in message.items() if k not in _SKIP)
-    return f"{message['type'].replace('_', ' ')}: {fields}" if fields else message["type"].replace("_", " ")
+    """Any event of any game, in words good enough to follow it: the shapes every game shares by name."""
+    kind = message["type"]
+    words = kind.replace("_", " ")
+    if kind == "card_played" and {"player", "card"} <= message.keys():
+        return tighten(f"{STYLE.text(message['player'])} plays {STYLE.card(message['card'])}.")
+    if kind == "trick" and "winner" in message:
+        return STYLE.bold(f"{STYLE.text(message['winner'])} wins the trick.")
+    fields = ", ".join(f"{k} {_short(v)}" for k, v in message.items() if k not in (*_SKIP, "player")
+                       and v is not None)
+    if "player" in message:
+        return f"{STYLE.text(str(message['player']))}: {words}" + (f" ({fields})" if fields else "")
+    return f"{words}: {fields}" if fields else words
 
 
 def _short(value: Any) -> str:
@@ -89,8 +102,13 @@ def event_lines(message: dict[str, Any]) -> list[str]:
         except Exception:  # a renderer written for engine events may not take a wire one: fall back
             lines = []
         if lines:
-            return [_unrule(line) for line in lines]
+            return [tighten(_unrule(line)) for line in lines]
     return [generic_line(message)]
+
+
+def tighten(line: str) -> str:
+    """``plays  G6 .`` -> ``plays G6.``: a card in running text needs no padding."""
+    return _PADDED_CARD.sub(r"\1\2\3", line)
 
 
 def _unrule(line: str) -> str:

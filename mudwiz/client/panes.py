@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mudwiz.cards import SUIT_NAMES
-from mudwiz.client.events import STYLE, renderer
+from mudwiz.client.events import STYLE, renderer, tighten
 from mudwiz.client.model import Model, card_of
 from mudwiz.render.ansi import Presenter
 from mudwiz.render.style import SUIT_COLOUR, pad, visible_len, wrap_cards
@@ -30,15 +30,20 @@ KEYS = [
     ("F5", "reconnect after a dropped connection (logs in again with your name)"),
     ("Ctrl-D / F10", "quit"),
 ]
-# Tiltowait names its colours differently from the Amigo games' suits (G is gold there).
-_COLOUR_NAMES = {"tiltowait": {"K": "black", "R": "red", "G": "gold", "B": "blue"}}
 
 
 def suit(letter: str | None, game: str = "wizard") -> str:
+    """A suit or colour letter as its painted name, in the game's own words (Tiltowait's G is gold)."""
     if letter is None:
         return "none"
-    name = _COLOUR_NAMES.get(game, SUIT_NAMES).get(letter, letter)
-    return STYLE.paint(name, SUIT_COLOUR.get(letter, "white"), "bold")
+    name = getattr(renderer(game), "COLOUR_NAMES", SUIT_NAMES).get(letter, letter)
+    return STYLE.paint(name, "yellow" if name == "gold" else SUIT_COLOUR.get(letter, "white"), "bold")
+
+
+def card(code: str, marked: bool = False, game: str | None = None) -> str:
+    """A card as the game's renderer paints it (its own ``card`` when it has one), else ``Style.card``."""
+    painter = getattr(renderer(game), "card", None)
+    return painter(STYLE, code, marked) if callable(painter) else STYLE.card(code, marked)
 
 
 def flow(segments: list[str], width: int, gap: str = "   ") -> list[str]:
@@ -202,7 +207,7 @@ def info_segments(state: dict[str, Any]) -> list[str]:
             segs.append(f"Follow: {suit(state['lead'])}")
     elif game == "tiltowait":
         if state.get("top"):
-            segs.append(f"Top: {STYLE.card(state['top'])}")
+            segs.append(f"Top: {card(state['top'], game=game)}")
         segs.append(f"Colour: {suit(state.get('colour'), game)}")
         arrow = {"cw": "clockwise", "ccw": "counter-clockwise"}.get(state.get("direction", ""), state.get("direction"))
         segs.append(f"Direction: {arrow}")
@@ -221,11 +226,12 @@ def info_segments(state: dict[str, Any]) -> list[str]:
 def trick_line(state: dict[str, Any], model: Model) -> list[str]:
     if "trick" not in state:
         return []
+    game = state.get("game")
     if state["trick"]:
-        played = "  ".join(f"{STYLE.text(t['player'])} {STYLE.card(t['card'])}" for t in state["trick"])
+        played = "  ".join(f"{STYLE.text(t['player'])} {card(t['card'], game=game)}" for t in state["trick"])
         return [f" Trick: {played}"]
     if state.get("last_trick"):
-        played = "  ".join(f"{STYLE.text(t['player'])} {STYLE.card(t['card'])}" for t in state["last_trick"])
+        played = "  ".join(f"{STYLE.text(t['player'])} {card(t['card'], game=game)}" for t in state["last_trick"])
         won = f" -> {STYLE.text(model.last_winner)}" if model.last_winner else ""
         return [STYLE.paint(" Last trick: ", "grey") + played + won]
     return []
@@ -234,7 +240,7 @@ def trick_line(state: dict[str, Any], model: Model) -> list[str]:
 def header(state: dict[str, Any]) -> str:
     parts = [str(state.get("game", "?")).capitalize(), f"table {state.get('table')}"]
     if state.get("round"):
-        parts.append(f"round {state['round']}/{state.get('rounds') or '?'}")
+        parts.append(f"round {state['round']}" + (f"/{state['rounds']}" if state.get("rounds") else ""))
     if state.get("cards") and state.get("game") != "tiltowait":
         parts.append(f"{state['cards']} card{'s' * (state['cards'] != 1)}")
     if state.get("observer"):
@@ -255,7 +261,7 @@ def hand_lines(model: Model, width: int) -> list[str]:
     cards = []
     for i, code in enumerate(hand):
         can = model.passing or code.upper() in playable
-        text = STYLE.card(code, can)
+        text = card(code, can, state.get("game"))
         if i in model.marked:
             text = STYLE.paint(text.replace(f" {code} ", f"+{code}+"), "underline")
         if i == cursor:
@@ -330,9 +336,9 @@ def table_lines(model: Model, width: int) -> list[str]:
         return [rule(f"Table {state['table']}: {state['game']}, waiting", width),
                 *room[1:], *([enter_hint(model, width)] if model.legal else [])]
     lines = [rule(header(state), width)]
-    lines += flow(info_segments(state), width)
+    lines += flow([tighten(seg) for seg in info_segments(state)], width)
     lines += player_rows(state, width)
-    lines += trick_line(state, model)
+    lines += [tighten(line) for line in trick_line(state, model)]
     lines += hand_lines(model, width)
     lines += choice_lines(model, width)
     hint = enter_hint(model, width)
