@@ -22,7 +22,7 @@ from prompt_toolkit.document import Document
 from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output import DummyOutput
 from prompt_toolkit.output.vt100 import Vt100_Output
-from wire import JsonClient
+from wire import JsonClient, free_port
 
 from mudwiz.client import panes
 from mudwiz.client.app import ClientApp
@@ -31,7 +31,8 @@ from mudwiz.client.connection import parse_address, split_line
 from mudwiz.client.model import Model
 from mudwiz.render.style import strip_ansi
 
-KEYS = {"left": "\x1b[D", "right": "\x1b[C", "enter": "\r", "tab": "\t", "f2": "\x1bOQ", "f5": "\x1b[15~"}
+KEYS = {"left": "\x1b[D", "right": "\x1b[C", "enter": "\r", "tab": "\t",
+        "f1": "\x1bOP", "f2": "\x1bOQ", "f5": "\x1b[15~"}  # what a vt100/xterm sends for each key
 
 
 class Screen:
@@ -263,6 +264,25 @@ def test_a_taken_name_is_refused_and_the_next_one_tried(server: tuple[str, int])
             run(script)
     finally:
         holder.close()
+
+
+def test_an_unreachable_server_is_reported_and_f5_tries_again() -> None:
+    async def script(d: Driver) -> None:
+        def refusals() -> int:
+            return sum("cannot connect" in strip_ansi(line) for line in d.model.log)
+
+        await d.until(lambda: refusals() == 1, what="the refusal")
+        assert d.model.connection == "disconnected"
+        assert "F5 reconnects" in strip_ansi(panes.status_line(d.model))
+        await d.type("anyone?\r")  # typed while disconnected: refused locally, nothing breaks
+        assert "not connected" in strip_ansi(d.model.log[-1])
+        await d.press("f5")
+        await d.until(lambda: refusals() == 2, what="the second try")
+        await d.press("f1")
+        assert d.client.show_keys
+
+    with driven(("127.0.0.1", free_port())) as run:
+        run(script)
 
 
 WIZARD_PLAYING: dict[str, Any] = {

@@ -77,6 +77,8 @@ class Model:
                 self.state = None  # nothing else tells a client it left its table
         if kind == "error" and not self.logged_in:
             self.reason = message["message"]
+        if kind == "ok" and not self.logged_in:
+            return  # the reply to the client's own /mode json: plumbing, not news
         for line in message_lines(message):
             self.note(line)
         self._keep_cursor(before)

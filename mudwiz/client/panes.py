@@ -17,17 +17,17 @@ from mudwiz.client.model import Model, card_of
 from mudwiz.render.ansi import Presenter
 from mudwiz.render.style import SUIT_COLOUR, pad, visible_len, wrap_cards
 
-KEYS = [
-    ("Left / Right", "move the cursor through your playable cards or legal bids (when the input line is empty)"),
-    ("Home / End", "first / last choice (input line empty)"),
-    ("Enter", "on an empty input line: send the selected move (/ok, /start when that is all there is)"),
-    ("Space", "on an empty input line while passing (Witches): choose / unchoose the card"),
-    ("Tab", "complete commands, legal moves, card codes, names"),
+KEYS = [  # the Left/Right/Home/End/Enter/Space bindings act only while the input line is empty
+    ("Left / Right", "move through your playable cards or legal bids"),
+    ("Home / End", "first / last choice"),
+    ("Enter", "send the selected move (or /ok, /start)"),
+    ("Space", "Witches pass: choose / unchoose a card"),
+    ("Tab", "complete commands, legal moves, cards, names"),
     ("Up / Down", "input history"),
     ("PageUp / PageDown", "scroll the log"),
     ("F1", "this help"),
     ("F2", "the score sheet"),
-    ("F5", "reconnect after a dropped connection (logs in again with your name)"),
+    ("F5", "reconnect after a drop (logs in again as you)"),
     ("Ctrl-D / F10", "quit"),
 ]
 
@@ -429,4 +429,5 @@ def generic_sheet(message: dict[str, Any]) -> list[str]:
 
 
 def key_lines() -> list[str]:
-    return [STYLE.rule("Keys", 72), *(f"  {pad(STYLE.bold(k), 18)} {v}" for k, v in KEYS)]
+    return [*(f" {pad(STYLE.bold(k), 18)} {v}" for k, v in KEYS),
+            STYLE.paint(" Left/Right/Home/End/Enter/Space act when the input line is empty.", "grey")]
