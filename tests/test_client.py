@@ -53,6 +53,11 @@ class Screen:
 
         self.output = Vt100_Output(Sink(), lambda: self.size, term="xterm")
 
+    def resize(self, columns: int, rows: int) -> None:
+        """What a terminal window resize does: a new size for the app to ask for, the same for pyte."""
+        self.size = Size(rows=rows, columns=columns)
+        self.screen.resize(rows, columns)
+
     def text(self) -> str:
         return "\n".join(line.rstrip() for line in self.screen.display)
 
@@ -258,9 +263,19 @@ def test_a_taken_name_is_refused_and_the_next_one_tried(server: tuple[str, int])
         await d.until(d.answered, what="/who")
         assert {u["name"] for u in d.model.who} >= {"taken1", "taken2"}
         assert "Lobby" in strip_ansi(panes.table_lines(d.model, 80)[0])
+        await asyncio.sleep(0.2)
+        rows = screen.text().splitlines()
+        assert rows[0].startswith("\u2500\u2500 Lobby") and rows[1][d.client.table_width()] == "\u2502"  # side by side
+        screen.resize(60, 20)
+        d.client.app._on_resize()  # what SIGWINCH calls
+        await asyncio.sleep(0.2)
+        rows = screen.text().splitlines()
+        assert "\u2502" not in screen.text() and "\u2500" * 60 in rows  # stacked: the log under a full-width rule
+        assert rows[0].startswith("\u2500\u2500 Lobby") and len(rows[0]) <= 60
 
+    screen = Screen(130, 24)
     try:
-        with driven(server) as run:
+        with driven(server, screen.output) as run:
             run(script)
     finally:
         holder.close()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from functools import lru_cache
+from typing import Any
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
@@ -102,7 +103,7 @@ class ClientApp:
 
     # ------------------------------------------------------------ the connection's callbacks
 
-    def on_message(self, message: dict) -> None:
+    def on_message(self, message: dict[str, Any]) -> None:
         self.model.apply(message)
         if message["type"] == "error" and not self.model.logged_in:
             self.model.name = None  # refused: the next line typed is a new try
@@ -126,6 +127,9 @@ class ClientApp:
         """Enter: a name before login, the selected move on an empty line, else a command or chat."""
         line = buffer.text.strip()
         m = self.model
+        if m.connection == "connecting" and not m.logged_in and line and m.name is None:
+            m.name = line  # typed before the connection was up: connect() logs in with it
+            return False
         if not self.connection.connected:
             if line:
                 m.note(STYLE.paint("! not connected: F5 reconnects", "red"))
