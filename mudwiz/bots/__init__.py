@@ -13,7 +13,16 @@ from typing import Any, Protocol
 from mudwiz.errors import BadCommand
 from mudwiz.session import Session
 
-LEVELS = {"random": "mudwiz.bots.randombot:RandomBot"}
+RANDOM = "mudwiz.bots.randombot:RandomBot"
+# level -> the policy class, either one for every game or one per game name (a game without one plays randomly)
+LEVELS: dict[str, str | dict[str, str]] = {
+    "random": RANDOM,
+    "good": {
+        "wizard": "mudwiz.bots.wizard_good:WizardGood",
+        "witches": "mudwiz.bots.witches_good:WitchesGood",
+        "tiltowait": "mudwiz.bots.tiltowait_good:TiltowaitGood",
+    },
+}
 
 
 class Policy(Protocol):
@@ -25,6 +34,8 @@ def make_policy(level: str, game: str, rng: random.Random) -> Policy:
     target = LEVELS.get(level)
     if target is None:
         raise BadCommand(f"no bot level {level!r}; levels: {', '.join(LEVELS)}")
+    if isinstance(target, dict):
+        target = target.get(game.lower(), RANDOM)
     module, _, attr = target.partition(":")
     return getattr(import_module(module), attr)(game, rng)
 

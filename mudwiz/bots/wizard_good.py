@@ -1,0 +1,414 @@
+"""The ``good`` level for Wizard: Monte-Carlo bidding and per-card simulation, from the bot's own view only.
+
+How it thinks:
+
+- It remembers, per round, every trick it has seen (``trick`` and ``last_trick`` of each view it is handed: it
+  plays in every trick, so it sees them all) and which players failed to follow suit (voids). Nothing else:
+  the unseen cards are the deck minus its hand, the turned card and what has been played.
+- Simulation: deal the unseen cards at random to the other players (respecting their hand sizes and voids;
+  the rest is the stock), then play the round out with a fast bid-aware playout policy — win cheaply while you
+  still need tricks, shed your highest losing card once you have them.
+- Bidding: the expected number of tricks over many such deals, rounded (nudged to a legal bid under notequal).
+- Playing: for each legal card, the average round score over the same deals; the best card is played.
+
+Everything runs inside a wall-clock budget (``budget`` seconds, default 0.12) because the table calls ``choose``
+on the reactor thread: fewer samples when time is short, never a stall.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from mudwiz.cards import rank_of, suit_of
+from mudwiz.games.wizard import DECK, HIDDEN, JESTER, WIZARD, lead_suit, round_score
+
+SUIT: dict[str, str | None] = {c: suit_of(c) for c in set(DECK.cards())}
+RANK: dict[str, int] = {c: rank_of(c) for c in set(DECK.cards())}
+NO_LEAD = "-"  # a Wizard came before any suit card: nobody has to follow anything this trick
+WIZARD_POWER, TRUMP_BASE, LEAD_BASE = 100, 50, 20
+
+
+def power(card: str, lead: str | None, trump: str | None) -> int:
+    """How strongly ``card`` holds a trick whose lead suit is ``lead`` (set by this card if still None).
+
+    A later card wins only with strictly more power, which is exactly :func:`mudwiz.games.wizard.trick_winner`
+    (first Wizard, highest trump, highest of the lead suit, first Jester); tests check the two agree.
+    """
+    if card == WIZARD:
+        return WIZARD_POWER
+    suit = SUIT[card]
+    if suit is None:
+        return 0
+    if suit == trump:
+        return TRUMP_BASE + RANK[card]
+    if suit == lead or lead is None:
+        return LEAD_BASE + RANK[card]
+    return 0
+
+
+def strength(card: str, trump: str | None) -> int:
+    """A card's worth regardless of the trick: the order in which to keep (high) or shed (low) cards."""
+    if card == WIZARD:
+        return WIZARD_POWER
+    suit = SUIT[card]
+    if suit is None:
+        return -1
+    return TRUMP_BASE + RANK[card] if suit == trump else RANK[card]
+
+
+def playable(hand: Sequence[str], lead: str | None) -> list[str]:
+    """The cards of ``hand`` that may go to a trick with lead suit ``lead`` (must follow, Wizard/Jester free)."""
+    if lead is None or lead == NO_LEAD:
+        return list(hand)
+    follow = [c for c in hand if SUIT[c] == lead or SUIT[c] is None]
+    if len(follow) == len(hand) or any(SUIT[c] == lead for c in follow):
+        return follow
+    return list(hand)
+
+
+def quick_estimate(hand: Sequence[str], trump: str | None, players: int) -> float:
+    """A rough count of the tricks a hand takes: stands in for bids nobody has made yet in the simulations."""
+    total = 0.0
+    crowd = 1.0 if players <= 4 else 0.75
+    for c in hand:
+        suit, rank = SUIT[c], RANK[c]
+        if c == WIZARD:
+            total += 0.95
+        elif suit is None:
+            continue
+        elif suit == trump:
+            total += 0.9 if rank >= 11 else 0.6 if rank >= 8 else 0.35
+        elif rank >= 11:
+            total += (0.15, 0.35, 0.6)[rank - 11] * crowd
+    return total
+
+
+def _tables(trump: str | None) -> tuple[dict[str | None, dict[str, int]], dict[str, int]]:
+    """``power`` for every (lead, card) and ``strength`` for every card under one trump, looked up once."""
+    if trump not in _TABLES:
+        leads = [None, NO_LEAD, *DECK.suits]
+        _TABLES[trump] = ({lead: {c: power(c, lead, trump) for c in SUIT} for lead in leads},
+                          {c: strength(c, trump) for c in SUIT})
+    return _TABLES[trump]
+
+
+_TABLES: dict[str | None, tuple[dict[str | None, dict[str, int]], dict[str, int]]] = {}
+
+
+def pick(hand: list[str], lead: str | None, best: int, trump: str | None, want: bool, played: int,
+         players: int) -> str:
+    """The playout policy: a quick, bid-aware choice for any player in a simulation.
+
+    Wanting tricks: lead the strongest card, or take the trick with the cheapest card that beats it.
+    Not wanting: lead the weakest card, or shed the strongest card that still loses.
+    """
+    legal = playable(hand, lead)
+    if len(legal) == 1:
+        return legal[0]
+    powers, worth = _tables(trump)
+    if played == 0:
+        return max(legal, key=worth.__getitem__) if want else min(legal, key=worth.__getitem__)
+    now = powers[lead]
+    if want:
+        winners = [c for c in legal if now[c] > best]
+        if winners:
+            return min(winners, key=now.__getitem__)
+        return min(legal, key=worth.__getitem__)
+    losers = [c for c in legal if now[c] <= best]
+    if losers:
+        return max(losers, key=worth.__getitem__)
+    if played == players - 1:
+        return max(legal, key=worth.__getitem__)
+    return min(legal, key=now.__getitem__)
+
+
+def playout(hands: list[list[str]], trick: list[tuple[int, str]], leader: int, trump: str | None,
+            bids: list[int], tricks: list[int], first: str | None = None) -> list[int]:
+    """Play the round out from a partly played ``trick`` (``first``: the card the next player plays).
+
+    ``hands`` and ``tricks`` are consumed (pass copies); returns the tricks each seat ends the round with.
+    """
+    n = len(hands)
+    powers = _tables(trump)[0]
+    lead: str | None = None
+    best, winner = -1, leader
+    for seat, card in trick:
+        if lead is None and card != JESTER:
+            lead = NO_LEAD if card == WIZARD else SUIT[card]
+        p = powers[lead][card]
+        if p > best:
+            best, winner = p, seat
+    played = len(trick)
+    while True:
+        while played < n:
+            seat = (leader + played) % n
+            hand = hands[seat]
+            if first is not None:
+                card, first = first, None
+            else:
+                card = pick(hand, lead, best, trump, tricks[seat] < bids[seat], played, n)
+            hand.remove(card)
+            if lead is None and card != JESTER:
+                lead = NO_LEAD if card == WIZARD else SUIT[card]
+            p = powers[lead][card]
+            if p > best:
+                best, winner = p, seat
+            played += 1
+        tricks[winner] += 1
+        leader = winner
+        if not hands[leader]:
+            return tricks
+        lead, best, played = None, -1, 0
+
+
+def deal(pool: list[str], needs: dict[int, int], voids: dict[int, set[str]],
+         rng: random.Random) -> dict[int, list[str]]:
+    """Share the unseen ``pool`` among seats needing cards (the rest is the stock), never giving a known void.
+
+    Seats with voids draw first from the cards they may hold; the others share what is left. (Not exactly the
+    conditional distribution, but close, and cheap enough to do hundreds of times a decision.)
+    """
+    cards = pool[:]
+    rng.shuffle(cards)
+    hands: dict[int, list[str]] = {}
+    for s in sorted(needs, key=lambda s: -len(voids.get(s, ()))):
+        void = voids.get(s)
+        if void:
+            hands[s] = [c for c in cards if SUIT[c] not in void][: needs[s]]
+            if len(hands[s]) < needs[s]:  # the voids we inferred cannot all hold (e.g. a stand-in's memory gap)
+                return deal(pool, needs, {}, rng)
+            taken = Counter(hands[s])
+            rest = []
+            for c in cards:
+                if taken[c]:
+                    taken[c] -= 1
+                else:
+                    rest.append(c)
+            cards = rest
+        else:
+            hands[s], cards = cards[: needs[s]], cards[needs[s] :]
+    return hands
+
+
+class RoundMemory:
+    """What a player at the table has seen this round: the cards of every trick, and who showed a void."""
+
+    def __init__(self) -> None:
+        self.key: tuple[Any, ...] | None = None
+        self.tricks: dict[int, list[tuple[str, str]]] = {}
+
+    def update(self, view: dict[str, Any]) -> None:
+        key = (view["round"], view["rounds"], view["dealer"], view["trump"]["card"], view["cards"])
+        if key != self.key or view["phase"] != "playing":
+            self.key, self.tricks = key, {}
+        done = sum(p["tricks"] for p in view["players"])
+        if done and view["last_trick"]:
+            self.tricks[done - 1] = [(t["player"], t["card"]) for t in view["last_trick"]]
+        self.tricks[done] = [(t["player"], t["card"]) for t in view["trick"]]
+
+    def played(self) -> list[str]:
+        return [c for trick in self.tricks.values() for _, c in trick]
+
+    def voids(self) -> dict[str, set[str]]:
+        """Players who did not follow a lead suit with a suit card hold none of it."""
+        found: dict[str, set[str]] = {}
+        for trick in self.tricks.values():
+            cards = [c for _, c in trick]
+            for i, (player, card) in enumerate(trick):
+                lead = lead_suit(cards[:i])
+                if lead is not None and SUIT[card] not in (lead, None):
+                    found.setdefault(player, set()).add(lead)
+        return found
+
+
+class WizardGood:
+    """The ``good`` Wizard player; ``budget`` caps the seconds it thinks per decision."""
+
+    def __init__(self, game: str, rng: random.Random, budget: float = 0.12, max_samples: int = 400) -> None:
+        self.game = game
+        self.rng = rng
+        self.budget = budget
+        self.max_samples = max_samples
+        self.bid_search = True
+        self.weigh = True
+        self.memory = RoundMemory()
+
+    # ------------------------------------------------------------ entry point
+
+    def choose(self, view: dict[str, Any]) -> str | None:
+        legal: list[str] = view["legal"]
+        if view["phase"] in ("trump", "bidding", "playing"):
+            self.memory.update(view)
+        if not legal:
+            return None
+        if len(legal) == 1:
+            return legal[0]
+        if view["phase"] == "trump":
+            return self.choose_trump(view)
+        if view["phase"] == "bidding":
+            return self.choose_bid(view)
+        if view["phase"] == "playing":
+            return self.choose_card(view)
+        return legal[0]
+
+    # ------------------------------------------------------------ decisions
+
+    def choose_trump(self, view: dict[str, Any]) -> str:
+        """Name the suit in which the hand is longest and strongest."""
+        hand = view["hand"]
+        options = [a.split()[1] for a in view["legal"]]
+        return "trump " + max(options, key=lambda s: sum(10 + RANK[c] for c in hand if SUIT[c] == s))
+
+    def choose_bid(self, view: dict[str, Any]) -> str:
+        """Bid what the simulations say: first the mean tricks over simulated deals; then, aiming for each bid
+        next to that mean in turn (aiming changes how the hand is played), the one with the best mean score."""
+        sims = self.simulations(view, first_leader=True)
+        me, n = sims.me, sims.n
+        legal = [int(a.split()[1]) for a in view["legal"] if a.startswith("bid ")]
+        began = time.perf_counter()
+        deals, total, weights = [], 0.0, 0.0
+        while len(deals) < self.max_samples and (len(deals) < 8 or time.perf_counter() < began + self.budget / 3):
+            hands, bids, weight = sims.sample(self.rng)
+            deals.append((hands, bids, weight))
+            total += weight * playout([h[:] for h in hands], [], sims.leader, sims.trump, bids, [0] * n)[me]
+            weights += weight
+        mean = total / weights if weights else quick_estimate(sims.hand, sims.trump, n)
+        nearest = min(legal, key=lambda b: (abs(b - mean), b))
+        if not self.bid_search:
+            return f"bid {nearest}"
+        candidates = [b for b in legal if abs(b - mean) < 1.5] or [nearest]
+        scores = dict.fromkeys(candidates, 0.0)
+        deadline = began + self.budget
+        for i, (hands, bids, weight) in enumerate(deals):
+            if i >= 8 and time.perf_counter() > deadline:
+                break
+            for b in candidates:
+                bids[me] = b
+                won = playout([h[:] for h in hands], [], sims.leader, sims.trump, bids, [0] * n)[me]
+                scores[b] += weight * round_score(b, won)
+        return f"bid {max(candidates, key=lambda b: (scores[b], -abs(b - mean)))}"
+
+    def choose_card(self, view: dict[str, Any]) -> str:
+        """Play the card whose simulated continuations score best for this round."""
+        sims = self.simulations(view, first_leader=False)
+        cards = sims.distinct([a.split()[1] for a in view["legal"]])
+        me = sims.me
+        bid = sims.bids[me]
+        trick = [c for _, c in sims.trick]
+        default = pick(sims.hand, _trick_lead(trick), _trick_best(trick, sims.trump), sims.trump,
+                       sims.tricks[me] < bid, len(trick), sims.n)
+        default = next(c for c in cards if sims.same(c, default))
+        if len(cards) == 1:
+            return "play " + cards[0]
+        totals = dict.fromkeys(cards, 0.0)
+        samples = 0
+        deadline = time.perf_counter() + self.budget
+        while samples < self.max_samples and (samples < 4 or time.perf_counter() < deadline):
+            hands, bids, weight = sims.sample(self.rng)
+            for card in cards:
+                won = playout([h[:] for h in hands], sims.trick, sims.leader, sims.trump, bids, sims.tricks[:], card)
+                totals[card] += weight * round_score(bid, won[me])
+            samples += 1
+        top = max(totals.values())
+        return "play " + (default if totals[default] >= top - 1e-9 else max(cards, key=lambda c: totals[c]))
+
+    # ------------------------------------------------------------ what the view tells
+
+    def simulations(self, view: dict[str, Any], first_leader: bool) -> Simulations:
+        sims = Simulations(view, self.memory, first_leader)
+        sims.weigh = self.weigh
+        return sims
+
+
+def _trick_lead(trick: list[str]) -> str | None:
+    for card in trick:
+        if card != JESTER:
+            return NO_LEAD if card == WIZARD else SUIT[card]
+    return None
+
+
+def _trick_best(trick: list[str], trump: str | None) -> int:
+    lead = _trick_lead(trick)
+    return max((power(c, lead, trump) for c in trick), default=-1)
+
+
+class Simulations:
+    """Everything the simulations need from one view: seats, known cards, the unseen pool, bids to aim for."""
+
+    def __init__(self, view: dict[str, Any], memory: RoundMemory, first_leader: bool) -> None:
+        players = view["players"]
+        names = [p["name"] for p in players]
+        self.n = len(players)
+        self.me = names.index(view["you"])
+        self.trump: str | None = view["trump"]["suit"]
+        self.leader = names.index(view["first_leader" if first_leader else "leader"])
+        self.trick = [(names.index(t["player"]), t["card"]) for t in view["trick"]]
+        self.tricks = [p["tricks"] for p in players]
+        self.hand: list[str] = [c for c in view["hand"] if c != HIDDEN]
+        self.known: dict[int, list[str]] = {i: list(p["cards"]) for i, p in enumerate(players) if "cards" in p}
+        unseen = Counter(DECK.cards())
+        unseen.subtract(self.hand)
+        unseen.subtract(memory.played() if view["phase"] == "playing" else [])
+        if view["trump"]["card"]:
+            unseen.subtract([view["trump"]["card"]])
+        for cards in self.known.values():
+            unseen.subtract(cards)
+        self.pool = list(unseen.elements())
+        self.needs = {i: p["held"] for i, p in enumerate(players) if i != self.me and i not in self.known}
+        if len(self.hand) < players[self.me]["held"]:  # clairvoyance: our own card is the unknown one
+            self.needs[self.me] = players[self.me]["held"]
+        self.played_by: dict[int, list[str]] = {}
+        if view["phase"] == "playing":
+            for trick in memory.tricks.values():
+                for player, card in trick:
+                    if player in names:
+                        self.played_by.setdefault(names.index(player), []).append(card)
+        self.weigh = True
+        self.spread = 1.0 + 0.1 * view["cards"]
+        voids = memory.voids()
+        self.voids = {names.index(p): s for p, s in voids.items() if p in names}
+        self.given = [p["bid"] for p in players]
+        self.bids = [b if b is not None else 0 for b in self.given]
+
+    def same(self, a: str, b: str) -> bool:
+        """Whether two of our cards are as good as each other: same suit, and no card anyone may still play
+        (unseen, or in the current trick) ranks between them — B7 and B9 after B8 has gone, say."""
+        if a == b:
+            return True
+        suit = SUIT[a]
+        if suit is None or suit != SUIT[b]:
+            return False
+        low, high = sorted((RANK[a], RANK[b]))
+        live = self.pool + [c for _, c in self.trick]
+        return not any(SUIT[c] == suit and low < RANK[c] < high for c in live)
+
+    def distinct(self, cards: list[str]) -> list[str]:
+        """``cards`` with only the lowest of each run of equally good cards (each is simulated once)."""
+        kept: list[str] = []
+        for card in sorted(cards, key=lambda c: (SUIT[c] or "", RANK[c])):
+            if not any(self.same(card, k) for k in kept):
+                kept.append(card)
+        return kept
+
+    def sample(self, rng: random.Random) -> tuple[list[list[str]], list[int], float]:
+        """One deal of the unseen cards consistent with the view, the bids every seat plays towards, and how
+        plausible the deal is given the bids already made (a player who bid 3 rarely holds rubbish)."""
+        dealt = deal(self.pool, self.needs, self.voids, rng)
+        hands: list[list[str]] = []
+        for s in range(self.n):
+            hands.append(dealt[s] if s in dealt else self.known.get(s, self.hand if s == self.me else []))
+        bids = self.bids[:]
+        weight = 1.0
+        for s, given in enumerate(self.given):
+            if given is None:  # not bid yet, or bid in secret: aim for what its cards look like
+                bids[s] = self.tricks[s] + round(quick_estimate(hands[s], self.trump, self.n))
+            elif s in dealt and self.weigh:
+                dealt_hand = hands[s] + self.played_by.get(s, [])
+                miss = (quick_estimate(dealt_hand, self.trump, self.n) - given) / self.spread
+                weight *= math.exp(-0.5 * miss * miss)
+        return [h[:] for h in hands], bids, weight
