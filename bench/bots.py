@@ -1,0 +1,131 @@
+"""How good is ``good``? Seeded engine-only games (no network): ``good`` against ``random`` and against itself.
+
+Each bot is handed ``game.view(seat)`` exactly as the table would hand it, and its answer is applied through
+``game.apply``. Prints, per game and player count: ``good``'s mean score and win rate (a shared first place
+counts as a win), for Wizard the share of rounds whose tricks equalled the bid, and the mean/max time a ``good``
+decision took. Figures are printed, never asserted::
+
+    python bench/bots.py                      # every game present, default player counts
+    python bench/bots.py --games 20 --only wizard --players 4
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from multiprocessing import Pool
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from mudwiz.bots import make_policy  # noqa: E402
+from mudwiz.games import available, game_class  # noqa: E402
+
+PLAYERS = {"wizard": (3, 4, 5), "witches": (3, 4, 5), "tiltowait": (3, 4, 5)}
+
+
+@dataclass
+class Result:
+    """What one game tells about the ``good`` seats in it."""
+
+    scores: list[int] = field(default_factory=list)
+    wins: int = 0
+    seats: int = 0
+    exact: int = 0
+    rounds: int = 0
+    times: list[float] = field(default_factory=list)
+    low_wins: bool = False
+
+
+def play(game: str, levels: Sequence[str], seed: int, options: dict[str, Any]) -> Result:
+    """One seeded game; seats ask their policy in seat order, as the table's bot timers fire in seat order."""
+    rng = random.Random(seed)
+    engine = game_class(game)([f"p{i}" for i in range(len(levels))], options, seed)
+    policies = [make_policy(level, game, random.Random(rng.randrange(2**32))) for level in levels]
+    good = [i for i, level in enumerate(levels) if level == "good"]
+    result = Result(seats=len(good))
+    while not engine.finished:
+        if engine.phase == "roundend":
+            engine.advance()
+            continue
+        for seat in range(len(levels)):
+            if not engine.legal_actions(seat):
+                continue
+            view = engine.view(seat)
+            began = time.perf_counter()
+            action = policies[seat].choose(view)
+            if seat in good:
+                result.times.append(time.perf_counter() - began)
+            if action is not None:
+                engine.apply(seat, action)
+                break
+        else:
+            raise RuntimeError(f"{game} seed {seed}: no bot would move")
+    final = engine.view(None)["standings"]
+    places = {s["player"]: s["place"] for s in final}
+    scores = {s["player"]: s["score"] for s in final}
+    result.low_wins = len(final) > 1 and final[0]["score"] < final[-1]["score"]
+    for seat in good:
+        name = engine.players[seat]
+        result.scores.append(scores[name])
+        result.wins += places[name] == 1
+    for row in getattr(engine, "sheet", []) if game == "wizard" else []:
+        for r in row["results"]:
+            if r["player"] in {engine.players[s] for s in good}:
+                result.rounds += 1
+                result.exact += r["bid"] == r["tricks"]
+    return result
+
+
+def _job(args: tuple[str, tuple[str, ...], int, dict[str, Any]]) -> Result:
+    return play(*args)
+
+
+def matchup(game: str, players: int, against: str, games: int, options: dict[str, Any], workers: int) -> str:
+    """``good`` in seat 0 and ``against`` elsewhere (``good``: every seat); one line of figures."""
+    levels = ("good", *[against] * (players - 1))
+    jobs = [(game, levels, 1000 * players + i, options) for i in range(games)]
+    if workers > 1:
+        with Pool(workers) as pool:
+            results = pool.map(_job, jobs)
+    else:
+        results = [_job(j) for j in jobs]
+    scores = [s for r in results for s in r.scores]
+    wins = sum(r.wins for r in results) / sum(r.seats for r in results)
+    times = [t for r in results for t in r.times]
+    line = (f"{game:9} {players}p vs {against:6} games={games:4} mean score={statistics.mean(scores):7.1f} "
+            f"win rate={wins:6.1%}")
+    rounds = sum(r.rounds for r in results)
+    if rounds:
+        line += f" exact bids={sum(r.exact for r in results) / rounds:6.1%}"
+    if times:
+        line += f" decision ms mean={1000 * statistics.mean(times):5.1f} max={1000 * max(times):6.1f}"
+    return line
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=10, help="games per matchup (default 10)")
+    parser.add_argument("--only", action="append", help="a game to bench (repeat; default: every game present)")
+    parser.add_argument("--players", type=int, action="append", help="player count (repeat; default per game)")
+    parser.add_argument("--option", action="append", default=[], help="game option NAME=VALUE (repeat)")
+    parser.add_argument("--workers", type=int, default=1, help="processes (decision times are per process)")
+    args = parser.parse_args(argv)
+    options: dict[str, Any] = {}
+    for text in args.option:
+        name, _, value = text.partition("=")
+        options[name] = value or None
+    for game in args.only or available():
+        for players in args.players or PLAYERS.get(game, (4,)):
+            for against in ("random", "good"):
+                print(matchup(game, players, against, args.games, options, args.workers), flush=True)
+
+
+if __name__ == "__main__":
+    main()
