@@ -11,8 +11,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from mudwiz.client.events import message_lines
-from mudwiz.render.style import Style
+from mudwiz.client.events import STYLE, message_lines
 
 LOG_LINES = 2000
 CONFIRMS = ("/ok", "/start")
@@ -34,7 +33,6 @@ class Model:
     connection: str = "connecting"  # connecting, connected, disconnected
     reason: str = ""
     state: dict[str, Any] | None = None
-    states: int = 0  # how many states arrived (tests and redraws key on it)
     who: list[dict[str, Any]] = field(default_factory=list)
     tables: list[dict[str, Any]] = field(default_factory=list)
     score: dict[str, Any] | None = None
@@ -44,23 +42,20 @@ class Model:
     cursor: int = 0
     marked: list[int] = field(default_factory=list)  # hand positions chosen for a Witches pass
     show_sheet: bool = False
-    messages: int = 0
 
     # ------------------------------------------------------------ input
 
     def apply(self, message: dict[str, Any]) -> None:
         """Take one message from the server into the picture."""
-        self.messages += 1
         kind = message["type"]
         before = self.selected()
         if kind == "welcome":
             self.logged_in, self.name = True, message["name"]
-            self.note(Style().bold(f"Welcome, {message['name']}. /help lists the commands; F1 the keys."))
+            self.note(STYLE.bold(f"Welcome, {message['name']}. /help lists the commands; F1 the keys."))
         elif kind == "state":
             if self.state is None or self.state.get("table") != message.get("table") or self._new_hand(message):
                 self.marked = []
             self.state = message
-            self.states += 1
         elif kind == "who":
             self.who = message["users"]
         elif kind == "tables":
@@ -69,14 +64,12 @@ class Model:
             self.score, self.show_sheet = message, True
         elif kind == "trick" and "winner" in message:
             self.last_winner = message["winner"]
-        elif kind == "round_start":
+        elif kind in ("round_start", "hand_start"):
             self.last_winner = None
         elif kind in ("ok", "error"):
             command = self.pending.pop(message.get("id"), "")  # type: ignore[arg-type]
-            if kind == "ok" and command.split()[:1] == ["/leave"]:
+            if kind == "ok" and command.lower().split()[:1] == ["/leave"]:
                 self.state = None  # nothing else tells a client it left its table
-        if kind == "error" and not self.logged_in:
-            self.reason = message["message"]
         if kind == "ok" and not self.logged_in:
             return  # the reply to the client's own /mode json: plumbing, not news
         for line in message_lines(message):

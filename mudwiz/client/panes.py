@@ -150,11 +150,9 @@ def player_rows(state: dict[str, Any], width: int) -> list[str]:
 
     cols = columns(state)
     name_w = max(6, min(16, max(len(label(p)) for p in players)))
-    used = lambda: 3 + name_w + sum(c.width + 1 for c in cols)  # noqa: E731
-    while used() > width and any(c.optional for c in cols):
-        drop = max(i for i, c in enumerate(cols) if c.optional)
-        cols.pop(drop)
-    name_w = max(4, min(name_w, name_w - (used() - width)))
+    while 3 + name_w + sum(c.width + 1 for c in cols) > width and any(c.optional for c in cols):
+        cols.pop(max(i for i, c in enumerate(cols) if c.optional))  # the last optional column goes first
+    name_w = max(4, min(name_w, width - 3 - sum(c.width + 1 for c in cols)))  # then names are shortened
 
     def cell(c: Column, text: str) -> str:
         return pad(text, c.width) if c.left else rjust(text, c.width)
