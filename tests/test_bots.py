@@ -1,0 +1,174 @@
+"""Computer players: ``good`` only ever answers with a legal action, in every game and Wizard variant; its
+simulation agrees with the rules engine; obvious decisions come out right; and over loopback a table of
+``good`` bots plays a whole game.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from typing import Any
+
+import pytest
+from test_wire_json import play_until_game_end
+from wire import JsonClient
+
+from mudwiz.bots import LEVELS, BotSession, make_policy
+from mudwiz.bots.randombot import RandomBot
+from mudwiz.bots.wizard_good import DECK, WizardGood, playout, power
+from mudwiz.cards import Action
+from mudwiz.games import available, game_class
+from mudwiz.games.wizard import Wizard, trick_winner
+
+
+def drive(game: Any, policies: list[Any], limit: int = 20000) -> int:
+    """Play ``game`` to its end, asking each seat with something to do; every answer must be legal."""
+    decisions = 0
+    for _ in range(limit):
+        if game.finished:
+            return decisions
+        if game.phase == "roundend":
+            game.advance()
+            continue
+        for seat, policy in enumerate(policies):
+            view = game.view(seat)
+            if not view["legal"]:
+                continue
+            action = policy.choose(view)
+            if action is None:
+                continue
+            decisions += 1
+            if Action.parse(action).verb == "pass":  # a concrete pass for the pattern: the engine checks it
+                assert "pass" in view["legal"] and game.is_legal(seat, game.normalize(Action.parse(action)))
+            else:
+                assert action in view["legal"], (action, view["legal"])
+            game.apply(seat, action)
+            break
+        else:
+            raise AssertionError("nobody moved")
+    raise AssertionError("the game did not end")
+
+
+def fast_good(seed: int) -> WizardGood:
+    """A ``good`` Wizard bot that thinks briefly: legality does not depend on how long it thinks."""
+    return WizardGood("wizard", random.Random(seed), budget=0.002, max_samples=6)
+
+
+WIZARD_OPTIONS = [
+    {"rounds": 5},
+    {"rounds": 5, "notequal": True},
+    {"rounds": 4, "hiddentip": True},
+    {"rounds": 4, "secretbid": True},
+    {"rounds": 2, "clairvoyance": True},
+    {"tournament": True},
+]
+CASES = [(5, WIZARD_OPTIONS[5]), *itertools.product((3, 4, 6), WIZARD_OPTIONS[:5])]
+
+
+@pytest.mark.parametrize(("players", "options"), CASES)
+def test_good_wizard_plays_only_legal_actions(players: int, options: dict[str, Any]) -> None:
+    game = Wizard(players, options, players)
+    assert drive(game, [fast_good(s) for s in range(players)]) > 0
+
+
+def test_a_full_wizard_game_with_trump_choices_and_the_last_round() -> None:
+    """Fifteen rounds at four players: turned Wizards (the dealer names trump) and the no-stock last round."""
+    game = Wizard(4, {}, 13)  # three rounds of this seed turn a Wizard
+    drive(game, [fast_good(s) for s in range(4)])
+    assert len(game.sheet) == 15
+    assert any(verb.startswith("trump") for _, verb in game.log)
+
+
+@pytest.mark.parametrize("name", [g for g in ("witches", "tiltowait") if g in available()])
+def test_good_plays_only_legal_actions_in_the_other_games(name: str) -> None:
+    cls = game_class(name)
+    for players, seed in [(3, 1), (4, 2), (6, 3)]:
+        game = cls(players, {"hands": 2}, seed)
+        policies = [make_policy("good", name, random.Random(s)) for s in range(players)]
+        assert type(policies[0]).__name__ != "RandomBot"
+        assert drive(game, policies) > 0
+
+
+def test_levels_pick_the_policy_for_the_game() -> None:
+    assert set(LEVELS) >= {"random", "good"}
+    assert isinstance(make_policy("good", "wizard", random.Random(0)), WizardGood)
+    assert isinstance(make_policy("good", "no-such-game", random.Random(0)), RandomBot)
+    assert isinstance(BotSession("b", level="good", game="wizard").policy, WizardGood)
+
+
+def test_simulated_tricks_are_won_as_the_rules_say() -> None:
+    """The simulation's strictly-more-power rule must agree with the engine's ``trick_winner``."""
+    rng = random.Random(5)
+    deck = DECK.cards()
+    for _ in range(3000):
+        trick = rng.sample(deck, rng.randint(1, 6))
+        trump = rng.choice([None, *DECK.suits])
+        lead = None
+        best, winner = -1, 0
+        for i, card in enumerate(trick):
+            if lead is None and card != "N":
+                lead = "-" if card == "Z" else card[0]
+            if power(card, lead, trump) > best:
+                best, winner = power(card, lead, trump), i
+        assert winner == trick_winner(trick, trump), (trick, trump)
+
+
+def test_playouts_deal_every_trick() -> None:
+    rng = random.Random(2)
+    for _ in range(200):
+        deck = DECK.cards()
+        rng.shuffle(deck)
+        n, size = 4, rng.randint(1, 15)
+        hands = [deck[i * size:(i + 1) * size] for i in range(n)]
+        tricks = playout(hands, [], 0, rng.choice([None, "R"]), [1] * n, [0] * n)
+        assert sum(tricks) == size and all(not h for h in hands)
+
+
+def one_card_view(card: str, trump_card: str = "B2") -> dict[str, Any]:
+    """A four-player first round, our seat (p1) bidding first with ``card``."""
+    return {
+        "game": "wizard", "phase": "bidding", "round": 1, "rounds": 15, "cards": 1, "dealer": "p4", "leader": "p1",
+        "first_leader": "p1", "you": "p1", "hand": [card], "trick": [], "last_trick": [],
+        "trump": {"suit": trump_card[0] if trump_card[0] in "BGRY" else None, "card": trump_card},
+        "players": [{"name": f"p{i}", "bid": None, "has_bid": False, "tricks": 0, "held": 1, "score": 0}
+                    for i in range(1, 5)],
+        "legal": ["bid 0", "bid 1"], "forbidden_bid": None, "options": {},
+    }
+
+
+@pytest.mark.parametrize(("card", "bid"), [("Z", "bid 1"), ("N", "bid 0"), ("G2", "bid 0"), ("B13", "bid 1")])
+def test_obvious_bids(card: str, bid: str) -> None:
+    assert WizardGood("wizard", random.Random(1)).choose(one_card_view(card)) == bid
+
+
+def test_it_sheds_a_wizard_it_does_not_need_and_takes_a_trick_it_does() -> None:
+    """Holding Z and N: with bid 0 after a Wizard led, shed our Wizard (it cannot win); with bid 1 on a low
+    lead, take the trick with the Wizard."""
+    view = one_card_view("Z")
+    view.update(phase="playing", cards=2, hand=["N", "Z"], leader="p4", legal=["play N", "play Z"])
+    for p in view["players"]:
+        p.update(bid=0, has_bid=True, held=2)
+    view["players"][3]["held"] = 1
+    view["trick"] = [{"player": "p4", "card": "Z"}]
+    assert WizardGood("wizard", random.Random(1)).choose(view) == "play Z"
+    view["players"][0]["bid"] = 1
+    view["trick"] = [{"player": "p4", "card": "Y3"}]
+    assert WizardGood("wizard", random.Random(1)).choose(view) == "play Z"
+    view["players"][0]["bid"] = 0
+    assert WizardGood("wizard", random.Random(1)).choose(view) == "play N"
+
+
+def test_good_bots_play_a_game_over_loopback(server: tuple[str, int]) -> None:
+    c = JsonClient(server, "goodhost")
+    assert c.request("/new wizard")["type"] == "ok"
+    replies = [c.request("/bot add good")["text"] for _ in range(2)]
+    assert all("(good)" in r for r in replies)
+    assert "(good)" in c.request("/bot add")["text"]  # good is the default level
+    assert c.request("/option rounds 2")["type"] == "ok"
+    assert c.request("/option confirm 1")["type"] == "ok"
+    assert c.request("/start")["type"] == "ok"
+    play_until_game_end([c], random.Random(3))
+    end = c.of_type("game_end")[-1]
+    assert len(end["standings"]) == 4
+    assert len(c.of_type("round_end")) == 2
+    c.close()
