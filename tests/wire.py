@@ -59,7 +59,7 @@ def running_server(**env: str) -> Iterator[tuple[str, int]]:
 class JsonClient:
     """A scripted client: logs in, switches to JSON mode, and reads one JSON object a line."""
 
-    def __init__(self, address: tuple[str, int], name: str, timeout: float = 10.0) -> None:
+    def __init__(self, address: tuple[str, int], name: str, timeout: float = 30.0) -> None:
         self.sock = socket.create_connection(address, timeout=timeout)
         self.name = name
         self.buffer = b""
@@ -76,7 +76,7 @@ class JsonClient:
     def send(self, line: str) -> None:
         self.sock.sendall(line.encode() + b"\r\n")
 
-    def request(self, cmd: str, timeout: float = 10.0) -> dict[str, Any]:
+    def request(self, cmd: str, timeout: float = 30.0) -> dict[str, Any]:
         """Send ``{"id", "cmd"}`` and return the ok/error reply that carries the same id."""
         self._next_id += 1
         rid = f"{self.name}-{self._next_id}"
@@ -109,7 +109,7 @@ class JsonClient:
         return new
 
     def wait_for(
-        self, pred: Callable[[dict[str, Any]], bool], timeout: float = 10.0, since: int | None = None
+        self, pred: Callable[[dict[str, Any]], bool], timeout: float = 30.0, since: int | None = None
     ) -> dict[str, Any]:
         """The first message from index ``since`` on (default: from now) that matches, waiting for it."""
         seen = len(self.messages) if since is None else since
