@@ -317,6 +317,8 @@ class Table:
                 seen = event.visible_to(viewer.name if viewer in self.seats else None)
                 if seen is not None:
                     viewer.deliver({"type": seen.type, "table": self.id, "game": self.name, **_fields(seen)}, seen)
+                    if getattr(seen, "seconds", None) and getattr(seen, "cards", None) is not None:
+                        self._end_reveal_later(viewer, seen)
         if self.game.phase == "roundend":
             self.confirmed = set()
             delay = self.table_options["confirm"]
@@ -332,6 +334,12 @@ class Table:
         self.send_states()
         self._schedule_bots()
         self._start_turn_timer()
+
+    def _end_reveal_later(self, viewer: Session, event: Event) -> None:
+        """A timed glimpse (Tiltowait's MILWA): the engine says what and for how long; the table keeps time."""
+        whose = getattr(event, "target", None) or getattr(event, "player", None)
+        message = {"type": "reveal_end", "table": self.id, "game": self.name, "player": whose}
+        self.clock.callLater(event.seconds, viewer.deliver, message)  # type: ignore[attr-defined]
 
     # ------------------------------------------------------------ turn timer
 

@@ -207,3 +207,20 @@ def test_turn_timer_plays_for_a_person_who_stalls() -> None:
     for _ in range(10):  # nobody moves: the timer plays the whole round
         clock.advance(31)
     assert game.finished
+
+
+def test_a_timed_reveal_is_ended_by_the_table_after_its_seconds() -> None:
+    """Tiltowait's MILWA: the engine hands the caster the cards and a duration; the table keeps the time."""
+    from mudwiz.games.tiltowait import MilwaReveal
+
+    clock, lobby, people = setup()
+    table = lobby.tables[1]
+    dispatch(lobby, people[0], "/start")
+    table._after([MilwaReveal("p0", "p1", ["R3", "K7"], 5)])
+    assert people[0].of_type("milwa_reveal")[-1]["cards"] == ["R3", "K7"]
+    assert not people[1].of_type("milwa_reveal") and not people[2].of_type("milwa_reveal")
+    clock.advance(4.9)
+    assert not people[0].of_type("reveal_end")
+    clock.advance(0.2)
+    assert people[0].of_type("reveal_end")[-1]["player"] == "p1"
+    assert not people[1].of_type("reveal_end")

@@ -61,6 +61,9 @@ class Presenter:
             return [s.paint(f"{who} tells {s.text(m['to'])}: ", "magenta", "bold") + text]
         return [s.paint(f"[{m['channel']}] ", "grey") + s.bold(who) + ": " + text]
 
+    def _reveal_end(self, m: dict[str, Any]) -> list[str]:
+        return [self.style.paint(f"* Your look at {self.style.text(m['player'])}'s hand is over.", "cyan")]
+
     def _help(self, m: dict[str, Any]) -> list[str]:
         return [self.style.text(line) for line in m["text"].splitlines()]
 
