@@ -34,6 +34,8 @@ from mudwiz.games.witches import (
     Trick,
     Witches,
 )
+from mudwiz.render import witches as render
+from mudwiz.render.style import Style, visible_len
 
 FULL_DECK = sorted(DECK.cards())
 PASSES = {3: 4, 4: 3, 5: 3, 6: 2}
@@ -124,6 +126,9 @@ class Referee:
             self.check_visibility(e)
 
     def check_visibility(self, e: Event) -> None:
+        if not isinstance(e, CardsPassed | PassDone):
+            assert e.visible_to(None) == e, "only the pass has secrets"
+            return
         for viewer in [*self.names, None]:
             seen = e.visible_to(viewer)
             assert seen is not None
@@ -396,3 +401,55 @@ def test_spell_hands_score_by_the_rules(seed: int, before: int, points: int, lim
         ref.see(game.apply(seats[0], f"spell {'take' if take else 'give'}"))
     assert ref.cast is not None and ref.cast[:2] == (seats[0], points)
     assert ref.totals == game.scores
+
+
+# ---------------------------------------------------------------- the screen
+
+
+NAMES = ["Jürgen", "Zoë", "averyverylongname", "x" * 16, "Ab", "Ça-va_42", "Øyvind"]
+
+
+def check_lines(lines: list[str]) -> None:
+    for line in lines:
+        assert visible_len(line) <= 80, line
+
+
+def check_screen(view: dict[str, Any] | None, events: list[Event], viewer: str | None) -> None:
+    """Every line fits 80 columns; in ascii mode there is no escape code and no non-ASCII character."""
+    for style in (Style.for_mode("ansi"), Style.for_mode("ascii")):
+        lines = []
+        if view is not None:
+            lines += [*render.table_view(view, style), render.prompt(view, style), *render.score_sheet(view, style)]
+        for e in events:
+            seen = e.visible_to(viewer)
+            assert seen is not None
+            lines += render.event_lines(seen, style)
+        check_lines(lines)
+        if not style.colour:
+            assert all(line.isascii() and "\x1b" not in line for line in lines)
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(3, 6), seed=st.integers(0, 2**32 - 1), spell_first=st.booleans())
+def test_screens_fit_80_columns_and_ascii_mode_is_plain(n: int, seed: int, spell_first: bool) -> None:
+    rng = random.Random(seed)
+    names = rng.sample(NAMES, n)
+    game = Witches(names, {"hands": "2", "limit": "30"}, seed)
+    events: list[Event] = list(game.start_events)
+    if spell_first and n == 3:
+        events += spell_hand(game, rng.choice([20, 25, 30]))[1]
+    while not game.finished:
+        viewer = rng.choice([None, *range(n)])
+        view = game.view(viewer) if rng.random() < 0.2 or game.phase != "playing" else None
+        check_screen(view, events, None if viewer is None else names[viewer])
+        events = []
+        if game.phase == "roundend":
+            events += game.advance()
+            continue
+        seat = rng.choice(game.waiting())
+        if game.phase == "passing":
+            events += game.apply(seat, " ".join(["pass", *rng.sample(game.hands[seat], game.pass_count)]))
+        else:
+            events += game.apply(seat, rng.choice(game.legal_actions(seat)))
+    for viewer in [None, *range(n)]:
+        check_screen(game.view(viewer), events, None if viewer is None else names[viewer])
