@@ -21,6 +21,7 @@ STYLE = Style()
 _PADDED_CARD = re.compile(r"(\x1b\[[0-9;]*m) (\S+) (\x1b\[0m)")
 _PRESENTER = Presenter(STYLE)  # its state-tracking is never used: states are not logged
 _SKIP = ("type", "table", "game", "id")
+LOW_WINS = {"witches"}  # fire points count against you: a rise is bad news
 
 
 class WireEvent:
@@ -77,7 +78,8 @@ def result_line(message: dict[str, Any]) -> str:
     """``round_end`` in one line: everyone's change and new total (same shape in every game)."""
     parts = []
     for r in message["results"]:
-        colour = "green" if r["delta"] > 0 else "red" if r["delta"] < 0 else "grey"
+        good = -r["delta"] if message.get("game") in LOW_WINS else r["delta"]
+        colour = "green" if good > 0 else "red" if good < 0 else "grey"
         delta = STYLE.paint(f"{r['delta']:+d}", colour)
         parts.append(f"{STYLE.text(r['player'])} {delta}={r['score']}")
     return STYLE.bold(f"Round {message['round']} over: ") + ", ".join(parts) + "  (F2: score sheet)"
