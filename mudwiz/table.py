@@ -140,6 +140,8 @@ class Table:
     def leave(self, session: Session) -> str:
         """Take ``session`` away from the table; mid-game a bot takes the seat so the others can play on."""
         session.table = None
+        if session.connected and not session.is_bot:
+            session.deliver({"type": "left", "table": self.id})
         if session in self.observers:
             self.observers.remove(session)
             self.announce(f"{session.name} stops watching.")
@@ -197,8 +199,9 @@ class Table:
                 timer.cancel()
         for s in self.viewers():
             s.table = None
-            if not s.is_bot:
+            if not s.is_bot and s.connected:
                 s.notice(f"table {self.id} is closed.")
+                s.deliver({"type": "left", "table": self.id})
         self.seats, self.observers = [], []
         if self.on_empty:
             self.on_empty(self)

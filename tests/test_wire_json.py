@@ -175,3 +175,20 @@ def test_bots_fill_a_table_and_a_person_plays_to_the_end(server: tuple[str, int]
     play_until_game_end([c], random.Random(7))
     assert len(c.of_type("game_end")[-1]["standings"]) == 4
     c.close()
+
+
+def test_json_mode_before_the_name_gives_json_on_lines_of_their_own(server: tuple[str, int]) -> None:
+    """The name prompt ends without a newline; what follows it must not be glued to it."""
+    import socket
+
+    sock = socket.create_connection(server, timeout=30)
+    sock.sendall(b"/mode json\r\nearlybird\r\n/new wizard\r\n/leave\r\n")
+    data = b""
+    while data.count(b'"type":"left"') < 1:
+        chunk = sock.recv(65536)
+        assert chunk
+        data += chunk
+    after_prompt = data.split(b"What is your name? ", 1)[1]
+    lines = [line for line in after_prompt.split(b"\r\n") if line]
+    assert lines and all(line.startswith(b"{") for line in lines), lines[:3]
+    sock.close()

@@ -66,6 +66,7 @@ class MudProtocol(TelnetProtocol):
         self.buffer = b""
         self.discarding = False
         self.logged_in = False
+        self.prompt_open = False  # the name prompt ends without a newline; the next output must not join it
 
     # -- bytes in
 
@@ -97,6 +98,7 @@ class MudProtocol(TelnetProtocol):
         self.reply_error(BadCommand(f"line too long (more than {MAX_LINE} bytes): ignored"), None)
 
     def line_received(self, raw: bytes) -> None:
+        self.prompt_open = False  # the user pressed Enter: their cursor is on a fresh line
         text = clean(raw.decode("utf-8", errors="replace")).strip()
         request_id: Any = None
         if text.startswith("{"):
@@ -155,13 +157,16 @@ class MudProtocol(TelnetProtocol):
     def prompt(self) -> None:
         if self.session.mode != "json":
             self.transport.write(NAME_PROMPT.encode())
+            self.prompt_open = True
 
     # -- bytes out
 
     def send_lines(self, lines: list[str]) -> None:
         """Write lines ending in \\n: the telnet transport sends each as \\r\\n, as terminals expect."""
         if lines and self.transport is not None:
-            self.transport.write(("\n".join(lines) + "\n").encode("utf-8", errors="replace"))
+            head = "\n" if self.prompt_open else ""
+            self.prompt_open = False
+            self.transport.write((head + "\n".join(lines) + "\n").encode("utf-8", errors="replace"))
 
     def connectionLost(self, reason: Failure = connectionDone) -> None:
         if self.logged_in:
