@@ -444,30 +444,38 @@ class Tiltowait(Game):
             return f"you drew {self.drawn}: play it or keep it"
         return None if self.colour is None else self.mismatch(card)
 
+    def fits(self, card: str) -> bool:
+        """Whether ``card`` goes on the top discard in the colour in force (the table's "when playable")."""
+        top = self.discard[-1]
+        spell, colour, number = _INFO[card]
+        top_spell, top_colour, top_number = _INFO[top]
+        if spell is None:
+            return colour == self.colour or number == top_number
+        if spell in SMALL_ATTACKS:  # on a HALITO; on a DALTO of its colour (and the other way round)
+            return colour == self.colour or top_spell == spell or (top_spell in SMALL_ATTACKS and top_colour == colour)
+        if spell == KATINO:
+            return colour == self.colour or top_spell == KATINO
+        if spell in BIG_ATTACKS:
+            return top_spell not in SMALL_ATTACKS
+        if spell == TILTOWAIT:
+            return top_spell not in NOT_UNDER_TILTOWAIT
+        return True  # MILWA, MONTINO, HAMAN go on anything
+
     def mismatch(self, card: str) -> str | None:
         """Why ``card`` does not go on the top discard in the colour in force, or None when it does."""
-        top, colour = self.top, self.colour
+        if self.fits(card):
+            return None
+        top, colour = self.top, colour_text(self.colour)
         spell, top_spell = spell_of(card), spell_of(top)
         if spell is None:
-            if colour_of(card) == colour or number_of(top) == number_of(card):
-                return None
             number = f" or a {number_of(top)}" if top_spell is None else ""
-            return f"{card} does not match: play {colour_text(colour)}{number} on {top}, or a spell that may go on it"
+            return f"{card} does not match: play {colour}{number} on {top}, or a spell that may go on it"
         if spell in SMALL_ATTACKS:
             other = DALTO if spell == HALITO else HALITO
-            if colour_of(card) == colour or top_spell == spell or top == f"{other}-{colour_of(card)}":
-                return None
-            return (f"{spell} goes on its colour ({colour_text(colour)} is in force), on a {spell} "
-                    f"or on a {other} of its colour")
+            return f"{spell} goes on its colour ({colour} is in force), on a {spell} or on a {other} of its colour"
         if spell == KATINO:
-            if colour_of(card) == colour or top_spell == KATINO:
-                return None
-            return f"KATINO goes on its colour ({colour_text(colour)} is in force) or on a KATINO"
-        if spell in BIG_ATTACKS and top_spell in SMALL_ATTACKS:
-            return f"{spell} cannot go on a {top_spell}"
-        if spell == TILTOWAIT and top_spell in NOT_UNDER_TILTOWAIT:
-            return f"TILTOWAIT cannot go on a {top_spell}"
-        return None  # MILWA, MONTINO, HAMAN go on anything
+            return f"KATINO goes on its colour ({colour} is in force) or on a KATINO"
+        return f"{spell} cannot go on a {top_spell}"
 
     def _forms(self, seat: Seat, card: str) -> list[Action]:
         """Every way to send a discard of ``card``: the colours it may name, MILWA's players."""
@@ -490,7 +498,15 @@ class Tiltowait(Game):
         actions: list[Action] = []
         if seat == self.asked():
             sit = self.situation
-            for card in sorted(set(self.hands[seat]), key=ORDER.__getitem__):
+            held = sorted(set(self.hands[seat]), key=ORDER.__getitem__)
+            # a cheap first sieve, so that refusal() builds no message for the many cards that plainly fail
+            if sit == "drawn":
+                cards = [c for c in held if c == self.drawn]
+            elif sit == "turn":
+                cards = [c for c in held if self.colour is None or self.fits(c)]
+            else:  # answering a spell: monsters never help
+                cards = [c for c in held if spell_of(c) is not None]
+            for card in cards:
                 if self.refusal(seat, card, sit) is None:
                     actions.extend(self._forms(seat, card))
             actions.append(Action("keep" if sit in ("milwa", "drawn") else "draw"))
@@ -718,7 +734,7 @@ class Tiltowait(Game):
         held = len(self.hands[seat])
         events = self._draw(seat, 1, "draw")
         got = self.hands[seat][-1] if len(self.hands[seat]) > held else None
-        if got is not None and (self.colour is None or self.mismatch(got) is None):
+        if got is not None and (self.colour is None or self.fits(got)):
             self.drawn = got
         else:
             self.turn = self._next(seat)
