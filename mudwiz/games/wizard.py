@@ -21,6 +21,16 @@ TOURNAMENT = {
     5: (2, 4, 5, 6, 7, 8, 9, 10, 11, 12),
 }
 
+# Hot-path tables (a random game asks these questions thousands of times): the suit and rank of every code,
+# the display order of ``sort_hand``, and one shared immutable Action per possible move.
+_CODES = sorted(set(DECK.cards()))
+_SUIT: dict[str, str | None] = {c: suit_of(c) for c in _CODES}
+_RANK: dict[str, int] = {c: rank_of(c) for c in _CODES}
+_ORDER: dict[str, int] = {c: i for i, c in enumerate(sort_hand(_CODES, DECK.suits, JESTER, WIZARD))}
+_PLAY: dict[str, Action] = {c: Action("play", (c,)) for c in (*_CODES, HIDDEN)}
+_BID: tuple[Action, ...] = tuple(Action("bid", (str(b),)) for b in range(60 // 3 + 1))
+_TRUMP: tuple[Action, ...] = tuple(Action("trump", (s,)) for s in DECK.suits)
+
 
 def round_score(bid: int, tricks: int) -> int:
     """+20 + 10 per trick for an exact bid, else -10 per trick off."""
@@ -33,7 +43,7 @@ def lead_suit(trick: list[str]) -> str | None:
         if card == WIZARD:
             return None
         if card != JESTER:
-            return suit_of(card)
+            return _SUIT[card]
     return None
 
 
@@ -43,7 +53,7 @@ def trick_winner(trick: list[str], trump: str | None) -> int:
         return trick.index(WIZARD)
     for suit in (trump, lead_suit(trick)):
         if suit is not None:
-            ranked = [(rank_of(c), i) for i, c in enumerate(trick) if suit_of(c) == suit]
+            ranked = [(_RANK[c], i) for i, c in enumerate(trick) if _SUIT[c] == suit]
             if ranked:
                 return max(ranked)[1]
     return 0  # every card a Jester: the first one wins
@@ -238,21 +248,21 @@ class Wizard(Game):
         """The distinct cards of ``seat``'s hand that may be played to the current trick."""
         hand = self.hands[seat]
         suit = lead_suit([c for _, c in self.trick])
-        if suit is not None and any(suit_of(c) == suit for c in hand):
-            return sorted({c for c in hand if suit_of(c) in (suit, None)})
+        if suit is not None and any(_SUIT[c] == suit for c in hand):
+            return sorted({c for c in hand if _SUIT[c] in (suit, None)})
         return sorted(set(hand))
 
     def legal_actions(self, seat: Seat) -> list[Action]:
         if seat not in self.waiting():
             return []
         if self._phase == "trump":
-            return [Action("trump", (s,)) for s in DECK.suits]
+            return list(_TRUMP)
         if self._phase == "bidding":
             banned = self.forbidden_bid(seat)
-            return [Action("bid", (str(b),)) for b in range(self.size + 1) if b != banned]
+            return [a for b, a in enumerate(_BID[: self.size + 1]) if b != banned]
         if self.clairvoyant:
-            return [Action("play", (HIDDEN,))]
-        return [Action("play", (c,)) for c in self.playable(seat)]
+            return [_PLAY[HIDDEN]]
+        return [_PLAY[c] for c in self.playable(seat)]
 
     def normalize(self, action: Action) -> Action:
         if action.verb not in self.VERBS:
@@ -377,7 +387,7 @@ class Wizard(Game):
                 "played": trick_cards.get(s),
             }
             if self.clairvoyant and seat is not None and s != seat:
-                entry["cards"] = sort_hand(self.hands[s], DECK.suits, JESTER, WIZARD)
+                entry["cards"] = sorted(self.hands[s], key=_ORDER.__getitem__)
             players.append(entry)
         waiting = self.waiting()
         if seat is None:
@@ -385,7 +395,7 @@ class Wizard(Game):
         elif self.clairvoyant:
             hand = [HIDDEN] * len(self.hands[seat])
         else:
-            hand = sort_hand(self.hands[seat], DECK.suits, JESTER, WIZARD)
+            hand = sorted(self.hands[seat], key=_ORDER.__getitem__)
         return {
             "game": self.name,
             "phase": self._phase,
