@@ -74,7 +74,8 @@ class Checker:
     """Drives one match with random legal moves and checks the properties as it goes."""
 
     def __init__(self, players: int, options: dict[str, Any], seed: int) -> None:
-        self.game = Tiltowait(players, options, seed)
+        names = [f"Player{i}" if seed % 2 else f"Longest_name_{i:03d}" for i in range(players)]  # 16: the most
+        self.game = Tiltowait(names, options, seed)
         self.rng = random.Random(seed)
         self.totals = [0] * players
         self.hands_seen = 0
@@ -189,6 +190,8 @@ class Checker:
         assert sorted(before[0]["hand"]) == sorted(game.hands[seat])
 
     def check_events(self, events: list[Event]) -> None:
+        if self.rng.random() < 0.01:
+            self.check_event_lines(events)
         for event in events:
             for viewer in [*self.game.players, None]:
                 seen = event.visible_to(viewer)
@@ -238,6 +241,18 @@ class Checker:
         if self.rng.random() < 0.2:
             self.check_screens()
 
+    def check_event_lines(self, events: list[Event]) -> None:
+        """Each viewer's lines for what just happened fit 80 columns, and are plain in ASCII mode."""
+        for viewer in [*self.game.players, None]:
+            for event in events:
+                seen = event.visible_to(viewer)
+                if seen is None:
+                    continue
+                for mode, style in STYLES.items():
+                    for line in screen.event_lines(seen, style):
+                        assert visible_len(line) <= 80, line
+                        assert mode == "ansi" or (line == strip_ansi(line) and line.isascii()), line
+
     def check_screens(self) -> None:
         """Every screen fits 80 columns; ASCII mode sends no escape code and no non-ASCII character."""
         game = self.game
@@ -254,6 +269,15 @@ class Checker:
                 assert visible_len(line) <= 80, line
                 if mode == "ascii":
                     assert line == strip_ansi(line) and line.isascii(), line
+        # the seat's hand marks exactly the cards it may play: [R7] in ASCII
+        view = game.view(seat)
+        table = screen.table_view(view, STYLES["ascii"])
+        if view["hand"]:
+            start = table.index(" Your hand:") + 1
+            shown = " ".join(table[start:-1])
+            marked = {w.strip("[]") for w in shown.replace("]", "] ").split() if w.startswith("[")}
+            assert marked == {a.split()[1] for a in view["legal"] if a.startswith("play ")}
+            assert sorted(shown.replace("[", " ").replace("]", " ").split()) == sorted(view["hand"])
 
 
 def run_matches(players: int, examples: int) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from mudwiz.games.base import Event
-from mudwiz.render.style import Style, pad, wrap_cards
+from mudwiz.render.style import Style, pad, visible_len, wrap_cards
 
 COLOUR_NAMES = {"K": "black", "R": "red", "G": "gold", "B": "blue"}
 _PAINT = {"K": "white", "R": "red", "G": "yellow", "B": "blue"}
@@ -66,7 +66,7 @@ def situation_line(view: dict[str, Any], style: Style) -> str | None:
     by = f" by {_name(style, a['by'])}" if a["by"] else ""
     to = _name(style, a["to"])
     if a["spell"] == "MILWA":
-        return f" MILWA{by} on {to}: {to} may cancel it, or shows their hand."
+        return f" MILWA{by} on {to}: {to} may cancel it."
     if a["spell"] == "TILTOWAIT":
         head = f" TILTOWAIT{by}: each draws 2 or cancels: "
         return head + _fit([_name(style, n) for n in a["left"]], 79 - len(head)) + "."
@@ -218,13 +218,14 @@ def event_lines(event: Event, style: Style) -> list[str]:
             return [f"{who} has nothing to draw: stock and discards are empty."]
         n = f"{e['count']} card{'s' if e['count'] != 1 else ''}"
         if e["cards"]:
-            return [f"{who} draws {n}{why}: " + " ".join(_card(style, c) for c in e["cards"])]
+            cards = [card(style, c) for c in e["cards"]]
+            line = f"{who} draws {n}{why}:" + "".join(cards)
+            return [line] if visible_len(line) <= 80 else [f"{who} draws {n}{why}:", *wrap_cards(cards, indent=2)]
         return [f"{who} draws {n}{why}."]
     if kind == "kept":
         return [f"{who} keeps the drawn card."]
     if kind == "milwa_cast":
-        target = _name(style, e["target"])
-        return [f"{_name(style, e['caster'])} casts MILWA on {target}: {target} may cancel it."]
+        return [f"{_name(style, e['caster'])} casts MILWA on {_name(style, e['target'])}, who may cancel it."]
     if kind == "hand_shown":
         return [f"{who} shows their hand to {_name(style, e['to'])}."]
     if kind == "milwa_reveal":
@@ -233,7 +234,7 @@ def event_lines(event: Event, style: Style) -> list[str]:
     if kind == "karuki":
         return [style.bold(f"{who}: Karuki!")]
     if kind == "caught":
-        return [f"{_name(style, e['by'])} catches {who} without a karuki call: {who} draws 2."]
+        return [f"{_name(style, e['by'])} catches {who} without karuki: +2 cards."]
     if kind == "reshuffled":
         return [f"The discards are shuffled into a new stock of {e['cards']} cards."]
     if kind == "round_end":
