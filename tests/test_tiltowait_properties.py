@@ -199,7 +199,7 @@ class Checker:
                     assert (seen is event) == (viewer == event.caster) and (seen is None) == (viewer != event.caster)
                     assert event.seconds == 5
                 elif isinstance(event, Drew):
-                    assert seen is not None and seen.count == event.count
+                    assert isinstance(seen, Drew) and seen.count == event.count
                     assert seen.cards == (event.cards if viewer == event.player else None)
                 else:
                     assert seen is event
@@ -273,8 +273,8 @@ class Checker:
         view = game.view(seat)
         table = screen.table_view(view, STYLES["ascii"])
         if view["hand"]:
-            start = table.index(" Your hand:") + 1
-            shown = " ".join(table[start:-1])
+            below = table.index(" Your hand:") + 1
+            shown = " ".join(table[below:-1])
             marked = {w.strip("[]") for w in shown.replace("]", "] ").split() if w.startswith("[")}
             assert marked == {a.split()[1] for a in view["legal"] if a.startswith("play ")}
             assert sorted(shown.replace("[", " ").replace("]", " ").split()) == sorted(view["hand"])

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
+from typing import TypeVar
 
 import pytest
 
@@ -33,6 +34,7 @@ from mudwiz.games.tiltowait import (
     spell_of,
 )
 
+E = TypeVar("E", bound=Event)
 NAMES = ["Ann", "Bob", "Cat", "Dan"]
 ANN, BOB, CAT, DAN = range(4)
 CCW, CW = -1, 1
@@ -95,7 +97,7 @@ def snapshot(game: Tiltowait) -> tuple[object, ...]:
     )
 
 
-def of_type(events: list[Event], kind: type[Event]) -> list[Event]:
+def of_type(events: list[Event], kind: type[E]) -> list[E]:
     return [e for e in events if isinstance(e, kind)]
 
 
@@ -114,10 +116,11 @@ def test_the_deck_has_the_120_cards_of_the_sheet():
     assert sum(n for c, n in deck.items() if spell_of(c) is None) == 80
     expected = {"HALITO": 8, "DALTO": 4, "MAHALITO": 4, "MADALTO": 2, "TILTOWAIT": 2, "KATINO": 8, "MILWA": 2,
                 "MONTINO": 4, "HAMAN": 6}
-    by_spell = Counter()
+    by_spell: Counter[str] = Counter()
     for code, n in deck.items():
-        if spell_of(code):
-            by_spell[spell_of(code)] += n
+        spell = spell_of(code)
+        if spell is not None:
+            by_spell[spell] += n
     assert by_spell == expected
     assert deck["HALITO-R"] == 2 and deck["DALTO-K"] == 1 and deck["KATINO-B"] == 2
 
@@ -812,6 +815,7 @@ def test_a_replay_from_the_log_gives_the_same_events():
             seat, action = rng.choice([(s, a) for s in range(4) for a in game.legal_actions(s)])
         events += game.apply(seat, action)
     again, replayed = Tiltowait.replay(NAMES, {"hands": 2}, 9, game.log)
+    assert isinstance(again, Tiltowait)
     assert any(isinstance(e, Caught) for e in events) or any(a.startswith("karuki") for _, a in game.log)
     assert replayed == events and again.scores == game.scores and again.hands == game.hands
 
