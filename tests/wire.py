@@ -10,6 +10,7 @@ import os
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -30,9 +31,11 @@ def running_server(**env: str) -> Iterator[tuple[str, int]]:
     """Start ``mudwiz serve`` on a free loopback port; stop it afterwards. Yields (host, port)."""
     port = free_port()
     environ = {**os.environ, "MUDWIZ_BOT_DELAY": "0.005", "MUDWIZ_GRACE": "120", **env}
+    # The log goes to a file: a pipe nobody reads fills up and then blocks the server on its next log line.
+    logfile = tempfile.TemporaryFile()
     proc = subprocess.Popen(
         [sys.executable, "-m", "mudwiz.cli", "serve", "--listen", f"tcp:{port}:interface=127.0.0.1"],
-        cwd=ROOT, env=environ, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        cwd=ROOT, env=environ, stdout=logfile, stderr=subprocess.STDOUT,
     )
     deadline = time.monotonic() + 20
     while True:
@@ -41,8 +44,8 @@ def running_server(**env: str) -> Iterator[tuple[str, int]]:
             break
         except OSError:
             if proc.poll() is not None or time.monotonic() > deadline:
-                out = proc.stdout.read().decode() if proc.stdout else ""
-                raise RuntimeError(f"server did not start:\n{out}") from None
+                logfile.seek(0)
+                raise RuntimeError(f"server did not start:\n{logfile.read().decode()}") from None
             time.sleep(0.05)
     try:
         yield "127.0.0.1", port
@@ -52,8 +55,7 @@ def running_server(**env: str) -> Iterator[tuple[str, int]]:
             proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
             proc.kill()
-        if proc.stdout:
-            proc.stdout.close()
+        logfile.close()
 
 
 class JsonClient:
