@@ -213,7 +213,7 @@ class Game(ABC):
             raise IllegalAction(f"there is no seat {seat}")
         act = self.normalize(as_action(action))
         if not self.legal_actions(seat):
-            raise NotYourTurn(self.not_your_turn(seat))
+            raise NotYourTurn(self.out_of_turn(seat, act))
         if not self.is_legal(seat, act):
             raise IllegalAction(self.explain(seat, act))
         events = self._apply(seat, act)
@@ -227,6 +227,10 @@ class Game(ABC):
         events = self._advance()
         self.log.append((None, ADVANCE))
         return events
+
+    def out_of_turn(self, seat: Seat, action: Action) -> str:
+        """Why ``action`` is refused when ``seat`` may do nothing; games with out-of-turn moves say more."""
+        return self.not_your_turn(seat)
 
     def not_your_turn(self, seat: Seat) -> str:
         if self.finished:

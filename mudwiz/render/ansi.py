@@ -103,7 +103,8 @@ class Presenter:
             self._phase = m["phase"]
             return [self.closing_hint(m)]
         self._phase = m["phase"]
-        my_turn = bool(view["legal"])
+        # Your turn is when the game waits on you, not when an optional move (a karuki call) is open to you.
+        my_turn = bool(view["legal"]) and m.get("you") in m.get("waiting", ())
         key = (m["table"], m.get("round"))
         new_round = key != self._round and m["phase"] not in ("roundend", "gameover")
         show = m.get("look") or (my_turn and not self._had_turn) or (new_round and m["phase"] != "gameover")
