@@ -65,9 +65,14 @@ class Style:
     def bold(self, text: str) -> str:
         return self.paint(text, "bold")
 
-    def card(self, code: str, marked: bool = False) -> str:
-        """A card code in its suit's colour; ``marked`` (playable) is bold, or bracketed in ASCII."""
+    def card(self, code: str, marked: bool = False, bare: bool = False) -> str:
+        """A card code in its suit's colour; ``marked`` (playable) is bold, or bracketed in ASCII.
+
+        Cards in a row are padded to one width; ``bare`` leaves the padding off, for a card inside a sentence.
+        """
         colour = SPECIAL_COLOUR.get(code) or SUIT_COLOUR.get(code[-1] if "-" in code else code[0], "white")
+        if bare:
+            return self.paint(code, colour, "bold") if marked else self.paint(code, colour)
         if not self.colour:
             return f"[{code}]" if marked else f" {code} "
         return self.paint(f" {code} ", colour, "bold", "reverse") if marked else self.paint(f" {code} ", colour)

@@ -30,7 +30,7 @@ def table_view(view: dict[str, Any], style: Style) -> list[str]:
     elif trump["suit"] is None and trump["card"] == "Z":
         trump_text = "Wizard turned: the dealer names trump"
     else:
-        turned = style.card(trump["card"]).strip()
+        turned = style.card(trump["card"], bare=True)
         trump_text = f"{_suit(style, trump['suit'])} (turned {turned})"
     lines.append(f" Trump: {trump_text}")
     follow = _suit(style, t["lead"]) if t["lead"] else ("anything" if t["trick"] else "-")
@@ -42,7 +42,7 @@ def table_view(view: dict[str, Any], style: Style) -> list[str]:
         if p["bid"] is None and p["has_bid"]:
             bid = "*"  # bid made but not visible to you
         now = "" if p["projected"] is None else f"({p['projected']})"
-        played = style.card(p["played"]).strip() if p["played"] else style.paint("--", "grey")
+        played = style.card(p["played"], bare=True) if p["played"] else style.paint("--", "grey")
         name = style.text(p["name"])
         if p["name"] == t["you"]:
             name = style.bold(name)
@@ -132,10 +132,10 @@ def event_lines(event: Event, style: Style) -> list[str]:
         if e["card"] is None:
             return ["Every card is dealt: no trump this round."]
         if e["card"] == "N":
-            return [f"Turned {style.card('N').strip()}: a Jester, no trump this round."]
+            return [f"Turned {style.card('N', bare=True)}: a Jester, no trump this round."]
         if e["card"] == "Z":
-            return [f"Turned {style.card('Z').strip()}: a Wizard! {style.text(e['chooser'])} names trump."]
-        return [f"Turned {style.card(e['card']).strip()}: trump is {_suit(style, e['suit'])}."]
+            return [f"Turned {style.card('Z', bare=True)}: a Wizard! {style.text(e['chooser'])} names trump."]
+        return [f"Turned {style.card(e['card'], bare=True)}: trump is {_suit(style, e['suit'])}."]
     if kind == "trump_chosen":
         return [f"{style.text(e['player'])} names trump: {_suit(style, e['suit'])}."]
     if kind == "bid_made":
@@ -145,7 +145,7 @@ def event_lines(event: Event, style: Style) -> list[str]:
     if kind == "bids_revealed":
         return ["Bids revealed: " + ", ".join(f"{style.text(n)} {b}" for n, b in e["bids"].items()) + "."]
     if kind == "card_played":
-        return [f"{style.text(e['player'])} plays {style.card(e['card']).strip()}."]
+        return [f"{style.text(e['player'])} plays {style.card(e['card'], bare=True)}."]
     if kind == "trick":
         return [style.bold(f"{style.text(e['winner'])} wins the trick.")]
     if kind == "round_end":
