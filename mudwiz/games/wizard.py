@@ -271,8 +271,9 @@ class Wizard(Game):
             raise IllegalAction(f"usage: {self.VERBS[action.verb].split(':')[0]}")
         (arg,) = action.args
         if action.verb == "bid":
-            if not arg.isdigit():
-                raise IllegalAction(f"a bid is a whole number of tricks, not {arg!r}")
+            # isdigit() alone lets "²" through (int() then raises ValueError), and int() refuses > 4300 digits.
+            if not (arg.isascii() and arg.isdigit()) or len(arg) > 9:
+                raise IllegalAction(f"a bid is a whole number of tricks, not {arg[:20]!r}")
             return Action("bid", (str(int(arg)),))
         if action.verb == "trump":
             return Action("trump", (DECK.parse_suit(arg),))
