@@ -185,9 +185,9 @@ class Witches(Game):
                default="off", choices=("off", "carry")),
     )
     VERBS = {
-        "pass": "pass C1 C2 ...: pass cards before the first trick (3 players: 4, 4-5: 3, 6: 2), e.g. pass R14 G12 W",
+        "pass": "pass C1 C2 ...: pass 4 (3 players), 3 (4-5) or 2 (6) cards",
         "play": "play CARD: play a card, e.g. play R12, play W (Wizard)",
-        "spell": "spell give|take: your spell ends the game: the others score it, or it comes off your own total",
+        "spell": "spell give|take: the others score your spell, or it comes off yours",
     }
 
     # -- set-up
