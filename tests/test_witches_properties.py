@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import random
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from itertools import chain
@@ -427,6 +428,30 @@ def check_screen(view: dict[str, Any] | None, events: list[Event], viewer: str |
         check_lines(lines)
         if not style.colour:
             assert all(line.isascii() and "\x1b" not in line for line in lines)
+            if view is not None:
+                check_table_words(view, render.table_view(view, style))
+
+
+def check_table_words(view: dict[str, Any], lines: list[str]) -> None:
+    """What the rules page asks the table view to show, read back from the ascii screen."""
+    text = "\n".join(lines)
+    if view["phase"] == "passing":
+        p = view["pass"]
+        done = sum(q["has_passed"] for q in view["players"])
+        assert f"Pass {p['count']} cards" in text and f"({p['direction']}); {done} of {len(view['players'])}" in text
+        if view["you"] is not None:
+            assert f"to {Style.for_mode('ascii').text(p['to'])} " in text
+    if view["you"] is not None:
+        hand_lines = lines[lines.index(" Your hand:") + 1 : -1]
+        marked = re.findall(r"\[(\w+)\]", "".join(hand_lines))
+        playable = {a.split()[1] for a in view["legal"] if a.startswith("play ")}
+        assert marked == [c for c in view["hand"] if c in playable], marked
+        assert sorted(re.findall(r"\w+", "".join(hand_lines))) == sorted(view["hand"])
+    rows = [line for line in lines if line[:3] in ("   ", " > ") and not line.startswith("   player")]
+    for p, row in zip(view["players"], rows, strict=False):
+        assert row[3:].startswith(Style.for_mode("ascii").text(p["name"]) + " ") and (row[1] == ">") == (
+            p["name"] in view["waiting"])
+        assert row.split()[-4:-1] == [str(p["score"]), str(p["points"]), str(p["tricks"])], row
 
 
 @settings(max_examples=60, deadline=None)

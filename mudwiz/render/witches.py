@@ -25,7 +25,8 @@ def _colour(style: Style, suit: str | None) -> str:
 
 
 def _card(style: Style, code: str) -> str:
-    return style.card(code).strip()
+    """A card inside a sentence: coloured, without the padding of a row of cards."""
+    return style.card(code, bare=True)
 
 
 def _spell(points: int) -> str:
