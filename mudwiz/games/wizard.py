@@ -1,7 +1,7 @@
 """Wizard (Amigo, Ken Fisher), to the letter of ``shared/rules/wizard.md``.
 
 Bid the exact number of tricks you will take. 60 cards: four suits 1..13, four Wizards (``Z``) above
-everything, four Jesters (``N``) below everything. Decisions the rules page leaves to us are in docs/games.md.
+everything, four Jesters (``N``) below everything. Decisions the rules page leaves to us are in docs/wizard.md.
 """
 
 from __future__ import annotations
