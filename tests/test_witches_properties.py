@@ -354,7 +354,7 @@ short_options = st.one_of(  # games of one to a few hands: many games, every tab
                           optional={"limit": st.sampled_from(["5", "20"]), "earth": EARTH}),
     st.fixed_dictionaries({"limit": st.sampled_from(["1", "10"])}, optional={"earth": EARTH}),
 )
-QUICK = settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+QUICK = settings(max_examples=1300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @QUICK
@@ -370,7 +370,7 @@ def test_whole_games_to_70_keep_every_rule(n: int, seed: int, earth: str) -> Non
     assert max(ref.totals) >= 70
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(n=st.integers(3, 6), seed=st.integers(0, 2**32 - 1))
 def test_refusals_and_views_in_one_hand(n: int, seed: int) -> None:
     """Many illegal attempts and view checks in a single hand (more per step than the whole-game tests)."""
