@@ -271,8 +271,8 @@ def shuffled_secrets(game: Witches, viewer: int | None, rng: random.Random) -> W
             if cards:
                 slots.append((cards, len(cards)))
     pool = [c for cards, _ in slots for c in cards]
-    pool = rng.sample(DECK.cards(), len(pool)) if len(pool) <= 60 and rng.random() < 0.5 else rng.sample(pool,
-                                                                                                         len(pool))
+    source = DECK.cards() if len(pool) <= 60 and rng.random() < 0.5 else pool  # any cards, or theirs reshuffled
+    pool = rng.sample(source, len(pool))
     for cards, size in slots:
         cards[:] = [pool.pop() for _ in range(size)]
     return other
