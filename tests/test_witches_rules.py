@@ -484,9 +484,8 @@ def test_replay_from_the_log_gives_identical_events() -> None:
 
 def test_refused_moves_change_nothing_and_say_why() -> None:
     game = Witches(3, {}, seed=30)
-    random_hand_passes = [(s, "pass " + " ".join(game.hands[s][:4])) for s in range(3)]
-    for s, text in random_hand_passes:
-        game.apply(s, text)
+    for s in range(3):
+        game.apply(s, "pass " + " ".join(game.hands[s][:4]))
     seat = game.waiting()[0]
     other = (seat + 1) % 3
     with pytest.raises(NotYourTurn, match="not your turn"):
