@@ -226,6 +226,10 @@ class Table:
         if self.in_game:
             raise BadCommand("options are set before /start")
         name = name.lower()
+        opt = _table_option(name) or self.game_class.option(name)
+        if value is None and opt.kind != "flag":
+            hint = f"a number from {opt.lo} to {opt.hi}" if opt.kind == "int" else " or ".join(opt.choices)
+            raise BadOption(f"{name} needs a value: {hint}" + (", or off" if opt.default is None else ""))
         table_opt = _table_option(name)
         if table_opt is not None:
             self.table_options[name] = table_opt.parse(value)

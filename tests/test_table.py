@@ -224,3 +224,16 @@ def test_a_timed_reveal_is_ended_by_the_table_after_its_seconds() -> None:
     clock.advance(0.2)
     assert people[0].of_type("reveal_end")[-1]["player"] == "p1"
     assert not people[1].of_type("reveal_end")
+
+
+def test_an_optional_number_option_can_be_switched_off_again_and_needs_a_value_otherwise() -> None:
+    clock, lobby, people = setup()
+    dispatch(lobby, people[0], "/option rounds 3")
+    assert lobby.tables[1].current_options()["rounds"] == 3
+    dispatch(lobby, people[0], "/option rounds off")
+    assert lobby.tables[1].current_options()["rounds"] is None
+    with pytest.raises(BadOption, match="needs a value"):
+        dispatch(lobby, people[0], "/option confirm")
+    dispatch(lobby, people[0], "/start")
+    game = lobby.tables[1].game
+    assert game.__class__.replay(game.players, game.options, game.seed, game.log)[0].view(0) == game.view(0)

@@ -439,7 +439,7 @@ def test_full_game_lengths() -> None:
         (4, {"rounds": 21}, "from 1 to 20"),
         (4, {"rounds": 0}, "from 1 to 20"),
         (4, {"rounds": "many"}, "whole number"),
-        (4, {"rounds": None}, "needs a number"),
+        (4, {"rounds": ""}, "whole number"),
         (3, {"clairvoyance": True, "tournament": True}, "one-card first round"),
         (5, {"clairvoyance": True, "tournament": True}, "one-card first round"),
         (4, {"trumpless": True}, "no option 'trumpless'.*notequal, hiddentip"),

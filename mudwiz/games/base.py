@@ -88,10 +88,10 @@ class Option:
             if str(value).lower() not in self.choices:
                 raise BadOption(f"{self.name} is one of {', '.join(self.choices)}, not {value!r}")
             return str(value).lower()
+        if self.default is None and (value is None or str(value).lower() in ("off", "none")):
+            return None  # an optional number left unset (parsing is idempotent: None stays None)
         if value is None:
             raise BadOption(f"{self.name} needs a number ({self.lo}..{self.hi})")
-        if self.default is None and str(value).lower() in ("off", "none"):
-            return None
         try:
             number = int(str(value))
         except ValueError:

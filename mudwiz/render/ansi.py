@@ -133,7 +133,7 @@ class Presenter:
             tags = " (host)" if p["name"] == m["host"] else ""
             tags += " (bot)" if p.get("bot") else ""
             lines.append(f"   {s.text(p['name'])}{tags}")
-        on = [f"{k}={v}" if v is not True else k for k, v in m["options"].items() if v not in (None, False)]
+        on = [f"{k}={v}" if v is not True else k for k, v in m["options"].items() if v not in (None, False, "off")]
         lines.append(f" Options: {', '.join(on) or 'none'}   (/option to see them all)")
         if "/start" in m["legal"]:
             lines.append(s.bold(" Ready: /start to play."))
