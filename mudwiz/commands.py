@@ -7,6 +7,7 @@ listed here one by one: any verb the table's game declares in its ``VERBS`` goes
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -76,15 +77,28 @@ def _help(lobby: Lobby, session: Session, arg: str) -> str | None:
     return None
 
 
+def _row(usage: str, text: str, width: int = 28) -> list[str]:
+    """One help entry, wrapped to 80 columns with its text aligned after the usage column."""
+    indent = " " * (width + 3)
+    head = f"  {usage:<{width}} "
+    if len(head) > width + 3:  # a long usage gets a line of its own
+        return [f"  {usage}", *textwrap.wrap(text, 80, initial_indent=indent, subsequent_indent=indent)]
+    return textwrap.wrap(text, 80, initial_indent=head, subsequent_indent=indent) or [head]
+
+
+def _verb_rows(verbs: dict[str, str] | Any) -> list[str]:
+    return [line for usage in verbs.values()
+            for line in _row("/" + usage.split(":")[0], usage.partition(":")[2].strip())]
+
+
 def help_text(topic: str, session: Session) -> str:
     if not topic:
         lines = ["Commands (plain text is chat to the room you are in):"]
-        lines += [f"  {c.usage:<28} {c.help}" for c in COMMANDS.values()]
+        lines += [line for c in COMMANDS.values() for line in _row(c.usage, c.help)]
         table = session.table
         if table is not None:
             lines.append(f"{table.game_class.title} moves at this table:")
-            lines += [f"  /{usage.split(':')[0]:<27} {usage.partition(':')[2].strip()}"
-                      for usage in table.game_class.VERBS.values()]
+            lines += _verb_rows(table.game_class.VERBS)
         lines.append(f"Games: {', '.join(available())}. /help GAME for its moves and options.")
         return "\n".join(lines)
     if topic in COMMANDS:
@@ -93,14 +107,15 @@ def help_text(topic: str, session: Session) -> str:
     if topic in GAMES:
         cls = game_class(topic)
         lines = [f"{cls.title}: {cls.min_players} to {cls.max_players} players. Moves:"]
-        lines += [f"  /{u.split(':')[0]:<27} {u.partition(':')[2].strip()}" for u in cls.VERBS.values()]
+        lines += _verb_rows(cls.VERBS)
         lines.append("Options (/option NAME [VALUE], host, before /start):")
-        lines += [f"  {o.name:<14} {o.help}" for o in (*cls.OPTIONS, *TABLE_OPTIONS)]
+        lines += [line for o in (*cls.OPTIONS, *TABLE_OPTIONS) for line in _row(o.name, o.help, 14)]
         return "\n".join(lines)
     for g in available():
         usage = game_class(g).VERBS.get(topic)
         if usage:
-            return f"/{usage.split(':')[0]} ({g}): {usage.partition(':')[2].strip()}"
+            return "\n".join(textwrap.wrap(f"/{usage.split(':')[0]} ({g}): {usage.partition(':')[2].strip()}", 80,
+                                            subsequent_indent="    "))
     raise BadCommand(f"no help on {topic!r}; /help lists the commands")
 
 

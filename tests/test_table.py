@@ -237,3 +237,10 @@ def test_an_optional_number_option_can_be_switched_off_again_and_needs_a_value_o
     dispatch(lobby, people[0], "/start")
     game = lobby.tables[1].game
     assert game.__class__.replay(game.players, game.options, game.seed, game.log)[0].view(0) == game.view(0)
+
+
+def test_help_fits_80_columns() -> None:
+    clock, lobby, people = setup()
+    for topic in ("", "wizard", "witches", "tiltowait", "play", "mode"):
+        for line in help_text(topic, people[0]).splitlines():
+            assert len(line) <= 80, line
