@@ -103,7 +103,7 @@ def help_text(topic: str, session: Session) -> str:
         return "\n".join(lines)
     if topic in COMMANDS:
         c = COMMANDS[topic]
-        return f"{c.usage}: {c.help}"
+        return "\n".join(textwrap.wrap(f"{c.usage}: {c.help}", 80, subsequent_indent="    "))
     if topic in GAMES:
         cls = game_class(topic)
         lines = [f"{cls.title}: {cls.min_players} to {cls.max_players} players. Moves:"]
