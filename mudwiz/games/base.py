@@ -271,6 +271,30 @@ def standings(names: Sequence[str], scores: Sequence[int], low_wins: bool = Fals
 
 
 @dataclass(frozen=True)
+class CardPlayed(Event):
+    """A card played to a trick (the trick-taking games share it; a shedding game may add fields)."""
+
+    player: str
+    card: str
+
+
+@dataclass(frozen=True)
+class Trick(Event):
+    """A finished trick: ``cards`` [{player, card}] in play order, and who took it. JSON type ``trick``."""
+
+    cards: list[dict[str, str]]
+    winner: str
+
+
+@dataclass(frozen=True)
+class RoundEnd(Event):
+    """A round (hand) is scored: ``results`` in seat or bid order, each with ``player``, ``delta``, ``score``."""
+
+    round: int
+    results: list[dict[str, Any]]
+
+
+@dataclass(frozen=True)
 class GameEnd(Event):
     """The game has ended; ``standings`` as from :func:`standings` (best first)."""
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from mudwiz.cards import SUIT_NAMES, Action, Deck, rank_of, remove_card, sort_hand, suit_of
 from mudwiz.errors import IllegalAction
-from mudwiz.games.base import Event, Game, GameEnd, Option, Seat, standings
+from mudwiz.games.base import CardPlayed, Event, Game, GameEnd, Option, RoundEnd, Seat, Trick, standings
 
 DECK = Deck(suits="RGYB", low=1, high=14, specials={"W": 4})
 WIZARD = "W"
@@ -133,18 +133,6 @@ class PassDone(Event):
 
 
 @dataclass(frozen=True)
-class CardPlayed(Event):
-    player: str
-    card: str
-
-
-@dataclass(frozen=True)
-class Trick(Event):
-    cards: list[dict[str, str]]
-    winner: str
-
-
-@dataclass(frozen=True)
 class SpellCast(Event):
     """``player`` took every fire card and a water witch and/or pygmy queen; ``choosing``: give or take is theirs."""
 
@@ -158,14 +146,6 @@ class SpellChosen(Event):
     player: str
     choice: str
     points: int
-
-
-@dataclass(frozen=True)
-class RoundEnd(Event):
-    """A hand is scored: ``results`` [{player, tricks, points, delta, score}] in seat order."""
-
-    round: int
-    results: list[dict[str, Any]]
 
 
 # ---------------------------------------------------------------- the engine

@@ -11,7 +11,7 @@ from typing import Any
 
 from mudwiz.cards import SUIT_NAMES, Action, Deck, rank_of, remove_card, sort_hand, suit_of
 from mudwiz.errors import BadOption, IllegalAction
-from mudwiz.games.base import Event, Game, GameEnd, Option, Seat, standings
+from mudwiz.games.base import CardPlayed, Event, Game, GameEnd, Option, RoundEnd, Seat, Trick, standings
 
 DECK = Deck(suits="BGRY", low=1, high=13, specials={"Z": 4, "N": 4})
 WIZARD, JESTER, HIDDEN = "Z", "N", "?"
@@ -102,24 +102,6 @@ class BidMade(Event):
 @dataclass(frozen=True)
 class BidsRevealed(Event):
     bids: dict[str, int] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class CardPlayed(Event):
-    player: str
-    card: str
-
-
-@dataclass(frozen=True)
-class Trick(Event):
-    cards: list[dict[str, str]]
-    winner: str
-
-
-@dataclass(frozen=True)
-class RoundEnd(Event):
-    round: int
-    results: list[dict[str, Any]]
 
 
 # ---------------------------------------------------------------- the engine

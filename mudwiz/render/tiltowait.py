@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from mudwiz.games.base import Event
+from mudwiz.render.common import standings
 from mudwiz.render.style import Style, pad, visible_len, wrap_cards
 
 COLOUR_NAMES = {"K": "black", "R": "red", "G": "gold", "B": "blue"}
@@ -184,11 +185,6 @@ def results(round_no: int, winner: str, rows: list[dict[str, Any]], style: Style
     return lines
 
 
-def standings(rows: list[dict[str, Any]], style: Style) -> list[str]:
-    lines = [style.rule("Final standings")]
-    for r in rows:
-        lines.append(f"   {r['place']:>2}. {pad(style.text(r['player']), 16)} {r['score']:>7}")
-    return lines
 
 
 def event_lines(event: Event, style: Style) -> list[str]:

@@ -10,6 +10,7 @@ from typing import Any
 
 from mudwiz.cards import SUIT_NAMES
 from mudwiz.games.base import Event
+from mudwiz.render.common import standings
 from mudwiz.render.style import SUIT_COLOUR, WIDTH, Style, pad, visible_len, wrap_cards
 
 SPECIAL_NAMES = {"R11": "fire witch", "G11": "water witch", "Y11": "earth witch", "B11": "air witch",
@@ -138,11 +139,6 @@ def results(round_no: int, rows: list[dict[str, Any]], style: Style) -> list[str
     return lines
 
 
-def standings(rows: list[dict[str, Any]], style: Style) -> list[str]:
-    lines = [style.rule("Final standings (lowest total wins)")]
-    for r in rows:
-        lines.append(f"   {r['place']}. {pad(style.text(r['player']), 16)} {r['score']:>6}")
-    return lines
 
 
 def _taken(cards: list[str], style: Style) -> list[str]:

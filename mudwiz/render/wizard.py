@@ -6,6 +6,7 @@ from typing import Any
 
 from mudwiz.cards import SUIT_NAMES
 from mudwiz.games.base import Event
+from mudwiz.render.common import standings
 from mudwiz.render.style import Style, pad, wrap_cards
 
 
@@ -114,11 +115,6 @@ def results(round_no: int, rows: list[dict[str, Any]], style: Style) -> list[str
     return lines
 
 
-def standings(rows: list[dict[str, Any]], style: Style) -> list[str]:
-    lines = [style.rule("Final standings")]
-    for r in rows:
-        lines.append(f"   {r['place']}. {pad(style.text(r['player']), 16)} {r['score']:>6}")
-    return lines
 
 
 def event_lines(event: Event, style: Style) -> list[str]:
