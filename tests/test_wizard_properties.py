@@ -123,14 +123,17 @@ def build_options(mode: str, clair: bool, length: str, rounds: int) -> dict[str,
 class Referee:
     """Follows one game through its events and checks the engine against the rules at every step."""
 
-    def __init__(self, game: Wizard, aux: random.Random, *, views: bool = True, perturb: float = 0.15) -> None:
+    def __init__(
+        self, game: Wizard, options: dict[str, Any], aux: random.Random, *, views: bool = True, perturb: float = 0.15
+    ) -> None:
         self.game = game
         self.aux = aux
         self.views = views
         self.perturb = perturb
         self.names = list(game.players)
         self.n = len(self.names)
-        self.opts = {k: v for k, v in game.options.items() if v}
+        self.opts = {k: v for k, v in options.items() if v}  # what the test asked for, not what the engine kept
+        assert {k: v for k, v in game.options.items() if v} == self.opts
         self.hidden = bool(self.opts.get("hiddentip") or self.opts.get("secretbid"))
         self.sizes = rules_sizes(self.n, self.opts)
         self.round = 0
@@ -479,6 +482,7 @@ class Referee:
 
 def play_game(
     game: Wizard,
+    options: dict[str, Any],
     choose: Callable[[Sequence[Any]], Any],
     aux: random.Random,
     *,
@@ -487,10 +491,9 @@ def play_game(
     perturb: float = 0.15,
 ) -> Referee:
     """Play ``game`` to its end, choosing seats and moves with ``choose``, checking everything on the way."""
-    ref = Referee(game, aux, views=views, perturb=perturb)
+    ref = Referee(game, options, aux, views=views, perturb=perturb)
     ref.feed(game.start_events)
     assert ref.round == 1
-    steps = 0
     while not game.finished:
         ref.check()
         if aux.random() < illegal:
@@ -509,7 +512,6 @@ def play_game(
         events = game.apply(seat, text)
         assert game.log[log_before:] == [(seat, str(action))]
         ref.feed(events, hands_before)
-        steps += 1
     ref.check()
     assert ref.ended and ref.round == len(ref.sizes)
     assert len(game.sheet) == len(ref.sizes)
@@ -532,6 +534,7 @@ CASES = option_cases()
 def test_every_option_case_is_accepted() -> None:
     """The cases the property test covers are exactly the valid ones: each builds, and every n is present."""
     assert {n for n, *_ in CASES} == {3, 4, 5, 6}
+    assert len(CASES) == 20 + 24 + 20 + 16  # 4 bidding modes x clairvoyance x 3 lengths, less the refused ones
     for n, mode, clair, length in CASES:
         Wizard(n, build_options(mode, clair, length, 60 // n), seed=0)
     with pytest.raises(BadOption):
@@ -542,13 +545,14 @@ def test_every_option_case_is_accepted() -> None:
 @settings(max_examples=2, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(data=st.data())
 def test_random_games_follow_the_rules(n: int, mode: str, clair: bool, length: str, data: st.DataObject) -> None:
-    """Hypothesis plays the moves (and, under hidden bidding, picks who bids next among all waiting seats)."""
+    """Every valid option set, games to the end; hypothesis plays the moves (and, under hidden bidding, picks
+    who bids next among all the waiting seats)."""
     rounds = data.draw(st.integers(1, 60 // n), label="rounds")
     options = build_options(mode, clair, length, rounds)
     seed = data.draw(st.integers(0, 2**32 - 1), label="seed")
     choices = data.draw(st.randoms(use_true_random=False), label="choices")
     aux = random.Random(data.draw(st.integers(0, 2**32 - 1), label="aux"))
-    ref = play_game(Wizard(n, options, seed), picker(choices), aux)
+    ref = play_game(Wizard(n, options, seed), options, picker(choices), aux)
     assert ref.round == len(rules_sizes(n, options))
 
 
@@ -569,7 +573,8 @@ def test_many_seeded_games(n: int) -> None:
         rounds = min(60 // n, 1 + int(rng.expovariate(1 / 2.5)))
         options = build_options(mode, clair, length, rounds)
         seen_options.add((mode, clair, length))
-        ref = play_game(Wizard(n, options, seed=game_no), picker(rng), rng, views=game_no % 20 == 0, illegal=0.05)
+        game = Wizard(n, options, seed=game_no)
+        ref = play_game(game, options, picker(rng), rng, views=game_no % 20 == 0, illegal=0.05)
         assert ref.round == len(rules_sizes(n, options))
         refused += ref.refusals
     # The loop really met the option sets and the refusals that matter (else it would prove little).
