@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 from twisted.internet.task import Clock
 
@@ -244,3 +246,27 @@ def test_help_fits_80_columns() -> None:
     for topic in ("", "wizard", "witches", "tiltowait", "play", "mode"):
         for line in help_text(topic, people[0]).splitlines():
             assert len(line) <= 80, line
+
+
+@pytest.mark.parametrize("game", ["wizard", "witches", "tiltowait"])
+def test_a_view_is_a_copy_that_cannot_change_the_game(game: str) -> None:
+    """A bot (or any code) that edits the view it was given must not change the game's own record."""
+    import random
+
+    from mudwiz.games import game_class
+
+    g = game_class(game)(4, {}, seed=3)
+    rng = random.Random(3)
+    while not g.sheet:
+        if g.phase == "roundend":
+            break
+        seat = g.waiting()[0]
+        legal = [str(a) for a in g.legal_actions(seat)]
+        action = rng.choice([a for a in legal if a.startswith("play")] or legal)
+        if action == "pass":
+            action = " ".join(["pass", *rng.sample(g.view(seat)["hand"], g.view(seat)["pass"]["count"])])
+        g.apply(seat, action)
+    before = copy.deepcopy(g.sheet)
+    view = g.view(0)
+    view["sheet"][0]["results"].clear()
+    assert g.sheet == before

@@ -10,6 +10,7 @@ a TILTOWAIT draw, a MILWA to allow) the game is waiting on the *asked* player in
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -855,6 +856,6 @@ class Tiltowait(Game):
             "free": self.free,
             "legal": [] if seat is None else [str(a) for a in self.legal_actions(seat)],
             "options": {k: v for k, v in self.options.items() if v is not None},
-            "sheet": self.sheet,
+            "sheet": copy.deepcopy(self.sheet),  # a view is the viewer's to keep: never the engine's own objects
             "standings": standings(self.players, self.scores) if self.finished else None,
         }

@@ -7,6 +7,7 @@ opens with a simultaneous pass. Choices the rules page leaves open are listed in
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
@@ -487,7 +488,7 @@ class Witches(Game):
             "received": None if seat is None or self.received is None else list(self.received[seat]),
             "spell": spell,
             "options": {k: v for k, v in self.options.items() if v not in (None, False, "off")},
-            "sheet": self.sheet,
+            "sheet": copy.deepcopy(self.sheet),  # a view is the viewer's to keep: never the engine's own objects
             "standings": standings(self.players, self.scores, low_wins=True) if self.finished else None,
         }
 

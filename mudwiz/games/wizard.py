@@ -6,6 +6,7 @@ everything, four Jesters (``N``) below everything. Decisions the rules page leav
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -400,6 +401,6 @@ class Wizard(Game):
             "legal": [] if seat is None else [str(a) for a in self.legal_actions(seat)],
             "forbidden_bid": None if seat is None else self.forbidden_bid(seat),
             "options": {k: v for k, v in self.options.items() if v not in (None, False)},
-            "sheet": self.sheet,
+            "sheet": copy.deepcopy(self.sheet),  # a view is the viewer's to keep: never the engine's own objects
             "standings": standings(self.players, self.scores) if self.finished else None,
         }
