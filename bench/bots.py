@@ -35,12 +35,12 @@ class Result:
     """What one game tells about the ``good`` seats in it."""
 
     scores: list[int] = field(default_factory=list)
+    others: list[int] = field(default_factory=list)  # the scores of the seats that are not ``good``
     wins: int = 0
     seats: int = 0
     exact: int = 0
     rounds: int = 0
     times: list[float] = field(default_factory=list)
-    low_wins: bool = False
 
 
 def play(game: str, levels: Sequence[str], seed: int, options: dict[str, Any]) -> Result:
@@ -70,11 +70,12 @@ def play(game: str, levels: Sequence[str], seed: int, options: dict[str, Any]) -
     final = engine.view(None)["standings"]
     places = {s["player"]: s["place"] for s in final}
     scores = {s["player"]: s["score"] for s in final}
-    result.low_wins = len(final) > 1 and final[0]["score"] < final[-1]["score"]
-    for seat in good:
-        name = engine.players[seat]
-        result.scores.append(scores[name])
-        result.wins += places[name] == 1
+    for seat, name in enumerate(engine.players):
+        if seat in good:
+            result.scores.append(scores[name])
+            result.wins += places[name] == 1
+        else:
+            result.others.append(scores[name])
     for row in getattr(engine, "sheet", []) if game == "wizard" else []:
         for r in row["results"]:
             if r["player"] in {engine.players[s] for s in good}:
@@ -99,8 +100,11 @@ def matchup(game: str, players: int, against: str, games: int, options: dict[str
     scores = [s for r in results for s in r.scores]
     wins = sum(r.wins for r in results) / sum(r.seats for r in results)
     times = [t for r in results for t in r.times]
-    line = (f"{game:9} {players}p vs {against:6} games={games:4} mean score={statistics.mean(scores):7.1f} "
-            f"win rate={wins:6.1%}")
+    line = f"{game:9} {players}p vs {against:6} games={games:4} good: mean score={statistics.mean(scores):7.1f} "
+    others = [s for r in results for s in r.others]
+    if others:
+        line += f"(theirs {statistics.mean(others):7.1f}) "
+    line += f"win rate={wins:6.1%}"
     rounds = sum(r.rounds for r in results)
     if rounds:
         line += f" exact bids={sum(r.exact for r in results) / rounds:6.1%}"

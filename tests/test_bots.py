@@ -15,7 +15,7 @@ from wire import JsonClient
 
 from mudwiz.bots import LEVELS, BotSession, make_policy
 from mudwiz.bots.randombot import RandomBot
-from mudwiz.bots.wizard_good import DECK, WizardGood, playout, power
+from mudwiz.bots.wizard_good import DECK, WizardGood, pick, playout, power, trick_tables
 from mudwiz.cards import Action
 from mudwiz.games import available, game_class
 from mudwiz.games.wizard import Wizard, trick_winner
@@ -124,6 +124,25 @@ def test_playouts_deal_every_trick() -> None:
         assert sum(tricks) == size and all(not h for h in hands)
 
 
+def test_the_playout_policy_chases_the_bid() -> None:
+    """Needing tricks it takes them cheaply; needing none it sheds its highest loser; needing only as many as
+    it holds Wizards, it ducks with everything else and keeps the Wizards for the tricks it wants."""
+    powers, worth = trick_tables("R")
+    now = powers["G"]
+    best = power("G5", "G", "R")
+
+    def hand(*cards: str) -> list[str]:
+        return sorted(cards, key=worth.__getitem__, reverse=True)
+
+    assert pick(hand("G9", "G7", "G2"), "G", best, now, need=1, played=1, players=4) == "G7"
+    assert pick(hand("G9", "G7", "G2", "R3"), "G", best, now, need=0, played=1, players=4) == "G2"
+    assert pick(hand("G9", "G4", "G2"), "G", best, now, need=0, played=1, players=4) == "G4"
+    assert pick(hand("Z", "G9", "G2"), "G", best, now, need=1, played=1, players=4) == "G2"
+    assert pick(hand("Z", "G9", "G7"), "G", best, now, need=1, played=1, players=4) == "Z"
+    assert pick(hand("Z", "G9", "B2"), None, -1, powers[None], need=1, played=0, players=4) == "Z"
+    assert pick(hand("N", "G9", "B2"), None, -1, powers[None], need=0, played=0, players=4) == "N"
+
+
 def one_card_view(card: str, trump_card: str = "B2") -> dict[str, Any]:
     """A four-player first round, our seat (p1) bidding first with ``card``."""
     return {
@@ -172,3 +191,22 @@ def test_good_bots_play_a_game_over_loopback(server: tuple[str, int]) -> None:
     assert len(end["standings"]) == 4
     assert len(c.of_type("round_end")) == 2
     c.close()
+
+
+def test_a_memory_that_cannot_be_this_rounds_is_forgotten() -> None:
+    """A bot reused across games may remember tricks of another game's round with the same number, dealer and
+    turned card; cards it holds now cannot have been played, so it must forget them rather than deal nonsense."""
+    game = Wizard(4, {"rounds": 3}, 8)
+    bots = [fast_good(s) for s in range(4)]
+    while game.phase != "playing" or len(game.view(game.waiting()[0])["legal"]) < 2:
+        if game.phase == "roundend":
+            game.advance()
+        seat = game.waiting()[0]
+        game.apply(seat, bots[seat].choose(game.view(seat)))
+    seat = game.waiting()[0]
+    view = game.view(seat)
+    bot = bots[seat]
+    bot.memory.update(view)
+    bot.memory.tricks[5] = [("P1", c) for c in view["hand"]]  # "played" cards that are in our hand
+    assert bot.choose(view) in view["legal"]
+    assert all(c not in bot.memory.played() for c in view["hand"])

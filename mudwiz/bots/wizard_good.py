@@ -2,17 +2,21 @@
 
 How it thinks:
 
-- It remembers, per round, every trick it has seen (``trick`` and ``last_trick`` of each view it is handed: it
-  plays in every trick, so it sees them all) and which players failed to follow suit (voids). Nothing else:
-  the unseen cards are the deck minus its hand, the turned card and what has been played.
-- Simulation: deal the unseen cards at random to the other players (respecting their hand sizes and voids;
-  the rest is the stock), then play the round out with a fast bid-aware playout policy — win cheaply while you
-  still need tricks, shed your highest losing card once you have them.
-- Bidding: the expected number of tricks over many such deals, rounded (nudged to a legal bid under notequal).
-- Playing: for each legal card, the average round score over the same deals; the best card is played.
+- Memory: per round, every trick it has seen (``trick`` and ``last_trick`` of each view it is handed: it plays
+  in every trick, so it sees them all) and which players failed to follow suit (voids). The unseen cards are
+  the deck minus its hand, the turned card and what has been played.
+- Simulation: deal the unseen cards at random to the other players (their hand sizes and voids respected; the
+  rest is the stock), weigh the deal by how well each hand fits the bid its player made, and play the round
+  out with a fast playout policy (:func:`pick`) in which every player chases their own bid.
+- Bidding: the mean tricks over simulated deals; then each bid next to that mean is tried as the bot's aim
+  over the same deals, and the one with the best mean round score is bid (never a bid ``legal`` excludes).
+- Playing: every legal card (equally good cards once) is played out over the same deals; clearly worse cards
+  are dropped early; the card with the best mean round score is played.
 
 Everything runs inside a wall-clock budget (``budget`` seconds, default 0.12) because the table calls ``choose``
-on the reactor thread: fewer samples when time is short, never a stall.
+on the reactor thread: fewer samples when time is short, never a stall. The trick rule is the engine's
+(:func:`power` is checked against :func:`mudwiz.games.wizard.trick_winner` by the tests), in a form that makes
+a playout cheap: a few dictionary look-ups per card.
 """
 
 from __future__ import annotations
@@ -61,16 +65,6 @@ def strength(card: str, trump: str | None) -> int:
     return TRUMP_BASE + RANK[card] if suit == trump else RANK[card]
 
 
-def playable(hand: Sequence[str], lead: str | None) -> list[str]:
-    """The cards of ``hand`` that may go to a trick with lead suit ``lead`` (must follow, Wizard/Jester free)."""
-    if lead is None or lead == NO_LEAD:
-        return list(hand)
-    follow = [c for c in hand if SUIT[c] == lead or SUIT[c] is None]
-    if len(follow) == len(hand) or any(SUIT[c] == lead for c in follow):
-        return follow
-    return list(hand)
-
-
 def quick_estimate(hand: Sequence[str], trump: str | None, players: int) -> float:
     """A rough count of the tricks a hand takes: stands in for bids nobody has made yet in the simulations."""
     total = 0.0
@@ -88,43 +82,53 @@ def quick_estimate(hand: Sequence[str], trump: str | None, players: int) -> floa
     return total
 
 
-def _tables(trump: str | None) -> tuple[dict[str | None, dict[str, int]], dict[str, int]]:
+def trick_tables(trump: str | None) -> tuple[dict[str | None, dict[str, int]], dict[str, int]]:
     """``power`` for every (lead, card) and ``strength`` for every card under one trump, looked up once."""
-    if trump not in _TABLES:
+    if trump not in _TRICK_TABLES:
         leads = [None, NO_LEAD, *DECK.suits]
-        _TABLES[trump] = ({lead: {c: power(c, lead, trump) for c in SUIT} for lead in leads},
+        _TRICK_TABLES[trump] = ({lead: {c: power(c, lead, trump) for c in SUIT} for lead in leads},
                           {c: strength(c, trump) for c in SUIT})
-    return _TABLES[trump]
+    return _TRICK_TABLES[trump]
 
 
-_TABLES: dict[str | None, tuple[dict[str | None, dict[str, int]], dict[str, int]]] = {}
+_TRICK_TABLES: dict[str | None, tuple[dict[str | None, dict[str, int]], dict[str, int]]] = {}
 
 
-def pick(hand: list[str], lead: str | None, best: int, trump: str | None, want: bool, played: int,
+def pick(hand: list[str], lead: str | None, best: int, now: dict[str, int], need: int, played: int,
          players: int) -> str:
-    """The playout policy: a quick, bid-aware choice for any player in a simulation.
+    """The playout policy: a quick choice for any player in a simulation, aiming at ``need`` more tricks.
 
     Wanting tricks: lead the strongest card, or take the trick with the cheapest card that beats it.
     Not wanting: lead the weakest card, or shed the strongest card that still loses.
+    Needing no more tricks than the Wizards in hand: win with the Wizards only, ducking with everything else.
+    ``hand`` is sorted strongest first (by ``strength``), and ``now`` is the power table for ``lead``: among
+    cards that beat the trick, power and strength rank alike, so scanning the hand replaces sorting it.
     """
-    legal = playable(hand, lead)
+    if lead is None or lead == NO_LEAD or not any(SUIT[c] == lead for c in hand):
+        legal = hand
+    else:
+        legal = [c for c in hand if SUIT[c] == lead or SUIT[c] is None]
     if len(legal) == 1:
         return legal[0]
-    powers, worth = _tables(trump)
+    if 0 < need < len(hand) and legal[0] == WIZARD and hand.count(WIZARD) >= need:
+        others = [c for c in legal if c != WIZARD]
+        if played == 0 or not others:
+            return WIZARD
+        for card in others:
+            if now[card] <= best:
+                return card
+        return WIZARD if best < WIZARD_POWER else others[0]
     if played == 0:
-        return max(legal, key=worth.__getitem__) if want else min(legal, key=worth.__getitem__)
-    now = powers[lead]
-    if want:
-        winners = [c for c in legal if now[c] > best]
-        if winners:
-            return min(winners, key=now.__getitem__)
-        return min(legal, key=worth.__getitem__)
-    losers = [c for c in legal if now[c] <= best]
-    if losers:
-        return max(losers, key=worth.__getitem__)
-    if played == players - 1:
-        return max(legal, key=worth.__getitem__)
-    return min(legal, key=now.__getitem__)
+        return legal[0] if need > 0 else legal[-1]
+    if need > 0:
+        for card in reversed(legal):
+            if now[card] > best:
+                return card
+        return legal[-1]
+    for card in legal:
+        if now[card] <= best:
+            return card
+    return legal[0] if played == players - 1 else legal[-1]
 
 
 def playout(hands: list[list[str]], trick: list[tuple[int, str]], leader: int, trump: str | None,
@@ -134,7 +138,9 @@ def playout(hands: list[list[str]], trick: list[tuple[int, str]], leader: int, t
     ``hands`` and ``tricks`` are consumed (pass copies); returns the tricks each seat ends the round with.
     """
     n = len(hands)
-    powers = _tables(trump)[0]
+    powers, worth = trick_tables(trump)
+    for hand in hands:
+        hand.sort(key=worth.__getitem__, reverse=True)
     lead: str | None = None
     best, winner = -1, leader
     for seat, card in trick:
@@ -151,7 +157,7 @@ def playout(hands: list[list[str]], trick: list[tuple[int, str]], leader: int, t
             if first is not None:
                 card, first = first, None
             else:
-                card = pick(hand, lead, best, trump, tricks[seat] < bids[seat], played, n)
+                card = pick(hand, lead, best, powers[lead], bids[seat] - tricks[seat], played, n)
             hand.remove(card)
             if lead is None and card != JESTER:
                 lead = NO_LEAD if card == WIZARD else SUIT[card]
@@ -234,8 +240,7 @@ class WizardGood:
         self.rng = rng
         self.budget = budget
         self.max_samples = max_samples
-        self.bid_search = True
-        self.weigh = True
+        self.prune = 12.0  # points of mean round score behind the best card at which a card is dropped
         self.memory = RoundMemory()
 
     # ------------------------------------------------------------ entry point
@@ -279,8 +284,6 @@ class WizardGood:
             weights += weight
         mean = total / weights if weights else quick_estimate(sims.hand, sims.trump, n)
         nearest = min(legal, key=lambda b: (abs(b - mean), b))
-        if not self.bid_search:
-            return f"bid {nearest}"
         candidates = [b for b in legal if abs(b - mean) < 1.5] or [nearest]
         scores = dict.fromkeys(candidates, 0.0)
         deadline = began + self.budget
@@ -300,29 +303,35 @@ class WizardGood:
         me = sims.me
         bid = sims.bids[me]
         trick = [c for _, c in sims.trick]
-        default = pick(sims.hand, _trick_lead(trick), _trick_best(trick, sims.trump), sims.trump,
-                       sims.tricks[me] < bid, len(trick), sims.n)
-        default = next(c for c in cards if sims.same(c, default))
+        lead = _trick_lead(trick)
+        powers, worth = trick_tables(sims.trump)
+        default = pick(sorted(sims.hand, key=worth.__getitem__, reverse=True), lead,
+                       _trick_best(trick, sims.trump), powers[lead], bid - sims.tricks[me], len(trick), sims.n)
+        default = next((c for c in cards if sims.same(c, default)), cards[0])
         if len(cards) == 1:
             return "play " + cards[0]
         totals = dict.fromkeys(cards, 0.0)
-        samples = 0
+        alive, samples, weights = list(cards), 0, 0.0
         deadline = time.perf_counter() + self.budget
         while samples < self.max_samples and (samples < 4 or time.perf_counter() < deadline):
             hands, bids, weight = sims.sample(self.rng)
-            for card in cards:
+            for card in alive:
                 won = playout([h[:] for h in hands], sims.trick, sims.leader, sims.trump, bids, sims.tricks[:], card)
                 totals[card] += weight * round_score(bid, won[me])
             samples += 1
-        top = max(totals.values())
-        return "play " + (default if totals[default] >= top - 1e-9 else max(cards, key=lambda c: totals[c]))
+            weights += weight
+            if samples % 8 == 0 and len(alive) > 2 and weights > 0:  # stop simulating clearly worse cards
+                top = max(totals[c] for c in alive)
+                alive = [c for c in alive if totals[c] >= top - self.prune * weights]
+        top = max(totals[c] for c in alive)
+        if default in alive and totals[default] >= top - 1e-9:
+            return "play " + default
+        return "play " + max(alive, key=lambda c: totals[c])
 
     # ------------------------------------------------------------ what the view tells
 
     def simulations(self, view: dict[str, Any], first_leader: bool) -> Simulations:
-        sims = Simulations(view, self.memory, first_leader)
-        sims.weigh = self.weigh
-        return sims
+        return Simulations(view, self.memory, first_leader)
 
 
 def _trick_lead(trick: list[str]) -> str | None:
@@ -358,17 +367,22 @@ class Simulations:
             unseen.subtract([view["trump"]["card"]])
         for cards in self.known.values():
             unseen.subtract(cards)
-        self.pool = list(unseen.elements())
         self.needs = {i: p["held"] for i, p in enumerate(players) if i != self.me and i not in self.known}
         if len(self.hand) < players[self.me]["held"]:  # clairvoyance: our own card is the unknown one
             self.needs[self.me] = players[self.me]["held"]
+        if any(k < 0 for k in unseen.values()) or unseen.total() < sum(self.needs.values()):
+            memory.tricks = {}  # what we remembered cannot be this round's: forget it rather than deal nonsense
+            unseen = Counter(DECK.cards())
+            unseen.subtract([*self.hand, *(c for _, c in self.trick), *(c for cs in self.known.values() for c in cs)])
+            if view["trump"]["card"]:
+                unseen.subtract([view["trump"]["card"]])
+        self.pool = list(unseen.elements())
         self.played_by: dict[int, list[str]] = {}
         if view["phase"] == "playing":
             for trick in memory.tricks.values():
                 for player, card in trick:
                     if player in names:
                         self.played_by.setdefault(names.index(player), []).append(card)
-        self.weigh = True
         self.spread = 1.0 + 0.1 * view["cards"]
         voids = memory.voids()
         self.voids = {names.index(p): s for p, s in voids.items() if p in names}
@@ -407,7 +421,7 @@ class Simulations:
         for s, given in enumerate(self.given):
             if given is None:  # not bid yet, or bid in secret: aim for what its cards look like
                 bids[s] = self.tricks[s] + round(quick_estimate(hands[s], self.trump, self.n))
-            elif s in dealt and self.weigh:
+            elif s in dealt:
                 dealt_hand = hands[s] + self.played_by.get(s, [])
                 miss = (quick_estimate(dealt_hand, self.trump, self.n) - given) / self.spread
                 weight *= math.exp(-0.5 * miss * miss)
