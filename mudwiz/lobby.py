@@ -17,6 +17,7 @@ from twisted.logger import Logger
 from mudwiz.errors import BadCommand
 from mudwiz.session import Session
 from mudwiz.table import Table
+from mudwiz.thinking import Think, think_inline
 
 log = Logger()
 
@@ -32,8 +33,10 @@ class Lobby:
         grace: float = 120.0,
         bot_delay: float = 1.0,
         seed: int | None = None,
+        think: Think = think_inline,
     ) -> None:
         self.clock = clock
+        self.think = think
         self.grace = grace
         self.bot_delay = bot_delay
         self.seeds = random.Random(seed)
@@ -107,6 +110,7 @@ class Lobby:
         table = Table(
             self._next_table, game, session, self.clock, bot_delay=self.bot_delay,
             seed_source=random.Random(self.seeds.randrange(2**63)), on_empty=self._table_closed,
+            think=self.think,
         )
         self.tables[table.id] = table
         self._next_table += 1

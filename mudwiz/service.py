@@ -10,10 +10,11 @@ import os
 from pathlib import Path
 
 from twisted.application import service, strports
-from twisted.internet.interfaces import IReactorTime
+from twisted.internet.interfaces import IReactorFromThreads, IReactorTime
 
 from mudwiz.lobby import Lobby
 from mudwiz.net.telnet import MudFactory
+from mudwiz.thinking import Think, ThreadedThinking, think_inline
 
 DEFAULT_LISTEN = "tcp:4000"
 DEFAULT_MOTD = "motd.txt"
@@ -44,12 +45,17 @@ def makeService(
         from twisted.internet import reactor as clock  # type: ignore[no-redef]
     listen = listen or os.environ.get("MUDWIZ_LISTEN") or DEFAULT_LISTEN
     motd_text = read_motd(motd or os.environ.get("MUDWIZ_MOTD") or DEFAULT_MOTD)
+    top = service.MultiService()
+    think: Think = think_inline  # a fake clock has no threads: bots then think on the calling thread
+    if IReactorFromThreads.providedBy(clock):
+        think = ThreadedThinking(clock)  # type: ignore[arg-type]
+        think.setServiceParent(top)
     lobby = Lobby(
         clock,
+        think=think,
         grace=grace if grace is not None else float(os.environ.get("MUDWIZ_GRACE", 120)),
         bot_delay=bot_delay if bot_delay is not None else float(os.environ.get("MUDWIZ_BOT_DELAY", 1.0)),
     )
-    top = service.MultiService()
     top.lobby = lobby  # type: ignore[attr-defined]
     server = strports.service(listen, MudFactory(lobby, motd_text))
     server.setName("telnet")

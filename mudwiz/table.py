@@ -19,6 +19,7 @@ from mudwiz.errors import BadCommand, BadOption, IllegalAction, MudwizError
 from mudwiz.games import game_class
 from mudwiz.games.base import Event, Game, Option
 from mudwiz.session import Session
+from mudwiz.thinking import Think, think_inline
 
 log = Logger()
 
@@ -46,11 +47,13 @@ class Table:
         bot_delay: float = 1.0,
         seed_source: random.Random | None = None,
         on_empty: Callable[[Table], None] | None = None,
+        think: Think = think_inline,
     ) -> None:
         self.id = table_id
         self.game_class: type[Game] = game_class(game)
         self.clock = clock
         self.bot_delay = bot_delay
+        self.think = think
         self.seeds = seed_source or random.Random()
         self.on_empty = on_empty
         self.seats: list[Session] = []
@@ -65,6 +68,7 @@ class Table:
         self._confirm_timer: IDelayedCall | None = None
         self._turn_timer: IDelayedCall | None = None
         self._bot_timers: dict[int, IDelayedCall] = {}
+        self._thinking: set[int] = set()  # seats whose bot is deciding right now (maybe in another thread)
         self.sit(host)
 
     # ------------------------------------------------------------ who is here
@@ -365,14 +369,11 @@ class Table:
         self._turn_timer = None
         if self.game is None or moves != self.moves:
             return
-        from mudwiz.bots.randombot import RandomBot
-
-        chooser = RandomBot(self.name, self.seeds)
         for seat in self.game.waiting():
             person = self.seats[seat]
             if person.is_bot or self.game.finished:
                 continue
-            action = chooser.choose(self.game.view(seat))
+            action = self.any_move(seat)
             if action is not None and seat in self.game.waiting():
                 self.announce(f"Time is up for {person.name}: {action}.")
                 events = self.game.apply(seat, action)
@@ -387,12 +388,13 @@ class Table:
             return
         waiting = set(self.game.waiting())
         for seat, s in enumerate(self.seats):
-            if not s.is_bot or seat in self._bot_timers and self._bot_timers[seat].active():
+            if not s.is_bot or seat in self._thinking or seat in self._bot_timers and self._bot_timers[seat].active():
                 continue
             if seat in waiting or self.game.legal_actions(seat):
                 self._bot_timers[seat] = self.clock.callLater(self.bot_delay, self._bot_move, seat, self.moves)
 
     def _bot_move(self, seat: int, moves: int) -> None:
+        """The delay is over: hand the bot its view and wait for its answer (see :mod:`mudwiz.thinking`)."""
         self._bot_timers.pop(seat, None)
         if self.game is None or self.game.finished or seat >= len(self.seats):
             return
@@ -402,8 +404,26 @@ class Table:
         if moves != self.moves:  # the table changed since this move was planned: think again
             self._schedule_bots()
             return
-        view = self.game.view(seat)
-        action = bot.choose(view)  # type: ignore[attr-defined]
+        self._thinking.add(seat)
+        game = self.game
+        thought = self.think(bot, game.view(seat))  # type: ignore[arg-type]
+        thought.addErrback(self._bot_failed, bot)
+        thought.addCallback(self._bot_answer, seat, bot, game, moves)
+
+    def _bot_failed(self, failure: Any, bot: Session) -> None:
+        log.failure("bot {name} at table {table} failed to choose", failure, name=bot.name, table=self.id)
+        return None
+
+    def _bot_answer(self, action: str | None, seat: int, bot: Session, game: Game, moves: int) -> None:
+        """Play the bot's answer if the table is still where it was when the bot was asked; else ask again."""
+        self._thinking.discard(seat)
+        if self.game is not game or moves != self.moves or seat >= len(self.seats) or self.seats[seat] is not bot:
+            self._schedule_bots()  # the table moved on, or someone else holds the seat now: ask whoever is there
+            return
+        if game.finished:
+            return
+        if action is None and seat in game.waiting():
+            action = self.any_move(seat)  # a bot that owes a move and has none (a bug) must not stall the table
         if action is None:
             return
         try:
@@ -411,9 +431,16 @@ class Table:
         except MudwizError as exc:  # a bot bug must never stall the table: log it, play any legal move
             log.error("bot {name} at table {table} tried {action!r}: {error}", name=bot.name, table=self.id,
                       action=action, error=str(exc))
-            legal = self.game.legal_actions(seat)
-            if legal:
-                self.act(bot, str(legal[0]))
+            fallback = self.any_move(seat)
+            if fallback is not None:
+                self.act(bot, fallback)
+
+    def any_move(self, seat: int) -> str | None:
+        """A random legal move for ``seat``, concrete (a Witches pass names its cards), or None if it has none."""
+        from mudwiz.bots.randombot import RandomBot
+
+        assert self.game is not None
+        return RandomBot(self.name, self.seeds).choose(self.game.view(seat))
 
     # ------------------------------------------------------------ output
 

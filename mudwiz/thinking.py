@@ -1,0 +1,56 @@
+"""Where a bot does its thinking: inline (tests on a fake clock, cheap bots) or in a worker thread (the server).
+
+A ``good`` bot may think for a tenth of a second or more per move. On the reactor thread that would freeze
+every connection of the server for that long, once per bot move; in a worker thread the reactor keeps
+serving (Python switches threads every few milliseconds even under the GIL). The table only sees a
+``Think``: give it a bot and a view, get a Deferred of the bot's action.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any, Protocol
+
+from twisted.application import service
+from twisted.internet import defer, threads
+from twisted.internet.interfaces import IReactorFromThreads
+from twisted.python.threadpool import ThreadPool
+
+
+class Chooser(Protocol):
+    def choose(self, view: dict[str, Any]) -> str | None: ...
+
+
+class Think(Protocol):
+    def __call__(self, bot: Chooser, view: dict[str, Any]) -> defer.Deferred[str | None]: ...
+
+
+def think_inline(bot: Chooser, view: dict[str, Any]) -> defer.Deferred[str | None]:
+    """Decide on the calling thread: deterministic, for a fake clock and for bots that answer at once."""
+    return defer.maybeDeferred(bot.choose, view)
+
+
+class ThreadedThinking(service.Service):
+    """A pool of worker threads for bots, started and stopped with the server.
+
+    The bot gets a deep copy of its view, so nothing the reactor later changes can move under it; a bot object
+    is only ever asked one question at a time (the table sees to that), so its own memory needs no lock.
+    """
+
+    name = "bot-thinking"
+
+    def __init__(self, reactor: IReactorFromThreads, threads: int = 4) -> None:
+        self.reactor = reactor
+        self.pool = ThreadPool(minthreads=0, maxthreads=threads, name="mudwiz-bots")
+
+    def __call__(self, bot: Chooser, view: dict[str, Any]) -> defer.Deferred[str | None]:
+        return threads.deferToThreadPool(self.reactor, self.pool, bot.choose, copy.deepcopy(view))
+
+    def startService(self) -> None:
+        super().startService()
+        self.pool.start()
+
+    def stopService(self) -> defer.Deferred[None] | None:
+        super().stopService()
+        self.pool.stop()
+        return None
