@@ -35,14 +35,17 @@ def random_choice(state: State) -> str:
 class Connection:
     """One TCP connection in JSON mode: send commands with an id, read one JSON object a line."""
 
-    def __init__(self, host: str, port: int, name: str) -> None:
+    def __init__(self, host: str, port: int, name: str, trace: bool = False) -> None:
         self.sock = socket.create_connection((host, port), timeout=60)
         self.buffer = b""
         self.next_id = 0
+        self.trace = trace  # print every line: "> " sent, "< " received (to stderr)
         self.send("/mode json")  # before the name, so that even the login's replies are JSON
         self.send(name)
 
     def send(self, line: str) -> None:
+        if self.trace:
+            print(">", line, file=sys.stderr)
         self.sock.sendall(line.encode() + b"\r\n")
 
     def request(self, command: str) -> int:
@@ -60,6 +63,8 @@ class Connection:
             self.buffer += chunk
             *lines, self.buffer = self.buffer.split(b"\n")
             for line in lines:
+                if self.trace:
+                    print("<", line.decode(errors="replace").rstrip("\r"), file=sys.stderr)
                 start = line.find(b"{")  # the greeting before /mode json took effect is plain text
                 if start >= 0:
                     yield json.loads(line[start:])
@@ -113,6 +118,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--bots", type=int, default=0, help="server bots to seat (host only)")
     parser.add_argument("--level", default="good", help="their level: random or good")
     parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="set a table option")
+    parser.add_argument("--trace", action="store_true", help="print every line sent (>) and received (<)")
     args = parser.parse_args(argv)
 
     if args.new:
@@ -120,7 +126,7 @@ def main(argv: list[str] | None = None) -> None:
                  *[f"/bot add {args.level}"] * args.bots]
     else:
         setup = [f"/join {args.join}"]
-    conn = Connection(args.host, args.port, args.name)
+    conn = Connection(args.host, args.port, args.name, args.trace)
     standings = play(conn, random_choice, setup)
     print("game over:")
     for row in standings:

@@ -46,9 +46,10 @@ def makeService(
     listen = listen or os.environ.get("MUDWIZ_LISTEN") or DEFAULT_LISTEN
     motd_text = read_motd(motd or os.environ.get("MUDWIZ_MOTD") or DEFAULT_MOTD)
     top = service.MultiService()
-    think: Think = think_inline  # a fake clock has no threads: bots then think on the calling thread
-    if IReactorFromThreads.providedBy(clock):
-        think = ThreadedThinking(clock)  # type: ignore[arg-type]
+    threads = int(os.environ.get("MUDWIZ_BOT_THREADS", 4))
+    think: Think = think_inline  # 0 threads, or a fake clock (no threads): bots think on the reactor thread
+    if threads > 0 and IReactorFromThreads.providedBy(clock):
+        think = ThreadedThinking(clock, threads)  # type: ignore[arg-type]
         think.setServiceParent(top)
     lobby = Lobby(
         clock,

@@ -2,13 +2,16 @@
 
 A ``good`` bot may think for a tenth of a second or more per move. On the reactor thread that would freeze
 every connection of the server for that long, once per bot move; in a worker thread the reactor keeps
-serving (Python switches threads every few milliseconds even under the GIL). The table only sees a
+serving. Under the GIL the reactor still waits for a thinking thread to hand it over, up to the interpreter's
+switch interval each time it blocks and wakes (5 ms by default, several times per request): so while the pool
+runs, the interval is cut to 1 ms (``bench/reactor.py`` measures the difference). The table only sees a
 ``Think``: give it a bot and a view, get a Deferred of the bot's action.
 """
 
 from __future__ import annotations
 
 import copy
+import sys
 from typing import Any, Protocol
 
 from twisted.application import service
@@ -38,9 +41,11 @@ class ThreadedThinking(service.Service):
     """
 
     name = "bot-thinking"
+    switch_interval = 0.001  # seconds; see the module's docstring
 
     def __init__(self, reactor: IReactorFromThreads, threads: int = 4) -> None:
         self.reactor = reactor
+        self.saved_interval = sys.getswitchinterval()
         self.pool = ThreadPool(minthreads=0, maxthreads=threads, name="mudwiz-bots")
 
     def __call__(self, bot: Chooser, view: dict[str, Any]) -> defer.Deferred[str | None]:
@@ -48,9 +53,12 @@ class ThreadedThinking(service.Service):
 
     def startService(self) -> None:
         super().startService()
+        self.saved_interval = sys.getswitchinterval()
+        sys.setswitchinterval(min(self.saved_interval, self.switch_interval))
         self.pool.start()
 
     def stopService(self) -> defer.Deferred[None] | None:
         super().stopService()
         self.pool.stop()
+        sys.setswitchinterval(self.saved_interval)
         return None

@@ -8,6 +8,7 @@ exercised by every loopback test (the server runs it) and directly at the end.
 
 from __future__ import annotations
 
+import sys
 import threading
 from typing import Any
 
@@ -124,7 +125,8 @@ def test_a_bot_that_fails_to_think_still_moves_and_the_failure_is_logged() -> No
 
 
 def test_the_threaded_thinker_answers_from_a_worker_thread_on_a_copy_of_the_view() -> None:
-    """The real thing: the answer comes from another thread; the bot's view is its own copy."""
+    """The real thing: the answer comes from another thread; the bot's view is its own copy; while the pool runs
+    the interpreter hands the GIL over more often, so the reactor does not wait long for a thinking thread."""
     seen: dict[str, Any] = {}
 
     class Probe:
@@ -135,9 +137,11 @@ def test_the_threaded_thinker_answers_from_a_worker_thread_on_a_copy_of_the_view
             view["hand"].clear()  # whatever the bot does to its copy stays there
             return "pass"
 
+    before = sys.getswitchinterval()
     thinking = ThreadedThinking(reactor, threads=1)
     thinking.startService()
     try:
+        assert sys.getswitchinterval() == min(before, ThreadedThinking.switch_interval)
         view = {"hand": ["R1", "R2"]}
         result = []
         answer = thinking(Probe(), view)
@@ -148,6 +152,7 @@ def test_the_threaded_thinker_answers_from_a_worker_thread_on_a_copy_of_the_view
                 break
     finally:
         thinking.stopService()
+    assert sys.getswitchinterval() == before
     assert result == ["pass"]
     assert seen["thread"] != threading.current_thread().name and "mudwiz-bots" in seen["thread"]
     assert view == {"hand": ["R1", "R2"]}

@@ -1,0 +1,106 @@
+"""Does the server stay responsive while ``good`` bots think? Round-trip times of a lobby command, under load.
+
+Starts a real server (``mudwiz serve``, bots moving without delay), fills ``--tables`` Wizard tables with
+``examples/bot.py`` hosts and three ``good`` bots each, and meanwhile sends ``/who`` from one more JSON
+connection every 20 ms, timing each reply. Prints percentiles per setting; figures, never assertions::
+
+    python bench/reactor.py                          # 0 and 4 bot threads, 0/1/4 busy tables, 10 s each
+    python bench/reactor.py --threads 4 --tables 8 --seconds 20
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for(port: int) -> None:
+    for _ in range(200):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            time.sleep(0.05)
+    raise SystemExit("the server did not start")
+
+
+def ping(port: int, seconds: float) -> list[float]:
+    """Round-trip times (s) of ``/who`` sent every 20 ms for ``seconds``."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=30)
+    sock.sendall(b"/mode json\r\npinger\r\n")
+    lines = sock.makefile("rb")
+    times: list[float] = []
+    end = time.perf_counter() + seconds
+    n = 0
+    while time.perf_counter() < end:
+        n += 1
+        sent = time.perf_counter()
+        sock.sendall(json.dumps({"id": n, "cmd": "/who"}).encode() + b"\r\n")
+        for line in lines:
+            start = line.find(b"{")
+            if start >= 0 and json.loads(line[start:]).get("id") == n:
+                break
+        else:
+            raise SystemExit("the server closed the pinger's connection")
+        times.append(time.perf_counter() - sent)
+        time.sleep(max(0.0, 0.02 - (time.perf_counter() - sent)))
+    sock.close()
+    return times
+
+
+def run(threads: int, tables: int, seconds: float) -> str:
+    port = free_port()
+    env = {**os.environ, "MUDWIZ_BOT_DELAY": "0", "MUDWIZ_BOT_THREADS": str(threads), "MUDWIZ_GRACE": "0"}
+    listen = f"tcp:{port}:interface=127.0.0.1"
+    server = subprocess.Popen([sys.executable, "-m", "mudwiz.cli", "serve", "--listen", listen],
+                              env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    hosts: list[subprocess.Popen[bytes]] = []
+    try:
+        wait_for(port)
+        for i in range(tables):
+            hosts.append(subprocess.Popen(
+                [sys.executable, str(ROOT / "examples" / "bot.py"), "--port", str(port), "--name", f"host{i}",
+                 "--new", "wizard", "--bots", "3", "--level", "good"],
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        time.sleep(1.0 if tables else 0.0)  # let the tables start
+        times = sorted(ping(port, seconds))
+    finally:
+        for p in hosts:
+            p.kill()
+        server.terminate()
+        server.wait()
+    ms = [1000 * t for t in times]
+    q = statistics.quantiles(ms, n=100)
+    return (f"bot threads={threads} busy tables={tables:2}  /who round trip ms: median={q[49]:6.1f} "
+            f"p90={q[89]:6.1f} p99={q[98]:6.1f} max={max(ms):6.1f}  ({len(ms)} pings)")
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--threads", type=int, action="append", help="MUDWIZ_BOT_THREADS (repeat; default 0 and 4)")
+    parser.add_argument("--tables", type=int, action="append", help="busy tables (repeat; default 0, 1, 4)")
+    parser.add_argument("--seconds", type=float, default=10.0, help="seconds of pings per setting")
+    args = parser.parse_args(argv)
+    for threads in args.threads or (0, 4):
+        for tables in args.tables or (0, 1, 4):
+            print(run(threads, tables, args.seconds), flush=True)
+
+
+if __name__ == "__main__":
+    main()
