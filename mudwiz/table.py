@@ -27,6 +27,8 @@ TABLE_OPTIONS = (
     Option("confirm", "seconds to wait for /ok after a round (0: wait for everyone)", default=20, lo=0, hi=3600),
     Option("turn", "seconds a player has for a move before a random legal one is made (0: no limit)",
            default=0, lo=0, hi=3600),
+    Option("botdelay", "milliseconds a bot waits before it moves (off: the server's setting)",
+           default=None, lo=0, hi=10000),
 )
 
 
@@ -336,7 +338,7 @@ class Table:
             if delay and self._pending_confirmations():
                 self._confirm_timer = self.clock.callLater(delay, self._advance)
             elif not self._pending_confirmations():
-                self._confirm_timer = self.clock.callLater(self.bot_delay, self._advance)
+                self._confirm_timer = self.clock.callLater(self.pace, self._advance)
         if self.game.finished:
             log.info(
                 "table {table} game over seed={seed} log={log}",
@@ -383,6 +385,12 @@ class Table:
 
     # ------------------------------------------------------------ bots
 
+    @property
+    def pace(self) -> float:
+        """Seconds a bot waits before moving, so people can follow the play: the host's choice or the server's."""
+        chosen = self.table_options["botdelay"]
+        return self.bot_delay if chosen is None else chosen / 1000
+
     def _schedule_bots(self) -> None:
         if self.game is None or self.game.finished:
             return
@@ -391,7 +399,7 @@ class Table:
             if not s.is_bot or seat in self._thinking or seat in self._bot_timers and self._bot_timers[seat].active():
                 continue
             if seat in waiting or self.game.legal_actions(seat):
-                self._bot_timers[seat] = self.clock.callLater(self.bot_delay, self._bot_move, seat, self.moves)
+                self._bot_timers[seat] = self.clock.callLater(self.pace, self._bot_move, seat, self.moves)
 
     def _bot_move(self, seat: int, moves: int) -> None:
         """The delay is over: hand the bot its view and wait for its answer (see :mod:`mudwiz.thinking`)."""
@@ -483,6 +491,7 @@ class Table:
                 "trick": [],
                 "trump": {"suit": None, "card": None},
                 "options": self.current_options(),
+                "table_options": dict(self.table_options),
                 "min_players": self.game_class.min_players,
                 "max_players": self.game_class.max_players,
                 "legal": ["/start"] if can_start else [],
@@ -496,7 +505,7 @@ class Table:
         for p in view["players"]:
             p["bot"] = self.seats[self.game.players.index(p["name"])].is_bot
             p["away"] = not self.seats[self.game.players.index(p["name"])].connected
-        return {**base, **view, "legal": legal, "table_options": self.table_options,
+        return {**base, **view, "legal": legal, "table_options": dict(self.table_options),
                 "confirmed": sorted(self.confirmed)}
 
     def send_state(self, session: Session, look: bool = False) -> None:

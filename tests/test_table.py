@@ -211,6 +211,29 @@ def test_turn_timer_plays_for_a_person_who_stalls() -> None:
     assert game.finished
 
 
+def test_the_host_sets_how_long_bots_wait_before_moving() -> None:
+    """The server's delay (0.5 s here) unless the table's ``botdelay`` says otherwise; ``off`` goes back to it."""
+    clock, lobby, people = setup(1)
+    host = people[0]
+    dispatch(lobby, host, "/bot add random")
+    dispatch(lobby, host, "/bot add random")
+    dispatch(lobby, host, "/option botdelay 2000")
+    assert host.last_state()["table_options"]["botdelay"] == 2000
+    with pytest.raises(BadOption):
+        dispatch(lobby, host, "/option botdelay 10001")
+    dispatch(lobby, host, "/option botdelay off")
+    assert lobby.tables[1].pace == 0.5
+    dispatch(lobby, host, "/option botdelay 2000")
+    dispatch(lobby, host, "/start")
+    game = lobby.tables[1].game
+    bot = game.waiting()[0]
+    assert bot != 0, "the dealer is seat 0 (the host), so a bot bids first"
+    clock.advance(1.9)
+    assert game.bids[bot] is None
+    clock.advance(0.2)
+    assert game.bids[bot] is not None
+
+
 def test_a_timed_reveal_is_ended_by_the_table_after_its_seconds() -> None:
     """Tiltowait's MILWA: the engine hands the caster the cards and a duration; the table keeps the time."""
     from mudwiz.games.tiltowait import MilwaReveal
