@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from mudwiz.render.style import Style, pad
+from mudwiz.render.style import Style, pad, wrap_cards
 
 
 def standings(rows: list[dict[str, Any]], style: Style) -> list[str]:
@@ -13,3 +14,23 @@ def standings(rows: list[dict[str, Any]], style: Style) -> list[str]:
     for r in rows:
         lines.append(f"   {r['place']:>2}. {pad(style.text(r['player']), 16)} {r['score']:>7}")
     return lines
+
+
+def your_hand(view: dict[str, Any], style: Style,
+              card: Callable[[Style, str, bool], str] = Style.card) -> list[str]:
+    """The viewer's hand with the cards they may play now marked (none for an observer); ``card`` paints one,
+    for a game whose colours ``Style.card`` does not know."""
+    if view["you"] is None:
+        return []
+    playable = {a.split()[1] for a in view["legal"] if a.startswith("play ")}
+    return [" Your hand:", *wrap_cards([card(style, c, c in playable) for c in view["hand"]], indent=2)]
+
+
+def round_over(view: dict[str, Any], style: Style, unit: str) -> str | None:
+    """The prompt once the game or a round (``unit``: what the game calls one) is over: nothing left to ask but
+    /ok, whatever the game; None while play goes on."""
+    if view["phase"] == "gameover":
+        return style.bold(" Game over.")
+    if view["phase"] == "roundend":
+        return style.bold(f" {unit.capitalize()} over: /ok when ready for the next {unit}.")
+    return None

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from mudwiz.games.base import Event
-from mudwiz.render.common import standings
+from mudwiz.render.common import round_over, standings, your_hand
 from mudwiz.render.style import Style, pad, visible_len, wrap_cards
 
 COLOUR_NAMES = {"K": "black", "R": "red", "G": "gold", "B": "blue"}
@@ -109,21 +109,17 @@ def table_view(view: dict[str, Any], style: Style) -> list[str]:
         if p.get("karuki"):
             tags.append(style.paint("karuki!", "yellow", "bold"))
         lines.append(f" {marker} {pad(name, 16)} {p['held']:>5} {p['score']:>7}  {' '.join(tags)}".rstrip())
-    if t["you"] is not None:
-        playable = {a.split()[1] for a in t["legal"] if a.startswith("play ")}
-        lines.append(" Your hand:")
-        lines.extend(wrap_cards([card(style, c, c in playable) for c in t["hand"]], indent=2))
+    lines.extend(your_hand(view, style, card))
     lines.append(prompt(view, style))
     return lines
 
 
 def prompt(view: dict[str, Any], style: Style) -> str:
     """One line that says what this viewer is asked to do, or whom the table waits for."""
+    over = round_over(view, style, "hand")
+    if over is not None:
+        return over
     t = view
-    if t["phase"] == "gameover":
-        return style.bold(" Game over.")
-    if t["phase"] == "roundend":
-        return style.bold(" Hand over: /ok when ready for the next hand.")
     legal = t["legal"]
     side = ""
     if "karuki" in legal:

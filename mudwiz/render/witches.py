@@ -10,7 +10,7 @@ from typing import Any
 
 from mudwiz.cards import SUIT_NAMES
 from mudwiz.games.base import Event
-from mudwiz.render.common import standings
+from mudwiz.render.common import round_over, standings, your_hand
 from mudwiz.render.style import SUIT_COLOUR, WIDTH, Style, pad, visible_len, wrap_cards
 
 SPECIAL_NAMES = {"R11": "fire witch", "G11": "water witch", "Y11": "earth witch", "B11": "air witch",
@@ -73,20 +73,17 @@ def table_view(view: dict[str, Any], style: Style) -> list[str]:
             lines.append(" You passed:   " + " ".join(_card(style, c) for c in t["passed"]))
         if t.get("received"):
             lines.append(" You received: " + " ".join(_card(style, c) for c in t["received"]))
-        legal = {a.split()[1] for a in t["legal"] if a.startswith("play ")}
-        lines.append(" Your hand:")
-        lines.extend(wrap_cards([style.card(c, c in legal) for c in t["hand"]], indent=2))
+    lines.extend(your_hand(view, style))
     lines.append(prompt(view, style))
     return lines
 
 
 def prompt(view: dict[str, Any], style: Style) -> str:
     """One line that says what this viewer is asked to do, or whom the table waits for."""
+    over = round_over(view, style, "hand")
+    if over is not None:
+        return over
     t = view
-    if t["phase"] == "gameover":
-        return style.bold(" Game over.")
-    if t["phase"] == "roundend":
-        return style.bold(" Hand over: /ok when ready for the next hand.")
     legal = t["legal"]
     if not legal:
         doing = {"passing": "pass", "playing": "play", "spell": "choose what the spell does"}.get(t["phase"], "act")

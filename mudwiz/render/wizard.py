@@ -6,8 +6,8 @@ from typing import Any
 
 from mudwiz.cards import SUIT_NAMES
 from mudwiz.games.base import Event
-from mudwiz.render.common import standings
-from mudwiz.render.style import Style, pad, wrap_cards
+from mudwiz.render.common import round_over, standings, your_hand
+from mudwiz.render.style import Style, pad
 
 
 def _suit(style: Style, suit: str | None) -> str:
@@ -51,22 +51,17 @@ def table_view(view: dict[str, Any], style: Style) -> list[str]:
         if "cards" in p:
             row += "  sees: " + "".join(style.card(c) for c in p["cards"])
         lines.append(row)
-    if t["you"] is not None:
-        legal = {a.split()[1] for a in t["legal"] if a.startswith("play ")}
-        cards = [style.card(c, c in legal) for c in t["hand"]]
-        lines.append(" Your hand:")
-        lines.extend(wrap_cards(cards, indent=2))
+    lines.extend(your_hand(view, style))
     lines.append(prompt(view, style))
     return lines
 
 
 def prompt(view: dict[str, Any], style: Style) -> str:
     """One line that says what this viewer is asked to do, or whom the table waits for."""
+    over = round_over(view, style, "round")
+    if over is not None:
+        return over
     t = view
-    if t["phase"] == "gameover":
-        return style.bold(" Game over.")
-    if t["phase"] == "roundend":
-        return style.bold(" Round over: /ok when ready for the next round.")
     legal = t["legal"]
     if not legal:
         who = ", ".join(style.text(n) for n in t["waiting"]) or "nobody"
