@@ -113,6 +113,7 @@ class Game(ABC):
     max_players: ClassVar[int]
     OPTIONS: ClassVar[Sequence[Option]] = ()
     VERBS: ClassVar[Mapping[str, str]] = {}  # verb -> "usage: what it does", for /help at a table
+    _phase: str  # set by ``_start`` and the moves; ``roundend`` and ``gameover`` mean the same in every game
 
     def __init__(
         self,
@@ -168,9 +169,9 @@ class Game(ABC):
         """Set up the first round (shuffle, deal) and return what happened."""
 
     @property
-    @abstractmethod
     def phase(self) -> str:
         """A word for where the game stands: e.g. ``bidding``, ``playing``, ``roundend``, ``gameover``."""
+        return self._phase
 
     @property
     def finished(self) -> bool:
@@ -194,6 +195,15 @@ class Game(ABC):
 
     def _advance(self) -> list[Event]:
         raise IllegalAction("there is no pause to end")
+
+    def _close_round(self, over: bool, scores: Sequence[int], low_wins: bool = False) -> list[Event]:
+        """After a round is scored: the game ends with its standings, or pauses in ``roundend`` until the table
+        calls ``advance()`` (the pause every game's round confirmation relies on)."""
+        if over:
+            self._phase = "gameover"
+            return [GameEnd(standings(self.players, scores, low_wins))]
+        self._phase = "roundend"
+        return []
 
     def normalize(self, action: Action) -> Action:
         """Canonical form of a typed action (card codes upper-cased, ``z`` -> ``Z``); may raise IllegalAction."""

@@ -16,7 +16,7 @@ from typing import Any
 
 from mudwiz.cards import Action, Deck, rank_of, remove_card, sort_hand, suit_of
 from mudwiz.errors import BadOption, IllegalAction
-from mudwiz.games.base import Event, Game, GameEnd, Option, Seat, standings
+from mudwiz.games.base import Event, Game, Option, Seat, standings
 
 COLOURS = "KRGB"  # the order the sheet lists them in: black, red, gold, blue
 COLOUR_NAMES = {"K": "black", "R": "red", "G": "gold", "B": "blue"}
@@ -357,10 +357,6 @@ class Tiltowait(Game):
         return events  # MILWA, MONTINO, HAMAN: nothing to do but name the colour
 
     # -- state queries
-
-    @property
-    def phase(self) -> str:
-        return self._phase
 
     @property
     def top(self) -> str:
@@ -794,14 +790,9 @@ class Tiltowait(Game):
         self.sheet.append({"round": self.round, "winner": self.players[winner], "results": results})
         self.pending, self.responders, self.drawn, self.exposed, self.asleep = 0, [], None, None, None
         self.milwa_target = self.caster = self.attacker = None
-        events: list[Event] = [RoundEnd(self.round, self.players[winner], results)]
         limit, hands = self.options["limit"], self.hands_to_play
-        if (limit is not None and min(self.scores) <= limit) or (hands is not None and self.round >= hands):
-            self._phase = "gameover"
-            events.append(GameEnd(standings(self.players, self.scores)))
-        else:
-            self._phase = "roundend"
-        return events
+        over = (limit is not None and min(self.scores) <= limit) or (hands is not None and self.round >= hands)
+        return [RoundEnd(self.round, self.players[winner], results), *self._close_round(over, self.scores)]
 
     def _advance(self) -> list[Event]:
         self.starter = self.players.index(self.sheet[-1]["winner"])  # the last hand's winner starts

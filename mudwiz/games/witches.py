@@ -15,7 +15,7 @@ from typing import Any
 
 from mudwiz.cards import SUIT_NAMES, Action, Deck, rank_of, remove_card, sort_hand, suit_of
 from mudwiz.errors import IllegalAction
-from mudwiz.games.base import CardPlayed, Event, Game, GameEnd, Option, RoundEnd, Seat, Trick, standings
+from mudwiz.games.base import CardPlayed, Event, Game, Option, RoundEnd, Seat, Trick, standings
 
 DECK = Deck(suits="RGYB", low=1, high=14, specials={"W": 4})
 WIZARD = "W"
@@ -205,10 +205,6 @@ class Witches(Game):
                           self.pass_count, self.direction)]
 
     # -- state queries
-
-    @property
-    def phase(self) -> str:
-        return self._phase
 
     @property
     def pass_count(self) -> int:
@@ -422,13 +418,7 @@ class Witches(Game):
             cast = {"player": self.players[self.caster], "points": self.spell_points, "choice": spell}
         self.sheet.append({"round": self.round, "dealer": self.players[self.dealer], "results": results,
                            "spell": cast})
-        events: list[Event] = [RoundEnd(self.round, results)]
-        if self._game_over():
-            self._phase = "gameover"
-            events.append(GameEnd(standings(self.players, self.scores, low_wins=True)))
-        else:
-            self._phase = "roundend"
-        return events
+        return [RoundEnd(self.round, results), *self._close_round(self._game_over(), self.scores, low_wins=True)]
 
     def _game_over(self) -> bool:
         if self.hands_total is not None and self.round >= self.hands_total:

@@ -12,7 +12,7 @@ from typing import Any
 
 from mudwiz.cards import SUIT_NAMES, Action, Deck, rank_of, remove_card, sort_hand, suit_of
 from mudwiz.errors import BadOption, IllegalAction
-from mudwiz.games.base import CardPlayed, Event, Game, GameEnd, Option, RoundEnd, Seat, Trick, standings
+from mudwiz.games.base import CardPlayed, Event, Game, Option, RoundEnd, Seat, Trick, standings
 
 DECK = Deck(suits="BGRY", low=1, high=13, specials={"Z": 4, "N": 4})
 WIZARD, JESTER, HIDDEN = "Z", "N", "?"
@@ -191,10 +191,6 @@ class Wizard(Game):
     # -- state queries
 
     @property
-    def phase(self) -> str:
-        return self._phase
-
-    @property
     def size(self) -> int:
         return self.sizes[self.round - 1]
 
@@ -334,13 +330,7 @@ class Wizard(Game):
                  "score": self.scores[s]}
             )
         self.sheet.append({"round": self.round, "cards": self.size, "results": results})
-        events: list[Event] = [RoundEnd(self.round, results)]
-        if self.round == len(self.sizes):
-            self._phase = "gameover"
-            events.append(GameEnd(standings(self.players, self.scores)))
-        else:
-            self._phase = "roundend"
-        return events
+        return [RoundEnd(self.round, results), *self._close_round(self.round == len(self.sizes), self.scores)]
 
     def _advance(self) -> list[Event]:
         self.dealer = (self.dealer + 1) % len(self.players)
