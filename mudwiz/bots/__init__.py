@@ -30,6 +30,15 @@ class Policy(Protocol):
         """An action text from ``view["legal"]`` (concrete, e.g. ``pass R3 R4 G1``), or None to do nothing."""
 
 
+class Bot:
+    """The constructor every level shares: ``make_policy`` builds a bot from the game's name and a seeded ``rng``,
+    the bot's one source of randomness."""
+
+    def __init__(self, game: str, rng: random.Random) -> None:
+        self.game = game
+        self.rng = rng
+
+
 def make_policy(level: str, game: str, rng: random.Random) -> Policy:
     target = LEVELS.get(level)
     if target is None:

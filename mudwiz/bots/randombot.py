@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
+from mudwiz.bots import Bot
 
-class RandomBot:
-    def __init__(self, game: str, rng: random.Random) -> None:
-        self.game = game
-        self.rng = rng
 
+class RandomBot(Bot):
     def choose(self, view: dict[str, Any]) -> str | None:
         legal = [a for a in view["legal"] if not a.startswith(("catch ",))]
         if not legal:

@@ -11,10 +11,10 @@
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from typing import Any
 
+from mudwiz.bots import Bot
 from mudwiz.games.tiltowait import (
     BIG_ATTACKS,
     CANCELS,
@@ -41,12 +41,8 @@ def best_colour(hand: list[str]) -> str:
     return max(COLOURS, key=lambda c: (counts[c], -COLOURS.index(c)))
 
 
-class TiltowaitGood:
+class TiltowaitGood(Bot):
     """The ``good`` Tiltowait player."""
-
-    def __init__(self, game: str, rng: random.Random) -> None:
-        self.game = game
-        self.rng = rng
 
     def choose(self, view: dict[str, Any]) -> str | None:
         legal: list[str] = view["legal"]

@@ -13,9 +13,9 @@
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
+from mudwiz.bots import Bot
 from mudwiz.cards import rank_of, suit_of
 from mudwiz.games.witches import (
     AIR_WITCH,
@@ -56,12 +56,8 @@ def points_in(cards: list[str]) -> int:
     return fire_points(cards)
 
 
-class WitchesGood:
+class WitchesGood(Bot):
     """The ``good`` Witches player."""
-
-    def __init__(self, game: str, rng: random.Random) -> None:
-        self.game = game
-        self.rng = rng
 
     def choose(self, view: dict[str, Any]) -> str | None:
         legal: list[str] = view["legal"]
