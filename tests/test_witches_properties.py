@@ -18,7 +18,7 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_witches_rules import random_hand, spell_hand
+from witches_helpers import random_hand, spell_hand
 
 from mudwiz.cards import Action
 from mudwiz.errors import IllegalAction
