@@ -10,8 +10,7 @@ import random
 from typing import Any
 
 import pytest
-from test_wire_json import play_until_game_end
-from wire import JsonClient
+from wire import JsonClient, play_until_game_end
 
 from mudwiz.bots import LEVELS, BotSession, make_policy
 from mudwiz.bots.randombot import RandomBot

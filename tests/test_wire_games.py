@@ -9,8 +9,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from test_wire_json import play_until_game_end
-from wire import JsonClient
+from wire import JsonClient, play_until_game_end
 
 GAMES = {
     "witches": (4, ["hands=1"]),

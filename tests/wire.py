@@ -1,4 +1,6 @@
-"""Real loopback clients for the wire tests: a server in a subprocess and a JSON-mode socket client.
+"""Real loopback clients for the wire tests: a server in a subprocess, a JSON-mode socket client, and a
+random player that drives such clients through a whole game (shared here so test modules need not import
+each other).
 
 Nothing here imports the server: the tests see mudwiz only as a person or a bot would, through TCP.
 """
@@ -7,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import socket
 import subprocess
 import sys
@@ -135,3 +138,43 @@ class JsonClient:
 
     def close(self) -> None:
         self.sock.close()
+
+
+def pick_command(legal: list[str], rng: random.Random) -> str:
+    """A random legal command, but like a person: play a card rather than draw, and catch nobody on a whim."""
+    for wanted in (("/play", "/bid", "/pass", "/trump", "/spell", "/karuki", "/ok"), ("/draw", "/keep")):
+        best = [c for c in legal if c.startswith(wanted)]
+        if best:
+            return rng.choice(best)
+    return rng.choice(legal)
+
+
+def play_until_game_end(clients: list[JsonClient], rng: random.Random, limit: int = 5000) -> None:
+    """Each client answers its latest state with a random legal command until every client saw game_end."""
+    pending: dict[str, str] = {}
+    acted_on: dict[str, int] = {}
+    for _ in range(limit):
+        if all(c.of_type("game_end") for c in clients):
+            return
+        for c in clients:
+            c.read(0.002)
+            for m in c.messages[-20:]:
+                if m["type"] in ("ok", "error") and pending.get(c.name) == m.get("id"):
+                    pending.pop(c.name)
+            state = c.last_state()
+            if c.name in pending or state is None or not state["legal"]:
+                continue
+            n_states = len(c.of_type("state"))
+            if acted_on.get(c.name) == n_states:
+                continue
+            acted_on[c.name] = n_states
+            cmd = pick_command(state["legal"], rng)
+            if cmd == "/start":
+                continue
+            if cmd == "/pass":  # Witches: the pattern stands for any `count` cards of the hand
+                cmd = " ".join(["/pass", *rng.sample(state["hand"], state["pass"]["count"])])
+            c._next_id += 1
+            rid = f"{c.name}-{c._next_id}"
+            pending[c.name] = rid
+            c.send(f'{{"id": "{rid}", "cmd": "{cmd}"}}')
+    raise AssertionError("the game did not finish")
