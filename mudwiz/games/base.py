@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from mudwiz.cards import Action, as_action
+from mudwiz.cards import Action, as_action, remove_card
 from mudwiz.errors import BadOption, IllegalAction, NotYourTurn
 
 Seat = int
@@ -309,3 +309,49 @@ class GameEnd(Event):
     """The game has ended; ``standings`` as from :func:`standings` (best first)."""
 
     standings: list[dict[str, Any]] = field(default_factory=list)
+
+
+# ---------------------------------------------------------------- trick-taking
+
+
+class TrickTakingGame(Game):
+    """What Wizard and Witches share: cards go to the trick in turn, a full trick goes to its winner, the
+    winner leads the next, and the hand ends when the cards run out. Games differ only in the hooks."""
+
+    hands: list[list[str]]
+    trick: list[tuple[Seat, str]]  # (seat, card) in play order
+    last_trick: list[tuple[Seat, str]]
+    tricks: list[int]  # tricks taken this hand, per seat
+    leader: Seat
+
+    def to_play(self) -> Seat:
+        """The seat whose card the current trick needs next."""
+        return (self.leader + len(self.trick)) % len(self.players)
+
+    @abstractmethod
+    def _trick_winner(self, cards: list[str]) -> int:
+        """Index in ``cards`` (a full trick, in play order) of the card that takes it."""
+
+    def _take_trick(self, winner: Seat, cards: list[str]) -> None:
+        """Hook for what else taking a trick means (e.g. keeping its cards for scoring)."""
+
+    @abstractmethod
+    def _end_hand(self) -> list[Event]:
+        """The last trick is taken: score the hand (or ask what the rules need first)."""
+
+    def _play_card(self, seat: Seat, card: str) -> list[Event]:
+        """Play a legal card; a full trick goes to its winner, who leads next, and the last trick ends the hand."""
+        remove_card(self.hands[seat], card)
+        self.trick.append((seat, card))
+        events: list[Event] = [CardPlayed(self.players[seat], card)]
+        if len(self.trick) < len(self.players):
+            return events
+        cards = [c for _, c in self.trick]
+        won = self.trick[self._trick_winner(cards)][0]
+        self.tricks[won] += 1
+        self._take_trick(won, cards)
+        events.append(Trick([{"player": self.players[s], "card": c} for s, c in self.trick], self.players[won]))
+        self.last_trick, self.trick, self.leader = self.trick, [], won
+        if not self.hands[won]:
+            events.extend(self._end_hand())
+        return events

@@ -15,7 +15,9 @@ from typing import Any
 
 from mudwiz.cards import SUIT_NAMES, Action, Deck, rank_of, remove_card, sort_hand, suit_of
 from mudwiz.errors import IllegalAction
-from mudwiz.games.base import CardPlayed, Event, Game, Option, RoundEnd, Seat, Trick, standings
+from mudwiz.games.base import CardPlayed as CardPlayed  # re-exported: the tests read Witches' events from here
+from mudwiz.games.base import Event, Option, RoundEnd, Seat, TrickTakingGame, standings
+from mudwiz.games.base import Trick as Trick
 
 DECK = Deck(suits="RGYB", low=1, high=14, specials={"W": 4})
 WIZARD = "W"
@@ -152,7 +154,7 @@ class SpellChosen(Event):
 # ---------------------------------------------------------------- the engine
 
 
-class Witches(Game):
+class Witches(TrickTakingGame):
     name = "witches"
     title = "Witches"
     min_players = 3
@@ -222,7 +224,7 @@ class Witches(Game):
         if self._phase == "passing":
             return [s for s in range(len(self.players)) if self.passed[s] is None]
         if self._phase == "playing":
-            return [(self.leader + len(self.trick)) % len(self.players)]
+            return [self.to_play()]
         if self._phase == "spell":
             assert self.caster is not None
             return [self.caster]
@@ -322,7 +324,7 @@ class Witches(Game):
             return self._pass(seat, list(action.args))
         if action.verb == "spell":
             return self._choose_spell(seat, action.args[0])
-        return self._play(seat, action.args[0])
+        return self._play_card(seat, action.args[0])
 
     def _pass(self, seat: Seat, cards: list[str]) -> list[Event]:
         for card in cards:
@@ -349,21 +351,11 @@ class Witches(Game):
         events.append(PassDone(received))
         return events
 
-    def _play(self, seat: Seat, card: str) -> list[Event]:
-        remove_card(self.hands[seat], card)
-        self.trick.append((seat, card))
-        events: list[Event] = [CardPlayed(self.players[seat], card)]
-        if len(self.trick) < len(self.players):
-            return events
-        cards = [c for _, c in self.trick]
-        won = self.trick[trick_winner(cards)][0]
-        self.tricks[won] += 1
-        self.won[won].extend(cards)
-        events.append(Trick([{"player": self.players[s], "card": c} for s, c in self.trick], self.players[won]))
-        self.last_trick, self.trick, self.leader = self.trick, [], won
-        if not self.hands[won]:
-            events.extend(self._end_hand())
-        return events
+    def _trick_winner(self, cards: list[str]) -> int:
+        return trick_winner(cards)
+
+    def _take_trick(self, winner: Seat, cards: list[str]) -> None:
+        self.won[winner].extend(cards)  # fire points and spells are counted from the cards taken
 
     def _end_hand(self) -> list[Event]:
         """Score the hand, unless a spell's caster must first choose between give and take."""

@@ -10,9 +10,9 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
-from mudwiz.cards import SUIT_NAMES, Action, Deck, rank_of, remove_card, sort_hand, suit_of
+from mudwiz.cards import SUIT_NAMES, Action, Deck, rank_of, sort_hand, suit_of
 from mudwiz.errors import BadOption, IllegalAction
-from mudwiz.games.base import CardPlayed, Event, Game, Option, RoundEnd, Seat, Trick, standings
+from mudwiz.games.base import Event, Option, RoundEnd, Seat, TrickTakingGame, standings
 
 DECK = Deck(suits="BGRY", low=1, high=13, specials={"Z": 4, "N": 4})
 WIZARD, JESTER, HIDDEN = "Z", "N", "?"
@@ -108,7 +108,7 @@ class BidsRevealed(Event):
 # ---------------------------------------------------------------- the engine
 
 
-class Wizard(Game):
+class Wizard(TrickTakingGame):
     name = "wizard"
     title = "Wizard"
     min_players = 3
@@ -213,7 +213,7 @@ class Wizard(Game):
             pending = [s for s in self.bid_order() if self.bids[s] is None]
             return pending if self.hidden_bids else pending[:1]
         if self._phase == "playing":
-            return [(self.leader + len(self.trick)) % len(self.players)]
+            return [self.to_play()]
         return []
 
     def forbidden_bid(self, seat: Seat) -> int | None:
@@ -304,21 +304,13 @@ class Wizard(Game):
         return events
 
     def _play(self, seat: Seat, arg: str) -> list[Event]:
-        card = self.hands[seat][0] if arg == HIDDEN else arg
-        remove_card(self.hands[seat], card)
-        self.trick.append((seat, card))
-        events: list[Event] = [CardPlayed(self.players[seat], card)]
-        if len(self.trick) < len(self.players):
-            return events
-        won = self.trick[trick_winner([c for _, c in self.trick], self.trump)][0]
-        self.tricks[won] += 1
-        events.append(Trick([{"player": self.players[s], "card": c} for s, c in self.trick], self.players[won]))
-        self.last_trick, self.trick, self.leader = self.trick, [], won
-        if not self.hands[won]:
-            events.extend(self._score_round())
-        return events
+        return self._play_card(seat, self.hands[seat][0] if arg == HIDDEN else arg)  # ``?``: the one card held
 
-    def _score_round(self) -> list[Event]:
+    def _trick_winner(self, cards: list[str]) -> int:
+        return trick_winner(cards, self.trump)
+
+    def _end_hand(self) -> list[Event]:
+        """Score the round: every bid against the tricks taken, in bid order."""
         results = []
         for s in self.bid_order():
             bid = self.bids[s]
