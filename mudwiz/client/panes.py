@@ -15,7 +15,7 @@ from mudwiz.cards import SUIT_NAMES
 from mudwiz.client.events import STYLE, renderer, tighten
 from mudwiz.client.model import Model, card_of
 from mudwiz.render.ansi import Presenter
-from mudwiz.render.style import SUIT_COLOUR, pad, visible_len, wrap_cards
+from mudwiz.render.style import SUIT_COLOUR, cell_width, pad, truncate, visible_len, wrap_cards
 
 KEYS = [  # the Left/Right/Home/End/Enter/Space bindings act only while the input line is empty
     ("Left / Right", "move through your playable cards or legal bids"),
@@ -70,8 +70,8 @@ def rjust(text: str, width: int) -> str:
 
 
 def cut(text: str, width: int) -> str:
-    """Shorten plain text to ``width`` columns, marking the cut."""
-    return text if len(text) <= width else text[: max(0, width - 1)] + "~"
+    """Shorten plain text to ``width`` terminal cells, marking the cut."""
+    return text if cell_width(text) <= width else pad(truncate(text, width - 1), width - 1) + "~"
 
 
 # ---------------------------------------------------------------- the players' table
@@ -149,7 +149,7 @@ def player_rows(state: dict[str, Any], width: int) -> list[str]:
         return STYLE.text(p["name"]) + tag
 
     cols = columns(state)
-    name_w = max(6, min(16, max(len(label(p)) for p in players)))
+    name_w = max(6, min(16, max(cell_width(label(p)) for p in players)))
     while 3 + name_w + sum(c.width + 1 for c in cols) > width and any(c.optional for c in cols):
         cols.pop(max(i for i, c in enumerate(cols) if c.optional))  # the last optional column goes first
     name_w = max(4, min(name_w, width - 3 - sum(c.width + 1 for c in cols)))  # then names are shortened

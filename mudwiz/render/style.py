@@ -27,8 +27,41 @@ def strip_ansi(text: str) -> str:
     return _ANSI.sub("", text)
 
 
+# Format characters a terminal draws in no cell (zero-width space, joiners, direction marks, word joiner, BOM).
+_ZERO_WIDTH = frozenset("\u200b\u200c\u200d\u200e\u200f\u2060\ufeff")
+
+
+def char_width(ch: str) -> int:
+    """Terminal cells one character takes: 2 for East-Asian wide and fullwidth ones (CJK, kana, fullwidth
+    forms), 0 for combining marks and zero-width format characters, else 1."""
+    if ch < "\u0300":  # Latin-1 and Latin Extended: one cell, and the lookups below are the slow part
+        return 1
+    if unicodedata.east_asian_width(ch) in ("W", "F"):
+        return 2
+    return 0 if ch in _ZERO_WIDTH or unicodedata.category(ch) in ("Mn", "Me") else 1
+
+
+def cell_width(text: str) -> int:
+    """Terminal cells plain ``text`` takes (no ANSI codes in it): what padding and wrapping must count."""
+    return len(text) if text.isascii() else sum(map(char_width, text))
+
+
 def visible_len(text: str) -> int:
-    return len(strip_ansi(text))
+    """Terminal cells ``text`` takes on screen: ANSI codes none, wide characters two, combining marks none."""
+    return cell_width(strip_ansi(text))
+
+
+def truncate(text: str, width: int) -> str:
+    """The longest start of plain ``text`` that fits ``width`` cells; a wide character is never cut in half,
+    and combining marks stay with the character they belong to."""
+    if text.isascii():
+        return text[: max(0, width)]
+    used = 0
+    for i, ch in enumerate(text):
+        used += char_width(ch)
+        if used > width:
+            return text[:i]
+    return text
 
 
 def clean(text: str) -> str:
@@ -85,11 +118,11 @@ class Style:
     def rule(self, title: str = "", width: int = WIDTH) -> str:
         bar = "-" if not self.unicode else "\u2500"
         head = f"{bar * 2} {title} " if title else ""
-        return self.paint(head + bar * max(0, width - len(head)), "grey")
+        return self.paint(head + bar * max(0, width - cell_width(head)), "grey")
 
 
 def wrap_cards(cards: list[str], width: int = WIDTH, indent: int = 0) -> list[str]:
-    """Lay rendered card strings out in lines that fit ``width`` visible columns."""
+    """Lay rendered card strings out in lines that fit ``width`` terminal cells (see ``visible_len``)."""
     lines: list[str] = []
     line, used = " " * indent, indent
     for c in cards:
@@ -105,5 +138,5 @@ def wrap_cards(cards: list[str], width: int = WIDTH, indent: int = 0) -> list[st
 
 
 def pad(text: str, width: int) -> str:
-    """Pad (never cut) to ``width`` visible columns, ANSI codes not counted."""
+    """Pad (never cut) to ``width`` terminal cells, ANSI codes not counted, wide characters counted twice."""
     return text + " " * max(0, width - visible_len(text))

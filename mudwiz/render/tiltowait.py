@@ -10,7 +10,7 @@ from typing import Any
 
 from mudwiz.games.base import Event
 from mudwiz.render.common import round_over, standings, your_hand
-from mudwiz.render.style import Style, pad, visible_len, wrap_cards
+from mudwiz.render.style import Style, cell_width, pad, truncate, visible_len, wrap_cards
 
 COLOUR_NAMES = {"K": "black", "R": "red", "G": "gold", "B": "blue"}
 _PAINT = {"K": "white", "R": "red", "G": "yellow", "B": "blue"}
@@ -70,7 +70,7 @@ def situation_line(view: dict[str, Any], style: Style) -> str | None:
         return f" MILWA{by} on {to}: {to} may cancel it."
     if a["spell"] == "TILTOWAIT":
         head = f" TILTOWAIT{by}: each draws 2 or cancels: "
-        return head + _fit([_name(style, n) for n in a["left"]], 79 - len(head)) + "."
+        return head + _fit([_name(style, n) for n in a["left"]], 79 - cell_width(head)) + "."
     return f" {_card(style, a['spell'])}{by}: {to} must draw {a['draw']}, stack or cancel."
 
 
@@ -79,7 +79,7 @@ def _fit(names: list[str], room: int) -> str:
     text = ""
     for i, n in enumerate(names):
         more = (", " if text else "") + n
-        if len(text + more) > (room if i == len(names) - 1 else room - 5):
+        if cell_width(text + more) > (room if i == len(names) - 1 else room - 5):
             return text + ", ..."
         text += more
     return text
@@ -133,7 +133,7 @@ def prompt(view: dict[str, Any], style: Style) -> str:
         a = t.get("answer")
         doing = "play" if a is None else "answer " + a["spell"].split("-")[0]
         text = f" Waiting for {who} to {doing}."
-        return text + style.bold(side) if side and len(text + side) <= 80 else text
+        return text + style.bold(side) if side and cell_width(text + side) <= 80 else text
     a = t.get("answer")
     if a is not None and a["spell"] == "MILWA":
         text = " MILWA: /keep shows your hand; /play MONTINO or HAMAN COLOUR cancels."
@@ -148,14 +148,14 @@ def prompt(view: dict[str, Any], style: Style) -> str:
         text = " Your turn: /play CARD COLOUR (any card; you name the colour), or /draw."
     else:
         text = " Your turn: /play CARD (playable cards marked), or /draw."
-    return style.bold(text + side if len(text + side) <= 80 else text)
+    return style.bold(text + side if cell_width(text + side) <= 80 else text)
 
 
 def score_sheet(view: dict[str, Any], style: Style) -> list[str]:
     """Totals after every hand; the hand's winner is starred."""
     names = [p["name"] for p in view["players"]]
     col = max(7, min(12, 72 // max(1, len(names))))
-    lines = [style.rule("Score sheet"), " hand  " + "".join(pad(style.text(n)[: col - 1], col) for n in names)]
+    lines = [style.rule("Score sheet"), " hand  " + "".join(pad(truncate(style.text(n), col - 1), col) for n in names)]
     for entry in view["sheet"]:
         by_name = {r["player"]: r for r in entry["results"]}
         cells = []

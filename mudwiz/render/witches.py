@@ -11,7 +11,7 @@ from typing import Any
 from mudwiz.cards import SUIT_NAMES
 from mudwiz.games.base import Event
 from mudwiz.render.common import round_over, standings, your_hand
-from mudwiz.render.style import SUIT_COLOUR, WIDTH, Style, pad, visible_len, wrap_cards
+from mudwiz.render.style import SUIT_COLOUR, WIDTH, Style, pad, truncate, visible_len, wrap_cards
 
 SPECIAL_NAMES = {"R11": "fire witch", "G11": "water witch", "Y11": "earth witch", "B11": "air witch",
                  "G12": "pygmy queen"}
@@ -106,7 +106,7 @@ def score_sheet(view: dict[str, Any], style: Style) -> list[str]:
     """Running totals after every hand, with each hand's change in brackets; spells noted underneath."""
     names = [p["name"] for p in view["players"]]
     col = max(9, min(12, (78 - 8) // max(1, len(names))))
-    lines = [style.rule("Score sheet"), "  hand " + "".join(pad(style.text(n)[: col - 1], col) for n in names)]
+    lines = [style.rule("Score sheet"), "  hand " + "".join(pad(truncate(style.text(n), col - 1), col) for n in names)]
     notes = []
     for entry in view["sheet"]:
         by_name = {r["player"]: r for r in entry["results"]}

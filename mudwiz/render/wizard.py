@@ -7,7 +7,7 @@ from typing import Any
 from mudwiz.cards import SUIT_NAMES
 from mudwiz.games.base import Event
 from mudwiz.render.common import round_over, standings, your_hand
-from mudwiz.render.style import Style, pad
+from mudwiz.render.style import Style, pad, truncate
 
 
 def _suit(style: Style, suit: str | None) -> str:
@@ -85,7 +85,7 @@ def score_sheet(view: dict[str, Any], style: Style) -> list[str]:
     """Bids, tricks and totals of every round so far."""
     names = [p["name"] for p in view["players"]]
     col = max(9, min(12, (78 - 8) // max(1, len(names))))
-    lines = [style.rule("Score sheet"), "  rnd  " + "".join(pad(style.text(n)[: col - 1], col) for n in names)]
+    lines = [style.rule("Score sheet"), "  rnd  " + "".join(pad(truncate(style.text(n), col - 1), col) for n in names)]
     for entry in view["sheet"]:
         by_name = {r["player"]: r for r in entry["results"]}
         cells = []

@@ -1,0 +1,112 @@
+"""Widths are terminal cells, not code points: an East-Asian wide character takes two cells and a combining
+mark none, so chat or game text in Japanese (say) is padded, cut and wrapped to exactly the columns it fills.
+
+The screen tests draw the lines on an 80-column pyte terminal, which lays out wide characters as a real
+terminal does: a line that is one cell too long spills onto the next row.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pyte
+from wcwidth import wcswidth
+
+from mudwiz.client import panes
+from mudwiz.render import tiltowait, witches, wizard
+from mudwiz.render.style import Style, cell_width, pad, strip_ansi, truncate, visible_len, wrap_cards
+
+WIDE = "日本語のチャット"  # 8 characters, 16 cells
+ACCENTED = "e\u0301te\u0301"  # "été" with combining acute accents: 5 code points, 3 cells
+
+
+def screen(lines: list[str], rows: int = 12) -> pyte.Screen:
+    """The lines as an 80-column terminal shows them (each followed by CR LF, as the server sends them)."""
+    term = pyte.Screen(80, rows)
+    pyte.Stream(term).feed("".join(f"{line}\r\n" for line in lines))
+    return term
+
+
+def used_rows(term: pyte.Screen) -> int:
+    return sum(1 for row in term.display if row.strip())
+
+
+def cells(text: str) -> int:
+    """The width by wcwidth (what pyte lays out by): an oracle apart from the code under test."""
+    return wcswidth(strip_ansi(text))
+
+
+def test_width_counts_cells() -> None:
+    assert visible_len(WIDE) == 16
+    assert visible_len(f"\x1b[1m{WIDE}\x1b[0m") == 16
+    assert visible_len(ACCENTED) == 3
+    assert visible_len("ＡＢＣ") == 6  # fullwidth forms
+    assert visible_len("caf\u00e9 \u2500\u2500 plain") == 13  # Latin-1 and box drawing: one cell each
+    assert cell_width("hello") == 5
+
+
+def test_truncate_never_splits_a_wide_character_nor_orphans_a_mark() -> None:
+    assert truncate(WIDE, 5) == "日本"
+    assert truncate(WIDE, 6) == "日本語"
+    assert truncate(ACCENTED, 1) == "e\u0301"
+    assert truncate("abcdef", 3) == "abc"
+    assert truncate(WIDE, 0) == ""
+
+
+def test_pad_fills_exactly_to_the_column_on_screen() -> None:
+    line = pad(f"\x1b[1m{WIDE}\x1b[0m: こんにちは", 79) + "|"
+    term = screen([line])
+    assert term.buffer[0][79].data == "|"
+    assert used_rows(term) == 1
+    assert cells(pad(WIDE, 20)) == 20 and cells(pad(ACCENTED, 20)) == 20
+
+
+def test_rule_with_a_wide_title_is_exactly_80_cells() -> None:
+    for style in (Style(), Style(colour=False)):
+        rule = style.rule(f"Table 3: {WIDE}")
+        assert cells(rule) == 80
+        term = screen([rule])
+        assert term.buffer[0][79].data == "\u2500" and used_rows(term) == 1
+
+
+def test_wrap_cards_fills_rows_without_spilling() -> None:
+    pieces = [f" {WIDE[:2]} "] * 30  # 6 cells each: 13 to a line of 80
+    lines = wrap_cards(pieces, indent=2)
+    assert [cells(line) for line in lines] == [80, 80, 26]
+    assert used_rows(screen(lines)) == len(lines)
+
+
+def sheet_view(names: list[str]) -> dict[str, Any]:
+    return {"players": [{"name": n} for n in names], "sheet": [], "winner": None}
+
+
+def test_score_sheet_columns_line_up_with_wide_names() -> None:
+    names = ["山田太郎さんですよ", "佐藤花子さんですよ", "ascii", "鈴木一郎さんですよ"]  # 18 cells: cut to fit
+    for module in (wizard, witches, tiltowait):
+        head = module.score_sheet(sheet_view(names), Style())[1]
+        ascii_head = module.score_sheet(sheet_view(["a", "b", "c", "d"]), Style())[1]
+        assert cells(head) == len(ascii_head) <= 80, module.__name__
+        term = screen([head])
+        assert used_rows(term) == 1
+        assert term.buffer[0][ascii_head.index("c")].data == "a"  # the third column starts where it should
+
+
+def test_witches_waiting_line_falls_back_when_wide_names_overrun() -> None:
+    names = ["山田太郎さんです", "佐藤花子さんです", "鈴木一郎さんです", "高橋次郎さんです"]  # 60 code points, 92 cells
+    view = {"phase": "playing", "legal": [], "waiting": names}
+    line = witches.prompt(view, Style())
+    assert cells(line) <= 80
+    assert line == " Waiting for 4 players to play (marked >)."
+
+
+def test_client_cut_and_player_rows_count_cells() -> None:
+    cut = panes.cut(f"Wizard - {WIDE}{WIDE}", 20)
+    assert cells(cut) == 20 and cut.endswith("~")
+    assert cells(panes.cut(f"Wizard -- {WIDE}", 20)) == 20  # a wide character that would straddle the edge
+    assert panes.cut("plain ascii text", 10) == "plain asc~"  # ASCII: as before
+    player = {"score": 0, "tricks": 0, "bid": None, "has_bid": False, "projected": None, "played": None}
+    state = {"game": "wizard", "phase": "playing", "waiting": [],
+             "players": [{**player, "name": WIDE}, {**player, "name": "bob"}]}
+    for width in (30, 60):
+        rows = panes.player_rows(state, width)
+        assert cells(rows[1]) == cells(rows[2]) <= width
