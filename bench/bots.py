@@ -44,8 +44,6 @@ class Result:
     others: list[int] = field(default_factory=list)  # the scores of the seats that are not ``good``
     wins: int = 0
     seats: int = 0
-    exact: int = 0
-    rounds: int = 0
     times: list[float] = field(default_factory=list)
     # Wizard, per ``good`` seat-round: (cards dealt, bid, tricks taken, the table's bids minus the cards dealt)
     bids: list[tuple[int, int, int, int]] = field(default_factory=list)
@@ -84,12 +82,11 @@ def play(game: str, levels: Sequence[str], seed: int, options: dict[str, Any]) -
             result.wins += places[name] == 1
         else:
             result.others.append(scores[name])
+    good_names = {engine.players[s] for s in good}
     for row in getattr(engine, "sheet", []) if game == "wizard" else []:
         table = sum(r["bid"] for r in row["results"]) - row["cards"]
         for r in row["results"]:
-            if r["player"] in {engine.players[s] for s in good}:
-                result.rounds += 1
-                result.exact += r["bid"] == r["tricks"]
+            if r["player"] in good_names:
                 result.bids.append((row["cards"], r["bid"], r["tricks"], table))
     return result
 
@@ -118,13 +115,13 @@ def matchup(game: str, players: int, against: str, games: int, options: dict[str
     if others:
         line += f"(theirs {statistics.mean(others):7.1f}) "
     line += f"win rate={wins:6.1%}"
-    rounds = sum(r.rounds for r in results)
-    if rounds:
-        line += f" exact bids={sum(r.exact for r in results) / rounds:6.1%}"
+    bids = [b for r in results for b in r.bids]
+    if bids:
+        line += f" exact bids={sum(bid == tricks for _, bid, tricks, _ in bids) / len(bids):6.1%}"
     if times:
         line += f" decision ms mean={1000 * statistics.mean(times):5.1f} max={1000 * max(times):6.1f}"
-    if detail and rounds:
-        line += "\n" + breakdown([b for r in results for b in r.bids])
+    if detail and bids:
+        line += "\n" + breakdown(bids)
     return line
 
 
