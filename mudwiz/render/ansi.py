@@ -30,7 +30,7 @@ class Presenter:
 
     def __init__(self, style: Style) -> None:
         self.style = style
-        self._had_turn = False
+        self._turn: tuple[Any, ...] | None = None  # the turn last drawn (None: it was not this person's turn)
         self._round: tuple[Any, Any] | None = None
         self._phase = ""
 
@@ -96,7 +96,7 @@ class Presenter:
 
     def _state(self, m: dict[str, Any]) -> list[str]:
         if m["phase"] == "waiting":
-            self._had_turn, self._round = False, None
+            self._turn, self._round = None, None
             return self.waiting_room(m) if m.get("look") else []
         view = engine_view(m)
         if m["phase"] in ("roundend", "gameover") and self._phase != m["phase"]:
@@ -104,11 +104,14 @@ class Presenter:
             return [self.closing_hint(m)]
         self._phase = m["phase"]
         # Your turn is when the game waits on you, not when an optional move (a karuki call) is open to you.
+        # A turn is new when the moves on offer change, not only when it was someone else's turn before: after
+        # taking a trick you lead the next, and after the pass phase the last to pass may lead at once.
         my_turn = bool(view["legal"]) and m.get("you") in m.get("waiting", ())
+        turn = (m["table"], m.get("round"), m["phase"], tuple(view["legal"])) if my_turn else None
         key = (m["table"], m.get("round"))
         new_round = key != self._round and m["phase"] not in ("roundend", "gameover")
-        show = m.get("look") or (my_turn and not self._had_turn) or (new_round and m["phase"] != "gameover")
-        self._had_turn = my_turn
+        show = m.get("look") or (turn is not None and turn != self._turn) or (new_round and m["phase"] != "gameover")
+        self._turn = turn
         if m["phase"] not in ("roundend", "gameover"):
             self._round = key
         if not show:

@@ -1,0 +1,73 @@
+"""When a person's screen shows the table: whenever it becomes their turn, even straight after their own move.
+
+Whole games are played at a table (fake clock, no sockets) by people who always type their first legal move;
+each person's messages go through the terminal renderer exactly as a telnet connection's would.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from twisted.internet.task import Clock
+
+from mudwiz.commands import dispatch
+from mudwiz.games.base import Event
+from mudwiz.lobby import Lobby
+from mudwiz.render.ansi import Presenter
+from mudwiz.render.style import Style
+from mudwiz.session import Recorder
+
+
+class Screen(Recorder):
+    """A person whose messages are also rendered as their terminal would show them."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.presenter = Presenter(Style.for_mode("ascii"))
+        self.drawn = False  # has the table been drawn for this person since their last move?
+        self.lines: list[str] = []
+
+    def deliver(self, message: dict[str, Any], event: Event | None = None) -> None:
+        super().deliver(message, event)
+        lines = self.presenter.lines(message, event)
+        self.lines += lines
+        if message["type"] == "state" and message["phase"] not in ("roundend", "gameover") and lines:
+            self.drawn = True
+
+
+@pytest.mark.parametrize("game", ["wizard", "witches", "tiltowait"])
+def test_the_table_is_drawn_each_time_it_becomes_your_turn(game: str) -> None:
+    clock = Clock()
+    lobby = Lobby(clock, grace=30, bot_delay=0.5, seed=3)
+    people = [Screen() for _ in range(3)]
+    for i, p in enumerate(people):
+        lobby.login(p, f"p{i}")
+    dispatch(lobby, people[0], f"/new {game}")
+    for p in people[1:]:
+        dispatch(lobby, p, "/join 1")
+    short = {"wizard": "/option rounds 4", "tiltowait": "/option hands 2"}
+    if game in short:
+        dispatch(lobby, people[0], short[game])
+    dispatch(lobby, people[0], "/start")
+    table = lobby.tables[1]
+    moves = 0
+    while table.game is not None and not table.game.finished and moves < 5000:
+        for p in people:
+            state = p.last_state()
+            legal = [a for a in state["legal"] if a != "/start"]
+            if not legal or (legal[0] != "/ok" and p.name not in state.get("waiting", ())):
+                continue  # nothing to do, or only an optional move (a karuki call, say): not their turn
+            if legal[0] != "/ok":
+                # The person is about to move: the table in front of them must be this turn's, not an old one.
+                assert p.drawn, f"{p.name} must move ({legal[0]}) but the table was not drawn since their last move"
+                p.drawn = False
+                move = table.any_move(table.seat_of(p.name))  # concrete (a Witches pass names its cards)
+                assert move is not None
+                legal = ["/" + move]
+            dispatch(lobby, p, legal[0])
+            moves += 1
+            break
+        else:
+            clock.advance(60)
+    assert table.game is not None and table.game.finished
