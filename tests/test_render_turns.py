@@ -1,4 +1,5 @@
-"""When a person's screen shows the table: whenever it becomes their turn, even straight after their own move.
+"""When a person's screen shows the table (whenever it becomes their turn, even straight after their own move),
+and that all they are shown fits 80 columns.
 
 Whole games are played at a table (fake clock, no sockets) by people who always type their first legal move;
 each person's messages go through the terminal renderer exactly as a telnet connection's would.
@@ -15,7 +16,7 @@ from mudwiz.commands import dispatch
 from mudwiz.games.base import Event
 from mudwiz.lobby import Lobby
 from mudwiz.render.ansi import Presenter
-from mudwiz.render.style import Style
+from mudwiz.render.style import WIDTH, Style, visible_len
 from mudwiz.session import Recorder
 
 
@@ -71,3 +72,5 @@ def test_the_table_is_drawn_each_time_it_becomes_your_turn(game: str) -> None:
         else:
             clock.advance(60)
     assert table.game is not None and table.game.finished
+    for p in people:  # and everything a person was shown fits an 80-column terminal
+        assert [line for line in p.lines if visible_len(line) > WIDTH] == []

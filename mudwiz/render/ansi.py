@@ -101,7 +101,7 @@ class Presenter:
         view = engine_view(m)
         if m["phase"] in ("roundend", "gameover") and self._phase != m["phase"]:
             self._phase = m["phase"]
-            return [self.closing_hint(m)]
+            return self.closing_hint(m)
         self._phase = m["phase"]
         # Your turn is when the game waits on you, not when an optional move (a karuki call) is open to you.
         # A turn is new when the moves on offer change, not only when it was someone else's turn before: after
@@ -118,16 +118,17 @@ class Presenter:
             return []
         return game_renderer(m["game"]).table_view(view, self.style)
 
-    def closing_hint(self, m: dict[str, Any]) -> str:
-        """The one line after a round's or the game's result: what to type next."""
+    def closing_hint(self, m: dict[str, Any]) -> list[str]:
+        """The line or two after a round's or the game's result: what to type next (each fits 80 columns)."""
+        bold = self.style.bold
         if m["phase"] == "gameover":
             again = " Type /start for a new game." if "/start" in m["legal"] else ""
-            return self.style.bold(f" Game over.{again} /score shows the sheet; /leave returns to the lobby.")
+            return [bold(f" Game over.{again}"), bold(" /score shows the sheet; /leave returns to the lobby.")]
         if m["observer"]:
-            return self.style.bold(" Round over; the next one starts when the players are ready.")
+            return [bold(" Round over; the next one starts when the players are ready.")]
         wait = m.get("table_options", {}).get("confirm")
         after = f" (or it starts in {wait} s)" if wait else ""
-        return self.style.bold(f" Round over: type /ok when you are ready for the next round{after}.")
+        return [bold(f" Round over: type /ok when ready for the next round{after}.")]
 
     def waiting_room(self, m: dict[str, Any]) -> list[str]:
         s = self.style
