@@ -396,7 +396,7 @@ def test_other_games_are_shown_generically_and_richer_when_known() -> None:
                             "played": None}]}
     model.apply(witches)
     text = "\n".join(strip_ansi(line) for line in panes.table_lines(model, 80))
-    assert "Pass 2 card(s) to bo" in text and "fire" in text
+    assert "Pass 2 cards to bo" in text and "fire" in text
     assert model.enter_command() is None
     model.toggle_mark()
     model.move(2)

@@ -74,3 +74,6 @@ def test_the_table_is_drawn_each_time_it_becomes_your_turn(game: str) -> None:
     assert table.game is not None and table.game.finished
     for p in people:  # and everything a person was shown fits an 80-column terminal
         assert [line for line in p.lines if visible_len(line) > WIDTH] == []
+    if game == "wizard":  # counted in words, not "1 card(s)"
+        assert any(line.startswith("Round 1: 1 card each;") for line in people[0].lines)
+        assert any(line.startswith("Round 2: 2 cards each;") for line in people[0].lines)

@@ -15,7 +15,7 @@ from mudwiz.cards import SUIT_NAMES
 from mudwiz.client.events import STYLE, renderer, tighten
 from mudwiz.client.model import Model, card_of
 from mudwiz.render.ansi import Presenter
-from mudwiz.render.style import SUIT_COLOUR, cell_width, pad, truncate, visible_len, wrap_cards
+from mudwiz.render.style import SUIT_COLOUR, cell_width, counted, pad, truncate, visible_len, wrap_cards
 
 KEYS = [  # the Left/Right/Home/End/Enter/Space bindings act only while the input line is empty
     ("Left / Right", "move through your playable cards or legal bids"),
@@ -196,7 +196,8 @@ def info_segments(state: dict[str, Any]) -> list[str]:
         passing = state.get("pass")
         if passing:
             to = STYLE.text(passing["to"]) if passing.get("to") else "?"
-            segs.append(STYLE.bold(f"Pass {passing['count']} card(s) to {to}") + f" ({passing.get('direction', '')})")
+            cards = counted(passing["count"], "card")
+            segs.append(STYLE.bold(f"Pass {cards} to {to}") + f" ({passing.get('direction', '')})")
         spell = state.get("spell")
         if spell:
             doing = " is choosing give/take" if spell.get("choosing") else ""

@@ -140,3 +140,8 @@ def wrap_cards(cards: list[str], width: int = WIDTH, indent: int = 0) -> list[st
 def pad(text: str, width: int) -> str:
     """Pad (never cut) to ``width`` terminal cells, ANSI codes not counted, wide characters counted twice."""
     return text + " " * max(0, width - visible_len(text))
+
+
+def counted(n: int, noun: str) -> str:
+    """``1 card``, ``2 cards``: people read "2 card(s)" as a program that did not care."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"

@@ -10,7 +10,7 @@ from typing import Any
 
 from mudwiz.games.base import Event
 from mudwiz.render.common import round_over, standings, your_hand
-from mudwiz.render.style import Style, cell_width, pad, truncate, visible_len, wrap_cards
+from mudwiz.render.style import Style, cell_width, counted, pad, truncate, visible_len, wrap_cards
 
 COLOUR_NAMES = {"K": "black", "R": "red", "G": "gold", "B": "blue"}
 _PAINT = {"K": "white", "R": "red", "G": "yellow", "B": "blue"}
@@ -208,7 +208,7 @@ def event_lines(event: Event, style: Style) -> list[str]:
         why = _REASONS.get(e["reason"], "")
         if e["count"] == 0:
             return [f"{who} has nothing to draw: stock and discards are empty."]
-        n = f"{e['count']} card{'s' if e['count'] != 1 else ''}"
+        n = counted(e['count'], 'card')
         if e["cards"]:
             cards = [card(style, c) for c in e["cards"]]
             line = f"{who} draws {n}{why}:" + "".join(cards)

@@ -7,7 +7,7 @@ from typing import Any
 from mudwiz.cards import SUIT_NAMES
 from mudwiz.games.base import Event
 from mudwiz.render.common import round_over, standings, your_hand
-from mudwiz.render.style import Style, pad, truncate
+from mudwiz.render.style import Style, counted, pad, truncate
 
 
 def _suit(style: Style, suit: str | None) -> str:
@@ -117,7 +117,7 @@ def event_lines(event: Event, style: Style) -> list[str]:
     e = event.to_dict()
     kind = e["type"]
     if kind == "round_start":
-        return [style.bold(f"Round {e['round']}: {e['cards']} card(s) each; {style.text(e['dealer'])} deals, "
+        return [style.bold(f"Round {e['round']}: {counted(e['cards'], 'card')} each; {style.text(e['dealer'])} deals, "
                            f"{style.text(e['leader'])} leads.")]
     if kind == "trump_turned":
         if e["card"] is None:
