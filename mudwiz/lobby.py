@@ -7,6 +7,7 @@ a stand-in bot plays the seat so the others can finish, and the player may still
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 from typing import Any
@@ -53,7 +54,20 @@ class Lobby:
             raise BadCommand("a name is 2 to 16 letters, digits, _ or - (no spaces)")
         if name.lower() in self.users:
             raise BadCommand(f"{name} is already connected; choose another name")
+        if name.lower() in self.bot_names():
+            raise BadCommand(f"{name} is a computer player at a table; choose another name")
         return name
+
+    def bot_names(self) -> set[str]:
+        """Lower-cased names of the computer players seated anywhere (not stand-ins: those keep a person's
+        name for them). Seats are found by name, so a person must never share one with a bot."""
+        return {s.name.lower() for t in self.tables.values() for s in t.seats
+                if s.is_bot and not getattr(s, "stand_in", False)}
+
+    def free_bot_name(self) -> str:
+        """The first ``botN`` that no person (here or away) and no seated player anywhere is called."""
+        taken = set(self.users) | set(self.away) | {s.name.lower() for t in self.tables.values() for s in t.seats}
+        return next(f"bot{i}" for i in itertools.count(1) if f"bot{i}" not in taken)
 
     def login(self, session: Session, name: str) -> None:
         session.name = self.check_name(name)

@@ -90,8 +90,10 @@ class Table:
         return self.status == "playing"
 
     def seat_of(self, name: str) -> int | None:
+        """The seat of ``name``, which may be typed in any case (names are unique ignoring case)."""
+        name = name.lower()
         for i, s in enumerate(self.seats):
-            if s.name == name:
+            if s.name.lower() == name:
                 return i
         return None
 

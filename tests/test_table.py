@@ -293,3 +293,20 @@ def test_a_view_is_a_copy_that_cannot_change_the_game(game: str) -> None:
     view = g.view(0)
     view["sheet"][0]["results"].clear()
     assert g.sheet == before
+
+
+def test_people_and_bots_never_share_a_name() -> None:
+    """Seats are found by name: a person may not log in as a seated bot, and a new bot takes a free name."""
+    clock, lobby, people = setup(n=1)
+    host = people[0]
+    dispatch(lobby, host, "/bot add random")
+    assert [s.name for s in lobby.tables[1].seats] == ["p0", "bot1"]
+    with pytest.raises(BadCommand, match="computer player"):
+        lobby.login(Recorder(), "BOT1")
+    late = Recorder()
+    lobby.login(late, "bot2")  # a person already called bot2: the next bot skips the name
+    dispatch(lobby, host, "/bot add random")
+    assert [s.name for s in lobby.tables[1].seats] == ["p0", "bot1", "bot3"]
+    dispatch(lobby, host, "/bot remove BOT1")  # names are typed in any case
+    assert [s.name for s in lobby.tables[1].seats] == ["p0", "bot3"]
+    lobby.login(Recorder(), "bot1")  # free again once the bot has gone
