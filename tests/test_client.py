@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import io
 import random
+import re
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -279,6 +280,28 @@ def test_a_taken_name_is_refused_and_the_next_one_tried(server: tuple[str, int])
             run(script)
     finally:
         holder.close()
+
+
+def test_long_lines_in_the_log_break_between_words(server: tuple[str, int]) -> None:
+    words = [f"{w}{i}" for i, w in enumerate(["alpha", "bravo", "charlie", "delta", "echo", "foxtrot"] * 6)]
+
+    async def script(d: Driver) -> None:
+        await d.until(lambda: d.model.connection == "connected", what="the connection")
+        await d.type("wrap1\r")
+        await d.until(lambda: d.model.logged_in, what="welcome")
+        await d.type("/say " + " ".join(words) + "\r")
+        await d.until(lambda: any(words[-1] in line for line in d.model.log), what="the chat line")
+        for columns in (130, 80, 47):  # beside the table, under it, and narrow
+            screen.resize(columns, 24)
+            d.client.app._on_resize()
+            await asyncio.sleep(0.2)
+            shown = screen.text()
+            cut = [w for w in words if not re.search(rf"(^|\s){w}(\s|$)", shown, re.M)]
+            assert cut == [], (columns, shown)
+
+    screen = Screen(130, 24)
+    with driven(server, screen.output) as run:
+        run(script)
 
 
 def test_an_unreachable_server_is_reported_and_f5_tries_again() -> None:

@@ -14,7 +14,7 @@ from wcwidth import wcswidth
 
 from mudwiz.client import panes
 from mudwiz.render import tiltowait, witches, wizard
-from mudwiz.render.style import Style, cell_width, pad, strip_ansi, truncate, visible_len, wrap_cards
+from mudwiz.render.style import Style, cell_width, pad, strip_ansi, truncate, visible_len, wrap_cards, wrap_words
 
 WIDE = "日本語のチャット"  # 8 characters, 16 cells
 ACCENTED = "e\u0301te\u0301"  # "été" with combining acute accents: 5 code points, 3 cells
@@ -110,3 +110,16 @@ def test_client_cut_and_player_rows_count_cells() -> None:
     for width in (30, 60):
         rows = panes.player_rows(state, width)
         assert cells(rows[1]) == cells(rows[2]) <= width
+
+
+def test_wrap_words_breaks_between_words_and_keeps_every_word() -> None:
+    bold = Style().bold
+    text = bold("Round 1 over: ") + "mmmmmm +20=20, 漢字漢字 +30=30, frank +20=20, bot1 -10=-10  (F2: score sheet)"
+    for width in (20, 33, 50, 79):
+        lines = wrap_words(text, width)
+        assert len(lines) > 1
+        assert all(visible_len(line) <= width for line in lines), (width, lines)
+        assert all(line.startswith("  ") for line in lines[1:])
+        assert strip_ansi(" ".join(lines)).split() == strip_ansi(text).split()
+    assert wrap_words(text, 200) == [text]
+    assert wrap_words("   x " + "y" * 30, 10) == ["   x", "  " + "y" * 30]  # too long a word stays whole

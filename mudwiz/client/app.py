@@ -40,7 +40,7 @@ from mudwiz.client import panes
 from mudwiz.client.completion import CommandCompleter
 from mudwiz.client.connection import Connection, parse_address
 from mudwiz.client.model import Model
-from mudwiz.render.style import Style
+from mudwiz.render.style import Style, wrap_words
 
 WIDE = 120  # from this many columns the log sits beside the table instead of below it
 PAGE = 10
@@ -248,11 +248,16 @@ class ClientApp:
             return Dimension(min=1)
         return Dimension(min=min(rows, 6), preferred=rows, max=rows)
 
+    def log_width(self) -> int:
+        cols = self.columns()
+        return cols - self.table_width() - 1 if cols >= WIDE else cols
+
     def log_text(self) -> StyleAndTextTuples:
         lines = list(self.model.log)
         end = max(0, len(lines) - self.log_offset)
-        rows = self.app.output.get_size().rows  # enough to fill the pane even if no line wraps: draw no more
-        shown = lines[max(0, end - rows):end]
+        rows = self.app.output.get_size().rows  # enough to fill the pane: draw no more
+        width = max(20, self.log_width())
+        shown = [part for line in lines[max(0, end - rows):end] for part in wrap_words(line, width)][-rows:]
         out = self._block(shown)
         out.append(("[SetCursorPosition]", ""))  # the window scrolls to keep this, the newest line, in view
         return out

@@ -145,3 +145,27 @@ def pad(text: str, width: int) -> str:
 def counted(n: int, noun: str) -> str:
     """``1 card``, ``2 cards``: people read "2 card(s)" as a program that did not care."""
     return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+def wrap_words(text: str, width: int, indent: int = 2) -> list[str]:
+    """``text`` (ANSI codes allowed) in lines of at most ``width`` cells, broken between words, the later lines
+    indented: a terminal's own wrapping would cut words in half. A word wider than a line is left whole (the
+    terminal cuts it); leading spaces are kept."""
+    if visible_len(text) <= width:
+        return [text]
+    body = text.lstrip(" ")
+    lead = text[: len(text) - len(body)]
+    lines: list[str] = []
+    line, used = lead, len(lead)
+    start = True  # nothing but indentation on the line yet
+    for word in body.split(" "):
+        w = visible_len(word)
+        if not start and used + 1 + w > width:
+            lines.append(line)
+            line, used, start = " " * indent, indent, True
+        if start:
+            line, used, start = line + word, used + w, False
+        else:
+            line, used = f"{line} {word}", used + 1 + w
+    lines.append(line)
+    return lines
