@@ -73,8 +73,23 @@ def _table(session: Session) -> Table:
 @command("help", "/help [COMMAND|GAME]", "list the commands, or explain one command or one game")
 def _help(lobby: Lobby, session: Session, arg: str) -> str | None:
     topic = arg.strip().lstrip("/").lower()
-    session.deliver({"type": "help", "topic": topic or None, "text": help_text(topic, session)})
+    message = {"type": "help", "topic": topic or None, "text": help_text(topic, session)}
+    if not topic:
+        message |= catalogue()
+    session.deliver(message)
     return None
+
+
+def catalogue() -> dict[str, Any]:
+    """What this server offers, as data (sent with ``welcome`` and ``/help``): clients complete and list
+    commands, games and bot levels from it instead of keeping copies that drift from the server's."""
+    from mudwiz.bots import LEVELS  # bots stand on tables and commands, not the other way round
+
+    return {
+        "commands": [{"command": f"/{c.name}", "usage": c.usage, "help": c.help} for c in COMMANDS.values()],
+        "games": available(),
+        "bot_levels": list(LEVELS),
+    }
 
 
 def _row(usage: str, text: str, width: int = 28) -> list[str]:

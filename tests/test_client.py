@@ -366,6 +366,22 @@ def test_completion_offers_exactly_the_legal_moves() -> None:
     assert texts(completer, "hello b") == ["bot1", "bobby"]
 
 
+def test_completion_follows_the_servers_catalogue() -> None:
+    """Commands, games and bot levels come from what the server said it offers, not from the client's copy."""
+    model = Model()
+    completer = CommandCompleter(model)
+    assert "/join" in texts(completer, "/j")  # before the welcome: the built-in table
+    model.apply({"type": "welcome", "name": "ann", "games": ["wizard", "hearts"], "bot_levels": ["random", "ace"],
+                 "commands": [{"command": "/join", "usage": "/join N", "help": "sit at table N"},
+                              {"command": "/dance", "usage": "/dance", "help": "a new command"},
+                              {"command": "/mode", "usage": "/mode json", "help": "never offered"}]})
+    assert texts(completer, "/da") == ["/dance"] and texts(completer, "/j") == ["/join"]
+    assert texts(completer, "/m") == []
+    assert texts(completer, "/new ") == ["wizard", "hearts"]
+    assert texts(completer, "/bot add ") == ["random", "ace"]
+    assert "dance" in texts(completer, "/help ") and "hearts" in texts(completer, "/help ")
+
+
 def test_cursor_walks_the_playable_cards_in_hand_order() -> None:
     model = Model()
     model.apply({"type": "welcome", "name": "ann"})

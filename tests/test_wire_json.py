@@ -152,3 +152,24 @@ def test_json_mode_before_the_name_gives_json_on_lines_of_their_own(server: tupl
     lines = [line for line in after_prompt.split(b"\r\n") if line]
     assert lines and all(line.startswith(b"{") for line in lines), lines[:3]
     sock.close()
+
+
+def test_welcome_and_help_carry_what_the_server_offers(server: tuple[str, int]) -> None:
+    """The command list, the games and the bot levels come as data, so clients need not keep copies."""
+    client = JsonClient(server, "catalogue1")
+    try:
+        welcome = client.of_type("welcome")[-1]
+        commands = {c["command"]: c for c in welcome["commands"]}
+        assert {"/help", "/new", "/join", "/bot", "/start", "/ok", "/say", "/tell", "/quit"} <= set(commands)
+        assert commands["/bot"]["usage"] == "/bot add [LEVEL] | /bot remove NAME" and commands["/bot"]["help"]
+        assert welcome["games"] == ["wizard", "witches", "tiltowait"]
+        assert welcome["bot_levels"] == ["random", "good"]
+        client.request("/help")
+        helps = client.of_type("help")
+        assert helps[-1]["commands"] == welcome["commands"] and "/bot add" in helps[-1]["text"]
+        client.request("/help bot")
+        assert "commands" not in client.of_type("help")[-1]  # one command's help is just its text
+        for c in welcome["commands"]:  # the same registry writes the text people read
+            assert c["usage"] in helps[-1]["text"].replace("\n", " "), c
+    finally:
+        client.close()

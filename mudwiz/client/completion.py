@@ -13,8 +13,8 @@ from prompt_toolkit.document import Document
 
 from mudwiz.client.model import Model
 
-# docs/protocol.md's command table (the client may not import the server's command registry). /mode is left
-# out on purpose: the client must stay in JSON mode.
+# Until the server's catalogue arrives (with ``welcome``), docs/protocol.md's command table: the client may not
+# import the server's registry. /mode is never offered: the client must stay in JSON mode.
 COMMANDS = {
     "/help": "the commands, one command, or a game's moves", "/who": "who is online", "/tables": "the tables",
     "/new": "open a table: wizard, witches, tiltowait", "/join": "sit at table N", "/watch": "observe table N",
@@ -40,6 +40,10 @@ class CommandCompleter(Completer):
     def __init__(self, model: Model) -> None:
         self.model = model
 
+    def commands(self) -> dict[str, str]:
+        known = self.model.commands or COMMANDS
+        return {name: text for name, text in known.items() if name != "/mode"}
+
     def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterator[Completion]:
         text = document.text_before_cursor
         if not text.startswith("/"):
@@ -49,7 +53,7 @@ class CommandCompleter(Completer):
             return
         if " " not in text:
             verbs = {c.split()[0]: "your move now" for c in self.model.legal}
-            for name, meta in {**verbs, **COMMANDS}.items():
+            for name, meta in {**verbs, **self.commands()}.items():
                 if name.startswith(text.lower()):
                     yield Completion(name, start_position=-len(text), display_meta=meta)
             return
@@ -81,9 +85,9 @@ class CommandCompleter(Completer):
         elif verb == "/tell":
             yield from _matching(model.player_names(), last)
         elif verb == "/new":
-            yield from _matching(GAMES, last)
+            yield from _matching(model.games or GAMES, last)
         elif verb == "/help":
-            yield from _matching([*(c.removeprefix("/") for c in COMMANDS), *GAMES], last)
+            yield from _matching([*(c.removeprefix("/") for c in self.commands()), *(model.games or GAMES)], last)
         elif verb == "/option" and model.state is not None:
             names = [*model.state.get("options", {}), *model.state.get("table_options", {})]
             yield from _matching(names, last, "option")
@@ -91,6 +95,6 @@ class CommandCompleter(Completer):
             if len(words) == 1:
                 yield from _matching(("add", "remove"), last)
             elif len(words) == 2 and words[0] == "add":
-                yield from _matching(BOT_LEVELS, last)
+                yield from _matching(model.bot_levels or BOT_LEVELS, last)
             elif len(words) == 2 and words[0] == "remove" and model.state is not None:
                 yield from _matching([p["name"] for p in model.state.get("players", []) if p.get("bot")], last)

@@ -42,6 +42,10 @@ class Model:
     cursor: int = 0
     marked: list[int] = field(default_factory=list)  # hand positions chosen for a Witches pass
     show_sheet: bool = False
+    # What the server offers (``welcome`` and ``/help`` carry it): commands with their help, games, bot levels.
+    commands: dict[str, str] = field(default_factory=dict)
+    games: list[str] = field(default_factory=list)
+    bot_levels: list[str] = field(default_factory=list)
 
     # ------------------------------------------------------------ input
 
@@ -49,6 +53,10 @@ class Model:
         """Take one message from the server into the picture."""
         kind = message["type"]
         before = self.selected()
+        if "commands" in message:  # the server's catalogue (docs/protocol.md): welcome, /help
+            self.commands = {c["command"]: c["help"] for c in message["commands"]}
+            self.games = list(message.get("games", self.games))
+            self.bot_levels = list(message.get("bot_levels", self.bot_levels))
         if kind == "welcome":
             self.logged_in, self.name = True, message["name"]
             self.note(STYLE.bold(f"Welcome, {message['name']}. /help lists the commands; F1 the keys."))

@@ -16,7 +16,7 @@ from twisted.internet.protocol import Factory, connectionDone
 from twisted.logger import Logger
 from twisted.python.failure import Failure
 
-from mudwiz.commands import dispatch
+from mudwiz.commands import catalogue, dispatch
 from mudwiz.errors import BadCommand, MudwizError
 from mudwiz.games.base import Event
 from mudwiz.lobby import Lobby
@@ -139,7 +139,7 @@ class MudProtocol(TelnetProtocol):
             return dispatch(self.lobby, self.session, text)
         self.lobby.login(self.session, text)
         self.logged_in = True
-        self.session.deliver({"type": "welcome", "name": self.session.name})
+        self.session.deliver({"type": "welcome", "name": self.session.name, **catalogue()})
         if self.session.mode != "json":
             self.session.notice(f"Welcome, {self.session.name}! /help lists the commands; /tables the tables.")
         if self.session.table is None:
