@@ -270,7 +270,7 @@ def _bot(lobby: Lobby, session: Session, arg: str) -> str | None:
         raise BadCommand("bots are seated before /start")
     if words[0] == "add":
         level = words[1].lower() if len(words) > 1 else "good" if "good" in LEVELS else "random"
-        bot = BotSession(lobby.free_bot_name(), level=level, game=table.name,
+        bot = BotSession(lobby.free_bot_name(table), level=level, game=table.name,
                          seed=table.seeds.randrange(2**32), stand_in=False)
         table.sit(bot)
         return f"{bot.name} ({level}) sits down"

@@ -64,9 +64,10 @@ class Lobby:
         return {s.name.lower() for t in self.tables.values() for s in t.seats
                 if s.is_bot and not getattr(s, "stand_in", False)}
 
-    def free_bot_name(self) -> str:
-        """The first ``botN`` that no person (here or away) and no seated player anywhere is called."""
-        taken = set(self.users) | set(self.away) | {s.name.lower() for t in self.tables.values() for s in t.seats}
+    def free_bot_name(self, table: Table) -> str:
+        """The first ``botN`` that no person (here or away) and nobody at ``table`` is called (each table counts
+        its own bots from bot1: a person never shares a bot's name, as ``check_name`` sees to)."""
+        taken = set(self.users) | set(self.away) | {s.name.lower() for s in table.seats}
         return next(f"bot{i}" for i in itertools.count(1) if f"bot{i}" not in taken)
 
     def login(self, session: Session, name: str) -> None:

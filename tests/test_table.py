@@ -310,3 +310,8 @@ def test_people_and_bots_never_share_a_name() -> None:
     dispatch(lobby, host, "/bot remove BOT1")  # names are typed in any case
     assert [s.name for s in lobby.tables[1].seats] == ["p0", "bot3"]
     lobby.login(Recorder(), "bot1")  # free again once the bot has gone
+    other = Recorder()
+    lobby.login(other, "p9")
+    dispatch(lobby, other, "/new wizard")
+    dispatch(lobby, other, "/bot add random")  # each table counts its own bots, skipping people's names
+    assert [s.name for s in lobby.tables[2].seats] == ["p9", "bot3"]
