@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 import random
 import re
+from collections.abc import Callable
 from typing import Any
 
 from twisted.internet.interfaces import IDelayedCall, IReactorTime
@@ -70,12 +71,16 @@ class Lobby:
         taken = set(self.users) | set(self.away) | {s.name.lower() for s in table.seats}
         return next(f"bot{i}" for i in itertools.count(1) if f"bot{i}" not in taken)
 
-    def login(self, session: Session, name: str) -> None:
+    def login(self, session: Session, name: str, greet: Callable[[], None] | None = None) -> None:
+        """Admit ``session`` as ``name``; ``greet`` (the welcome) runs before a kept seat is handed back, so a
+        returning player reads the welcome first and then their table."""
         session.name = self.check_name(name)
         session.connected = True
         self.users[session.name.lower()] = session
         log.info("login {name}", name=session.name)
         self.lobby_notice(f"{session.name} has arrived.", exclude=session)
+        if greet is not None:
+            greet()
         back = self.away.pop(session.name.lower(), None)
         if back is not None:
             table, timer = back

@@ -7,6 +7,7 @@ and an observer must never receive a hand.
 from __future__ import annotations
 
 import random
+import time
 from typing import Any
 
 import pytest
@@ -173,3 +174,26 @@ def test_welcome_and_help_carry_what_the_server_offers(server: tuple[str, int]) 
             assert c["usage"] in helps[-1]["text"].replace("\n", " "), c
     finally:
         client.close()
+
+
+def test_a_dropped_player_logs_in_again_to_the_welcome_then_their_seat(server: tuple[str, int]) -> None:
+    first = JsonClient(server, "recon1")
+    for cmd in ("/new wizard", "/bot add random", "/bot add random", "/option botdelay 10000", "/start"):
+        assert first.request(cmd)["type"] == "ok", cmd
+    hand = first.wait_for(lambda m: m["type"] == "state" and m["phase"] != "waiting", since=0)["hand"]
+    first.close()
+    deadline = time.monotonic() + 10
+    while True:  # until the server has noticed the drop, the name is still taken
+        try:
+            again = JsonClient(server, "recon1")
+            break
+        except RuntimeError:
+            assert time.monotonic() < deadline, "the name stayed taken after the drop"
+            time.sleep(0.05)
+    try:
+        state = again.wait_for(lambda m: m["type"] == "state", since=0)
+        kinds = [m["type"] for m in again.messages]
+        assert kinds.index("welcome") < kinds.index("state"), kinds
+        assert state["you"] == "recon1" and state["hand"] == hand
+    finally:
+        again.close()

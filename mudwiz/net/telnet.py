@@ -137,14 +137,16 @@ class MudProtocol(TelnetProtocol):
             if not text.lower().startswith(PRE_LOGIN):
                 raise BadCommand("first tell me your name")
             return dispatch(self.lobby, self.session, text)
-        self.lobby.login(self.session, text)
+        self.lobby.login(self.session, text, greet=self.welcome)
         self.logged_in = True
-        self.session.deliver({"type": "welcome", "name": self.session.name, **catalogue()})
-        if self.session.mode != "json":
-            self.session.notice(f"Welcome, {self.session.name}! /help lists the commands; /tables the tables.")
         if self.session.table is None:
             dispatch(self.lobby, self.session, "/look")
         return _NO_REPLY
+
+    def welcome(self) -> None:
+        self.session.deliver({"type": "welcome", "name": self.session.name, **catalogue()})
+        if self.session.mode != "json":
+            self.session.notice(f"Welcome, {self.session.name}! /help lists the commands; /tables the tables.")
 
     def reply_error(self, exc: MudwizError, request_id: Any) -> None:
         message: dict[str, Any] = {"type": "error", "message": hint(self.session, str(exc))}
