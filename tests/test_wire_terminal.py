@@ -206,3 +206,28 @@ def test_taken_and_bad_names_are_refused_with_a_reason(server: tuple[str, int]) 
             JsonClient(server, "no spaces here")
     finally:
         first.close()
+
+
+def test_a_client_that_never_reads_is_dropped_and_the_server_carries_on(server: tuple[str, int]) -> None:
+    """Output a peer does not read piles up in the server; past a limit the connection is dropped (its seat
+    would be kept as for any drop) instead of the server buffering without end."""
+    slow = socket.socket()
+    slow.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    slow.connect(server)
+    watcher = JsonClient(server, "watcher1")
+    try:
+        slow.sendall(b"slowpoke\n")
+        watcher.wait_for(lambda m: m["type"] == "notice" and "slowpoke has arrived" in m["text"], since=0)
+        slow.settimeout(10)
+        try:
+            for _ in range(50):  # some 15 MB of help pages asked for, none read
+                slow.sendall(b"/help\n" * 100)
+        except OSError:
+            pass  # already dropped: the server closed the connection under us
+        watcher.wait_for(lambda m: m["type"] == "notice" and "slowpoke has left" in m["text"], since=0, timeout=30)
+        watcher.request("/who")
+        users = {u["name"] for u in watcher.of_type("who")[-1]["users"]}
+        assert "slowpoke" not in users and "watcher1" in users
+    finally:
+        slow.close()
+        watcher.close()

@@ -12,9 +12,11 @@ import json
 from typing import Any
 
 from twisted.conch.telnet import Telnet, TelnetProtocol, TelnetTransport
+from twisted.internet.interfaces import IPushProducer
 from twisted.internet.protocol import Factory, connectionDone
 from twisted.logger import Logger
 from twisted.python.failure import Failure
+from zope.interface import implementer
 
 from mudwiz.commands import catalogue, dispatch
 from mudwiz.errors import BadCommand, MudwizError
@@ -28,6 +30,7 @@ from mudwiz.session import Session
 log = Logger()
 
 MAX_LINE = 4096  # bytes; a longer line is refused whole, and the connection stays up
+MAX_BACKLOG = 1 << 20  # bytes written while the peer reads nothing; past this the connection is dropped
 NAME_PROMPT = "What is your name? "
 PRE_LOGIN = ("/mode", "/quit", "/help")
 
@@ -56,6 +59,26 @@ class TelnetSession(Session):
         self.protocol.transport.loseConnection()
 
 
+@implementer(IPushProducer)
+class Backlog:
+    """Registered with the TCP transport, which pauses it once its own buffer is full (the peer is not reading)
+    and resumes it when the buffer drains: what is written in between is counted, so that a client that never
+    reads costs the server at most ``MAX_BACKLOG`` bytes rather than memory without end."""
+
+    def __init__(self) -> None:
+        self.paused = False
+        self.pending = 0
+
+    def pauseProducing(self) -> None:
+        self.paused = True
+
+    def resumeProducing(self) -> None:
+        self.paused, self.pending = False, 0
+
+    def stopProducing(self) -> None:
+        pass
+
+
 class MudProtocol(TelnetProtocol):
     """One connection: the name prompt, then each line as a command or chat."""
 
@@ -67,10 +90,15 @@ class MudProtocol(TelnetProtocol):
         self.discarding = False
         self.logged_in = False
         self.prompt_open = False  # the name prompt ends without a newline; the next output must not join it
+        self.backlog = Backlog()
+        self.dropped = False
 
     # -- bytes in
 
     def connectionMade(self) -> None:
+        tcp = getattr(self.transport, "transport", None)  # under the telnet layer
+        if tcp is not None and hasattr(tcp, "registerProducer"):
+            tcp.registerProducer(self.backlog, True)
         for line in self.motd.splitlines():
             self.send_lines([clean(line)])
         self.prompt()
@@ -158,7 +186,7 @@ class MudProtocol(TelnetProtocol):
 
     def prompt(self) -> None:
         if self.session.mode != "json":
-            self.transport.write(NAME_PROMPT.encode())
+            self.write(NAME_PROMPT.encode())
             self.prompt_open = True
 
     # -- bytes out
@@ -168,7 +196,21 @@ class MudProtocol(TelnetProtocol):
         if lines and self.transport is not None:
             head = "\n" if self.prompt_open else ""
             self.prompt_open = False
-            self.transport.write((head + "\n".join(lines) + "\n").encode("utf-8", errors="replace"))
+            self.write((head + "\n".join(lines) + "\n").encode("utf-8", errors="replace"))
+
+    def write(self, data: bytes) -> None:
+        """Every byte out goes through here, so a peer that stops reading is noticed and dropped."""
+        if self.dropped or self.transport is None:
+            return
+        if self.backlog.paused:
+            self.backlog.pending += len(data)
+            if self.backlog.pending > MAX_BACKLOG:
+                self.dropped = True
+                log.warn("{name}: dropped, {pending} bytes unread", name=self.session.name or "?",
+                         pending=self.backlog.pending)
+                self.transport.transport.abortConnection()  # loseConnection would wait to send it all
+                return
+        self.transport.write(data)
 
     def connectionLost(self, reason: Failure = connectionDone) -> None:
         if self.logged_in:
