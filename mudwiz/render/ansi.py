@@ -13,7 +13,7 @@ from types import ModuleType
 from typing import Any
 
 from mudwiz.games.base import Event
-from mudwiz.render.style import Style, pad
+from mudwiz.render.style import WIDTH, Style, pad, wrap_words
 
 
 def game_renderer(game: str) -> ModuleType:
@@ -45,21 +45,25 @@ class Presenter:
 
     # -- replies and talk
 
+    def _painted(self, text: str, *how: str) -> list[str]:
+        """Free text (replies, notices) in lines that fit 80 columns, each painted on its own."""
+        return [self.style.paint(line, *how) for line in wrap_words(text, WIDTH)]
+
     def _ok(self, m: dict[str, Any]) -> list[str]:
-        return [self.style.paint(m["text"], "grey")] if m.get("text") else []
+        return self._painted(m["text"], "grey") if m.get("text") else []
 
     def _error(self, m: dict[str, Any]) -> list[str]:
-        return [self.style.paint(f"! {m['message']}", "red", "bold")]
+        return self._painted(f"! {m['message']}", "red", "bold")
 
     def _notice(self, m: dict[str, Any]) -> list[str]:
-        return [self.style.paint(f"* {self.style.text(m['text'])}", "cyan")]
+        return self._painted(f"* {self.style.text(m['text'])}", "cyan")
 
     def _chat(self, m: dict[str, Any]) -> list[str]:
         s = self.style
         text, who = s.text(m["text"]), s.text(m["from"])
         if m["channel"] == "tell":
-            return [s.paint(f"{who} tells {s.text(m['to'])}: ", "magenta", "bold") + text]
-        return [s.paint(f"[{m['channel']}] ", "grey") + s.bold(who) + ": " + text]
+            return wrap_words(s.paint(f"{who} tells {s.text(m['to'])}: ", "magenta", "bold") + text, WIDTH)
+        return wrap_words(s.paint(f"[{m['channel']}] ", "grey") + s.bold(who) + ": " + text, WIDTH)
 
     def _reveal_end(self, m: dict[str, Any]) -> list[str]:
         return [self.style.paint(f"* Your look at {self.style.text(m['player'])}'s hand is over.", "cyan")]
