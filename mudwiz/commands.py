@@ -57,7 +57,10 @@ def dispatch(lobby: Lobby, session: Session, line: str) -> str | None:
         table.act(session, f"{verb} {rest}".strip())
         return None
     if any(verb in game_class(g).VERBS for g in available()):
-        raise IllegalAction(f"/{verb} is a game move; you are not at a table of a game that has it")
+        if table is not None:
+            title = table.game_class.title
+            raise IllegalAction(f"/{verb} is not a move in {title}; /help {table.name} lists its moves")
+        raise IllegalAction(f"/{verb} is a game move: sit at a table first (/tables lists them)")
     raise BadCommand(f"unknown command /{verb}; /help lists the commands")
 
 
@@ -202,7 +205,7 @@ def _join(lobby: Lobby, session: Session, arg: str) -> str | None:
 
 @command("watch", "/watch N", "observe table N (observers see no hands)")
 def _watch(lobby: Lobby, session: Session, arg: str) -> str | None:
-    table = lobby.table(arg)
+    table = lobby.table(arg, "/watch N")
     if session.table is not None:
         raise BadCommand(f"you are at table {session.table.id}; /leave it first")
     table.watch(session)

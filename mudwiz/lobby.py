@@ -137,8 +137,10 @@ class Lobby:
         self.lobby_notice(f"{session.name} opens table {table.id} ({table.game_class.title}).", exclude=session)
         return table
 
-    def table(self, number: str) -> Table:
+    def table(self, number: str, usage: str = "/join N") -> Table:
         text = number.strip().lstrip("#")
+        if not text:
+            raise BadCommand(f"usage: {usage}; /tables lists the tables")
         if not text.isdigit() or int(text) not in self.tables:
             raise BadCommand(f"there is no table {number}; /tables lists them")
         return self.tables[int(text)]

@@ -154,6 +154,10 @@ def test_moves_out_of_turn_and_before_the_start_are_refused_clearly() -> None:
         dispatch(lobby, people[waiting], "/play X99")
     with pytest.raises(BadCommand, match="unknown command"):
         dispatch(lobby, people[0], "/dance")
+    with pytest.raises(IllegalAction, match=r"^/pass is not a move in Wizard; /help wizard lists its moves$"):
+        dispatch(lobby, people[0], "/pass R1 R2 R3")  # a Witches move at a Wizard table
+    with pytest.raises(BadCommand, match=r"^usage: /watch N; /tables lists the tables$"):
+        dispatch(lobby, people[0], "/watch")
 
 
 def test_observers_never_receive_a_hand() -> None:
