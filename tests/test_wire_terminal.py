@@ -231,3 +231,12 @@ def test_a_client_that_never_reads_is_dropped_and_the_server_carries_on(server: 
     finally:
         slow.close()
         watcher.close()
+
+
+def test_the_moves_listed_after_an_error_group_the_ways_to_aim_one_card() -> None:
+    from mudwiz.net.telnet import summarize
+
+    milwa = [f"/play MILWA {who} {colour}" for who in ("ann", "bob") for colour in "KRGB"]
+    assert summarize(["/play B10", *milwa, "/play MADALTO K", "/play MADALTO R", "/draw"]) == [
+        "/play B10", "/play MILWA ...", "/play MADALTO K", "/play MADALTO R", "/draw"]
+    assert summarize(["/bid 0", "/bid 1", "/bid 2"]) == ["/bid 0", "/bid 1", "/bid 2"]

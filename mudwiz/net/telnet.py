@@ -232,8 +232,23 @@ def hint(session: Session, message: str) -> str:
     legal = [f"/{a}" for a in table.game.legal_actions(seat)]
     if not legal:
         return message
-    shown = ", ".join(legal[:12]) + (", ..." if len(legal) > 12 else "")
+    moves = summarize(legal)
+    shown = ", ".join(moves[:12]) + (", ..." if len(moves) > 12 else "")
     return f"{message}; you may: {shown}"
+
+
+def summarize(legal: list[str]) -> list[str]:
+    """Moves that differ only after their second word, three or more of them, as one: ``/play MILWA ...``
+    stands for the eight ways to aim a MILWA, so the list says what kinds of move there are."""
+    heads = [" ".join(a.split()[:2]) for a in legal]
+    shown: list[str] = []
+    for move, head in zip(legal, heads, strict=True):
+        if len(move.split()) > 2 and heads.count(head) > 2:
+            if f"{head} ..." not in shown:
+                shown.append(f"{head} ...")
+        else:
+            shown.append(move)
+    return shown
 
 
 class _Telnet(TelnetTransport):
