@@ -114,7 +114,7 @@ def test_every_command_is_answered_with_its_id(server: tuple[str, int]) -> None:
     assert c.request("/who")["type"] == "ok"
     assert any(u["name"] == "idcheck" for u in c.of_type("who")[-1]["users"])
     err = c.request("/play R12")
-    assert err["type"] == "error" and "not at a table" in err["message"]
+    assert err["type"] == "error" and "sit at a table first" in err["message"]
     assert c.request("/frobnicate")["message"].startswith("unknown command")
     assert c.request("/join 999")["type"] == "error"
     c.send('{"cmd": 5}')
