@@ -17,6 +17,7 @@ from twisted.internet.interfaces import IDelayedCall, IReactorTime
 from twisted.logger import Logger
 
 from mudwiz.errors import BadCommand
+from mudwiz.ratelimit import TokenBucket
 from mudwiz.session import Session
 from mudwiz.table import Table
 from mudwiz.thinking import Think, think_inline
@@ -25,6 +26,7 @@ log = Logger()
 
 NAME_RULE = re.compile(r"^[A-Za-z0-9_-]{2,16}$")
 LOBBY = "lobby"
+CHAT_BURST, CHAT_RATE = 10, 1.0  # lines of chat at once, then lines a second: a conversation, not a flood
 
 
 class Lobby:
@@ -45,6 +47,7 @@ class Lobby:
         self.users: dict[str, Session] = {}  # lower-cased name -> session
         self.tables: dict[int, Table] = {}
         self.away: dict[str, tuple[Table, IDelayedCall]] = {}
+        self.talk: dict[str, TokenBucket] = {}  # lower-cased name -> how fast they may chat
         self._next_table = 1
 
     # ------------------------------------------------------------ arriving and leaving
@@ -98,6 +101,7 @@ class Lobby:
         if self.users.get(session.name.lower()) is not session:
             return
         del self.users[session.name.lower()]
+        self.talk.pop(session.name.lower(), None)
         log.info("logout {name}", name=session.name)
         table = session.table
         session.connected = False
@@ -163,7 +167,16 @@ class Lobby:
             if s is not exclude:
                 s.notice(text)
 
+    def may_talk(self, session: Session) -> None:
+        """Refuse a line of chat from someone who is talking faster than a room can read."""
+        bucket = self.talk.get(session.name.lower())
+        if bucket is None:
+            bucket = self.talk[session.name.lower()] = TokenBucket(self.clock, CHAT_RATE, CHAT_BURST)
+        if not bucket.take():
+            raise BadCommand(f"you are talking too fast: {CHAT_BURST} lines at once, then one a second")
+
     def chat(self, session: Session, text: str) -> None:
+        self.may_talk(session)
         if session.table is not None:
             session.table.chat(session, text)
             return
@@ -175,6 +188,7 @@ class Lobby:
         target = self.users.get(name.lower())
         if target is None:
             raise BadCommand(f"nobody called {name} is online")
+        self.may_talk(session)
         message = {"type": "chat", "from": session.name, "channel": "tell", "to": target.name, "text": text}
         target.deliver(message)
         if target is not session:

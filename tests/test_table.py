@@ -319,3 +319,18 @@ def test_people_and_bots_never_share_a_name() -> None:
     dispatch(lobby, other, "/new wizard")
     dispatch(lobby, other, "/bot add random")  # each table counts its own bots, skipping people's names
     assert [s.name for s in lobby.tables[2].seats] == ["p9", "bot3"]
+
+
+def test_nobody_can_flood_a_room_with_chat() -> None:
+    clock, lobby, people = setup(n=3)
+    for i in range(10):
+        dispatch(lobby, people[0], f"line {i}")
+    with pytest.raises(BadCommand, match="talking too fast"):
+        dispatch(lobby, people[0], "line 10")
+    with pytest.raises(BadCommand, match="talking too fast"):
+        dispatch(lobby, people[0], "/tell p1 psst")
+    dispatch(lobby, people[1], "others may still talk")
+    clock.advance(1.0)
+    dispatch(lobby, people[0], "line 11")
+    assert [m["text"] for m in people[2].of_type("chat")] == [
+        *(f"line {i}" for i in range(10)), "others may still talk", "line 11"]
