@@ -13,7 +13,7 @@ from twisted.application import service, strports
 from twisted.internet.interfaces import IReactorFromThreads, IReactorTime
 
 from mudwiz.lobby import Lobby
-from mudwiz.net.telnet import MudFactory
+from mudwiz.net.telnet import LOGIN_TIMEOUT, MudFactory
 from mudwiz.thinking import Think, ThreadedThinking, think_inline
 
 DEFAULT_LISTEN = "tcp:4000"
@@ -58,7 +58,8 @@ def makeService(
         bot_delay=bot_delay if bot_delay is not None else float(os.environ.get("MUDWIZ_BOT_DELAY", 1.0)),
     )
     top.lobby = lobby  # type: ignore[attr-defined]
-    server = strports.service(listen, MudFactory(lobby, motd_text))
+    login_timeout = float(os.environ.get("MUDWIZ_LOGIN_TIMEOUT", LOGIN_TIMEOUT))
+    server = strports.service(listen, MudFactory(lobby, motd_text, login_timeout))
     server.setName("telnet")
     server.setServiceParent(top)
     return top

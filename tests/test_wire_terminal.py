@@ -16,7 +16,7 @@ import time
 
 import pyte
 import pytest
-from wire import JsonClient
+from wire import JsonClient, running_server
 
 ANSI = re.compile(rb"\x1b\[[0-9;]*[A-Za-z]")
 REQUIRED = os.environ.get("CI") == "true"  # CI installs telnet and nc; a developer's machine may lack them
@@ -240,3 +240,23 @@ def test_the_moves_listed_after_an_error_group_the_ways_to_aim_one_card() -> Non
     assert summarize(["/play B10", *milwa, "/play MADALTO K", "/play MADALTO R", "/draw"]) == [
         "/play B10", "/play MILWA ...", "/play MADALTO K", "/play MADALTO R", "/draw"]
     assert summarize(["/bid 0", "/bid 1", "/bid 2"]) == ["/bid 0", "/bid 1", "/bid 2"]
+
+
+def test_a_connection_that_never_gives_a_name_is_closed_after_the_login_timeout() -> None:
+    with running_server(MUDWIZ_LOGIN_TIMEOUT="1") as address:
+        idle = socket.create_connection(address, timeout=10)
+        named = NetcatSession(address)
+        try:
+            named.read_until(b"What is your name? ")
+            named.send(b"prompt_one\n")
+            named.read_until(b"Welcome, prompt_one!")
+            said = b""
+            while chunk := idle.recv(4096):  # until the server closes it
+                said += chunk
+            assert b"What is your name? " in said and b"no name given within 1 s: goodbye" in said
+            time.sleep(1.5)
+            named.send(b"/who\n")  # a named connection stays, however long it is quiet
+            named.read_until(b"Online (1)")
+        finally:
+            idle.close()
+            named.close()

@@ -12,7 +12,7 @@ import json
 from typing import Any
 
 from twisted.conch.telnet import Telnet, TelnetProtocol, TelnetTransport
-from twisted.internet.interfaces import IPushProducer
+from twisted.internet.interfaces import IDelayedCall, IPushProducer
 from twisted.internet.protocol import Factory, connectionDone
 from twisted.logger import Logger
 from twisted.python.failure import Failure
@@ -30,6 +30,7 @@ from mudwiz.session import Session
 log = Logger()
 
 MAX_LINE = 4096  # bytes; a longer line is refused whole, and the connection stays up
+LOGIN_TIMEOUT = 300.0  # seconds a connection may take to give its name (MUDWIZ_LOGIN_TIMEOUT; 0: no limit)
 MAX_BACKLOG = 1 << 20  # bytes written while the peer reads nothing; past this the connection is dropped
 NAME_PROMPT = "What is your name? "
 PRE_LOGIN = ("/mode", "/quit", "/help")
@@ -82,9 +83,11 @@ class Backlog:
 class MudProtocol(TelnetProtocol):
     """One connection: the name prompt, then each line as a command or chat."""
 
-    def __init__(self, lobby: Lobby, motd: str) -> None:
+    def __init__(self, lobby: Lobby, motd: str, login_timeout: float = LOGIN_TIMEOUT) -> None:
         self.lobby = lobby
         self.motd = motd
+        self.login_timeout = login_timeout
+        self._login_timer: IDelayedCall | None = None
         self.session = TelnetSession(self)
         self.buffer = b""
         self.discarding = False
@@ -102,6 +105,13 @@ class MudProtocol(TelnetProtocol):
         for line in self.motd.splitlines():
             self.send_lines([clean(line)])
         self.prompt()
+        if self.login_timeout > 0:
+            self._login_timer = self.lobby.clock.callLater(self.login_timeout, self.no_name_given)
+
+    def no_name_given(self) -> None:
+        """A connection that never names itself (a port scan, a forgotten window) is not kept open for ever."""
+        self.reply_error(BadCommand(f"no name given within {self.login_timeout:g} s: goodbye"), None)
+        self.transport.loseConnection()
 
     def dataReceived(self, data: bytes) -> None:
         data = self.buffer + data.replace(b"\r\n", b"\n").replace(b"\r", b"\n").replace(b"\0", b"")
@@ -167,6 +177,8 @@ class MudProtocol(TelnetProtocol):
             return dispatch(self.lobby, self.session, text)
         self.lobby.login(self.session, text, greet=self.welcome)
         self.logged_in = True
+        if self._login_timer is not None and self._login_timer.active():
+            self._login_timer.cancel()
         if self.session.table is None:
             dispatch(self.lobby, self.session, "/look")
         return _NO_REPLY
@@ -213,6 +225,8 @@ class MudProtocol(TelnetProtocol):
         self.transport.write(data)
 
     def connectionLost(self, reason: Failure = connectionDone) -> None:
+        if self._login_timer is not None and self._login_timer.active():
+            self._login_timer.cancel()
         if self.logged_in:
             self.lobby.disconnect(self.session)
         self.session.connected = False
@@ -264,11 +278,12 @@ class _Telnet(TelnetTransport):
 class MudFactory(Factory):
     """Shared state of every connection: the lobby and the message of the day."""
 
-    def __init__(self, lobby: Lobby, motd: str) -> None:
+    def __init__(self, lobby: Lobby, motd: str, login_timeout: float = LOGIN_TIMEOUT) -> None:
         self.lobby = lobby
         self.motd = motd
+        self.login_timeout = login_timeout
 
     def buildProtocol(self, addr: Any) -> _Telnet:
-        transport = _Telnet(MudProtocol, self.lobby, self.motd)
+        transport = _Telnet(MudProtocol, self.lobby, self.motd, self.login_timeout)
         transport.factory = self
         return transport
