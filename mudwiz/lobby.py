@@ -58,15 +58,15 @@ class Lobby:
             raise BadCommand("a name is 2 to 16 letters, digits, _ or - (no spaces)")
         if name.lower() in self.users:
             raise BadCommand(f"{name} is already connected; choose another name")
-        if name.lower() in self.bot_names():
+        if self.is_seated_bot(name):
             raise BadCommand(f"{name} is a computer player at a table; choose another name")
         return name
 
-    def bot_names(self) -> set[str]:
-        """Lower-cased names of the computer players seated anywhere (not stand-ins: those keep a person's
-        name for them). Seats are found by name, so a person must never share one with a bot."""
-        return {s.name.lower() for t in self.tables.values() for s in t.seats
-                if s.is_bot and not getattr(s, "stand_in", False)}
+    def is_seated_bot(self, name: str) -> bool:
+        """Whether a computer player sits anywhere under ``name`` (not a stand-in: that keeps a person's name for
+        them). Seats are found by name, so a person must never share one with a bot."""
+        return any(t.seats[seat].is_bot and not getattr(t.seats[seat], "stand_in", False)
+                   for t in self.tables.values() if (seat := t.seat_of(name)) is not None)
 
     def free_bot_name(self, table: Table) -> str:
         """The first ``botN`` that no person (here or away) and nobody at ``table`` is called (each table counts

@@ -9,6 +9,7 @@ characters are removed before anything reaches the lobby, so no user can send an
 from __future__ import annotations
 
 import json
+from collections import Counter
 from typing import Any
 
 from twisted.conch.telnet import Telnet, TelnetProtocol, TelnetTransport
@@ -108,6 +109,10 @@ class MudProtocol(TelnetProtocol):
         if self.login_timeout > 0:
             self._login_timer = self.lobby.clock.callLater(self.login_timeout, self.no_name_given)
 
+    def stop_login_timer(self) -> None:
+        if self._login_timer is not None and self._login_timer.active():
+            self._login_timer.cancel()
+
     def no_name_given(self) -> None:
         """A connection that never names itself (a port scan, a forgotten window) is not kept open for ever."""
         self.reply_error(BadCommand(f"no name given within {self.login_timeout:g} s: goodbye"), None)
@@ -177,8 +182,7 @@ class MudProtocol(TelnetProtocol):
             return dispatch(self.lobby, self.session, text)
         self.lobby.login(self.session, text, greet=self.welcome)
         self.logged_in = True
-        if self._login_timer is not None and self._login_timer.active():
-            self._login_timer.cancel()
+        self.stop_login_timer()
         if self.session.table is None:
             dispatch(self.lobby, self.session, "/look")
         return _NO_REPLY
@@ -205,7 +209,7 @@ class MudProtocol(TelnetProtocol):
 
     def send_lines(self, lines: list[str]) -> None:
         """Write lines ending in \\n: the telnet transport sends each as \\r\\n, as terminals expect."""
-        if lines and self.transport is not None:
+        if lines:
             head = "\n" if self.prompt_open else ""
             self.prompt_open = False
             self.write((head + "\n".join(lines) + "\n").encode("utf-8", errors="replace"))
@@ -225,8 +229,7 @@ class MudProtocol(TelnetProtocol):
         self.transport.write(data)
 
     def connectionLost(self, reason: Failure = connectionDone) -> None:
-        if self._login_timer is not None and self._login_timer.active():
-            self._login_timer.cancel()
+        self.stop_login_timer()
         if self.logged_in:
             self.lobby.disconnect(self.session)
         self.session.connected = False
@@ -255,14 +258,11 @@ def summarize(legal: list[str]) -> list[str]:
     """Moves that differ only after their second word, three or more of them, as one: ``/play MILWA ...``
     stands for the eight ways to aim a MILWA, so the list says what kinds of move there are."""
     heads = [" ".join(a.split()[:2]) for a in legal]
-    shown: list[str] = []
+    many = Counter(heads)
+    shown: dict[str, None] = {}  # in order, each once
     for move, head in zip(legal, heads, strict=True):
-        if len(move.split()) > 2 and heads.count(head) > 2:
-            if f"{head} ..." not in shown:
-                shown.append(f"{head} ...")
-        else:
-            shown.append(move)
-    return shown
+        shown[f"{head} ..." if len(move.split()) > 2 and many[head] > 2 else move] = None
+    return list(shown)
 
 
 class _Telnet(TelnetTransport):
