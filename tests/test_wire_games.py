@@ -48,3 +48,25 @@ def test_json_clients_play_a_whole_game(server: tuple[str, int], game: str) -> N
     assert all(s["hand"] == [] for s in watcher.of_type("state"))
     for c in [*clients, watcher]:
         c.close()
+
+
+def test_a_wrong_pass_is_answered_with_the_pass_as_it_must_be_typed(server: tuple[str, int]) -> None:
+    """The moves listed after an error are ones a person can type: Witches' pattern move ``pass`` is shown
+    with its cards (``/pass C1 C2 ...``), not as a bare ``/pass`` that would itself be refused."""
+    clients = [JsonClient(server, f"passer{i}") for i in range(3)]
+    host, *others = clients
+    try:
+        assert host.request("/new witches")["type"] == "ok"
+        table = host.wait_for(lambda m: m["type"] == "state", since=host.mark)["table"]
+        for c in others:
+            assert c.request(f"/join {table}")["type"] == "ok"
+        assert host.request("/start")["type"] == "ok"
+        state = host.wait_for(lambda m: m["type"] == "state" and m["legal"] == ["/pass"], since=host.mark)
+        error = host.request("/bid 1")
+        assert error["type"] == "error" and error["message"].endswith("; you may: /pass C1 C2 ...")
+        error = host.request(f"/pass {state['hand'][0]}")
+        assert error["type"] == "error" and "pass exactly 4 cards, not 1" in error["message"]
+        assert host.last_state() == state  # nothing was passed
+    finally:
+        for c in clients:
+            c.close()

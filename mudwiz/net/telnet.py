@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Mapping
 from typing import Any
 
 from twisted.conch.telnet import Telnet, TelnetProtocol, TelnetTransport
@@ -193,7 +194,12 @@ class MudProtocol(TelnetProtocol):
             self.session.notice(f"Welcome, {self.session.name}! /help lists the commands; /tables the tables.")
 
     def reply_error(self, exc: MudwizError, request_id: Any) -> None:
-        message: dict[str, Any] = {"type": "error", "message": hint(self.session, str(exc))}
+        try:
+            text = hint(self.session, str(exc))
+        except Exception:  # the hint is a courtesy: a bug in it must not cost the error reply or the connection
+            log.failure("hint for {error!r} to {name} failed", error=str(exc), name=self.session.name)
+            text = str(exc)
+        message: dict[str, Any] = {"type": "error", "message": text}
         if request_id is not None:
             message["id"] = request_id
         self.session.deliver(message)
@@ -246,12 +252,20 @@ def hint(session: Session, message: str) -> str:
     seat = table.seat_of(session.name)
     if seat is None or table.seats[seat] is not session:
         return message
-    legal = [f"/{a}" for a in table.game.legal_actions(seat)]
+    verbs = type(table.game).VERBS
+    legal = [f"/{spelled(str(a), verbs)}" for a in table.game.legal_actions(seat)]
     if not legal:
         return message
     moves = summarize(legal)
     shown = ", ".join(moves[:12]) + (", ..." if len(moves) > 12 else "")
     return f"{message}; you may: {shown}"
+
+
+def spelled(move: str, verbs: Mapping[str, str]) -> str:
+    """A move as a person types it: a bare verb that stands for a pattern (Witches' ``pass``: any N cards of the
+    hand) takes its arguments from the game's usage line, ``pass C1 C2 ...``; a bare ``/pass`` would be refused."""
+    usage = verbs.get(move, "").split(":")[0]
+    return usage if usage.startswith(move + " ") else move
 
 
 def summarize(legal: list[str]) -> list[str]:
