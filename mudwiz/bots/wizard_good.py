@@ -10,6 +10,8 @@ How it thinks:
   out with a fast playout policy (:func:`pick`) in which every player chases their own bid.
 - Bidding: the mean tricks over simulated deals; then each bid next to that mean is tried as the bot's aim
   over the same deals, and the one with the best mean round score is bid (never a bid ``legal`` excludes).
+  The last bidder prefers the bid that makes the table's bids add up to the cards, unless it scores clearly
+  worse (``balance_margin``): the playouts undervalue it.
 - Playing: every legal card (equally good cards once) is played out over the same deals; clearly worse cards
   are dropped early; the card with the best mean round score is played.
 
@@ -245,6 +247,13 @@ class WizardGood:
         # been played out, is simulated no more. Dropping earlier (12 points after 8 deals) lost good cards to
         # noise: the exact-bid rate in self-play rose from about 67 % to 68 % without it (docs/bots.md).
         self.prune, self.prune_after = 20.0, 32
+        # The last bidder takes the bid that makes the table's bids add up to the cards whenever its simulated
+        # score is within this many points of the best bid's. The simulations undervalue that bid: of 900
+        # logged last bids, the balancing ones were made 84.8 % of the time against 68.7 % expected, the others
+        # 67.4 % against 69.5 % (when the bids add up every player can make theirs, and the players at the
+        # table share the tricks out better than the playout policy does). It pays the last bidder itself:
+        # its own mean round score rose from 20.9 to 24.3 points (docs/bots.md, "A fourth round").
+        self.balance_margin = 40.0
         self.memory = RoundMemory()
 
     # ------------------------------------------------------------ entry point
@@ -289,16 +298,48 @@ class WizardGood:
         mean = total / weights if weights else quick_estimate(sims.hand, sims.trump, n)
         nearest = min(legal, key=lambda b: (abs(b - mean), b))
         candidates = [b for b in legal if abs(b - mean) < 1.5] or [nearest]
+        balance = self.balancing_bid(view, sims)
+        if balance in legal and balance not in candidates and abs(balance - mean) < 2:
+            candidates.append(balance)
         scores = dict.fromkeys(candidates, 0.0)
+        used = 0.0
         deadline = began + self.budget
         for i, (hands, bids, weight) in enumerate(deals):
             if i >= 8 and time.perf_counter() > deadline:
                 break
+            used += weight
             for b in candidates:
                 bids[me] = b
                 won = playout([h[:] for h in hands], [], sims.leader, sims.trump, bids, [0] * n)[me]
                 scores[b] += weight * round_score(b, won)
-        return f"bid {max(candidates, key=lambda b: (scores[b], -abs(b - mean)))}"
+        best = max(candidates, key=lambda b: (scores[b], -abs(b - mean)))
+        margin = self.balance_margin * self.trust(view)
+        if balance in scores and scores[balance] >= scores[best] - margin * used:
+            best = balance
+        return f"bid {best}"
+
+    @staticmethod
+    def trust(view: dict[str, Any]) -> float:
+        """How far to count on the other players making their bids, from 0 to 1: from how often they have made
+        them so far this game (a prior of seven in ten over four bids). A balanced table pays only when the
+        others play to their bids: players who make barely half of them (``random`` makes one in six) are not
+        worth bidding around."""
+        made = total = 0
+        for row in view["sheet"]:
+            for result in row["results"]:
+                if result["player"] != view["you"]:
+                    total += 1
+                    made += result["bid"] == result["tricks"]
+        rate = (made + 2.8) / (total + 4)
+        return min(1.0, max(0.0, (rate - 0.5) / 0.15))
+
+    @staticmethod
+    def balancing_bid(view: dict[str, Any], sims: Simulations) -> int | None:
+        """For the last to bid, the bid that makes the table's bids add up to the cards dealt (else None)."""
+        others = [b for s, b in enumerate(sims.given) if s != sims.me]
+        if None in others:
+            return None
+        return view["cards"] - sum(b for b in others if b is not None)
 
     def choose_card(self, view: dict[str, Any]) -> str:
         """Play the card whose simulated continuations score best for this round."""
