@@ -313,8 +313,7 @@ class WizardGood:
                 won = playout([h[:] for h in hands], [], sims.leader, sims.trump, bids, [0] * n)[me]
                 scores[b] += weight * round_score(b, won)
         best = max(candidates, key=lambda b: (scores[b], -abs(b - mean)))
-        margin = self.balance_margin * self.trust(view)
-        if balance in scores and scores[balance] >= scores[best] - margin * used:
+        if balance in scores and scores[balance] >= scores[best] - self.balance_margin * self.trust(view) * used:
             best = balance
         return f"bid {best}"
 

@@ -115,6 +115,12 @@ class Game(ABC):
     VERBS: ClassVar[Mapping[str, str]] = {}  # verb -> "usage: what it does", for /help at a table
     _phase: str  # set by ``_start`` and the moves; ``roundend`` and ``gameover`` mean the same in every game
 
+    @classmethod
+    def usage(cls, verb: str) -> str:
+        """How ``verb`` is typed, the part of its ``VERBS`` line before the colon (``pass C1 C2 ...``); "" for a
+        verb this game does not have."""
+        return cls.VERBS.get(verb, "").split(":")[0]
+
     def __init__(
         self,
         players: Sequence[str] | int,

@@ -519,7 +519,7 @@ class Tiltowait(Game):
         verb, words = action.verb, list(action.args)
         if verb not in self.VERBS:
             raise IllegalAction(f"{verb!r} is not a Tiltowait move: use {', '.join(self.VERBS)}")
-        usage = "usage: " + self.VERBS[verb].split(":")[0]
+        usage = "usage: " + self.usage(verb)
         if verb in ("draw", "keep", "karuki"):
             if words:
                 raise IllegalAction(usage)

@@ -261,7 +261,7 @@ class Witches(TrickTakingGame):
             words = [w for arg in action.args for w in arg.split(",") if w]
             return Action("pass", tuple(self._sorted(DECK.parse(w) for w in words)))
         if len(action.args) != 1:
-            raise IllegalAction(f"usage: {self.VERBS[action.verb].split(':')[0]}")
+            raise IllegalAction(f"usage: {self.usage(action.verb)}")
         (arg,) = action.args
         if action.verb == "spell":
             if arg.lower() not in SPELL_CHOICES:

@@ -247,7 +247,7 @@ class Wizard(TrickTakingGame):
         if action.verb not in self.VERBS:
             raise IllegalAction(f"{action.verb!r} is not a Wizard action: use {', '.join(self.VERBS)}")
         if len(action.args) != 1:
-            raise IllegalAction(f"usage: {self.VERBS[action.verb].split(':')[0]}")
+            raise IllegalAction(f"usage: {self.usage(action.verb)}")
         (arg,) = action.args
         if action.verb == "bid":
             # isdigit() alone lets "²" through (int() then raises ValueError), and int() refuses > 4300 digits.

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Mapping
 from typing import Any
 
 from twisted.conch.telnet import Telnet, TelnetProtocol, TelnetTransport
@@ -22,7 +21,7 @@ from zope.interface import implementer
 
 from mudwiz.commands import catalogue, dispatch
 from mudwiz.errors import BadCommand, MudwizError
-from mudwiz.games.base import Event
+from mudwiz.games.base import Event, Game
 from mudwiz.lobby import Lobby
 from mudwiz.render import jsonl
 from mudwiz.render.ansi import Presenter
@@ -252,8 +251,7 @@ def hint(session: Session, message: str) -> str:
     seat = table.seat_of(session.name)
     if seat is None or table.seats[seat] is not session:
         return message
-    verbs = type(table.game).VERBS
-    legal = [f"/{spelled(str(a), verbs)}" for a in table.game.legal_actions(seat)]
+    legal = [f"/{spelled(str(a), table.game_class)}" for a in table.game.legal_actions(seat)]
     if not legal:
         return message
     moves = summarize(legal)
@@ -261,10 +259,10 @@ def hint(session: Session, message: str) -> str:
     return f"{message}; you may: {shown}"
 
 
-def spelled(move: str, verbs: Mapping[str, str]) -> str:
+def spelled(move: str, game: type[Game]) -> str:
     """A move as a person types it: a bare verb that stands for a pattern (Witches' ``pass``: any N cards of the
     hand) takes its arguments from the game's usage line, ``pass C1 C2 ...``; a bare ``/pass`` would be refused."""
-    usage = verbs.get(move, "").split(":")[0]
+    usage = game.usage(move)
     return usage if usage.startswith(move + " ") else move
 
 
