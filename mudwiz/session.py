@@ -27,6 +27,7 @@ class Session:
         self.mode = mode
         self.table: Table | None = None
         self.connected = True
+        self.address = ""  # the peer's host as the network edge saw it; "" for bots and tests
 
     def deliver(self, message: dict[str, Any], event: Event | None = None) -> None:
         """Send one protocol message; ``event`` is the engine event it came from, for renderers that want it."""
