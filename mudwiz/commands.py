@@ -188,6 +188,7 @@ def _quit(lobby: Lobby, session: Session, arg: str) -> str | None:
 def _new(lobby: Lobby, session: Session, arg: str) -> str | None:
     if not arg:
         raise BadCommand(f"usage: /new GAME, one of: {', '.join(available())}")
+    lobby.may_move(session)
     table = lobby.new_table(session, arg.split()[0])
     return f"table {table.id} is yours: /option to set it up, /bot add to fill seats, /start to play"
 
@@ -197,8 +198,7 @@ def _join(lobby: Lobby, session: Session, arg: str) -> str | None:
     table = lobby.table(arg)
     if session.table is not None and session.table is not table:
         raise BadCommand(f"you are at table {session.table.id}; /leave it first")
-    if session in table.observers:
-        table.observers.remove(session)
+    lobby.may_move(session)
     table.sit(session)
     return f"you sit at table {table.id}"
 
@@ -208,6 +208,7 @@ def _watch(lobby: Lobby, session: Session, arg: str) -> str | None:
     table = lobby.table(arg, "/watch N")
     if session.table is not None:
         raise BadCommand(f"you are at table {session.table.id}; /leave it first")
+    lobby.may_move(session)
     table.watch(session)
     return f"you watch table {table.id}"
 
@@ -226,6 +227,7 @@ def _option(lobby: Lobby, session: Session, arg: str) -> str | None:
     name, sep, value = arg.partition("=")
     if not sep:
         name, _, value = arg.partition(" ")
+    lobby.may_move(session)
     return table.set_option(session, name.strip(), value.strip() or None)
 
 
@@ -267,10 +269,11 @@ def _bot(lobby: Lobby, session: Session, arg: str) -> str | None:
     words = arg.split()
     if not words or words[0] not in ("add", "remove"):
         raise BadCommand(f"usage: /bot add [LEVEL] or /bot remove NAME; levels: {', '.join(LEVELS)}")
-    if session.name != table.host:
+    if not table.is_host(session):
         raise BadCommand(f"only the host ({table.host}) seats bots")
     if table.in_game:
         raise BadCommand("bots are seated before /start")
+    lobby.may_move(session)
     if words[0] == "add":
         level = words[1].lower() if len(words) > 1 else "good" if "good" in LEVELS else "random"
         bot = BotSession(lobby.free_bot_name(table), level=level, game=table.name,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 import random
 import re
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -17,9 +18,9 @@ from twisted.internet.interfaces import IDelayedCall, IReactorTime
 from twisted.logger import Logger
 
 from mudwiz.errors import BadCommand
-from mudwiz.ratelimit import TokenBucket
+from mudwiz.ratelimit import Buckets
 from mudwiz.session import Session
-from mudwiz.table import Table
+from mudwiz.table import IDLE_CLOSE, Table
 from mudwiz.thinking import Think, think_inline
 
 log = Logger()
@@ -27,6 +28,12 @@ log = Logger()
 NAME_RULE = re.compile(r"^[A-Za-z0-9_-]{2,16}$")
 LOBBY = "lobby"
 CHAT_BURST, CHAT_RATE = 10, 1.0  # lines of chat at once, then lines a second: a conversation, not a flood
+# Commands that tell other people something (/new, /join, /watch, /bot, /option): moves at once, then a second.
+MOVE_BURST, MOVE_RATE = 15, 1.0
+# "X has arrived/left" lines one address may cause at once, then a second (MUDWIZ_ARRIVAL_BURST, _RATE);
+# past them arrivals and departures are summed up in one line every PRESENCE_SUMMARY seconds.
+ARRIVAL_BURST, ARRIVAL_RATE = 10, 0.5
+PRESENCE_SUMMARY = 30.0
 
 
 class Lobby:
@@ -38,8 +45,12 @@ class Lobby:
         bot_delay: float = 1.0,
         seed: int | None = None,
         think: Think = think_inline,
+        idle_close: float = IDLE_CLOSE,
+        arrival_burst: int = ARRIVAL_BURST,
+        arrival_rate: float = ARRIVAL_RATE,
     ) -> None:
         self.clock = clock
+        self.idle_close = idle_close
         self.think = think
         self.grace = grace
         self.bot_delay = bot_delay
@@ -47,7 +58,11 @@ class Lobby:
         self.users: dict[str, Session] = {}  # lower-cased name -> session
         self.tables: dict[int, Table] = {}
         self.away: dict[str, tuple[Table, IDelayedCall]] = {}
-        self.talk: dict[str, TokenBucket] = {}  # lower-cased name -> how fast they may chat
+        self.talk = Buckets(clock, CHAT_RATE, CHAT_BURST)  # by lower-cased name: how fast they may chat
+        self.moving = Buckets(clock, MOVE_RATE, MOVE_BURST)  # by lower-cased name: table moves others see
+        self.presence = Buckets(clock, arrival_rate, arrival_burst)  # by address: arrival and departure lines
+        self._unannounced: Counter[str] = Counter()  # "arrived"/"left" -> how many since the last summary
+        self._summary_timer: IDelayedCall | None = None
         self._next_table = 1
 
     # ------------------------------------------------------------ arriving and leaving
@@ -77,11 +92,11 @@ class Lobby:
     def login(self, session: Session, name: str, greet: Callable[[], None] | None = None) -> None:
         """Admit ``session`` as ``name``; ``greet`` (the welcome) runs before a kept seat is handed back, so a
         returning player reads the welcome first and then their table."""
-        session.name = self.check_name(name)
+        session.name = self.held_spelling(self.check_name(name))
         session.connected = True
         self.users[session.name.lower()] = session
         log.info("login {name}", name=session.name)
-        self.lobby_notice(f"{session.name} has arrived.", exclude=session)
+        self.presence_notice(session, "arrived")
         if greet is not None:
             greet()
         back = self.away.pop(session.name.lower(), None)
@@ -96,12 +111,21 @@ class Lobby:
                 table.reattach(session)
                 return
 
+    def held_spelling(self, name: str) -> str:
+        """``name`` as spelled by the seat kept for it, if any: a player back as ``HOSTY`` is ``hosty`` again,
+        so the host checks, the engine's private events and the score sheet all still know them."""
+        back = self.away.get(name.lower())
+        for table in [back[0]] if back else self.tables.values():
+            held = table.seated(name)
+            if held is not None and table.holds_seat_for(name):
+                return held.name
+        return name
+
     def disconnect(self, session: Session) -> None:
         """The connection is gone: keep a running game's seat for the grace period, else just leave."""
         if self.users.get(session.name.lower()) is not session:
             return
         del self.users[session.name.lower()]
-        self.talk.pop(session.name.lower(), None)
         log.info("logout {name}", name=session.name)
         table = session.table
         session.connected = False
@@ -112,9 +136,10 @@ class Lobby:
                 self.away[session.name.lower()] = (table, timer)
                 table.announce(f"{session.name} has lost the connection; the seat is kept for {self.grace:g} s.")
                 table.send_states()
+                table.people_changed()
             else:
                 table.leave(session)
-        self.lobby_notice(f"{session.name} has left.")
+        self.presence_notice(session, "left")
 
     def _grace_over(self, name: str, table: Table) -> None:
         self.away.pop(name.lower(), None)
@@ -134,7 +159,7 @@ class Lobby:
         table = Table(
             self._next_table, game, session, self.clock, bot_delay=self.bot_delay,
             seed_source=random.Random(self.seeds.randrange(2**63)), on_empty=self._table_closed,
-            think=self.think,
+            think=self.think, idle_close=self.idle_close,
         )
         self.tables[table.id] = table
         self._next_table += 1
@@ -167,13 +192,34 @@ class Lobby:
             if s is not exclude:
                 s.notice(text)
 
+    def presence_notice(self, session: Session, verb: str) -> None:
+        """``X has arrived/left.`` to the lobby, unless that address has been coming and going faster than a
+        room can read: then it is only counted, and a summary line says how many came and went."""
+        if not session.address or self.presence.take(session.address):
+            self.lobby_notice(f"{session.name} has {verb}.", exclude=session)
+            return
+        self._unannounced[verb] += 1
+        if self._summary_timer is None:
+            self._summary_timer = self.clock.callLater(PRESENCE_SUMMARY, self._presence_summary)
+
+    def _presence_summary(self) -> None:
+        self._summary_timer = None
+        counts = [f"{n} more {verb}" for verb in ("arrived", "left") if (n := self._unannounced[verb])]
+        self._unannounced.clear()
+        self.presence.prune()
+        if counts:
+            self.lobby_notice(f"{' and '.join(counts)} in the last {PRESENCE_SUMMARY:g} s.")
+
     def may_talk(self, session: Session) -> None:
         """Refuse a line of chat from someone who is talking faster than a room can read."""
-        bucket = self.talk.get(session.name.lower())
-        if bucket is None:
-            bucket = self.talk[session.name.lower()] = TokenBucket(self.clock, CHAT_RATE, CHAT_BURST)
-        if not bucket.take():
+        if not self.talk.take(session.name.lower()):
             raise BadCommand(f"you are talking too fast: {CHAT_BURST} lines at once, then one a second")
+
+    def may_move(self, session: Session) -> None:
+        """Refuse a table move others are told of (sitting, watching, opening a table, seating a bot, setting an
+        option) from someone making them faster than the others can read the notices."""
+        if not self.moving.take(session.name.lower()):
+            raise BadCommand(f"you are doing that too fast: {MOVE_BURST} at once, then one a second")
 
     def chat(self, session: Session, text: str) -> None:
         self.may_talk(session)

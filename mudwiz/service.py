@@ -12,8 +12,9 @@ from pathlib import Path
 from twisted.application import service, strports
 from twisted.internet.interfaces import IReactorFromThreads, IReactorTime
 
-from mudwiz.lobby import Lobby
+from mudwiz.lobby import ARRIVAL_BURST, ARRIVAL_RATE, Lobby
 from mudwiz.net.telnet import LOGIN_TIMEOUT, MudFactory
+from mudwiz.table import IDLE_CLOSE
 from mudwiz.thinking import Think, ThreadedThinking, think_inline
 
 DEFAULT_LISTEN = "tcp:4000"
@@ -56,6 +57,9 @@ def makeService(
         think=think,
         grace=grace if grace is not None else float(os.environ.get("MUDWIZ_GRACE", 120)),
         bot_delay=bot_delay if bot_delay is not None else float(os.environ.get("MUDWIZ_BOT_DELAY", 1.0)),
+        idle_close=float(os.environ.get("MUDWIZ_IDLE_TABLE", IDLE_CLOSE)),
+        arrival_burst=int(os.environ.get("MUDWIZ_ARRIVAL_BURST", ARRIVAL_BURST)),
+        arrival_rate=float(os.environ.get("MUDWIZ_ARRIVAL_RATE", ARRIVAL_RATE)),
     )
     top.lobby = lobby  # type: ignore[attr-defined]
     login_timeout = float(os.environ.get("MUDWIZ_LOGIN_TIMEOUT", LOGIN_TIMEOUT))

@@ -23,10 +23,14 @@ from mudwiz.thinking import Think, think_inline
 
 log = Logger()
 
+IDLE_CLOSE = 60.0  # seconds a table with nobody seated or watching stays open (MUDWIZ_IDLE_TABLE)
+TURN_WARNING = 30.0  # seconds before a person's turn clock runs out that they are warned
+
 TABLE_OPTIONS = (
-    Option("confirm", "seconds to wait for /ok after a round (0: wait for everyone)", default=20, lo=0, hi=3600),
-    Option("turn", "seconds a player has for a move before a random legal one is made (0: no limit)",
-           default=0, lo=0, hi=3600),
+    Option("confirm", "seconds to wait for /ok after a round (0 or off: wait for everyone)", default=20, lo=0,
+           hi=3600),
+    Option("turn", "seconds a person has for a move before a random legal one is made (0 or off: no limit)",
+           default=300, lo=0, hi=3600),
     Option("botdelay", "milliseconds a bot waits before it moves (off: the server's setting)",
            default=None, lo=0, hi=10000),
 )
@@ -50,6 +54,7 @@ class Table:
         seed_source: random.Random | None = None,
         on_empty: Callable[[Table], None] | None = None,
         think: Think = think_inline,
+        idle_close: float = IDLE_CLOSE,
     ) -> None:
         self.id = table_id
         self.game_class: type[Game] = game_class(game)
@@ -58,6 +63,7 @@ class Table:
         self.think = think
         self.seeds = seed_source or random.Random()
         self.on_empty = on_empty
+        self.idle_close = idle_close
         self.seats: list[Session] = []
         self.observers: list[Session] = []
         self.host = host.name
@@ -65,10 +71,13 @@ class Table:
         self.table_options: dict[str, Any] = {o.name: o.default for o in TABLE_OPTIONS}
         self.game: Game | None = None
         self.games_played = 0
+        self.abandoned = False  # the game ended because no person was left playing it
         self.moves = 0  # bumped on every change of the game, so stale timers know they are stale
         self.confirmed: set[str] = set()
         self._confirm_timer: IDelayedCall | None = None
         self._turn_timer: IDelayedCall | None = None
+        self._turn_warning: IDelayedCall | None = None
+        self._idle_timer: IDelayedCall | None = None
         self._bot_timers: dict[int, IDelayedCall] = {}
         self._thinking: set[int] = set()  # seats whose bot is deciding right now (maybe in another thread)
         self.sit(host)
@@ -83,7 +92,7 @@ class Table:
     def status(self) -> str:
         if self.game is None:
             return "waiting"
-        return "over" if self.game.finished else "playing"
+        return "over" if self.game.finished or self.abandoned else "playing"
 
     @property
     def in_game(self) -> bool:
@@ -96,6 +105,23 @@ class Table:
             if s.name.lower() == name:
                 return i
         return None
+
+    def is_host(self, session: Session) -> bool:
+        """Names are unique ignoring case, so the host is too: a host back as ``HOSTY`` is still ``hosty``."""
+        return session.name.lower() == self.host.lower()
+
+    def game_seat(self, session: Session) -> int | None:
+        """The engine's seat of ``session``, or None if it holds none. Found by name in the game's players: after
+        a game ends, people leave and the table's seats shift, while the finished game's seats stay as dealt."""
+        seat = self.seat_of(session.name)
+        if self.game is None or seat is None or self.seats[seat] is not session:
+            return None
+        name = session.name.lower()
+        return next((i for i, p in enumerate(self.game.players) if p.lower() == name), None)
+
+    def seated(self, name: str) -> Session | None:
+        seat = self.seat_of(name)
+        return None if seat is None else self.seats[seat]
 
     def viewers(self) -> list[Session]:
         return [*self.seats, *self.observers]
@@ -136,6 +162,7 @@ class Table:
         for s in self.viewers():
             if s.connected:
                 self.send_state(s, look=s is session)
+        self.people_changed()
 
     def watch(self, session: Session) -> None:
         if session in self.observers or self.seat_of(session.name) is not None:
@@ -144,6 +171,7 @@ class Table:
         session.table = self
         self.announce(f"{session.name} is watching table {self.id}.")
         self.send_state(session, look=True)
+        self.people_changed()
 
     def leave(self, session: Session) -> str:
         """Take ``session`` away from the table; mid-game a bot takes the seat so the others can play on."""
@@ -153,6 +181,7 @@ class Table:
         if session in self.observers:
             self.observers.remove(session)
             self.announce(f"{session.name} stops watching.")
+            self.people_changed(gone_for_good=True)
             return "you stop watching"
         seat = self.seat_of(session.name)
         if seat is None:
@@ -162,14 +191,13 @@ class Table:
         else:
             del self.seats[seat]
             self.announce(f"{session.name} leaves table {self.id}.")
-        if session.name == self.host:
+        if self.is_host(session):
             humans = self.humans()
             self.host = humans[0].name if humans else ""
             if self.host:
                 self.announce(f"{self.host} is now the host.")
-        if not self.humans():
-            self.close()
-        else:
+        self.people_changed(gone_for_good=True)
+        if self.seats:
             self.send_states()
         return f"you leave table {self.id}"
 
@@ -181,15 +209,13 @@ class Table:
         bot.table = self
         self.seats[seat] = bot
         self.announce(why)
+        self.people_changed()
         self._schedule_bots()
 
     def holds_seat_for(self, name: str) -> bool:
         """Whether ``name`` has a seat here to come back to: kept while they were away, or held by a stand-in."""
-        seat = self.seat_of(name)
-        if seat is None:
-            return False
-        s = self.seats[seat]
-        return not s.connected or (s.is_bot and getattr(s, "stand_in", False))
+        s = self.seated(name)
+        return s is not None and (not s.connected or (s.is_bot and getattr(s, "stand_in", False)))
 
     def reattach(self, session: Session) -> None:
         """A dropped player is back under the same name: their seat, with a fresh view."""
@@ -198,13 +224,58 @@ class Table:
             return
         self.seats[seat] = session
         session.table = self
+        if not self.host:
+            self.host = session.name
         self.announce(f"{session.name} is back.")
         self.send_state(session, look=True)
+        self.people_changed()
 
-    def close(self) -> None:
-        for timer in [self._confirm_timer, self._turn_timer, *self._bot_timers.values()]:
+    def people_changed(self, gone_for_good: bool = False) -> None:
+        """Someone came, went, dropped or came back: nobody must be waited on who is not here.
+
+        A round end no longer waits for a person who is gone; a game with no person left in it is ended rather
+        than played out by bots; a table nobody sits at or watches closes (at once when the last one left on
+        purpose, after ``idle_close`` seconds when they dropped, so that they find it if they come back)."""
+        if self.game is not None and self.in_game and not self.humans():
+            self.abandon()
+        self._maybe_advance()
+        if self._idle_timer is not None and self._idle_timer.active():
+            self._idle_timer.cancel()
+        self._idle_timer = None
+        if self.humans() or self.observers:
+            return
+        if gone_for_good or not self.idle_close:
+            self.close()
+        else:
+            self._idle_timer = self.clock.callLater(self.idle_close, self._close_if_idle)
+
+    def _close_if_idle(self) -> None:
+        self._idle_timer = None
+        if not self.humans() and not self.observers:
+            log.info("table {table} closed: nobody there for {idle} s", table=self.id, idle=self.idle_close)
+            self.close()
+
+    def abandon(self) -> None:
+        """End a game nobody plays any more: bots playing on for nobody would only burn the server's time."""
+        assert self.game is not None
+        self.abandoned = True
+        self.moves += 1
+        self._cancel_timers()
+        log.info("table {table} game abandoned seed={seed} log={log}", table=self.id, seed=self.game.seed,
+                 log=self.game.log)
+        self.announce("Nobody is left playing: the game is abandoned.")
+        self.send_states()
+
+    def _cancel_timers(self) -> None:
+        for timer in [self._confirm_timer, self._turn_timer, self._turn_warning, *self._bot_timers.values()]:
             if timer is not None and timer.active():
                 timer.cancel()
+        self._bot_timers = {}
+
+    def close(self) -> None:
+        self._cancel_timers()
+        if self._idle_timer is not None and self._idle_timer.active():
+            self._idle_timer.cancel()
         for s in self.viewers():
             s.table = None
             if not s.is_bot and s.connected:
@@ -229,7 +300,7 @@ class Table:
         return {**self.game_class.check_options(game_opts, None), **self.table_options}
 
     def set_option(self, session: Session, name: str, value: str | None) -> str:
-        if session.name != self.host:
+        if not self.is_host(session):
             raise BadCommand(f"only the host ({self.host}) sets options")
         if self.in_game:
             raise BadCommand("options are set before /start")
@@ -240,6 +311,8 @@ class Table:
             raise BadOption(f"{name} needs a value: {hint}" + (", or off" if opt.default is None else ""))
         table_opt = _table_option(name)
         if table_opt is not None:
+            if table_opt.default is not None and str(value).lower() == "off":
+                value = "0"  # the table's own numbers (turn, confirm) read 0 as off, and /option shows it so
             self.table_options[name] = table_opt.parse(value)
             self.options[name] = self.table_options[name]
         else:
@@ -254,7 +327,7 @@ class Table:
         return f"{name} = {_show(shown)}"
 
     def start(self, session: Session) -> None:
-        if session.name != self.host:
+        if not self.is_host(session):
             raise BadCommand(f"only the host ({self.host}) can start the game")
         if self.in_game:
             raise BadCommand("the game is already running")
@@ -268,6 +341,7 @@ class Table:
         seed = self.seeds.randrange(2**63)
         self.game = cls([s.name for s in self.seats], game_opts, seed)  # may raise BadOption
         self.games_played += 1
+        self.abandoned = False
         self.moves += 1
         log.info(
             "table {table} starts {game} seed={seed} players={players} options={options}",
@@ -286,7 +360,7 @@ class Table:
                                                                       self.observers else ""))
         if self.game is None:
             raise IllegalAction("the game has not started (the host types /start)")
-        if self.game.finished:
+        if not self.in_game:
             raise IllegalAction("the game is over (the host may /start a new one)")
         events = self.game.apply(seat, text)
         self.moves += 1
@@ -305,7 +379,7 @@ class Table:
         return [s.name for s in self.seats if not s.is_bot and s.connected and s.name not in self.confirmed]
 
     def _maybe_advance(self) -> None:
-        if self.game is None or self.game.phase != "roundend":
+        if self.game is None or self.game.phase != "roundend" or not self.in_game:
             return
         pending = self._pending_confirmations()
         if pending:
@@ -359,14 +433,27 @@ class Table:
     # ------------------------------------------------------------ turn timer
 
     def _start_turn_timer(self) -> None:
-        if self._turn_timer is not None and self._turn_timer.active():
-            self._turn_timer.cancel()
-        self._turn_timer = None
+        for timer in (self._turn_timer, self._turn_warning):
+            if timer is not None and timer.active():
+                timer.cancel()
+        self._turn_timer = self._turn_warning = None
         limit = self.table_options["turn"]
-        if not limit or self.game is None or self.game.finished:
+        if not limit or self.game is None or not self.in_game:
             return
         if any(not self.seats[s].is_bot for s in self.game.waiting()):
             self._turn_timer = self.clock.callLater(limit, self._time_up, self.moves)
+            before = min(TURN_WARNING, limit / 2)
+            self._turn_warning = self.clock.callLater(limit - before, self._warn, self.moves, before)
+
+    def _warn(self, moves: int, left: float) -> None:
+        """Tell whoever the game waits on that their clock is running out, before a move is made for them."""
+        self._turn_warning = None
+        if self.game is None or moves != self.moves:
+            return
+        for seat in self.game.waiting():
+            person = self.seats[seat]
+            if not person.is_bot and person.connected:
+                person.notice(f"{left:g} s left for your move; then a random legal move is made for you.")
 
     def _time_up(self, moves: int) -> None:
         """A person took too long: play a random legal move for each person the game still waits on."""
@@ -394,7 +481,7 @@ class Table:
         return self.bot_delay if chosen is None else chosen / 1000
 
     def _schedule_bots(self) -> None:
-        if self.game is None or self.game.finished:
+        if self.game is None or not self.in_game:
             return
         waiting = set(self.game.waiting())
         for seat, s in enumerate(self.seats):
@@ -406,7 +493,7 @@ class Table:
     def _bot_move(self, seat: int, moves: int) -> None:
         """The delay is over: hand the bot its view and wait for its answer (see :mod:`mudwiz.thinking`)."""
         self._bot_timers.pop(seat, None)
-        if self.game is None or self.game.finished or seat >= len(self.seats):
+        if self.game is None or not self.in_game or seat >= len(self.seats):
             return
         bot = self.seats[seat]
         if not bot.is_bot:
@@ -430,7 +517,7 @@ class Table:
         if self.game is not game or moves != self.moves or seat >= len(self.seats) or self.seats[seat] is not bot:
             self._schedule_bots()  # the table moved on, or someone else holds the seat now: ask whoever is there
             return
-        if game.finished:
+        if not self.in_game:
             return
         if action is None and seat in game.waiting():
             action = self.any_move(seat)  # a bot that owes a move and has none (a bug) must not stall the table
@@ -477,7 +564,7 @@ class Table:
             "observers": [o.name for o in self.observers],
         }
         if self.game is None:
-            can_start = session.name == self.host and len(self.seats) >= self.game_class.min_players
+            can_start = self.is_host(session) and len(self.seats) >= self.game_class.min_players
             return {
                 **base,
                 "game": self.name,
@@ -498,15 +585,17 @@ class Table:
                 "max_players": self.game_class.max_players,
                 "legal": ["/start"] if can_start else [],
             }
+        seat = self.game_seat(session)
         view = self.game.view(seat)
-        legal = [f"/{a}" for a in view["legal"]]
-        if seat is not None and self.game.phase == "roundend" and session.name not in self.confirmed:
+        legal = [f"/{a}" for a in view["legal"]] if self.in_game else []
+        if seat is not None and self.in_game and self.game.phase == "roundend" and session.name not in self.confirmed:
             legal.append("/ok")
-        if seat is not None and self.game.finished and session.name == self.host:
+        if seat is not None and not self.in_game and self.is_host(session):
             legal.append("/start")
         for p in view["players"]:
-            p["bot"] = self.seats[self.game.players.index(p["name"])].is_bot
-            p["away"] = not self.seats[self.game.players.index(p["name"])].connected
+            holder = self.seated(p["name"])  # None once they left a finished game
+            p["bot"] = holder is not None and holder.is_bot
+            p["away"] = holder is None or not holder.connected
         return {**base, **view, "legal": legal, "table_options": dict(self.table_options),
                 "confirmed": sorted(self.confirmed)}
 

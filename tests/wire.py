@@ -33,7 +33,9 @@ def free_port() -> int:
 def running_server(**env: str) -> Iterator[tuple[str, int]]:
     """Start ``mudwiz serve`` on a free loopback port; stop it afterwards. Yields (host, port)."""
     port = free_port()
-    environ = {**os.environ, "MUDWIZ_BOT_DELAY": "0.005", "MUDWIZ_GRACE": "120", **env}
+    # Every test client comes from 127.0.0.1: the shared server announces all their arrivals, as tests wait for.
+    environ = {**os.environ, "MUDWIZ_BOT_DELAY": "0.005", "MUDWIZ_GRACE": "120", "MUDWIZ_ARRIVAL_BURST": "100000",
+               **env}
     # The log goes to a file: a pipe nobody reads fills up and then blocks the server on its next log line.
     logfile = tempfile.TemporaryFile()
     proc = subprocess.Popen(
