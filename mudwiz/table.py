@@ -25,10 +25,13 @@ log = Logger()
 
 IDLE_CLOSE = 60.0  # seconds a table with nobody seated or watching stays open (MUDWIZ_IDLE_TABLE)
 TURN_WARNING = 30.0  # seconds before a person's turn clock runs out that they are warned
+# Seconds a bot waits while it could race a person (catch one who did not call karuki): the person must have a
+# human's chance to call first, however fast the table's bots otherwise play.
+REACTION_DELAY = 2.5
 
 TABLE_OPTIONS = (
-    Option("confirm", "seconds to wait for /ok after a round (0 or off: wait for everyone)", default=20, lo=0,
-           hi=3600),
+    Option("confirm", "seconds to wait for everyone's /ok after a round before going on anyway (0 or off: no limit)",
+           default=120, lo=0, hi=3600),
     Option("turn", "seconds a person has for a move before a random legal one is made (0 or off: no limit)",
            default=300, lo=0, hi=3600),
     Option("botdelay", "milliseconds a bot waits before it moves (off: the server's setting)",
@@ -322,7 +325,7 @@ class Table:
             self.game_class.check_options(trial, None)
             self.options[name] = parsed
         shown = self.current_options()[name]
-        self.announce(f"{session.name} sets {name} = {_show(shown)}.")
+        self.announce(f"{session.name} sets {name} = {_show(shown)}.", exclude=session)
         self.send_states()
         return f"{name} = {_show(shown)}"
 
@@ -366,14 +369,16 @@ class Table:
         self.moves += 1
         self._after(events)
 
-    def ok(self, session: Session) -> str:
+    def ok(self, session: Session) -> str | None:
         if self.game is None or self.game.phase != "roundend":
             raise IllegalAction("there is no round result to confirm")
         if self.seat_of(session.name) is None:
             raise BadCommand("only seated players confirm the round")
         self.confirmed.add(session.name)
+        pending = self._pending_confirmations()
         self._maybe_advance()
-        return "confirmed"
+        # The last /ok deals the next round at once: its reply must not read as if it came after that deal.
+        return f"confirmed; waiting for {', '.join(pending)}" if pending else None
 
     def _pending_confirmations(self) -> list[str]:
         return [s.name for s in self.seats if not s.is_bot and s.connected and s.name not in self.confirmed]
@@ -487,8 +492,13 @@ class Table:
         for seat, s in enumerate(self.seats):
             if not s.is_bot or seat in self._thinking or seat in self._bot_timers and self._bot_timers[seat].active():
                 continue
-            if seat in waiting or self.game.legal_actions(seat):
-                self._bot_timers[seat] = self.clock.callLater(self.pace, self._bot_move, seat, self.moves)
+            legal = self.game.legal_actions(seat)
+            if seat not in waiting and not legal:
+                continue
+            delay = self.pace
+            if any(a.verb in self.game_class.REACTION_VERBS for a in legal):
+                delay = max(delay, REACTION_DELAY)
+            self._bot_timers[seat] = self.clock.callLater(delay, self._bot_move, seat, self.moves)
 
     def _bot_move(self, seat: int, moves: int) -> None:
         """The delay is over: hand the bot its view and wait for its answer (see :mod:`mudwiz.thinking`)."""
@@ -541,9 +551,9 @@ class Table:
 
     # ------------------------------------------------------------ output
 
-    def announce(self, text: str) -> None:
+    def announce(self, text: str, exclude: Session | None = None) -> None:
         for s in self.viewers():
-            if not s.is_bot:
+            if not s.is_bot and s is not exclude:
                 s.notice(text)
 
     def chat(self, session: Session, text: str) -> None:

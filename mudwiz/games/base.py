@@ -113,6 +113,9 @@ class Game(ABC):
     max_players: ClassVar[int]
     OPTIONS: ClassVar[Sequence[Option]] = ()
     VERBS: ClassVar[Mapping[str, str]] = {}  # verb -> "usage: what it does", for /help at a table
+    # Verbs that race a person's reaction (Tiltowait's catch): the table lets a bot play them only after a delay a
+    # person could have answered in, however fast its bots otherwise move.
+    REACTION_VERBS: ClassVar[frozenset[str]] = frozenset()
     _phase: str  # set by ``_start`` and the moves; ``roundend`` and ``gameover`` mean the same in every game
 
     @classmethod

@@ -281,6 +281,7 @@ class Tiltowait(Game):
         Option("limit", "play until a total reaches this floor or below, e.g. limit=-300", default=None,
                lo=-100000, hi=-1),
     )
+    REACTION_VERBS = frozenset({"catch"})
     VERBS = {
         "play": "play CARD [COLOUR]: discard, e.g. play R7, play MAHALITO G, play MILWA NAME B, play MONTINO",
         "draw": "draw: draw one card (or take the draw a spell gives you)",
