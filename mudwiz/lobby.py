@@ -70,7 +70,8 @@ class Lobby:
     def check_name(self, name: str) -> str:
         name = name.strip()
         if not NAME_RULE.match(name):
-            raise BadCommand("a name is 2 to 16 letters, digits, _ or - (no spaces)")
+            why = "; accented and non-Latin letters cannot be typed on every terminal" if not name.isascii() else ""
+            raise BadCommand(f"a name is 2 to 16 of the letters A-Z and a-z, digits, _ or - (no spaces){why}")
         if name.lower() in self.users:
             raise BadCommand(f"{name} is already connected; choose another name")
         if self.is_seated_bot(name):
@@ -234,11 +235,12 @@ class Lobby:
         target = self.users.get(name.lower())
         if target is None:
             raise BadCommand(f"nobody called {name} is online")
+        if target is session:
+            raise BadCommand("that is you: /tell NAME TEXT sends TEXT to someone else")
         self.may_talk(session)
         message = {"type": "chat", "from": session.name, "channel": "tell", "to": target.name, "text": text}
         target.deliver(message)
-        if target is not session:
-            session.deliver(message)
+        session.deliver(message)
 
     def who(self) -> list[dict[str, Any]]:
         rows = []

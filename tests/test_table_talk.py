@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
 from twisted.internet.task import Clock
 
 from mudwiz.commands import dispatch
+from mudwiz.errors import BadCommand
 from mudwiz.lobby import Lobby
 from mudwiz.session import Recorder
 from mudwiz.table import REACTION_DELAY
@@ -87,3 +89,17 @@ def test_an_option_is_told_once_to_whoever_sets_it() -> None:
     assert not [m for m in people[0].of_type("notice") if "sets rounds" in m["text"]]
     assert [m["text"] for m in people[1].of_type("notice") if "sets rounds" in m["text"]] == ["p0 sets rounds = 3."]
     assert dispatch(lobby, people[0], "/option confirm off") == "confirm = off"
+
+
+def test_a_refused_name_says_why_and_a_tell_to_yourself_is_refused() -> None:
+    clock = Clock()
+    lobby = Lobby(clock)
+    with pytest.raises(BadCommand, match="A-Z.*non-Latin letters"):
+        lobby.login(Recorder(), "Zoë")
+    with pytest.raises(BadCommand, match="no spaces"):
+        lobby.login(Recorder(), "two words")
+    me = Recorder()
+    lobby.login(me, "me")
+    with pytest.raises(BadCommand, match="that is you"):
+        dispatch(lobby, me, "/tell ME hello")
+    assert not me.of_type("chat")
