@@ -17,6 +17,7 @@ from twisted.internet.interfaces import IDelayedCall, IReactorTime
 from twisted.logger import Logger
 
 from mudwiz.errors import BadCommand
+from mudwiz.numbers import whole_number
 from mudwiz.ratelimit import TokenBucket
 from mudwiz.session import Session
 from mudwiz.table import Table
@@ -145,9 +146,10 @@ class Lobby:
         text = number.strip().lstrip("#")
         if not text:
             raise BadCommand(f"usage: {usage}; /tables lists the tables")
-        if not text.isdigit() or int(text) not in self.tables:
+        n = whole_number(text)
+        if n is None or n not in self.tables:
             raise BadCommand(f"there is no table {number}; /tables lists them")
-        return self.tables[int(text)]
+        return self.tables[n]
 
     def _table_closed(self, table: Table) -> None:
         self.tables.pop(table.id, None)
