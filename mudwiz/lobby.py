@@ -19,6 +19,7 @@ from twisted.logger import Logger
 from mudwiz.errors import BadCommand
 from mudwiz.numbers import whole_number
 from mudwiz.ratelimit import TokenBucket
+from mudwiz.render.style import one_line
 from mudwiz.session import Session
 from mudwiz.table import Table
 from mudwiz.thinking import Think, think_inline
@@ -178,6 +179,9 @@ class Lobby:
             raise BadCommand(f"you are talking too fast: {CHAT_BURST} lines at once, then one a second")
 
     def chat(self, session: Session, text: str) -> None:
+        """Say ``text`` to the room ``session`` is in, as one line (``one_line``: here too, so no path that
+        skips the network edge can carry a line break or a bidi override to others)."""
+        text = one_line(text)
         self.may_talk(session)
         if session.table is not None:
             session.table.chat(session, text)
@@ -190,6 +194,7 @@ class Lobby:
         target = self.users.get(name.lower())
         if target is None:
             raise BadCommand(f"nobody called {name} is online")
+        text = one_line(text)
         self.may_talk(session)
         message = {"type": "chat", "from": session.name, "channel": "tell", "to": target.name, "text": text}
         target.deliver(message)
