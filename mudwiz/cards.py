@@ -40,7 +40,7 @@ def as_action(action: Action | str) -> Action:
     return action if isinstance(action, Action) else Action.parse(action)
 
 
-_SUITED = re.compile(r"^([A-Z])(\d{1,2})$")
+_SUITED = re.compile(r"^([A-Z])([0-9]{1,2})$")  # not \d: "R１２" is no card (mudwiz.numbers)
 
 
 @dataclass(frozen=True)

@@ -18,10 +18,12 @@ from twisted.internet.interfaces import IDelayedCall, IReactorTime
 from twisted.logger import Logger
 
 from mudwiz.errors import BadCommand
+from mudwiz.numbers import whole_number
 from mudwiz.ratelimit import Buckets
 from mudwiz.session import Session
 from mudwiz.table import IDLE_CLOSE, Table
 from mudwiz.thinking import Think, think_inline
+from mudwiz.usertext import one_line
 
 log = Logger()
 
@@ -171,9 +173,10 @@ class Lobby:
         text = number.strip().lstrip("#")
         if not text:
             raise BadCommand(f"usage: {usage}; /tables lists the tables")
-        if not text.isdigit() or int(text) not in self.tables:
+        n = whole_number(text)
+        if n is None or n not in self.tables:
             raise BadCommand(f"there is no table {number}; /tables lists them")
-        return self.tables[int(text)]
+        return self.tables[n]
 
     def _table_closed(self, table: Table) -> None:
         self.tables.pop(table.id, None)
@@ -223,6 +226,9 @@ class Lobby:
             raise BadCommand(f"you are doing that too fast: {MOVE_BURST} at once, then one a second")
 
     def chat(self, session: Session, text: str) -> None:
+        """Say ``text`` to the room ``session`` is in, as one line (``one_line``: here too, so no path that
+        skips the network edge can carry a line break or a bidi override to others)."""
+        text = one_line(text)
         self.may_talk(session)
         if session.table is not None:
             session.table.chat(session, text)
@@ -237,6 +243,7 @@ class Lobby:
             raise BadCommand(f"nobody called {name} is online")
         if target is session:
             raise BadCommand("that is you: /tell NAME TEXT sends TEXT to someone else")
+        text = one_line(text)
         self.may_talk(session)
         message = {"type": "chat", "from": session.name, "channel": "tell", "to": target.name, "text": text}
         target.deliver(message)

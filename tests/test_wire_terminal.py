@@ -178,7 +178,7 @@ def test_bad_input_keeps_the_server_and_other_users_well(server: tuple[str, int]
         assert message["from"] == "mallory" and "\x1b" not in message["text"] and "\x07" not in message["text"]
         raw.sendall(b"x" * (1 << 20) + b"\n")  # a 1 MB line is refused whole
         raw.sendall(b"/play R12\n/join 42\n/bid 3\n/watch nope\n/option rounds 99\n\x00\x01\x02\n")
-        raw.sendall(b"/tell mallory end-of-test\n")
+        raw.sendall(b"/tell watcher end-of-test\n")  # the sender reads a copy of what they told
         data = b""
         raw.settimeout(20)
         while b"end-of-test" not in data:
@@ -200,9 +200,9 @@ def test_taken_and_bad_names_are_refused_with_a_reason(server: tuple[str, int]) 
     try:
         with pytest.raises(RuntimeError, match="already connected"):
             JsonClient(server, "Carol")
-        with pytest.raises(RuntimeError, match="2 to 16 letters"):
+        with pytest.raises(RuntimeError, match="2 to 16 of the letters"):
             JsonClient(server, "x")
-        with pytest.raises(RuntimeError, match="2 to 16 letters"):
+        with pytest.raises(RuntimeError, match="2 to 16 of the letters"):
             JsonClient(server, "no spaces here")
     finally:
         first.close()

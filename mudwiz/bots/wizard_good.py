@@ -277,10 +277,36 @@ class WizardGood:
     # ------------------------------------------------------------ decisions
 
     def choose_trump(self, view: dict[str, Any]) -> str:
-        """Name the suit in which the hand is longest and strongest."""
-        hand = view["hand"]
+        """Name the suit in which the hand is longest and strongest; with our own cards hidden (clairvoyance),
+        the suit the simulations score best under."""
         options = [a.split()[1] for a in view["legal"]]
+        if HIDDEN in view["hand"]:
+            return "trump " + self.trump_unseen(view, options)
+        hand = view["hand"]
         return "trump " + max(options, key=lambda s: sum(10 + RANK[c] for c in hand if SUIT[c] == s))
+
+    def trump_unseen(self, view: dict[str, Any], options: list[str]) -> str:
+        """Clairvoyance's first round: our card shows as ``?`` and the others' are open, so the hand says nothing
+        and everything else is known. For each suit, deal our card from the unseen ones, play the round out with
+        each bid as our aim, and keep the suit whose best bid scores best: often the suit that makes our card's
+        fate surest (the others' high cards as trumps, say, when nearly any card of ours then loses)."""
+        deadline = time.perf_counter() + self.budget
+        value: dict[str, float] = {}
+        for i, suit in enumerate(options):
+            sims = self.simulations({**view, "trump": {**view["trump"], "suit": suit}}, first_leader=True)
+            scores = dict.fromkeys(range(view["cards"] + 1), 0.0)
+            samples, weights = 0, 0.0
+            until = time.perf_counter() + (deadline - time.perf_counter()) / (len(options) - i)
+            while samples < self.max_samples and (samples < 8 or time.perf_counter() < until):
+                hands, bids, weight = sims.sample(self.rng)
+                for b in scores:
+                    bids[sims.me] = b
+                    won = playout([h[:] for h in hands], [], sims.leader, sims.trump, bids, [0] * sims.n)[sims.me]
+                    scores[b] += weight * round_score(b, won)
+                samples += 1
+                weights += weight
+            value[suit] = max(scores.values()) / weights if weights else 0.0
+        return max(options, key=value.__getitem__)
 
     def choose_bid(self, view: dict[str, Any]) -> str:
         """Bid what the simulations say: first the mean tricks over simulated deals; then, aiming for each bid

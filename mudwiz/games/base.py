@@ -22,6 +22,7 @@ from typing import Any, ClassVar
 
 from mudwiz.cards import Action, as_action, remove_card
 from mudwiz.errors import BadOption, IllegalAction, NotYourTurn
+from mudwiz.numbers import whole_number
 
 Seat = int
 ADVANCE = "next"  # the log's word for the table ending a round-end pause
@@ -92,10 +93,9 @@ class Option:
             return None  # an optional number left unset (parsing is idempotent: None stays None)
         if value is None:
             raise BadOption(f"{self.name} needs a number ({self.lo}..{self.hi})")
-        try:
-            number = int(str(value))
-        except ValueError:
-            raise BadOption(f"{self.name} needs a whole number, not {value!r}") from None
+        number = value if type(value) is int else whole_number(str(value).strip(), signed=True)  # bool: no
+        if number is None:
+            raise BadOption(f"{self.name} needs a whole number, not {value!r}")
         if (self.lo is not None and number < self.lo) or (self.hi is not None and number > self.hi):
             raise BadOption(f"{self.name} must be from {self.lo} to {self.hi}, not {number}")
         return number

@@ -13,6 +13,7 @@ from typing import Any
 from mudwiz.cards import SUIT_NAMES, Action, Deck, rank_of, sort_hand, suit_of
 from mudwiz.errors import BadOption, IllegalAction
 from mudwiz.games.base import Event, Option, RoundEnd, Seat, TrickTakingGame, standings
+from mudwiz.numbers import whole_number
 
 DECK = Deck(suits="BGRY", low=1, high=13, specials={"Z": 4, "N": 4})
 WIZARD, JESTER, HIDDEN = "Z", "N", "?"
@@ -250,10 +251,10 @@ class Wizard(TrickTakingGame):
             raise IllegalAction(f"usage: {self.usage(action.verb)}")
         (arg,) = action.args
         if action.verb == "bid":
-            # isdigit() alone lets "²" through (int() then raises ValueError), and int() refuses > 4300 digits.
-            if not (arg.isascii() and arg.isdigit()) or len(arg) > 9:
+            bid = whole_number(arg)
+            if bid is None:
                 raise IllegalAction(f"a bid is a whole number of tricks, not {arg[:20]!r}")
-            return Action("bid", (str(int(arg)),))
+            return Action("bid", (str(bid),))
         if action.verb == "trump":
             return Action("trump", (DECK.parse_suit(arg),))
         return Action("play", (HIDDEN if arg == HIDDEN else DECK.parse(arg),))

@@ -25,8 +25,9 @@ from mudwiz.games.base import Event, Game
 from mudwiz.lobby import Lobby
 from mudwiz.render import jsonl
 from mudwiz.render.ansi import Presenter
-from mudwiz.render.style import Style, clean
+from mudwiz.render.style import Style
 from mudwiz.session import Session
+from mudwiz.usertext import clean, one_line
 
 log = Logger()
 
@@ -142,7 +143,7 @@ class MudProtocol(TelnetProtocol):
 
     def line_received(self, raw: bytes) -> None:
         self.prompt_open = False  # the user pressed Enter: their cursor is on a fresh line
-        text = clean(raw.decode("utf-8", errors="replace")).strip()
+        text = one_line(raw.decode("utf-8", errors="replace")).strip()
         request_id: Any = None
         if text.startswith("{"):
             try:
@@ -153,7 +154,7 @@ class MudProtocol(TelnetProtocol):
                 self.reply_error(BadCommand(f"bad JSON request: {exc}"), None)
                 return
             request_id = request.get("id")
-            text = clean(request["cmd"]).strip()
+            text = one_line(request["cmd"]).strip()  # JSON may spell a line break (\\n) or a bidi override
         try:
             reply = self.handle(text)
         except MudwizError as exc:

@@ -10,6 +10,8 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from mudwiz.usertext import clean
+
 WIDTH = 80
 
 _CSI = "\x1b["
@@ -20,7 +22,6 @@ _COLOURS = {
 SUIT_COLOUR = {"R": "red", "G": "green", "Y": "yellow", "B": "blue", "K": "white"}
 SPECIAL_COLOUR = {"Z": "magenta", "N": "cyan", "W": "white", "?": "grey"}
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 def strip_ansi(text: str) -> str:
@@ -62,11 +63,6 @@ def truncate(text: str, width: int) -> str:
         if used > width:
             return text[:i]
     return text
-
-
-def clean(text: str) -> str:
-    """Remove every control character (ESC included) from user-supplied text: chat, names, table titles."""
-    return _CONTROL.sub("", text)
 
 
 def to_ascii(text: str) -> str:

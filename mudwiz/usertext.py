@@ -1,0 +1,56 @@
+"""Text a user typed, made safe before anyone else reads it: no control characters, one line, nothing invisible.
+
+It sits below every other layer (the lobby, the tables and the renderers all call it), so it imports nothing
+of mudwiz.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def clean(text: str) -> str:
+    """Remove every control character (ESC included) from user-supplied text: chat, names, table titles."""
+    return _CONTROL.sub("", text)
+
+
+# Everything str.splitlines() or a terminal breaks a line at, and tab; clean() drops the other C0/C1 controls.
+_BREAKS = re.compile("[\t\n\x0b\x0c\r\x1c-\x1e\x85\u2028\u2029]")
+MAX_MARKS = 2  # combining marks kept on one base character: enough for Vietnamese, too few to draw a tower
+
+
+def one_line(text: str) -> str:
+    """What a user writes for others to read, made one honest line: line breaks and tabs become a space, so no
+    one can print a fake server line (``gg\\n* bob has left.``) on others' screens; controls go (``clean``);
+    format characters (category Cf: bidi overrides and isolates, LRM/RLM, zero-width spaces and joiners, BOM,
+    tag characters) and lone surrogates are removed, so text cannot run backwards or hide; and a base character
+    keeps at most ``MAX_MARKS`` combining marks, so a flood of them cannot smear over the lines around it.
+
+    Letters of every script, accents (NFC, or NFD with up to two marks a letter) and emoji pass unchanged,
+    except that emoji sequences built with ZERO WIDTH JOINER (U+200D, a Cf character) fall apart into their
+    pieces (a family becomes its people), and tag-built flags lose their tags: an accepted cost of removing
+    every invisible character.
+    """
+    text = clean(_BREAKS.sub(" ", text))
+    if text.isascii():
+        return text
+    kept: list[str] = []
+    marks = 0
+    for ch in text:
+        if ch.isascii():  # the common case, and never Cf, Cs or a mark
+            marks = 0
+        else:
+            kind = unicodedata.category(ch)
+            if kind in ("Cf", "Cs"):
+                continue  # removed without ending a run of marks: e + 2 marks + ZWSP + 2 marks is e + 4 marks
+            if kind[0] == "M":
+                marks += 1
+                if marks > MAX_MARKS:
+                    continue
+            else:
+                marks = 0
+        kept.append(ch)
+    return "".join(kept)

@@ -1,0 +1,119 @@
+"""``one_line``: what a user writes for others is one honest line (issue #15, line injection).
+
+Properties over any string, the text that must pass unchanged (scripts, accents, emoji), the attacks the probe
+found, and the lobby applying it to chat and tells itself, whatever path the text came by.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
+from twisted.internet.task import Clock
+
+from mudwiz.commands import dispatch
+from mudwiz.lobby import Lobby
+from mudwiz.session import Recorder
+from mudwiz.usertext import MAX_MARKS, one_line
+
+BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"  # every line break str.splitlines() knows
+BIDI = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c"
+INVISIBLE = "\u200b\u200c\u200d\u2060\u2061\u2062\u2063\u2064\ufeff\u00ad\u180e\U000e0001\U000e0041"
+
+
+def longest_run_of_marks(text: str) -> int:
+    run = longest = 0
+    for ch in text:
+        run = run + 1 if unicodedata.category(ch).startswith("M") else 0
+        longest = max(longest, run)
+    return longest
+
+
+@given(st.text())
+@example("gg\n* victim has left.")
+@example("e" + "\u0301" * 2 + "\u200b" + "\u0301" * 2)  # marks on both sides of a removed character
+@example("\ud800 lone surrogate")
+def test_any_text_comes_out_as_one_line_without_hidden_characters(text: str) -> None:
+    out = one_line(text)
+    assert len(out.splitlines()) <= 1 and "\t" not in out
+    assert not [ch for ch in out if unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Zl", "Zp")]
+    assert longest_run_of_marks(out) <= MAX_MARKS
+    assert len(out) <= len(text)
+    assert one_line(out) == out  # applied at the edge and again in the lobby: the second time changes nothing
+
+
+# What needs no cleaning: every category but controls, format characters, surrogates, line and paragraph
+# separators and marks, with up to two marks after each character.
+PLAIN = st.characters(blacklist_categories=("Cc", "Cf", "Cs", "Zl", "Zp", "Mn", "Mc", "Me"))
+MARK = st.characters(whitelist_categories=("Mn", "Mc", "Me"))
+
+
+@given(st.lists(st.tuples(PLAIN, st.lists(MARK, max_size=MAX_MARKS))))
+def test_text_with_nothing_to_clean_passes_unchanged(pieces: list[tuple[str, list[str]]]) -> None:
+    text = "".join(base + "".join(marks) for base, marks in pieces)
+    assert one_line(text) == text
+
+
+NFD_VIETNAMESE = unicodedata.normalize("NFD", "Tiếng Việt có dấu")  # ế and ệ: a letter and two marks
+
+
+@pytest.mark.parametrize("text", [
+    "こんにちは、世界！ カードをどうぞ",
+    "Crème brûlée, Åsa, Øystein, Zoë, naïve",
+    unicodedata.normalize("NFD", "Crème brûlée, Åsa, Zoë, naïve"),
+    NFD_VIETNAMESE,
+    "Ελληνικά, русский, עברית, العربية, हिन्दी",
+    "gg 👍🏽 🎉 ❤️ 1️⃣ 🇫🇷",  # skin tone (a modifier, not a mark), variation selector and keycap (marks), a flag
+    "ｆｕｌｌｗｉｄｔｈ ＡＢＣ １２３",
+])
+def test_legitimate_text_is_kept_intact(text: str) -> None:
+    assert one_line(text) == text
+
+
+def test_emoji_joined_by_zwj_fall_apart_as_documented() -> None:
+    """ZERO WIDTH JOINER is a format character like the bidi overrides: the family becomes its three people."""
+    assert one_line("\U0001f468\u200d\U0001f469\u200d\U0001f467") == "\U0001f468\U0001f469\U0001f467"
+
+
+@pytest.mark.parametrize("brk", [*BREAKS, "\t", "\r\n"])
+def test_every_line_break_and_tab_becomes_a_space(brk: str) -> None:
+    assert one_line(f"gg{brk}* victim has left.") == "gg" + " " * len(brk) + "* victim has left."
+
+
+@pytest.mark.parametrize("ch", [*BIDI, *INVISIBLE])
+def test_bidi_and_invisible_format_characters_are_removed(ch: str) -> None:
+    assert unicodedata.category(ch) == "Cf"
+    assert one_line(f"pay{ch}pal{ch}") == "paypal"
+
+
+def test_a_flood_of_combining_marks_keeps_two_per_character() -> None:
+    zalgo = "".join(c + "\u0336\u0301\u0316\u0340" * 20 for c in "hi")
+    assert one_line(zalgo) == "h\u0336\u0301i\u0336\u0301"
+    assert one_line("\u0301" * 50 + "x") == "\u0301\u0301x"  # marks with nothing before them count too
+    assert one_line("e\u0301\u0302\u200b\u0303\u0304") == "e\u0301\u0302"  # a removed character ends no run
+
+
+def test_control_characters_still_go() -> None:
+    assert one_line("a\x1b[2Jb\x07c\x00d\x7f\x9b31me") == "a[2Jbcd31me"
+
+
+# ---------------------------------------------------------------- the lobby applies it to chat and tells
+
+
+def test_the_lobby_delivers_chat_and_tells_as_one_line_whatever_path_they_came_by() -> None:
+    """Called directly, as a path other than the telnet edge would: lobby chat, table chat and a tell."""
+    lobby = Lobby(Clock(), seed=1)
+    alice, bob = Recorder(), Recorder()
+    lobby.login(alice, "alice")
+    lobby.login(bob, "bob")
+    attack = "gg\n* bob has left.\u2028\u202e!olleh\u200b" + "e" + "\u0301" * 9
+    wanted = "gg * bob has left. !olleh" + "e\u0301\u0301"
+    lobby.chat(alice, attack)
+    lobby.tell(alice, "bob", attack)
+    dispatch(lobby, alice, "/new wizard")
+    dispatch(lobby, bob, "/join 1")
+    lobby.chat(alice, attack)
+    chats = bob.of_type("chat")
+    assert [(m["channel"], m["text"]) for m in chats] == [("lobby", wanted), ("tell", wanted), ("table 1", wanted)]
