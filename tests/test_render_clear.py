@@ -8,7 +8,62 @@ the lines can be read back as text.
 
 from __future__ import annotations
 
+from itertools import takewhile
+from typing import Any
+
+import pyte
+from twisted.internet.task import Clock
+
+from mudwiz.commands import dispatch
+from mudwiz.games.base import Event
+from mudwiz.lobby import Lobby
+from mudwiz.render.ansi import Presenter
 from mudwiz.render.style import Style, to_ascii
+from mudwiz.session import Recorder
+
+
+class Screen(Recorder):
+    """A person whose messages are also rendered as their terminal would show them (ASCII mode)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.presenter = Presenter(Style.for_mode("ascii"))
+        self.lines: list[str] = []
+
+    def deliver(self, message: dict[str, Any], event: Event | None = None) -> None:
+        super().deliver(message, event)
+        self.lines += self.presenter.lines(message, event)
+
+    def shown(self, command: str, lobby: Lobby) -> list[str]:
+        """The lines ``command`` puts on this person's screen."""
+        before = len(self.lines)
+        dispatch(lobby, self, command)
+        return self.lines[before:]
+
+
+def seated(game: str, *names: str, options: tuple[str, ...] = ()) -> tuple[Lobby, list[Screen]]:
+    """A table of ``game`` opened by the first of ``names``, the others seated, ``options`` set: not started."""
+    lobby = Lobby(Clock(), grace=30, bot_delay=0.5, seed=3)
+    people = [Screen() for _ in names]
+    for person, name in zip(people, names, strict=True):
+        lobby.login(person, name)
+    dispatch(lobby, people[0], f"/new {game}")
+    for person in people[1:]:
+        dispatch(lobby, person, "/join 1")
+    for option in options:
+        dispatch(lobby, people[0], f"/option {option}")
+    return lobby, people
+
+
+def screen(lines: list[str], rows: int = 24) -> pyte.Screen:
+    """The lines as an 80-column terminal shows them (each followed by CR LF, as the server sends them)."""
+    term = pyte.Screen(80, rows)
+    pyte.Stream(term).feed("".join(f"{line}\r\n" for line in lines))
+    return term
+
+
+def used_rows(term: pyte.Screen) -> int:
+    return sum(1 for row in term.display if row.strip())
 
 
 def test_typographic_punctuation_folds_to_its_ascii_look_alike() -> None:
@@ -18,3 +73,24 @@ def test_typographic_punctuation_folds_to_its_ascii_look_alike() -> None:
     assert to_ascii("e\u0301te\u0301") == "ete"  # combining marks typed apart go, like those of composed accents
     assert to_ascii("\ufb01\u2014") == "fi-"  # a compatibility form and a dash in one text: neither is lost
     assert to_ascii("\u00d8yvind Stra\u00dfe \u0141\u00f3d\u017a") == "Oyvind Strasse Lodz"
+
+
+# ---------------------------------------------------------------- /option
+
+
+def test_option_lines_fit_80_columns_broken_between_words_with_the_help_aligned() -> None:
+    for game in ("wizard", "witches", "tiltowait"):
+        lobby, (alice,) = seated(game, "alice")
+        dispatch(lobby, alice, "/option")
+        message = alice.of_type("options")[-1]
+        lines = alice.presenter.lines(message)
+        term = screen(lines, rows=40)
+        assert used_rows(term) == len(lines), game  # no line spilled onto the next row
+        rows = lines[1:-1]
+        for option in message["options"]:  # each option's help, word for word, in a column of its own
+            first = next(i for i, line in enumerate(rows) if line.split()[:1] == [option["name"]])
+            column = rows[first].index(option["help"].split()[0])
+            rest = rows[first + 1:]
+            block = [rows[first], *rest[:len(list(takewhile(str.isspace, (line[:column] for line in rest))))]]
+            assert " ".join(line[column:] for line in block).split() == option["help"].split(), option["name"]
+            assert all(line[column - 1] == " " and line[column] != " " for line in block)

@@ -86,10 +86,13 @@ class Presenter:
         return rows
 
     def _options(self, m: dict[str, Any]) -> list[str]:
+        """One option a line, its help broken between words into a column of its own: a help text runs past 80
+        columns, and a terminal's own wrapping would cut words in half under the names."""
         rows = [self.style.rule(f"Options of table {m['table']} ({m['game']})")]
         for o in m["options"]:
             value = {True: "on", False: "off", None: "off"}.get(o["value"], str(o["value"]))  # type: ignore[arg-type]
-            rows.append(f"  {o['name']:<13} {value:<6} {o['help']}")
+            head = f"  {o['name']:<13} {value:<6} "
+            rows += wrap_words(head + self.style.text(o["help"]), WIDTH, indent=len(head))
         rows.append("  /option NAME [VALUE] sets one (host, before /start).")
         return rows
 
