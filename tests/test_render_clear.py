@@ -8,10 +8,12 @@ the lines can be read back as text.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import takewhile
 from typing import Any
 
 import pyte
+import pytest
 from twisted.internet.task import Clock
 
 from mudwiz.commands import dispatch
@@ -55,6 +57,39 @@ def seated(game: str, *names: str, options: tuple[str, ...] = ()) -> tuple[Lobby
     return lobby, people
 
 
+def play(lobby: Lobby, people: list[Screen], until: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+    """Everyone types a legal move when the game waits on them, and /ok after a round, until ``until`` holds for
+    the first person's state; that state."""
+    table = lobby.tables[1]
+    for _ in range(2000):
+        state = people[0].last_state()
+        if until(state):
+            return state
+        for person in people:
+            mine = person.last_state()
+            if "/ok" in mine["legal"]:
+                dispatch(lobby, person, "/ok")
+                break
+            if person.name in mine["waiting"]:
+                move = table.any_move(table.seat_of(person.name))  # concrete: a Witches pass names its cards
+                dispatch(lobby, person, f"/{move}")
+                break
+        else:
+            lobby.clock.advance(1)  # bots
+    raise AssertionError("the game never came to the state looked for")
+
+
+def player_rows(lines: list[str]) -> dict[str, str]:
+    """The player rows of the last table view in ``lines``, by name, in the order drawn."""
+    start = max(i for i, line in enumerate(lines) if line.startswith("   player"))
+    rows = {}
+    for line in lines[start + 1:]:
+        if line[:3] not in ("   ", " > ") or not line[3:4].strip():
+            break
+        rows[line[3:19].strip()] = line
+    return rows
+
+
 def screen(lines: list[str], rows: int = 24) -> pyte.Screen:
     """The lines as an 80-column terminal shows them (each followed by CR LF, as the server sends them)."""
     term = pyte.Screen(80, rows)
@@ -94,3 +129,29 @@ def test_option_lines_fit_80_columns_broken_between_words_with_the_help_aligned(
             block = [rows[first], *rest[:len(list(takewhile(str.isspace, (line[:column] for line in rest))))]]
             assert " ".join(line[column:] for line in block).split() == option["help"].split(), option["name"]
             assert all(line[column - 1] == " " and line[column] != " " for line in block)
+
+
+# ---------------------------------------------------------------- the table view
+
+
+@pytest.mark.parametrize("game", ["wizard", "witches"])
+def test_rows_run_in_trick_order_from_the_leader_marked_and_the_score_sheet_keeps_seat_order(game: str) -> None:
+    """Seed 002: the trick's leader is drawn first and the others in turn (so the card column reads in play
+    order); the seats themselves do not move."""
+    lobby, people = seated(game, "alice", "bob", "carol", "dave")
+    alice = people[0]
+    dispatch(lobby, alice, "/start")
+    seats = [p["name"] for p in alice.last_state()["players"]]
+    state = play(lobby, people, lambda s: s["phase"] == "playing" and len(s["trick"]) == 2 and s["leader"] != seats[0])
+    rows = player_rows(alice.shown("/look", lobby))
+    lead = seats.index(state["leader"])
+    assert list(rows) == seats[lead:] + seats[:lead]
+    for played, row in zip(state["trick"], rows.values(), strict=False):
+        assert f" {played['card']} " in f"{row} "  # the trick so far, top down
+    assert list(rows.values())[0].endswith("  led")
+    assert not any("led" in row or "leads" in row for row in list(rows.values())[1:])
+    state = play(lobby, people, lambda s: s["phase"] == "playing" and not s["trick"] and s["leader"] != seats[0])
+    rows = player_rows(alice.shown("/look", lobby))
+    assert list(rows)[0] == state["leader"] and list(rows.values())[0].endswith("  leads")
+    sheet = alice.shown("/score", lobby)
+    assert sheet[1].split()[1:] == seats

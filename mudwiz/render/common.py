@@ -34,3 +34,21 @@ def round_over(view: dict[str, Any], style: Style, unit: str) -> str | None:
     if view["phase"] == "roundend":
         return style.bold(f" {unit.capitalize()} over: /ok when ready for the next {unit}.")
     return None
+
+
+def trick_order(view: dict[str, Any]) -> list[dict[str, Any]]:
+    """The players from the one who leads the current trick, in turn, as the rules page's screen lines them up:
+    the card column then reads in play order. Seats never move: the score sheet keeps seat order."""
+    players = view["players"]
+    names = [p["name"] for p in players]
+    start = names.index(view["leader"]) if view.get("leader") in names else 0
+    return players[start:] + players[:start]
+
+
+def row_tags(view: dict[str, Any], player: dict[str, Any], style: Style) -> list[str]:
+    """Words after a trick-taking game's player row: who leads the trick (while tricks are to come: not in a
+    Witches spell choice nor after the round)."""
+    tags = []
+    if player["name"] == view.get("leader") and view["phase"] not in ("spell", "roundend", "gameover"):
+        tags.append(style.paint("led" if view.get("trick") else "leads", "cyan"))
+    return tags

@@ -10,7 +10,7 @@ from typing import Any
 
 from mudwiz.cards import SUIT_NAMES
 from mudwiz.games.base import Event
-from mudwiz.render.common import round_over, standings, your_hand
+from mudwiz.render.common import round_over, row_tags, standings, trick_order, your_hand
 from mudwiz.render.style import SUIT_COLOUR, WIDTH, Style, pad, truncate, visible_len, wrap_cards
 
 SPECIAL_NAMES = {"R11": "fire witch", "G11": "water witch", "Y11": "earth witch", "B11": "air witch",
@@ -54,7 +54,7 @@ def table_view(view: dict[str, Any], style: Style) -> list[str]:
         lines.append(f" Pass {p['count']} cards {to}({p['direction']}); {done} of {len(t['players'])} have passed.")
     lines.append(style.paint(f"   {'player':<16} {'total':>6} {'fire':>5} {'tricks':>6}  "
                              f"{'passed' if passing else 'card'}", "grey"))
-    for p in t["players"]:
+    for p in trick_order(t):
         marker = ">" if p["name"] in t["waiting"] else " "
         name = style.text(p["name"])
         if p["name"] == t["you"]:
@@ -64,7 +64,8 @@ def table_view(view: dict[str, Any], style: Style) -> list[str]:
         else:
             played = _card(style, p["played"]) if p["played"] else style.paint("--", "grey")
         fire = style.paint(f"{p['points']:>5}", "red") if p["points"] else f"{p['points']:>5}"
-        lines.append(f" {marker} {pad(name, 16)} {p['score']:>6} {fire} {p['tricks']:>6}  {played}")
+        row = f" {marker} {pad(name, 16)} {p['score']:>6} {fire} {p['tricks']:>6}  {pad(played, 3)}"
+        lines.append(f"{row}  {', '.join(row_tags(t, p, style))}".rstrip())
     if t.get("spell"):
         s = t["spell"]
         lines.append(style.bold(f" {style.text(s['player'])} cast the {_spell(s['points'])} ({s['points']})."))

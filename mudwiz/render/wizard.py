@@ -6,7 +6,7 @@ from typing import Any
 
 from mudwiz.cards import SUIT_NAMES
 from mudwiz.games.base import Event
-from mudwiz.render.common import round_over, standings, your_hand
+from mudwiz.render.common import round_over, row_tags, standings, trick_order, your_hand
 from mudwiz.render.style import Style, counted, pad, truncate
 
 
@@ -37,7 +37,7 @@ def table_view(view: dict[str, Any], style: Style) -> list[str]:
     follow = _suit(style, t["lead"]) if t["lead"] else ("anything" if t["trick"] else "-")
     lines.append(f" Dealer: {style.text(t['dealer'])}   Leads: {style.text(t['leader'])}   Follow: {follow}")
     lines.append(style.paint(f"   {'player':<16} {'score':>6} {'(now)':>7} {'tricks/bid':>10}  card", "grey"))
-    for p in t["players"]:
+    for p in trick_order(t):
         marker = ">" if p["name"] in t["waiting"] else " "
         bid = "?" if p["bid"] is None else str(p["bid"])
         if p["bid"] is None and p["has_bid"]:
@@ -47,7 +47,8 @@ def table_view(view: dict[str, Any], style: Style) -> list[str]:
         name = style.text(p["name"])
         if p["name"] == t["you"]:
             name = style.bold(name)
-        row = f" {marker} {pad(name, 16)} {p['score']:>6} {now:>7} {p['tricks']:>5}/{bid:<4}  {played}"
+        row = f" {marker} {pad(name, 16)} {p['score']:>6} {now:>7} {p['tricks']:>5}/{bid:<4}  {pad(played, 3)}"
+        row = f"{row}  {', '.join(row_tags(t, p, style))}".rstrip()
         if "cards" in p:
             row += "  sees: " + "".join(style.card(c) for c in p["cards"])
         lines.append(row)
