@@ -507,6 +507,7 @@ class Table:
         for p in view["players"]:
             p["bot"] = self.seats[self.game.players.index(p["name"])].is_bot
             p["away"] = not self.seats[self.game.players.index(p["name"])].connected
+            p["stand_in"] = getattr(self.seats[self.game.players.index(p["name"])], "stand_in", False)
         return {**base, **view, "legal": legal, "table_options": dict(self.table_options),
                 "confirmed": sorted(self.confirmed)}
 

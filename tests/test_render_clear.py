@@ -155,3 +155,21 @@ def test_rows_run_in_trick_order_from_the_leader_marked_and_the_score_sheet_keep
     assert list(rows)[0] == state["leader"] and list(rows.values())[0].endswith("  leads")
     sheet = alice.shown("/score", lobby)
     assert sheet[1].split()[1:] == seats
+
+
+def test_a_dropped_player_is_marked_away_and_the_bot_in_their_seat_a_stand_in() -> None:
+    lobby, (alice, bob, carol) = seated("wizard", "alice", "bob", "carol")
+    dispatch(lobby, alice, "/bot add")  # an ordinary bot: nobody's seat, no mark
+    dispatch(lobby, alice, "/start")
+    lobby.disconnect(bob)
+    rows = player_rows(alice.shown("/look", lobby))
+    assert rows["bob"].endswith(" away")
+    assert not any(row.endswith(("away", "(stand-in)")) for name, row in rows.items() if name != "bob")
+    assert [p.get("stand_in") for p in alice.last_state()["players"]] == [False] * 4
+    lobby.clock.advance(lobby.grace)  # bob does not come back: a bot plays his seat
+    rows = player_rows(alice.shown("/look", lobby))
+    assert rows["bob"].endswith(" (stand-in)") and "away" not in rows["bob"]
+    assert not rows["bot1"].endswith("(stand-in)")
+    players = {p["name"]: p for p in alice.last_state()["players"]}
+    assert (players["bob"]["stand_in"], players["bob"]["bot"]) == (True, True)
+    assert (players["bot1"]["stand_in"], players["bot1"]["bot"]) == (False, True)

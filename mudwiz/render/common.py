@@ -47,8 +47,18 @@ def trick_order(view: dict[str, Any]) -> list[dict[str, Any]]:
 
 def row_tags(view: dict[str, Any], player: dict[str, Any], style: Style) -> list[str]:
     """Words after a trick-taking game's player row: who leads the trick (while tricks are to come: not in a
-    Witches spell choice nor after the round)."""
+    Witches spell choice nor after the round), and who is not a person at the keyboard (see ``seat_tags``)."""
     tags = []
     if player["name"] == view.get("leader") and view["phase"] not in ("spell", "roundend", "gameover"):
         tags.append(style.paint("led" if view.get("trick") else "leads", "cyan"))
-    return tags
+    return tags + seat_tags(player, style)
+
+
+def seat_tags(player: dict[str, Any], style: Style) -> list[str]:
+    """Marks for a row that is not an ordinary person at the keyboard, so nobody waits on a ghost unaware: a
+    dropped player whose seat is kept (``away``), or a bot playing the seat of one who left (``(stand-in)``)."""
+    if player.get("stand_in"):
+        return [style.paint("(stand-in)", "grey")]
+    if player.get("away"):
+        return [style.paint("away", "yellow")]
+    return []
