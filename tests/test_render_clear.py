@@ -20,7 +20,7 @@ from mudwiz.commands import dispatch
 from mudwiz.games.base import Event
 from mudwiz.lobby import Lobby
 from mudwiz.render.ansi import Presenter
-from mudwiz.render.style import Style, to_ascii
+from mudwiz.render.style import Style, strip_ansi, to_ascii, visible_len
 from mudwiz.session import Recorder
 
 
@@ -173,3 +173,43 @@ def test_a_dropped_player_is_marked_away_and_the_bot_in_their_seat_a_stand_in() 
     players = {p["name"]: p for p in alice.last_state()["players"]}
     assert (players["bob"]["stand_in"], players["bob"]["bot"]) == (True, True)
     assert (players["bot1"]["stand_in"], players["bot1"]["bot"]) == (False, True)
+
+
+def test_clairvoyance_rows_say_which_card_a_player_holds_and_nothing_once_it_is_played() -> None:
+    lobby, people = seated("wizard", "alice", "bob", "carol", options=("clairvoyance",))
+    alice = people[0]
+    dispatch(lobby, alice, "/start")
+    lines = alice.shown("/look", lobby)
+    assert " Clairvoyance: you see the card each other player holds, never your own." in lines
+    rows = player_rows(lines)
+    held = {p["name"]: p["cards"] for p in alice.last_state()["players"] if "cards" in p}
+    assert sorted(held) == ["bob", "carol"]
+    for name, cards in held.items():
+        assert rows[name].endswith(f"holds {cards[0]}")
+    assert "holds" not in rows["alice"]
+    state = play(lobby, people, lambda s: len(s["trick"]) == 2)
+    lines = alice.shown("/look", lobby)
+    rows = player_rows(lines)
+    for played in state["trick"]:
+        assert "holds" not in rows[played["player"]] and rows[played["player"]].rstrip().endswith(
+            (played["card"], "led"))
+    assert not any("sees" in line for line in lines)
+
+
+def test_the_widest_row_still_fits_80_columns() -> None:
+    """Six 16-character names; the leader of round 1 under clairvoyance has left, so their row carries every
+    mark at once: leads, (stand-in), holds CARD."""
+    names = [f"Longname{i:02d}xxxxxx" for i in range(6)]
+    lobby, people = seated("wizard", *names, options=("clairvoyance",))
+    dispatch(lobby, people[0], "/start")
+    leader = people[0].last_state()["leader"]
+    gone = next(p for p in people if p.name == leader)
+    dispatch(lobby, gone, "/leave")
+    viewer = next(p for p in people if p is not gone)
+    for style in (Style.for_mode("ascii"), Style.for_mode("ansi")):
+        viewer.presenter = Presenter(style)
+        lines = viewer.shown("/look", lobby)
+        assert max(map(visible_len, lines)) <= 80 and len(lines) < 24
+        row = next(strip_ansi(line) for line in lines if strip_ansi(line)[3:].startswith(leader))
+        card = viewer.last_state()["players"][names.index(leader)]["cards"][0]
+        assert row.endswith(f"  leads, (stand-in), holds {card}")

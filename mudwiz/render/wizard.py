@@ -37,6 +37,7 @@ def table_view(view: dict[str, Any], style: Style) -> list[str]:
     follow = _suit(style, t["lead"]) if t["lead"] else ("anything" if t["trick"] else "-")
     lines.append(f" Dealer: {style.text(t['dealer'])}   Leads: {style.text(t['leader'])}   Follow: {follow}")
     lines.append(style.paint(f"   {'player':<16} {'score':>6} {'(now)':>7} {'tricks/bid':>10}  card", "grey"))
+    seen = False  # clairvoyance: a card another player holds is shown to you
     for p in trick_order(t):
         marker = ">" if p["name"] in t["waiting"] else " "
         bid = "?" if p["bid"] is None else str(p["bid"])
@@ -47,11 +48,14 @@ def table_view(view: dict[str, Any], style: Style) -> list[str]:
         name = style.text(p["name"])
         if p["name"] == t["you"]:
             name = style.bold(name)
+        tags = row_tags(t, p, style)
+        if p.get("cards"):
+            tags.append("holds " + " ".join(style.card(c, bare=True) for c in p["cards"]))
+            seen = True
         row = f" {marker} {pad(name, 16)} {p['score']:>6} {now:>7} {p['tricks']:>5}/{bid:<4}  {pad(played, 3)}"
-        row = f"{row}  {', '.join(row_tags(t, p, style))}".rstrip()
-        if "cards" in p:
-            row += "  sees: " + "".join(style.card(c) for c in p["cards"])
-        lines.append(row)
+        lines.append(f"{row}  {', '.join(tags)}".rstrip())
+    if seen:
+        lines.append(" Clairvoyance: you see the card each other player holds, never your own.")
     lines.extend(your_hand(view, style))
     lines.append(prompt(view, style))
     return lines
