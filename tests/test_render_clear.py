@@ -31,10 +31,13 @@ class Screen(Recorder):
         super().__init__()
         self.presenter = Presenter(Style.for_mode("ascii"))
         self.lines: list[str] = []
+        self.drawn: list[tuple[dict[str, Any], list[str]]] = []  # each message with the lines it drew
 
     def deliver(self, message: dict[str, Any], event: Event | None = None) -> None:
         super().deliver(message, event)
-        self.lines += self.presenter.lines(message, event)
+        lines = self.presenter.lines(message, event)
+        self.lines += lines
+        self.drawn.append((message, lines))
 
     def shown(self, command: str, lobby: Lobby) -> list[str]:
         """The lines ``command`` puts on this person's screen."""
@@ -213,3 +216,28 @@ def test_the_widest_row_still_fits_80_columns() -> None:
         row = next(strip_ansi(line) for line in lines if strip_ansi(line)[3:].startswith(leader))
         card = viewer.last_state()["players"][names.index(leader)]["cards"][0]
         assert row.endswith(f"  leads, (stand-in), holds {card}")
+
+
+def test_each_taken_trick_is_shown_with_its_taker_then_the_table_again() -> None:
+    """The table is drawn again after every trick (to players and to observers alike), and the view says what
+    the trick held and who took it; the last trick of a round is followed by the round's result."""
+    lobby, people = seated("wizard", "alice", "bob", "carol", options=("rounds 4",))
+    wendy = Screen()
+    lobby.login(wendy, "wendy")
+    dispatch(lobby, wendy, "/watch 1")
+    dispatch(lobby, people[0], "/start")
+    play(lobby, people, lambda s: s["phase"] == "gameover")
+    for person in (*people, wendy):
+        tricks = [i for i, (m, _) in enumerate(person.drawn) if m["type"] == "trick"]
+        assert len(tricks) == 1 + 2 + 3 + 4
+        for i in tricks:
+            trick, lines = person.drawn[i]
+            winner = trick["winner"]
+            state, view = next((m, drawn) for m, drawn in person.drawn[i:] if m["type"] == "state")
+            if state["phase"] not in ("roundend", "gameover"):
+                cards = ", ".join(f"{c['player']} {c['card']}" for c in trick["cards"])
+                assert view[:1] == ["-- Wizard - round " + view[0][18:]], (person.name, view)
+                assert f" Last trick, taken by {winner}: {cards}." in view, (person.name, view)
+                assert list(player_rows(view))[0] == winner  # who leads the next trick
+            won_with = next(c["card"] for c in trick["cards"] if c["player"] == winner)
+            assert lines == [f"{winner} wins the trick with {won_with}."]

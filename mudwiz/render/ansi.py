@@ -2,8 +2,8 @@
 
 Each game's own module (``mudwiz.render.<game>``) draws its table, score sheet and event lines; this module
 draws everything else (chat, notices, lists, the waiting room) and decides *when* a whole table view is worth
-a person's screen: on ``/look``, when it becomes their turn, and when a new round is dealt — not after every
-card, which would scroll the game away.
+a person's screen: on ``/look``, when it becomes their turn, when a new round is dealt and when a trick is
+taken — not after every card, which would scroll the game away (each card is a line of its own).
 """
 
 from __future__ import annotations
@@ -33,9 +33,12 @@ class Presenter:
         self._turn: tuple[Any, ...] | None = None  # the turn last drawn (None: it was not this person's turn)
         self._round: tuple[Any, Any] | None = None
         self._phase = ""
+        self._trick_taken = False  # a trick event came since the last state: draw the table with it
 
     def lines(self, message: dict[str, Any], event: Event | None = None) -> list[str]:
         kind = message["type"]
+        if kind == "trick":
+            self._trick_taken = True
         handler = getattr(self, f"_{kind}", None)
         if handler is not None:
             return handler(message)
@@ -106,6 +109,7 @@ class Presenter:
             self._turn, self._round = None, None
             return self.waiting_room(m) if m.get("look") else []
         view = engine_view(m)
+        trick_taken, self._trick_taken = self._trick_taken, False
         if m["phase"] in ("roundend", "gameover") and self._phase != m["phase"]:
             self._phase = m["phase"]
             return self.closing_hint(m)
@@ -117,7 +121,10 @@ class Presenter:
         turn = (m["table"], m.get("round"), m["phase"], tuple(view["legal"])) if my_turn else None
         key = (m["table"], m.get("round"))
         new_round = key != self._round and m["phase"] not in ("roundend", "gameover")
-        show = m.get("look") or (turn is not None and turn != self._turn) or (new_round and m["phase"] != "gameover")
+        # The table is drawn again when a trick is taken, whoever's turn it is (observers too): it shows the trick
+        # just taken and who took it, and the event lines of the play never scroll the table out of sight.
+        show = (m.get("look") or (turn is not None and turn != self._turn) or (new_round and m["phase"] != "gameover")
+                or trick_taken)
         self._turn = turn
         if m["phase"] not in ("roundend", "gameover"):
             self._round = key

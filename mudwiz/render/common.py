@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from mudwiz.render.style import Style, pad, wrap_cards
+from mudwiz.render.style import WIDTH, Style, pad, wrap_cards, wrap_words
 
 
 def standings(rows: list[dict[str, Any]], style: Style) -> list[str]:
@@ -62,3 +62,21 @@ def seat_tags(player: dict[str, Any], style: Style) -> list[str]:
     if player.get("away"):
         return [style.paint("away", "yellow")]
     return []
+
+
+def last_trick(view: dict[str, Any], style: Style, card: Callable[[str], str]) -> list[str]:
+    """The trick just taken, while the next has no card yet: the table view drawn when a trick ends shows what
+    fell and who took it (its taker leads the next trick), in play order. ``card`` paints one card code."""
+    if view.get("trick") or not view.get("last_trick"):
+        return []
+    winner = view["leader"]
+    played = ", ".join(f"{style.text(c['player'])} {card(c['card'])}" for c in view["last_trick"])
+    return wrap_words(f" Last trick, taken by {style.bold(style.text(winner))}: {played}.", WIDTH, indent=3)
+
+
+def trick_taken(event: dict[str, Any], style: Style, card: Callable[[str], str]) -> str:
+    """A ``trick`` event's line: who took it, and with which card (the cards were each a line of their own)."""
+    winner = event["winner"]
+    with_card = next((c["card"] for c in event["cards"] if c["player"] == winner), None)
+    won = style.bold(f"{style.text(winner)} wins the trick")
+    return f"{won} with {card(with_card)}." if with_card else f"{won}."

@@ -6,7 +6,7 @@ from typing import Any
 
 from mudwiz.cards import SUIT_NAMES
 from mudwiz.games.base import Event
-from mudwiz.render.common import round_over, row_tags, standings, trick_order, your_hand
+from mudwiz.render.common import last_trick, round_over, row_tags, standings, trick_order, trick_taken, your_hand
 from mudwiz.render.style import Style, counted, pad, truncate
 
 
@@ -56,6 +56,7 @@ def table_view(view: dict[str, Any], style: Style) -> list[str]:
         lines.append(f"{row}  {', '.join(tags)}".rstrip())
     if seen:
         lines.append(" Clairvoyance: you see the card each other player holds, never your own.")
+    lines.extend(last_trick(t, style, lambda c: style.card(c, bare=True)))
     lines.extend(your_hand(view, style))
     lines.append(prompt(view, style))
     return lines
@@ -143,7 +144,7 @@ def event_lines(event: Event, style: Style) -> list[str]:
     if kind == "card_played":
         return [f"{style.text(e['player'])} plays {style.card(e['card'], bare=True)}."]
     if kind == "trick":
-        return [style.bold(f"{style.text(e['winner'])} wins the trick.")]
+        return [trick_taken(e, style, lambda c: style.card(c, bare=True))]
     if kind == "round_end":
         return results(e["round"], e["results"], style)
     if kind == "game_end":
