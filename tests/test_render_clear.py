@@ -218,6 +218,20 @@ def test_the_widest_row_still_fits_80_columns() -> None:
         assert row.endswith(f"  leads, (stand-in), holds {card}")
 
 
+def test_look_at_a_finished_table_shows_the_final_standings() -> None:
+    lobby, people = seated("wizard", "alice", "bob", "carol", options=("rounds 2",))
+    dispatch(lobby, people[0], "/start")
+    state = play(lobby, people, lambda s: s["phase"] == "gameover")
+    wendy = Screen()
+    lobby.login(wendy, "wendy")
+    for lines in (people[1].shown("/look", lobby), wendy.shown("/watch 1", lobby)):
+        ranked = [f"{r['place']:>2}. {r['player']:<16} {r['score']:>7}" for r in state["standings"]]
+        shown = [line.strip() for line in lines]
+        assert [shown.index(r.strip()) for r in ranked] == sorted(shown.index(r.strip()) for r in ranked)
+        assert "-- Wizard - game over: final standings --" in lines[-len(ranked) - 3]
+        assert "/score shows the sheet" in lines[-1]
+
+
 def test_each_taken_trick_is_shown_with_its_taker_then_the_table_again() -> None:
     """The table is drawn again after every trick (to players and to observers alike), and the view says what
     the trick held and who took it; the last trick of a round is followed by the round's result."""

@@ -13,6 +13,7 @@ from types import ModuleType
 from typing import Any
 
 from mudwiz.games.base import Event
+from mudwiz.render.common import standings
 from mudwiz.render.style import WIDTH, Style, pad, wrap_words
 
 
@@ -109,28 +110,35 @@ class Presenter:
             self._turn, self._round = None, None
             return self.waiting_room(m) if m.get("look") else []
         view = engine_view(m)
-        trick_taken, self._trick_taken = self._trick_taken, False
-        if m["phase"] in ("roundend", "gameover") and self._phase != m["phase"]:
-            self._phase = m["phase"]
-            return self.closing_hint(m)
+        first = self._phase != m["phase"]
         self._phase = m["phase"]
+        trick_taken, self._trick_taken = self._trick_taken, False
+        if m["phase"] == "gameover":
+            return self.final_view(m) if m.get("look") else self.closing_hint(m) if first else []
+        if m["phase"] == "roundend" and first:
+            return self.closing_hint(m)
         # Your turn is when the game waits on you, not when an optional move (a karuki call) is open to you.
         # A turn is new when the moves on offer change, not only when it was someone else's turn before: after
         # taking a trick you lead the next, and after the pass phase the last to pass may lead at once.
         my_turn = bool(view["legal"]) and m.get("you") in m.get("waiting", ())
         turn = (m["table"], m.get("round"), m["phase"], tuple(view["legal"])) if my_turn else None
         key = (m["table"], m.get("round"))
-        new_round = key != self._round and m["phase"] not in ("roundend", "gameover")
+        new_round = key != self._round and m["phase"] != "roundend"
         # The table is drawn again when a trick is taken, whoever's turn it is (observers too): it shows the trick
         # just taken and who took it, and the event lines of the play never scroll the table out of sight.
-        show = (m.get("look") or (turn is not None and turn != self._turn) or (new_round and m["phase"] != "gameover")
-                or trick_taken)
+        show = m.get("look") or (turn is not None and turn != self._turn) or new_round or trick_taken
         self._turn = turn
-        if m["phase"] not in ("roundend", "gameover"):
+        if m["phase"] != "roundend":
             self._round = key
         if not show:
             return []
         return game_renderer(m["game"]).table_view(view, self.style)
+
+    def final_view(self, m: dict[str, Any]) -> list[str]:
+        """A finished game's table (on /look, or to whoever comes to watch it): the final places and scores, and
+        what to type next. The last round's table is history by then; /score has every round."""
+        title = f"{m['game'].capitalize()} - game over: final standings"
+        return [*standings(m.get("standings") or [], self.style, title), *self.closing_hint(m)]
 
     def closing_hint(self, m: dict[str, Any]) -> list[str]:
         """The line or two after a round's or the game's result: what to type next (each fits 80 columns)."""

@@ -8,9 +8,9 @@ from typing import Any
 from mudwiz.render.style import WIDTH, Style, pad, wrap_cards, wrap_words
 
 
-def standings(rows: list[dict[str, Any]], style: Style) -> list[str]:
+def standings(rows: list[dict[str, Any]], style: Style, title: str = "Final standings") -> list[str]:
     """Final places, best first; tied players share a place."""
-    lines = [style.rule("Final standings")]
+    lines = [style.rule(title)]
     for r in rows:
         lines.append(f"   {r['place']:>2}. {pad(style.text(r['player']), 16)} {r['score']:>7}")
     return lines
