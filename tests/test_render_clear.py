@@ -232,6 +232,25 @@ def test_look_at_a_finished_table_shows_the_final_standings() -> None:
         assert "/score shows the sheet" in lines[-1]
 
 
+def test_the_round_end_shows_who_has_typed_ok_and_whom_the_next_round_waits_for() -> None:
+    lobby, people = seated("wizard", "alice", "bob", "carol", options=("rounds 2", "confirm 0"))
+    alice, bob, carol = people
+    dispatch(lobby, alice, "/bot add")  # bots are never waited for
+    dispatch(lobby, alice, "/start")
+    play(lobby, people, lambda s: s["phase"] == "roundend")
+    assert any(line.startswith(" Round over: type /ok") for line in bob.lines[-3:])
+    before = len(bob.lines)
+    dispatch(lobby, alice, "/ok")
+    assert bob.lines[before:] == [" Ready (/ok): alice. Waiting for bob, carol."]
+    look = carol.shown("/look", lobby)
+    assert look[0].startswith("-- Wizard - round 1/2") and " Ready (/ok): alice. Waiting for bob, carol." in look
+    before = len(carol.lines)
+    dispatch(lobby, bob, "/ok")
+    assert carol.lines[before:] == [" Ready (/ok): alice, bob. Waiting for carol."]
+    dispatch(lobby, carol, "/ok")
+    assert carol.last_state()["round"] == 2
+
+
 def test_each_taken_trick_is_shown_with_its_taker_then_the_table_again() -> None:
     """The table is drawn again after every trick (to players and to observers alike), and the view says what
     the trick held and who took it; the last trick of a round is followed by the round's result."""

@@ -1,5 +1,5 @@
 """When a person's screen shows the table (whenever it becomes their turn, even straight after their own move),
-and that all they are shown fits 80 columns: the table during play and once the game is over.
+and that all they are shown fits 80 columns: the table during play, at a round's end and once the game is over.
 
 Whole games are played at a table (fake clock, no sockets) by people who always type their first legal move;
 each person's messages go through the terminal renderer exactly as a telnet connection's would.
@@ -68,7 +68,9 @@ def test_the_table_is_drawn_each_time_it_becomes_your_turn(game: str, players: i
             legal = [a for a in state["legal"] if a != "/start"]
             if not legal or (legal[0] != "/ok" and p.name not in state.get("waiting", ())):
                 continue  # nothing to do, or only an optional move (a karuki call, say): not their turn
-            if legal[0] != "/ok":
+            if legal[0] == "/ok":
+                dispatch(lobby, p, "/look")  # the table at the round's end, with who has confirmed: it fits too
+            else:
                 # The person is about to move: the table in front of them must be this turn's, not an old one.
                 assert p.drawn, f"{p.name} must move ({legal[0]}) but the table was not drawn since their last move"
                 p.drawn = False

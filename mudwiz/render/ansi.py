@@ -13,7 +13,7 @@ from types import ModuleType
 from typing import Any
 
 from mudwiz.games.base import Event
-from mudwiz.render.common import standings
+from mudwiz.render.common import confirmations, standings
 from mudwiz.render.style import WIDTH, Style, pad, wrap_words
 
 
@@ -35,6 +35,7 @@ class Presenter:
         self._round: tuple[Any, Any] | None = None
         self._phase = ""
         self._trick_taken = False  # a trick event came since the last state: draw the table with it
+        self._confirmed: tuple[str, ...] = ()  # who had typed /ok at the round end last drawn
 
     def lines(self, message: dict[str, Any], event: Event | None = None) -> list[str]:
         kind = message["type"]
@@ -115,21 +116,24 @@ class Presenter:
         trick_taken, self._trick_taken = self._trick_taken, False
         if m["phase"] == "gameover":
             return self.final_view(m) if m.get("look") else self.closing_hint(m) if first else []
-        if m["phase"] == "roundend" and first:
-            return self.closing_hint(m)
+        if m["phase"] == "roundend":
+            # Who has typed /ok and whom the next round waits for, as it changes: one line, not the whole table.
+            confirmed, self._confirmed = self._confirmed, tuple(m.get("confirmed", ()))
+            if m.get("look"):
+                return game_renderer(m["game"]).table_view(view, self.style)
+            if first:
+                return self.closing_hint(m)
+            return confirmations(view, self.style) if self._confirmed != confirmed else []
         # Your turn is when the game waits on you, not when an optional move (a karuki call) is open to you.
         # A turn is new when the moves on offer change, not only when it was someone else's turn before: after
         # taking a trick you lead the next, and after the pass phase the last to pass may lead at once.
         my_turn = bool(view["legal"]) and m.get("you") in m.get("waiting", ())
         turn = (m["table"], m.get("round"), m["phase"], tuple(view["legal"])) if my_turn else None
         key = (m["table"], m.get("round"))
-        new_round = key != self._round and m["phase"] != "roundend"
         # The table is drawn again when a trick is taken, whoever's turn it is (observers too): it shows the trick
         # just taken and who took it, and the event lines of the play never scroll the table out of sight.
-        show = m.get("look") or (turn is not None and turn != self._turn) or new_round or trick_taken
-        self._turn = turn
-        if m["phase"] != "roundend":
-            self._round = key
+        show = m.get("look") or (turn is not None and turn != self._turn) or key != self._round or trick_taken
+        self._turn, self._round = turn, key
         if not show:
             return []
         return game_renderer(m["game"]).table_view(view, self.style)

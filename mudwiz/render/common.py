@@ -80,3 +80,16 @@ def trick_taken(event: dict[str, Any], style: Style, card: Callable[[str], str])
     with_card = next((c["card"] for c in event["cards"] if c["player"] == winner), None)
     won = style.bold(f"{style.text(winner)} wins the trick")
     return f"{won} with {card(with_card)}." if with_card else f"{won}."
+
+
+def confirmations(view: dict[str, Any], style: Style) -> list[str]:
+    """At a round's end, who has typed /ok and whom the next round still waits for: the seated people who are
+    connected (bots and dropped players are never waited for)."""
+    if view["phase"] != "roundend" or "confirmed" not in view:
+        return []
+    done = [style.text(p["name"]) for p in view["players"] if p["name"] in view["confirmed"]]
+    awaited = [style.text(p["name"]) for p in view["players"]
+               if p["name"] not in view["confirmed"] and not p.get("bot") and not p.get("away")]
+    ready = f" Ready (/ok): {', '.join(done)}." if done else " Nobody has typed /ok yet."
+    waiting = f" Waiting for {', '.join(awaited)}." if awaited else ""
+    return wrap_words(ready + waiting, WIDTH, indent=3)

@@ -10,7 +10,16 @@ from typing import Any
 
 from mudwiz.cards import SUIT_NAMES
 from mudwiz.games.base import Event
-from mudwiz.render.common import last_trick, round_over, row_tags, standings, trick_order, trick_taken, your_hand
+from mudwiz.render.common import (
+    confirmations,
+    last_trick,
+    round_over,
+    row_tags,
+    standings,
+    trick_order,
+    trick_taken,
+    your_hand,
+)
 from mudwiz.render.style import SUIT_COLOUR, WIDTH, Style, pad, truncate, visible_len, wrap_cards
 
 SPECIAL_NAMES = {"R11": "fire witch", "G11": "water witch", "Y11": "earth witch", "B11": "air witch",
@@ -67,6 +76,7 @@ def table_view(view: dict[str, Any], style: Style) -> list[str]:
         row = f" {marker} {pad(name, 16)} {p['score']:>6} {fire} {p['tricks']:>6}  {pad(played, 3)}"
         lines.append(f"{row}  {', '.join(row_tags(t, p, style))}".rstrip())
     lines.extend(last_trick(t, style, lambda c: _card(style, c)))
+    lines.extend(confirmations(t, style))
     if t.get("spell"):
         s = t["spell"]
         lines.append(style.bold(f" {style.text(s['player'])} cast the {_spell(s['points'])} ({s['points']})."))

@@ -6,7 +6,16 @@ from typing import Any
 
 from mudwiz.cards import SUIT_NAMES
 from mudwiz.games.base import Event
-from mudwiz.render.common import last_trick, round_over, row_tags, standings, trick_order, trick_taken, your_hand
+from mudwiz.render.common import (
+    confirmations,
+    last_trick,
+    round_over,
+    row_tags,
+    standings,
+    trick_order,
+    trick_taken,
+    your_hand,
+)
 from mudwiz.render.style import Style, counted, pad, truncate
 
 
@@ -57,6 +66,7 @@ def table_view(view: dict[str, Any], style: Style) -> list[str]:
     if seen:
         lines.append(" Clairvoyance: you see the card each other player holds, never your own.")
     lines.extend(last_trick(t, style, lambda c: style.card(c, bare=True)))
+    lines.extend(confirmations(t, style))
     lines.extend(your_hand(view, style))
     lines.append(prompt(view, style))
     return lines
