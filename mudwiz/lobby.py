@@ -137,6 +137,7 @@ class Lobby:
             if seated and table.in_game and self.grace > 0:
                 timer = self.clock.callLater(self.grace, self._grace_over, session.name, table)
                 self.away[session.name.lower()] = (table, timer)
+                table.away_until[session.name.lower()] = self.clock.seconds() + self.grace
                 table.announce(f"{session.name} has lost the connection; the seat is kept for {self.grace:g} s.")
                 table.send_states()
                 table.people_changed()

@@ -81,6 +81,7 @@ class Table:
         self._turn_timer: IDelayedCall | None = None
         self._turn_warning: IDelayedCall | None = None
         self._idle_timer: IDelayedCall | None = None
+        self.away_until: dict[str, float] = {}  # lower-cased name -> when a dropped player's kept seat is lost
         self._bot_timers: dict[int, IDelayedCall] = {}
         self._thinking: set[int] = set()  # seats whose bot is deciding right now (maybe in another thread)
         self.sit(host)
@@ -211,6 +212,7 @@ class Table:
         bot = BotSession(old.name, level="random", game=self.name, seed=self.seeds.randrange(2**32))
         bot.table = self
         self.seats[seat] = bot
+        self.away_until.pop(old.name.lower(), None)
         self.announce(why)
         self.people_changed()
         self._schedule_bots()
@@ -227,6 +229,7 @@ class Table:
             return
         self.seats[seat] = session
         session.table = self
+        self.away_until.pop(session.name.lower(), None)
         if not self.host:
             self.host = session.name
         self.announce(f"{session.name} is back.")
@@ -606,6 +609,10 @@ class Table:
             holder = self.seated(p["name"])  # None once they left a finished game
             p["bot"] = holder is not None and holder.is_bot
             p["away"] = holder is None or not holder.connected
+            p["stand_in"] = getattr(holder, "stand_in", False)
+            until = self.away_until.get(p["name"].lower())
+            if p["away"] and until is not None:
+                p["away_for"] = max(0, round(until - self.clock.seconds()))
         return {**base, **view, "legal": legal, "table_options": dict(self.table_options),
                 "confirmed": sorted(self.confirmed)}
 

@@ -1,5 +1,5 @@
 """When a person's screen shows the table (whenever it becomes their turn, even straight after their own move),
-and that all they are shown fits 80 columns.
+and that all they are shown fits 80 columns: the table during play, at a round's end and once the game is over.
 
 Whole games are played at a table (fake clock, no sockets) by people who always type their first legal move;
 each person's messages go through the terminal renderer exactly as a telnet connection's would.
@@ -34,9 +34,9 @@ class Screen(Recorder):
         super().deliver(message, event)
         lines = self.presenter.lines(message, event)
         self.lines += lines
-        if message["type"] == "state" and message["phase"] not in ("roundend", "gameover") and lines:
-            self.drawn = True
+        if message["type"] == "state" and lines:
             self.tallest = max(self.tallest, len(lines))
+            self.drawn = self.drawn or message["phase"] not in ("roundend", "gameover")
 
 
 # Three players with short names play whole games; the most players each game seats, with 16-character
@@ -68,7 +68,9 @@ def test_the_table_is_drawn_each_time_it_becomes_your_turn(game: str, players: i
             legal = [a for a in state["legal"] if a != "/start"]
             if not legal or (legal[0] != "/ok" and p.name not in state.get("waiting", ())):
                 continue  # nothing to do, or only an optional move (a karuki call, say): not their turn
-            if legal[0] != "/ok":
+            if legal[0] == "/ok":
+                dispatch(lobby, p, "/look")  # the table at the round's end, with who has confirmed: it fits too
+            else:
                 # The person is about to move: the table in front of them must be this turn's, not an old one.
                 assert p.drawn, f"{p.name} must move ({legal[0]}) but the table was not drawn since their last move"
                 p.drawn = False
@@ -81,6 +83,10 @@ def test_the_table_is_drawn_each_time_it_becomes_your_turn(game: str, players: i
         else:
             clock.advance(60)
     assert table.game is not None and (table.game.finished or not whole)
+    for p in people if whole else ():  # the finished table: its final standings
+        dispatch(lobby, p, "/look")
+        ranked = [f"{r['place']:>2}. {r['player']}" for r in p.last_state()["standings"]]
+        assert [line.split(maxsplit=2)[:2] for line in p.lines[-len(ranked) - 2:-2]] == [r.split() for r in ranked]
     for p in people:  # and everything a person was shown fits an 80-column terminal, a table view 24 rows
         assert [line for line in p.lines if visible_len(line) > WIDTH] == []
         assert 0 < p.tallest < 24

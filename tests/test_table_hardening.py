@@ -329,3 +329,20 @@ def test_turn_off_still_switches_the_clock_off() -> None:
     first = game.waiting()[0]
     clock.advance(3600)
     assert game.bids[first] is None
+
+
+def test_a_dropped_players_row_says_how_long_the_seat_is_kept() -> None:
+    from mudwiz.render.common import seat_tags
+    from mudwiz.render.style import Style
+
+    clock, lobby, people = seated(3, grace=120)
+    dispatch(lobby, people[0], "/start")
+    lobby.disconnect(people[1])
+    clock.advance(20)
+    dispatch(lobby, people[0], "/look")
+    row = next(p for p in people[0].last_state()["players"] if p["name"] == "p1")
+    assert row["away"] and row["away_for"] == 100
+    assert seat_tags(row, Style(colour=False, unicode=False)) == ["away 1:40"]
+    back = Recorder()
+    lobby.login(back, "p1")
+    assert "away_for" not in next(p for p in back.last_state()["players"] if p["name"] == "p1")

@@ -448,10 +448,11 @@ def check_table_words(view: dict[str, Any], lines: list[str]) -> None:
         assert marked == [c for c in view["hand"] if c in playable], marked
         assert sorted(re.findall(r"\w+", "".join(hand_lines))) == sorted(view["hand"])
     rows = [line for line in lines if line[:3] in ("   ", " > ") and not line.startswith("   player")]
-    for p, row in zip(view["players"], rows, strict=False):
-        assert row[3:].startswith(Style.for_mode("ascii").text(p["name"]) + " ") and (row[1] == ">") == (
-            p["name"] in view["waiting"])
-        assert row.split()[-4:-1] == [str(p["score"]), str(p["points"]), str(p["tricks"])], row
+    lead = [p["name"] for p in view["players"]].index(view["leader"])  # rows in trick order, the leader first
+    for p, row in zip(view["players"][lead:] + view["players"][:lead], rows, strict=False):
+        name = Style.for_mode("ascii").text(p["name"])
+        assert row[3:].startswith(name + " ") and (row[1] == ">") == (p["name"] in view["waiting"])
+        assert row[3 + len(name):].split()[:3] == [str(p["score"]), str(p["points"]), str(p["tricks"])], row
 
 
 @settings(max_examples=60, deadline=None)

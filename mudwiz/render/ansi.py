@@ -2,8 +2,8 @@
 
 Each game's own module (``mudwiz.render.<game>``) draws its table, score sheet and event lines; this module
 draws everything else (chat, notices, lists, the waiting room) and decides *when* a whole table view is worth
-a person's screen: on ``/look``, when it becomes their turn, and when a new round is dealt — not after every
-card, which would scroll the game away.
+a person's screen: on ``/look``, when it becomes their turn, when a new round is dealt and when a trick is
+taken — not after every card, which would scroll the game away (each card is a line of its own).
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from types import ModuleType
 from typing import Any
 
 from mudwiz.games.base import Event
+from mudwiz.render.common import confirmations, standings
 from mudwiz.render.style import WIDTH, Style, pad, wrap_words
 
 
@@ -33,9 +34,13 @@ class Presenter:
         self._turn: tuple[Any, ...] | None = None  # the turn last drawn (None: it was not this person's turn)
         self._round: tuple[Any, Any] | None = None
         self._phase = ""
+        self._trick_taken = False  # a trick event came since the last state: draw the table with it
+        self._confirmed: tuple[str, ...] = ()  # who had typed /ok at the round end last drawn
 
     def lines(self, message: dict[str, Any], event: Event | None = None) -> list[str]:
         kind = message["type"]
+        if kind == "trick":
+            self._trick_taken = True
         handler = getattr(self, f"_{kind}", None)
         if handler is not None:
             return handler(message)
@@ -86,10 +91,13 @@ class Presenter:
         return rows
 
     def _options(self, m: dict[str, Any]) -> list[str]:
+        """One option a line, its help broken between words into a column of its own: a help text runs past 80
+        columns, and a terminal's own wrapping would cut words in half under the names."""
         rows = [self.style.rule(f"Options of table {m['table']} ({m['game']})")]
         for o in m["options"]:
             value = {True: "on", False: "off", None: "off"}.get(o["value"], str(o["value"]))  # type: ignore[arg-type]
-            rows.append(f"  {o['name']:<13} {value:<6} {o['help']}")
+            head = f"  {o['name']:<13} {value:<6} "
+            rows += wrap_words(head + self.style.text(o["help"]), WIDTH, indent=len(head))
         rows.append("  /option NAME [VALUE] sets one (host, before /start).")
         return rows
 
@@ -103,24 +111,38 @@ class Presenter:
             self._turn, self._round = None, None
             return self.waiting_room(m) if m.get("look") else []
         view = engine_view(m)
-        if m["phase"] in ("roundend", "gameover") and self._phase != m["phase"]:
-            self._phase = m["phase"]
-            return self.closing_hint(m)
+        first = self._phase != m["phase"]
         self._phase = m["phase"]
+        trick_taken, self._trick_taken = self._trick_taken, False
+        if m["phase"] == "gameover":
+            return self.final_view(m) if m.get("look") else self.closing_hint(m) if first else []
+        if m["phase"] == "roundend":
+            # Who has typed /ok and whom the next round waits for, as it changes: one line, not the whole table.
+            confirmed, self._confirmed = self._confirmed, tuple(m.get("confirmed", ()))
+            if m.get("look"):
+                return game_renderer(m["game"]).table_view(view, self.style)
+            if first:
+                return self.closing_hint(m)
+            return confirmations(view, self.style) if self._confirmed != confirmed else []
         # Your turn is when the game waits on you, not when an optional move (a karuki call) is open to you.
         # A turn is new when the moves on offer change, not only when it was someone else's turn before: after
         # taking a trick you lead the next, and after the pass phase the last to pass may lead at once.
         my_turn = bool(view["legal"]) and m.get("you") in m.get("waiting", ())
         turn = (m["table"], m.get("round"), m["phase"], tuple(view["legal"])) if my_turn else None
         key = (m["table"], m.get("round"))
-        new_round = key != self._round and m["phase"] not in ("roundend", "gameover")
-        show = m.get("look") or (turn is not None and turn != self._turn) or (new_round and m["phase"] != "gameover")
-        self._turn = turn
-        if m["phase"] not in ("roundend", "gameover"):
-            self._round = key
+        # The table is drawn again when a trick is taken, whoever's turn it is (observers too): it shows the trick
+        # just taken and who took it, and the event lines of the play never scroll the table out of sight.
+        show = m.get("look") or (turn is not None and turn != self._turn) or key != self._round or trick_taken
+        self._turn, self._round = turn, key
         if not show:
             return []
         return game_renderer(m["game"]).table_view(view, self.style)
+
+    def final_view(self, m: dict[str, Any]) -> list[str]:
+        """A finished game's table (on /look, or to whoever comes to watch it): the final places and scores, and
+        what to type next. The last round's table is history by then; /score has every round."""
+        title = f"{m['game'].capitalize()} - game over: final standings"
+        return [*standings(m.get("standings") or [], self.style, title), *self.closing_hint(m)]
 
     def closing_hint(self, m: dict[str, Any]) -> list[str]:
         """The line or two after a round's or the game's result: what to type next (each fits 80 columns)."""

@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from mudwiz.render.style import Style, pad, wrap_cards
+from mudwiz.render.style import WIDTH, Style, pad, wrap_cards, wrap_words
 
 
-def standings(rows: list[dict[str, Any]], style: Style) -> list[str]:
+def standings(rows: list[dict[str, Any]], style: Style, title: str = "Final standings") -> list[str]:
     """Final places, best first; tied players share a place."""
-    lines = [style.rule("Final standings")]
+    lines = [style.rule(title)]
     for r in rows:
         lines.append(f"   {r['place']:>2}. {pad(style.text(r['player']), 16)} {r['score']:>7}")
     return lines
@@ -34,3 +34,63 @@ def round_over(view: dict[str, Any], style: Style, unit: str) -> str | None:
     if view["phase"] == "roundend":
         return style.bold(f" {unit.capitalize()} over: /ok when ready for the next {unit}.")
     return None
+
+
+def trick_order(view: dict[str, Any]) -> list[dict[str, Any]]:
+    """The players from the one who leads the current trick, in turn, as the rules page's screen lines them up:
+    the card column then reads in play order. Seats never move: the score sheet keeps seat order."""
+    players = view["players"]
+    names = [p["name"] for p in players]
+    start = names.index(view["leader"]) if view.get("leader") in names else 0
+    return players[start:] + players[:start]
+
+
+def row_tags(view: dict[str, Any], player: dict[str, Any], style: Style) -> list[str]:
+    """Words after a trick-taking game's player row: who leads the trick (while tricks are to come: not in a
+    Witches spell choice nor after the round), and who is not a person at the keyboard (see ``seat_tags``)."""
+    tags = []
+    if player["name"] == view.get("leader") and view["phase"] not in ("spell", "roundend", "gameover"):
+        tags.append(style.paint("led" if view.get("trick") else "leads", "cyan"))
+    return tags + seat_tags(player, style)
+
+
+def seat_tags(player: dict[str, Any], style: Style) -> list[str]:
+    """Marks for a row that is not an ordinary person at the keyboard, so nobody waits on a ghost unaware: a
+    dropped player whose seat is kept (``away``), or a bot playing the seat of one who left (``(stand-in)``)."""
+    if player.get("stand_in"):
+        return [style.paint("(stand-in)", "grey")]
+    if player.get("away"):
+        left = player.get("away_for")  # seconds the seat is still kept, when the server says
+        return [style.paint("away" if left is None else f"away {int(left) // 60}:{int(left) % 60:02d}", "yellow")]
+    return []
+
+
+def last_trick(view: dict[str, Any], style: Style, card: Callable[[str], str]) -> list[str]:
+    """The trick just taken, while the next has no card yet: the table view drawn when a trick ends shows what
+    fell and who took it (its taker leads the next trick), in play order. ``card`` paints one card code."""
+    if view.get("trick") or not view.get("last_trick"):
+        return []
+    winner = view["leader"]
+    played = ", ".join(f"{style.text(c['player'])} {card(c['card'])}" for c in view["last_trick"])
+    return wrap_words(f" Last trick, taken by {style.bold(style.text(winner))}: {played}.", WIDTH, indent=3)
+
+
+def trick_taken(event: dict[str, Any], style: Style, card: Callable[[str], str]) -> str:
+    """A ``trick`` event's line: who took it, and with which card (the cards were each a line of their own)."""
+    winner = event["winner"]
+    with_card = next((c["card"] for c in event["cards"] if c["player"] == winner), None)
+    won = style.bold(f"{style.text(winner)} wins the trick")
+    return f"{won} with {card(with_card)}." if with_card else f"{won}."
+
+
+def confirmations(view: dict[str, Any], style: Style) -> list[str]:
+    """At a round's end, who has typed /ok and whom the next round still waits for: the seated people who are
+    connected (bots and dropped players are never waited for)."""
+    if view["phase"] != "roundend" or "confirmed" not in view:
+        return []
+    done = [style.text(p["name"]) for p in view["players"] if p["name"] in view["confirmed"]]
+    awaited = [style.text(p["name"]) for p in view["players"]
+               if p["name"] not in view["confirmed"] and not p.get("bot") and not p.get("away")]
+    ready = f" Ready (/ok): {', '.join(done)}." if done else " Nobody has typed /ok yet."
+    waiting = f" Waiting for {', '.join(awaited)}." if awaited else ""
+    return wrap_words(ready + waiting, WIDTH, indent=3)

@@ -65,13 +65,33 @@ def truncate(text: str, width: int) -> str:
     return text
 
 
+# What has a plain-ASCII look-alike but no decomposition to one: dashes and minus signs, curly and low quotes,
+# primes, guillemets, bullets, a few symbols, and letters that carry no separable accent (Ø, ß, Æ, Ł ...).
+# NFKD already folds the rest: accents, ``…``, ligatures, fullwidth forms, no-break and thin spaces.
+_ASCII_LOOK_ALIKES = str.maketrans({
+    **dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2015\u2212\u2043", "-"),
+    **dict.fromkeys("\u2018\u2019\u201a\u201b\u2032\u00b4\u02bc", "'"),
+    **dict.fromkeys("\u201c\u201d\u201e\u201f\u2033", '"'),
+    **dict.fromkeys("\u2022\u2023\u00b7\u2219\u25cf\u25e6", "*"),
+    "\u00ab": "<<", "\u00bb": ">>", "\u2039": "<", "\u203a": ">", "\u00d7": "x", "\u2192": "->",
+    "\u2190": "<-", "\u2264": "<=", "\u2265": ">=", "\u2260": "!=", "\u00a9": "(c)",
+    "\u00d8": "O", "\u00f8": "o", "\u00df": "ss", "\u00c6": "AE", "\u00e6": "ae", "\u0152": "OE", "\u0153": "oe",
+    "\u0141": "L", "\u0142": "l", "\u0110": "D", "\u0111": "d", "\u00de": "Th", "\u00fe": "th", "\u0131": "i",
+})
+
+
 def to_ascii(text: str) -> str:
-    """Fold text to 7-bit ASCII: accents dropped, anything else becomes ``?``."""
-    folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
-    return folded if len(folded) == len(text) else "".join(
-        ch if ord(ch) < 128 else (unicodedata.normalize("NFKD", ch).encode("ascii", "ignore").decode() or "?")
-        for ch in text
-    )
+    """Fold text to 7-bit ASCII for a plain terminal: accents dropped, typographic dashes, quotes, ellipses and
+    bullets as their ASCII look-alikes (a ``?`` would hide what a sentence says), anything else ``?``."""
+    if text.isascii():
+        return text
+    folded = []
+    for ch in unicodedata.normalize("NFKD", text.translate(_ASCII_LOOK_ALIKES)):
+        if ch < "\x80":
+            folded.append(ch)
+        elif not unicodedata.combining(ch):
+            folded.append("?")
+    return "".join(folded)
 
 
 @dataclass(frozen=True)

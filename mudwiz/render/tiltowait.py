@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from mudwiz.games.base import Event
-from mudwiz.render.common import round_over, standings, your_hand
+from mudwiz.render.common import confirmations, round_over, seat_tags, standings, your_hand
 from mudwiz.render.style import Style, cell_width, counted, pad, truncate, visible_len, wrap_cards
 
 COLOUR_NAMES = {"K": "black", "R": "red", "G": "gold", "B": "blue"}
@@ -108,7 +108,9 @@ def table_view(view: dict[str, Any], style: Style) -> list[str]:
             tags.append(style.paint("asleep", "cyan"))
         if p.get("karuki"):
             tags.append(style.paint("karuki!", "yellow", "bold"))
+        tags += seat_tags(p, style)
         lines.append(f" {marker} {pad(name, 16)} {p['held']:>5} {p['score']:>7}  {' '.join(tags)}".rstrip())
+    lines.extend(confirmations(t, style))
     lines.extend(your_hand(view, style, card))
     lines.append(prompt(view, style))
     return lines

@@ -10,7 +10,16 @@ from typing import Any
 
 from mudwiz.cards import SUIT_NAMES
 from mudwiz.games.base import Event
-from mudwiz.render.common import round_over, standings, your_hand
+from mudwiz.render.common import (
+    confirmations,
+    last_trick,
+    round_over,
+    row_tags,
+    standings,
+    trick_order,
+    trick_taken,
+    your_hand,
+)
 from mudwiz.render.style import SUIT_COLOUR, WIDTH, Style, pad, truncate, visible_len, wrap_cards
 
 SPECIAL_NAMES = {"R11": "fire witch", "G11": "water witch", "Y11": "earth witch", "B11": "air witch",
@@ -54,7 +63,7 @@ def table_view(view: dict[str, Any], style: Style) -> list[str]:
         lines.append(f" Pass {p['count']} cards {to}({p['direction']}); {done} of {len(t['players'])} have passed.")
     lines.append(style.paint(f"   {'player':<16} {'total':>6} {'fire':>5} {'tricks':>6}  "
                              f"{'passed' if passing else 'card'}", "grey"))
-    for p in t["players"]:
+    for p in trick_order(t):
         marker = ">" if p["name"] in t["waiting"] else " "
         name = style.text(p["name"])
         if p["name"] == t["you"]:
@@ -64,7 +73,10 @@ def table_view(view: dict[str, Any], style: Style) -> list[str]:
         else:
             played = _card(style, p["played"]) if p["played"] else style.paint("--", "grey")
         fire = style.paint(f"{p['points']:>5}", "red") if p["points"] else f"{p['points']:>5}"
-        lines.append(f" {marker} {pad(name, 16)} {p['score']:>6} {fire} {p['tricks']:>6}  {played}")
+        row = f" {marker} {pad(name, 16)} {p['score']:>6} {fire} {p['tricks']:>6}  {pad(played, 3)}"
+        lines.append(f"{row}  {', '.join(row_tags(t, p, style))}".rstrip())
+    lines.extend(last_trick(t, style, lambda c: _card(style, c)))
+    lines.extend(confirmations(t, style))
     if t.get("spell"):
         s = t["spell"]
         lines.append(style.bold(f" {style.text(s['player'])} cast the {_spell(s['points'])} ({s['points']})."))
@@ -168,8 +180,7 @@ def event_lines(event: Event, style: Style) -> list[str]:
     if kind == "card_played":
         return [f"{style.text(e['player'])} plays {_card(style, e['card'])}."]
     if kind == "trick":
-        return [style.bold(f"{style.text(e['winner'])} wins the trick."), *_taken([c["card"] for c in e["cards"]],
-                                                                                   style)]
+        return [trick_taken(e, style, lambda c: _card(style, c)), *_taken([c["card"] for c in e["cards"]], style)]
     if kind == "spell_cast":
         who = style.text(e["player"])
         lines = [style.paint(f"{who} casts the {_spell(e['points'])}: {e['points']} points!", "magenta", "bold")]

@@ -6,7 +6,16 @@ from typing import Any
 
 from mudwiz.cards import SUIT_NAMES
 from mudwiz.games.base import Event
-from mudwiz.render.common import round_over, standings, your_hand
+from mudwiz.render.common import (
+    confirmations,
+    last_trick,
+    round_over,
+    row_tags,
+    standings,
+    trick_order,
+    trick_taken,
+    your_hand,
+)
 from mudwiz.render.style import Style, counted, pad, truncate
 
 
@@ -37,7 +46,8 @@ def table_view(view: dict[str, Any], style: Style) -> list[str]:
     follow = _suit(style, t["lead"]) if t["lead"] else ("anything" if t["trick"] else "-")
     lines.append(f" Dealer: {style.text(t['dealer'])}   Leads: {style.text(t['leader'])}   Follow: {follow}")
     lines.append(style.paint(f"   {'player':<16} {'score':>6} {'(now)':>7} {'tricks/bid':>10}  card", "grey"))
-    for p in t["players"]:
+    seen = False  # clairvoyance: a card another player holds is shown to you
+    for p in trick_order(t):
         marker = ">" if p["name"] in t["waiting"] else " "
         bid = "?" if p["bid"] is None else str(p["bid"])
         if p["bid"] is None and p["has_bid"]:
@@ -47,10 +57,16 @@ def table_view(view: dict[str, Any], style: Style) -> list[str]:
         name = style.text(p["name"])
         if p["name"] == t["you"]:
             name = style.bold(name)
-        row = f" {marker} {pad(name, 16)} {p['score']:>6} {now:>7} {p['tricks']:>5}/{bid:<4}  {played}"
-        if "cards" in p:
-            row += "  sees: " + "".join(style.card(c) for c in p["cards"])
-        lines.append(row)
+        tags = row_tags(t, p, style)
+        if p.get("cards"):
+            tags.append("holds " + " ".join(style.card(c, bare=True) for c in p["cards"]))
+            seen = True
+        row = f" {marker} {pad(name, 16)} {p['score']:>6} {now:>7} {p['tricks']:>5}/{bid:<4}  {pad(played, 3)}"
+        lines.append(f"{row}  {', '.join(tags)}".rstrip())
+    if seen:
+        lines.append(" Clairvoyance: you see the card each other player holds, never your own.")
+    lines.extend(last_trick(t, style, lambda c: style.card(c, bare=True)))
+    lines.extend(confirmations(t, style))
     lines.extend(your_hand(view, style))
     lines.append(prompt(view, style))
     return lines
@@ -138,7 +154,7 @@ def event_lines(event: Event, style: Style) -> list[str]:
     if kind == "card_played":
         return [f"{style.text(e['player'])} plays {style.card(e['card'], bare=True)}."]
     if kind == "trick":
-        return [style.bold(f"{style.text(e['winner'])} wins the trick.")]
+        return [trick_taken(e, style, lambda c: style.card(c, bare=True))]
     if kind == "round_end":
         return results(e["round"], e["results"], style)
     if kind == "game_end":
