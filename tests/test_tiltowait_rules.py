@@ -328,11 +328,16 @@ def test_katino_puts_the_next_player_to_sleep_and_cannot_be_cancelled():
     assert game.view(CAT)["players"][DAN]["asleep"] is False
 
 
-@pytest.mark.parametrize(("top", "colour", "ok"), [("R5", "R", True), ("KATINO-G", "G", True),
+@pytest.mark.parametrize(("top", "colour", "ok"), [("R5", "R", True), ("KATINO-R", "R", True),
+                                                   ("MAHALITO", "R", True), ("KATINO-G", "G", False),
                                                    ("G5", "G", False), ("HALITO-G", "G", False)])
-def test_katino_goes_on_its_colour_or_on_a_katino(top, colour, ok):
+def test_katino_goes_only_on_its_colour(top, colour, ok):
+    """The sheet: a KATINO "cannot be discarded unless the colour matches" (seed 003), so unlike HALITO and
+    DALTO it has no exception for a KATINO of another colour on top."""
     game = position(["KATINO-R", "K1"], top, colour=colour)
     assert ("KATINO-R" in playable(game, ANN)) is ok
+    if not ok:
+        assert "KATINO goes only on its colour (gold is in force)" in refused(game, ANN, "play KATINO-R")
 
 
 # ---------------------------------------------------------------- MILWA

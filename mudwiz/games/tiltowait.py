@@ -450,8 +450,8 @@ class Tiltowait(Game):
             return colour == self.colour or number == top_number
         if spell in SMALL_ATTACKS:  # on a HALITO; on a DALTO of its colour (and the other way round)
             return colour == self.colour or top_spell == spell or (top_spell in SMALL_ATTACKS and top_colour == colour)
-        if spell == KATINO:
-            return colour == self.colour or top_spell == KATINO
+        if spell == KATINO:  # the sheet: not discarded unless the colour matches, on a KATINO too
+            return colour == self.colour
         if spell in BIG_ATTACKS:
             return top_spell not in SMALL_ATTACKS
         if spell == TILTOWAIT:
@@ -471,7 +471,7 @@ class Tiltowait(Game):
             other = DALTO if spell == HALITO else HALITO
             return f"{spell} goes on its colour ({colour} is in force), on a {spell} or on a {other} of its colour"
         if spell == KATINO:
-            return f"KATINO goes on its colour ({colour} is in force) or on a KATINO"
+            return f"KATINO goes only on its colour ({colour} is in force)"
         return f"{spell} cannot go on a {top_spell}"
 
     def _forms(self, seat: Seat, card: str) -> list[Action]:
