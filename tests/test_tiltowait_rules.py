@@ -522,9 +522,14 @@ def test_a_turned_katino_puts_the_first_player_to_sleep():
     assert game.asleep == first and game.waiting() == [(first - 1) % 4] and game.colour == colour_of(game.top)
 
 
-def test_a_turned_tiltowait_makes_everyone_draw_two_then_the_first_player_names_the_colour():
+def test_a_turned_tiltowait_makes_everyone_draw_two_then_the_next_player_names_the_colour():
+    """The sheet: a turned spell takes effect on the first player, and when that player cannot name the colour
+    "the next player discards any card and names the colour"; after a TILTOWAIT's draws "start from the next
+    player". So once all have drawn, the player after the first plays, freely."""
     game = dealt("TILTOWAIT")
     first = game.starter
+    second = (first - 1) % 4
+    assert game.view(first)["next"] == NAMES[second]
     order = []
     while game.responders:
         (seat,) = game.waiting()
@@ -532,7 +537,23 @@ def test_a_turned_tiltowait_makes_everyone_draw_two_then_the_first_player_names_
         game.apply(seat, "draw")
     assert order == [(first - i) % 4 for i in range(4)]
     assert all(len(h) == 9 for h in game.hands)
-    assert game.waiting() == [first] and game.view(first)["free"] is True
+    assert game.waiting() == [second] and game.view(second)["free"] is True
+    assert legal(game, first) == []
+    card = next(c for c in game.hands[second] if c != "MILWA")
+    game.apply(second, f"play {card} G")
+    assert game.colour == "G" and game.waiting() == [(second - 1) % 4]
+
+
+def test_a_turned_tiltowait_answered_with_haman_by_the_first_player_names_the_next_players_colour():
+    game = dealt("TILTOWAIT")
+    first = game.starter
+    give(game, first, "HAMAN")
+    assert conserved(game)
+    game.apply(first, "play HAMAN B")
+    while game.responders:
+        game.apply(game.waiting()[0], "draw")
+    second = (first - 1) % 4
+    assert game.colour == "B" and game.waiting() == [second] and game.view(second)["free"] is False
 
 
 @pytest.mark.parametrize("spell", ["MILWA", "MONTINO", "HAMAN"])

@@ -351,8 +351,9 @@ class Tiltowait(Game):
         elif spell == KATINO:
             self.asleep, self.turn = first, self._next(first)
             events.append(Asleep(self.players[first]))
-        elif spell == TILTOWAIT:  # everyone, the first player first, draws 2; then the first player plays
+        elif spell == TILTOWAIT:  # everyone, the first player first, draws 2; then the next player plays
             self.responders = [(first + i * self.direction) % len(self.players) for i in range(len(self.players))]
+            self.turn = self._next(first)  # the sheet: the spell's effect is the first player's turn
             events.append(TiltowaitTurn(self.players[first]))
         return events  # MILWA, MONTINO, HAMAN: nothing to do but name the colour
 
