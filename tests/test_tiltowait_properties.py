@@ -137,6 +137,9 @@ class Checker:
         if action.verb == "karuki":
             assert before[seat] == 1 and game.view(seat)["players"][seat]["karuki"] is True
             assert events == [Karuki(game.players[seat])]
+        elif action.args[-1:] == ("karuki",):  # a discard carrying the call leaves one card, called
+            assert before[seat] == 2 and len(game.hands[seat]) == 1 and events[-1] == Karuki(game.players[seat])
+            assert game.view(None)["players"][seat]["karuki"] is True and game.exposed is None
 
     # -- properties
 

@@ -23,6 +23,7 @@ from mudwiz.games.tiltowait import (
     DrawPending,
     Drew,
     HandShown,
+    Karuki,
     MilwaReveal,
     Reshuffled,
     Reversed,
@@ -239,7 +240,7 @@ def test_dalto_reverses_then_the_new_next_player_draws_two():
 
 
 def test_mahalito_makes_the_next_draw_four_and_names_the_colour():
-    game = position(["MAHALITO", "R1"], "B5")
+    game = position(["MAHALITO", "R1", "K2"], "B5")  # three cards: no form carries a karuki call
     assert [a for a in legal(game, ANN) if "MAHALITO" in a] == [
         "play MAHALITO K", "play MAHALITO R", "play MAHALITO G", "play MAHALITO B"]
     assert "MAHALITO names a colour" in refused(game, ANN, "play MAHALITO")
@@ -652,6 +653,66 @@ def test_once_the_next_player_acts_the_forgotten_call_goes_unpunished():
     assert "karuki" in legal(game, ANN)  # a late call still may be made; it changes nothing
 
 
+def test_karuki_is_called_with_the_discard_that_leaves_one_card():
+    """Seed 003: the player says "karuki" as their hand comes down to its last card. Calling it with the
+    discard leaves nobody a moment to catch a call that was made."""
+    game = position(["R3", "K9"], "R5", dan=["R8", "K8", "K9"])
+    assert legal(game, ANN) == ["play R3", "play R3 karuki", "draw"]
+    events = game.apply(ANN, "play r3 KARUKI")
+    assert game.log[-1] == (ANN, "play R3 karuki")
+    assert [e.type for e in events] == ["card_played", "karuki"] and events[1] == Karuki("Ann")
+    assert game.hands[ANN] == ["K9"] and game.view(BOB)["players"][ANN]["karuki"] is True
+    assert not any(a.startswith("catch") for s in (BOB, CAT, DAN) for a in legal(game, s))
+    assert "karuki" not in legal(game, ANN) and game.waiting() == [DAN]
+    game.apply(DAN, "play R8")
+    assert game.view(DAN)["players"][ANN]["karuki"] is True
+
+
+@pytest.mark.parametrize(("hand", "top", "form"), [
+    (["MAHALITO", "K1"], "R5", "play MAHALITO G karuki"),  # a colour-naming spell
+    (["MILWA", "K1"], "R5", "play MILWA Cat B karuki"),
+    (["R3", "K1"], "MONTINO", "play R3 karuki"),
+])
+def test_every_form_of_the_last_but_one_discard_may_carry_the_call(hand, top, form):
+    game = position(hand, top, colour="R")
+    assert form in legal(game, ANN)
+    events = game.apply(ANN, form)
+    assert of_type(events, Karuki) == [Karuki("Ann")] and ANN in game.called and game.exposed is None
+
+
+def test_answers_and_drawn_cards_carry_the_call_too():
+    game = position(["HALITO-R", "R1"], "R5", dan=["HAMAN", "K8"])
+    game.apply(ANN, "play HALITO-R karuki")
+    assert "play HAMAN B karuki" in legal(game, DAN) and "play HAMAN B" in legal(game, DAN)
+    game.apply(DAN, "play HAMAN B karuki")
+    assert game.called == {ANN, DAN}
+    game = position(["R1", "B2"], "G5", draws=["G9"])
+    game.apply(ANN, "draw")
+    assert legal(game, ANN) == ["play G9", "keep"]  # three cards: the discard would leave two
+    game = position(["B2"], "G5", draws=["G9"])
+    game.apply(ANN, "draw")
+    assert legal(game, ANN) == ["play G9", "play G9 karuki", "keep"]
+    game.apply(ANN, "play G9 karuki")
+    assert game.hands[ANN] == ["B2"] and ANN in game.called
+
+
+def test_the_prompt_after_drawing_does_not_take_karuki_for_a_colour():
+    from mudwiz.render.style import Style
+    from mudwiz.render.tiltowait import prompt
+
+    game = position(["B2"], "G5", draws=["G9"])
+    game.apply(ANN, "draw")
+    assert prompt(game.view(ANN), Style(colour=False)) == " You drew G9: /play G9 or /keep."
+
+
+def test_karuki_with_a_discard_is_refused_unless_it_leaves_one_card():
+    game = position(["R1", "R2", "R3"], "R5")
+    assert "play R1 karuki" not in legal(game, ANN)
+    assert "leaves you one card" in refused(game, ANN, "play R1 karuki")
+    game = position(["R1", "G2"], "R5")
+    assert "G2 does not match" in refused(game, ANN, "play G2 karuki")
+
+
 def test_karuki_with_more_than_one_card_is_refused():
     game = position(["R1", "R2", "R3"], "R5")
     assert "one card left, and you hold 3" in refused(game, ANN, "karuki")
@@ -842,7 +903,7 @@ def test_a_replay_from_the_log_gives_the_same_events():
         events += game.apply(seat, action)
     again, replayed = Tiltowait.replay(NAMES, {"hands": 2}, 9, game.log)
     assert isinstance(again, Tiltowait)
-    assert any(isinstance(e, Caught) for e in events) or any(a.startswith("karuki") for _, a in game.log)
+    assert any(isinstance(e, Caught) for e in events) or any(a.endswith("karuki") for _, a in game.log)
     assert replayed == events and again.scores == game.scores and again.hands == game.hands
 
 

@@ -40,6 +40,7 @@ BIG_ATTACKS = frozenset({MAHALITO, MADALTO})
 NOT_UNDER_TILTOWAIT = frozenset({HALITO, DALTO, MAHALITO, MADALTO, KATINO, TILTOWAIT})
 TILTOWAIT_DRAW = 2
 KARUKI_PENALTY = 2
+KARUKI = "karuki"  # the verb of the call, and the last word of a discard that makes it: ``play R3 karuki``
 
 DECK = Deck(
     suits=COLOURS,
@@ -504,9 +505,13 @@ class Tiltowait(Game):
                 cards = [c for c in held if self.colour is None or self.fits(c)]
             else:  # answering a spell: monsters never help
                 cards = [c for c in held if spell_of(c) is not None]
+            calls = len(self.hands[seat]) == 2  # a discard now leaves one card: it may carry the karuki call
             for card in cards:
                 if self.refusal(seat, card, sit) is None:
-                    actions.extend(self._forms(seat, card))
+                    forms = self._forms(seat, card)
+                    actions.extend(forms)
+                    if calls:
+                        actions.extend(Action("play", (*a.args, KARUKI)) for a in forms)
             actions.append(Action("keep" if sit in ("milwa", "drawn") else "draw"))
         if len(self.hands[seat]) == 1 and seat not in self.called:
             actions.append(Action("karuki"))
@@ -531,6 +536,9 @@ class Tiltowait(Game):
             return Action(verb, (self._name_as_typed(words[0]),))
         if not words:
             raise IllegalAction(usage)
+        if len(words) > 1 and words[-1].lower() == KARUKI:  # "play R3 karuki": the discard with the call
+            plain = self.normalize(Action(verb, tuple(words[:-1])))
+            return Action(verb, (*plain.args, KARUKI))
         first = words.pop(0).upper()
         if first in COLOURED_SPELLS and words:  # "play halito r" for HALITO-R
             first = f"{first}-{parse_colour(words.pop(0))}"
@@ -585,6 +593,12 @@ class Tiltowait(Game):
             if sit == "milwa":
                 return "MILWA: keep to let it show your hand, or cancel with MONTINO or HAMAN COLOUR" + you_may
             return f"you have drawn already: play {self.drawn} or keep it"
+        if args[-1] == KARUKI:
+            plain = Action(verb, args[:-1])
+            if not self.is_legal(seat, plain):
+                return self.explain(seat, plain)
+            return (f"karuki goes with the discard that leaves you one card, and you hold {len(hand)}: "
+                    f"/{plain}" + you_may)
         card, extra = args[0], args[1:]
         reason = self.refusal(seat, card)
         if reason is not None:
@@ -609,8 +623,10 @@ class Tiltowait(Game):
         """The legal actions in short, one pattern per card (``play MILWA NAME COLOUR``)."""
         seen: list[str] = []
         for action in self.legal_actions(seat):
-            if action.verb == "play" and len(action.args) > 1:
-                text = f"play {action.args[0]} {'NAME COLOUR' if len(action.args) == 3 else 'COLOUR'}"
+            calls = action.args[-1:] == (KARUKI,)
+            words = len(action.args) - calls
+            if action.verb == "play" and words > 1:
+                text = f"play {action.args[0]} {'NAME COLOUR' if words == 3 else 'COLOUR'}" + " karuki" * calls
             else:
                 text = str(action)
             if text not in seen:
@@ -634,11 +650,14 @@ class Tiltowait(Game):
         elif action.verb == "keep":
             events = self._show_hand(seat) if sit == "milwa" else self._keep(seat)
         else:
-            card, extra = action.args[0], action.args[1:]
+            calls = action.args[-1] == KARUKI
+            card, extra = action.args[0], action.args[1 : len(action.args) - calls]
             if sit in ("milwa", "tiltowait") or (sit == "attack" and spell_of(card) in CANCELS):
                 events = self._cancel(seat, card, extra[0] if extra else None)
             else:
                 events = self._play(seat, card, extra)
+            if calls:  # legal only when the discard leaves one card, so the hand goes on
+                events += self._karuki(seat)
         self.called = {s for s in self.called if len(self.hands[s]) == 1}
         return events
 

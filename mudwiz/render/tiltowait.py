@@ -142,7 +142,8 @@ def prompt(view: dict[str, Any], style: Style) -> str:
     elif a is not None:
         text = f" Draw {a['draw']}: /draw, or stack or cancel: /play CARD (marked)."
     elif t.get("drawn"):
-        colour = " COLOUR" if any(x.startswith(f"play {t['drawn']} ") for x in legal) else ""
+        forms = [x.split()[2:] for x in legal if x.split()[:2] == ["play", t["drawn"]]]
+        colour = " COLOUR" if any(f and f[0] != "karuki" for f in forms) else ""  # not "play R9 karuki"
         text = f" You drew {t['drawn']}: /play {t['drawn']}{colour} or /keep."
     elif t.get("free"):
         text = " Your turn: /play CARD COLOUR (any card; you name the colour), or /draw."
