@@ -344,20 +344,51 @@ def test_katino_goes_only_on_its_colour(top, colour, ok):
 # ---------------------------------------------------------------- MILWA
 
 
-def test_milwa_shows_the_chosen_hand_to_the_caster_only_and_names_the_colour():
+def test_milwa_opens_the_chosen_hand_to_the_whole_table_and_names_the_colour():
+    """Seed 003: MILWA has the chosen player's cards "opened" (face up) for 5 seconds: everyone at the table,
+    observers too, sees them."""
     game = position(["MILWA", "R1", "R2"], "G5", cat=["B3", "K6", "R9"])
+    assert game.options["milwa"] == "table"
     forms = [a for a in legal(game, ANN) if a.startswith("play MILWA")]
     assert len(forms) == 3 * 4 and "play MILWA Cat B" in forms and not any(" Ann " in a for a in forms)
     game.apply(ANN, "play milwa cat b")
     assert game.waiting() == [CAT] and game.colour == "B"
     assert legal(game, CAT) == ["keep"]
     events = game.apply(CAT, "keep")
-    assert of_type(events, HandShown) == [HandShown("Cat", "Ann")]
+    assert of_type(events, HandShown) == [HandShown("Cat", "Ann", "table")]
     (reveal,) = of_type(events, MilwaReveal)
-    assert reveal == MilwaReveal("Ann", "Cat", ["K6", "R9", "B3"], 5)
+    assert reveal == MilwaReveal("Ann", "Cat", ["K6", "R9", "B3"], 5, "table")
+    assert all(reveal.visible_to(viewer) is reveal for viewer in [*NAMES, None])
+    assert reveal.to_dict()["audience"] == "table"
+    assert game.direction == CCW and game.waiting() == [DAN]  # play goes on from the caster
+
+
+def test_an_observer_reads_the_opened_hand_within_80_columns():
+    from mudwiz.render.style import Style
+    from mudwiz.render.tiltowait import event_lines
+
+    names = ["Longest_name_000", "Longest_name_001", "Longest_name_002"]
+    shown = HandShown(names[1], names[0], "table")
+    reveal = MilwaReveal(names[0], names[1], ["K6", "R9", "B3", "MAHALITO"], 5, "table")
+    lines = [line for e in (shown, reveal) for line in event_lines(e.visible_to(None), Style(False, False))]
+    assert lines == [f"{names[1]} lets {names[0]}'s MILWA open their hand to the table.",
+                     f"{names[1]}'s hand is open for 5 s:", "   K6  R9  B3  MAHALITO "]
+    assert all(len(line) <= 80 for line in lines)
+    private = event_lines(MilwaReveal("Ann", "Cat", ["K6"], 5, "caster"), Style(False, False))
+    assert private[0] == "MILWA: Cat's hand, for 5 seconds:"
+
+
+def test_milwa_caster_option_shows_the_hand_to_the_caster_only():
+    game = position(["MILWA", "R1", "R2"], "G5", cat=["B3", "K6", "R9"], options={"milwa": "caster"})
+    game.apply(ANN, "play MILWA Cat B")
+    events = game.apply(CAT, "keep")
+    assert of_type(events, HandShown) == [HandShown("Cat", "Ann", "caster")]
+    (reveal,) = of_type(events, MilwaReveal)
+    assert reveal == MilwaReveal("Ann", "Cat", ["K6", "R9", "B3"], 5, "caster")
     assert reveal.visible_to("Ann") is reveal
     assert reveal.visible_to("Cat") is None and reveal.visible_to("Bob") is None and reveal.visible_to(None) is None
-    assert game.direction == CCW and game.waiting() == [DAN]  # play goes on from the caster
+    with pytest.raises(BadOption, match="milwa is one of table, caster"):
+        Tiltowait(NAMES, {"milwa": "target"}, seed=1)
 
 
 def test_milwa_may_not_look_at_your_own_hand():
@@ -828,7 +859,7 @@ def play_out(game: Tiltowait, rng: random.Random) -> None:
 
 def test_the_match_is_five_hands_by_default():
     game = Tiltowait(3, {}, seed=2)
-    assert game.options == {"hands": None, "limit": None} and game.view(0)["rounds"] == 5
+    assert game.options == {"hands": None, "limit": None, "milwa": "table"} and game.view(0)["rounds"] == 5
     play_out(game, random.Random(2))
     assert len(game.sheet) == 5
 

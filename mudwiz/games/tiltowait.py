@@ -23,6 +23,7 @@ COLOUR_NAMES = {"K": "black", "R": "red", "G": "gold", "B": "blue"}
 HAND_SIZE = 7
 DEFAULT_HANDS = 5
 MILWA_SECONDS = 5
+MILWA_AUDIENCES = ("table", "caster")  # option milwa: who sees the opened hand; the sheet's "opened" is the table
 
 HALITO, DALTO, MAHALITO, MADALTO, TILTOWAIT = "HALITO", "DALTO", "MAHALITO", "MADALTO", "TILTOWAIT"
 KATINO, MILWA, MONTINO, HAMAN = "KATINO", "MILWA", "MONTINO", "HAMAN"
@@ -221,23 +222,27 @@ class MilwaCast(Event):
 
 @dataclass(frozen=True)
 class HandShown(Event):
-    """The public half of a MILWA: ``player`` lets ``to`` see their hand (what is seen is ``MilwaReveal``)."""
+    """The public half of a MILWA: ``player``'s hand is opened by ``to``'s MILWA, to ``audience`` (``table``:
+    everyone; ``caster``: ``to`` alone). What is seen is ``MilwaReveal``."""
 
     player: str
     to: str
+    audience: str = "table"
 
 
 @dataclass(frozen=True)
 class MilwaReveal(Event):
-    """The target's cards, for the caster's eyes only, to be shown ``seconds`` long (the table times it)."""
+    """The target's cards, opened ``seconds`` long (the table times it) to ``audience``: ``table``, everyone
+    seated or watching (the sheet: the cards are "opened", face up), or ``caster`` alone (option milwa=caster)."""
 
     caster: str
     target: str
     cards: list[str] = field(default_factory=list)
     seconds: int = MILWA_SECONDS
+    audience: str = "table"
 
     def visible_to(self, viewer: str | None) -> Event | None:
-        return self if viewer == self.caster else None
+        return self if self.audience == "table" or viewer == self.caster else None
 
 
 @dataclass(frozen=True)
@@ -281,6 +286,8 @@ class Tiltowait(Game):
         Option("hands", f"play N hands (default {DEFAULT_HANDS} when no limit is set)", default=None, lo=1, hi=100),
         Option("limit", "play until a total reaches this floor or below, e.g. limit=-300", default=None,
                lo=-100000, hi=-1),
+        Option("milwa", "who sees the hand MILWA opens: table (everyone) or caster", default="table",
+               choices=MILWA_AUDIENCES),
     )
     VERBS = {
         "play": "play CARD [COLOUR]: discard, e.g. play R7, play MAHALITO G, play MILWA NAME B, play MONTINO",
@@ -767,8 +774,9 @@ class Tiltowait(Game):
         assert caster is not None
         self.milwa_target = self.caster = None
         cards = sort_hand(self.hands[seat], COLOURS)
-        return [HandShown(self.players[seat], self.players[caster]),
-                MilwaReveal(self.players[caster], self.players[seat], cards)]
+        audience = self.options["milwa"]
+        return [HandShown(self.players[seat], self.players[caster], audience),
+                MilwaReveal(self.players[caster], self.players[seat], cards, MILWA_SECONDS, audience)]
 
     def _karuki(self, seat: Seat) -> list[Event]:
         self.called.add(seat)

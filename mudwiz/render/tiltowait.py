@@ -220,9 +220,14 @@ def event_lines(event: Event, style: Style) -> list[str]:
     if kind == "milwa_cast":
         return [f"{_name(style, e['caster'])} casts MILWA on {_name(style, e['target'])}, who may cancel it."]
     if kind == "hand_shown":
+        if e.get("audience") == "table":
+            return [f"{who} lets {_name(style, e['to'])}'s MILWA open their hand to the table."]
         return [f"{who} shows their hand to {_name(style, e['to'])}."]
     if kind == "milwa_reveal":
-        head = f"MILWA: {_name(style, e['target'])}'s hand, for {e['seconds']} seconds:"
+        if e.get("audience") == "table":  # everyone sees it, the target too: say whose, not "your look"
+            head = f"{_name(style, e['target'])}'s hand is open for {e['seconds']} s:"
+        else:
+            head = f"MILWA: {_name(style, e['target'])}'s hand, for {e['seconds']} seconds:"
         return [style.bold(head), *wrap_cards([card(style, c) for c in e["cards"]], indent=2)]
     if kind == "karuki":
         return [style.bold(f"{who}: Karuki!")]
