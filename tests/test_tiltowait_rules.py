@@ -162,7 +162,8 @@ def test_a_monster_matches_the_colour_in_force_or_the_number():
     game = position(["R3", "G7", "B5", "K1"], "G3")
     assert playable(game, ANN) == {"R3", "G7"}
     message = refused(game, ANN, "play B5")
-    assert "gold" in message and "3" in message and "you may:" in message
+    assert "gold" in message and "3" in message
+    assert "you may" not in message  # the engine says why; the moves are listed where the reply is sent
 
 
 def test_a_number_matches_only_a_monster_on_top():

@@ -121,6 +121,18 @@ class Game(ABC):
         verb this game does not have."""
         return cls.VERBS.get(verb, "").split(":")[0]
 
+    @classmethod
+    def usage_error(cls, verb: str) -> IllegalAction:
+        """A malformed ``verb``: its usage as a person types it, slash and all (``usage: /bid N``), in the one
+        style every refusal quotes a command in."""
+        return IllegalAction(f"usage: /{cls.usage(verb)}")
+
+    @classmethod
+    def not_a_move(cls, verb: str) -> IllegalAction:
+        """A verb this game does not have, with the ones it has."""
+        moves = ", ".join(f"/{v}" for v in cls.VERBS)
+        return IllegalAction(f"{verb!r} is not a {cls.title} move: use {moves}")
+
     def __init__(
         self,
         players: Sequence[str] | int,
@@ -216,9 +228,9 @@ class Game(ABC):
         return action
 
     def explain(self, seat: Seat, action: Action) -> str:
-        """Why ``action`` is refused for ``seat`` (override for helpful, rule-specific reasons)."""
-        legal = self.legal_actions(seat)
-        return f"you cannot {action} now; you may: {', '.join(map(str, legal))}"
+        """Why ``action`` is refused for ``seat`` (override for helpful, rule-specific reasons). A reason only:
+        the moves the player may make instead are added where the reply is sent, in one typable style."""
+        return f"you cannot /{action} now"
 
     def is_legal(self, seat: Seat, action: Action) -> bool:
         return action in self.legal_actions(seat)

@@ -290,7 +290,8 @@ class Tiltowait(Game):
                choices=MILWA_AUDIENCES),
     )
     VERBS = {
-        "play": "play CARD [COLOUR]: discard, e.g. play R7, play MAHALITO G, play MILWA NAME B, play MONTINO",
+        "play": "play CARD [COLOUR] [karuki]: discard, e.g. play R7, play MAHALITO G, play MILWA NAME B; "
+                "end with karuki when it leaves you one card",
         "draw": "draw: draw one card (or take the draw a spell gives you)",
         "keep": "keep: keep the card you drew, or let a MILWA show your hand",
         "karuki": "karuki: call your last card",
@@ -425,13 +426,10 @@ class Tiltowait(Game):
         sit, spell = sit or self.situation, spell_of(card)
         last = len(hand) == 1
         if sit in ("milwa", "tiltowait"):
-            if spell not in CANCELS:
-                answer = "keep (let MILWA show your hand)" if sit == "milwa" else f"draw {TILTOWAIT_DRAW}"
-                return f"{sit.upper()} is aimed at you: {answer}, or cancel it with MONTINO or HAMAN"
-            return None
+            return None if spell in CANCELS else self.aimed_at_you()
         if last and spell in NOT_LAST:
             extra = " (MONTINO and HAMAN may, answering MILWA or a TILTOWAIT draw)" if spell in CANCELS else ""
-            return f"{spell} cannot be your last card{extra}: draw instead"
+            return f"{spell} cannot be your last card{extra}: /draw instead"
         if sit == "attack":
             if spell in CANCELS:
                 return None
@@ -444,11 +442,17 @@ class Tiltowait(Game):
                 return None
             else:
                 stack = "MAHALITO or MADALTO"
-            return (f"{self.top} tells you to draw {self.pending}: draw, stack a {stack}, "
+            return (f"{self.top} tells you to draw {self.pending}: /draw, stack a {stack}, "
                     "or cancel with MONTINO or HAMAN")
         if sit == "drawn" and card != self.drawn:
             return f"you drew {self.drawn}: play it or keep it"
         return None if self.colour is None else self.mismatch(card)
+
+    def aimed_at_you(self) -> str:
+        """What the player a TILTOWAIT or MILWA waits on may do, in words (the moves follow the reply)."""
+        if self.situation == "milwa":
+            return "MILWA is aimed at you: let it open your hand (/keep), or cancel it with MONTINO or HAMAN"
+        return f"TILTOWAIT is aimed at you: /draw your {TILTOWAIT_DRAW} cards, or cancel them with MONTINO or HAMAN"
 
     def fits(self, card: str) -> bool:
         """Whether ``card`` goes on the top discard in the colour in force (the table's "when playable")."""
@@ -531,18 +535,17 @@ class Tiltowait(Game):
     def normalize(self, action: Action) -> Action:
         verb, words = action.verb, list(action.args)
         if verb not in self.VERBS:
-            raise IllegalAction(f"{verb!r} is not a Tiltowait move: use {', '.join(self.VERBS)}")
-        usage = "usage: " + self.usage(verb)
+            raise self.not_a_move(verb)
         if verb in ("draw", "keep", "karuki"):
             if words:
-                raise IllegalAction(usage)
+                raise self.usage_error(verb)
             return Action(verb)
         if verb == "catch":
             if len(words) != 1:
-                raise IllegalAction(usage)
+                raise self.usage_error(verb)
             return Action(verb, (self._name_as_typed(words[0]),))
         if not words:
-            raise IllegalAction(usage)
+            raise self.usage_error(verb)
         if len(words) > 1 and words[-1].lower() == KARUKI:  # "play R3 karuki": the discard with the call
             plain = self.normalize(Action(verb, tuple(words[:-1])))
             return Action(verb, (*plain.args, KARUKI))
@@ -552,10 +555,10 @@ class Tiltowait(Game):
         card = parse_card(first)
         if spell_of(card) == MILWA:
             if len(words) != 2:
-                raise IllegalAction("MILWA names a player and a colour: play MILWA NAME COLOUR")
+                raise IllegalAction("MILWA names a player and a colour: /play MILWA NAME COLOUR")
             return Action("play", (card, self._name_as_typed(words[0]), parse_colour(words[1])))
         if len(words) > 1:
-            raise IllegalAction("usage: play CARD [COLOUR], e.g. play R7 or play MAHALITO G")
+            raise self.usage_error(verb)
         return Action("play", (card, *(parse_colour(w) for w in words)))
 
     def _name_as_typed(self, name: str) -> str:
@@ -563,13 +566,13 @@ class Tiltowait(Game):
         return name if seat is None else self.players[seat]
 
     def explain(self, seat: Seat, action: Action) -> str:
+        """Why a move is refused, in words; the moves the player may make are added where the reply is sent."""
         verb, args = action.verb, action.args
-        you_may = f"; you may: {self.summary(seat)}"
         hand = self.hands[seat]
         if verb == "karuki":
             if seat in self.called:
-                return "you have already called karuki" + you_may
-            return f"karuki is called with one card left, and you hold {len(hand)}" + you_may
+                return "you have already called karuki"
+            return f"karuki is called with one card left, and you hold {len(hand)}"
         if verb == "catch":
             target = self.seat_named(args[0])
             if target is None:
@@ -587,29 +590,28 @@ class Tiltowait(Game):
             waiting = "nobody" if asked is None else self.players[asked]
             if verb == "play" and spell_of(args[0]) in CANCELS:
                 return (f"{args[0]} is played out of turn only to cancel a spell aimed at you; "
-                        f"waiting for {waiting}" + you_may)
-            return f"it is not your turn: waiting for {waiting}" + you_may
+                        f"waiting for {waiting}")
+            return f"it is not your turn: waiting for {waiting}"
         sit = self.situation
         if verb == "keep":
             if sit == "tiltowait":
-                return f"TILTOWAIT: draw {TILTOWAIT_DRAW}, or cancel with MONTINO or HAMAN COLOUR" + you_may
+                return self.aimed_at_you()
             if sit == "attack":
-                return f"you are told to draw {self.pending}: draw, stack or cancel" + you_may
-            return "keep is for a card you have just drawn, or to let a MILWA show your hand" + you_may
+                return f"you are told to draw {self.pending}: /draw, stack or cancel"
+            return "/keep is for a card you have just drawn, or to let a MILWA open your hand"
         if verb == "draw":
             if sit == "milwa":
-                return "MILWA: keep to let it show your hand, or cancel with MONTINO or HAMAN COLOUR" + you_may
+                return self.aimed_at_you()
             return f"you have drawn already: play {self.drawn} or keep it"
         if args[-1] == KARUKI:
             plain = Action(verb, args[:-1])
             if not self.is_legal(seat, plain):
                 return self.explain(seat, plain)
-            return (f"karuki goes with the discard that leaves you one card, and you hold {len(hand)}: "
-                    f"/{plain}" + you_may)
+            return f"karuki goes with the discard that leaves you one card, and you hold {len(hand)}"
         card, extra = args[0], args[1:]
         reason = self.refusal(seat, card)
         if reason is not None:
-            return reason + (you_may if card in hand else "")
+            return reason
         spell = spell_of(card) or card
         forms = self._forms(seat, card)
         if spell == MILWA:
@@ -619,26 +621,12 @@ class Tiltowait(Game):
             return "MILWA looks at another player's hand, not yours"
         if len(forms[0].args) == 2 and not extra:
             why = "the colour is not named yet: name it with any card" if self.free else f"{spell} names a colour"
-            return f"{why}: play {card} K, R, G or B"
+            return f"{why}: /play {card} COLOUR (K, R, G or B)"
         if len(forms[0].args) == 1 and extra:
             if spell in CANCELS:
-                return "MONTINO keeps the colour in force: play MONTINO (HAMAN names a colour)"
-            return f"{card} names no colour: play {card}"
-        return f"you cannot {action} now" + you_may  # not reached while refusal() and _forms() agree
-
-    def summary(self, seat: Seat) -> str:
-        """The legal actions in short, one pattern per card (``play MILWA NAME COLOUR``)."""
-        seen: list[str] = []
-        for action in self.legal_actions(seat):
-            calls = action.args[-1:] == (KARUKI,)
-            words = len(action.args) - calls
-            if action.verb == "play" and words > 1:
-                text = f"play {action.args[0]} {'NAME COLOUR' if words == 3 else 'COLOUR'}" + " karuki" * calls
-            else:
-                text = str(action)
-            if text not in seen:
-                seen.append(text)
-        return ", ".join(seen) or "nothing"
+                return "MONTINO keeps the colour in force: /play MONTINO (HAMAN names a colour)"
+            return f"{card} names no colour: /play {card}"
+        return f"you cannot /{action} now"  # not reached while refusal() and _forms() agree
 
     # -- moves
 

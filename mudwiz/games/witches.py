@@ -256,16 +256,16 @@ class Witches(TrickTakingGame):
 
     def normalize(self, action: Action) -> Action:
         if action.verb not in self.VERBS:
-            raise IllegalAction(f"{action.verb!r} is not a Witches action: use {', '.join(self.VERBS)}")
+            raise self.not_a_move(action.verb)
         if action.verb == "pass":  # "pass R1,R2 W" is accepted too
             words = [w for arg in action.args for w in arg.split(",") if w]
             return Action("pass", tuple(self._sorted(DECK.parse(w) for w in words)))
         if len(action.args) != 1:
-            raise IllegalAction(f"usage: {self.usage(action.verb)}")
+            raise self.usage_error(action.verb)
         (arg,) = action.args
         if action.verb == "spell":
             if arg.lower() not in SPELL_CHOICES:
-                raise IllegalAction(f"say spell give or spell take, not spell {arg}")
+                raise IllegalAction(f"say /spell give or /spell take, not /spell {arg}")
             return Action("spell", (arg.lower(),))
         return Action("play", (DECK.parse(arg),))
 
@@ -273,7 +273,7 @@ class Witches(TrickTakingGame):
         """Why these cards cannot be ``seat``'s pass (None: they can). Identical Wizards count by copies."""
         if len(cards) != self.pass_count:
             example = " ".join(f"C{i + 1}" for i in range(self.pass_count))
-            return f"pass exactly {self.pass_count} cards, not {len(cards)}: pass {example}"
+            return f"pass exactly {self.pass_count} cards, not {len(cards)}: /pass {example}"
         held = Counter(self.hands[seat])
         for card, wanted in Counter(cards).items():
             if held[card] == 0:
@@ -293,21 +293,16 @@ class Witches(TrickTakingGame):
     def explain(self, seat: Seat, action: Action) -> str:
         phase_verb = {"passing": "pass", "playing": "play", "spell": "spell"}.get(self._phase)
         if action.verb != phase_verb:
-            return f"now is the time to {phase_verb}, not {action.verb}: " + self._options_text(seat)
+            return f"now is the time to /{phase_verb}, not /{action.verb}"
         if action.verb == "pass":
             return self.pass_problem(seat, action.args) or "that pass is not allowed"
         (arg,) = action.args
         if action.verb == "spell":
-            return "say spell give or spell take"
+            return "say /spell give or /spell take"
         if arg not in self.hands[seat]:
-            return f"you have no {arg}: " + self._options_text(seat)
+            return f"you have no {arg}"
         colour = lead_colour(c for _, c in self.trick)
-        return f"you must follow {SUIT_NAMES[colour or FIRE]} (or play a Wizard): " + self._options_text(seat)
-
-    def _options_text(self, seat: Seat) -> str:
-        if self._phase == "passing":
-            return f"you may pass {self.pass_count} cards of your hand"
-        return "you may " + ", ".join(str(a) for a in self.legal_actions(seat))
+        return f"you must follow {SUIT_NAMES[colour or FIRE]} (or play a Wizard)"
 
     def not_your_turn(self, seat: Seat) -> str:
         names = ", ".join(self.players[s] for s in self.waiting())

@@ -245,9 +245,9 @@ class Wizard(TrickTakingGame):
 
     def normalize(self, action: Action) -> Action:
         if action.verb not in self.VERBS:
-            raise IllegalAction(f"{action.verb!r} is not a Wizard action: use {', '.join(self.VERBS)}")
+            raise self.not_a_move(action.verb)
         if len(action.args) != 1:
-            raise IllegalAction(f"usage: {self.usage(action.verb)}")
+            raise self.usage_error(action.verb)
         (arg,) = action.args
         if action.verb == "bid":
             # isdigit() alone lets "²" through (int() then raises ValueError), and int() refuses > 4300 digits.
@@ -261,7 +261,7 @@ class Wizard(TrickTakingGame):
     def explain(self, seat: Seat, action: Action) -> str:
         phase_verb = {"trump": "trump", "bidding": "bid", "playing": "play"}[self._phase]
         if action.verb != phase_verb:
-            return f"now is the time to {phase_verb}, not {action.verb}: " + self._options_text(seat)
+            return f"now is the time to /{phase_verb}, not /{action.verb}"
         (arg,) = action.args
         if action.verb == "bid":
             bid = int(arg)
@@ -273,14 +273,11 @@ class Wizard(TrickTakingGame):
         if arg == HIDDEN:
             return "you can see your own cards this round: play one by name"
         if self.clairvoyant:
-            return "clairvoyance: you cannot see your own card, so play it as: play ?"
+            return "clairvoyance: you cannot see your own card, so play it as /play ?"
         if arg not in self.hands[seat]:
-            return f"you have no {arg}: " + self._options_text(seat)
+            return f"you have no {arg}"
         suit = lead_suit([c for _, c in self.trick])
-        return f"you must follow {SUIT_NAMES[suit or 'B']}: " + self._options_text(seat)
-
-    def _options_text(self, seat: Seat) -> str:
-        return "you may " + ", ".join(str(a) for a in self.legal_actions(seat))
+        return f"you must follow {SUIT_NAMES[suit or 'B']}"
 
     # -- moves
 
