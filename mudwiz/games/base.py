@@ -113,6 +113,10 @@ class Game(ABC):
     max_players: ClassVar[int]
     OPTIONS: ClassVar[Sequence[Option]] = ()
     VERBS: ClassVar[Mapping[str, str]] = {}  # verb -> "usage: what it does", for /help at a table
+    # section -> the rules in brief for a first-time player (/rules GAME): ``goal``, ``play``, ``scoring`` and any
+    # of the game's own (Tiltowait's ``spells``); lines of at most 78 columns, shown indented by two. The game
+    # owns its text, so a game added as a plugin brings its rules along; ``options`` is written from OPTIONS.
+    RULES: ClassVar[Mapping[str, str]] = {}
     _phase: str  # set by ``_start`` and the moves; ``roundend`` and ``gameover`` mean the same in every game
 
     @classmethod
