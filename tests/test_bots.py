@@ -237,3 +237,17 @@ def test_a_memory_that_cannot_be_this_rounds_is_forgotten() -> None:
     bot.memory.tricks[5] = [("P1", c) for c in view["hand"]]  # "played" cards that are in our hand
     assert bot.choose(view) in view["legal"]
     assert all(c not in bot.memory.played() for c in view["hand"])
+
+
+def test_good_tiltowait_calls_karuki_with_its_last_but_one_discard() -> None:
+    """Called with the card, the call cannot be caught in the moment between a discard and a separate call."""
+    from mudwiz.games.tiltowait import Tiltowait
+
+    game = Tiltowait(["ann", "bob", "cat"], {}, 4)
+    seat = game.waiting()[0]
+    game.hands[seat] = ["K3", "K9"]
+    game.discard[-1], game.colour, game.pending, game.responders = "K5", "K", 0, []
+    action = make_policy("good", "tiltowait", random.Random(0)).choose(game.view(seat))
+    assert action in ("play K9 karuki", "play K3 karuki")
+    events = game.apply(seat, action)
+    assert events[-1].type == "karuki" and seat in game.called

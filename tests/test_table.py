@@ -245,7 +245,7 @@ def test_a_timed_reveal_is_ended_by_the_table_after_its_seconds() -> None:
     clock, lobby, people = setup()
     table = lobby.tables[1]
     dispatch(lobby, people[0], "/start")
-    table._after([MilwaReveal("p0", "p1", ["R3", "K7"], 5)])
+    table._after([MilwaReveal("p0", "p1", ["R3", "K7"], 5, audience="caster")])  # option milwa=caster
     assert people[0].of_type("milwa_reveal")[-1]["cards"] == ["R3", "K7"]
     assert not people[1].of_type("milwa_reveal") and not people[2].of_type("milwa_reveal")
     clock.advance(4.9)
@@ -253,6 +253,10 @@ def test_a_timed_reveal_is_ended_by_the_table_after_its_seconds() -> None:
     clock.advance(0.2)
     assert people[0].of_type("reveal_end")[-1]["player"] == "p1"
     assert not people[1].of_type("reveal_end")
+    table._after([MilwaReveal("p0", "p1", ["R3", "K7"], 5)])  # the sheet's reading: opened to the whole table
+    assert all(p.of_type("milwa_reveal")[-1]["cards"] == ["R3", "K7"] for p in people)
+    clock.advance(5.1)
+    assert all(p.of_type("reveal_end")[-1]["player"] == "p1" for p in people)
 
 
 def test_an_optional_number_option_can_be_switched_off_again_and_needs_a_value_otherwise() -> None:

@@ -137,6 +137,9 @@ class Checker:
         if action.verb == "karuki":
             assert before[seat] == 1 and game.view(seat)["players"][seat]["karuki"] is True
             assert events == [Karuki(game.players[seat])]
+        elif action.args[-1:] == ("karuki",):  # a discard carrying the call leaves one card, called
+            assert before[seat] == 2 and len(game.hands[seat]) == 1 and events[-1] == Karuki(game.players[seat])
+            assert game.view(None)["players"][seat]["karuki"] is True and game.exposed is None
 
     # -- properties
 
@@ -198,9 +201,10 @@ class Checker:
         for event in events:
             for viewer in [*self.game.players, None] if isinstance(event, Drew | MilwaReveal) else [None]:
                 seen = event.visible_to(viewer)
-                if isinstance(event, MilwaReveal):
-                    assert (seen is event) == (viewer == event.caster) and (seen is None) == (viewer != event.caster)
-                    assert event.seconds == 5
+                if isinstance(event, MilwaReveal):  # open to the table, or (milwa=caster) to the caster alone
+                    sees = self.game.options["milwa"] == "table" or viewer == event.caster
+                    assert (seen is event) == sees and (seen is None) == (not sees)
+                    assert event.seconds == 5 and event.audience == self.game.options["milwa"]
                 elif isinstance(event, Drew):
                     assert isinstance(seen, Drew) and seen.count == event.count
                     assert seen.cards == (event.cards if viewer == event.player else None)
@@ -289,7 +293,7 @@ def run_matches(players: int, examples: int) -> None:
     def match(seed: int, kind: int, floor: int) -> None:
         # six in ten matches are one hand, two are two hands, two run until a total reaches the floor
         length = {"hands": 1} if kind < 6 else {"hands": 2} if kind < 8 else {"limit": floor}
-        Checker(players, length, seed).run()
+        Checker(players, {**length, "milwa": "caster" if kind % 3 == 0 else "table"}, seed).run()
 
     match()
 

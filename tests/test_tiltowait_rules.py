@@ -23,6 +23,7 @@ from mudwiz.games.tiltowait import (
     DrawPending,
     Drew,
     HandShown,
+    Karuki,
     MilwaReveal,
     Reshuffled,
     Reversed,
@@ -161,7 +162,8 @@ def test_a_monster_matches_the_colour_in_force_or_the_number():
     game = position(["R3", "G7", "B5", "K1"], "G3")
     assert playable(game, ANN) == {"R3", "G7"}
     message = refused(game, ANN, "play B5")
-    assert "gold" in message and "3" in message and "you may:" in message
+    assert "gold" in message and "3" in message
+    assert "you may" not in message  # the engine says why; the moves are listed where the reply is sent
 
 
 def test_a_number_matches_only_a_monster_on_top():
@@ -239,7 +241,7 @@ def test_dalto_reverses_then_the_new_next_player_draws_two():
 
 
 def test_mahalito_makes_the_next_draw_four_and_names_the_colour():
-    game = position(["MAHALITO", "R1"], "B5")
+    game = position(["MAHALITO", "R1", "K2"], "B5")  # three cards: no form carries a karuki call
     assert [a for a in legal(game, ANN) if "MAHALITO" in a] == [
         "play MAHALITO K", "play MAHALITO R", "play MAHALITO G", "play MAHALITO B"]
     assert "MAHALITO names a colour" in refused(game, ANN, "play MAHALITO")
@@ -328,30 +330,66 @@ def test_katino_puts_the_next_player_to_sleep_and_cannot_be_cancelled():
     assert game.view(CAT)["players"][DAN]["asleep"] is False
 
 
-@pytest.mark.parametrize(("top", "colour", "ok"), [("R5", "R", True), ("KATINO-G", "G", True),
+@pytest.mark.parametrize(("top", "colour", "ok"), [("R5", "R", True), ("KATINO-R", "R", True),
+                                                   ("MAHALITO", "R", True), ("KATINO-G", "G", False),
                                                    ("G5", "G", False), ("HALITO-G", "G", False)])
-def test_katino_goes_on_its_colour_or_on_a_katino(top, colour, ok):
+def test_katino_goes_only_on_its_colour(top, colour, ok):
+    """The sheet: a KATINO "cannot be discarded unless the colour matches" (seed 003), so unlike HALITO and
+    DALTO it has no exception for a KATINO of another colour on top."""
     game = position(["KATINO-R", "K1"], top, colour=colour)
     assert ("KATINO-R" in playable(game, ANN)) is ok
+    if not ok:
+        assert "KATINO goes only on its colour (gold is in force)" in refused(game, ANN, "play KATINO-R")
 
 
 # ---------------------------------------------------------------- MILWA
 
 
-def test_milwa_shows_the_chosen_hand_to_the_caster_only_and_names_the_colour():
+def test_milwa_opens_the_chosen_hand_to_the_whole_table_and_names_the_colour():
+    """Seed 003: MILWA has the chosen player's cards "opened" (face up) for 5 seconds: everyone at the table,
+    observers too, sees them."""
     game = position(["MILWA", "R1", "R2"], "G5", cat=["B3", "K6", "R9"])
+    assert game.options["milwa"] == "table"
     forms = [a for a in legal(game, ANN) if a.startswith("play MILWA")]
     assert len(forms) == 3 * 4 and "play MILWA Cat B" in forms and not any(" Ann " in a for a in forms)
     game.apply(ANN, "play milwa cat b")
     assert game.waiting() == [CAT] and game.colour == "B"
     assert legal(game, CAT) == ["keep"]
     events = game.apply(CAT, "keep")
-    assert of_type(events, HandShown) == [HandShown("Cat", "Ann")]
+    assert of_type(events, HandShown) == [HandShown("Cat", "Ann", "table")]
     (reveal,) = of_type(events, MilwaReveal)
-    assert reveal == MilwaReveal("Ann", "Cat", ["K6", "R9", "B3"], 5)
+    assert reveal == MilwaReveal("Ann", "Cat", ["K6", "R9", "B3"], 5, "table")
+    assert all(reveal.visible_to(viewer) is reveal for viewer in [*NAMES, None])
+    assert reveal.to_dict()["audience"] == "table"
+    assert game.direction == CCW and game.waiting() == [DAN]  # play goes on from the caster
+
+
+def test_an_observer_reads_the_opened_hand_within_80_columns():
+    from mudwiz.render.style import Style
+    from mudwiz.render.tiltowait import event_lines
+
+    names = ["Longest_name_000", "Longest_name_001", "Longest_name_002"]
+    shown = HandShown(names[1], names[0], "table")
+    reveal = MilwaReveal(names[0], names[1], ["K6", "R9", "B3", "MAHALITO"], 5, "table")
+    lines = [line for e in (shown, reveal) for line in event_lines(e.visible_to(None), Style(False, False))]
+    assert lines == [f"{names[1]} lets {names[0]}'s MILWA open their hand to the table.",
+                     f"{names[1]}'s hand is open for 5 s:", "   K6  R9  B3  MAHALITO "]
+    assert all(len(line) <= 80 for line in lines)
+    private = event_lines(MilwaReveal("Ann", "Cat", ["K6"], 5, "caster"), Style(False, False))
+    assert private[0] == "MILWA: Cat's hand, for 5 seconds:"
+
+
+def test_milwa_caster_option_shows_the_hand_to_the_caster_only():
+    game = position(["MILWA", "R1", "R2"], "G5", cat=["B3", "K6", "R9"], options={"milwa": "caster"})
+    game.apply(ANN, "play MILWA Cat B")
+    events = game.apply(CAT, "keep")
+    assert of_type(events, HandShown) == [HandShown("Cat", "Ann", "caster")]
+    (reveal,) = of_type(events, MilwaReveal)
+    assert reveal == MilwaReveal("Ann", "Cat", ["K6", "R9", "B3"], 5, "caster")
     assert reveal.visible_to("Ann") is reveal
     assert reveal.visible_to("Cat") is None and reveal.visible_to("Bob") is None and reveal.visible_to(None) is None
-    assert game.direction == CCW and game.waiting() == [DAN]  # play goes on from the caster
+    with pytest.raises(BadOption, match="milwa is one of table, caster"):
+        Tiltowait(NAMES, {"milwa": "target"}, seed=1)
 
 
 def test_milwa_may_not_look_at_your_own_hand():
@@ -517,9 +555,14 @@ def test_a_turned_katino_puts_the_first_player_to_sleep():
     assert game.asleep == first and game.waiting() == [(first - 1) % 4] and game.colour == colour_of(game.top)
 
 
-def test_a_turned_tiltowait_makes_everyone_draw_two_then_the_first_player_names_the_colour():
+def test_a_turned_tiltowait_makes_everyone_draw_two_then_the_next_player_names_the_colour():
+    """The sheet: a turned spell takes effect on the first player, and when that player cannot name the colour
+    "the next player discards any card and names the colour"; after a TILTOWAIT's draws "start from the next
+    player". So once all have drawn, the player after the first plays, freely."""
     game = dealt("TILTOWAIT")
     first = game.starter
+    second = (first - 1) % 4
+    assert game.view(first)["next"] == NAMES[second]
     order = []
     while game.responders:
         (seat,) = game.waiting()
@@ -527,7 +570,23 @@ def test_a_turned_tiltowait_makes_everyone_draw_two_then_the_first_player_names_
         game.apply(seat, "draw")
     assert order == [(first - i) % 4 for i in range(4)]
     assert all(len(h) == 9 for h in game.hands)
-    assert game.waiting() == [first] and game.view(first)["free"] is True
+    assert game.waiting() == [second] and game.view(second)["free"] is True
+    assert legal(game, first) == []
+    card = next(c for c in game.hands[second] if c != "MILWA")
+    game.apply(second, f"play {card} G")
+    assert game.colour == "G" and game.waiting() == [(second - 1) % 4]
+
+
+def test_a_turned_tiltowait_answered_with_haman_by_the_first_player_names_the_next_players_colour():
+    game = dealt("TILTOWAIT")
+    first = game.starter
+    give(game, first, "HAMAN")
+    assert conserved(game)
+    game.apply(first, "play HAMAN B")
+    while game.responders:
+        game.apply(game.waiting()[0], "draw")
+    second = (first - 1) % 4
+    assert game.colour == "B" and game.waiting() == [second] and game.view(second)["free"] is False
 
 
 @pytest.mark.parametrize("spell", ["MILWA", "MONTINO", "HAMAN"])
@@ -624,6 +683,66 @@ def test_once_the_next_player_acts_the_forgotten_call_goes_unpunished():
     assert "catch Ann" not in legal(game, BOB) and "catch Ann" not in legal(game, CAT)
     assert "too late" in refused(game, CAT, "catch Ann")
     assert "karuki" in legal(game, ANN)  # a late call still may be made; it changes nothing
+
+
+def test_karuki_is_called_with_the_discard_that_leaves_one_card():
+    """Seed 003: the player says "karuki" as their hand comes down to its last card. Calling it with the
+    discard leaves nobody a moment to catch a call that was made."""
+    game = position(["R3", "K9"], "R5", dan=["R8", "K8", "K9"])
+    assert legal(game, ANN) == ["play R3", "play R3 karuki", "draw"]
+    events = game.apply(ANN, "play r3 KARUKI")
+    assert game.log[-1] == (ANN, "play R3 karuki")
+    assert [e.type for e in events] == ["card_played", "karuki"] and events[1] == Karuki("Ann")
+    assert game.hands[ANN] == ["K9"] and game.view(BOB)["players"][ANN]["karuki"] is True
+    assert not any(a.startswith("catch") for s in (BOB, CAT, DAN) for a in legal(game, s))
+    assert "karuki" not in legal(game, ANN) and game.waiting() == [DAN]
+    game.apply(DAN, "play R8")
+    assert game.view(DAN)["players"][ANN]["karuki"] is True
+
+
+@pytest.mark.parametrize(("hand", "top", "form"), [
+    (["MAHALITO", "K1"], "R5", "play MAHALITO G karuki"),  # a colour-naming spell
+    (["MILWA", "K1"], "R5", "play MILWA Cat B karuki"),
+    (["R3", "K1"], "MONTINO", "play R3 karuki"),
+])
+def test_every_form_of_the_last_but_one_discard_may_carry_the_call(hand, top, form):
+    game = position(hand, top, colour="R")
+    assert form in legal(game, ANN)
+    events = game.apply(ANN, form)
+    assert of_type(events, Karuki) == [Karuki("Ann")] and ANN in game.called and game.exposed is None
+
+
+def test_answers_and_drawn_cards_carry_the_call_too():
+    game = position(["HALITO-R", "R1"], "R5", dan=["HAMAN", "K8"])
+    game.apply(ANN, "play HALITO-R karuki")
+    assert "play HAMAN B karuki" in legal(game, DAN) and "play HAMAN B" in legal(game, DAN)
+    game.apply(DAN, "play HAMAN B karuki")
+    assert game.called == {ANN, DAN}
+    game = position(["R1", "B2"], "G5", draws=["G9"])
+    game.apply(ANN, "draw")
+    assert legal(game, ANN) == ["play G9", "keep"]  # three cards: the discard would leave two
+    game = position(["B2"], "G5", draws=["G9"])
+    game.apply(ANN, "draw")
+    assert legal(game, ANN) == ["play G9", "play G9 karuki", "keep"]
+    game.apply(ANN, "play G9 karuki")
+    assert game.hands[ANN] == ["B2"] and ANN in game.called
+
+
+def test_the_prompt_after_drawing_does_not_take_karuki_for_a_colour():
+    from mudwiz.render.style import Style
+    from mudwiz.render.tiltowait import prompt
+
+    game = position(["B2"], "G5", draws=["G9"])
+    game.apply(ANN, "draw")
+    assert prompt(game.view(ANN), Style(colour=False)) == " You drew G9: /play G9 or /keep."
+
+
+def test_karuki_with_a_discard_is_refused_unless_it_leaves_one_card():
+    game = position(["R1", "R2", "R3"], "R5")
+    assert "play R1 karuki" not in legal(game, ANN)
+    assert "leaves you one card" in refused(game, ANN, "play R1 karuki")
+    game = position(["R1", "G2"], "R5")
+    assert "G2 does not match" in refused(game, ANN, "play G2 karuki")
 
 
 def test_karuki_with_more_than_one_card_is_refused():
@@ -741,7 +860,7 @@ def play_out(game: Tiltowait, rng: random.Random) -> None:
 
 def test_the_match_is_five_hands_by_default():
     game = Tiltowait(3, {}, seed=2)
-    assert game.options == {"hands": None, "limit": None} and game.view(0)["rounds"] == 5
+    assert game.options == {"hands": None, "limit": None, "milwa": "table"} and game.view(0)["rounds"] == 5
     play_out(game, random.Random(2))
     assert len(game.sheet) == 5
 
@@ -816,7 +935,7 @@ def test_a_replay_from_the_log_gives_the_same_events():
         events += game.apply(seat, action)
     again, replayed = Tiltowait.replay(NAMES, {"hands": 2}, 9, game.log)
     assert isinstance(again, Tiltowait)
-    assert any(isinstance(e, Caught) for e in events) or any(a.startswith("karuki") for _, a in game.log)
+    assert any(isinstance(e, Caught) for e in events) or any(a.endswith("karuki") for _, a in game.log)
     assert replayed == events and again.scores == game.scores and again.hands == game.hands
 
 

@@ -191,7 +191,7 @@ def test_pass_refusals_say_why_and_identical_wizards_count_by_copies() -> None:
         game.apply(seat, f"pass W {other[0]} {missing}")
     with pytest.raises(IllegalAction, match="you have only 2 W, not 3"):
         game.apply(seat, "pass W W W")
-    with pytest.raises(IllegalAction, match="now is the time to pass, not play"):
+    with pytest.raises(IllegalAction, match="now is the time to /pass, not /play"):
         game.apply(seat, f"play {other[0]}")
     assert game.log == []
     events = game.apply(seat, f"pass w,w {other[0].lower()}")
@@ -223,7 +223,7 @@ def test_spell_on_the_last_hand_lets_the_caster_give_or_take(points: int, choice
     assert game.view(seats[0])["legal"] == ["spell give", "spell take"]
     with pytest.raises(NotYourTurn, match=f"waiting for {caster} to choose"):
         game.apply(seats[1], f"spell {choice}")
-    with pytest.raises(IllegalAction, match="say spell give or spell take"):
+    with pytest.raises(IllegalAction, match="say /spell give or /spell take"):
         game.apply(seats[0], "spell keep")
     events = game.apply(seats[0], f"SPELL {choice.upper()}")
     assert events[0] == SpellChosen(caster, choice, points)
@@ -387,8 +387,8 @@ def test_refused_moves_change_nothing_and_say_why() -> None:
     missing = next(c for c in DECK.cards() if c not in game.hands[seat])
     with pytest.raises(IllegalAction, match=f"you have no {missing}"):
         game.apply(seat, f"play {missing}")
-    with pytest.raises(IllegalAction, match="not a Witches action"):
+    with pytest.raises(IllegalAction, match="not a Witches move: use /pass, /play, /spell"):
         game.apply(seat, "bid 2")
-    with pytest.raises(IllegalAction, match="usage: play CARD"):
+    with pytest.raises(IllegalAction, match="usage: /play CARD"):
         game.apply(seat, "play")
     assert len(game.log) == 3 and len(game.trick) == 0

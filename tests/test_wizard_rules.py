@@ -204,7 +204,7 @@ def test_trump_chosen_by_dealer_after_turned_wizard() -> None:
         game.apply(first, "bid 0")
     with pytest.raises(NotYourTurn):
         game.apply(first, "trump B")
-    with pytest.raises(IllegalAction, match="time to trump"):
+    with pytest.raises(IllegalAction, match="time to /trump"):
         game.apply(dealer, "bid 0")
     for no_trump in ("trump N", "trump none", "trump Z"):
         with pytest.raises(IllegalAction, match="not a suit"):
@@ -540,12 +540,12 @@ def test_refusals_are_helpful_and_change_nothing() -> None:
     play(game, "B5")
     before = ([game.view(s) for s in [0, 1, 2, 3, None]], list(game.log), [h[:] for h in game.hands])
     cases = [
-        (1, "play R13", IllegalAction, "you must follow blue: you may play B9"),
+        (1, "play R13", IllegalAction, "you must follow blue"),
         (1, "play G7", IllegalAction, "you have no G7"),
         (1, "play Q7", IllegalAction, "'Q7' is not a card"),
-        (1, "bid 1", IllegalAction, "now is the time to play, not bid"),
-        (1, "dance", IllegalAction, "'dance' is not a Wizard action: use bid, play, trump"),
-        (1, "play", IllegalAction, "usage: play CARD"),
+        (1, "bid 1", IllegalAction, "now is the time to /play, not /bid"),
+        (1, "dance", IllegalAction, "'dance' is not a Wizard move: use /bid, /play, /trump"),
+        (1, "play", IllegalAction, "usage: /play CARD"),
         (2, "play G7", NotYourTurn, "it is not your turn; waiting for P2"),
         (9, "play B9", IllegalAction, "there is no seat 9"),
     ]

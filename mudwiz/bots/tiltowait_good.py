@@ -1,6 +1,7 @@
 """The ``good`` level for Tiltowait: a club player's rules of thumb, from the bot's own view only.
 
-- Call karuki the moment it is legal; catch anyone who forgot.
+- Call karuki with the discard that leaves one card (``play R3 karuki``: nobody can catch a call made with the
+  card), else the moment it is legal; catch anyone who forgot.
 - Keep MONTINO and HAMAN for attacks: answer a draw by stacking when possible (the next player gets it all),
   else by cancelling; let a MILWA look rather than spend a cancel on it.
 - Otherwise shed the costliest card first (a TILTOWAIT doubles the hand's cost), save attacks for a player about
@@ -20,6 +21,7 @@ from mudwiz.games.tiltowait import (
     CANCELS,
     COLOURS,
     DRAWS,
+    KARUKI,
     KATINO,
     MILWA,
     MONTINO,
@@ -48,8 +50,8 @@ class TiltowaitGood(Bot):
         legal: list[str] = view["legal"]
         if not legal:
             return None
-        if "karuki" in legal:
-            return "karuki"
+        if KARUKI in legal:
+            return KARUKI
         catches = [a for a in legal if a.startswith("catch ")]
         if catches:
             return catches[0]
@@ -133,4 +135,6 @@ class TiltowaitGood(Bot):
         else:
             wanted = [colour] if forms and forms[0] else []
         chosen = wanted if wanted in forms else forms[0]
+        if [*chosen, KARUKI] in forms:
+            chosen = [*chosen, KARUKI]
         return " ".join(["play", card, *chosen])

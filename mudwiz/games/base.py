@@ -116,6 +116,10 @@ class Game(ABC):
     # Verbs that race a person's reaction (Tiltowait's catch): the table lets a bot play them only after a delay a
     # person could have answered in, however fast its bots otherwise move.
     REACTION_VERBS: ClassVar[frozenset[str]] = frozenset()
+    # section -> the rules in brief for a first-time player (/rules GAME): ``goal``, ``play``, ``scoring`` and any
+    # of the game's own (Tiltowait's ``spells``); lines of at most 78 columns, shown indented by two. The game
+    # owns its text, so a game added as a plugin brings its rules along; ``options`` is written from OPTIONS.
+    RULES: ClassVar[Mapping[str, str]] = {}
     _phase: str  # set by ``_start`` and the moves; ``roundend`` and ``gameover`` mean the same in every game
 
     @classmethod
@@ -123,6 +127,18 @@ class Game(ABC):
         """How ``verb`` is typed, the part of its ``VERBS`` line before the colon (``pass C1 C2 ...``); "" for a
         verb this game does not have."""
         return cls.VERBS.get(verb, "").split(":")[0]
+
+    @classmethod
+    def usage_error(cls, verb: str) -> IllegalAction:
+        """A malformed ``verb``: its usage as a person types it, slash and all (``usage: /bid N``), in the one
+        style every refusal quotes a command in."""
+        return IllegalAction(f"usage: /{cls.usage(verb)}")
+
+    @classmethod
+    def not_a_move(cls, verb: str) -> IllegalAction:
+        """A verb this game does not have, with the ones it has."""
+        moves = ", ".join(f"/{v}" for v in cls.VERBS)
+        return IllegalAction(f"{verb!r} is not a {cls.title} move: use {moves}")
 
     def __init__(
         self,
@@ -219,9 +235,9 @@ class Game(ABC):
         return action
 
     def explain(self, seat: Seat, action: Action) -> str:
-        """Why ``action`` is refused for ``seat`` (override for helpful, rule-specific reasons)."""
-        legal = self.legal_actions(seat)
-        return f"you cannot {action} now; you may: {', '.join(map(str, legal))}"
+        """Why ``action`` is refused for ``seat`` (override for helpful, rule-specific reasons). A reason only:
+        the moves the player may make instead are added where the reply is sent, in one typable style."""
+        return f"you cannot /{action} now"
 
     def is_legal(self, seat: Seat, action: Action) -> bool:
         return action in self.legal_actions(seat)

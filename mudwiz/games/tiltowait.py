@@ -23,6 +23,7 @@ COLOUR_NAMES = {"K": "black", "R": "red", "G": "gold", "B": "blue"}
 HAND_SIZE = 7
 DEFAULT_HANDS = 5
 MILWA_SECONDS = 5
+MILWA_AUDIENCES = ("table", "caster")  # option milwa: who sees the opened hand; the sheet's "opened" is the table
 
 HALITO, DALTO, MAHALITO, MADALTO, TILTOWAIT = "HALITO", "DALTO", "MAHALITO", "MADALTO", "TILTOWAIT"
 KATINO, MILWA, MONTINO, HAMAN = "KATINO", "MILWA", "MONTINO", "HAMAN"
@@ -40,6 +41,7 @@ BIG_ATTACKS = frozenset({MAHALITO, MADALTO})
 NOT_UNDER_TILTOWAIT = frozenset({HALITO, DALTO, MAHALITO, MADALTO, KATINO, TILTOWAIT})
 TILTOWAIT_DRAW = 2
 KARUKI_PENALTY = 2
+KARUKI = "karuki"  # the verb of the call, and the last word of a discard that makes it: ``play R3 karuki``
 
 DECK = Deck(
     suits=COLOURS,
@@ -220,23 +222,27 @@ class MilwaCast(Event):
 
 @dataclass(frozen=True)
 class HandShown(Event):
-    """The public half of a MILWA: ``player`` lets ``to`` see their hand (what is seen is ``MilwaReveal``)."""
+    """The public half of a MILWA: ``player``'s hand is opened by ``to``'s MILWA, to ``audience`` (``table``:
+    everyone; ``caster``: ``to`` alone). What is seen is ``MilwaReveal``."""
 
     player: str
     to: str
+    audience: str = "table"
 
 
 @dataclass(frozen=True)
 class MilwaReveal(Event):
-    """The target's cards, for the caster's eyes only, to be shown ``seconds`` long (the table times it)."""
+    """The target's cards, opened ``seconds`` long (the table times it) to ``audience``: ``table``, everyone
+    seated or watching (the sheet: the cards are "opened", face up), or ``caster`` alone (option milwa=caster)."""
 
     caster: str
     target: str
     cards: list[str] = field(default_factory=list)
     seconds: int = MILWA_SECONDS
+    audience: str = "table"
 
     def visible_to(self, viewer: str | None) -> Event | None:
-        return self if viewer == self.caster else None
+        return self if self.audience == "table" or viewer == self.caster else None
 
 
 @dataclass(frozen=True)
@@ -268,6 +274,60 @@ class RoundEnd(Event):
     results: list[dict[str, Any]] = field(default_factory=list)
 
 
+# ---------------------------------------------------------------- the rules in brief (/rules tiltowait)
+
+RULES_TEXT = {
+    "goal": """\
+Tiltowait (ASCII's Wizardry card game): be the first to get rid of your
+cards. Match the colour or number of the top discard, and attack and defend
+with nine spells. When someone goes out, the others lose the points left in
+their hands. The highest total after the last hand wins.""",
+    "play": """\
+Cards: monsters of four colours, K black, R red, G gold and B blue, 1 to 10,
+two of each; and 40 spells (/spells says what each does).
+Deal: 7 cards each; the stock's top card starts the discard pile. Play goes
+counter-clockwise at first. The last hand's winner starts the next.
+Your turn: discard a card of the colour in force or of the top monster's
+number (/play R7), or a spell that may go on the top card; or draw one
+(/draw). A drawn card that fits may be played at once, or kept (/keep).
+A spell that names a colour is played with it: /play MAHALITO G.
+Told to draw: /draw the total, stack a matching attack onto the next player,
+or cancel it with MONTINO or HAMAN.
+Karuki: when a discard leaves you one card, call it with the card:
+/play R3 karuki. Forget, and anyone may /catch you before the next move:
+you draw 2.
+Going out: MAHALITO, MADALTO, MILWA, MONTINO and HAMAN cannot be your last
+card (MONTINO and HAMAN may, answering a MILWA or a TILTOWAIT draw).""",
+    "scoring": """\
+Going out scores 0. Everyone else scores minus the points left in hand: a
+monster its number; HALITO, DALTO, KATINO 20; MONTINO, HAMAN 30; MAHALITO,
+MADALTO, TILTOWAIT, MILWA 40. A hand holding a TILTOWAIT counts double.
+Example: R7, K2 and HALITO-B left: -29; with a TILTOWAIT too: -138.
+The match is 5 hands unless the options say otherwise; /ok after each.""",
+    "spells": """\
+SPELL (cards, points): its effect. Where it may go. -c is its colour: -R.
+HALITO-c (8, 20): the next player draws 2.
+  On its colour, on any HALITO, on the DALTO of its colour.
+DALTO-c (4, 20): play reverses; the next player draws 2.
+  On its colour, on any DALTO, on the HALITO of its colour.
+MAHALITO (4, 40): the next player draws 4; you name the colour.
+  On anything but a HALITO or DALTO.
+MADALTO (2, 40): play reverses; the next draws 4; you name the colour.
+  As MAHALITO. A MAHALITO or MADALTO stacks on either.
+TILTOWAIT (2, 40): every other player in turn draws 2; you name the colour.
+  Not on HALITO, DALTO, MAHALITO, MADALTO, KATINO or TILTOWAIT.
+  A hand left holding one scores double.
+KATINO-c (8, 20): the next player sleeps: their turn is skipped. Nothing
+  cancels it. Only on its colour.
+MILWA (2, 40): /play MILWA NAME COLOUR: NAME's hand is opened face up to
+  the whole table for 5 seconds (option milwa=caster: to you alone); you
+  name the colour. On anything.
+MONTINO (4, 30): cancels a spell aimed at you, KATINO aside; colour and
+  direction stay. On anything; out of turn only to answer a spell.
+HAMAN (6, 30): as MONTINO, and you name the colour: /play HAMAN B.""",
+}
+
+
 # ---------------------------------------------------------------- the engine
 
 
@@ -280,15 +340,19 @@ class Tiltowait(Game):
         Option("hands", f"play N hands (default {DEFAULT_HANDS} when no limit is set)", default=None, lo=1, hi=100),
         Option("limit", "play until a total reaches this floor or below, e.g. limit=-300", default=None,
                lo=-100000, hi=-1),
+        Option("milwa", "who sees the hand MILWA opens: table (everyone) or caster", default="table",
+               choices=MILWA_AUDIENCES),
     )
     REACTION_VERBS = frozenset({"catch"})
     VERBS = {
-        "play": "play CARD [COLOUR]: discard, e.g. play R7, play MAHALITO G, play MILWA NAME B, play MONTINO",
+        "play": "play CARD [COLOUR] [karuki]: discard, e.g. play R7, play MAHALITO G, play MILWA NAME B; "
+                "end with karuki when it leaves you one card",
         "draw": "draw: draw one card (or take the draw a spell gives you)",
         "keep": "keep: keep the card you drew, or let a MILWA show your hand",
         "karuki": "karuki: call your last card",
         "catch": "catch NAME: NAME has one card and did not call karuki: they draw 2",
     }
+    RULES = RULES_TEXT
 
     # -- options
 
@@ -352,8 +416,9 @@ class Tiltowait(Game):
         elif spell == KATINO:
             self.asleep, self.turn = first, self._next(first)
             events.append(Asleep(self.players[first]))
-        elif spell == TILTOWAIT:  # everyone, the first player first, draws 2; then the first player plays
+        elif spell == TILTOWAIT:  # everyone, the first player first, draws 2; then the next player plays
             self.responders = [(first + i * self.direction) % len(self.players) for i in range(len(self.players))]
+            self.turn = self._next(first)  # the sheet: the spell's effect is the first player's turn
             events.append(TiltowaitTurn(self.players[first]))
         return events  # MILWA, MONTINO, HAMAN: nothing to do but name the colour
 
@@ -417,13 +482,10 @@ class Tiltowait(Game):
         sit, spell = sit or self.situation, spell_of(card)
         last = len(hand) == 1
         if sit in ("milwa", "tiltowait"):
-            if spell not in CANCELS:
-                answer = "keep (let MILWA show your hand)" if sit == "milwa" else f"draw {TILTOWAIT_DRAW}"
-                return f"{sit.upper()} is aimed at you: {answer}, or cancel it with MONTINO or HAMAN"
-            return None
+            return None if spell in CANCELS else self.aimed_at_you()
         if last and spell in NOT_LAST:
             extra = " (MONTINO and HAMAN may, answering MILWA or a TILTOWAIT draw)" if spell in CANCELS else ""
-            return f"{spell} cannot be your last card{extra}: draw instead"
+            return f"{spell} cannot be your last card{extra}: /draw instead"
         if sit == "attack":
             if spell in CANCELS:
                 return None
@@ -436,11 +498,17 @@ class Tiltowait(Game):
                 return None
             else:
                 stack = "MAHALITO or MADALTO"
-            return (f"{self.top} tells you to draw {self.pending}: draw, stack a {stack}, "
+            return (f"{self.top} tells you to draw {self.pending}: /draw, stack a {stack}, "
                     "or cancel with MONTINO or HAMAN")
         if sit == "drawn" and card != self.drawn:
             return f"you drew {self.drawn}: play it or keep it"
         return None if self.colour is None else self.mismatch(card)
+
+    def aimed_at_you(self) -> str:
+        """What the player a TILTOWAIT or MILWA waits on may do, in words (the moves follow the reply)."""
+        if self.situation == "milwa":
+            return "MILWA is aimed at you: let it open your hand (/keep), or cancel it with MONTINO or HAMAN"
+        return f"TILTOWAIT is aimed at you: /draw your {TILTOWAIT_DRAW} cards, or cancel them with MONTINO or HAMAN"
 
     def fits(self, card: str) -> bool:
         """Whether ``card`` goes on the top discard in the colour in force (the table's "when playable")."""
@@ -451,8 +519,8 @@ class Tiltowait(Game):
             return colour == self.colour or number == top_number
         if spell in SMALL_ATTACKS:  # on a HALITO; on a DALTO of its colour (and the other way round)
             return colour == self.colour or top_spell == spell or (top_spell in SMALL_ATTACKS and top_colour == colour)
-        if spell == KATINO:
-            return colour == self.colour or top_spell == KATINO
+        if spell == KATINO:  # the sheet: not discarded unless the colour matches, on a KATINO too
+            return colour == self.colour
         if spell in BIG_ATTACKS:
             return top_spell not in SMALL_ATTACKS
         if spell == TILTOWAIT:
@@ -472,7 +540,7 @@ class Tiltowait(Game):
             other = DALTO if spell == HALITO else HALITO
             return f"{spell} goes on its colour ({colour} is in force), on a {spell} or on a {other} of its colour"
         if spell == KATINO:
-            return f"KATINO goes on its colour ({colour} is in force) or on a KATINO"
+            return f"KATINO goes only on its colour ({colour} is in force)"
         return f"{spell} cannot go on a {top_spell}"
 
     def _forms(self, seat: Seat, card: str) -> list[Action]:
@@ -504,9 +572,13 @@ class Tiltowait(Game):
                 cards = [c for c in held if self.colour is None or self.fits(c)]
             else:  # answering a spell: monsters never help
                 cards = [c for c in held if spell_of(c) is not None]
+            calls = len(self.hands[seat]) == 2  # a discard now leaves one card: it may carry the karuki call
             for card in cards:
                 if self.refusal(seat, card, sit) is None:
-                    actions.extend(self._forms(seat, card))
+                    forms = self._forms(seat, card)
+                    actions.extend(forms)
+                    if calls:
+                        actions.extend(Action("play", (*a.args, KARUKI)) for a in forms)
             actions.append(Action("keep" if sit in ("milwa", "drawn") else "draw"))
         if len(self.hands[seat]) == 1 and seat not in self.called:
             actions.append(Action("karuki"))
@@ -519,28 +591,30 @@ class Tiltowait(Game):
     def normalize(self, action: Action) -> Action:
         verb, words = action.verb, list(action.args)
         if verb not in self.VERBS:
-            raise IllegalAction(f"{verb!r} is not a Tiltowait move: use {', '.join(self.VERBS)}")
-        usage = "usage: " + self.usage(verb)
+            raise self.not_a_move(verb)
         if verb in ("draw", "keep", "karuki"):
             if words:
-                raise IllegalAction(usage)
+                raise self.usage_error(verb)
             return Action(verb)
         if verb == "catch":
             if len(words) != 1:
-                raise IllegalAction(usage)
+                raise self.usage_error(verb)
             return Action(verb, (self._name_as_typed(words[0]),))
         if not words:
-            raise IllegalAction(usage)
+            raise self.usage_error(verb)
+        if len(words) > 1 and words[-1].lower() == KARUKI:  # "play R3 karuki": the discard with the call
+            plain = self.normalize(Action(verb, tuple(words[:-1])))
+            return Action(verb, (*plain.args, KARUKI))
         first = words.pop(0).upper()
         if first in COLOURED_SPELLS and words:  # "play halito r" for HALITO-R
             first = f"{first}-{parse_colour(words.pop(0))}"
         card = parse_card(first)
         if spell_of(card) == MILWA:
             if len(words) != 2:
-                raise IllegalAction("MILWA names a player and a colour: play MILWA NAME COLOUR")
+                raise IllegalAction("MILWA names a player and a colour: /play MILWA NAME COLOUR")
             return Action("play", (card, self._name_as_typed(words[0]), parse_colour(words[1])))
         if len(words) > 1:
-            raise IllegalAction("usage: play CARD [COLOUR], e.g. play R7 or play MAHALITO G")
+            raise self.usage_error(verb)
         return Action("play", (card, *(parse_colour(w) for w in words)))
 
     def _name_as_typed(self, name: str) -> str:
@@ -548,13 +622,13 @@ class Tiltowait(Game):
         return name if seat is None else self.players[seat]
 
     def explain(self, seat: Seat, action: Action) -> str:
+        """Why a move is refused, in words; the moves the player may make are added where the reply is sent."""
         verb, args = action.verb, action.args
-        you_may = f"; you may: {self.summary(seat)}"
         hand = self.hands[seat]
         if verb == "karuki":
             if seat in self.called:
-                return "you have already called karuki" + you_may
-            return f"karuki is called with one card left, and you hold {len(hand)}" + you_may
+                return "you have already called karuki"
+            return f"karuki is called with one card left, and you hold {len(hand)}"
         if verb == "catch":
             target = self.seat_named(args[0])
             if target is None:
@@ -572,23 +646,28 @@ class Tiltowait(Game):
             waiting = "nobody" if asked is None else self.players[asked]
             if verb == "play" and spell_of(args[0]) in CANCELS:
                 return (f"{args[0]} is played out of turn only to cancel a spell aimed at you; "
-                        f"waiting for {waiting}" + you_may)
-            return f"it is not your turn: waiting for {waiting}" + you_may
+                        f"waiting for {waiting}")
+            return f"it is not your turn: waiting for {waiting}"
         sit = self.situation
         if verb == "keep":
             if sit == "tiltowait":
-                return f"TILTOWAIT: draw {TILTOWAIT_DRAW}, or cancel with MONTINO or HAMAN COLOUR" + you_may
+                return self.aimed_at_you()
             if sit == "attack":
-                return f"you are told to draw {self.pending}: draw, stack or cancel" + you_may
-            return "keep is for a card you have just drawn, or to let a MILWA show your hand" + you_may
+                return f"you are told to draw {self.pending}: /draw, stack or cancel"
+            return "/keep is for a card you have just drawn, or to let a MILWA open your hand"
         if verb == "draw":
             if sit == "milwa":
-                return "MILWA: keep to let it show your hand, or cancel with MONTINO or HAMAN COLOUR" + you_may
+                return self.aimed_at_you()
             return f"you have drawn already: play {self.drawn} or keep it"
+        if args[-1] == KARUKI:
+            plain = Action(verb, args[:-1])
+            if not self.is_legal(seat, plain):
+                return self.explain(seat, plain)
+            return f"karuki goes with the discard that leaves you one card, and you hold {len(hand)}"
         card, extra = args[0], args[1:]
         reason = self.refusal(seat, card)
         if reason is not None:
-            return reason + (you_may if card in hand else "")
+            return reason
         spell = spell_of(card) or card
         forms = self._forms(seat, card)
         if spell == MILWA:
@@ -598,24 +677,12 @@ class Tiltowait(Game):
             return "MILWA looks at another player's hand, not yours"
         if len(forms[0].args) == 2 and not extra:
             why = "the colour is not named yet: name it with any card" if self.free else f"{spell} names a colour"
-            return f"{why}: play {card} K, R, G or B"
+            return f"{why}: /play {card} COLOUR (K, R, G or B)"
         if len(forms[0].args) == 1 and extra:
             if spell in CANCELS:
-                return "MONTINO keeps the colour in force: play MONTINO (HAMAN names a colour)"
-            return f"{card} names no colour: play {card}"
-        return f"you cannot {action} now" + you_may  # not reached while refusal() and _forms() agree
-
-    def summary(self, seat: Seat) -> str:
-        """The legal actions in short, one pattern per card (``play MILWA NAME COLOUR``)."""
-        seen: list[str] = []
-        for action in self.legal_actions(seat):
-            if action.verb == "play" and len(action.args) > 1:
-                text = f"play {action.args[0]} {'NAME COLOUR' if len(action.args) == 3 else 'COLOUR'}"
-            else:
-                text = str(action)
-            if text not in seen:
-                seen.append(text)
-        return ", ".join(seen) or "nothing"
+                return "MONTINO keeps the colour in force: /play MONTINO (HAMAN names a colour)"
+            return f"{card} names no colour: /play {card}"
+        return f"you cannot /{action} now"  # not reached while refusal() and _forms() agree
 
     # -- moves
 
@@ -634,11 +701,14 @@ class Tiltowait(Game):
         elif action.verb == "keep":
             events = self._show_hand(seat) if sit == "milwa" else self._keep(seat)
         else:
-            card, extra = action.args[0], action.args[1:]
+            calls = action.args[-1] == KARUKI
+            card, extra = action.args[0], action.args[1 : len(action.args) - calls]
             if sit in ("milwa", "tiltowait") or (sit == "attack" and spell_of(card) in CANCELS):
                 events = self._cancel(seat, card, extra[0] if extra else None)
             else:
                 events = self._play(seat, card, extra)
+            if calls:  # legal only when the discard leaves one card, so the hand goes on
+                events += self._karuki(seat)
         self.called = {s for s in self.called if len(self.hands[s]) == 1}
         return events
 
@@ -748,8 +818,9 @@ class Tiltowait(Game):
         assert caster is not None
         self.milwa_target = self.caster = None
         cards = sort_hand(self.hands[seat], COLOURS)
-        return [HandShown(self.players[seat], self.players[caster]),
-                MilwaReveal(self.players[caster], self.players[seat], cards)]
+        audience = self.options["milwa"]
+        return [HandShown(self.players[seat], self.players[caster], audience),
+                MilwaReveal(self.players[caster], self.players[seat], cards, MILWA_SECONDS, audience)]
 
     def _karuki(self, seat: Seat) -> list[Event]:
         self.called.add(seat)

@@ -151,6 +151,38 @@ class SpellChosen(Event):
     points: int
 
 
+# ---------------------------------------------------------------- the rules in brief (/rules witches)
+
+RULES_TEXT = {
+    "goal": """\
+Witches (Amigo): a trick-taking game like Hearts. Avoid taking fire points,
+or take every fire card and cast a spell on everyone else. The game ends
+after the hand in which a total reaches 70; the lowest total wins.""",
+    "play": """\
+Cards: four colours, R red, G green, Y yellow and B blue, numbered 1 to 14;
+and four Wizards (W), worth 0 and of no colour. Red cards are fire cards.
+Deal: every card, evenly. Then everyone passes at once, face down
+(/pass C1 C2 ...): 4 cards with 3 players, 3 with 4 or 5, 2 with 6; to the
+left, then to the right (4 and 6 players: left, right, then opposite).
+Tricks: the player left of the dealer leads; play a card with /play R12.
+Holding the colour led (the first card that is not a Wizard), play it or a
+Wizard; otherwise play anything. There is no trump: the highest card of the
+colour led wins (all Wizards: the first). The winner leads the next trick.""",
+    "scoring": """\
+Count the fire points in the tricks you took:
+- 1 for each red card (the fire witch R11 has none of its own);
+- the fire witch R11 doubles those, to at most 15;
+- the water witch G11 is 5 points, the pygmy queen G12 is 10;
+- the air witch B11 cancels the water witch and the pygmy queen;
+- the earth witch Y11 takes 5 off (never below 0).
+Example: R2, R5, R9, the water and the earth witch: 3 + 5 - 5 = 3 points.
+Spells: take all 14 red cards and the water witch (20 points), the pygmy
+queen (25) or both (30): you score 0, everyone else scores the spell. If the
+hand ends the game, choose: /spell give (as usual) or /spell take (off your
+own total). After each hand, /ok when you have seen the result.""",
+}
+
+
 # ---------------------------------------------------------------- the engine
 
 
@@ -172,6 +204,7 @@ class Witches(TrickTakingGame):
         "play": "play CARD: play a card, e.g. play R12, play W (Wizard)",
         "spell": "spell give|take: the others score your spell, or it comes off yours",
     }
+    RULES = RULES_TEXT
 
     # -- set-up
 
@@ -256,16 +289,16 @@ class Witches(TrickTakingGame):
 
     def normalize(self, action: Action) -> Action:
         if action.verb not in self.VERBS:
-            raise IllegalAction(f"{action.verb!r} is not a Witches action: use {', '.join(self.VERBS)}")
+            raise self.not_a_move(action.verb)
         if action.verb == "pass":  # "pass R1,R2 W" is accepted too
             words = [w for arg in action.args for w in arg.split(",") if w]
             return Action("pass", tuple(self._sorted(DECK.parse(w) for w in words)))
         if len(action.args) != 1:
-            raise IllegalAction(f"usage: {self.usage(action.verb)}")
+            raise self.usage_error(action.verb)
         (arg,) = action.args
         if action.verb == "spell":
             if arg.lower() not in SPELL_CHOICES:
-                raise IllegalAction(f"say spell give or spell take, not spell {arg}")
+                raise IllegalAction(f"say /spell give or /spell take, not /spell {arg}")
             return Action("spell", (arg.lower(),))
         return Action("play", (DECK.parse(arg),))
 
@@ -273,7 +306,7 @@ class Witches(TrickTakingGame):
         """Why these cards cannot be ``seat``'s pass (None: they can). Identical Wizards count by copies."""
         if len(cards) != self.pass_count:
             example = " ".join(f"C{i + 1}" for i in range(self.pass_count))
-            return f"pass exactly {self.pass_count} cards, not {len(cards)}: pass {example}"
+            return f"pass exactly {self.pass_count} cards, not {len(cards)}: /pass {example}"
         held = Counter(self.hands[seat])
         for card, wanted in Counter(cards).items():
             if held[card] == 0:
@@ -293,21 +326,16 @@ class Witches(TrickTakingGame):
     def explain(self, seat: Seat, action: Action) -> str:
         phase_verb = {"passing": "pass", "playing": "play", "spell": "spell"}.get(self._phase)
         if action.verb != phase_verb:
-            return f"now is the time to {phase_verb}, not {action.verb}: " + self._options_text(seat)
+            return f"now is the time to /{phase_verb}, not /{action.verb}"
         if action.verb == "pass":
             return self.pass_problem(seat, action.args) or "that pass is not allowed"
         (arg,) = action.args
         if action.verb == "spell":
-            return "say spell give or spell take"
+            return "say /spell give or /spell take"
         if arg not in self.hands[seat]:
-            return f"you have no {arg}: " + self._options_text(seat)
+            return f"you have no {arg}"
         colour = lead_colour(c for _, c in self.trick)
-        return f"you must follow {SUIT_NAMES[colour or FIRE]} (or play a Wizard): " + self._options_text(seat)
-
-    def _options_text(self, seat: Seat) -> str:
-        if self._phase == "passing":
-            return f"you may pass {self.pass_count} cards of your hand"
-        return "you may " + ", ".join(str(a) for a in self.legal_actions(seat))
+        return f"you must follow {SUIT_NAMES[colour or FIRE]} (or play a Wizard)"
 
     def not_your_turn(self, seat: Seat) -> str:
         names = ", ".join(self.players[s] for s in self.waiting())

@@ -106,6 +106,36 @@ class BidsRevealed(Event):
     bids: dict[str, int] = field(default_factory=dict)
 
 
+# ---------------------------------------------------------------- the rules in brief (/rules wizard)
+
+RULES_TEXT = {
+    "goal": """\
+Wizard (Amigo, Ken Fisher): bid how many tricks you will take, then take
+exactly that many. Taking more is as bad as taking fewer. The highest total
+after the last round wins.""",
+    "play": """\
+Cards: four suits, B blue, G green, R red and Y yellow, numbered 1 to 13;
+four Wizards (Z) above everything, four Jesters (N) below everything.
+Rounds: round 1 deals 1 card each, round 2 deals 2, and so on until the deck
+runs out: 20 rounds for 3 players, 15 for 4, 12 for 5, 10 for 6.
+Trump: the next card of the deck is turned and its suit is trump. A Jester
+means no trump; a Wizard lets the dealer name it (/trump R). The last round
+turns nothing: no trump.
+Bidding: from the dealer's left, each says how many tricks they will take,
+0 up to the cards dealt (/bid 2); the dealer bids last.
+Tricks: the player left of the dealer leads; play a card with /play R12.
+Follow the suit of the first suit card if you can; a Wizard or a Jester may
+always be played. If a Wizard comes before any suit card, nothing need be
+followed. The first Wizard wins the trick; else the highest trump; else the
+highest card of the suit led (all Jesters: the first). The winner leads.""",
+    "scoring": """\
+Exactly your bid: 20 points, plus 10 for each trick you took.
+Missed: minus 10 for each trick too many or too few.
+Examples: bid 2, took 2: +40. Bid 0, took 0: +20. Bid 3, took 1: -20.
+After each round, /ok when you have seen the result.""",
+}
+
+
 # ---------------------------------------------------------------- the engine
 
 
@@ -127,6 +157,7 @@ class Wizard(TrickTakingGame):
         "play": "play CARD: play a card, e.g. play R12, play Z (Wizard), play N (Jester)",
         "trump": "trump SUIT: the dealer names trump after a turned Wizard (B, G, R or Y)",
     }
+    RULES = RULES_TEXT
 
     # -- options
 
@@ -246,9 +277,9 @@ class Wizard(TrickTakingGame):
 
     def normalize(self, action: Action) -> Action:
         if action.verb not in self.VERBS:
-            raise IllegalAction(f"{action.verb!r} is not a Wizard action: use {', '.join(self.VERBS)}")
+            raise self.not_a_move(action.verb)
         if len(action.args) != 1:
-            raise IllegalAction(f"usage: {self.usage(action.verb)}")
+            raise self.usage_error(action.verb)
         (arg,) = action.args
         if action.verb == "bid":
             bid = whole_number(arg)
@@ -262,7 +293,7 @@ class Wizard(TrickTakingGame):
     def explain(self, seat: Seat, action: Action) -> str:
         phase_verb = {"trump": "trump", "bidding": "bid", "playing": "play"}[self._phase]
         if action.verb != phase_verb:
-            return f"now is the time to {phase_verb}, not {action.verb}: " + self._options_text(seat)
+            return f"now is the time to /{phase_verb}, not /{action.verb}"
         (arg,) = action.args
         if action.verb == "bid":
             bid = int(arg)
@@ -274,14 +305,11 @@ class Wizard(TrickTakingGame):
         if arg == HIDDEN:
             return "you can see your own cards this round: play one by name"
         if self.clairvoyant:
-            return "clairvoyance: you cannot see your own card, so play it as: play ?"
+            return "clairvoyance: you cannot see your own card, so play it as /play ?"
         if arg not in self.hands[seat]:
-            return f"you have no {arg}: " + self._options_text(seat)
+            return f"you have no {arg}"
         suit = lead_suit([c for _, c in self.trick])
-        return f"you must follow {SUIT_NAMES[suit or 'B']}: " + self._options_text(seat)
-
-    def _options_text(self, seat: Seat) -> str:
-        return "you may " + ", ".join(str(a) for a in self.legal_actions(seat))
+        return f"you must follow {SUIT_NAMES[suit or 'B']}"
 
     # -- moves
 

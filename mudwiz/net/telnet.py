@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Sequence
 from typing import Any
 
 from twisted.conch.telnet import Telnet, TelnetProtocol, TelnetTransport
@@ -25,7 +26,7 @@ from mudwiz.games.base import Event, Game
 from mudwiz.lobby import Lobby
 from mudwiz.render import jsonl
 from mudwiz.render.ansi import Presenter
-from mudwiz.render.style import Style
+from mudwiz.render.style import NO_BREAK, Style
 from mudwiz.session import Session
 from mudwiz.usertext import clean, one_line
 
@@ -245,9 +246,12 @@ _NO_REPLY = object()
 
 
 def hint(session: Session, message: str) -> str:
-    """Append what the player may do, when it is their turn and the message does not already say it."""
+    """Append what the player may do, when it is their turn: ``; you may: /play B3, /play B10`` (engines give the
+    reason only, so every refusal ends in this one style). Moves are listed as typed, in the order of the hand;
+    on a terminal the words of one move are joined by ``NO_BREAK``, which the line wrapper never breaks at and
+    shows as a space, so ``/bid 1`` is never split over two lines (a JSON client gets plain spaces)."""
     table = session.table
-    if table is None or table.game is None or "you may" in message:
+    if table is None or table.game is None:
         return message
     seat = table.seat_of(session.name)
     if seat is None or table.seats[seat] is not session:
@@ -255,8 +259,9 @@ def hint(session: Session, message: str) -> str:
     legal = [f"/{spelled(str(a), table.game_class)}" for a in table.game.legal_actions(seat)]
     if not legal:
         return message
-    moves = summarize(legal)
-    shown = ", ".join(moves[:12]) + (", ..." if len(moves) > 12 else "")
+    moves = summarize(legal, table.game.view(seat)["hand"])
+    glue = " " if session.mode == "json" else NO_BREAK
+    shown = ", ".join(m.replace(" ", glue) for m in moves[:12]) + (", ..." if len(moves) > 12 else "")
     return f"{message}; you may: {shown}"
 
 
@@ -267,9 +272,19 @@ def spelled(move: str, game: type[Game]) -> str:
     return usage if usage.startswith(move + " ") else move
 
 
-def summarize(legal: list[str]) -> list[str]:
-    """Moves that differ only after their second word, three or more of them, as one: ``/play MILWA ...``
-    stands for the eight ways to aim a MILWA, so the list says what kinds of move there are."""
+def summarize(legal: list[str], hand: Sequence[str] = ()) -> list[str]:
+    """The moves in the order of ``hand`` (a card's moves where the card sits, moves of one verb together; an
+    engine may list ``/play B10`` before ``/play B3``), and moves that differ only after their second word, three
+    or more of them, as one: ``/play MILWA ...`` stands for the eight ways to aim a MILWA, so the list says what
+    kinds of move there are."""
+    verbs = {a.split()[0]: i for i, a in reversed(list(enumerate(legal)))}  # each verb's first place
+    place = {card: i for i, card in reversed(list(enumerate(hand)))}
+
+    def order(move: str) -> tuple[int, int]:
+        words = move.split()
+        return verbs[words[0]], place.get(words[1], len(hand)) if len(words) > 1 else len(hand)
+
+    legal = sorted(legal, key=order)
     heads = [" ".join(a.split()[:2]) for a in legal]
     many = Counter(heads)
     shown: dict[str, None] = {}  # in order, each once

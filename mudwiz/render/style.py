@@ -163,12 +163,16 @@ def counted(n: int, noun: str) -> str:
     return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
+NO_BREAK = "\u00a0"  # joins words that must stay on one line (a command's words); shown as a space
+
+
 def wrap_words(text: str, width: int, indent: int = 2) -> list[str]:
     """``text`` (ANSI codes allowed) in lines of at most ``width`` cells, broken between words, the later lines
-    indented: a terminal's own wrapping would cut words in half. A word wider than a line is left whole (the
-    terminal cuts it); leading spaces are kept."""
+    indented: a terminal's own wrapping would cut words in half. Words joined by ``NO_BREAK`` (``/bid 1`` in an
+    error's list of moves) are never broken apart, and the joint is shown as a plain space. A word wider than a
+    line is left whole (the terminal cuts it); leading spaces are kept."""
     if visible_len(text) <= width:
-        return [text]
+        return [text.replace(NO_BREAK, " ")]
     body = text.lstrip(" ")
     lead = text[: len(text) - len(body)]
     lines: list[str] = []
@@ -184,4 +188,4 @@ def wrap_words(text: str, width: int, indent: int = 2) -> list[str]:
         else:
             line, used = f"{line} {word}", used + 1 + w
     lines.append(line)
-    return lines
+    return [line.replace(NO_BREAK, " ") for line in lines]

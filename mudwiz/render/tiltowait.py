@@ -144,7 +144,8 @@ def prompt(view: dict[str, Any], style: Style) -> str:
     elif a is not None:
         text = f" Draw {a['draw']}: /draw, or stack or cancel: /play CARD (marked)."
     elif t.get("drawn"):
-        colour = " COLOUR" if any(x.startswith(f"play {t['drawn']} ") for x in legal) else ""
+        forms = [x.split()[2:] for x in legal if x.split()[:2] == ["play", t["drawn"]]]
+        colour = " COLOUR" if any(f and f[0] != "karuki" for f in forms) else ""  # not "play R9 karuki"
         text = f" You drew {t['drawn']}: /play {t['drawn']}{colour} or /keep."
     elif t.get("free"):
         text = " Your turn: /play CARD COLOUR (any card; you name the colour), or /draw."
@@ -221,9 +222,14 @@ def event_lines(event: Event, style: Style) -> list[str]:
     if kind == "milwa_cast":
         return [f"{_name(style, e['caster'])} casts MILWA on {_name(style, e['target'])}, who may cancel it."]
     if kind == "hand_shown":
+        if e.get("audience") == "table":
+            return [f"{who} lets {_name(style, e['to'])}'s MILWA open their hand to the table."]
         return [f"{who} shows their hand to {_name(style, e['to'])}."]
     if kind == "milwa_reveal":
-        head = f"MILWA: {_name(style, e['target'])}'s hand, for {e['seconds']} seconds:"
+        if e.get("audience") == "table":  # everyone sees it, the target too: say whose, not "your look"
+            head = f"{_name(style, e['target'])}'s hand is open for {e['seconds']} s:"
+        else:
+            head = f"MILWA: {_name(style, e['target'])}'s hand, for {e['seconds']} seconds:"
         return [style.bold(head), *wrap_cards([card(style, c) for c in e["cards"]], indent=2)]
     if kind == "karuki":
         return [style.bold(f"{who}: Karuki!")]

@@ -1,0 +1,95 @@
+"""``/rules GAME`` and ``/spells``: each game's own rules text, shown at the table in 80 columns.
+
+A real lobby fed through ``dispatch``; the help messages are drawn by the server's terminal renderer.
+"""
+
+from __future__ import annotations
+
+import pytest
+from twisted.internet.task import Clock
+
+from mudwiz.commands import COMMANDS, dispatch, help_text
+from mudwiz.errors import BadCommand
+from mudwiz.games import available, game_class
+from mudwiz.lobby import Lobby
+from mudwiz.render.ansi import Presenter
+from mudwiz.render.style import Style
+from mudwiz.session import Recorder
+
+SPELLS = ("HALITO", "DALTO", "MAHALITO", "MADALTO", "TILTOWAIT", "KATINO", "MILWA", "MONTINO", "HAMAN")
+
+
+def lobby_with(name: str = "ann") -> tuple[Lobby, Recorder]:
+    lobby = Lobby(Clock(), grace=30.0, bot_delay=0.5, seed=1)
+    person = Recorder()
+    lobby.login(person, name)
+    return lobby, person
+
+
+def shown(lobby: Lobby, person: Recorder, line: str) -> dict:
+    """The one message ``line`` sends back."""
+    before = len(person.messages)
+    assert dispatch(lobby, person, line) is None
+    (message,) = person.messages[before:]
+    return message
+
+
+@pytest.mark.parametrize("game", ["wizard", "witches", "tiltowait"])
+def test_rules_give_goal_play_scoring_and_options_in_80_columns(game: str) -> None:
+    lobby, ann = lobby_with()
+    message = shown(lobby, ann, f"/rules {game.upper()}")
+    assert message["type"] == "help" and message["topic"] == f"rules {game}"
+    text = message["text"]
+    cls = game_class(game)
+    for heading in ("Goal", "Play", "Scoring", "Options"):
+        assert f"\n{heading}\n" in text
+    assert all(opt.name in text for opt in cls.OPTIONS)
+    assert cls.RULES["scoring"].splitlines()[0] in text
+    for mode in ("ansi", "ascii"):
+        lines = Presenter(Style.for_mode(mode)).lines(message)
+        assert len(lines) == len(text.splitlines()) > 15
+        assert all(len(line) <= 80 for line in lines), max(lines, key=len)
+
+
+def test_each_section_has_a_page_of_its_own() -> None:
+    lobby, ann = lobby_with()
+    for game in available():
+        cls = game_class(game)
+        for section in (*cls.RULES, "options"):
+            text = shown(lobby, ann, f"/rules {game} {section}")["text"]
+            assert len(text.splitlines()) <= 22, (game, section)  # a 24-row screen, with the prompt
+    with pytest.raises(BadCommand, match="Witches rules have no section 'spells': goal, play, scoring, options"):
+        dispatch(lobby, ann, "/rules witches spells")
+
+
+def test_without_a_game_rules_shows_the_tables_game_and_in_the_lobby_says_how() -> None:
+    lobby, ann = lobby_with()
+    with pytest.raises(BadCommand, match=r"usage: /rules GAME \[SECTION\]; games: wizard, witches, tiltowait"):
+        dispatch(lobby, ann, "/rules")
+    with pytest.raises(BadCommand, match="no rules for 'chess'"):
+        dispatch(lobby, ann, "/rules chess")
+    dispatch(lobby, ann, "/new tiltowait")
+    assert shown(lobby, ann, "/rules")["topic"] == "rules tiltowait"
+    assert shown(lobby, ann, "/rules spells")["topic"] == "rules tiltowait spells"
+    assert shown(lobby, ann, "/rules wizard")["topic"] == "rules wizard"
+
+
+def test_spells_lists_the_nine_tiltowait_spells_anywhere() -> None:
+    lobby, ann = lobby_with()
+    message = shown(lobby, ann, "/spells")
+    assert message["topic"] == "rules tiltowait spells"
+    assert message == {**shown(lobby, ann, "/rules tiltowait spells")}
+    lines = message["text"].splitlines()
+    for spell in SPELLS:
+        assert any(line.startswith(f"  {spell}") for line in lines), spell
+    assert "whole table for 5 seconds" in message["text"]
+    dispatch(lobby, ann, "/new wizard")  # a game with no spells of its own: still Tiltowait's
+    assert shown(lobby, ann, "/spells")["topic"] == "rules tiltowait spells"
+
+
+def test_help_lists_the_new_commands() -> None:
+    lobby, ann = lobby_with()
+    assert {"rules", "spells"} <= set(COMMANDS)
+    text = help_text("", ann)
+    assert "/rules [GAME [SECTION]]" in text and "/spells" in text
+    assert all(len(line) <= 80 for line in help_text("rules", ann).splitlines())
