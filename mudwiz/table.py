@@ -436,7 +436,14 @@ class Table:
         """A timed glimpse (Tiltowait's MILWA): the engine says what and for how long; the table keeps time."""
         whose = getattr(event, "target", None) or getattr(event, "player", None)
         message = {"type": "reveal_end", "table": self.id, "game": self.name, "player": whose}
-        self.clock.callLater(event.seconds, viewer.deliver, message)  # type: ignore[attr-defined]
+        self.clock.callLater(event.seconds, self._end_reveal, viewer, message)  # type: ignore[attr-defined]
+
+    def _end_reveal(self, viewer: Session, message: dict[str, Any]) -> None:
+        """The glimpse is over: say so, and draw the table again, so a line terminal's last screen no longer
+        shows the opened hand."""
+        viewer.deliver(message)
+        if viewer.table is self and viewer.connected and not viewer.is_bot:
+            self.send_state(viewer, look=True)
 
     # ------------------------------------------------------------ turn timer
 

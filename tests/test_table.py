@@ -257,6 +257,8 @@ def test_a_timed_reveal_is_ended_by_the_table_after_its_seconds() -> None:
     assert all(p.of_type("milwa_reveal")[-1]["cards"] == ["R3", "K7"] for p in people)
     clock.advance(5.1)
     assert all(p.of_type("reveal_end")[-1]["player"] == "p1" for p in people)
+    # and the table is drawn again after it, so a line terminal's screen no longer shows the opened hand
+    assert all(p.messages[-1]["type"] == "state" and p.messages[-1].get("look") for p in people)
 
 
 def test_an_optional_number_option_can_be_switched_off_again_and_needs_a_value_otherwise() -> None:

@@ -71,7 +71,7 @@ class Presenter:
         return wrap_words(s.paint(f"[{m['channel']}] ", "grey") + s.bold(who) + ": " + text, WIDTH)
 
     def _reveal_end(self, m: dict[str, Any]) -> list[str]:
-        return [self.style.paint(f"* Your look at {self.style.text(m['player'])}'s hand is over.", "cyan")]
+        return [self.style.paint(f"* {self.style.text(m['player'])}'s hand is closed again.", "cyan")]
 
     def _help(self, m: dict[str, Any]) -> list[str]:
         return [self.style.text(line) for line in m["text"].splitlines()]
