@@ -39,11 +39,11 @@ class Screen(Recorder):
             self.drawn = self.drawn or message["phase"] not in ("roundend", "gameover")
 
 
-# Three players with short names play whole games; the most players each game seats, with 16-character
-# names, play the first few hundred moves (ten at Tiltowait would take minutes to finish).
+# Three players with short names play whole games; every other player count each game seats, up to the most,
+# with 16-character names, plays the first few hundred moves (ten at Tiltowait would take minutes to finish).
 TABLES = [(game, 3, "p{}", True) for game in ("wizard", "witches", "tiltowait")] + [
-    ("wizard", 6, "Longname{:02d}xxxxxx", False), ("witches", 6, "Longname{:02d}xxxxxx", False),
-    ("tiltowait", 10, "Longname{:02d}xxxxxx", False)]
+    (game, n, "Longname{:02d}xxxxxx", False)
+    for game, most in (("wizard", 6), ("witches", 6), ("tiltowait", 10)) for n in range(3, most + 1)]
 
 
 @pytest.mark.parametrize(("game", "players", "names", "whole"), TABLES)
