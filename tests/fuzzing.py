@@ -17,8 +17,9 @@ nothing here imports the server: every client is a raw socket, as a person or a 
   answered, nobody dropped, every game finished.
 * **Afterwards** every table still ``playing`` is watched for a moment: one that no longer moves is stuck.
 
-Every generator is seeded from one number, printed by the callers: the same seed sends the same junk (the
-interleaving of many connections still varies from run to run).
+Every generator is seeded from one number, printed by the callers. The same seed makes each fuzzing client send
+the same junk in the same bursts, in the same order; where each burst lands (which place, which connection)
+still depends on how the server's answers and the many connections interleave, which varies from run to run.
 """
 
 from __future__ import annotations
@@ -164,12 +165,12 @@ class Fuzz:
             return [r.choice(("add", "remove", "ADD", t())), r.choice(("random", "good", "bot1", "bot2", t()))]
         if verb in ("play", "pass"):
             return [r.choice(CARDS) for _ in range(r.randint(1, 5 if verb == "pass" else 3))]
-        if verb in ("bid", "hands"):
+        if verb == "bid":
             return [r.choice((r.choice(NUMBERS), r.choice(UNICODE_DIGITS)))]
-        if verb in ("trump",):
+        if verb == "trump":
             return [r.choice(COLOURS + UNICODE_DIGITS)]
         if verb in ("tell", "catch"):
-            return [r.choice(self.names or ["nobody"]), *(self.random_text(r.randint(1, 30)) for _ in range(1))]
+            return [r.choice(self.names or ["nobody"]), self.random_text(r.randint(1, 30))]
         if verb == "mode":
             return [r.choice(("json", "ascii", "ansi", "JSON", "json ascii", "", t()))]
         if verb in ("help", "new"):
@@ -606,8 +607,8 @@ class Worker:
     # -- one fuzzing client: connection after connection
 
     async def client(self, index: int) -> None:
-        rng = random.Random(f"{self.plan.seed}/{self.plan.worker}/{index}")
-        fuzz = Fuzz(rng, self.plan.names)
+        rng = random.Random(f"{self.plan.seed}/{self.plan.worker}/{index}")  # steering: follows the server
+        fuzz = Fuzz(random.Random(f"{self.plan.seed}/{self.plan.worker}/{index}/junk"), self.plan.names)
         life, comeback = 0, None
         while self.going():
             life += 1
@@ -733,7 +734,7 @@ class Worker:
             here = place or self.place(await self.look(conn))
             self.coverage[f"{here}/{mode}"] += 1
             await conn.send(f"/mode {mode}\r\n".encode())
-            for _ in range(min(int(rng.expovariate(1 / self.plan.burst)) + 1, int(10 * self.plan.burst))):
+            for _ in range(min(int(fuzz.rng.expovariate(1 / self.plan.burst)) + 1, int(10 * self.plan.burst))):
                 if self.stats["lines"] >= self.plan.lines:
                     break
                 self.stats["lines"] += 1  # counted before the send waits, so that clients stop at the budget
@@ -961,13 +962,20 @@ class GoodTable:
         await asyncio.gather(*(self.player(c, i == 0, stop) for i, c in enumerate(self.conns)))
 
     async def player(self, conn: Conn, host: bool, stop: asyncio.Event) -> None:
+        try:
+            await self.play(conn, host, stop)
+        except Lost:
+            self.behaviour.dropped.append(f"{conn.label} (table {self.table})")
+        if host:
+            self.behaviour.games[conn.label] = conn.counts["game_end"]
+
+    async def play(self, conn: Conn, host: bool, stop: asyncio.Event) -> None:
         b = self.behaviour
         acted: dict[str, Any] | None = None
         stalled = False
         while not stop.is_set():
             if conn.closed:
-                b.dropped.append(f"{conn.label} (table {self.table})")
-                return
+                raise Lost("closed")
             state = conn.last("state")
             legal = state["legal"] if state else []
             if not (host and state and state["status"] == "over"):
@@ -990,8 +998,6 @@ class GoodTable:
                 stalled = True
             if len(conn.messages) > 500:
                 conn.forget()
-        if host:
-            b.games[conn.label] = conn.counts["game_end"]
 
     def close_checks(self) -> None:
         for conn in self.conns:
@@ -1003,22 +1009,27 @@ async def monitor(address: tuple[str, int], period: float, stop: asyncio.Event, 
     """``/who`` every ``period`` seconds, timing each reply."""
     conn = await login_json(address, "wbmonitor")
     try:
-        while not stop.is_set():
-            sent = time.perf_counter()
-            reply = await conn.request("/who", REPLY_TIMEOUT)
-            if reply is None:
-                if conn.closed:
-                    b.dropped.append("wbmonitor")
-                    return
-                b.unanswered.append("wbmonitor: /who")
-            else:
-                b.latencies.append(time.perf_counter() - sent)
-            conn.forget()
-            await asyncio.sleep(max(0.0, period - (time.perf_counter() - sent)))
+        await ping(conn, period, stop, b)
+    except Lost:
+        b.dropped.append("wbmonitor")
     finally:
         b.bad_lines += [f"wbmonitor: {line!r}" for line in conn.bad_lines]
         b.internal += [f"wbmonitor: {line!r}" for line, _ in conn.internal]
         await conn.close()
+
+
+async def ping(conn: Conn, period: float, stop: asyncio.Event, b: Behaviour) -> None:
+    while not stop.is_set():
+        sent = time.perf_counter()
+        reply = await conn.request("/who", REPLY_TIMEOUT)
+        if reply is None:
+            if conn.closed:
+                raise Lost("closed")
+            b.unanswered.append("wbmonitor: /who")
+        else:
+            b.latencies.append(time.perf_counter() - sent)
+        conn.forget()
+        await asyncio.sleep(max(0.0, period - (time.perf_counter() - sent)))
 
 
 async def stuck_tables(address: tuple[str, int], skip: set[int], window: float) -> tuple[list[str], Counter[str]]:
@@ -1318,9 +1329,12 @@ async def _run(address: tuple[str, int], seed: int, lines: int, clients: int, wo
             report.coverage.update(r["coverage"])
             report.findings += r["findings"]
         await asyncio.sleep(grace + 0.5)  # every fuzzing client is gone: kept seats go to stand-ins
-        report.stuck, report.tables_left = await stuck_tables(address, {t.table for t in good}, window)
-        if log is not None:
-            report.culprits = await pinpoint(address, report.findings, log)
+        try:
+            report.stuck, report.tables_left = await stuck_tables(address, {t.table for t in good}, window)
+            if log is not None:
+                report.culprits = await pinpoint(address, report.findings, log)
+        except (OSError, RuntimeError) as exc:  # the server is gone, or refuses us: say so, with the rest
+            report.stuck.append(f"the tables could not be checked: {exc!r}")
     finally:
         stop.set()
         await asyncio.gather(*watchers, return_exceptions=True)
