@@ -27,3 +27,23 @@ def test_bots_bench_prints_figures_and_the_exact_bid_breakdown() -> None:
     assert sum(n for _, n in rates) == 12, out
     # the overall rate is the seat-round-weighted mean of the parts (printed to whole and tenth percents)
     assert abs(sum(p * n for p, n in rates) / 12 - exact) <= 0.55, out
+
+
+def test_fuzz_bench_prints_its_figures() -> None:
+    """A tiny run of bench/fuzz.py (it finds what it finds: the bench reports, it never fails on a finding)."""
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "fuzz.py"), "--lines", "300", "--clients", "6", "--workers", "2",
+         "--seed", "15", "--grace", "0.5", "--window", "1"],
+        capture_output=True, text=True, timeout=120, check=True,
+    ).stdout
+    figures = dict(line.split(None, 1) if not line.startswith(("monitor", "lines", "server", "internal", "stuck"))
+                   else (" ".join(line.split()[:2]), " ".join(line.split()[2:])) for line in out.splitlines()
+                   if line and not line.startswith(" "))
+    assert re.match(r"300 junk \+ \d+ steering \(2 worker\(s\), 6 clients\)", figures["lines sent"]), out
+    assert re.match(r"\d+ \(", figures["connections"]), out
+    assert re.match(r"[\d.]+ s \(", figures["duration"]), out
+    assert re.match(r"\d+ seen by fuzzing clients", figures["internal errors"]), out
+    assert re.match(r"\d+ in the server log", figures["tracebacks"]), out
+    assert re.match(r"dropped \d+, unanswered \d+", figures["well-behaved"]), out
+    assert re.match(r"p50 [\d.]+ ms, p99 [\d.]+ ms, max [\d.]+ ms", figures["monitor /who"]), out
+    assert figures["server alive"] == "yes", out

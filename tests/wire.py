@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -29,9 +29,33 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+class Server(tuple):  # type: ignore[type-arg]
+    """What ``running_server`` yields: the address ``(host, port)`` as before (it unpacks and connects like any
+    tuple), and a look at the process behind it for tests that check how the server took what they sent."""
+
+    def __new__(cls, host: str, port: int, proc: subprocess.Popen[bytes], logfile: IO[bytes]) -> Server:
+        self = super().__new__(cls, (host, port))
+        self.proc = proc
+        self._logfile = logfile
+        self._final: str | None = None  # the whole log, kept when the server stops
+        return self
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def log(self) -> str:
+        """The server's stdout and stderr so far (all of it once the server has stopped)."""
+        if self._final is not None:
+            return self._final
+        fd = self._logfile.fileno()
+        # pread: the server writes through the same open file, so moving its offset would garble the log
+        return os.pread(fd, os.fstat(fd).st_size, 0).decode("utf-8", errors="replace")
+
+
 @contextmanager
-def running_server(**env: str) -> Iterator[tuple[str, int]]:
-    """Start ``mudwiz serve`` on a free loopback port; stop it afterwards. Yields (host, port)."""
+def running_server(**env: str) -> Iterator[Server]:
+    """Start ``mudwiz serve`` on a free loopback port; stop it afterwards. Yields (host, port), a ``Server``
+    that can also say whether the process is alive and what it has logged."""
     port = free_port()
     # Every test client comes from 127.0.0.1: the shared server announces all their arrivals, as tests wait for.
     environ = {**os.environ, "MUDWIZ_BOT_DELAY": "0.005", "MUDWIZ_GRACE": "120", "MUDWIZ_ARRIVAL_BURST": "100000",
@@ -52,14 +76,17 @@ def running_server(**env: str) -> Iterator[tuple[str, int]]:
                 logfile.seek(0)
                 raise RuntimeError(f"server did not start:\n{logfile.read().decode()}") from None
             time.sleep(0.05)
+    server = Server("127.0.0.1", port, proc, logfile)
     try:
-        yield "127.0.0.1", port
+        yield server
     finally:
         proc.terminate()
         try:
             proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
             proc.kill()
+            proc.wait()
+        server._final = server.log()
         logfile.close()
 
 
