@@ -1218,7 +1218,7 @@ class Report:
         ms = sorted(1000 * t for t in b.latencies)
         latency = "no replies"
         if ms:
-            q = statistics.quantiles(ms, n=100) if len(ms) > 1 else [ms[0]] * 99
+            q = statistics.quantiles(ms, n=100, method="inclusive") if len(ms) > 1 else [ms[0]] * 99
             latency = f"p50 {q[49]:.1f} ms, p99 {q[98]:.1f} ms, max {ms[-1]:.1f} ms ({len(ms)} requests)"
         return [
             f"seed             {self.seed}",
