@@ -11,14 +11,18 @@ from pathlib import Path
 
 from twisted.application import service, strports
 from twisted.internet.interfaces import IReactorFromThreads, IReactorTime
+from twisted.logger import Logger
 
 from mudwiz.lobby import Lobby
+from mudwiz.net.limits import ConnectionCounter, Limits, raise_fd_limit
 from mudwiz.net.telnet import LOGIN_TIMEOUT, MudFactory
 from mudwiz.thinking import Think, ThreadedThinking, think_inline
 
 DEFAULT_LISTEN = "tcp:4000"
 DEFAULT_MOTD = "motd.txt"
 BUILTIN_MOTD = "Welcome to mudwiz: Wizard, Witches and Tiltowait at a text table."
+
+log = Logger()
 
 
 def read_motd(path: str) -> str:
@@ -59,7 +63,16 @@ def makeService(
     )
     top.lobby = lobby  # type: ignore[attr-defined]
     login_timeout = float(os.environ.get("MUDWIZ_LOGIN_TIMEOUT", LOGIN_TIMEOUT))
-    server = strports.service(listen, MudFactory(lobby, motd_text, login_timeout))
+    server = strports.service(listen, MudFactory(lobby, motd_text, login_timeout, connection_counter()))
     server.setName("telnet")
     server.setServiceParent(top)
     return top
+
+
+def connection_counter() -> ConnectionCounter:
+    """The connection limits (mudwiz/net/limits.py), sized to the open-file limit, raised first as far as allowed."""
+    before, soft, hard = raise_fd_limit()
+    limits = Limits.from_env(os.environ, soft)
+    log.info("open files: soft limit {before}, now {soft}; hard limit {hard}; {limits}",
+             before=before, soft=soft, hard=hard, limits=limits.describe())
+    return ConnectionCounter(limits)

@@ -14,7 +14,7 @@ from typing import Any
 
 from twisted.conch.telnet import Telnet, TelnetProtocol, TelnetTransport
 from twisted.internet.interfaces import IDelayedCall, IPushProducer
-from twisted.internet.protocol import Factory, connectionDone
+from twisted.internet.protocol import Factory, Protocol, connectionDone
 from twisted.logger import Logger
 from twisted.python.failure import Failure
 from zope.interface import implementer
@@ -23,6 +23,7 @@ from mudwiz.commands import catalogue, dispatch
 from mudwiz.errors import BadCommand, MudwizError
 from mudwiz.games.base import Event, Game
 from mudwiz.lobby import Lobby
+from mudwiz.net.limits import ConnectionCounter
 from mudwiz.render import jsonl
 from mudwiz.render.ansi import Presenter
 from mudwiz.render.style import Style, clean
@@ -84,12 +85,17 @@ class Backlog:
 class MudProtocol(TelnetProtocol):
     """One connection: the name prompt, then each line as a command or chat."""
 
-    def __init__(self, lobby: Lobby, motd: str, login_timeout: float = LOGIN_TIMEOUT) -> None:
+    def __init__(
+        self, lobby: Lobby, motd: str, login_timeout: float = LOGIN_TIMEOUT,
+        counter: ConnectionCounter | None = None, address: str = "",
+    ) -> None:
         self.lobby = lobby
         self.motd = motd
         self.login_timeout = login_timeout
+        self.counter = counter  # told when this connection logs in and when it is gone
         self._login_timer: IDelayedCall | None = None
         self.session = TelnetSession(self)
+        self.session.address = address
         self.buffer = b""
         self.discarding = False
         self.logged_in = False
@@ -182,6 +188,8 @@ class MudProtocol(TelnetProtocol):
             return dispatch(self.lobby, self.session, text)
         self.lobby.login(self.session, text, greet=self.welcome)
         self.logged_in = True
+        if self.counter is not None:
+            self.counter.logged_in(self.session.address)
         self.stop_login_timer()
         if self.session.table is None:
             dispatch(self.lobby, self.session, "/look")
@@ -235,6 +243,8 @@ class MudProtocol(TelnetProtocol):
 
     def connectionLost(self, reason: Failure = connectionDone) -> None:
         self.stop_login_timer()
+        if self.counter is not None:
+            self.counter.closed(self.session.address, self.logged_in)
         if self.logged_in:
             self.lobby.disconnect(self.session)
         self.session.connected = False
@@ -287,15 +297,38 @@ class _Telnet(TelnetTransport):
             self.state = "data"
 
 
-class MudFactory(Factory):
-    """Shared state of every connection: the lobby and the message of the day."""
+class Refused(Protocol):
+    """A connection over a limit: one line saying why, then closed."""
 
-    def __init__(self, lobby: Lobby, motd: str, login_timeout: float = LOGIN_TIMEOUT) -> None:
+    def __init__(self, message: str) -> None:
+        self.message = message
+
+    def connectionMade(self) -> None:
+        assert self.transport is not None
+        self.transport.write(self.message.encode() + b"\r\n")
+        self.transport.loseConnection()
+
+
+class MudFactory(Factory):
+    """Shared state of every connection: the lobby, the message of the day and the connection counts."""
+
+    def __init__(
+        self, lobby: Lobby, motd: str, login_timeout: float = LOGIN_TIMEOUT, counter: ConnectionCounter | None = None
+    ) -> None:
         self.lobby = lobby
         self.motd = motd
         self.login_timeout = login_timeout
+        self.counter = counter
 
-    def buildProtocol(self, addr: Any) -> _Telnet:
-        transport = _Telnet(MudProtocol, self.lobby, self.motd, self.login_timeout)
+    def buildProtocol(self, addr: Any) -> Protocol:
+        address = str(getattr(addr, "host", ""))  # "" for a unix socket: no per-address limits
+        if self.counter is not None:
+            refusal = self.counter.admit(address)
+            if refusal is not None:
+                if refusal.news:
+                    log.warn("refusing connections from {address}: {why}", address=address or "?",
+                             why=refusal.message)
+                return Refused(refusal.message)
+        transport = _Telnet(MudProtocol, self.lobby, self.motd, self.login_timeout, self.counter, address)
         transport.factory = self
         return transport
