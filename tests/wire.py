@@ -30,12 +30,13 @@ def free_port() -> int:
 
 
 @contextmanager
-def running_server(**env: str) -> Iterator[tuple[str, int]]:
-    """Start ``mudwiz serve`` on a free loopback port; stop it afterwards. Yields (host, port)."""
+def running_server(log: Path | None = None, **env: str) -> Iterator[tuple[str, int]]:
+    """Start ``mudwiz serve`` on a free loopback port; stop it afterwards. Yields (host, port). The server's log
+    goes to ``log`` when given, for tests that read it."""
     port = free_port()
     environ = {**os.environ, "MUDWIZ_BOT_DELAY": "0.005", "MUDWIZ_GRACE": "120", **env}
     # The log goes to a file: a pipe nobody reads fills up and then blocks the server on its next log line.
-    logfile = tempfile.TemporaryFile()
+    logfile = log.open("w+b") if log is not None else tempfile.TemporaryFile()
     proc = subprocess.Popen(
         [sys.executable, "-m", "mudwiz.cli", "serve", "--listen", f"tcp:{port}:interface=127.0.0.1"],
         cwd=ROOT, env=environ, stdout=logfile, stderr=subprocess.STDOUT,
