@@ -24,6 +24,7 @@ from mudwiz.errors import BadCommand, MudwizError
 from mudwiz.games.base import Event, Game
 from mudwiz.lobby import Lobby
 from mudwiz.net.limits import ConnectionCounter
+from mudwiz.net.tcp import tune
 from mudwiz.render import jsonl
 from mudwiz.render.ansi import Presenter
 from mudwiz.render.style import Style, clean
@@ -304,6 +305,10 @@ class _Telnet(TelnetTransport):
     """
 
     faulted = False  # a parser fault on this connection has been logged
+
+    def connectionMade(self) -> None:
+        tune(self.transport)
+        super().connectionMade()
 
     def dataReceived(self, data: bytes) -> None:
         at = 0
