@@ -25,6 +25,11 @@ BUILTIN_MOTD = "Welcome to mudwiz: Wizard, Witches and Tiltowait at a text table
 log = Logger()
 
 
+def listen_address(listen: str | None = None) -> str:
+    """The endpoint description the server listens on: the argument, else ``MUDWIZ_LISTEN``, else the default."""
+    return listen or os.environ.get("MUDWIZ_LISTEN") or DEFAULT_LISTEN
+
+
 def read_motd(path: str) -> str:
     """The message of the day; a missing file is not fatal, the server greets with a built-in line."""
     candidates = [Path(path)]
@@ -47,7 +52,7 @@ def makeService(
     """Build the server: settings come from arguments, else ``MUDWIZ_*`` environment variables, else defaults."""
     if clock is None:
         from twisted.internet import reactor as clock  # type: ignore[no-redef]
-    listen = listen or os.environ.get("MUDWIZ_LISTEN") or DEFAULT_LISTEN
+    listen = listen_address(listen)
     motd_text = read_motd(motd or os.environ.get("MUDWIZ_MOTD") or DEFAULT_MOTD)
     top = service.MultiService()
     threads = int(os.environ.get("MUDWIZ_BOT_THREADS", 4))

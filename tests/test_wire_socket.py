@@ -1,4 +1,5 @@
-"""The server's sockets as the kernel has them: accepted connections keep alive and do not wait for Nagle."""
+"""The server's sockets as the kernel has them: accepted connections keep alive and do not wait for Nagle, and a
+listening port already taken stops the start with one line, not a traceback."""
 
 from __future__ import annotations
 
@@ -8,9 +9,10 @@ import re
 import shutil
 import socket
 import subprocess
+import sys
 
 import pytest
-from wire import JsonClient
+from wire import ROOT, JsonClient
 
 REQUIRED = os.environ.get("CI") == "true"  # CI installs ss (iproute2); a developer's machine may lack it
 SYS_PIDFD_GETFD = 438  # the same number on every Linux architecture
@@ -64,3 +66,12 @@ def test_accepted_connections_keep_alive_and_send_at_once(server: tuple[str, int
         assert client.request("/who")["type"] == "ok"
     finally:
         client.close()
+
+
+def test_a_taken_port_stops_the_start_with_one_line(server: tuple[str, int]) -> None:
+    listen = f"tcp:{server[1]}:interface=127.0.0.1"
+    run = subprocess.run([sys.executable, "-m", "mudwiz.cli", "serve", "--listen", listen],
+                         cwd=ROOT, capture_output=True, text=True, timeout=30)
+    assert run.returncode == 1
+    assert "Traceback" not in run.stdout + run.stderr
+    assert run.stderr == f"mudwiz: cannot listen on {listen}: Address already in use\n"
