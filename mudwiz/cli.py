@@ -26,13 +26,20 @@ def main(argv: list[str] | None = None) -> int:
 
 def serve_forever(listen: str | None, motd: str | None) -> int:
     from twisted.internet import reactor
+    from twisted.internet.error import CannotListenError
     from twisted.logger import globalLogBeginner, textFileLogObserver
 
-    from mudwiz.service import makeService
+    from mudwiz.service import listen_address, makeService
 
+    stderr = sys.stderr  # the log takes over sys.stderr; a failure to start is said on the real one
     globalLogBeginner.beginLoggingTo([textFileLogObserver(sys.stdout)])
     top = makeService(listen, motd)
-    top.startService()
+    try:
+        top.startService()
+    except CannotListenError as exc:  # a taken port, a bad interface: one line, not a traceback
+        reason = getattr(exc.socketError, "strerror", None) or exc.socketError
+        print(f"mudwiz: cannot listen on {listen_address(listen)}: {reason}", file=stderr)
+        return 1
     reactor.addSystemEventTrigger("before", "shutdown", top.stopService)
     reactor.run()  # type: ignore[attr-defined]
     return 0

@@ -11,8 +11,10 @@ from pathlib import Path
 
 from twisted.application import service, strports
 from twisted.internet.interfaces import IReactorFromThreads, IReactorTime
+from twisted.logger import Logger
 
 from mudwiz.lobby import ARRIVAL_BURST, ARRIVAL_RATE, Lobby
+from mudwiz.net.limits import ConnectionCounter, Limits, raise_fd_limit
 from mudwiz.net.telnet import LOGIN_TIMEOUT, MudFactory
 from mudwiz.table import IDLE_CLOSE
 from mudwiz.thinking import Think, ThreadedThinking, think_inline
@@ -20,6 +22,13 @@ from mudwiz.thinking import Think, ThreadedThinking, think_inline
 DEFAULT_LISTEN = "tcp:4000"
 DEFAULT_MOTD = "motd.txt"
 BUILTIN_MOTD = "Welcome to mudwiz: Wizard, Witches and Tiltowait at a text table."
+
+log = Logger()
+
+
+def listen_address(listen: str | None = None) -> str:
+    """The endpoint description the server listens on: the argument, else ``MUDWIZ_LISTEN``, else the default."""
+    return listen or os.environ.get("MUDWIZ_LISTEN") or DEFAULT_LISTEN
 
 
 def read_motd(path: str) -> str:
@@ -44,7 +53,7 @@ def makeService(
     """Build the server: settings come from arguments, else ``MUDWIZ_*`` environment variables, else defaults."""
     if clock is None:
         from twisted.internet import reactor as clock  # type: ignore[no-redef]
-    listen = listen or os.environ.get("MUDWIZ_LISTEN") or DEFAULT_LISTEN
+    listen = listen_address(listen)
     motd_text = read_motd(motd or os.environ.get("MUDWIZ_MOTD") or DEFAULT_MOTD)
     top = service.MultiService()
     threads = int(os.environ.get("MUDWIZ_BOT_THREADS", 4))
@@ -63,7 +72,16 @@ def makeService(
     )
     top.lobby = lobby  # type: ignore[attr-defined]
     login_timeout = float(os.environ.get("MUDWIZ_LOGIN_TIMEOUT", LOGIN_TIMEOUT))
-    server = strports.service(listen, MudFactory(lobby, motd_text, login_timeout))
+    server = strports.service(listen, MudFactory(lobby, motd_text, login_timeout, connection_counter()))
     server.setName("telnet")
     server.setServiceParent(top)
     return top
+
+
+def connection_counter() -> ConnectionCounter:
+    """The connection limits (mudwiz/net/limits.py), sized to the open-file limit, raised first as far as allowed."""
+    before, soft, hard = raise_fd_limit()
+    limits = Limits.from_env(os.environ, soft)
+    log.info("open files: soft limit {before}, now {soft}; hard limit {hard}; {limits}",
+             before=before, soft=soft, hard=hard, limits=limits.describe())
+    return ConnectionCounter(limits)

@@ -53,15 +53,15 @@ class Server(tuple):  # type: ignore[type-arg]
 
 
 @contextmanager
-def running_server(**env: str) -> Iterator[Server]:
+def running_server(log: Path | None = None, **env: str) -> Iterator[Server]:
     """Start ``mudwiz serve`` on a free loopback port; stop it afterwards. Yields (host, port), a ``Server``
-    that can also say whether the process is alive and what it has logged."""
+    that can also say whether the process is alive and what it has logged; the log goes to ``log`` when given."""
     port = free_port()
     # Every test client comes from 127.0.0.1: the shared server announces all their arrivals, as tests wait for.
     environ = {**os.environ, "MUDWIZ_BOT_DELAY": "0.005", "MUDWIZ_GRACE": "120", "MUDWIZ_ARRIVAL_BURST": "100000",
                **env}
     # The log goes to a file: a pipe nobody reads fills up and then blocks the server on its next log line.
-    logfile = tempfile.TemporaryFile()
+    logfile = log.open("w+b") if log is not None else tempfile.TemporaryFile()
     proc = subprocess.Popen(
         [sys.executable, "-m", "mudwiz.cli", "serve", "--listen", f"tcp:{port}:interface=127.0.0.1"],
         cwd=ROOT, env=environ, stdout=logfile, stderr=subprocess.STDOUT,

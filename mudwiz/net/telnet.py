@@ -13,9 +13,9 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from twisted.conch.telnet import Telnet, TelnetProtocol, TelnetTransport
+from twisted.conch.telnet import IAC, Telnet, TelnetProtocol, TelnetTransport
 from twisted.internet.interfaces import IDelayedCall, IPushProducer
-from twisted.internet.protocol import Factory, connectionDone
+from twisted.internet.protocol import Factory, Protocol, connectionDone
 from twisted.logger import Logger
 from twisted.python.failure import Failure
 from zope.interface import implementer
@@ -24,6 +24,8 @@ from mudwiz.commands import catalogue, dispatch
 from mudwiz.errors import BadCommand, MudwizError
 from mudwiz.games.base import Event, Game
 from mudwiz.lobby import Lobby
+from mudwiz.net.limits import ConnectionCounter
+from mudwiz.net.tcp import tune
 from mudwiz.render import jsonl
 from mudwiz.render.ansi import Presenter
 from mudwiz.render.style import NO_BREAK, Style
@@ -35,6 +37,7 @@ log = Logger()
 MAX_LINE = 4096  # bytes; a longer line is refused whole, and the connection stays up
 LOGIN_TIMEOUT = 300.0  # seconds a connection may take to give its name (MUDWIZ_LOGIN_TIMEOUT; 0: no limit)
 MAX_BACKLOG = 1 << 20  # bytes written while the peer reads nothing; past this the connection is dropped
+MAX_SUBNEGOTIATION = 512  # bytes a telnet subnegotiation may run to (we take part in none); a longer one is given up
 NAME_PROMPT = "What is your name? "
 PRE_LOGIN = ("/mode", "/quit", "/help")
 
@@ -86,12 +89,17 @@ class Backlog:
 class MudProtocol(TelnetProtocol):
     """One connection: the name prompt, then each line as a command or chat."""
 
-    def __init__(self, lobby: Lobby, motd: str, login_timeout: float = LOGIN_TIMEOUT) -> None:
+    def __init__(
+        self, lobby: Lobby, motd: str, login_timeout: float = LOGIN_TIMEOUT,
+        counter: ConnectionCounter | None = None, address: str = "",
+    ) -> None:
         self.lobby = lobby
         self.motd = motd
         self.login_timeout = login_timeout
+        self.counter = counter  # told when this connection logs in and when it is gone
         self._login_timer: IDelayedCall | None = None
         self.session = TelnetSession(self)
+        self.session.address = address
         self.buffer = b""
         self.discarding = False
         self.logged_in = False
@@ -154,6 +162,9 @@ class MudProtocol(TelnetProtocol):
             except ValueError as exc:
                 self.reply_error(BadCommand(f"bad JSON request: {exc}"), None)
                 return
+            except RecursionError:  # json.loads recurses once a level: [[[[... past ~1000 levels
+                self.reply_error(BadCommand("bad JSON request: nested too deeply"), None)
+                return
             request_id = request.get("id")
             text = one_line(request["cmd"]).strip()  # JSON may spell a line break (\\n) or a bidi override
         try:
@@ -184,6 +195,8 @@ class MudProtocol(TelnetProtocol):
             return dispatch(self.lobby, self.session, text)
         self.lobby.login(self.session, text, greet=self.welcome)
         self.logged_in = True
+        if self.counter is not None:
+            self.counter.logged_in(self.session.address)
         self.stop_login_timer()
         if self.session.table is None:
             dispatch(self.lobby, self.session, "/look")
@@ -237,6 +250,8 @@ class MudProtocol(TelnetProtocol):
 
     def connectionLost(self, reason: Failure = connectionDone) -> None:
         self.stop_login_timer()
+        if self.counter is not None:
+            self.counter.closed(self.session.address, self.logged_in)
         if self.logged_in:
             self.lobby.disconnect(self.session)
         self.session.connected = False
@@ -294,24 +309,96 @@ def summarize(legal: list[str], hand: Sequence[str] = ()) -> list[str]:
 
 
 class _Telnet(TelnetTransport):
-    """Conch's transport, but an unknown IAC command drops only that byte, never the connection."""
+    """Conch's transport, made total: no bytes a client sends raise out of it or cost the connection.
+
+    Conch's parser raises on some malformed commands (``ValueError`` for an unknown command after IAC,
+    ``IndexError`` for the empty subnegotiation ``IAC SB IAC SE``), which would drop the sender with a traceback
+    and lose the rest of what it sent. So bytes go to the parser in pieces: plain data up to the next IAC at once,
+    the bytes of a telnet command one at a time. A piece that raises is logged in one line (the first on a
+    connection only) and the parser starts again on plain data: the bad command is lost, nothing else. A
+    subnegotiation longer than ``MAX_SUBNEGOTIATION`` bytes is no real one (we agree to no option that has one):
+    it is given up the same way, and what follows is read as plain data.
+    """
+
+    faulted = False  # a parser fault on this connection has been logged
+
+    def connectionMade(self) -> None:
+        tune(self.transport)
+        super().connectionMade()
 
     def dataReceived(self, data: bytes) -> None:
+        at = 0
+        while at < len(data):
+            if self.state not in ("data", "subnegotiation") or data[at] == IAC[0]:
+                end = at + 1
+            else:
+                end = data.find(IAC, at)
+                end = len(data) if end < 0 else end
+                if self.state == "subnegotiation":  # one byte past the limit at most
+                    end = min(end, at + MAX_SUBNEGOTIATION + 1 - len(self.commands))
+            piece, at = data[at:end], end
+            try:
+                Telnet.dataReceived(self, piece)
+            except Exception as exc:
+                self.fault(piece, repr(exc))
+            if self.state.startswith("subnegotiation") and len(self.commands) > MAX_SUBNEGOTIATION:
+                self.fault(piece, f"subnegotiation longer than {MAX_SUBNEGOTIATION} bytes")
+
+    def fault(self, piece: bytes, why: str) -> None:
+        """Forget the command being read and go back to plain data; say so in the log once a connection."""
+        self.state = "data"
+        for half_read in ("command", "commands"):
+            self.__dict__.pop(half_read, None)
+        if not self.faulted:
+            self.faulted = True
+            log.warn("{peer}: bad telnet input {piece!r} ignored ({why}); any more on this connection is ignored "
+                     "without a word", peer=_peer(self.transport), piece=piece[:16], why=why)
+
+    def applicationDataReceived(self, data: bytes) -> None:
+        """Lines for the protocol. Its own errors are bugs, not bad telnet: they are logged with the traceback,
+        and cost what was being read, never the connection."""
         try:
-            Telnet.dataReceived(self, data)
-        except ValueError:
-            self.state = "data"
+            super().applicationDataReceived(data)
+        except Exception:
+            log.failure("input from {peer} failed", peer=_peer(self.transport))
+
+
+def _peer(transport: Any) -> str:
+    return str(getattr(transport.getPeer(), "host", "?")) if transport is not None else "?"
+
+
+class Refused(Protocol):
+    """A connection over a limit: one line saying why, then closed."""
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+
+    def connectionMade(self) -> None:
+        assert self.transport is not None
+        self.transport.write(self.message.encode() + b"\r\n")
+        self.transport.loseConnection()
 
 
 class MudFactory(Factory):
-    """Shared state of every connection: the lobby and the message of the day."""
+    """Shared state of every connection: the lobby, the message of the day and the connection counts."""
 
-    def __init__(self, lobby: Lobby, motd: str, login_timeout: float = LOGIN_TIMEOUT) -> None:
+    def __init__(
+        self, lobby: Lobby, motd: str, login_timeout: float = LOGIN_TIMEOUT, counter: ConnectionCounter | None = None
+    ) -> None:
         self.lobby = lobby
         self.motd = motd
         self.login_timeout = login_timeout
+        self.counter = counter
 
-    def buildProtocol(self, addr: Any) -> _Telnet:
-        transport = _Telnet(MudProtocol, self.lobby, self.motd, self.login_timeout)
+    def buildProtocol(self, addr: Any) -> Protocol:
+        address = str(getattr(addr, "host", ""))  # "" for a unix socket: no per-address limits
+        if self.counter is not None:
+            refusal = self.counter.admit(address)
+            if refusal is not None:
+                if refusal.news:
+                    log.warn("refusing connections from {address}: {why}", address=address or "?",
+                             why=refusal.message)
+                return Refused(refusal.message)
+        transport = _Telnet(MudProtocol, self.lobby, self.motd, self.login_timeout, self.counter, address)
         transport.factory = self
         return transport
