@@ -12,6 +12,21 @@ import unicodedata
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
+def erase(text: str) -> str:
+    """Backspace and DEL as a terminal in line mode would have applied them: each takes back the character
+    before it. A telnet client that sends keys as typed (Ctrl-H, or DEL from a BBS terminal) leaves them in."""
+    if "\b" not in text and "\x7f" not in text:
+        return text
+    kept: list[str] = []
+    for ch in text:
+        if ch in "\b\x7f":
+            if kept:
+                kept.pop()
+        else:
+            kept.append(ch)
+    return "".join(kept)
+
+
 def clean(text: str) -> str:
     """Remove every control character (ESC included) from user-supplied text: chat, names, table titles."""
     return _CONTROL.sub("", text)

@@ -30,7 +30,7 @@ from mudwiz.render import jsonl
 from mudwiz.render.ansi import Presenter
 from mudwiz.render.style import NO_BREAK, Style
 from mudwiz.session import Session
-from mudwiz.usertext import clean, one_line
+from mudwiz.usertext import clean, erase, one_line
 
 log = Logger()
 
@@ -104,6 +104,7 @@ class MudProtocol(TelnetProtocol):
         self.discarding = False
         self.logged_in = False
         self.prompt_open = False  # the name prompt ends without a newline; the next output must not join it
+        self.line_open = False  # the last byte written was not a newline (a program reading lines would join)
         self.backlog = Backlog()
         self.dropped = False
 
@@ -152,7 +153,7 @@ class MudProtocol(TelnetProtocol):
 
     def line_received(self, raw: bytes) -> None:
         self.prompt_open = False  # the user pressed Enter: their cursor is on a fresh line
-        text = one_line(raw.decode("utf-8", errors="replace")).strip()
+        text = one_line(erase(raw.decode("utf-8", errors="replace"))).strip()
         request_id: Any = None
         if text.startswith("{"):
             try:
@@ -230,7 +231,9 @@ class MudProtocol(TelnetProtocol):
     def send_lines(self, lines: list[str]) -> None:
         """Write lines ending in \\n: the telnet transport sends each as \\r\\n, as terminals expect."""
         if lines:
-            head = "\n" if self.prompt_open else ""
+            # A person's Enter moved their cursor past the prompt; a JSON reader's stream has no Enter in it, so
+            # its first line must not be glued to "What is your name? ".
+            head = "\n" if self.prompt_open or (self.line_open and self.session.mode == "json") else ""
             self.prompt_open = False
             self.write((head + "\n".join(lines) + "\n").encode("utf-8", errors="replace"))
 
@@ -246,6 +249,8 @@ class MudProtocol(TelnetProtocol):
                          pending=self.backlog.pending)
                 self.transport.transport.abortConnection()  # loseConnection would wait to send it all
                 return
+        if data:
+            self.line_open = not data.endswith(b"\n")
         self.transport.write(data)
 
     def connectionLost(self, reason: Failure = connectionDone) -> None:
