@@ -188,7 +188,7 @@ def play_until_game_end(clients: list[JsonClient], rng: random.Random, limit: in
         for c in clients:
             c.read(0.002)
             for m in c.messages[-20:]:
-                if m["type"] in ("ok", "error") and pending.get(c.name) == m.get("id"):
+                if m["type"] in ("ok", "error") and m.get("id") is not None and pending.get(c.name) == m["id"]:
                     pending.pop(c.name)
             state = c.last_state()
             if c.name in pending or state is None or not state["legal"]:
