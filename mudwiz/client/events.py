@@ -109,8 +109,22 @@ def event_lines(message: dict[str, Any]) -> list[str]:
 
 
 def tighten(line: str) -> str:
-    """``plays  G6 .`` -> ``plays G6.``: a card in running text needs no padding."""
-    return _PADDED_CARD.sub(r"\1\2\3", line)
+    """``plays  G6 .`` -> ``plays G6.``: a card in running text needs no padding. The padding was all that kept
+    cards in a row apart (``draws 2 cards: B6  K10``), so a card keeps one space from a card, a word or a colon
+    before it and from a word after it."""
+    out: list[str] = []
+    last = 0
+    for match in _PADDED_CARD.finditer(line):
+        out.append(line[last:match.start()])
+        before = strip_ansi(line[:match.start()])[-1:]
+        if (last and match.start() == last) or (before and not before.isspace() and before not in "(["):
+            out.append(" ")
+        out.append(match.expand(r"\1\2\3"))
+        if strip_ansi(line[match.end():])[:1].isalnum():
+            out.append(" ")
+        last = match.end()
+    out.append(line[last:])
+    return "".join(out)
 
 
 def _unrule(line: str) -> str:
