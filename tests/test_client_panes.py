@@ -4,9 +4,15 @@ what a server would, and the client's model, log lines and panes are checked as 
 
 from __future__ import annotations
 
+from dataclasses import fields
+from typing import Any, get_type_hints
+
+import pytest
 from client_tables import Run
 
-from mudwiz.client.events import message_lines
+from mudwiz.client.events import message_lines, unknown_line
+from mudwiz.games import available, game_class
+from mudwiz.games.base import Event
 from mudwiz.render.style import strip_ansi
 
 
@@ -25,3 +31,79 @@ def test_drawn_cards_are_spaced_in_the_log() -> None:
         assert head.startswith("p0 draws") and cards.split() == m["cards"], text
     played = next(m for m in mine if m["type"] == "card_played")
     assert strip_ansi(message_lines({**played, "table": 1, "game": "tiltowait"})[0]).endswith(f" {played['card']}.")
+
+
+# ---------------------------------------------------------------- every event in words
+
+SAMPLES: dict[str, Any] = {  # a value for each field an engine event has, by field name
+    **dict.fromkeys(("player", "caster", "target", "to", "by", "winner", "dealer", "leader", "starter", "chooser"),
+                    "bo"),
+    "card": "R3", "top": "R3", "spell": "HALITO-R", "colour": "R", "suit": "R", "direction": "cw", "count": 2,
+    "round": 1, "points": 13, "pass_count": 3, "seconds": 5, "bid": 1, "choice": "give", "reason": "draw",
+    "hidden": False, "choosing": False, "bids": {"bo": 1, "cy": 0},
+    "results": [{"player": "bo", "delta": 10, "score": 30, "bid": 1, "tricks": 1, "points": 0, "held": 0,
+                 "cards": [], "doubled": False},
+                {"player": "cy", "delta": -10, "score": -10, "bid": 0, "tricks": 1, "points": 3, "held": 2,
+                 "cards": ["R3", "HAMAN"], "doubled": True}],
+    "standings": [{"player": "bo", "score": 30, "place": 1}, {"player": "cy", "score": -10, "place": 2}],
+    "received": [{"player": "bo", "from": "cy", "cards": ["R3", "G7"]}],
+}
+GAME_SAMPLES = {"witches": {"direction": "left"}}
+
+
+def engine_events() -> list[tuple[str, type[Event]]]:
+    """Every event class the engines have, with the game that sends it (the shared ones with every game)."""
+    modules = {name: game_class(name).__module__ for name in available()}
+    found: list[tuple[str, type[Event]]] = []
+    todo = list(Event.__subclasses__())
+    while todo:
+        cls = todo.pop()
+        todo += cls.__subclasses__()
+        games = [g for g, module in modules.items() if cls.__module__ == module] or list(modules)
+        found += [(g, cls) for g in games]
+    return found
+
+
+def sample(cls: type[Event], game: str) -> Event:
+    """An instance with a plausible value in every field (``cards`` is a count, card codes or plays)."""
+    samples = {**SAMPLES, **GAME_SAMPLES.get(game, {})}
+    hints = get_type_hints(cls)
+    values = {}
+    for f in fields(cls):
+        if f.name == "cards":
+            hint = str(hints["cards"])
+            values["cards"] = 7 if hint == "<class 'int'>" else (
+                [{"player": "bo", "card": "R3"}, {"player": "cy", "card": "G7"}] if "dict" in hint else ["R3", "G7"])
+        else:
+            assert f.name in samples, f"{cls.__name__}.{f.name}: give the test a sample value for it"
+            values[f.name] = samples[f.name]
+    return cls(**values)
+
+
+@pytest.mark.parametrize(("game", "cls"), engine_events(), ids=lambda v: getattr(v, "__name__", v))
+def test_every_engine_event_reads_as_words(game: str, cls: type[Event]) -> None:
+    """``bot1: tiltowait turn`` was the event's name printed raw: each event (as each viewer sees it) gets a
+    sentence, never the generic line kept for events this client does not know."""
+    event = sample(cls, game)
+    views = [event.visible_to("bo"), event.visible_to("cy"), event.visible_to(None)]
+    for seen in [v for i, v in enumerate(views) if v is not None and v not in views[:i]]:
+        message = {"type": seen.type, "table": 1, "game": game, **seen.to_dict()}
+        lines = [strip_ansi(line) for line in message_lines(message)]
+        assert lines and lines != [strip_ansi(unknown_line(message))], (message, lines)
+        assert all("_" not in line for line in lines), lines
+
+
+def test_events_of_whole_games_and_unknown_messages_read_as_words() -> None:
+    for game in available():
+        short = {"wizard": ("rounds 3",), "tiltowait": ("hands 1",)}
+        run = Run(game, 3, names="p{}", options=short.get(game, ()))
+        run.play(until=lambda run=run: run.over, limit=20000)
+        for message in run.messages(0):
+            if "game" in message and message["type"] not in ("state", "score"):
+                lines = [strip_ansi(line) for line in message_lines(message)]
+                assert lines and lines != [strip_ansi(unknown_line(message))], message
+    left = " ".join(strip_ansi(line) for line in message_lines({"type": "left", "table": 3}))
+    assert left == "You are no longer at table 3."
+    odd = {"type": "frog_jumped", "table": 1, "game": "tiltowait", "player": "bo", "height": 3, "pond": ["a", "b"]}
+    text = " ".join(strip_ansi(line) for line in message_lines(odd))
+    assert text == "bo: frog jumped (height 3, pond a b).", text

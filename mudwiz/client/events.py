@@ -54,16 +54,21 @@ def renderer(game: str | None) -> ModuleType | None:
 def generic_line(message: dict[str, Any]) -> str:
     """Any event of any game, in words good enough to follow it: the shapes every game shares by name."""
     kind = message["type"]
-    words = kind.replace("_", " ")
     if kind == "card_played" and {"player", "card"} <= message.keys():
         return tighten(f"{STYLE.text(message['player'])} plays {STYLE.card(message['card'])}.")
     if kind == "trick" and "winner" in message:
         return STYLE.bold(f"{STYLE.text(message['winner'])} wins the trick.")
-    fields = ", ".join(f"{k} {_short(v)}" for k, v in message.items() if k not in (*_SKIP, "player")
-                       and v is not None)
-    if "player" in message:
-        return f"{STYLE.text(str(message['player']))}: {words}" + (f" ({fields})" if fields else "")
-    return f"{words}: {fields}" if fields else words
+    return unknown_line(message)
+
+
+def unknown_line(message: dict[str, Any]) -> str:
+    """A message this client has no words for (a newer server's): still a sentence, its name as words and its
+    fields spelled out, never the bare identifier (``bot1: tiltowait turn`` read like a bug)."""
+    words = message["type"].replace("_", " ").strip().capitalize() or "Something happened"
+    fields = ", ".join(f"{k.replace('_', ' ')} {_short(v)}" for k, v in message.items()
+                       if k not in (*_SKIP, "player") and v is not None)
+    who = f"{STYLE.text(str(message['player']))}: " if "player" in message else ""
+    return f"{who}{words[0].lower() if who else words[0]}{words[1:]}" + (f" ({fields})" if fields else "") + "."
 
 
 def _short(value: Any) -> str:
@@ -88,6 +93,16 @@ def result_line(message: dict[str, Any]) -> str:
 def standings_line(message: dict[str, Any]) -> str:
     ranked = ", ".join(f"{r['place']}. {STYLE.text(r['player'])} {r['score']}" for r in message["standings"])
     return STYLE.paint("Game over: ", "bold", "yellow") + ranked
+
+
+def own_lines(message: dict[str, Any]) -> list[str]:
+    """Messages the server's renderers leave unsaid (a telnet player's table view says it instead), in words."""
+    kind = message["type"]
+    if kind == "tiltowait_turn" and "player" in message:
+        return [f"{STYLE.text(message['player'])} must draw 2 or cancel the TILTOWAIT."]
+    if kind == "left" and "table" in message:
+        return [STYLE.paint(f"You are no longer at table {message['table']}.", "cyan")]
+    return []
 
 
 def event_lines(message: dict[str, Any]) -> list[str]:
@@ -141,6 +156,9 @@ def message_lines(message: dict[str, Any]) -> list[str]:
     kind = message["type"]
     if kind in ("state", "score", "welcome"):
         return []
+    own = own_lines(message)
+    if own:
+        return own
     if hasattr(_PRESENTER, f"_{kind}"):
         return [_unrule(line) for line in _PRESENTER.lines(message)]
     if "game" in message:
