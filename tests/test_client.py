@@ -32,7 +32,7 @@ from mudwiz.client.connection import parse_address, split_line
 from mudwiz.client.model import Model
 from mudwiz.render.style import strip_ansi
 
-KEYS = {"left": "\x1b[D", "right": "\x1b[C", "enter": "\r", "tab": "\t",
+KEYS = {"left": "\x1b[D", "right": "\x1b[C", "up": "\x1b[A", "down": "\x1b[B", "enter": "\r", "tab": "\t",
         "f1": "\x1bOP", "f2": "\x1bOQ", "f5": "\x1b[15~"}  # what a vt100/xterm sends for each key
 
 
@@ -425,7 +425,8 @@ def test_other_games_are_shown_generically_and_richer_when_known() -> None:
     text = "\n".join(strip_ansi(line) for line in panes.table_lines(model, 80))
     for needle in ("HALITO-R", "Colour: red", "counter-clockwise", "Draw pending: 2", "karuki!", "cards"):
         assert needle in text, (needle, text)
-    assert model.choices() == ["/play MAHALITO K", "/play MAHALITO R", "/draw"]
+    assert model.choices() == ["/play MAHALITO K", "/draw"]  # the colours are one stop: Up/Down choose
+    assert model.choice_forms() == ["/play MAHALITO K", "/play MAHALITO R"]
     model.apply({**tilt, "game": "newgame", "players": [{"name": "ann", "score": 3, "gems": 4}]})
     text = "\n".join(strip_ansi(line) for line in panes.table_lines(model, 80))
     assert "gems" in text and "Newgame" in text
@@ -451,3 +452,55 @@ def test_address_and_line_parsing() -> None:
     assert split_line('What is your name? {"type":"ok","text":"mode json"}') == (
         "What is your name? ", {"type": "ok", "text": "mode json"})
     assert split_line("| {curly} motd |") == ("| {curly} motd |", None)
+
+
+TILTOWAIT_TURN: dict[str, Any] = {
+    "type": "state", "table": 7, "host": "ann", "status": "playing", "observer": False, "game": "tiltowait",
+    "phase": "playing", "round": 1, "rounds": 5, "dealer": "bo", "turn": "ann", "waiting": ["ann"], "you": "ann",
+    "players": [{"name": "ann", "held": 4, "score": 0, "asleep": False, "karuki": False, "bot": False, "away": False},
+                {"name": "bo", "held": 5, "score": 0, "asleep": False, "karuki": False, "bot": True, "away": False},
+                {"name": "cy", "held": 6, "score": 0, "asleep": False, "karuki": False, "bot": True, "away": False}],
+    "hand": ["R3", "G7", "MAHALITO", "MILWA"], "top": "R9", "colour": "R", "direction": "ccw", "pending": 0,
+    "stock": 50, "discard": 9, "answer": None, "next": "ann", "drawn": None, "free": False,
+    "legal": ["/play R3", *(f"/play MAHALITO {c}" for c in "KRGB"),
+              *(f"/play MILWA {n} {c}" for n in ("bo", "cy") for c in "KRGB"), "/draw"],
+    "options": {}, "sheet": [], "table_options": {"confirm": 20, "turn": 0}, "confirmed": [],
+}
+
+
+def test_up_and_down_choose_the_colour_a_spell_names(server: tuple[str, int]) -> None:
+    """Enter on MAHALITO always named K (black) and no key chose another: Up/Down now cycle the colour of the
+    selected spell, the Enter line says which, and Enter sends it. Elsewhere Up/Down stay the input history."""
+    screen = Screen(100, 30)
+
+    async def script(d: Driver) -> None:
+        await d.until(lambda: d.model.connection == "connected", what="the connection")
+        await d.type("colours1\r")
+        await d.until(lambda: d.model.logged_in, what="welcome")
+        await d.type("/who\r")
+        await d.until(d.answered, what="/who")
+        d.client.on_message(TILTOWAIT_TURN)  # as if the server sent it: a turn holding both spells
+        assert d.model.choices() == ["/play R3", "/play MAHALITO K", "/play MILWA bo K", "/play MILWA cy K",
+                                     "/draw"]
+        await d.press("up")  # on R3 there is no colour to choose: Up recalls the last command
+        assert d.client.buffer.text == "/who"
+        d.client.buffer.reset()
+        await d.press("right", "down", "down")
+        assert d.model.selected() == "/play MAHALITO G"
+        await asyncio.sleep(0.2)
+        assert "Enter sends /play MAHALITO G (gold)" in screen.text()
+        assert "[MAHALITO]" in screen.text()
+        await d.press("up", "up", "up")
+        assert d.model.selected() == "/play MAHALITO B"
+        await d.press("right", "up")  # MILWA: each target a stop, Up/Down its colour
+        assert d.model.selected() == "/play MILWA bo B"
+        await d.press("left")
+        assert d.model.selected() == "/play MAHALITO B"  # the colour chosen stays with the card
+        d.client.on_message({**TILTOWAIT_TURN, "stock": 49})  # a fresh state, the same choice
+        assert d.model.selected() == "/play MAHALITO B"
+        await d.press("enter")
+        await d.until(d.answered, what="the reply")
+        assert d.sent[-1] == "/play MAHALITO B"
+
+    with driven(server, screen.output) as run:
+        run(script)

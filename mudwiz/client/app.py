@@ -174,6 +174,7 @@ class ClientApp:
         kb = KeyBindings()
         empty = Condition(lambda: not self.buffer.text)
         passing = Condition(lambda: self.model.passing)
+        forms = Condition(lambda: len(self.model.choice_forms()) > 1)
 
         @kb.add("left", filter=empty)
         def _left(event: KeyPressEvent) -> None:
@@ -182,6 +183,14 @@ class ClientApp:
         @kb.add("right", filter=empty)
         def _right(event: KeyPressEvent) -> None:
             self.model.move(1)
+
+        @kb.add("up", filter=empty & forms)  # otherwise Up/Down stay the input history
+        def _form_up(event: KeyPressEvent) -> None:
+            self.model.cycle_form(-1)
+
+        @kb.add("down", filter=empty & forms)
+        def _form_down(event: KeyPressEvent) -> None:
+            self.model.cycle_form(1)
 
         @kb.add("home", filter=empty)
         def _home(event: KeyPressEvent) -> None:

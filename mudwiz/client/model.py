@@ -15,12 +15,24 @@ from mudwiz.client.events import STYLE, message_lines
 
 LOG_LINES = 2000
 CONFIRMS = ("/ok", "/start")
+KARUKI = "karuki"  # ``/play R3 karuki``: the discard that leaves one card, with the call
 
 
 def card_of(command: str) -> str | None:
     """The card a ``/play CARD …`` command plays, upper-cased as hands are; None for other commands."""
     words = command.split()
     return words[1].upper() if len(words) > 1 and words[0] == "/play" else None
+
+
+def stop_of(command: str) -> str:
+    """Where a move stops the Left/Right cursor: a play without the colour it names and the karuki call, so a
+    card's colours are one stop (Up/Down choose among them) while MILWA's targets stay stops of their own."""
+    words = command.split()
+    if words[-1:] == [KARUKI]:
+        words.pop()
+    if len(words) >= 3 and words[0] == "/play" and len(words[-1]) == 1 and words[-1].isalpha():
+        words.pop()  # a colour letter; names are two characters or more
+    return " ".join(words)
 
 
 @dataclass
@@ -40,6 +52,7 @@ class Model:
     log: deque[str] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
     pending: dict[int, str] = field(default_factory=dict)  # request id -> command, until its reply
     cursor: int = 0
+    forms: dict[str, str] = field(default_factory=dict)  # stop -> the form (colour) chosen with Up/Down
     marked: list[int] = field(default_factory=list)  # hand positions chosen for a Witches pass
     show_sheet: bool = False
     # What the server offers (``welcome`` and ``/help`` carry it): commands with their help, games, bot levels.
@@ -64,6 +77,8 @@ class Model:
             if self.state is None or self.state.get("table") != message.get("table") or self._new_hand(message):
                 self.marked = []
             self.state = message
+            legal = set(self.legal)
+            self.forms = {stop: form for stop, form in self.forms.items() if form in legal}
         elif kind == "who":
             self.who = message["users"]
         elif kind == "tables":
@@ -113,20 +128,41 @@ class Model:
         info = (self.state or {}).get("pass") or {}
         return int(info.get("count") or 0)
 
+    def stops(self) -> dict[str, list[str]]:
+        """The moves (not /ok, /start) by cursor stop, each with its forms in the server's order."""
+        stops: dict[str, list[str]] = {}
+        for command in self.legal:
+            if command not in CONFIRMS:
+                stops.setdefault(stop_of(command), []).append(command)
+        return stops
+
     def choices(self) -> list[str]:
-        """The commands the cursor moves through: the moves (cards in hand order), else ``/ok`` / ``/start``."""
+        """The commands the cursor moves through: one per stop (cards in hand order, each in its chosen form),
+        else ``/ok`` / ``/start``."""
         if self.passing:
             return [f"/pass {c}" for c in self.hand]
-        moves = [c for c in self.legal if c not in CONFIRMS]
-        if not moves:
+        stops = self.stops()
+        if not stops:
             return [c for c in self.legal if c in CONFIRMS]
+        moves = [self.forms[stop] if self.forms.get(stop) in forms else forms[0] for stop, forms in stops.items()]
         hand = [c.upper() for c in self.hand]
 
         def order(command: str) -> int:
             card = card_of(command)
             return hand.index(card) if card in hand else len(hand)
 
-        return sorted(moves, key=order)  # stable: a card's several forms (colours, targets) stay in order
+        return sorted(moves, key=order)  # stable: a card's several stops (MILWA's targets) stay in order
+
+    def choice_forms(self) -> list[str]:
+        """The forms of the selected move (a spell's colours); Up/Down go through them."""
+        chosen = self.selected()
+        return [] if chosen is None or self.passing else self.stops().get(stop_of(chosen), [])
+
+    def cycle_form(self, step: int) -> None:
+        """Up/Down: the selected move's next (or previous) form, e.g. the colour a MAHALITO names."""
+        forms, chosen = self.choice_forms(), self.selected()
+        if len(forms) > 1 and chosen in forms:
+            self.forms[stop_of(chosen)] = forms[(forms.index(chosen) + step) % len(forms)]
 
     def selected(self) -> str | None:
         options = self.choices()
@@ -154,8 +190,9 @@ class Model:
     def _keep_cursor(self, before: str | None) -> None:
         """After a new state, stay on the same move if it is still there, else go back to the first."""
         options = self.choices()
-        if before in options and not self.passing:
-            self.cursor = options.index(before)
+        stops = [stop_of(c) for c in options]
+        if before is not None and stop_of(before) in stops and not self.passing:
+            self.cursor = stops.index(stop_of(before))
         elif self.cursor >= len(options):
             self.cursor = 0
 

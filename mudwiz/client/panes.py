@@ -13,17 +13,17 @@ from typing import Any
 
 from mudwiz.cards import SUIT_NAMES
 from mudwiz.client.events import STYLE, renderer, tighten
-from mudwiz.client.model import Model, card_of
+from mudwiz.client.model import KARUKI, Model, card_of
 from mudwiz.render.ansi import Presenter
 from mudwiz.render.style import SUIT_COLOUR, cell_width, counted, pad, truncate, visible_len, wrap_cards
 
 KEYS = [  # the Left/Right/Home/End/Enter/Space bindings act only while the input line is empty
     ("Left / Right", "move through your playable cards or legal bids"),
+    ("Up / Down", "the colour a spell names (MAHALITO, ...); else input history"),
     ("Home / End", "first / last choice"),
     ("Enter", "send the selected move (or /ok, /start)"),
     ("Space", "Witches pass: choose / unchoose a card"),
     ("Tab", "complete commands, legal moves, cards, names"),
-    ("Up / Down", "input history"),
     ("PageUp / PageDown", "scroll the log"),
     ("F1", "this help"),
     ("F2", "the score sheet"),
@@ -290,7 +290,8 @@ def choice_lines(model: Model, width: int) -> list[str]:
 
 
 def enter_hint(model: Model, width: int) -> str:
-    """What Enter on an empty line would do, so a player never has to guess."""
+    """What Enter on an empty line would do, so a player never has to guess; a colour a spell names is spelled
+    out (Tiltowait's G is gold), and Up/Down are mentioned when they change it."""
     command = model.enter_command()
     if model.passing:
         need = model.pass_count() - len(model.marked)
@@ -299,7 +300,13 @@ def enter_hint(model: Model, width: int) -> str:
     if command is None:
         return ""
     hint = STYLE.paint(" Enter sends ", "grey") + STYLE.bold(command)
-    more = "  (Left/Right to change)"
+    game = (model.state or {}).get("game", "wizard")
+    words = [w for w in command.split() if w != KARUKI]
+    if len(model.choice_forms()) > 1 and len(words[-1]) == 1:
+        hint += f" ({suit(words[-1].upper(), game)})"
+    move, colour = len(model.choices()) > 1, len(model.choice_forms()) > 1
+    more = ("  (Left/Right: card, Up/Down: colour)" if move and colour else "  (Up/Down: colour)" if colour else
+            "  (Left/Right to change)" if move else "")
     return hint + STYLE.paint(more, "grey") if visible_len(hint) + len(more) <= width else hint
 
 
