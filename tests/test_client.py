@@ -504,3 +504,39 @@ def test_up_and_down_choose_the_colour_a_spell_names(server: tuple[str, int]) ->
 
     with driven(server, screen.output) as run:
         run(script)
+
+
+def test_enter_on_the_last_but_one_card_calls_karuki_when_offered(server: tuple[str, int]) -> None:
+    """The server takes ``play R3 karuki`` (the discard with the call) and offers it in ``legal`` for your
+    last-but-one card: Enter sends that form, so the call is never forgotten; a server that does not offer it
+    gets the plain play."""
+    screen = Screen(100, 30)
+    two = {**TILTOWAIT_TURN, "hand": ["R3", "MAHALITO"], "legal": ["/play R3", "/play R3 karuki", "/draw"]}
+    free = {**two, "free": True, "colour": None, "hand": ["R3", "G7"],
+            "legal": [*(f"/play {c} {k}{s}" for c in ("R3", "G7") for k in "KRGB" for s in ("", " karuki")),
+                      "/draw"]}
+
+    async def script(d: Driver) -> None:
+        await d.until(lambda: d.model.connection == "connected", what="the connection")
+        await d.type("karuki1\r")
+        await d.until(lambda: d.model.logged_in, what="welcome")
+        d.client.on_message(two)
+        assert d.model.choices() == ["/play R3 karuki", "/draw"]
+        await asyncio.sleep(0.2)
+        assert "Enter sends /play R3 karuki" in screen.text() and "[R3]" in screen.text()
+        await d.press("enter")
+        await d.until(d.answered, what="the reply")
+        assert d.sent[-1] == "/play R3 karuki"
+        d.client.on_message(free)  # any card, naming the colour: the karuki forms are the colours Up/Down pick
+        await d.press("right", "left", "down")
+        assert d.model.choice_forms() == [f"/play R3 {k} karuki" for k in "KRGB"]
+        await d.press("enter")
+        await d.until(d.answered, what="the reply")
+        assert d.sent[-1] == "/play R3 R karuki"
+        d.client.on_message({**two, "legal": ["/play R3", "/draw"]})  # a server without the form
+        await d.press("enter")
+        await d.until(d.answered, what="the reply")
+        assert d.sent[-1] == "/play R3"
+
+    with driven(server, screen.output) as run:
+        run(script)

@@ -129,10 +129,12 @@ class Model:
         return int(info.get("count") or 0)
 
     def stops(self) -> dict[str, list[str]]:
-        """The moves (not /ok, /start) by cursor stop, each with its forms in the server's order."""
+        """The moves (not /ok, /start) by cursor stop, each with its forms in the server's order. A play the
+        server offers with the karuki call too is offered only so: nobody wants to be caught for forgetting it."""
+        legal = set(self.legal)
         stops: dict[str, list[str]] = {}
         for command in self.legal:
-            if command not in CONFIRMS:
+            if command not in CONFIRMS and f"{command} {KARUKI}" not in legal:
                 stops.setdefault(stop_of(command), []).append(command)
         return stops
 
