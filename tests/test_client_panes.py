@@ -10,7 +10,9 @@ from typing import Any, get_type_hints
 import pytest
 from client_tables import Run
 
+from mudwiz.client import panes
 from mudwiz.client.events import message_lines, unknown_line
+from mudwiz.client.model import Model
 from mudwiz.games import available, game_class
 from mudwiz.games.base import Event
 from mudwiz.render.style import strip_ansi
@@ -107,3 +109,38 @@ def test_events_of_whole_games_and_unknown_messages_read_as_words() -> None:
     odd = {"type": "frog_jumped", "table": 1, "game": "tiltowait", "player": "bo", "height": 3, "pond": ["a", "b"]}
     text = " ".join(strip_ansi(line) for line in message_lines(odd))
     assert text == "bo: frog jumped (height 3, pond a b).", text
+
+
+# ---------------------------------------------------------------- the table pane
+
+
+def model_of(state: dict[str, Any], you: str) -> Model:
+    model = Model(address="test:4000")
+    model.apply({"type": "welcome", "name": you})
+    model.apply(state)
+    return model
+
+
+def pane_text(model: Model, width: int = 79) -> str:
+    lines = [strip_ansi(line) for line in panes.table_lines(model, width)]
+    assert all(len(line) <= width for line in lines), "\n".join(lines)
+    return "\n".join(lines)
+
+
+def test_round_end_shows_who_confirmed_and_who_is_awaited() -> None:
+    """At a round's end the state says who has typed /ok (``confirmed``); the pane names them and the people
+    the next round still waits for (bots and dropped players are not waited for)."""
+    run = Run("wizard", 3, names="p{}", options=("rounds 3",))
+    run.play(until=lambda: run.state(0)["phase"] == "roundend" and "p0" in run.state(0)["confirmed"],
+             confirm=lambda who: who == 0)
+    text = pane_text(model_of(run.state(0), "p0"))
+    assert "Confirmed (/ok): p0" in text and "Waiting for /ok: p1, p2" in text, text
+    model = model_of(run.state(1), "p1")
+    assert "Waiting for /ok: p1, p2" in pane_text(model)
+    assert "Enter (/ok)" in strip_ansi(panes.status_line(model))
+    run.step(confirm=lambda who: who == 1)
+    model = model_of(run.state(0), "p0")
+    assert "Confirmed (/ok): p0, p1" in pane_text(model) and "Waiting for /ok: p2" in pane_text(model)
+    assert "waiting for /ok from p2" in strip_ansi(panes.status_line(model))
+    marked = [line.split()[1] for line in pane_text(model).splitlines() if line.startswith(" > ")]
+    assert marked == ["p2"]  # the awaited are marked in the players' rows too

@@ -137,11 +137,35 @@ def columns(state: dict[str, Any]) -> list[Column]:
               for k in extra)]
 
 
+def awaited(state: dict[str, Any]) -> list[str] | None:
+    """At a round's end, the people the next round waits for (``/ok`` not yet typed; bots and dropped players are
+    never waited for); None outside a round's end or from a server that does not say who confirmed."""
+    if state.get("phase") != "roundend" or state.get("confirmed") is None:
+        return None
+    done = set(state["confirmed"])
+    return [p["name"] for p in state.get("players", []) if not p.get("bot") and not p.get("away")
+            and p["name"] not in done]
+
+
+def confirm_segments(state: dict[str, Any]) -> list[str]:
+    """Who has confirmed the round with /ok, and whom it still waits for."""
+    waiting = awaited(state)
+    if waiting is None:
+        return []
+    done = ", ".join(STYLE.text(n) for n in state["confirmed"]) or "nobody yet"
+    if not waiting:
+        return [f"Confirmed (/ok): {done}", STYLE.bold("the next round starts")]
+    seconds = (state.get("table_options") or {}).get("confirm")
+    limit = f" (at most {seconds} s)" if seconds else ""
+    return [f"Confirmed (/ok): {done}",
+            STYLE.bold("Waiting for /ok: " + ", ".join(STYLE.text(n) for n in waiting)) + limit]
+
+
 def player_rows(state: dict[str, Any], width: int) -> list[str]:
     players = state.get("players", [])
     if not players:
         return []
-    waiting = set(state.get("waiting") or [])
+    waiting = set(state.get("waiting") or []) | set(awaited(state) or [])
 
     def label(p: dict[str, Any]) -> str:
         tag = " (bot)" if p.get("bot") else ""
@@ -345,6 +369,7 @@ def table_lines(model: Model, width: int) -> list[str]:
     lines += flow([tighten(seg) for seg in info_segments(state)], width)
     lines += player_rows(state, width)
     lines += [tighten(line) for line in trick_line(state, model)]
+    lines += flow(confirm_segments(state), width)
     lines += hand_lines(model, width)
     lines += choice_lines(model, width)
     hint = enter_hint(model, width)
@@ -371,6 +396,8 @@ def asked(model: Model) -> str:
         return "game over" + ("; Enter starts a new game" if "/start" in legal else "")
     if "/ok" in legal and len(legal) == 1:
         return "round over: Enter (/ok) for the next round"
+    if awaited(state):
+        return "waiting for /ok from " + ", ".join(STYLE.text(n) for n in awaited(state) or [])
     moves = [c for c in legal if c not in ("/ok", "/start")]
     if moves:
         verb = moves[0].split()[0]
