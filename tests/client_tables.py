@@ -13,6 +13,7 @@ from twisted.internet.task import Clock
 
 from mudwiz.commands import dispatch
 from mudwiz.games import game_class
+from mudwiz.games.base import Event
 from mudwiz.lobby import Lobby
 from mudwiz.render.jsonl import encode
 from mudwiz.session import Recorder
@@ -24,6 +25,22 @@ def max_players(game: str) -> int:
     return game_class(game).max_players
 
 
+class Person(Recorder):
+    """A recorder that keeps its latest state at hand (``Recorder.last_state`` searches every message)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.latest: dict[str, Any] = {}
+
+    def deliver(self, message: dict[str, Any], event: Event | None = None) -> None:
+        super().deliver(message, event)
+        if message["type"] == "state":
+            self.latest = message
+
+    def last_state(self) -> dict[str, Any]:
+        return self.latest
+
+
 class Run:
     """One table of people (no bots) from the start; ``step`` makes the next move or lets the clock run."""
 
@@ -31,7 +48,7 @@ class Run:
                  options: tuple[str, ...] = ()) -> None:
         self.clock = Clock()
         self.lobby = Lobby(self.clock, grace=30, bot_delay=0.5, seed=seed)
-        self.people = [Recorder() for _ in range(players)]
+        self.people = [Person() for _ in range(players)]
         for i, p in enumerate(self.people):
             self.lobby.login(p, names.format(i))
         dispatch(self.lobby, self.people[0], f"/new {game}")

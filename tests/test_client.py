@@ -8,6 +8,7 @@ player back to the same seat. Completion is checked on a model alone and through
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import random
 import re
@@ -17,6 +18,7 @@ from typing import Any
 
 import pyte
 import pytest
+from client_tables import LONG, Run, max_players
 from prompt_toolkit.completion import CompleteEvent
 from prompt_toolkit.data_structures import Size
 from prompt_toolkit.document import Document
@@ -30,9 +32,10 @@ from mudwiz.client.app import ClientApp
 from mudwiz.client.completion import CommandCompleter
 from mudwiz.client.connection import parse_address, split_line
 from mudwiz.client.model import Model
+from mudwiz.games import available
 from mudwiz.render.style import strip_ansi
 
-KEYS = {"left": "\x1b[D", "right": "\x1b[C", "up": "\x1b[A", "down": "\x1b[B", "enter": "\r", "tab": "\t",
+KEYS = {"left": "\x1b[D", "right": "\x1b[C", "up": "\x1b[A", "down": "\x1b[B", "enter": "\r", "tab": "\t", "space": " ",
         "f1": "\x1bOP", "f2": "\x1bOQ", "f5": "\x1b[15~"}  # what a vt100/xterm sends for each key
 
 
@@ -537,6 +540,130 @@ def test_enter_on_the_last_but_one_card_calls_karuki_when_offered(server: tuple[
         await d.press("enter")
         await d.until(d.answered, what="the reply")
         assert d.sent[-1] == "/play R3"
+
+    with driven(server, screen.output) as run:
+        run(script)
+
+
+# ---------------------------------------------------------------- the most players on small and large screens
+
+
+def sample_states(game: str, count: int = 14) -> list[dict[str, Any]]:
+    """States of the first person at a table of the most players the game takes (16-character names): spread
+    over the game, plus the ones with the most to show (the biggest hand and choice) and a round's end."""
+    run = Run(game, max_players(game), options=("hands 2",) if game == "tiltowait" else ())
+    states: list[dict[str, Any]] = []
+    for _ in range(3000):
+        if run.over:
+            break
+        legal = run.people[0].last_state()["legal"]
+        if legal and legal != ["/start"]:
+            states.append(run.state(0))
+        run.step()
+    biggest = max(states, key=lambda s: (len(s["hand"]), len(s["legal"])))
+    ends = [s for s in states if s["phase"] == "roundend"][:1]
+    return [*states[:: max(1, len(states) // count)], biggest, *ends]
+
+
+def check_screen(d: Driver, screen: Screen) -> str:
+    """The table pane is on the screen whole, with everything a person needs to choose; returns the pane."""
+    columns = screen.size.columns
+    width = d.client.table_width()
+    pane = [line.rstrip() for line in "".join(f[1] for f in d.client.table_text()).split("\n")]
+    shown = [row[:width].rstrip() for row in screen.screen.display]
+    assert shown[:len(pane)] == pane, "\n".join(screen.screen.display)
+    status = strip_ansi(panes.status_line(d.model, columns)).rstrip()
+    assert screen.screen.display[-2].rstrip() == status and shown[-1].startswith(">")  # status and input: last
+    assert all(len(line) < width for line in pane)
+    text = "\n".join(pane)
+    state = d.model.state
+    command = d.model.enter_command()
+    if command is not None:
+        assert f"Enter sends {command}" in text, text
+    cards = re.findall(r"[\w?-]+", text[text.lower().find(" hand"):])
+    assert all(card in cards for card in state["hand"]), text
+    assert all(p["name"][:10] in text for p in state["players"]), text
+    if width < columns:  # the log beside the table: at least 60 columns
+        assert all(row[width] == "\u2502" for row in screen.screen.display[:-2])
+        assert columns - width - 1 >= 60, f"the log beside the table is {columns - width - 1} columns"
+    else:
+        assert "\u2500" * columns in screen.text()
+    return text
+
+
+@pytest.mark.parametrize(("columns", "rows"), [(80, 24)])
+def test_every_game_at_its_most_players_fits_the_screen(columns: int, rows: int) -> None:
+    """At 80x24 ten Tiltowait players pushed your hand and the Enter line off the screen (Enter still sent the
+    unseen move): the table pane now compacts itself to fit, for every game at its most players."""
+    screen = Screen(columns, rows)
+    games = {game: sample_states(game) for game in available()}
+    chat = "the log breaks this once at its own width " * 4
+
+    async def script(d: Driver) -> None:
+        await d.until(lambda: d.model.connection == "disconnected", what="no server: the states are fed in")
+        d.client.on_message({"type": "welcome", "name": LONG.format(0)})
+        d.client.on_message({"type": "chat", "from": "someone", "channel": "lobby", "text": chat})
+        compact = 0
+        for states in games.values():
+            for state in states:
+                d.client.on_message(state)
+                for _ in range(100):  # until drawn
+                    await asyncio.sleep(0.01)
+                    with contextlib.suppress(AssertionError):
+                        check_screen(d, screen)
+                        break
+                text = check_screen(d, screen)
+                compact += "Your hand" not in text or text.count("player") > 1
+        if columns == 80:
+            assert compact  # the compact forms were needed, and they fit
+        log_width = columns - d.client.table_width() - 1 if d.client.table_width() < columns else columns
+        log = [row[columns - log_width:] for row in screen.screen.display]
+        said = [row for row in log if "breaks this once" in row or "own width" in row]
+        assert len(said) <= -(-len(chat) // (log_width - 2)) + 1, "\n".join(log)  # broken once, at its width
+
+    with driven(("127.0.0.1", free_port()), screen.output) as run:
+        run(script)
+
+
+async def drawn(d: Driver, screen: Screen) -> str:
+    """Wait for the screen to show the model's table, then check it (``check_screen``)."""
+    for _ in range(100):
+        await asyncio.sleep(0.01)
+        with contextlib.suppress(AssertionError):
+            return check_screen(d, screen)
+    return check_screen(d, screen)
+
+
+@pytest.mark.parametrize("game", available())
+def test_a_full_table_played_by_keys_at_80x24(server: tuple[str, int], game: str) -> None:
+    """The issue's own case, live: the most players the game takes (bots, and a 16-character name), 80x24,
+    moves chosen by keys; every turn the screen shows the whole table and the move Enter will send."""
+    screen = Screen(80, 24)
+    name = f"{game[:6]}_at_80x24_"[:16].ljust(16, "x")
+
+    async def script(d: Driver) -> None:
+        await d.until(lambda: d.model.connection == "connected", what="the connection")
+        await d.type(name + "\r")
+        await d.until(lambda: d.model.logged_in, what="welcome")
+        setup = [f"/new {game}", *["/bot add random"] * (max_players(game) - 1)]
+        for command in [*setup, *(["/option hands 1"] if game == "tiltowait" else [])]:
+            await d.type(command + "\r")
+            await d.until(d.answered, what=command)
+            assert d.received[-1]["type"] == "ok", d.received[-1]
+        await d.press("enter")  # /start
+        await d.until(lambda: d.model.state["status"] == "playing", what="the start")
+        rng = random.Random(11)
+        for _ in range(12):
+            await d.until(lambda: d.answered() and bool(d.model.choices()), what="a turn")
+            await d.press(*(["right"] * rng.randrange(3)))
+            if d.model.passing:  # Witches: Space chooses the cards to pass
+                await d.press(*(["space", "right"] * d.model.pass_count()))
+            expected = d.model.enter_command()
+            assert f"Enter sends {expected}" in await drawn(d, screen)
+            await d.press("enter")
+            await d.until(d.answered, what=f"the reply to {expected}")
+            reply = next(m for m in reversed(d.received) if m["type"] in ("ok", "error"))
+            assert d.sent[-1] == expected and reply["type"] == "ok", reply
 
     with driven(server, screen.output) as run:
         run(script)

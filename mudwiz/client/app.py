@@ -1,7 +1,8 @@
 """The full-screen client: a prompt_toolkit ``Application`` around the model, the panes and the connection.
 
-Layout, top to bottom: the table pane (sized to its content) and the log (the rest) - side by side when the
-terminal is wide - then the status line and the input line; the score sheet and the key help float above.
+Layout, top to bottom: the table pane (sized to its content, drawn more compactly when it must, never cut) and
+the log (the rest) - side by side when the terminal is wide - then the status line and the input line; the
+score sheet and the key help float above.
 Everything runs in the one asyncio loop prompt_toolkit runs (see ``connection`` for why no Twisted here).
 """
 
@@ -43,6 +44,7 @@ from mudwiz.client.model import Model
 from mudwiz.render.style import Style, wrap_words
 
 WIDE = 120  # from this many columns the log sits beside the table instead of below it
+LOG_FEWEST = 4  # rows the log keeps under the table (more on taller terminals: a sixth of them)
 PAGE = 10
 STYLE = Style()
 PT_STYLE = PtStyle.from_dict({"status": "reverse", "separator": "fg:ansibrightblack", "frame.border": "ansicyan"})
@@ -235,31 +237,47 @@ class ClientApp:
 
     # ------------------------------------------------------------ layout
 
-    def columns(self) -> int:
+    def size(self) -> tuple[int, int]:
+        """(columns, rows) of the terminal."""
         app = getattr(self, "app", None)  # the layout is built (and walked) before the Application exists
-        return app.output.get_size().columns if app is not None else 80
+        if app is None:
+            return 80, 24
+        size = app.output.get_size()
+        return size.columns, size.rows
+
+    def columns(self) -> int:
+        return self.size()[0]
+
+    def beside(self) -> bool:
+        return self.columns() >= WIDE
 
     def table_width(self) -> int:
         cols = self.columns()
-        return min(84, cols - 40) if cols >= WIDE else cols
+        return min(84, cols - 40) if self.beside() else cols
+
+    def table_rows(self) -> int:
+        """The rows the table pane may use: all but the status and input lines, and stacked, the log's least."""
+        rows = self.size()[1] - 2
+        return max(1, rows if self.beside() else rows - 1 - max(LOG_FEWEST, rows // 6))
+
+    def table_lines(self) -> list[str]:
+        return panes.table_lines(self.model, self.table_width() - 1, self.table_rows())
 
     def table_text(self) -> StyleAndTextTuples:
-        lines = panes.table_lines(self.model, self.table_width() - 1)
-        return [frag for line in lines for frag in [*fragments(line), ("", "\n")]][:-1]
+        return self._block(self.table_lines())
 
     def table_dimension(self) -> Dimension:
         """Beside the log the table keeps its width; stacked, it takes the terminal's."""
-        return Dimension.exact(self.table_width()) if self.columns() >= WIDE else Dimension()
+        return Dimension.exact(self.table_width()) if self.beside() else Dimension()
 
     def table_height(self) -> Dimension:
-        rows = len(panes.table_lines(self.model, self.table_width() - 1))
-        if self.columns() >= WIDE:
+        if self.beside():
             return Dimension(min=1)
-        return Dimension(min=min(rows, 6), preferred=rows, max=rows)
+        return Dimension.exact(len(self.table_lines()))
 
     def log_width(self) -> int:
         cols = self.columns()
-        return cols - self.table_width() - 1 if cols >= WIDE else cols
+        return cols - self.table_width() - 1 if self.beside() else cols
 
     def log_text(self) -> StyleAndTextTuples:
         lines = list(self.model.log)
@@ -283,7 +301,7 @@ class ClientApp:
         status = Window(status_text, height=1, style="class:status")
         prompt = BeforeInput(lambda: "> " if self.model.logged_in else "name> ", style="bold")
         entry = Window(BufferControl(self.buffer, input_processors=[prompt]), height=1)
-        body = HSplit([DynamicContainer(lambda: wide if self.columns() >= WIDE else stacked), status, entry])
+        body = HSplit([DynamicContainer(lambda: wide if self.beside() else stacked), status, entry])
         sheet = Frame(Window(FormattedTextControl(lambda: self._block(panes.sheet_lines(self.model)))),
                       title="Score sheet (F2 closes)")
         keys = Frame(Window(FormattedTextControl(lambda: self._block(panes.key_lines()))), title="Keys (F1 closes)")
