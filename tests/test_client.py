@@ -591,10 +591,11 @@ def check_screen(d: Driver, screen: Screen) -> str:
     return text
 
 
-@pytest.mark.parametrize(("columns", "rows"), [(80, 24)])
+@pytest.mark.parametrize(("columns", "rows"), [(80, 24), (120, 40)])
 def test_every_game_at_its_most_players_fits_the_screen(columns: int, rows: int) -> None:
     """At 80x24 ten Tiltowait players pushed your hand and the Enter line off the screen (Enter still sent the
-    unseen move): the table pane now compacts itself to fit, for every game at its most players."""
+    unseen move): the table pane now compacts itself to fit, for every game at its most players; at 120x40 the
+    log beside it was 39 columns wide: it now gets what the table leaves, at least 60, or goes below."""
     screen = Screen(columns, rows)
     games = {game: sample_states(game) for game in available()}
     chat = "the log breaks this once at its own width " * 4

@@ -1,8 +1,8 @@
 """The full-screen client: a prompt_toolkit ``Application`` around the model, the panes and the connection.
 
 Layout, top to bottom: the table pane (sized to its content, drawn more compactly when it must, never cut) and
-the log (the rest) - side by side when the terminal is wide - then the status line and the input line; the
-score sheet and the key help float above.
+the log (the rest) - side by side when the log still gets 60 columns there - then the status line and the input
+line; the score sheet and the key help float above.
 Everything runs in the one asyncio loop prompt_toolkit runs (see ``connection`` for why no Twisted here).
 """
 
@@ -43,7 +43,8 @@ from mudwiz.client.connection import Connection, parse_address
 from mudwiz.client.model import Model
 from mudwiz.render.style import Style, wrap_words
 
-WIDE = 120  # from this many columns the log sits beside the table instead of below it
+LOG_NARROWEST = 60  # the log sits beside the table only if it gets this many columns; else below it
+LOG_ENOUGH = 80  # columns the log can use: what the server words is broken at 80
 LOG_FEWEST = 4  # rows the log keeps under the table (more on taller terminals: a sixth of them)
 PAGE = 10
 STYLE = Style()
@@ -249,11 +250,16 @@ class ClientApp:
         return self.size()[0]
 
     def beside(self) -> bool:
-        return self.columns() >= WIDE
+        """The log beside the table only where it still gets LOG_NARROWEST columns; else it goes below."""
+        return self.columns() - panes.wanted_width(self.model) - 1 >= LOG_NARROWEST
 
     def table_width(self) -> int:
+        """Beside the log, the table takes what its rows need and the log the rest, up to the LOG_ENOUGH it can
+        use (what the server words is broken at 80 columns); stacked, the table takes the terminal's width."""
         cols = self.columns()
-        return min(84, cols - 40) if self.beside() else cols
+        if not self.beside():
+            return cols
+        return max(panes.wanted_width(self.model), min(84, cols - 1 - LOG_ENOUGH))
 
     def table_rows(self) -> int:
         """The rows the table pane may use: all but the status and input lines, and stacked, the log's least."""

@@ -150,6 +150,16 @@ def _unrule(line: str) -> str:
     return line
 
 
+_WRAPPED = ("ok", "error", "notice", "chat")  # the terminal renderer breaks these at 80 columns
+_CONTINUED = re.compile(r"^((?:\x1b\[[0-9;]*m)*)  ")
+
+
+def unwrap(lines: list[str]) -> str:
+    """Lines the terminal renderer broke for 80 columns, joined again: the log breaks them at its own width, and
+    a line broken twice (80, then the log's 67) left a ragged stub every other row."""
+    return " ".join([lines[0], *(_CONTINUED.sub(r"\1", line) for line in lines[1:])])
+
+
 def message_lines(message: dict[str, Any]) -> list[str]:
     """Log lines for any message: game events here, the rest (chat, notices, lists, replies) as the server's
     own terminal renderer words them; states and score sheets have panes of their own."""
@@ -160,7 +170,8 @@ def message_lines(message: dict[str, Any]) -> list[str]:
     if own:
         return own
     if hasattr(_PRESENTER, f"_{kind}"):
-        return [_unrule(line) for line in _PRESENTER.lines(message)]
+        lines = [_unrule(line) for line in _PRESENTER.lines(message)]
+        return [unwrap(lines)] if kind in _WRAPPED and lines else lines
     if "game" in message:
         return event_lines(message)
     return [generic_line(message)]

@@ -27,6 +27,7 @@ from mudwiz.render.style import (
     wrap_words,
 )
 
+NARROWEST = 50  # the table pane beside the log is never narrower: hints and the hand need the room
 KEYS = [  # the Left/Right/Home/End/Enter/Space bindings act only while the input line is empty
     ("Left / Right", "move through your playable cards or legal bids"),
     ("Up / Down", "the colour a spell names (MAHALITO, ...); else input history"),
@@ -225,6 +226,14 @@ def _rows(state: dict[str, Any], width: int, shortest_name: int = 16) -> list[st
         row = f" {marker} {pad(name, name_w)}" + "".join(" " + cell(c, c.value(p)) for c in cols)
         rows.append(row)
     return rows
+
+
+def wanted_width(model: Model) -> int:
+    """How wide the table pane would be beside the log: its players' rows whole, every column shown."""
+    state = model.state
+    if not state or state.get("phase") == "waiting":
+        return NARROWEST
+    return max([NARROWEST, *(visible_len(row) + 2 for row in _rows(state, 200))])
 
 
 # ---------------------------------------------------------------- game facts
