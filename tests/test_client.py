@@ -668,3 +668,36 @@ def test_a_full_table_played_by_keys_at_80x24(server: tuple[str, int], game: str
 
     with driven(server, screen.output) as run:
         run(script)
+
+
+def test_f1_asks_for_the_rules_and_keeps_the_keys(server: tuple[str, int]) -> None:
+    """F1 sends ``/rules GAME`` for your table's game and shows the keys and the reply together; this server may
+    not have the command yet, and then the pane shows the keys alone and the refusal stays out of the log."""
+    screen = Screen(100, 30)
+
+    async def script(d: Driver) -> None:
+        await d.until(lambda: d.model.connection == "connected", what="the connection")
+        await d.type("rules1\r")
+        await d.until(lambda: d.model.logged_in, what="welcome")
+        await d.press("f1")  # in the lobby: no game to ask about
+        assert d.client.show_keys and not any(c.startswith("/rules") for c in d.sent)
+        await d.press("f1")
+        await d.type("/new wizard\r")
+        await d.until(d.answered, what="/new")
+        logged = len(d.model.log)
+        await d.press("f1")
+        assert d.sent[-1] == "/rules wizard"
+        await d.until(d.answered, what="the rules")
+        await asyncio.sleep(0.2)
+        shown = screen.text()
+        assert "Keys and rules (F1 closes" in shown and "Left / Right" in shown
+        if d.model.rules["wizard"]:  # a server with /rules
+            assert "The rules of Wizard" in shown
+        else:
+            assert "sends no rules of wizard" in shown
+        assert len(d.model.log) == logged  # neither the rules nor a refusal in the log
+        await d.press("f1", "f1")  # closed and opened again: asked once
+        assert sum(c.startswith("/rules") for c in d.sent) == 1 and d.client.show_keys
+
+    with driven(server, screen.output) as run:
+        run(script)

@@ -15,7 +15,7 @@ from mudwiz.client.events import message_lines, unknown_line
 from mudwiz.client.model import Model
 from mudwiz.games import available, game_class
 from mudwiz.games.base import Event
-from mudwiz.render.style import strip_ansi
+from mudwiz.render.style import strip_ansi, visible_len
 
 
 def test_drawn_cards_are_spaced_in_the_log() -> None:
@@ -144,3 +144,40 @@ def test_round_end_shows_who_confirmed_and_who_is_awaited() -> None:
     assert "waiting for /ok from p2" in strip_ansi(panes.status_line(model))
     marked = [line.split()[1] for line in pane_text(model).splitlines() if line.startswith(" > ")]
     assert marked == ["p2"]  # the awaited are marked in the players' rows too
+
+
+# ---------------------------------------------------------------- F1: the keys and the game's rules
+
+RULES = "# Wizard\n\nBid the tricks you will take.\nA Wizard wins the trick; a Jester never does."
+
+
+@pytest.mark.parametrize("reply", [
+    [{"type": "rules", "game": "wizard", "text": RULES}, {"type": "ok"}],  # a message of its own
+    [{"type": "help", "topic": "rules wizard", "text": RULES}, {"type": "ok"}],  # worded as help
+    [{"type": "ok", "text": RULES}],  # in the reply itself
+], ids=["rules", "help", "ok"])
+def test_f1s_rules_request_fills_the_help_pane_not_the_log(reply: list[dict[str, Any]]) -> None:
+    """F1 asks ``/rules GAME`` (the server's command lands in parallel, so its reply is taken in any of the
+    shapes it may have); the rules go to the help pane under the keys, and not into the log."""
+    model = model_of(Run("wizard", 3, names="p{}").state(0), "p0")
+    logged = len(model.log)
+    model.ask_rules(7, "wizard")
+    assert "asking" in " ".join(strip_ansi(line) for line in panes.help_lines(model, 70))
+    for message in reply:
+        model.apply({**message, "id": 7} if message["type"] == "ok" else message)
+    assert len(model.log) == logged and model.rules_asked is None
+    text = [strip_ansi(line).strip() for line in panes.help_lines(model, 70)]
+    assert all(visible_len(line) <= 70 for line in panes.help_lines(model, 70))
+    assert text[0].startswith("Left / Right")  # the keys stay first
+    assert "Bid the tricks you will take." in text and "A Wizard wins the trick; a Jester never does." in text
+    model.apply({"type": "help", "topic": "play", "text": "/play CARD"})  # later help is not the rules
+    assert "/play CARD" in strip_ansi(model.log[-1]) and "/play CARD" not in " ".join(panes.help_lines(model, 70))
+
+
+def test_a_refused_rules_request_leaves_the_keys_only() -> None:
+    model = model_of(Run("wizard", 3, names="p{}").state(0), "p0")
+    model.ask_rules(3, "wizard")
+    model.apply({"type": "error", "id": 3, "message": "unknown command /rules; /help lists the commands"})
+    text = " ".join(strip_ansi(line) for line in panes.help_lines(model, 70))
+    assert model.rules == {"wizard": []} and "Left / Right" in text and "no rules" in text
+    assert not any("unknown command" in strip_ansi(line) for line in model.log)

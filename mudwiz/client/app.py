@@ -65,7 +65,8 @@ class ClientApp:
         self.model = Model(address=f"{host}:{port}")
         self.connection = Connection(host, port, self.on_message, self.on_text, self.on_close)
         self.log_offset = 0  # lines scrolled back from the newest
-        self.show_keys = False
+        self.show_keys = False  # F1's pane: the keys and the game's rules
+        self.help_offset = 0  # lines of it scrolled past
         self.buffer = Buffer(
             multiline=False, history=InMemoryHistory(), completer=CommandCompleter(self.model),
             complete_while_typing=False, accept_handler=self.accept,
@@ -121,6 +122,7 @@ class ClientApp:
         m = self.model
         m.connection, m.reason, m.logged_in = "disconnected", reason, False
         m.pending.clear()
+        m.rules_asked = None
         m.note(STYLE.paint(f"! {reason}. F5 reconnects (your seat is kept for a while).", "red", "bold"))
         self.refresh()
 
@@ -163,6 +165,35 @@ class ClientApp:
         if command.startswith("/"):
             self.model.note(STYLE.paint(f"> {command}", "grey"))
         self.refresh()
+
+    def toggle_help(self) -> None:
+        """F1: open or close the keys and, at a table, the game's rules, asked of the server (``/rules GAME``)
+        the first time; a server without the command leaves the keys alone in the pane."""
+        m = self.model
+        self.show_keys, self.help_offset = not self.show_keys, 0
+        game = (m.state or {}).get("game")
+        if (self.show_keys and game and game not in m.rules and m.rules_asked is None and m.logged_in
+                and self.connection.connected):
+            m.ask_rules(self.connection.request(f"/rules {game}"), game)
+
+    def help_height(self) -> int:
+        """Rows of F1's pane inside its frame: the screen's but the frame, the top line and the bottom two."""
+        return max(3, self.size()[1] - 5)
+
+    def help_width(self) -> int:
+        return max(20, min(90, self.columns() - 4))
+
+    def help_text(self) -> StyleAndTextTuples:
+        lines = panes.help_lines(self.model, self.help_width())
+        self.help_offset = max(0, min(self.help_offset, len(lines) - self.help_height()))
+        return self._block(lines[self.help_offset:self.help_offset + self.help_height()])
+
+    def scroll(self, step: int) -> None:
+        """PageUp/PageDown: F1's pane while it is open, else the log."""
+        if self.show_keys:
+            self.help_offset = max(0, self.help_offset + step)
+        else:
+            self.log_offset = max(0, min(len(self.model.log) - 1, self.log_offset - step))
 
     def toggle_sheet(self) -> None:
         m = self.model
@@ -209,7 +240,7 @@ class ClientApp:
 
         @kb.add("f1")
         def _keys(event: KeyPressEvent) -> None:
-            self.show_keys = not self.show_keys
+            self.toggle_help()
 
         @kb.add("f2")
         def _sheet(event: KeyPressEvent) -> None:
@@ -222,11 +253,11 @@ class ClientApp:
 
         @kb.add("pageup")
         def _back(event: KeyPressEvent) -> None:
-            self.log_offset = min(len(self.model.log) - 1, self.log_offset + PAGE)
+            self.scroll(-PAGE)
 
         @kb.add("pagedown")
         def _forward(event: KeyPressEvent) -> None:
-            self.log_offset = max(0, self.log_offset - PAGE)
+            self.scroll(PAGE)
 
         @kb.add("c-d", filter=empty)
         @kb.add("f10")
@@ -310,7 +341,9 @@ class ClientApp:
         body = HSplit([DynamicContainer(lambda: wide if self.beside() else stacked), status, entry])
         sheet = Frame(Window(FormattedTextControl(lambda: self._block(panes.sheet_lines(self.model)))),
                       title="Score sheet (F2 closes)")
-        keys = Frame(Window(FormattedTextControl(lambda: self._block(panes.key_lines()))), title="Keys (F1 closes)")
+        keys = Frame(Window(FormattedTextControl(self.help_text), width=lambda: Dimension(max=self.help_width()),
+                            height=lambda: Dimension(max=self.help_height())),
+                     title="Keys and rules (F1 closes, PageUp/PageDown scroll)")
         root = FloatContainer(body, floats=[
             Float(ConditionalContainer(sheet, filter=Condition(lambda: self.model.show_sheet)), top=1),
             Float(ConditionalContainer(keys, filter=Condition(lambda: self.show_keys)), top=1),

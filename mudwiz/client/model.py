@@ -24,6 +24,12 @@ def card_of(command: str) -> str | None:
     return words[1].upper() if len(words) > 1 and words[0] == "/play" else None
 
 
+def _text_lines(message: dict[str, Any]) -> list[str]:
+    """A message's text as lines (``text``, or a list of ``lines``)."""
+    text = message.get("text")
+    return str(text).splitlines() if text else [str(line) for line in message.get("lines") or []]
+
+
 def stop_of(command: str) -> str:
     """Where a move stops the Left/Right cursor: a play without the colour it names and the karuki call, so a
     card's colours are one stop (Up/Down choose among them) while MILWA's targets stay stops of their own."""
@@ -59,6 +65,10 @@ class Model:
     commands: dict[str, str] = field(default_factory=dict)
     games: list[str] = field(default_factory=list)
     bot_levels: list[str] = field(default_factory=list)
+    # The games' rules as the server words them (``/rules GAME``; [] when it refused), for F1's help pane.
+    rules: dict[str, list[str]] = field(default_factory=dict)
+    rules_asked: str | None = None  # the game F1 asked the rules of, until the reply
+    rules_heard: list[str] = field(default_factory=list)  # what came for that request before its reply
 
     # ------------------------------------------------------------ input
 
@@ -66,6 +76,8 @@ class Model:
         """Take one message from the server into the picture."""
         kind = message["type"]
         before = self.selected()
+        if self._rules_answer(message):
+            return
         if "commands" in message:  # the server's catalogue (docs/protocol.md): welcome, /help
             self.commands = {c["command"]: c["help"] for c in message["commands"]}
             self.games = list(message.get("games", self.games))
@@ -98,6 +110,30 @@ class Model:
         for line in message_lines(message):
             self.note(line)
         self._keep_cursor(before)
+
+    def ask_rules(self, request_id: int, game: str) -> None:
+        """F1 sent ``/rules GAME``: what answers it goes to the help pane, not to the log."""
+        self.pending[request_id] = f"/rules {game}"
+        self.rules_asked, self.rules_heard = game, []
+
+    def _rules_answer(self, message: dict[str, Any]) -> bool:
+        """Take in what answers F1's ``/rules`` (the server's command is new: its text may come as a ``rules``
+        or a ``help`` message before the reply, or in the reply); True when the message was that."""
+        game, kind = self.rules_asked, message["type"]
+        if game is None:
+            if kind == "rules" and message.get("game"):  # a /rules typed by hand: logged, and kept for F1
+                self.rules[message["game"]] = _text_lines(message)
+            return False
+        if kind in ("rules", "help"):  # messages a command causes come before its reply
+            self.rules_heard += _text_lines(message)
+            return True
+        command = self.pending.get(message.get("id"), "") if kind in ("ok", "error") else ""
+        if not command.startswith("/rules"):
+            return False
+        self.pending.pop(message["id"])
+        self.rules[game] = (self.rules_heard or _text_lines(message)) if kind == "ok" else []
+        self.rules_asked, self.rules_heard = None, []
+        return True
 
     def _new_hand(self, message: dict[str, Any]) -> bool:
         old = self.state or {}

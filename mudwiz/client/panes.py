@@ -35,8 +35,8 @@ KEYS = [  # the Left/Right/Home/End/Enter/Space bindings act only while the inpu
     ("Enter", "send the selected move (or /ok, /start)"),
     ("Space", "Witches pass: choose / unchoose a card"),
     ("Tab", "complete commands, legal moves, cards, names"),
-    ("PageUp / PageDown", "scroll the log"),
-    ("F1", "this help"),
+    ("PageUp / PageDown", "scroll the log (this pane while it is open)"),
+    ("F1", "this help: the keys and your game's rules"),
     ("F2", "the score sheet"),
     ("F5", "reconnect after a drop (logs in again as you)"),
     ("Ctrl-D / F10", "quit"),
@@ -553,3 +553,17 @@ def generic_sheet(message: dict[str, Any]) -> list[str]:
 def key_lines() -> list[str]:
     return [*(f" {pad(STYLE.bold(k), 18)} {v}" for k, v in KEYS),
             STYLE.paint(" Left/Right/Home/End/Enter/Space act when the input line is empty.", "grey")]
+
+
+def help_lines(model: Model, width: int) -> list[str]:
+    """F1's pane: the keys, then the rules of your table's game as the server words them (``/rules``)."""
+    lines = [line if visible_len(line) <= width else cut_ansi(line, width) for line in key_lines()]
+    game = (model.state or {}).get("game")
+    if game is None:
+        return [*lines, "", STYLE.paint(" At a table F1 shows its game's rules here too (/rules GAME asks).", "grey")]
+    if model.rules_asked == game:
+        return [*lines, "", STYLE.paint(f" (asking the server for the rules of {game}...)", "grey")]
+    if not model.rules.get(game):
+        return [*lines, "", STYLE.paint(f" (this server sends no rules of {game}: the keys only)", "grey")]
+    lines += ["", rule(f"The rules of {game.capitalize()}", width)]
+    return lines + [part for line in model.rules[game] for part in wrap_words(" " + STYLE.text(line), width)]
