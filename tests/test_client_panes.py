@@ -106,6 +106,8 @@ def test_events_of_whole_games_and_unknown_messages_read_as_words() -> None:
                 assert lines and lines != [strip_ansi(unknown_line(message))], message
     left = " ".join(strip_ansi(line) for line in message_lines({"type": "left", "table": 3}))
     assert left == "You are no longer at table 3."
+    rules = [strip_ansi(line) for line in message_lines({"type": "rules", "game": "wizard", "text": "# Wizard\nBid."})]
+    assert rules == ["# Wizard", "Bid."]  # /rules typed by hand
     odd = {"type": "frog_jumped", "table": 1, "game": "tiltowait", "player": "bo", "height": 3, "pond": ["a", "b"]}
     text = " ".join(strip_ansi(line) for line in message_lines(odd))
     assert text == "bo: frog jumped (height 3, pond a b).", text

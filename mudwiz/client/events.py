@@ -100,6 +100,9 @@ def own_lines(message: dict[str, Any]) -> list[str]:
     kind = message["type"]
     if kind == "tiltowait_turn" and "player" in message:
         return [f"{STYLE.text(message['player'])} must draw 2 or cancel the TILTOWAIT."]
+    if kind == "rules":  # /rules GAME typed by hand (F1's own request goes to its pane instead)
+        text = message.get("text")
+        return [STYLE.text(line) for line in (str(text).splitlines() if text else message.get("lines") or [])]
     if kind == "left" and "table" in message:
         return [STYLE.paint(f"You are no longer at table {message['table']}.", "cyan")]
     return []
