@@ -95,14 +95,19 @@ def standings_line(message: dict[str, Any]) -> str:
     return STYLE.paint("Game over: ", "bold", "yellow") + ranked
 
 
+def text_lines(message: dict[str, Any]) -> list[str]:
+    """A message's text as lines (``text``, or a list of ``lines``)."""
+    text = message.get("text")
+    return str(text).splitlines() if text else [str(line) for line in message.get("lines") or []]
+
+
 def own_lines(message: dict[str, Any]) -> list[str]:
     """Messages the server's renderers leave unsaid (a telnet player's table view says it instead), in words."""
     kind = message["type"]
     if kind == "tiltowait_turn" and "player" in message:
         return [f"{STYLE.text(message['player'])} must draw 2 or cancel the TILTOWAIT."]
     if kind == "rules":  # /rules GAME typed by hand (F1's own request goes to its pane instead)
-        text = message.get("text")
-        return [STYLE.text(line) for line in (str(text).splitlines() if text else message.get("lines") or [])]
+        return [STYLE.text(line) for line in text_lines(message)]
     if kind == "left" and "table" in message:
         return [STYLE.paint(f"You are no longer at table {message['table']}.", "cyan")]
     return []

@@ -11,7 +11,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from mudwiz.client.events import STYLE, message_lines
+from mudwiz.client.events import STYLE, message_lines, text_lines
 
 LOG_LINES = 2000
 CONFIRMS = ("/ok", "/start")
@@ -22,12 +22,6 @@ def card_of(command: str) -> str | None:
     """The card a ``/play CARD …`` command plays, upper-cased as hands are; None for other commands."""
     words = command.split()
     return words[1].upper() if len(words) > 1 and words[0] == "/play" else None
-
-
-def _text_lines(message: dict[str, Any]) -> list[str]:
-    """A message's text as lines (``text``, or a list of ``lines``)."""
-    text = message.get("text")
-    return str(text).splitlines() if text else [str(line) for line in message.get("lines") or []]
 
 
 def stop_of(command: str) -> str:
@@ -122,16 +116,16 @@ class Model:
         game, kind = self.rules_asked, message["type"]
         if game is None:
             if kind == "rules" and message.get("game"):  # a /rules typed by hand: logged, and kept for F1
-                self.rules[message["game"]] = _text_lines(message)
+                self.rules[message["game"]] = text_lines(message)
             return False
         if kind in ("rules", "help"):  # messages a command causes come before its reply
-            self.rules_heard += _text_lines(message)
+            self.rules_heard += text_lines(message)
             return True
         command = self.pending.get(message.get("id"), "") if kind in ("ok", "error") else ""
         if not command.startswith("/rules"):
             return False
         self.pending.pop(message["id"])
-        self.rules[game] = (self.rules_heard or _text_lines(message)) if kind == "ok" else []
+        self.rules[game] = (self.rules_heard or text_lines(message)) if kind == "ok" else []
         self.rules_asked, self.rules_heard = None, []
         return True
 
