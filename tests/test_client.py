@@ -654,8 +654,13 @@ def test_a_full_table_played_by_keys_at_80x24(server: tuple[str, int], game: str
         await d.press("enter")  # /start
         await d.until(lambda: d.model.state["status"] == "playing", what="the start")
         rng = random.Random(11)
+        def my_turn() -> bool:  # not merely an optional move (a catch) that another player's call may take away
+            state = d.model.state
+            return d.answered() and bool(d.model.choices()) and (state["you"] in state["waiting"] or
+                                                                 d.model.legal == ["/ok"])
+
         for _ in range(12):
-            await d.until(lambda: d.answered() and bool(d.model.choices()), what="a turn")
+            await d.until(my_turn, what="a turn")
             await d.press(*(["right"] * rng.randrange(3)))
             if d.model.passing:  # Witches: Space chooses the cards to pass
                 await d.press(*(["space", "right"] * d.model.pass_count()))
