@@ -183,3 +183,16 @@ def test_a_refused_rules_request_leaves_the_keys_only() -> None:
     text = " ".join(strip_ansi(line) for line in panes.help_lines(model, 70))
     assert model.rules == {"wizard": []} and "Left / Right" in text and "no rules" in text
     assert not any("unknown command" in strip_ansi(line) for line in model.log)
+
+
+def test_help_asked_before_f1_stays_in_the_log() -> None:
+    """A /help typed just before F1 is answered first: its text is not taken for the rules."""
+    model = model_of(Run("wizard", 3, names="p{}").state(0), "p0")
+    model.sent(4, "/help play")
+    model.ask_rules(5, "wizard")
+    model.apply({"type": "help", "topic": "play", "text": "/play CARD: play a card"})
+    model.apply({"type": "ok", "id": 4})
+    model.apply({"type": "rules", "game": "wizard", "text": RULES})
+    model.apply({"type": "ok", "id": 5})
+    assert any("/play CARD: play a card" in strip_ansi(line) for line in model.log)
+    assert model.rules["wizard"] == RULES.splitlines() and not model.pending

@@ -118,11 +118,11 @@ class Model:
             if kind == "rules" and message.get("game"):  # a /rules typed by hand: logged, and kept for F1
                 self.rules[message["game"]] = text_lines(message)
             return False
-        if kind in ("rules", "help"):  # messages a command causes come before its reply
-            self.rules_heard += text_lines(message)
+        ours = [i for i, command in self.pending.items() if command == f"/rules {game}"]
+        if kind in ("rules", "help") and ours and min(self.pending) == ours[0]:
+            self.rules_heard += text_lines(message)  # what a command causes comes before its reply, in order
             return True
-        command = self.pending.get(message.get("id"), "") if kind in ("ok", "error") else ""
-        if not command.startswith("/rules"):
+        if kind not in ("ok", "error") or message.get("id") not in ours:
             return False
         self.pending.pop(message["id"])
         self.rules[game] = (self.rules_heard or text_lines(message)) if kind == "ok" else []
