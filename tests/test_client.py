@@ -8,6 +8,7 @@ player back to the same seat. Completion is checked on a model alone and through
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import random
 import re
@@ -17,6 +18,7 @@ from typing import Any
 
 import pyte
 import pytest
+from client_tables import LONG, Run, max_players
 from prompt_toolkit.completion import CompleteEvent
 from prompt_toolkit.data_structures import Size
 from prompt_toolkit.document import Document
@@ -30,9 +32,10 @@ from mudwiz.client.app import ClientApp
 from mudwiz.client.completion import CommandCompleter
 from mudwiz.client.connection import parse_address, split_line
 from mudwiz.client.model import Model
+from mudwiz.games import available
 from mudwiz.render.style import strip_ansi
 
-KEYS = {"left": "\x1b[D", "right": "\x1b[C", "enter": "\r", "tab": "\t",
+KEYS = {"left": "\x1b[D", "right": "\x1b[C", "up": "\x1b[A", "down": "\x1b[B", "enter": "\r", "tab": "\t", "space": " ",
         "f1": "\x1bOP", "f2": "\x1bOQ", "f5": "\x1b[15~"}  # what a vt100/xterm sends for each key
 
 
@@ -425,7 +428,8 @@ def test_other_games_are_shown_generically_and_richer_when_known() -> None:
     text = "\n".join(strip_ansi(line) for line in panes.table_lines(model, 80))
     for needle in ("HALITO-R", "Colour: red", "counter-clockwise", "Draw pending: 2", "karuki!", "cards"):
         assert needle in text, (needle, text)
-    assert model.choices() == ["/play MAHALITO K", "/play MAHALITO R", "/draw"]
+    assert model.choices() == ["/play MAHALITO K", "/draw"]  # the colours are one stop: Up/Down choose
+    assert model.choice_forms() == ["/play MAHALITO K", "/play MAHALITO R"]
     model.apply({**tilt, "game": "newgame", "players": [{"name": "ann", "score": 3, "gems": 4}]})
     text = "\n".join(strip_ansi(line) for line in panes.table_lines(model, 80))
     assert "gems" in text and "Newgame" in text
@@ -451,3 +455,254 @@ def test_address_and_line_parsing() -> None:
     assert split_line('What is your name? {"type":"ok","text":"mode json"}') == (
         "What is your name? ", {"type": "ok", "text": "mode json"})
     assert split_line("| {curly} motd |") == ("| {curly} motd |", None)
+
+
+TILTOWAIT_TURN: dict[str, Any] = {
+    "type": "state", "table": 7, "host": "ann", "status": "playing", "observer": False, "game": "tiltowait",
+    "phase": "playing", "round": 1, "rounds": 5, "dealer": "bo", "turn": "ann", "waiting": ["ann"], "you": "ann",
+    "players": [{"name": "ann", "held": 4, "score": 0, "asleep": False, "karuki": False, "bot": False, "away": False},
+                {"name": "bo", "held": 5, "score": 0, "asleep": False, "karuki": False, "bot": True, "away": False},
+                {"name": "cy", "held": 6, "score": 0, "asleep": False, "karuki": False, "bot": True, "away": False}],
+    "hand": ["R3", "G7", "MAHALITO", "MILWA"], "top": "R9", "colour": "R", "direction": "ccw", "pending": 0,
+    "stock": 50, "discard": 9, "answer": None, "next": "ann", "drawn": None, "free": False,
+    "legal": ["/play R3", *(f"/play MAHALITO {c}" for c in "KRGB"),
+              *(f"/play MILWA {n} {c}" for n in ("bo", "cy") for c in "KRGB"), "/draw"],
+    "options": {}, "sheet": [], "table_options": {"confirm": 20, "turn": 0}, "confirmed": [],
+}
+
+
+def test_up_and_down_choose_the_colour_a_spell_names(server: tuple[str, int]) -> None:
+    """Enter on MAHALITO always named K (black) and no key chose another: Up/Down now cycle the colour of the
+    selected spell, the Enter line says which, and Enter sends it. Elsewhere Up/Down stay the input history."""
+    screen = Screen(100, 30)
+
+    async def script(d: Driver) -> None:
+        await d.until(lambda: d.model.connection == "connected", what="the connection")
+        await d.type("colours1\r")
+        await d.until(lambda: d.model.logged_in, what="welcome")
+        await d.type("/who\r")
+        await d.until(d.answered, what="/who")
+        d.client.on_message(TILTOWAIT_TURN)  # as if the server sent it: a turn holding both spells
+        assert d.model.choices() == ["/play R3", "/play MAHALITO K", "/play MILWA bo K", "/play MILWA cy K",
+                                     "/draw"]
+        await d.press("up")  # on R3 there is no colour to choose: Up recalls the last command
+        assert d.client.buffer.text == "/who"
+        d.client.buffer.reset()
+        await d.press("right", "down", "down")
+        assert d.model.selected() == "/play MAHALITO G"
+        await asyncio.sleep(0.2)
+        assert "Enter sends /play MAHALITO G (gold)" in screen.text()
+        assert "[MAHALITO]" in screen.text()
+        await d.press("up", "up", "up")
+        assert d.model.selected() == "/play MAHALITO B"
+        await d.press("right", "up")  # MILWA: each target a stop, Up/Down its colour
+        assert d.model.selected() == "/play MILWA bo B"
+        await d.press("left")
+        assert d.model.selected() == "/play MAHALITO B"  # the colour chosen stays with the card
+        d.client.on_message({**TILTOWAIT_TURN, "stock": 49})  # a fresh state, the same choice
+        assert d.model.selected() == "/play MAHALITO B"
+        await d.press("enter")
+        await d.until(d.answered, what="the reply")
+        assert d.sent[-1] == "/play MAHALITO B"
+
+    with driven(server, screen.output) as run:
+        run(script)
+
+
+def test_enter_on_the_last_but_one_card_calls_karuki_when_offered(server: tuple[str, int]) -> None:
+    """The server takes ``play R3 karuki`` (the discard with the call) and offers it in ``legal`` for your
+    last-but-one card: Enter sends that form, so the call is never forgotten; a server that does not offer it
+    gets the plain play."""
+    screen = Screen(100, 30)
+    two = {**TILTOWAIT_TURN, "hand": ["R3", "MAHALITO"], "legal": ["/play R3", "/play R3 karuki", "/draw"]}
+    free = {**two, "free": True, "colour": None, "hand": ["R3", "G7"],
+            "legal": [*(f"/play {c} {k}{s}" for c in ("R3", "G7") for k in "KRGB" for s in ("", " karuki")),
+                      "/draw"]}
+
+    async def script(d: Driver) -> None:
+        await d.until(lambda: d.model.connection == "connected", what="the connection")
+        await d.type("karuki1\r")
+        await d.until(lambda: d.model.logged_in, what="welcome")
+        d.client.on_message(two)
+        assert d.model.choices() == ["/play R3 karuki", "/draw"]
+        await asyncio.sleep(0.2)
+        assert "Enter sends /play R3 karuki" in screen.text() and "[R3]" in screen.text()
+        await d.press("enter")
+        await d.until(d.answered, what="the reply")
+        assert d.sent[-1] == "/play R3 karuki"
+        d.client.on_message(free)  # any card, naming the colour: the karuki forms are the colours Up/Down pick
+        await d.press("right", "left", "down")
+        assert d.model.choice_forms() == [f"/play R3 {k} karuki" for k in "KRGB"]
+        await d.press("enter")
+        await d.until(d.answered, what="the reply")
+        assert d.sent[-1] == "/play R3 R karuki"
+        d.client.on_message({**two, "legal": ["/play R3", "/draw"]})  # a server without the form
+        await d.press("enter")
+        await d.until(d.answered, what="the reply")
+        assert d.sent[-1] == "/play R3"
+
+    with driven(server, screen.output) as run:
+        run(script)
+
+
+# ---------------------------------------------------------------- the most players on small and large screens
+
+
+def sample_states(game: str, count: int = 14) -> list[dict[str, Any]]:
+    """States of the first person at a table of the most players the game takes (16-character names): spread
+    over the game, plus the ones with the most to show (the biggest hand and choice) and a round's end."""
+    run = Run(game, max_players(game), options=("hands 2",) if game == "tiltowait" else ())
+    states: list[dict[str, Any]] = []
+    for _ in range(3000):
+        if run.over:
+            break
+        legal = run.people[0].last_state()["legal"]
+        if legal and legal != ["/start"]:
+            states.append(run.state(0))
+        run.step()
+    biggest = max(states, key=lambda s: (len(s["hand"]), len(s["legal"])))
+    ends = [s for s in states if s["phase"] == "roundend"][:1]
+    return [*states[:: max(1, len(states) // count)], biggest, *ends]
+
+
+def check_screen(d: Driver, screen: Screen) -> str:
+    """The table pane is on the screen whole, with everything a person needs to choose; returns the pane."""
+    columns = screen.size.columns
+    width = d.client.table_width()
+    pane = [line.rstrip() for line in "".join(f[1] for f in d.client.table_text()).split("\n")]
+    shown = [row[:width].rstrip() for row in screen.screen.display]
+    assert shown[:len(pane)] == pane, "\n".join(screen.screen.display)
+    status = strip_ansi(panes.status_line(d.model, columns)).rstrip()
+    assert screen.screen.display[-2].rstrip() == status and shown[-1].startswith(">")  # status and input: last
+    assert all(len(line) < width for line in pane)
+    text = "\n".join(pane)
+    state = d.model.state
+    command = d.model.enter_command()
+    if command is not None:
+        assert f"Enter sends {command}" in text, text
+    cards = re.findall(r"[\w?-]+", text[text.lower().find(" hand"):])
+    assert all(card in cards for card in state["hand"]), text
+    assert all(p["name"][:10] in text for p in state["players"]), text
+    if width < columns:  # the log beside the table: at least 60 columns
+        assert all(row[width] == "\u2502" for row in screen.screen.display[:-2])
+        assert columns - width - 1 >= 60, f"the log beside the table is {columns - width - 1} columns"
+    else:
+        assert "\u2500" * columns in screen.text()
+    return text
+
+
+@pytest.mark.parametrize(("columns", "rows"), [(80, 24), (120, 40)])
+def test_every_game_at_its_most_players_fits_the_screen(columns: int, rows: int) -> None:
+    """At 80x24 ten Tiltowait players pushed your hand and the Enter line off the screen (Enter still sent the
+    unseen move): the table pane now compacts itself to fit, for every game at its most players; at 120x40 the
+    log beside it was 39 columns wide: it now gets what the table leaves, at least 60, or goes below."""
+    screen = Screen(columns, rows)
+    games = {game: sample_states(game) for game in available()}
+    chat = "the log breaks this once at its own width " * 4
+
+    async def script(d: Driver) -> None:
+        await d.until(lambda: d.model.connection == "disconnected", what="no server: the states are fed in")
+        d.client.on_message({"type": "welcome", "name": LONG.format(0)})
+        d.client.on_message({"type": "chat", "from": "someone", "channel": "lobby", "text": chat})
+        compact = 0
+        for states in games.values():
+            for state in states:
+                d.client.on_message(state)
+                for _ in range(100):  # until drawn
+                    await asyncio.sleep(0.01)
+                    with contextlib.suppress(AssertionError):
+                        check_screen(d, screen)
+                        break
+                text = check_screen(d, screen)
+                compact += "Your hand" not in text or text.count("player") > 1
+        if columns == 80:
+            assert compact  # the compact forms were needed, and they fit
+        log_width = columns - d.client.table_width() - 1 if d.client.table_width() < columns else columns
+        log = [row[columns - log_width:] for row in screen.screen.display]
+        said = [row for row in log if "breaks this once" in row or "own width" in row]
+        assert len(said) <= -(-len(chat) // (log_width - 2)) + 1, "\n".join(log)  # broken once, at its width
+
+    with driven(("127.0.0.1", free_port()), screen.output) as run:
+        run(script)
+
+
+async def drawn(d: Driver, screen: Screen) -> str:
+    """Wait for the screen to show the model's table, then check it (``check_screen``)."""
+    for _ in range(100):
+        await asyncio.sleep(0.01)
+        with contextlib.suppress(AssertionError):
+            return check_screen(d, screen)
+    return check_screen(d, screen)
+
+
+@pytest.mark.parametrize("game", available())
+def test_a_full_table_played_by_keys_at_80x24(server: tuple[str, int], game: str) -> None:
+    """The issue's own case, live: the most players the game takes (bots, and a 16-character name), 80x24,
+    moves chosen by keys; every turn the screen shows the whole table and the move Enter will send."""
+    screen = Screen(80, 24)
+    name = f"{game[:6]}_at_80x24_"[:16].ljust(16, "x")
+
+    async def script(d: Driver) -> None:
+        await d.until(lambda: d.model.connection == "connected", what="the connection")
+        await d.type(name + "\r")
+        await d.until(lambda: d.model.logged_in, what="welcome")
+        setup = [f"/new {game}", *["/bot add random"] * (max_players(game) - 1)]
+        for command in [*setup, *(["/option hands 1"] if game == "tiltowait" else [])]:
+            await d.type(command + "\r")
+            await d.until(d.answered, what=command)
+            assert d.received[-1]["type"] == "ok", d.received[-1]
+        await d.press("enter")  # /start
+        await d.until(lambda: d.model.state["status"] == "playing", what="the start")
+        rng = random.Random(11)
+        def my_turn() -> bool:  # not merely an optional move (a catch) that another player's call may take away
+            state = d.model.state
+            return d.answered() and bool(d.model.choices()) and (state["you"] in state["waiting"] or
+                                                                 d.model.legal == ["/ok"])
+
+        for _ in range(12):
+            await d.until(my_turn, what="a turn")
+            await d.press(*(["right"] * rng.randrange(3)))
+            if d.model.passing:  # Witches: Space chooses the cards to pass
+                await d.press(*(["space", "right"] * d.model.pass_count()))
+            expected = d.model.enter_command()
+            assert f"Enter sends {expected}" in await drawn(d, screen)
+            await d.press("enter")
+            await d.until(d.answered, what=f"the reply to {expected}")
+            reply = next(m for m in reversed(d.received) if m["type"] in ("ok", "error"))
+            assert d.sent[-1] == expected and reply["type"] == "ok", reply
+
+    with driven(server, screen.output) as run:
+        run(script)
+
+
+def test_f1_asks_for_the_rules_and_keeps_the_keys(server: tuple[str, int]) -> None:
+    """F1 sends ``/rules GAME`` for your table's game and shows the keys and the reply together; this server may
+    not have the command yet, and then the pane shows the keys alone and the refusal stays out of the log."""
+    screen = Screen(100, 30)
+
+    async def script(d: Driver) -> None:
+        await d.until(lambda: d.model.connection == "connected", what="the connection")
+        await d.type("rules1\r")
+        await d.until(lambda: d.model.logged_in, what="welcome")
+        await d.press("f1")  # in the lobby: no game to ask about
+        assert d.client.show_keys and not any(c.startswith("/rules") for c in d.sent)
+        await d.press("f1")
+        await d.type("/new wizard\r")
+        await d.until(d.answered, what="/new")
+        logged = len(d.model.log)
+        await d.press("f1")
+        assert d.sent[-1] == "/rules wizard"
+        await d.until(d.answered, what="the rules")
+        await asyncio.sleep(0.2)
+        shown = screen.text()
+        assert "Keys and rules (F1 closes" in shown and "Left / Right" in shown
+        if d.model.rules["wizard"]:  # a server with /rules
+            assert "The rules of Wizard" in shown
+        else:
+            assert "sends no rules of wizard" in shown
+        assert len(d.model.log) == logged  # neither the rules nor a refusal in the log
+        await d.press("f1", "f1")  # closed and opened again: asked once
+        assert sum(c.startswith("/rules") for c in d.sent) == 1 and d.client.show_keys
+
+    with driven(server, screen.output) as run:
+        run(script)

@@ -1,7 +1,8 @@
 """The full-screen client: a prompt_toolkit ``Application`` around the model, the panes and the connection.
 
-Layout, top to bottom: the table pane (sized to its content) and the log (the rest) - side by side when the
-terminal is wide - then the status line and the input line; the score sheet and the key help float above.
+Layout, top to bottom: the table pane (sized to its content, drawn more compactly when it must, never cut) and
+the log (the rest) - side by side when the log still gets 60 columns there - then the status line and the input
+line; the score sheet and the key help float above.
 Everything runs in the one asyncio loop prompt_toolkit runs (see ``connection`` for why no Twisted here).
 """
 
@@ -42,7 +43,9 @@ from mudwiz.client.connection import Connection, parse_address
 from mudwiz.client.model import Model
 from mudwiz.render.style import Style, wrap_words
 
-WIDE = 120  # from this many columns the log sits beside the table instead of below it
+LOG_NARROWEST = 60  # the log sits beside the table only if it gets this many columns; else below it
+LOG_ENOUGH = 80  # columns the log can use: what the server words is broken at 80
+LOG_FEWEST = 4  # rows the log keeps under the table (more on taller terminals: a sixth of them)
 PAGE = 10
 STYLE = Style()
 PT_STYLE = PtStyle.from_dict({"status": "reverse", "separator": "fg:ansibrightblack", "frame.border": "ansicyan"})
@@ -62,7 +65,8 @@ class ClientApp:
         self.model = Model(address=f"{host}:{port}")
         self.connection = Connection(host, port, self.on_message, self.on_text, self.on_close)
         self.log_offset = 0  # lines scrolled back from the newest
-        self.show_keys = False
+        self.show_keys = False  # F1's pane: the keys and the game's rules
+        self.help_offset = 0  # lines of it scrolled past
         self.buffer = Buffer(
             multiline=False, history=InMemoryHistory(), completer=CommandCompleter(self.model),
             complete_while_typing=False, accept_handler=self.accept,
@@ -118,6 +122,7 @@ class ClientApp:
         m = self.model
         m.connection, m.reason, m.logged_in = "disconnected", reason, False
         m.pending.clear()
+        m.rules_asked = None
         m.note(STYLE.paint(f"! {reason}. F5 reconnects (your seat is kept for a while).", "red", "bold"))
         self.refresh()
 
@@ -161,6 +166,35 @@ class ClientApp:
             self.model.note(STYLE.paint(f"> {command}", "grey"))
         self.refresh()
 
+    def toggle_help(self) -> None:
+        """F1: open or close the keys and, at a table, the game's rules, asked of the server (``/rules GAME``)
+        the first time; a server without the command leaves the keys alone in the pane."""
+        m = self.model
+        self.show_keys, self.help_offset = not self.show_keys, 0
+        game = (m.state or {}).get("game")
+        if (self.show_keys and game and game not in m.rules and m.rules_asked is None and m.logged_in
+                and self.connection.connected):
+            m.ask_rules(self.connection.request(f"/rules {game}"), game)
+
+    def help_height(self) -> int:
+        """Rows of F1's pane inside its frame: the screen's but the frame, the top line and the bottom two."""
+        return max(3, self.size()[1] - 5)
+
+    def help_width(self) -> int:
+        return max(20, min(90, self.columns() - 4))
+
+    def help_text(self) -> StyleAndTextTuples:
+        lines = panes.help_lines(self.model, self.help_width())
+        self.help_offset = max(0, min(self.help_offset, len(lines) - self.help_height()))
+        return self._block(lines[self.help_offset:self.help_offset + self.help_height()])
+
+    def scroll(self, step: int) -> None:
+        """PageUp/PageDown: F1's pane while it is open, else the log."""
+        if self.show_keys:
+            self.help_offset = max(0, self.help_offset + step)
+        else:
+            self.log_offset = max(0, min(len(self.model.log) - 1, self.log_offset - step))
+
     def toggle_sheet(self) -> None:
         m = self.model
         m.show_sheet = not m.show_sheet
@@ -174,6 +208,7 @@ class ClientApp:
         kb = KeyBindings()
         empty = Condition(lambda: not self.buffer.text)
         passing = Condition(lambda: self.model.passing)
+        forms = Condition(lambda: len(self.model.choice_forms()) > 1)
 
         @kb.add("left", filter=empty)
         def _left(event: KeyPressEvent) -> None:
@@ -182,6 +217,14 @@ class ClientApp:
         @kb.add("right", filter=empty)
         def _right(event: KeyPressEvent) -> None:
             self.model.move(1)
+
+        @kb.add("up", filter=empty & forms)  # otherwise Up/Down stay the input history
+        def _form_up(event: KeyPressEvent) -> None:
+            self.model.cycle_form(-1)
+
+        @kb.add("down", filter=empty & forms)
+        def _form_down(event: KeyPressEvent) -> None:
+            self.model.cycle_form(1)
 
         @kb.add("home", filter=empty)
         def _home(event: KeyPressEvent) -> None:
@@ -197,7 +240,7 @@ class ClientApp:
 
         @kb.add("f1")
         def _keys(event: KeyPressEvent) -> None:
-            self.show_keys = not self.show_keys
+            self.toggle_help()
 
         @kb.add("f2")
         def _sheet(event: KeyPressEvent) -> None:
@@ -210,11 +253,11 @@ class ClientApp:
 
         @kb.add("pageup")
         def _back(event: KeyPressEvent) -> None:
-            self.log_offset = min(len(self.model.log) - 1, self.log_offset + PAGE)
+            self.scroll(-PAGE)
 
         @kb.add("pagedown")
         def _forward(event: KeyPressEvent) -> None:
-            self.log_offset = max(0, self.log_offset - PAGE)
+            self.scroll(PAGE)
 
         @kb.add("c-d", filter=empty)
         @kb.add("f10")
@@ -226,31 +269,52 @@ class ClientApp:
 
     # ------------------------------------------------------------ layout
 
-    def columns(self) -> int:
+    def size(self) -> tuple[int, int]:
+        """(columns, rows) of the terminal."""
         app = getattr(self, "app", None)  # the layout is built (and walked) before the Application exists
-        return app.output.get_size().columns if app is not None else 80
+        if app is None:
+            return 80, 24
+        size = app.output.get_size()
+        return size.columns, size.rows
+
+    def columns(self) -> int:
+        return self.size()[0]
+
+    def beside(self) -> bool:
+        """The log beside the table only where it still gets LOG_NARROWEST columns; else it goes below."""
+        return self.columns() - panes.wanted_width(self.model) - 1 >= LOG_NARROWEST
 
     def table_width(self) -> int:
+        """Beside the log, the table takes what its rows need and the log the rest, up to the LOG_ENOUGH it can
+        use (what the server words is broken at 80 columns); stacked, the table takes the terminal's width."""
         cols = self.columns()
-        return min(84, cols - 40) if cols >= WIDE else cols
+        if not self.beside():
+            return cols
+        return max(panes.wanted_width(self.model), min(84, cols - 1 - LOG_ENOUGH))
+
+    def table_rows(self) -> int:
+        """The rows the table pane may use: all but the status and input lines, and stacked, the log's least."""
+        rows = self.size()[1] - 2
+        return max(1, rows if self.beside() else rows - 1 - max(LOG_FEWEST, rows // 6))
+
+    def table_lines(self) -> list[str]:
+        return panes.table_lines(self.model, self.table_width() - 1, self.table_rows())
 
     def table_text(self) -> StyleAndTextTuples:
-        lines = panes.table_lines(self.model, self.table_width() - 1)
-        return [frag for line in lines for frag in [*fragments(line), ("", "\n")]][:-1]
+        return self._block(self.table_lines())
 
     def table_dimension(self) -> Dimension:
         """Beside the log the table keeps its width; stacked, it takes the terminal's."""
-        return Dimension.exact(self.table_width()) if self.columns() >= WIDE else Dimension()
+        return Dimension.exact(self.table_width()) if self.beside() else Dimension()
 
     def table_height(self) -> Dimension:
-        rows = len(panes.table_lines(self.model, self.table_width() - 1))
-        if self.columns() >= WIDE:
+        if self.beside():
             return Dimension(min=1)
-        return Dimension(min=min(rows, 6), preferred=rows, max=rows)
+        return Dimension.exact(len(self.table_lines()))
 
     def log_width(self) -> int:
         cols = self.columns()
-        return cols - self.table_width() - 1 if cols >= WIDE else cols
+        return cols - self.table_width() - 1 if self.beside() else cols
 
     def log_text(self) -> StyleAndTextTuples:
         lines = list(self.model.log)
@@ -274,10 +338,12 @@ class ClientApp:
         status = Window(status_text, height=1, style="class:status")
         prompt = BeforeInput(lambda: "> " if self.model.logged_in else "name> ", style="bold")
         entry = Window(BufferControl(self.buffer, input_processors=[prompt]), height=1)
-        body = HSplit([DynamicContainer(lambda: wide if self.columns() >= WIDE else stacked), status, entry])
+        body = HSplit([DynamicContainer(lambda: wide if self.beside() else stacked), status, entry])
         sheet = Frame(Window(FormattedTextControl(lambda: self._block(panes.sheet_lines(self.model)))),
                       title="Score sheet (F2 closes)")
-        keys = Frame(Window(FormattedTextControl(lambda: self._block(panes.key_lines()))), title="Keys (F1 closes)")
+        keys = Frame(Window(FormattedTextControl(self.help_text), width=lambda: Dimension(max=self.help_width()),
+                            height=lambda: Dimension(max=self.help_height())),
+                     title="Keys and rules (F1 closes, PageUp/PageDown scroll)")
         root = FloatContainer(body, floats=[
             Float(ConditionalContainer(sheet, filter=Condition(lambda: self.model.show_sheet)), top=1),
             Float(ConditionalContainer(keys, filter=Condition(lambda: self.show_keys)), top=1),

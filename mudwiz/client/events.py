@@ -54,16 +54,21 @@ def renderer(game: str | None) -> ModuleType | None:
 def generic_line(message: dict[str, Any]) -> str:
     """Any event of any game, in words good enough to follow it: the shapes every game shares by name."""
     kind = message["type"]
-    words = kind.replace("_", " ")
     if kind == "card_played" and {"player", "card"} <= message.keys():
         return tighten(f"{STYLE.text(message['player'])} plays {STYLE.card(message['card'])}.")
     if kind == "trick" and "winner" in message:
         return STYLE.bold(f"{STYLE.text(message['winner'])} wins the trick.")
-    fields = ", ".join(f"{k} {_short(v)}" for k, v in message.items() if k not in (*_SKIP, "player")
-                       and v is not None)
-    if "player" in message:
-        return f"{STYLE.text(str(message['player']))}: {words}" + (f" ({fields})" if fields else "")
-    return f"{words}: {fields}" if fields else words
+    return unknown_line(message)
+
+
+def unknown_line(message: dict[str, Any]) -> str:
+    """A message this client has no words for (a newer server's): still a sentence, its name as words and its
+    fields spelled out, never the bare identifier (``bot1: tiltowait turn`` read like a bug)."""
+    words = message["type"].replace("_", " ").strip().capitalize() or "Something happened"
+    fields = ", ".join(f"{k.replace('_', ' ')} {_short(v)}" for k, v in message.items()
+                       if k not in (*_SKIP, "player") and v is not None)
+    who = f"{STYLE.text(str(message['player']))}: " if "player" in message else ""
+    return f"{who}{words[0].lower() if who else words[0]}{words[1:]}" + (f" ({fields})" if fields else "") + "."
 
 
 def _short(value: Any) -> str:
@@ -90,6 +95,24 @@ def standings_line(message: dict[str, Any]) -> str:
     return STYLE.paint("Game over: ", "bold", "yellow") + ranked
 
 
+def text_lines(message: dict[str, Any]) -> list[str]:
+    """A message's text as lines (``text``, or a list of ``lines``)."""
+    text = message.get("text")
+    return str(text).splitlines() if text else [str(line) for line in message.get("lines") or []]
+
+
+def own_lines(message: dict[str, Any]) -> list[str]:
+    """Messages the server's renderers leave unsaid (a telnet player's table view says it instead), in words."""
+    kind = message["type"]
+    if kind == "tiltowait_turn" and "player" in message:
+        return [f"{STYLE.text(message['player'])} must draw 2 or cancel the TILTOWAIT."]
+    if kind == "rules":  # /rules GAME typed by hand (F1's own request goes to its pane instead)
+        return [STYLE.text(line) for line in text_lines(message)]
+    if kind == "left" and "table" in message:
+        return [STYLE.paint(f"You are no longer at table {message['table']}.", "cyan")]
+    return []
+
+
 def event_lines(message: dict[str, Any]) -> list[str]:
     """The log lines for one game event."""
     kind = message["type"]
@@ -109,8 +132,22 @@ def event_lines(message: dict[str, Any]) -> list[str]:
 
 
 def tighten(line: str) -> str:
-    """``plays  G6 .`` -> ``plays G6.``: a card in running text needs no padding."""
-    return _PADDED_CARD.sub(r"\1\2\3", line)
+    """``plays  G6 .`` -> ``plays G6.``: a card in running text needs no padding. The padding was all that kept
+    cards in a row apart (``draws 2 cards: B6  K10``), so a card keeps one space from a card, a word or a colon
+    before it and from a word after it."""
+    out: list[str] = []
+    last = 0
+    for match in _PADDED_CARD.finditer(line):
+        out.append(line[last:match.start()])
+        before = strip_ansi(line[:match.start()])[-1:]
+        if (last and match.start() == last) or (before and not before.isspace() and before not in "(["):
+            out.append(" ")
+        out.append(match.expand(r"\1\2\3"))
+        if strip_ansi(line[match.end():])[:1].isalnum():
+            out.append(" ")
+        last = match.end()
+    out.append(line[last:])
+    return "".join(out)
 
 
 def _unrule(line: str) -> str:
@@ -121,14 +158,28 @@ def _unrule(line: str) -> str:
     return line
 
 
+_WRAPPED = ("ok", "error", "notice", "chat")  # the terminal renderer breaks these at 80 columns
+_CONTINUED = re.compile(r"^((?:\x1b\[[0-9;]*m)*)  ")
+
+
+def unwrap(lines: list[str]) -> str:
+    """Lines the terminal renderer broke for 80 columns, joined again: the log breaks them at its own width, and
+    a line broken twice (80, then the log's 67) left a ragged stub every other row."""
+    return " ".join([lines[0], *(_CONTINUED.sub(r"\1", line) for line in lines[1:])])
+
+
 def message_lines(message: dict[str, Any]) -> list[str]:
     """Log lines for any message: game events here, the rest (chat, notices, lists, replies) as the server's
     own terminal renderer words them; states and score sheets have panes of their own."""
     kind = message["type"]
     if kind in ("state", "score", "welcome"):
         return []
+    own = own_lines(message)
+    if own:
+        return own
     if hasattr(_PRESENTER, f"_{kind}"):
-        return [_unrule(line) for line in _PRESENTER.lines(message)]
+        lines = [_unrule(line) for line in _PRESENTER.lines(message)]
+        return [unwrap(lines)] if kind in _WRAPPED and lines else lines
     if "game" in message:
         return event_lines(message)
     return [generic_line(message)]

@@ -11,16 +11,28 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from mudwiz.client.events import STYLE, message_lines
+from mudwiz.client.events import STYLE, message_lines, text_lines
 
 LOG_LINES = 2000
 CONFIRMS = ("/ok", "/start")
+KARUKI = "karuki"  # ``/play R3 karuki``: the discard that leaves one card, with the call
 
 
 def card_of(command: str) -> str | None:
     """The card a ``/play CARD …`` command plays, upper-cased as hands are; None for other commands."""
     words = command.split()
     return words[1].upper() if len(words) > 1 and words[0] == "/play" else None
+
+
+def stop_of(command: str) -> str:
+    """Where a move stops the Left/Right cursor: a play without the colour it names and the karuki call, so a
+    card's colours are one stop (Up/Down choose among them) while MILWA's targets stay stops of their own."""
+    words = command.split()
+    if words[-1:] == [KARUKI]:
+        words.pop()
+    if len(words) >= 3 and words[0] == "/play" and len(words[-1]) == 1 and words[-1].isalpha():
+        words.pop()  # a colour letter; names are two characters or more
+    return " ".join(words)
 
 
 @dataclass
@@ -40,12 +52,17 @@ class Model:
     log: deque[str] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
     pending: dict[int, str] = field(default_factory=dict)  # request id -> command, until its reply
     cursor: int = 0
+    forms: dict[str, str] = field(default_factory=dict)  # stop -> the form (colour) chosen with Up/Down
     marked: list[int] = field(default_factory=list)  # hand positions chosen for a Witches pass
     show_sheet: bool = False
     # What the server offers (``welcome`` and ``/help`` carry it): commands with their help, games, bot levels.
     commands: dict[str, str] = field(default_factory=dict)
     games: list[str] = field(default_factory=list)
     bot_levels: list[str] = field(default_factory=list)
+    # The games' rules as the server words them (``/rules GAME``; [] when it refused), for F1's help pane.
+    rules: dict[str, list[str]] = field(default_factory=dict)
+    rules_asked: str | None = None  # the game F1 asked the rules of, until the reply
+    rules_heard: list[str] = field(default_factory=list)  # what came for that request before its reply
 
     # ------------------------------------------------------------ input
 
@@ -53,6 +70,8 @@ class Model:
         """Take one message from the server into the picture."""
         kind = message["type"]
         before = self.selected()
+        if self._rules_answer(message):
+            return
         if "commands" in message:  # the server's catalogue (docs/protocol.md): welcome, /help
             self.commands = {c["command"]: c["help"] for c in message["commands"]}
             self.games = list(message.get("games", self.games))
@@ -64,6 +83,8 @@ class Model:
             if self.state is None or self.state.get("table") != message.get("table") or self._new_hand(message):
                 self.marked = []
             self.state = message
+            legal = set(self.legal)
+            self.forms = {stop: form for stop, form in self.forms.items() if form in legal}
         elif kind == "who":
             self.who = message["users"]
         elif kind == "tables":
@@ -83,6 +104,30 @@ class Model:
         for line in message_lines(message):
             self.note(line)
         self._keep_cursor(before)
+
+    def ask_rules(self, request_id: int, game: str) -> None:
+        """F1 sent ``/rules GAME``: what answers it goes to the help pane, not to the log."""
+        self.pending[request_id] = f"/rules {game}"
+        self.rules_asked, self.rules_heard = game, []
+
+    def _rules_answer(self, message: dict[str, Any]) -> bool:
+        """Take in what answers F1's ``/rules`` (the server's command is new: its text may come as a ``rules``
+        or a ``help`` message before the reply, or in the reply); True when the message was that."""
+        game, kind = self.rules_asked, message["type"]
+        if game is None:
+            if kind == "rules" and message.get("game"):  # a /rules typed by hand: logged, and kept for F1
+                self.rules[message["game"]] = text_lines(message)
+            return False
+        ours = [i for i, command in self.pending.items() if command == f"/rules {game}"]
+        if kind in ("rules", "help") and ours and min(self.pending) == ours[0]:
+            self.rules_heard += text_lines(message)  # what a command causes comes before its reply, in order
+            return True
+        if kind not in ("ok", "error") or message.get("id") not in ours:
+            return False
+        self.pending.pop(message["id"])
+        self.rules[game] = (self.rules_heard or text_lines(message)) if kind == "ok" else []
+        self.rules_asked, self.rules_heard = None, []
+        return True
 
     def _new_hand(self, message: dict[str, Any]) -> bool:
         old = self.state or {}
@@ -113,20 +158,43 @@ class Model:
         info = (self.state or {}).get("pass") or {}
         return int(info.get("count") or 0)
 
+    def stops(self) -> dict[str, list[str]]:
+        """The moves (not /ok, /start) by cursor stop, each with its forms in the server's order. A play the
+        server offers with the karuki call too is offered only so: nobody wants to be caught for forgetting it."""
+        legal = set(self.legal)
+        stops: dict[str, list[str]] = {}
+        for command in self.legal:
+            if command not in CONFIRMS and f"{command} {KARUKI}" not in legal:
+                stops.setdefault(stop_of(command), []).append(command)
+        return stops
+
     def choices(self) -> list[str]:
-        """The commands the cursor moves through: the moves (cards in hand order), else ``/ok`` / ``/start``."""
+        """The commands the cursor moves through: one per stop (cards in hand order, each in its chosen form),
+        else ``/ok`` / ``/start``."""
         if self.passing:
             return [f"/pass {c}" for c in self.hand]
-        moves = [c for c in self.legal if c not in CONFIRMS]
-        if not moves:
+        stops = self.stops()
+        if not stops:
             return [c for c in self.legal if c in CONFIRMS]
+        moves = [self.forms[stop] if self.forms.get(stop) in forms else forms[0] for stop, forms in stops.items()]
         hand = [c.upper() for c in self.hand]
 
         def order(command: str) -> int:
             card = card_of(command)
             return hand.index(card) if card in hand else len(hand)
 
-        return sorted(moves, key=order)  # stable: a card's several forms (colours, targets) stay in order
+        return sorted(moves, key=order)  # stable: a card's several stops (MILWA's targets) stay in order
+
+    def choice_forms(self) -> list[str]:
+        """The forms of the selected move (a spell's colours); Up/Down go through them."""
+        chosen = self.selected()
+        return [] if chosen is None or self.passing else self.stops().get(stop_of(chosen), [])
+
+    def cycle_form(self, step: int) -> None:
+        """Up/Down: the selected move's next (or previous) form, e.g. the colour a MAHALITO names."""
+        forms, chosen = self.choice_forms(), self.selected()
+        if len(forms) > 1 and chosen in forms:
+            self.forms[stop_of(chosen)] = forms[(forms.index(chosen) + step) % len(forms)]
 
     def selected(self) -> str | None:
         options = self.choices()
@@ -154,8 +222,9 @@ class Model:
     def _keep_cursor(self, before: str | None) -> None:
         """After a new state, stay on the same move if it is still there, else go back to the first."""
         options = self.choices()
-        if before in options and not self.passing:
-            self.cursor = options.index(before)
+        stops = [stop_of(c) for c in options]
+        if before is not None and stop_of(before) in stops and not self.passing:
+            self.cursor = stops.index(stop_of(before))
         elif self.cursor >= len(options):
             self.cursor = 0
 

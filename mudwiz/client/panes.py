@@ -13,19 +13,30 @@ from typing import Any
 
 from mudwiz.cards import SUIT_NAMES
 from mudwiz.client.events import STYLE, renderer, tighten
-from mudwiz.client.model import Model, card_of
+from mudwiz.client.model import KARUKI, Model, card_of
 from mudwiz.render.ansi import Presenter
-from mudwiz.render.style import SUIT_COLOUR, cell_width, counted, pad, truncate, visible_len, wrap_cards
+from mudwiz.render.style import (
+    SUIT_COLOUR,
+    cell_width,
+    counted,
+    pad,
+    strip_ansi,
+    truncate,
+    visible_len,
+    wrap_cards,
+    wrap_words,
+)
 
+NARROWEST = 50  # the table pane beside the log is never narrower: hints and the hand need the room
 KEYS = [  # the Left/Right/Home/End/Enter/Space bindings act only while the input line is empty
     ("Left / Right", "move through your playable cards or legal bids"),
+    ("Up / Down", "the colour a spell names (MAHALITO, ...); else input history"),
     ("Home / End", "first / last choice"),
     ("Enter", "send the selected move (or /ok, /start)"),
     ("Space", "Witches pass: choose / unchoose a card"),
     ("Tab", "complete commands, legal moves, cards, names"),
-    ("Up / Down", "input history"),
-    ("PageUp / PageDown", "scroll the log"),
-    ("F1", "this help"),
+    ("PageUp / PageDown", "scroll the log (this pane while it is open)"),
+    ("F1", "this help: the keys and your game's rules"),
     ("F2", "the score sheet"),
     ("F5", "reconnect after a drop (logs in again as you)"),
     ("Ctrl-D / F10", "quit"),
@@ -137,11 +148,54 @@ def columns(state: dict[str, Any]) -> list[Column]:
               for k in extra)]
 
 
-def player_rows(state: dict[str, Any], width: int) -> list[str]:
+def awaited(state: dict[str, Any]) -> list[str] | None:
+    """At a round's end, the people the next round waits for (``/ok`` not yet typed; bots and dropped players are
+    never waited for); None outside a round's end or from a server that does not say who confirmed."""
+    if state.get("phase") != "roundend" or state.get("confirmed") is None:
+        return None
+    done = set(state["confirmed"])
+    return [p["name"] for p in state.get("players", []) if not p.get("bot") and not p.get("away")
+            and p["name"] not in done]
+
+
+def confirm_lines(state: dict[str, Any], width: int) -> list[str]:
+    """Who has confirmed the round with /ok, and whom it still waits for (broken between names to fit)."""
+    waiting = awaited(state)
+    if waiting is None:
+        return []
+    done = f" Confirmed (/ok): {', '.join(STYLE.text(n) for n in state['confirmed']) or 'nobody yet'}"
+    if not waiting:
+        return wrap_words(done + "   " + STYLE.bold("the next round starts"), width)
+    seconds = (state.get("table_options") or {}).get("confirm")
+    limit = f" (at most {seconds} s)" if seconds else ""
+    names = ", ".join(STYLE.text(n) for n in waiting)
+    return wrap_words(done + "   " + STYLE.bold(f"Waiting for /ok: {names}") + limit, width)
+
+
+def player_rows(state: dict[str, Any], width: int, two_columns: bool = False, titles: bool = True) -> list[str]:
+    """The players' figures, one row each; ``two_columns`` (for a pane short of rows) sets the seats side by side,
+    shortening names before dropping a column; ``titles`` False leaves out the column titles."""
+    players = state.get("players", [])
+    if two_columns and len(players) > 3:
+        half = (width - 2) // 2
+        rows = _rows(state, half, shortest_name=10)
+        if max(visible_len(r) for r in rows) <= half:
+            body = rows[1:]
+            n = (len(body) + 1) // 2
+            left, right = body[:n], [*body[n:], ""]
+            head = [pad(rows[0], half) + "  " + rows[0]] if titles else []
+            return head + [(pad(a, half) + "  " + b).rstrip() for a, b in zip(left, right, strict=False)]
+    rows = _rows(state, width)
+    return rows if titles else rows[1:]
+
+
+def _rows(state: dict[str, Any], width: int, shortest_name: int = 16) -> list[str]:
+    """The column titles and a row a player in ``width`` columns: optional columns go while names are longer than
+    ``shortest_name``, then names are shortened."""
     players = state.get("players", [])
     if not players:
         return []
-    waiting = set(state.get("waiting") or [])
+    waiting = set(state.get("waiting") or []) | set(awaited(state) or [])
 
     def label(p: dict[str, Any]) -> str:
         tag = " (bot)" if p.get("bot") else ""
@@ -150,7 +204,8 @@ def player_rows(state: dict[str, Any], width: int) -> list[str]:
 
     cols = columns(state)
     name_w = max(6, min(16, max(cell_width(label(p)) for p in players)))
-    while 3 + name_w + sum(c.width + 1 for c in cols) > width and any(c.optional for c in cols):
+    while (3 + min(name_w, shortest_name) + sum(c.width + 1 for c in cols) > width
+           and any(c.optional for c in cols)):
         cols.pop(max(i for i, c in enumerate(cols) if c.optional))  # the last optional column goes first
     name_w = max(4, min(name_w, width - 3 - sum(c.width + 1 for c in cols)))  # then names are shortened
 
@@ -171,6 +226,14 @@ def player_rows(state: dict[str, Any], width: int) -> list[str]:
         row = f" {marker} {pad(name, name_w)}" + "".join(" " + cell(c, c.value(p)) for c in cols)
         rows.append(row)
     return rows
+
+
+def wanted_width(model: Model) -> int:
+    """How wide the table pane would be beside the log: its players' rows whole, every column shown."""
+    state = model.state
+    if not state or state.get("phase") == "waiting":
+        return NARROWEST
+    return max([NARROWEST, *(visible_len(row) + 2 for row in _rows(state, 200))])
 
 
 # ---------------------------------------------------------------- game facts
@@ -222,18 +285,19 @@ def info_segments(state: dict[str, Any]) -> list[str]:
     return segs
 
 
-def trick_line(state: dict[str, Any], model: Model) -> list[str]:
+def trick_lines(state: dict[str, Any], model: Model, width: int) -> list[str]:
+    """The trick on the table (or the last one, and who took it), broken between plays to fit ``width``."""
     if "trick" not in state:
         return []
     game = state.get("game")
+    trick = state["trick"] or state.get("last_trick") or []
+    if not trick:
+        return []
+    plays = [f"{STYLE.text(t['player'])} {card(t['card'], game=game)}" for t in trick]
     if state["trick"]:
-        played = "  ".join(f"{STYLE.text(t['player'])} {card(t['card'], game=game)}" for t in state["trick"])
-        return [f" Trick: {played}"]
-    if state.get("last_trick"):
-        played = "  ".join(f"{STYLE.text(t['player'])} {card(t['card'], game=game)}" for t in state["last_trick"])
-        won = f" -> {STYLE.text(model.last_winner)}" if model.last_winner else ""
-        return [STYLE.paint(" Last trick: ", "grey") + played + won]
-    return []
+        return [tighten(line) for line in flow(["Trick:", *plays], width, gap="  ")]
+    won = [f"-> {STYLE.text(model.last_winner)}"] if model.last_winner else []
+    return [tighten(line) for line in flow([STYLE.paint("Last trick:", "grey"), *plays, *won], width, gap="  ")]
 
 
 def header(state: dict[str, Any]) -> str:
@@ -250,7 +314,9 @@ def header(state: dict[str, Any]) -> str:
 # ---------------------------------------------------------------- your hand and your choices
 
 
-def hand_lines(model: Model, width: int) -> list[str]:
+def hand_lines(model: Model, width: int, title: bool = True) -> list[str]:
+    """Your cards, the playable ones marked and the cursor's in brackets; without ``title`` (a pane short of rows)
+    the first line of cards carries the label instead of a line of its own."""
     state = model.state or {}
     if state.get("you") is None:
         return [STYLE.paint(" (watching: observers see no hands)", "grey")] if state.get("observer") else []
@@ -268,6 +334,9 @@ def hand_lines(model: Model, width: int) -> list[str]:
         cards.append(text)
     if not hand:
         return [] if state.get("phase") in ("roundend", "gameover") else [" Your hand: empty"]
+    if not title:
+        lines = wrap_cards(cards, width=max(14, width), indent=7)
+        return [" Hand: " + lines[0][7:], *lines[1:]]
     return [f" Your hand ({len(hand)}):", *wrap_cards(cards, width=max(8, width), indent=2)]
 
 
@@ -290,7 +359,9 @@ def choice_lines(model: Model, width: int) -> list[str]:
 
 
 def enter_hint(model: Model, width: int) -> str:
-    """What Enter on an empty line would do, so a player never has to guess."""
+    """What Enter on an empty line would do, so a player never has to guess; a colour a spell names is spelled
+    out (Tiltowait's G is gold), and the keys that change the choice are named. Where that is too long the keys,
+    then the colour's name go; the command itself is never cut (``hint_lines`` breaks it if it must)."""
     command = model.enter_command()
     if model.passing:
         need = model.pass_count() - len(model.marked)
@@ -298,9 +369,23 @@ def enter_hint(model: Model, width: int) -> str:
             return STYLE.paint(f" Space chooses a card to pass ({need} more)", "yellow")
     if command is None:
         return ""
+    game = (model.state or {}).get("game", "wizard")
+    words = [w for w in command.split() if w != KARUKI]
+    move, colour = len(model.choices()) > 1, len(model.choice_forms()) > 1
+    named = f" ({suit(words[-1].upper(), game)})" if colour and len(words[-1]) == 1 else ""
+    keys = ("  (Left/Right: card, Up/Down: colour)" if move and colour else "  (Up/Down: colour)" if colour else
+            "  (Left/Right to change)" if move else "")
     hint = STYLE.paint(" Enter sends ", "grey") + STYLE.bold(command)
-    more = "  (Left/Right to change)"
-    return hint + STYLE.paint(more, "grey") if visible_len(hint) + len(more) <= width else hint
+    for more in (named + STYLE.paint(keys, "grey"), named, ""):
+        if visible_len(hint + more) <= width:
+            return hint + more
+    return hint
+
+
+def hint_lines(model: Model, width: int) -> list[str]:
+    """The Enter line, broken between words only on a pane too narrow for the move itself."""
+    hint = enter_hint(model, width)
+    return wrap_words(hint, width) if hint else []
 
 
 # ---------------------------------------------------------------- the panes
@@ -316,37 +401,73 @@ def lobby_lines(model: Model, width: int) -> list[str]:
             lines.append(cut(f" #{t['id']:<3} {t['game']:<10} {t['status']:<8} {t['seats']:>5}  {players}", width))
     else:
         lines.append(" No tables yet.")
-    lines.append(STYLE.paint(" /new wizard opens a table, /join N sits down, /watch N watches, /tables, /who.", "grey"))
-    return lines
+    hint = "/new wizard opens a table, /join N sits down, /watch N watches, /tables, /who."
+    return lines + [STYLE.paint(line, "grey") for line in wrap_words(" " + hint, width)]
 
 
-def table_lines(model: Model, width: int) -> list[str]:
-    """The table pane: the latest state drawn whole (or the lobby, or the login screen)."""
+def table_lines(model: Model, width: int, height: int | None = None) -> list[str]:
+    """The table pane: the latest state drawn whole (or the lobby, or the login screen) in at most ``height``
+    rows. A table that does not fit is drawn more compactly step by step (``game_lines``); what you hold and the
+    move Enter sends are the last things given up."""
     width = max(20, width)
     if not model.logged_in and model.state is None and not model.who:
-        return [rule("mudwiz", width), f" Server: {model.address}",
-                STYLE.bold(" Type your name and press Enter.") if model.connection == "connected" else
-                f" {model.connection}..."]
+        return fit([rule("mudwiz", width), f" Server: {model.address}",
+                    STYLE.bold(" Type your name and press Enter.") if model.connection == "connected" else
+                    f" {model.connection}..."], height, keep=1)
     state = model.state
     if state is None:
-        return lobby_lines(model, width)
+        return fit(lobby_lines(model, width), height, keep=1)
     if state.get("phase") == "waiting":
-        room = Presenter(STYLE).waiting_room(state)
-        return [rule(f"Table {state['table']}: {state['game']}, waiting", width),
-                *room[1:], *([enter_hint(model, width)] if model.legal else [])]
-    lines = [rule(header(state), width)]
-    lines += flow([tighten(seg) for seg in info_segments(state)], width)
-    lines += player_rows(state, width)
-    lines += [tighten(line) for line in trick_line(state, model)]
-    lines += hand_lines(model, width)
-    lines += choice_lines(model, width)
-    hint = enter_hint(model, width)
-    if hint:
-        lines.append(hint)
+        room = [cut_ansi(line, width) for line in Presenter(STYLE).waiting_room(state)[1:]]
+        hint = hint_lines(model, width) if model.legal else []
+        return fit([rule(f"Table {state['table']}: {state['game']}, waiting", width), *room, *hint], height,
+                   keep=len(hint))
+    for level in range(COMPACT + 1):
+        top, bottom = game_lines(model, state, width, level)
+        if height is None or len(top) + len(bottom) <= height:
+            break
+    return fit(top + bottom, height, keep=len(bottom))
+
+
+COMPACT = 3  # the most compact level of game_lines
+
+
+def game_lines(model: Model, state: dict[str, Any], width: int, level: int = 0) -> tuple[list[str], list[str]]:
+    """A table in play as (the table, what you hold and choose), at a compactness ``level``: 0 everything;
+    1 the players in two columns; 2 no trick line and the hand's label on its first line; 3 no column titles and
+    the table's facts on one line."""
+    info = flow([tighten(seg) for seg in info_segments(state)], width)
+    top = [rule(header(state), width), *(info if level < COMPACT else info[:1])]
+    top += player_rows(state, width, two_columns=level >= 1, titles=level < COMPACT)
+    if level < 2:
+        top += trick_lines(state, model, width)
+    bottom = confirm_lines(state, width)
+    bottom += hand_lines(model, width, title=level < 2)
+    bottom += choice_lines(model, width)
+    bottom += hint_lines(model, width)
     if state.get("standings"):
-        ranked = ", ".join(f"{r['place']}. {STYLE.text(r['player'])} {r['score']}" for r in state["standings"])
-        lines += flow([STYLE.bold("Final:"), ranked], width, gap=" ")
-    return lines
+        ranked = [f"{r['place']}. {STYLE.text(r['player'])} {r['score']}" for r in state["standings"]]
+        bottom += flow([STYLE.bold("Final:"), *ranked], width, gap="  ")
+    return top, bottom
+
+
+def fit(lines: list[str], height: int | None, keep: int = 0) -> list[str]:
+    """At most ``height`` lines: the last ``keep`` whole (what you choose), the others cut short, saying so."""
+    if height is None or len(lines) <= height:
+        return lines
+    height = max(1, height)
+    tail = lines[len(lines) - keep:] if keep else []
+    if len(tail) >= height:
+        return tail[-height:]
+    head = lines[:len(lines) - len(tail)]
+    room = height - len(tail)
+    more = STYLE.paint(f" ... {len(head) - room + 1} more lines: a taller window shows them", "grey")
+    return [*head[:room - 1], more, *tail]
+
+
+def cut_ansi(line: str, width: int) -> str:
+    """A painted line no wider than ``width`` (its paint dropped only if it had to be cut)."""
+    return line if visible_len(line) <= width else cut(strip_ansi(line), width)
 
 
 def asked(model: Model) -> str:
@@ -364,6 +485,8 @@ def asked(model: Model) -> str:
         return "game over" + ("; Enter starts a new game" if "/start" in legal else "")
     if "/ok" in legal and len(legal) == 1:
         return "round over: Enter (/ok) for the next round"
+    if awaited(state):
+        return "waiting for /ok from " + ", ".join(STYLE.text(n) for n in awaited(state) or [])
     moves = [c for c in legal if c not in ("/ok", "/start")]
     if moves:
         verb = moves[0].split()[0]
@@ -393,7 +516,7 @@ def status_line(model: Model, width: int = 200) -> str:
         if visible_len(" " + " | ".join(p for p in parts.values() if p)) <= width:
             break
         parts[drop] = ""
-    return " " + " | ".join(p for p in parts.values() if p)
+    return cut_ansi(" " + " | ".join(p for p in parts.values() if p), width)
 
 
 def sheet_lines(model: Model) -> list[str]:
@@ -430,3 +553,17 @@ def generic_sheet(message: dict[str, Any]) -> list[str]:
 def key_lines() -> list[str]:
     return [*(f" {pad(STYLE.bold(k), 18)} {v}" for k, v in KEYS),
             STYLE.paint(" Left/Right/Home/End/Enter/Space act when the input line is empty.", "grey")]
+
+
+def help_lines(model: Model, width: int) -> list[str]:
+    """F1's pane: the keys, then the rules of your table's game as the server words them (``/rules``)."""
+    lines = [line if visible_len(line) <= width else cut_ansi(line, width) for line in key_lines()]
+    game = (model.state or {}).get("game")
+    if game is None:
+        return [*lines, "", STYLE.paint(" At a table F1 shows its game's rules here too (/rules GAME asks).", "grey")]
+    if model.rules_asked == game:
+        return [*lines, "", STYLE.paint(f" (asking the server for the rules of {game}...)", "grey")]
+    if not model.rules.get(game):
+        return [*lines, "", STYLE.paint(f" (this server sends no rules of {game}: the keys only)", "grey")]
+    lines += ["", rule(f"The rules of {game.capitalize()}", width)]
+    return lines + [part for line in model.rules[game] for part in wrap_words(" " + STYLE.text(line), width)]
