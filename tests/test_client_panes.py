@@ -42,7 +42,7 @@ SAMPLES: dict[str, Any] = {  # a value for each field an engine event has, by fi
                     "bo"),
     "card": "R3", "top": "R3", "spell": "HALITO-R", "colour": "R", "suit": "R", "direction": "cw", "count": 2,
     "round": 1, "points": 13, "pass_count": 3, "seconds": 5, "bid": 1, "choice": "give", "reason": "draw",
-    "hidden": False, "choosing": False, "bids": {"bo": 1, "cy": 0},
+    "hidden": False, "choosing": False, "bids": {"bo": 1, "cy": 0}, "audience": "table",
     "results": [{"player": "bo", "delta": 10, "score": 30, "bid": 1, "tricks": 1, "points": 0, "held": 0,
                  "cards": [], "doubled": False},
                 {"player": "cy", "delta": -10, "score": -10, "bid": 0, "tricks": 1, "points": 3, "held": 2,
