@@ -196,3 +196,18 @@ def test_help_asked_before_f1_stays_in_the_log() -> None:
     model.apply({"type": "ok", "id": 5})
     assert any("/play CARD: play a card" in strip_ansi(line) for line in model.log)
     assert model.rules["wizard"] == RULES.splitlines() and not model.pending
+
+
+def test_rows_run_from_the_tricks_leader_and_mark_stand_ins_and_the_away() -> None:
+    from mudwiz.client.panes import player_rows
+
+    def row(name: str, **marks: Any) -> dict[str, Any]:
+        return {"name": name, "score": 0, "bot": False, "away": False, "bid": 1, "tricks": 0, "played": None,
+                **marks}
+
+    state = {"game": "wizard", "phase": "playing", "leader": "cy", "you": "bo", "waiting": ["cy"],
+             "players": [row("bo"), row("cy", bot=True, stand_in=True), row("di", away=True)]}
+    rows = [strip_ansi(r) for r in player_rows(state, 80)[1:]]
+    assert [r.split()[1] if r.startswith(" >") else r.split()[0] for r in rows] == ["cy", "di", "bo"]
+    assert "cy (stand-in)" in rows[0] and "(bot)" not in rows[0]
+    assert "di (away)" in rows[1]

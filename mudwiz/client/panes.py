@@ -15,6 +15,7 @@ from mudwiz.cards import SUIT_NAMES
 from mudwiz.client.events import STYLE, renderer, tighten
 from mudwiz.client.model import KARUKI, Model, card_of
 from mudwiz.render.ansi import Presenter
+from mudwiz.render.common import trick_order
 from mudwiz.render.style import (
     SUIT_COLOUR,
     cell_width,
@@ -198,7 +199,7 @@ def _rows(state: dict[str, Any], width: int, shortest_name: int = 16) -> list[st
     waiting = set(state.get("waiting") or []) | set(awaited(state) or [])
 
     def label(p: dict[str, Any]) -> str:
-        tag = " (bot)" if p.get("bot") else ""
+        tag = " (stand-in)" if p.get("stand_in") else " (bot)" if p.get("bot") else ""
         tag += " (away)" if p.get("away") else ""
         return STYLE.text(p["name"]) + tag
 
@@ -214,7 +215,8 @@ def _rows(state: dict[str, Any], width: int, shortest_name: int = 16) -> list[st
 
     head = "   " + pad("player", name_w) + "".join(" " + cell(c, c.title) for c in cols)
     rows = [STYLE.paint(head.rstrip(), "grey")]
-    for p in players:
+    # Tricks are played from their leader on, as the terminal view draws them (render.common.trick_order).
+    for p in trick_order(state) if state.get("game") in ("wizard", "witches") else players:
         marker = STYLE.paint(">", "yellow", "bold") if p["name"] in waiting else " "
         name = cut(label(p), name_w)
         if p["name"] == state.get("you"):
