@@ -485,20 +485,26 @@ def test_up_and_down_choose_the_colour_a_spell_names(server: tuple[str, int]) ->
         d.client.on_message(TILTOWAIT_TURN)  # as if the server sent it: a turn holding both spells
         assert d.model.choices() == ["/play R3", "/play MAHALITO K", "/play MILWA bo K", "/play MILWA cy K",
                                      "/draw"]
-        await d.press("up")  # on R3 there is no colour to choose: Up recalls the last command
+        # On R3 there is no colour to choose: Up recalls the last command. prompt_toolkit reloads a buffer's
+        # history in a task of its own after each Enter, so an Up pressed before that task ran finds no history
+        # yet (as fast as no person types): press again until it is there.
+        for _ in range(100):
+            await d.press("up")
+            if d.client.buffer.text:
+                break
+            await asyncio.sleep(0.02)
         assert d.client.buffer.text == "/who"
         d.client.buffer.reset()
         await d.press("right", "down", "down")
-        assert d.model.selected() == "/play MAHALITO G"
-        await asyncio.sleep(0.2)
-        assert "Enter sends /play MAHALITO G (gold)" in screen.text()
+        await d.until(lambda: d.model.selected() == "/play MAHALITO G", what="MAHALITO naming gold")
+        await d.until(lambda: "Enter sends /play MAHALITO G (gold)" in screen.text(), what="the Enter line")
         assert "[MAHALITO]" in screen.text()
         await d.press("up", "up", "up")
-        assert d.model.selected() == "/play MAHALITO B"
+        await d.until(lambda: d.model.selected() == "/play MAHALITO B", what="MAHALITO naming blue")
         await d.press("right", "up")  # MILWA: each target a stop, Up/Down its colour
-        assert d.model.selected() == "/play MILWA bo B"
+        await d.until(lambda: d.model.selected() == "/play MILWA bo B", what="MILWA at bo, blue")
         await d.press("left")
-        assert d.model.selected() == "/play MAHALITO B"  # the colour chosen stays with the card
+        await d.until(lambda: d.model.selected() == "/play MAHALITO B", what="the colour staying with the card")
         d.client.on_message({**TILTOWAIT_TURN, "stock": 49})  # a fresh state, the same choice
         assert d.model.selected() == "/play MAHALITO B"
         await d.press("enter")
