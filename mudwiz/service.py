@@ -18,6 +18,7 @@ from twisted.logger import Logger
 from mudwiz.connection import LOGIN_TIMEOUT
 from mudwiz.lobby import ARRIVAL_BURST, ARRIVAL_RATE, Lobby
 from mudwiz.net.limits import ConnectionCounter, Limits, raise_fd_limit
+from mudwiz.net.raw import RawFactory
 from mudwiz.net.telnet import MudFactory
 from mudwiz.table import IDLE_CLOSE
 from mudwiz.thinking import Think, ThreadedThinking, think_inline
@@ -77,16 +78,19 @@ def makeService(
     login_timeout = float(os.environ.get("MUDWIZ_LOGIN_TIMEOUT", LOGIN_TIMEOUT))
     shared = (lobby, motd_text, login_timeout, connection_counter())  # one counter: the limits span transports
     add_listener(top, "telnet", listen, MudFactory(*shared))
+    add_listener(top, "raw", os.environ.get("MUDWIZ_RAW_LISTEN"), RawFactory(*shared))
     return top
 
 
 def add_listener(top: service.MultiService, name: str, endpoint: str | None, factory: Factory) -> None:
     """Listen on ``endpoint`` (a Twisted endpoint description) with ``factory``, as the service ``name``; a
-    transport whose endpoint is not set (None or empty) is off."""
+    transport whose endpoint is not set (None or empty) is off. ``top.endpoints`` keeps the descriptions, so a
+    failure to listen can name the one at fault."""
     if endpoint:
         server = strports.service(endpoint, factory)
         server.setName(name)
         server.setServiceParent(top)
+        top.endpoints = {**getattr(top, "endpoints", {}), name: endpoint}  # type: ignore[attr-defined]
 
 
 def connection_counter() -> ConnectionCounter:
