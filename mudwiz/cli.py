@@ -29,7 +29,7 @@ def serve_forever(listen: str | None, motd: str | None) -> int:
     from twisted.internet.error import CannotListenError
     from twisted.logger import globalLogBeginner, textFileLogObserver
 
-    from mudwiz.service import listen_address, makeService
+    from mudwiz.service import makeService
 
     stderr = sys.stderr  # the log takes over sys.stderr; a failure to start is said on the real one
     globalLogBeginner.beginLoggingTo([textFileLogObserver(sys.stdout)])
@@ -38,11 +38,18 @@ def serve_forever(listen: str | None, motd: str | None) -> int:
         top.startService()
     except CannotListenError as exc:  # a taken port, a bad interface: one line, not a traceback
         reason = getattr(exc.socketError, "strerror", None) or exc.socketError
-        print(f"mudwiz: cannot listen on {listen_address(listen)}: {reason}", file=stderr)
+        print(f"mudwiz: cannot listen on {failed_endpoint(top.endpoints, exc.port)}: {reason}", file=stderr)
         return 1
     reactor.addSystemEventTrigger("before", "shutdown", top.stopService)
     reactor.run()  # type: ignore[attr-defined]
     return 0
+
+
+def failed_endpoint(endpoints: dict[str, str], port: object) -> str:
+    """Which of the endpoint descriptions a failure to listen on ``port`` is about (a description names its port
+    or socket path as one of its fields); the first one if none does."""
+    found = [e for e in endpoints.values() if str(port) in e.split(":")]
+    return (found or list(endpoints.values()))[0]
 
 
 if __name__ == "__main__":

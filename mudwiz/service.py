@@ -1,7 +1,8 @@
 """makeService(): the one place a running server is assembled; ``server.tac`` and ``mudwiz serve`` both call it.
 
-The listening address is a Twisted endpoint description (``tcp:4000``, ``tcp:4000:interface=127.0.0.1``,
-``unix:/tmp/mudwiz.sock``), so where and how to listen is configuration, not code.
+The listening addresses are Twisted endpoint descriptions (``tcp:4000``, ``tcp:4000:interface=127.0.0.1``,
+``unix:/tmp/mudwiz.sock``), so where and how to listen is configuration, not code. Each transport is one line in
+``makeService``: a call of ``add_listener`` with its factory from ``mudwiz/net/``.
 """
 
 from __future__ import annotations
@@ -11,11 +12,14 @@ from pathlib import Path
 
 from twisted.application import service, strports
 from twisted.internet.interfaces import IReactorFromThreads, IReactorTime
+from twisted.internet.protocol import Factory
 from twisted.logger import Logger
 
+from mudwiz.connection import LOGIN_TIMEOUT
 from mudwiz.lobby import ARRIVAL_BURST, ARRIVAL_RATE, Lobby
 from mudwiz.net.limits import ConnectionCounter, Limits, raise_fd_limit
-from mudwiz.net.telnet import LOGIN_TIMEOUT, MudFactory
+from mudwiz.net.raw import RawFactory
+from mudwiz.net.telnet import MudFactory
 from mudwiz.table import IDLE_CLOSE
 from mudwiz.thinking import Think, ThreadedThinking, think_inline
 
@@ -72,10 +76,21 @@ def makeService(
     )
     top.lobby = lobby  # type: ignore[attr-defined]
     login_timeout = float(os.environ.get("MUDWIZ_LOGIN_TIMEOUT", LOGIN_TIMEOUT))
-    server = strports.service(listen, MudFactory(lobby, motd_text, login_timeout, connection_counter()))
-    server.setName("telnet")
-    server.setServiceParent(top)
+    shared = (lobby, motd_text, login_timeout, connection_counter())  # one counter: the limits span transports
+    add_listener(top, "telnet", listen, MudFactory(*shared))
+    add_listener(top, "raw", os.environ.get("MUDWIZ_RAW_LISTEN"), RawFactory(*shared))
     return top
+
+
+def add_listener(top: service.MultiService, name: str, endpoint: str | None, factory: Factory) -> None:
+    """Listen on ``endpoint`` (a Twisted endpoint description) with ``factory``, as the service ``name``; a
+    transport whose endpoint is not set (None or empty) is off. ``top.endpoints`` keeps the descriptions, so a
+    failure to listen can name the one at fault."""
+    if endpoint:
+        server = strports.service(endpoint, factory)
+        server.setName(name)
+        server.setServiceParent(top)
+        top.endpoints = {**getattr(top, "endpoints", {}), name: endpoint}  # type: ignore[attr-defined]
 
 
 def connection_counter() -> ConnectionCounter:

@@ -15,9 +15,9 @@ import pytest
 from twisted.internet.task import Clock
 
 from mudwiz.commands import dispatch
+from mudwiz.connection import hint
 from mudwiz.errors import MudwizError
 from mudwiz.lobby import Lobby
-from mudwiz.net.telnet import hint
 from mudwiz.render.ansi import Presenter
 from mudwiz.render.style import Style, wrap_words
 from mudwiz.session import Recorder

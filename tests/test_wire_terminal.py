@@ -234,7 +234,7 @@ def test_a_client_that_never_reads_is_dropped_and_the_server_carries_on(server: 
 
 
 def test_the_moves_listed_after_an_error_group_the_ways_to_aim_one_card() -> None:
-    from mudwiz.net.telnet import summarize
+    from mudwiz.connection import summarize
 
     milwa = [f"/play MILWA {who} {colour}" for who in ("ann", "bob") for colour in "KRGB"]
     assert summarize(["/play B10", *milwa, "/play MADALTO K", "/play MADALTO R", "/draw"]) == [

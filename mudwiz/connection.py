@@ -1,0 +1,254 @@
+"""One user's conversation with the server, sans-I/O: decoded lines in, text out through an ``Outbox``.
+
+Every transport (``mudwiz/net/``) frames bytes into lines and hands them here, so what follows is the same on
+all of them: the message of the day and the name prompt, the commands allowed before a name, the JSON request
+envelope (``{"id": ..., "cmd": ...}``) and its ok/error replies, the hint after a refused move, and the
+renderer of each mode. Nothing here knows sockets, bytes or timers (the framing runs the login timer and calls
+``login_expired``), so the whole conversation is tested by feeding lines (tests/test_connection.py).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from twisted.logger import Logger
+
+from mudwiz.commands import catalogue, dispatch
+from mudwiz.errors import BadCommand, MudwizError
+from mudwiz.games.base import Event, Game
+from mudwiz.lobby import Lobby
+from mudwiz.render import jsonl
+from mudwiz.render.ansi import Presenter
+from mudwiz.render.style import NO_BREAK, Style
+from mudwiz.session import Session
+from mudwiz.usertext import clean, erase, one_line
+
+log = Logger()
+
+MAX_LINE = 4096  # bytes; a longer line is refused whole (the framing measures it), and the connection stays up
+LOGIN_TIMEOUT = 300.0  # seconds a connection may take to give its name (MUDWIZ_LOGIN_TIMEOUT; 0: no limit)
+NAME_PROMPT = "What is your name? "
+PRE_LOGIN = ("/mode", "/quit", "/help")
+
+
+class Outbox(Protocol):
+    """What a framing lends its connection: the only way out, so the connection never sees a transport."""
+
+    def send(self, text: str) -> None:
+        """Write ``text`` as it is; lines end in ``\\n`` and the framing puts them on the wire as it must."""
+
+    def close(self) -> None:
+        """End the connection once what was sent has gone out."""
+
+
+class ConnectionSession(Session):
+    """The user as the lobby and the tables see them: each message is rendered for the mode they chose."""
+
+    def __init__(self, connection: Connection) -> None:
+        super().__init__()
+        self.connection = connection
+        self.presenter = Presenter(Style())
+        self._style_mode = "ansi"
+
+    def deliver(self, message: dict[str, Any], event: Event | None = None) -> None:
+        if not self.connected:
+            return
+        if self.mode == "json":
+            self.connection.send_lines([jsonl.encode(message)])
+            return
+        if self._style_mode != self.mode:
+            self.presenter = Presenter(Style.for_mode(self.mode))
+            self._style_mode = self.mode
+        self.connection.send_lines(self.presenter.lines(message, event))
+
+    def close(self) -> None:
+        self.connection.outbox.close()
+
+
+class Connection:
+    """One connection's state machine: the name prompt until a name is accepted, then each line a command or chat.
+
+    The framing calls ``start`` once connected, ``receive`` for each line, ``line_too_long`` for a line it
+    refused, ``login_expired`` when its login timer (``login_timeout`` seconds; 0: none) runs out, and ``lost``
+    when the connection is gone; it reads ``logged_in`` to know when to stop that timer and tell the limits.
+    """
+
+    def __init__(
+        self, lobby: Lobby, outbox: Outbox, motd: str = "", *, login_timeout: float = LOGIN_TIMEOUT, address: str = ""
+    ) -> None:
+        self.lobby = lobby
+        self.outbox = outbox
+        self.motd = motd
+        self.login_timeout = login_timeout
+        self.session = ConnectionSession(self)
+        self.session.address = address
+        self.logged_in = False
+        self.prompt_open = False  # the name prompt ends without a newline; the next output must not join it
+        self.line_open = False  # the last character sent was not a newline (a program reading lines would join)
+
+    # -- lines in
+
+    def start(self) -> None:
+        for line in self.motd.splitlines():
+            self.send_lines([clean(line)])
+        self.prompt()
+
+    def receive(self, line: str) -> None:
+        """One line as the user sent it, without its line ending: a command, chat, a name or a JSON request."""
+        self.prompt_open = False  # the user pressed Enter: their cursor is on a fresh line
+        text = one_line(erase(line)).strip()
+        request_id: Any = None
+        if text.startswith("{"):
+            try:
+                request = json.loads(text)
+                if not isinstance(request, dict) or not isinstance(request.get("cmd"), str):
+                    raise ValueError('a JSON request is {"id": ..., "cmd": "/command ..."}')
+            except ValueError as exc:
+                self.reply_error(BadCommand(f"bad JSON request: {exc}"), None)
+                return
+            except RecursionError:  # json.loads recurses once a level: [[[[... past ~1000 levels
+                self.reply_error(BadCommand("bad JSON request: nested too deeply"), None)
+                return
+            request_id = request.get("id")
+            text = one_line(request["cmd"]).strip()  # JSON may spell a line break (\\n) or a bidi override
+        try:
+            reply = self.handle(text)
+        except MudwizError as exc:
+            self.reply_error(exc, request_id)
+        except Exception:  # a bug must cost one reply, never the connection or the server
+            log.failure("command {text!r} from {name} failed", text=text, name=self.session.name)
+            self.reply_error(MudwizError("internal error; the command was not carried out"), request_id)
+        else:
+            if reply is not _NO_REPLY:
+                message: dict[str, Any] = {"type": "ok"}
+                if request_id is not None:
+                    message["id"] = request_id
+                if reply:
+                    message["text"] = reply
+                self.session.deliver(message)
+
+    def line_too_long(self) -> None:
+        """The framing refused a line longer than ``MAX_LINE`` bytes: the user is told once, and nothing else."""
+        self.reply_error(BadCommand(f"line too long (more than {MAX_LINE} bytes): ignored"), None)
+
+    def login_expired(self) -> None:
+        """A connection that never names itself (a port scan, a forgotten window) is not kept open for ever;
+        one that has logged in is never timed out for being quiet."""
+        if self.logged_in:
+            return
+        self.reply_error(BadCommand(f"no name given within {self.login_timeout:g} s: goodbye"), None)
+        self.outbox.close()
+
+    def lost(self) -> None:
+        """The connection is gone: the lobby decides what becomes of the user (a seat is kept for a while)."""
+        if self.logged_in:
+            self.lobby.disconnect(self.session)
+        self.session.connected = False
+
+    def handle(self, text: str) -> str | None | object:
+        if self.logged_in:
+            return dispatch(self.lobby, self.session, text)
+        if not text:
+            self.prompt()
+            return _NO_REPLY
+        if text.startswith("/"):
+            if not text.lower().startswith(PRE_LOGIN):
+                raise BadCommand("first tell me your name")
+            return dispatch(self.lobby, self.session, text)
+        self.lobby.login(self.session, text, greet=self.welcome)
+        self.logged_in = True
+        if self.session.table is None:
+            dispatch(self.lobby, self.session, "/look")
+        return _NO_REPLY
+
+    def welcome(self) -> None:
+        self.session.deliver({"type": "welcome", "name": self.session.name, **catalogue()})
+        if self.session.mode != "json":
+            self.session.notice(f"Welcome, {self.session.name}! /help lists the commands; /tables the tables.")
+
+    def reply_error(self, exc: MudwizError, request_id: Any) -> None:
+        try:
+            text = hint(self.session, str(exc))
+        except Exception:  # the hint is a courtesy: a bug in it must not cost the error reply or the connection
+            log.failure("hint for {error!r} to {name} failed", error=str(exc), name=self.session.name)
+            text = str(exc)
+        message: dict[str, Any] = {"type": "error", "message": text}
+        if request_id is not None:
+            message["id"] = request_id
+        self.session.deliver(message)
+        if not self.logged_in and self.session.mode != "json":
+            self.prompt()
+
+    # -- text out
+
+    def prompt(self) -> None:
+        if self.session.mode != "json":
+            self.send(NAME_PROMPT)
+            self.prompt_open = True
+
+    def send_lines(self, lines: list[str]) -> None:
+        if lines:
+            # A person's Enter moved their cursor past the prompt; a JSON reader's stream has no Enter in it, so
+            # its first line must not be glued to "What is your name? ".
+            head = "\n" if self.prompt_open or (self.line_open and self.session.mode == "json") else ""
+            self.prompt_open = False
+            self.send(head + "\n".join(lines) + "\n")
+
+    def send(self, text: str) -> None:
+        if text:
+            self.line_open = not text.endswith("\n")
+        self.outbox.send(text)
+
+
+_NO_REPLY = object()
+
+
+def hint(session: Session, message: str) -> str:
+    """Append what the player may do, when it is their turn: ``; you may: /play B3, /play B10`` (engines give the
+    reason only, so every refusal ends in this one style). Moves are listed as typed, in the order of the hand;
+    on a terminal the words of one move are joined by ``NO_BREAK``, which the line wrapper never breaks at and
+    shows as a space, so ``/bid 1`` is never split over two lines (a JSON client gets plain spaces)."""
+    table = session.table
+    if table is None or table.game is None:
+        return message
+    seat = table.seat_of(session.name)
+    if seat is None or table.seats[seat] is not session:
+        return message
+    legal = [f"/{spelled(str(a), table.game_class)}" for a in table.game.legal_actions(seat)]
+    if not legal:
+        return message
+    moves = summarize(legal, table.game.view(seat)["hand"])
+    glue = " " if session.mode == "json" else NO_BREAK
+    shown = ", ".join(m.replace(" ", glue) for m in moves[:12]) + (", ..." if len(moves) > 12 else "")
+    return f"{message}; you may: {shown}"
+
+
+def spelled(move: str, game: type[Game]) -> str:
+    """A move as a person types it: a bare verb that stands for a pattern (Witches' ``pass``: any N cards of the
+    hand) takes its arguments from the game's usage line, ``pass C1 C2 ...``; a bare ``/pass`` would be refused."""
+    usage = game.usage(move)
+    return usage if usage.startswith(move + " ") else move
+
+
+def summarize(legal: list[str], hand: Sequence[str] = ()) -> list[str]:
+    """The moves in the order of ``hand`` (a card's moves where the card sits, moves of one verb together; an
+    engine may list ``/play B10`` before ``/play B3``), and moves that differ only after their second word, three
+    or more of them, as one: ``/play MILWA ...`` stands for the eight ways to aim a MILWA, so the list says what
+    kinds of move there are."""
+    verbs = {a.split()[0]: i for i, a in reversed(list(enumerate(legal)))}  # each verb's first place
+    place = {card: i for i, card in reversed(list(enumerate(hand)))}
+
+    def order(move: str) -> tuple[int, int]:
+        words = move.split()
+        return verbs[words[0]], place.get(words[1], len(hand)) if len(words) > 1 else len(hand)
+
+    legal = sorted(legal, key=order)
+    heads = [" ".join(a.split()[:2]) for a in legal]
+    many = Counter(heads)
+    shown: dict[str, None] = {}  # in order, each once
+    for move, head in zip(legal, heads, strict=True):
+        shown[f"{head} ..." if len(move.split()) > 2 and many[head] > 2 else move] = None
+    return list(shown)

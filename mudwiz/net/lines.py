@@ -1,0 +1,196 @@
+"""The line framing every transport shares: bytes split into lines for a ``Connection``, its text written back.
+
+A transport module (telnet.py, raw.py) only says what sits between this protocol and the socket. The rest is
+here once: lines end in ``\\n``, ``\\r\\n``, ``\\r\\0`` or ``\\r`` and are decoded as UTF-8 with replacement; a
+line longer than ``MAX_LINE`` bytes is refused whole and the connection stays up; the login timer; a peer that
+never reads is dropped after ``MAX_BACKLOG`` bytes; and the connection limits, which every listener shares.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from twisted.internet.interfaces import IDelayedCall, IPushProducer
+from twisted.internet.protocol import Factory, Protocol, connectionDone
+from twisted.logger import Logger
+from twisted.protocols.basic import LineReceiver
+from twisted.protocols.policies import TimeoutMixin
+from twisted.python.failure import Failure
+from zope.interface import implementer
+
+from mudwiz.connection import LOGIN_TIMEOUT, MAX_LINE, Connection
+from mudwiz.lobby import Lobby
+from mudwiz.net.limits import ConnectionCounter
+from mudwiz.net.tcp import tune
+
+log = Logger()
+
+MAX_BACKLOG = 1 << 20  # bytes written while the peer reads nothing; past this the connection is dropped
+
+
+@implementer(IPushProducer)
+class Backlog:
+    """Registered with the TCP transport, which pauses it once its own buffer is full (the peer is not reading)
+    and resumes it when the buffer drains: what is written in between is counted, so that a client that never
+    reads costs the server at most ``MAX_BACKLOG`` bytes rather than memory without end."""
+
+    def __init__(self) -> None:
+        self.paused = False
+        self.pending = 0
+
+    def pauseProducing(self) -> None:
+        self.paused = True
+
+    def resumeProducing(self) -> None:
+        self.paused, self.pending = False, 0
+
+    def stopProducing(self) -> None:
+        pass
+
+
+class LineProtocol(LineReceiver, TimeoutMixin):
+    """One connection's lines, handed to its ``Connection``; also the ``Outbox`` that connection writes to."""
+
+    delimiter = b"\n"  # every line ending is made this one first
+    MAX_LENGTH = MAX_LINE
+    newline = "\n"  # a line ending as written to ``transport``
+
+    def __init__(self, factory: LineFactory, address: str) -> None:
+        self.factory = factory
+        self.address = address
+        self.connection = Connection(factory.lobby, self, factory.motd, login_timeout=factory.login_timeout,
+                                     address=address)
+        self.backlog = Backlog()
+        self.dropped = False
+        self.discarding = False  # the start of a line was refused as too long; its tail is still to come
+        self.after_refused = b""  # what followed a line refused as too long, in the data being read
+
+    def socket(self) -> Any:
+        """The TCP (or unix) transport itself: a layer in between (telnet) overrides this."""
+        return self.transport
+
+    def connectionMade(self) -> None:
+        socket = self.socket()
+        tune(socket)
+        if hasattr(socket, "registerProducer"):
+            socket.registerProducer(self.backlog, True)
+        self.connection.start()
+        if self.connection.login_timeout > 0:
+            self.setTimeout(self.connection.login_timeout)
+
+    def callLater(self, period: float, func: Any) -> IDelayedCall:
+        """The login timer runs on the lobby's clock, so tests drive it with ``task.Clock``."""
+        return self.factory.lobby.clock.callLater(period, func)
+
+    def timeoutConnection(self) -> None:
+        self.connection.login_expired()
+
+    # -- bytes in
+
+    def dataReceived(self, data: bytes) -> None:
+        data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n").replace(b"\0", b"")
+        while data and not getattr(self.transport, "disconnecting", False):
+            if self.discarding:  # the tail of a line already refused
+                _, end, data = data.partition(self.delimiter)
+                if not end:
+                    return
+                self.discarding = False
+            self.after_refused = b""
+            super().dataReceived(data)
+            data = self.after_refused
+
+    def lineLengthExceeded(self, line: bytes) -> None:
+        """Refuse the line, once, and read on: Twisted's default would drop the connection for a long paste.
+        ``line`` is either an unfinished line (its tail is discarded as it comes) or a whole one and the rest."""
+        _, end, self.after_refused = line.partition(self.delimiter)
+        self.discarding = not end
+        self._guarded(self.connection.line_too_long)
+
+    def lineReceived(self, line: bytes) -> None:
+        was_logged_in = self.connection.logged_in
+        self._guarded(self.connection.receive, line.decode("utf-8", errors="replace"))
+        if self.connection.logged_in and not was_logged_in:
+            self.setTimeout(None)
+            if self.factory.counter is not None:
+                self.factory.counter.logged_in(self.address)
+
+    def _guarded(self, call: Any, *args: Any) -> None:
+        """The connection's own errors are bugs, not bad input: logged with the traceback, they cost the line
+        being read, never the connection or the lines after it."""
+        try:
+            call(*args)
+        except Exception:
+            log.failure("input from {peer} failed", peer=peer(self.socket()))
+
+    def connectionLost(self, reason: Failure = connectionDone) -> None:
+        self.setTimeout(None)
+        if self.factory.counter is not None:
+            self.factory.counter.closed(self.address, self.connection.logged_in)
+        self.connection.lost()
+
+    # -- text out (the Outbox)
+
+    def send(self, text: str) -> None:
+        """Every byte out goes through here, so a peer that stops reading is noticed and dropped."""
+        if self.dropped or self.transport is None:
+            return
+        data = text.replace("\n", self.newline).encode("utf-8", errors="replace")
+        if self.backlog.paused:
+            self.backlog.pending += len(data)
+            if self.backlog.pending > MAX_BACKLOG:
+                self.dropped = True
+                log.warn("{name}: dropped, {pending} bytes unread", name=self.connection.session.name or "?",
+                         pending=self.backlog.pending)
+                self.socket().abortConnection()  # loseConnection would wait to send it all
+                return
+        self.transport.write(data)
+
+    def close(self) -> None:
+        self.transport.loseConnection()
+
+
+def peer(transport: Any) -> str:
+    """The peer's host for a log line."""
+    return str(getattr(transport.getPeer(), "host", "?")) if transport is not None else "?"
+
+
+class Refused(Protocol):
+    """A connection over a limit: one line saying why, then closed."""
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+
+    def connectionMade(self) -> None:
+        assert self.transport is not None
+        self.transport.write(self.message.encode() + b"\r\n")
+        self.transport.loseConnection()
+
+
+class LineFactory(Factory):
+    """Shared state of every connection on a listener: the lobby, the message of the day, the login timeout and
+    the connection counts (one counter for all listeners, so the limits hold whatever the transport)."""
+
+    def __init__(
+        self, lobby: Lobby, motd: str, login_timeout: float = LOGIN_TIMEOUT, counter: ConnectionCounter | None = None
+    ) -> None:
+        self.lobby = lobby
+        self.motd = motd
+        self.login_timeout = login_timeout
+        self.counter = counter
+
+    def buildProtocol(self, addr: Any) -> Protocol:
+        address = str(getattr(addr, "host", ""))  # "" for a unix socket: no per-address limits
+        if self.counter is not None:
+            refusal = self.counter.admit(address)
+            if refusal is not None:
+                if refusal.news:
+                    log.warn("refusing connections from {address}: {why}", address=address or "?",
+                             why=refusal.message)
+                return Refused(refusal.message)
+        protocol = self.framing(address)
+        protocol.factory = self
+        return protocol
+
+    def framing(self, address: str) -> Protocol:
+        """The protocol a transport puts on an admitted connection, with a ``LineProtocol`` at its top."""
+        raise NotImplementedError

@@ -1,0 +1,25 @@
+"""Raw TCP lines: the shared line protocol straight on the socket, no telnet layer (``MUDWIZ_RAW_LISTEN``).
+
+For ``nc``, bots and BBS links that pass bytes through: a byte 255 is a byte like any other (on the telnet port
+it starts a telnet command), so nothing a client sends is ever taken for negotiation and nothing is escaped on
+the way out. Lines are written ending in ``\\r\\n``, the same bytes the telnet port sends.
+"""
+
+from __future__ import annotations
+
+from twisted.internet.protocol import Protocol
+
+from mudwiz.net.lines import LineFactory, LineProtocol
+
+
+class RawLines(LineProtocol):
+    """The line protocol on the socket itself."""
+
+    newline = "\r\n"
+
+
+class RawFactory(LineFactory):
+    """The raw listener: the same lobby, login and connection limits as telnet's."""
+
+    def framing(self, address: str) -> Protocol:
+        return RawLines(self, address)
