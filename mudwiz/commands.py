@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mudwiz.errors import BadCommand, IllegalAction, MudwizError
-from mudwiz.games import GAMES, available, game_class
+from mudwiz.games import available, game_class
 from mudwiz.games.base import Game
 from mudwiz.lobby import Lobby
 from mudwiz.session import MODES, Session
@@ -67,7 +67,7 @@ def dispatch(lobby: Lobby, session: Session, line: str) -> str | None:
 
 def _table(session: Session) -> Table:
     if session.table is None:
-        raise BadCommand("you are not at a table; /tables lists them, /new wizard opens one")
+        raise BadCommand(f"you are not at a table; /tables lists them, /new {(available() or ['GAME'])[0]} opens one")
     return session.table
 
 
@@ -87,12 +87,12 @@ def _help(lobby: Lobby, session: Session, arg: str) -> str | None:
 def catalogue() -> dict[str, Any]:
     """What this server offers, as data (sent with ``welcome`` and ``/help``): clients complete and list
     commands, games and bot levels from it instead of keeping copies that drift from the server's."""
-    from mudwiz.bots import LEVELS  # bots stand on tables and commands, not the other way round
+    from mudwiz.bots import levels  # bots stand on tables and commands, not the other way round
 
     return {
         "commands": [{"command": f"/{c.name}", "usage": c.usage, "help": c.help} for c in COMMANDS.values()],
         "games": available(),
-        "bot_levels": list(LEVELS),
+        "bot_levels": levels(),
     }
 
 
@@ -123,7 +123,7 @@ def help_text(topic: str, session: Session) -> str:
     if topic in COMMANDS:
         c = COMMANDS[topic]
         return "\n".join(textwrap.wrap(f"{c.usage}: {c.help}", 80, subsequent_indent="    "))
-    if topic in GAMES:
+    if topic in available():
         cls = game_class(topic)
         lines = [f"{cls.title}: {cls.min_players} to {cls.max_players} players. Moves:"]
         lines += _verb_rows(cls.VERBS)
@@ -185,7 +185,7 @@ def _quit(lobby: Lobby, session: Session, arg: str) -> str | None:
 # ------------------------------------------------------------------ tables
 
 
-@command("new", "/new GAME", "open a table of GAME (wizard, witches, tiltowait) and sit as its host")
+@command("new", "/new GAME", f"open a table of GAME ({', '.join(available())}) and sit as its host")
 def _new(lobby: Lobby, session: Session, arg: str) -> str | None:
     if not arg:
         raise BadCommand(f"usage: /new GAME, one of: {', '.join(available())}")
@@ -264,19 +264,19 @@ def _look(lobby: Lobby, session: Session, arg: str) -> str | None:
 
 @command("bot", "/bot add [LEVEL] | /bot remove NAME", "seat a computer player (host, before /start)")
 def _bot(lobby: Lobby, session: Session, arg: str) -> str | None:
-    from mudwiz.bots import LEVELS, BotSession
+    from mudwiz.bots import BotSession, levels
 
     table = _table(session)
     words = arg.split()
     if not words or words[0] not in ("add", "remove"):
-        raise BadCommand(f"usage: /bot add [LEVEL] or /bot remove NAME; levels: {', '.join(LEVELS)}")
+        raise BadCommand(f"usage: /bot add [LEVEL] or /bot remove NAME; levels: {', '.join(levels())}")
     if not table.is_host(session):
         raise BadCommand(f"only the host ({table.host}) seats bots")
     if table.in_game:
         raise BadCommand("bots are seated before /start")
     lobby.may_move(session)
     if words[0] == "add":
-        level = words[1].lower() if len(words) > 1 else "good" if "good" in LEVELS else "random"
+        level = words[1].lower() if len(words) > 1 else "good" if "good" in levels() else "random"
         bot = BotSession(lobby.free_bot_name(table), level=level, game=table.name,
                          seed=table.seeds.randrange(2**32), stand_in=False)
         table.sit(bot)

@@ -16,6 +16,7 @@ from twisted.internet.protocol import Factory
 from twisted.logger import Logger
 
 from mudwiz.connection import LOGIN_TIMEOUT
+from mudwiz.games import available, game_class
 from mudwiz.lobby import ARRIVAL_BURST, ARRIVAL_RATE, Lobby
 from mudwiz.net.limits import ConnectionCounter, Limits, raise_fd_limit
 from mudwiz.net.raw import RawFactory
@@ -25,7 +26,6 @@ from mudwiz.thinking import Think, ThreadedThinking, think_inline
 
 DEFAULT_LISTEN = "tcp:4000"
 DEFAULT_MOTD = "motd.txt"
-BUILTIN_MOTD = "Welcome to mudwiz: Wizard, Witches and Tiltowait at a text table."
 
 log = Logger()
 
@@ -43,7 +43,13 @@ def read_motd(path: str) -> str:
     for candidate in candidates:
         if candidate.is_file():
             return candidate.read_text(encoding="utf-8", errors="replace")
-    return BUILTIN_MOTD
+    return builtin_motd()
+
+
+def builtin_motd() -> str:
+    """The greeting without a motd file, naming the games this server has (``Wizard, Witches and Tiltowait``)."""
+    *most, last = [game_class(name).title for name in available()] or ["card games"]
+    return f"Welcome to mudwiz: {', '.join(most)}{' and ' if most else ''}{last} at a text table."
 
 
 def makeService(

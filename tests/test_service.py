@@ -11,7 +11,7 @@ from pathlib import Path
 
 from wire import ROOT, free_port
 
-from mudwiz.service import BUILTIN_MOTD, makeService, read_motd
+from mudwiz.service import makeService, read_motd
 
 
 def test_twistd_runs_server_tac_with_listen_and_motd_from_the_environment(tmp_path: Path) -> None:
@@ -48,4 +48,4 @@ def test_make_service_defaults_and_motd_fallback(tmp_path: Path) -> None:
     top = makeService(listen=f"tcp:{free_port()}:interface=127.0.0.1")
     assert top.getServiceNamed("telnet") is not None
     assert "m u d w i z" in read_motd("motd.txt")  # the shipped motd, found from anywhere
-    assert read_motd(str(tmp_path / "missing.txt")) == BUILTIN_MOTD
+    assert read_motd(str(tmp_path / "missing.txt")).startswith("Welcome to mudwiz: Wizard, Witches and Tiltowait")

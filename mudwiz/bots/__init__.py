@@ -1,28 +1,27 @@
 """Computer players. A bot sees only its own ``view`` (exactly what a person in its seat would) and answers
 with one action in the common vocabulary; the table plays it through the same call a person's command uses.
 
-Levels are looked up by name so the table need not know how any bot thinks.
+Levels are looked up by name in the games' plugins (``GamePlugin.bots``) so the table need not know how any bot
+thinks.
 """
 
 from __future__ import annotations
 
 import random
-from importlib import import_module
 from typing import Any, Protocol
 
 from mudwiz.errors import BadCommand
+from mudwiz.games import plugin, plugins
+from mudwiz.games.plugin import load
 from mudwiz.session import Session
 
-RANDOM = "mudwiz.bots.randombot:RandomBot"
-# level -> the policy class, either one for every game or one per game name (a game without one plays randomly)
-LEVELS: dict[str, str | dict[str, str]] = {
-    "random": RANDOM,
-    "good": {
-        "wizard": "mudwiz.bots.wizard_good:WizardGood",
-        "witches": "mudwiz.bots.witches_good:WitchesGood",
-        "tiltowait": "mudwiz.bots.tiltowait_good:TiltowaitGood",
-    },
-}
+RANDOM = "mudwiz.bots.randombot:RandomBot"  # every game's, and the level a game without its own plays
+
+
+def levels() -> list[str]:
+    """The bot levels: ``random`` (every game), then the levels any game's plugin brings, in the games' order."""
+    named = [level for p in plugins().values() for level in p.bots]
+    return list(dict.fromkeys(["random", *named]))
 
 
 class Policy(Protocol):
@@ -40,13 +39,12 @@ class Bot:
 
 
 def make_policy(level: str, game: str, rng: random.Random) -> Policy:
-    target = LEVELS.get(level)
-    if target is None:
-        raise BadCommand(f"no bot level {level!r}; levels: {', '.join(LEVELS)}")
-    if isinstance(target, dict):
-        target = target.get(game.lower(), RANDOM)
-    module, _, attr = target.partition(":")
-    return getattr(import_module(module), attr)(game, rng)
+    """The game's policy of ``level`` (its plugin's ``bots``); a game without one of that level plays randomly."""
+    if level not in levels():
+        raise BadCommand(f"no bot level {level!r}; levels: {', '.join(levels())}")
+    found = plugin(game)
+    target = found.bots.get(level, RANDOM) if found is not None and level != "random" else RANDOM
+    return load(target)(game, rng)
 
 
 class BotSession(Session):

@@ -12,17 +12,17 @@ from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 
 from mudwiz.client.model import Model
+from mudwiz.games import available
 
 # Until the server's catalogue arrives (with ``welcome``), docs/protocol.md's command table: the client may not
-# import the server's registry. /mode is never offered: the client must stay in JSON mode.
+# import the server's registry (the games: this install's). /mode is never offered: the client must stay in JSON mode.
 COMMANDS = {
     "/help": "the commands, one command, or a game's moves", "/who": "who is online", "/tables": "the tables",
-    "/new": "open a table: wizard, witches, tiltowait", "/join": "sit at table N", "/watch": "observe table N",
+    "/new": f"open a table: {', '.join(available())}", "/join": "sit at table N", "/watch": "observe table N",
     "/leave": "leave your table", "/option": "show or set an option", "/bot": "add [LEVEL] | remove NAME",
     "/start": "start the game", "/ok": "confirm the round", "/score": "the score sheet", "/look": "redraw",
     "/say": "chat", "/tell": "NAME TEXT: private message", "/quit": "leave the client",
 }
-GAMES = ("wizard", "witches", "tiltowait")
 BOT_LEVELS = ("random", "good")
 
 
@@ -85,9 +85,9 @@ class CommandCompleter(Completer):
         elif verb == "/tell":
             yield from _matching(model.player_names(), last)
         elif verb == "/new":
-            yield from _matching(model.games or GAMES, last)
+            yield from _matching(model.games or available(), last)
         elif verb == "/help":
-            yield from _matching([*(c.removeprefix("/") for c in self.commands()), *(model.games or GAMES)], last)
+            yield from _matching([*(c.removeprefix("/") for c in self.commands()), *(model.games or available())], last)
         elif verb == "/option" and model.state is not None:
             names = [*model.state.get("options", {}), *model.state.get("table_options", {})]
             yield from _matching(names, last, "option")

@@ -1,6 +1,6 @@
 """Protocol messages -> the short ANSI lines of the client's log pane.
 
-A game's own renderer (``mudwiz.render.<game>.event_lines``, pure functions the server also uses) words its
+A game's renderer (its plugin's, ``event_lines``, pure functions the server also uses) words its
 events, so the client says exactly what a telnet user reads. Round and game results become one compact line
 each here, because the table pane and the score sheet already show them in full; a game the client has no
 renderer for (or an event its renderer does not know) still gets a generic ``type: field=value`` line.
@@ -9,11 +9,11 @@ renderer for (or an event its renderer does not know) still gets a generic ``typ
 from __future__ import annotations
 
 import re
-from importlib import import_module
 from types import ModuleType
 from typing import Any
 
-from mudwiz.render.ansi import Presenter
+from mudwiz.games import plugin
+from mudwiz.render.ansi import Presenter, game_renderer
 from mudwiz.render.style import Style, strip_ansi
 
 STYLE = Style()
@@ -21,7 +21,6 @@ STYLE = Style()
 _PADDED_CARD = re.compile(r"(\x1b\[[0-9;]*m) (\S+) (\x1b\[0m)")
 _PRESENTER = Presenter(STYLE)  # its state-tracking is never used: states are not logged
 _SKIP = ("type", "table", "game", "id")
-LOW_WINS = {"witches"}  # fire points count against you: a rise is bad news
 
 
 class WireEvent:
@@ -42,13 +41,15 @@ class WireEvent:
 
 
 def renderer(game: str | None) -> ModuleType | None:
-    """The game's renderer module, or None when this install has none (another engineer's game, a newer server)."""
-    if not game or not game.isidentifier():
-        return None
-    try:
-        return import_module(f"mudwiz.render.{game}")
-    except ImportError:
-        return None
+    """The game's renderer module (the generic one for a game installed here without its own), or None for a game
+    this install does not have (a newer server's)."""
+    return game_renderer(game) if game and plugin(game) is not None else None
+
+
+def low_wins(game: str | None) -> bool:
+    """The game's lowest score wins (Witches' fire points count against you): a rise is bad news."""
+    found = plugin(game)
+    return found is not None and found.low_wins
 
 
 def generic_line(message: dict[str, Any]) -> str:
@@ -83,7 +84,7 @@ def result_line(message: dict[str, Any]) -> str:
     """``round_end`` in one line: everyone's change and new total (same shape in every game)."""
     parts = []
     for r in message["results"]:
-        good = -r["delta"] if message.get("game") in LOW_WINS else r["delta"]
+        good = -r["delta"] if low_wins(message.get("game")) else r["delta"]
         colour = "green" if good > 0 else "red" if good < 0 else "grey"
         delta = STYLE.paint(f"{r['delta']:+d}", colour)
         parts.append(f"{STYLE.text(r['player'])} {delta}={r['score']}")

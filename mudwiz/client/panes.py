@@ -9,17 +9,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from importlib import import_module
 from typing import Any
 
 from mudwiz.cards import SUIT_NAMES
 from mudwiz.client.events import STYLE, renderer, tighten
 from mudwiz.client.model import KARUKI, Model, card_of
+from mudwiz.games import available, plugin
 from mudwiz.render.ansi import Presenter
 from mudwiz.render.common import trick_order
 from mudwiz.render.style import (
     SUIT_COLOUR,
     cell_width,
-    counted,
     pad,
     strip_ansi,
     truncate,
@@ -98,49 +99,42 @@ class Column:
     left: bool = False
 
 
-def _bid(p: dict[str, Any]) -> str:
+def bid_cell(p: dict[str, Any]) -> str:
+    """A bid as the pane shows it: ``?`` not yet made, ``*`` made but hidden from you."""
     if p.get("bid") is None:
         return "*" if p.get("has_bid") else "?"
     return str(p["bid"])
 
 
-def _card(code: str | None) -> str:
+def card_cell(code: str | None) -> str:
+    """The card a player has in the current trick, or ``--``."""
     return STYLE.card(code) if code else STYLE.paint(" -- ", "grey")
 
 
+def projected(state: dict[str, Any], p: dict[str, Any]) -> str:
+    """A player's projected score, only while a round is being played: after it, the score is final."""
+    live = state.get("phase") in ("trump", "bidding", "playing")
+    return f"({p['projected']})" if live and p.get("projected") is not None else ""
+
+
+def client_part(game: str | None, part: str) -> Callable[[dict[str, Any]], list[Any]] | None:
+    """A function of the game's client module (its plugin's ``client``: ``columns``, ``info_segments``), or None
+    for a game this install does not know or whose plugin has no such part."""
+    found = plugin(game)
+    if found is None or found.client is None:
+        return None
+    try:
+        module = import_module(found.client)
+    except ImportError:
+        return None
+    return getattr(module, part, None)
+
+
 def columns(state: dict[str, Any]) -> list[Column]:
-    """The per-player figures each game shows; any other game gets its scalar fields as they come."""
-    game = state.get("game")
-
-    def projected(p: dict[str, Any]) -> str:  # only while a round is being played: after it, score is final
-        live = state.get("phase") in ("trump", "bidding", "playing")
-        return f"({p['projected']})" if live and p.get("projected") is not None else ""
-
-    if game == "wizard":
-        return [
-            Column("score", 6, lambda p: str(p["score"])),
-            Column("(now)", 7, projected, optional=True),
-            Column("tricks/bid", 10, lambda p: f"{p.get('tricks', 0)}/{_bid(p)}"),
-            Column("card", 4, lambda p: _card(p.get("played")), left=True),
-        ]
-    if game == "witches":
-        passing = state.get("phase") == "passing"
-        cols = [
-            Column("score", 6, lambda p: str(p["score"])),
-            Column("fire", 5, lambda p: str(p.get("points", ""))),
-            Column("tricks", 6, lambda p: str(p.get("tricks", ""))),
-            Column("held", 5, lambda p: str(p.get("held", "")), optional=True),
-        ]
-        if passing:
-            cols.append(Column("passed", 6, lambda p: "yes" if p.get("has_passed") else "", optional=True))
-        return [*cols, Column("card", 4, lambda p: _card(p.get("played")), left=True)]
-    if game == "tiltowait":
-        return [
-            Column("cards", 5, lambda p: str(p.get("held", ""))),
-            Column("score", 6, lambda p: str(p["score"])),
-            Column("", 9, lambda p: STYLE.paint("asleep", "grey") if p.get("asleep") else
-                   STYLE.paint("karuki!", "yellow", "bold") if p.get("karuki") else "", optional=True, left=True),
-        ]
+    """The per-player figures the game's plugin shows; any other game gets its scalar fields as they come."""
+    own = client_part(state.get("game"), "columns")
+    if own is not None:
+        return own(state)
     skip = ("name", "score", "bot", "away")
     extra = sorted({k for p in state.get("players", []) for k, v in p.items()
                     if k not in skip and (v is None or isinstance(v, int | str))})
@@ -216,7 +210,7 @@ def _rows(state: dict[str, Any], width: int, shortest_name: int = 16) -> list[st
     head = "   " + pad("player", name_w) + "".join(" " + cell(c, c.title) for c in cols)
     rows = [STYLE.paint(head.rstrip(), "grey")]
     # Tricks are played from their leader on, as the terminal view draws them (render.common.trick_order).
-    for p in trick_order(state) if state.get("game") in ("wizard", "witches") else players:
+    for p in trick_order(state) if state.get("leader") else players:
         marker = STYLE.paint(">", "yellow", "bold") if p["name"] in waiting else " "
         name = cut(label(p), name_w)
         if p["name"] == state.get("you"):
@@ -243,46 +237,11 @@ def wanted_width(model: Model) -> int:
 
 def info_segments(state: dict[str, Any]) -> list[str]:
     """The table's facts in force (trump, colour, direction, passing), as segments ``flow`` lays out."""
-    game = state.get("game", "")
-    segs: list[str] = []
-    if game == "wizard":
-        trump = state.get("trump") or {}
-        if trump.get("card") is None:
-            segs.append("Trump: none (every card dealt)")
-        elif trump.get("suit") is None and trump.get("card") == "Z":
-            segs.append(f"Trump: {STYLE.card('Z')} turned, the dealer names it")
-        else:
-            segs.append(f"Trump: {suit(trump.get('suit'))} (turned {STYLE.card(trump['card'])})")
-        follow = suit(state["lead"]) if state.get("lead") else ("anything" if state.get("trick") else "-")
-        segs.append(f"Follow: {follow}")
-    elif game == "witches":
-        if state.get("limit"):
-            segs.append(f"Game to {state['limit']}")
-        passing = state.get("pass")
-        if passing:
-            to = STYLE.text(passing["to"]) if passing.get("to") else "?"
-            cards = counted(passing["count"], "card")
-            segs.append(STYLE.bold(f"Pass {cards} to {to}") + f" ({passing.get('direction', '')})")
-        spell = state.get("spell")
-        if spell:
-            doing = " is choosing give/take" if spell.get("choosing") else ""
-            segs.append(f"Spell: {STYLE.text(spell['player'])} ({spell['points']} points){doing}")
-        if state.get("lead"):
-            segs.append(f"Follow: {suit(state['lead'])}")
-    elif game == "tiltowait":
-        if state.get("top"):
-            segs.append(f"Top: {card(state['top'], game=game)}")
-        segs.append(f"Colour: {suit(state.get('colour'), game)}")
-        arrow = {"cw": "clockwise", "ccw": "counter-clockwise"}.get(state.get("direction", ""), state.get("direction"))
-        segs.append(f"Direction: {arrow}")
-        if state.get("pending"):
-            segs.append(STYLE.paint(f"Draw pending: {state['pending']}", "red", "bold"))
-        segs.append(f"Stock {state.get('stock', '?')} / discard {state.get('discard', '?')}")
-        if state.get("next"):
-            segs.append(f"Next: {STYLE.text(state['next'])}")
+    own = client_part(state.get("game"), "info_segments")
+    segs: list[str] = list(own(state)) if own is not None else []
     if state.get("dealer"):
         segs.append(f"Dealer: {STYLE.text(state['dealer'])}")
-    if state.get("leader") and game != "tiltowait":
+    if state.get("leader"):
         segs.append(f"Leads: {STYLE.text(state['leader'])}")
     return segs
 
@@ -306,7 +265,7 @@ def header(state: dict[str, Any]) -> str:
     parts = [str(state.get("game", "?")).capitalize(), f"table {state.get('table')}"]
     if state.get("round"):
         parts.append(f"round {state['round']}" + (f"/{state['rounds']}" if state.get("rounds") else ""))
-    if state.get("cards") and state.get("game") != "tiltowait":
+    if isinstance(state.get("cards"), int) and state["cards"]:
         parts.append(f"{state['cards']} card{'s' * (state['cards'] != 1)}")
     if state.get("observer"):
         parts.append("watching")
@@ -403,7 +362,8 @@ def lobby_lines(model: Model, width: int) -> list[str]:
             lines.append(cut(f" #{t['id']:<3} {t['game']:<10} {t['status']:<8} {t['seats']:>5}  {players}", width))
     else:
         lines.append(" No tables yet.")
-    hint = "/new wizard opens a table, /join N sits down, /watch N watches, /tables, /who."
+    first = (model.games or available() or ["GAME"])[0]  # the server's games, else this install's
+    hint = f"/new {first} opens a table, /join N sits down, /watch N watches, /tables, /who."
     return lines + [STYLE.paint(line, "grey") for line in wrap_words(" " + hint, width)]
 
 

@@ -1,6 +1,7 @@
 """Protocol messages -> lines for a person at a terminal (ANSI colour, or plain ASCII).
 
-Each game's own module (``mudwiz.render.<game>``) draws its table, score sheet and event lines; this module
+Each game's renderer (its plugin's ``renderer``, else ``mudwiz.render.generic``) draws its table, score sheet
+and event lines; this module
 draws everything else (chat, notices, lists, the waiting room) and decides *when* a whole table view is worth
 a person's screen: on ``/look``, when it becomes their turn, when a new round is dealt and when a trick is
 taken — not after every card, which would scroll the game away (each card is a line of its own).
@@ -8,22 +9,57 @@ taken — not after every card, which would scroll the game away (each card is a
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from importlib import import_module
 from types import ModuleType
 from typing import Any
 
+from twisted.logger import Logger
+
+from mudwiz.games import available, plugin
 from mudwiz.games.base import Event
+from mudwiz.render import generic
 from mudwiz.render.common import confirmations, standings
 from mudwiz.render.style import WIDTH, Style, pad, wrap_words
 
+log = Logger()
+
+
+def own_renderer(game: str | None) -> ModuleType | None:
+    """The renderer the game's plugin ships, or None (an unknown game, none shipped, or one that fails to import:
+    logged, and the game is drawn generically rather than not at all)."""
+    found = plugin(game)
+    if found is None or found.renderer is None:
+        return None
+    try:
+        return import_module(found.renderer)
+    except ImportError:
+        log.failure("renderer {renderer} of {game} could not be imported: drawn generically",
+                    renderer=found.renderer, game=game)
+        return None
+
 
 def game_renderer(game: str) -> ModuleType:
-    return import_module(f"mudwiz.render.{game}")
+    """The module that draws ``game``: its own renderer, else the generic one, which draws any game."""
+    return own_renderer(game) or generic
+
+
+def draw(game: str, part: str) -> Callable[..., list[str]]:
+    """One part of a game's renderer (``table_view``, ``score_sheet``, ``event_lines``); a part its renderer
+    leaves out is the generic renderer's."""
+    return getattr(game_renderer(game), part, None) or getattr(generic, part)
 
 
 def engine_view(message: dict[str, Any]) -> dict[str, Any]:
     """A ``state`` message back into the engine view the game renderers read (legal moves without the slash)."""
     return {**message, "legal": [a.removeprefix("/") for a in message["legal"] if a not in ("/ok", "/start")]}
+
+
+def no_tables() -> str:
+    """The lobby's empty table list, naming the games this server has (``/new wizard (or witches, tiltowait)``)."""
+    first, *rest = available() or ["GAME"]
+    more = f" (or {', '.join(rest)})" if rest else ""
+    return f"No tables yet: /new {first}{more} opens one."
 
 
 class Presenter:
@@ -45,7 +81,7 @@ class Presenter:
         if handler is not None:
             return handler(message)
         if event is not None and "game" in message:
-            return game_renderer(message["game"]).event_lines(event, self.style)
+            return draw(message["game"], "event_lines")(event, self.style)
         return []
 
     # -- replies and talk
@@ -82,7 +118,7 @@ class Presenter:
 
     def _tables(self, m: dict[str, Any]) -> list[str]:
         if not m["tables"]:
-            return ["No tables yet: /new wizard (or witches, tiltowait) opens one."]
+            return [no_tables()]
         rows = [self.style.rule("Tables")]
         for t in m["tables"]:
             players = ", ".join(self.style.text(p) for p in t["players"]) or "-"
@@ -102,7 +138,7 @@ class Presenter:
         return rows
 
     def _score(self, m: dict[str, Any]) -> list[str]:
-        return game_renderer(m["game"]).score_sheet(m, self.style)
+        return draw(m["game"], "score_sheet")(m, self.style)
 
     # -- the table
 
@@ -120,7 +156,7 @@ class Presenter:
             # Who has typed /ok and whom the next round waits for, as it changes: one line, not the whole table.
             confirmed, self._confirmed = self._confirmed, tuple(m.get("confirmed", ()))
             if m.get("look"):
-                return game_renderer(m["game"]).table_view(view, self.style)
+                return draw(m["game"], "table_view")(view, self.style)
             if first:
                 return self.closing_hint(m)
             return confirmations(view, self.style) if self._confirmed != confirmed else []
@@ -136,7 +172,7 @@ class Presenter:
         self._turn, self._round = turn, key
         if not show:
             return []
-        return game_renderer(m["game"]).table_view(view, self.style)
+        return draw(m["game"], "table_view")(view, self.style)
 
     def final_view(self, m: dict[str, Any]) -> list[str]:
         """A finished game's table (on /look, or to whoever comes to watch it): the final places and scores, and

@@ -1,0 +1,149 @@
+"""High Card, the smallest game worth playing at a mudwiz table: an example of a game plugin (docs/games.md).
+
+Each round deals every player three cards (four suits of 1 to 13). Three tricks follow: the leader plays any
+card, each other player any card in turn, and the highest number takes the trick (the first played wins a tie),
+its taker leading the next. Each trick taken is a point; after the last round the most points win.
+
+No renderer, no bots and no client module: mudwiz draws it with its generic renderer, and ``random`` bots play it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from mudwiz.cards import Action, rank_of
+from mudwiz.games.base import CardPlayed, Event, Game, Option, RoundEnd, Seat, Trick
+from mudwiz.games.plugin import GamePlugin
+
+HAND = 3
+
+
+@dataclass(frozen=True)
+class RoundStart(Event):
+    """A round is dealt and ``leader`` leads its first trick: everyone sees this."""
+
+    round: int
+    leader: str
+
+
+@dataclass(frozen=True)
+class Dealt(Event):
+    """The cards dealt to ``player``: only they see them (``visible_to``), as the engine must never tell."""
+
+    player: str
+    cards: list[str]
+
+    def visible_to(self, viewer: str | None) -> Event | None:
+        return self if viewer == self.player else None
+
+
+class HighCard(Game):
+    name = "highcard"
+    title = "High Card"
+    min_players = 2
+    max_players = 4
+    OPTIONS = (Option("rounds", "how many rounds are dealt (1 to 10)", 3, 1, 10),)
+    VERBS = {"play": "play CARD: put a card of your hand on the trick"}
+    RULES = {
+        "goal": "Take the most tricks over all the rounds.",
+        "play": "Each round deals three cards each. The leader plays any card, then each other\n"
+                "player in turn; the highest number takes the trick (the first played wins a\n"
+                "tie) and leads the next.",
+        "scoring": "A point for each trick taken. After the last round the most points win.",
+    }
+
+    def _start(self) -> list[Event]:
+        self.round = 0
+        self.scores = [0] * len(self.players)
+        self.sheet: list[dict[str, Any]] = []
+        self.standings: list[dict[str, Any]] | None = None
+        return self._deal()
+
+    def _deal(self) -> list[Event]:
+        """Shuffle (the game's own seeded rng), deal, and let the next seat in turn lead."""
+        self.round += 1
+        deck = [f"{suit}{rank}" for suit in "BGRY" for rank in range(1, 14)]
+        self.rng.shuffle(deck)
+        n = len(self.players)
+        self.hands = [sorted(deck[i * HAND:(i + 1) * HAND], key=lambda c: (rank_of(c), c)) for i in range(n)]
+        self.leader = (self.round - 1) % n
+        self.trick: list[tuple[Seat, str]] = []
+        self.last_trick: list[tuple[Seat, str]] = []
+        self.tricks = [0] * n
+        self._phase = "playing"
+        dealt: list[Event] = [Dealt(name, list(hand)) for name, hand in zip(self.players, self.hands, strict=True)]
+        return [RoundStart(self.round, self.players[self.leader]), *dealt]
+
+    def to_play(self) -> Seat:
+        return (self.leader + len(self.trick)) % len(self.players)
+
+    def waiting(self) -> list[Seat]:
+        return [self.to_play()] if self._phase == "playing" else []
+
+    def legal_actions(self, seat: Seat) -> list[Action]:
+        if self._phase != "playing" or seat != self.to_play():
+            return []
+        return [Action("play", (card,)) for card in self.hands[seat]]
+
+    def normalize(self, action: Action) -> Action:
+        if action.verb != "play":
+            raise self.not_a_move(action.verb)
+        if len(action.args) != 1:
+            raise self.usage_error("play")
+        return Action("play", (action.args[0].upper(),))
+
+    def explain(self, seat: Seat, action: Action) -> str:
+        return f"you have no {action.args[0]}"
+
+    def _apply(self, seat: Seat, action: Action) -> list[Event]:
+        card = action.args[0]
+        self.hands[seat].remove(card)
+        self.trick.append((seat, card))
+        events: list[Event] = [CardPlayed(self.players[seat], card)]
+        if len(self.trick) < len(self.players):
+            return events
+        best = max(rank_of(c) for _, c in self.trick)
+        won = next(s for s, c in self.trick if rank_of(c) == best)
+        self.tricks[won] += 1
+        self.scores[won] += 1
+        events.append(Trick([{"player": self.players[s], "card": c} for s, c in self.trick], self.players[won]))
+        self.last_trick, self.trick, self.leader = self.trick, [], won
+        if self.hands[won]:
+            return events
+        results = [{"player": p, "tricks": self.tricks[s], "delta": self.tricks[s], "score": self.scores[s]}
+                   for s, p in enumerate(self.players)]
+        self.sheet.append({"round": self.round, "results": results})
+        events.append(RoundEnd(self.round, results))
+        closing = self._close_round(self.round >= self.options["rounds"], self.scores)
+        if closing:
+            self.standings = closing[0].standings  # type: ignore[attr-defined]
+        return events + closing
+
+    def _advance(self) -> list[Event]:
+        return self._deal()
+
+    def view(self, seat: Seat | None) -> dict[str, Any]:
+        turn = self.players[self.to_play()] if self._phase == "playing" else None
+        return {
+            "game": self.name,
+            "phase": self._phase,
+            "round": self.round,
+            "rounds": self.options["rounds"],
+            "leader": self.players[self.leader],
+            "turn": turn,
+            "waiting": [self.players[s] for s in self.waiting()],
+            "you": None if seat is None else self.players[seat],
+            "players": [{"name": p, "score": self.scores[s], "tricks": self.tricks[s], "held": len(self.hands[s])}
+                        for s, p in enumerate(self.players)],
+            "hand": [] if seat is None else list(self.hands[seat]),
+            "trick": [{"player": self.players[s], "card": c} for s, c in self.trick],
+            "last_trick": [{"player": self.players[s], "card": c} for s, c in self.last_trick],
+            "legal": [] if seat is None else [str(a) for a in self.legal_actions(seat)],
+            "options": dict(self.options),
+            "sheet": [dict(entry) for entry in self.sheet],
+            "standings": self.standings,
+        }
+
+
+PLUGIN = GamePlugin(engine=HighCard)
