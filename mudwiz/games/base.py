@@ -18,6 +18,7 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, ClassVar
 
 from mudwiz.cards import Action, as_action, remove_card
@@ -26,6 +27,23 @@ from mudwiz.numbers import whole_number
 
 Seat = int
 ADVANCE = "next"  # the log's word for the table ending a round-end pause
+
+
+class Phase(StrEnum):
+    """Where a table's game stands, one vocabulary for engines, renderers, bots and the client. A member equals
+    its word (``Phase.PLAYING == "playing"``), so views and JSON carry the words the protocol documents."""
+
+    # every game
+    WAITING = "waiting"  # the table's, before the start: no game yet
+    PLAYING = "playing"
+    ROUNDEND = "roundend"  # a round is scored; the table's ``advance()`` ends the pause
+    GAMEOVER = "gameover"
+    # Wizard
+    TRUMP = "trump"  # the dealer names trump after a turned Wizard
+    BIDDING = "bidding"
+    # Witches
+    PASSING = "passing"
+    SPELL = "spell"  # the caster chooses what the spell does
 
 
 # ---------------------------------------------------------------- events
