@@ -138,7 +138,7 @@ class Game(ABC):
     # of the game's own (Tiltowait's ``spells``); lines of at most 78 columns, shown indented by two. The game
     # owns its text, so a game added as a plugin brings its rules along; ``options`` is written from OPTIONS.
     RULES: ClassVar[Mapping[str, str]] = {}
-    _phase: str  # set by ``_start`` and the moves; ``roundend`` and ``gameover`` mean the same in every game
+    _phase: Phase  # set by ``_start`` and the moves; ``ROUNDEND`` and ``GAMEOVER`` mean the same in every game
 
     @classmethod
     def usage(cls, verb: str) -> str:
@@ -212,13 +212,13 @@ class Game(ABC):
         """Set up the first round (shuffle, deal) and return what happened."""
 
     @property
-    def phase(self) -> str:
-        """A word for where the game stands: e.g. ``bidding``, ``playing``, ``roundend``, ``gameover``."""
+    def phase(self) -> Phase:
+        """Where the game stands: e.g. ``BIDDING``, ``PLAYING``, ``ROUNDEND``, ``GAMEOVER`` (each equal to its word)."""
         return self._phase
 
     @property
     def finished(self) -> bool:
-        return self.phase == "gameover"
+        return self.phase == Phase.GAMEOVER
 
     @abstractmethod
     def legal_actions(self, seat: Seat) -> list[Action]:
@@ -243,9 +243,9 @@ class Game(ABC):
         """After a round is scored: the game ends with its standings, or pauses in ``roundend`` until the table
         calls ``advance()`` (the pause every game's round confirmation relies on)."""
         if over:
-            self._phase = "gameover"
+            self._phase = Phase.GAMEOVER
             return [GameEnd(standings(self.players, scores, low_wins))]
-        self._phase = "roundend"
+        self._phase = Phase.ROUNDEND
         return []
 
     def normalize(self, action: Action) -> Action:
@@ -275,7 +275,7 @@ class Game(ABC):
 
     def advance(self) -> list[Event]:
         """End a ``roundend`` pause: the table calls this once the round's result has been confirmed."""
-        if self.phase != "roundend":
+        if self.phase != Phase.ROUNDEND:
             raise IllegalAction("the round is not over")
         events = self._advance()
         self.log.append((None, ADVANCE))
@@ -288,7 +288,7 @@ class Game(ABC):
     def not_your_turn(self, seat: Seat) -> str:
         if self.finished:
             return "the game is over"
-        if self.phase == "roundend":
+        if self.phase == Phase.ROUNDEND:
             return "the round is over; waiting for the next one (/ok)"
         names = [self.players[s] for s in self.waiting()]
         return f"it is not your turn; waiting for {', '.join(names) or 'nobody'}"

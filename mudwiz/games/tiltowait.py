@@ -16,7 +16,7 @@ from typing import Any
 
 from mudwiz.cards import Action, Deck, rank_of, remove_card, sort_hand, suit_of
 from mudwiz.errors import BadOption, IllegalAction
-from mudwiz.games.base import Event, Game, Option, Seat, standings
+from mudwiz.games.base import Event, Game, Option, Phase, Seat, standings
 
 COLOURS = "KRGB"  # the order the sheet lists them in: black, red, gold, blue
 COLOUR_NAMES = {"K": "black", "R": "red", "G": "gold", "B": "blue"}
@@ -386,7 +386,7 @@ class Tiltowait(Game):
         self.hands: list[list[str]] = [deck[i * HAND_SIZE : (i + 1) * HAND_SIZE] for i in range(n)]
         self.stock: list[str] = deck[n * HAND_SIZE :]  # the top of the stock is the end of the list
         self.discard: list[str] = [self.stock.pop()]
-        self._phase = "playing"
+        self._phase = Phase.PLAYING
         self.direction = -1  # counter-clockwise: seat - 1 moves next
         self.turn: Seat = self.starter
         self.colour: str | None = colour_of(self.top)
@@ -435,7 +435,7 @@ class Tiltowait(Game):
     @property
     def situation(self) -> str:
         """What the asked player answers: ``milwa``, ``tiltowait``, ``attack``, ``drawn`` or a plain ``turn``."""
-        if self._phase != "playing":
+        if self._phase != Phase.PLAYING:
             return ""
         if self.milwa_target is not None:
             return "milwa"
@@ -559,7 +559,7 @@ class Tiltowait(Game):
         return [(seat + i * self.direction) % n for i in range(1, n)]
 
     def legal_actions(self, seat: Seat) -> list[Action]:
-        if self._phase != "playing":
+        if self._phase != Phase.PLAYING:
             return []
         actions: list[Action] = []
         if seat == self.asked():
@@ -894,7 +894,7 @@ class Tiltowait(Game):
              "karuki": s in self.called}
             for s, name in enumerate(self.players)
         ]
-        playing = self._phase == "playing"
+        playing = self._phase == Phase.PLAYING
         return {
             "game": self.name,
             "phase": self._phase,

@@ -16,7 +16,7 @@ from typing import Any
 from mudwiz.cards import SUIT_NAMES, Action, Deck, rank_of, remove_card, sort_hand, suit_of
 from mudwiz.errors import IllegalAction
 from mudwiz.games.base import CardPlayed as CardPlayed  # re-exported: the tests read Witches' events from here
-from mudwiz.games.base import Event, Option, RoundEnd, Seat, TrickTakingGame, standings
+from mudwiz.games.base import Event, Option, Phase, RoundEnd, Seat, TrickTakingGame, standings
 from mudwiz.games.base import Trick as Trick
 
 DECK = Deck(suits="RGYB", low=1, high=14, specials={"W": 4})
@@ -235,7 +235,7 @@ class Witches(TrickTakingGame):
         self.leader = (self.dealer + 1) % n
         self.caster: Seat | None = None
         self.spell_points = 0
-        self._phase = "passing"
+        self._phase = Phase.PASSING
         return [HandStart(self.round, size, self.players[self.dealer], self.players[self.leader],
                           self.pass_count, self.direction)]
 
@@ -254,11 +254,11 @@ class Witches(TrickTakingGame):
         return (seat + pass_offset(n, self.direction)) % n
 
     def waiting(self) -> list[Seat]:
-        if self._phase == "passing":
+        if self._phase == Phase.PASSING:
             return [s for s in range(len(self.players)) if self.passed[s] is None]
-        if self._phase == "playing":
+        if self._phase == Phase.PLAYING:
             return [self.to_play()]
-        if self._phase == "spell":
+        if self._phase == Phase.SPELL:
             assert self.caster is not None
             return [self.caster]
         return []
@@ -281,9 +281,9 @@ class Witches(TrickTakingGame):
     def legal_actions(self, seat: Seat) -> list[Action]:
         if seat not in self.waiting():
             return []
-        if self._phase == "passing":
+        if self._phase == Phase.PASSING:
             return [Action("pass")]  # a pattern: any pass_count cards of the hand (see is_legal)
-        if self._phase == "spell":
+        if self._phase == Phase.SPELL:
             return [Action("spell", (c,)) for c in SPELL_CHOICES]
         return [Action("play", (c,)) for c in self.playable(seat)]
 
@@ -318,13 +318,13 @@ class Witches(TrickTakingGame):
     def is_legal(self, seat: Seat, action: Action) -> bool:
         """A concrete pass is checked card by card: ``legal_actions`` can only offer the ``pass`` pattern."""
         if action.verb == "pass":
-            return self._phase == "passing" and seat in self.waiting() and not self.pass_problem(seat, action.args)
+            return self._phase == Phase.PASSING and seat in self.waiting() and not self.pass_problem(seat, action.args)
         if action.verb == "play":  # the same answer as the base class, without building every Action
-            return self._phase == "playing" and seat in self.waiting() and action.args[0] in self.playable(seat)
+            return self._phase == Phase.PLAYING and seat in self.waiting() and action.args[0] in self.playable(seat)
         return super().is_legal(seat, action)
 
     def explain(self, seat: Seat, action: Action) -> str:
-        phase_verb = {"passing": "pass", "playing": "play", "spell": "spell"}.get(self._phase)
+        phase_verb = {Phase.PASSING: "pass", Phase.PLAYING: "play", Phase.SPELL: "spell"}.get(self._phase)
         if action.verb != phase_verb:
             return f"now is the time to /{phase_verb}, not /{action.verb}"
         if action.verb == "pass":
@@ -339,9 +339,9 @@ class Witches(TrickTakingGame):
 
     def not_your_turn(self, seat: Seat) -> str:
         names = ", ".join(self.players[s] for s in self.waiting())
-        if self._phase == "passing":
+        if self._phase == Phase.PASSING:
             return f"you have passed; waiting for {names} to pass"
-        if self._phase == "spell":
+        if self._phase == Phase.SPELL:
             return f"waiting for {names} to choose what the spell does"
         return super().not_your_turn(seat)
 
@@ -375,7 +375,7 @@ class Witches(TrickTakingGame):
             giver = next(g for g in range(n) if self.pass_target(g) == taker)
             received.append({"player": self.players[taker], "from": self.players[giver],
                              "cards": list(self.received[taker])})
-        self._phase = "playing"
+        self._phase = Phase.PLAYING
         events.append(PassDone(received))
         return events
 
@@ -394,7 +394,7 @@ class Witches(TrickTakingGame):
                 choosing = self._giving_ends_game()
                 cast = SpellCast(self.players[s], points, choosing)
                 if choosing:
-                    self._phase = "spell"
+                    self._phase = Phase.SPELL
                     return [cast]
                 return [cast, *self._score("give")]
         return self._score(None)
@@ -453,7 +453,7 @@ class Witches(TrickTakingGame):
 
     def view(self, seat: Seat | None) -> dict[str, Any]:
         trick_cards = dict(self.trick)
-        scored = self._phase in ("roundend", "gameover")
+        scored = self._phase in (Phase.ROUNDEND, Phase.GAMEOVER)
         results = {r["player"]: r for r in self.sheet[-1]["results"]} if scored else {}
         players = []
         for s, name in enumerate(self.players):
@@ -468,13 +468,13 @@ class Witches(TrickTakingGame):
             })
         waiting = self.waiting()
         passing = None
-        if self._phase == "passing":
+        if self._phase == Phase.PASSING:
             target = None if seat is None else self.players[self.pass_target(seat)]
             passing = {"count": self.pass_count, "to": target, "direction": self.direction}
         spell = None
         if self.caster is not None:
             spell = {"player": self.players[self.caster], "points": self.spell_points,
-                     "choosing": self._phase == "spell"}
+                     "choosing": self._phase == Phase.SPELL}
         return {
             "game": self.name,
             "phase": self._phase,

@@ -12,7 +12,7 @@ from typing import Any
 
 from mudwiz.cards import SUIT_NAMES, Action, Deck, rank_of, sort_hand, suit_of
 from mudwiz.errors import BadOption, IllegalAction
-from mudwiz.games.base import Event, Option, RoundEnd, Seat, TrickTakingGame, standings
+from mudwiz.games.base import Event, Option, Phase, RoundEnd, Seat, TrickTakingGame, standings
 from mudwiz.numbers import whole_number
 
 DECK = Deck(suits="BGRY", low=1, high=13, specials={"Z": 4, "N": 4})
@@ -211,7 +211,7 @@ class Wizard(TrickTakingGame):
         self.first_leader = self.leader
         self.last_trick: list[tuple[Seat, str]] = []
         self.revealed_play: set[Seat] = set()
-        self._phase = "trump" if self.turned == WIZARD else "bidding"
+        self._phase = Phase.TRUMP if self.turned == WIZARD else Phase.BIDDING
         events: list[Event] = [
             RoundStart(self.round, size, self.players[self.dealer], self.players[self.leader]),
             TrumpTurned(
@@ -239,12 +239,12 @@ class Wizard(TrickTakingGame):
         return [(self.dealer + 1 + i) % n for i in range(n)]
 
     def waiting(self) -> list[Seat]:
-        if self._phase == "trump":
+        if self._phase == Phase.TRUMP:
             return [self.dealer]
-        if self._phase == "bidding":
+        if self._phase == Phase.BIDDING:
             pending = [s for s in self.bid_order() if self.bids[s] is None]
             return pending if self.hidden_bids else pending[:1]
-        if self._phase == "playing":
+        if self._phase == Phase.PLAYING:
             return [self.to_play()]
         return []
 
@@ -266,9 +266,9 @@ class Wizard(TrickTakingGame):
     def legal_actions(self, seat: Seat) -> list[Action]:
         if seat not in self.waiting():
             return []
-        if self._phase == "trump":
+        if self._phase == Phase.TRUMP:
             return list(_TRUMP)
-        if self._phase == "bidding":
+        if self._phase == Phase.BIDDING:
             banned = self.forbidden_bid(seat)
             return [a for b, a in enumerate(_BID[: self.size + 1]) if b != banned]
         if self.clairvoyant:
@@ -291,7 +291,7 @@ class Wizard(TrickTakingGame):
         return Action("play", (HIDDEN if arg == HIDDEN else DECK.parse(arg),))
 
     def explain(self, seat: Seat, action: Action) -> str:
-        phase_verb = {"trump": "trump", "bidding": "bid", "playing": "play"}[self._phase]
+        phase_verb = {Phase.TRUMP: "trump", Phase.BIDDING: "bid", Phase.PLAYING: "play"}[self._phase]
         if action.verb != phase_verb:
             return f"now is the time to /{phase_verb}, not /{action.verb}"
         (arg,) = action.args
@@ -320,14 +320,14 @@ class Wizard(TrickTakingGame):
 
     def _choose_trump(self, seat: Seat, suit: str) -> list[Event]:
         self.trump = suit
-        self._phase = "bidding"
+        self._phase = Phase.BIDDING
         return [TrumpChosen(self.players[seat], suit)]
 
     def _bid(self, seat: Seat, arg: str) -> list[Event]:
         self.bids[seat] = int(arg)
         events: list[Event] = [BidMade(self.players[seat], int(arg), self.hidden_bids)]
         if all(b is not None for b in self.bids):
-            self._phase = "playing"
+            self._phase = Phase.PLAYING
             if self.options["hiddentip"]:
                 events.append(BidsRevealed({self.players[s]: self.bids[s] for s in self.bid_order()}))
         return events
@@ -362,9 +362,9 @@ class Wizard(TrickTakingGame):
     def bid_visible(self, of: Seat, viewer: Seat | None) -> bool:
         if self.bids[of] is None:
             return False
-        if of == viewer or not self.hidden_bids or self._phase in ("roundend", "gameover"):
+        if of == viewer or not self.hidden_bids or self._phase in (Phase.ROUNDEND, Phase.GAMEOVER):
             return True
-        return bool(self.options["hiddentip"]) and self._phase == "playing"
+        return bool(self.options["hiddentip"]) and self._phase == Phase.PLAYING
 
     def view(self, seat: Seat | None) -> dict[str, Any]:
         trick_cards = dict(self.trick)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from mudwiz.games.base import Phase
 from mudwiz.render.style import WIDTH, Style, pad, wrap_cards, wrap_words
 
 
@@ -29,9 +30,9 @@ def your_hand(view: dict[str, Any], style: Style,
 def round_over(view: dict[str, Any], style: Style, unit: str) -> str | None:
     """The prompt once the game or a round (``unit``: what the game calls one) is over: nothing left to ask but
     /ok, whatever the game; None while play goes on."""
-    if view["phase"] == "gameover":
+    if view["phase"] == Phase.GAMEOVER:
         return style.bold(" Game over.")
-    if view["phase"] == "roundend":
+    if view["phase"] == Phase.ROUNDEND:
         return style.bold(f" {unit.capitalize()} over: /ok when ready for the next {unit}.")
     return None
 
@@ -49,7 +50,7 @@ def row_tags(view: dict[str, Any], player: dict[str, Any], style: Style) -> list
     """Words after a trick-taking game's player row: who leads the trick (while tricks are to come: not in a
     Witches spell choice nor after the round), and who is not a person at the keyboard (see ``seat_tags``)."""
     tags = []
-    if player["name"] == view.get("leader") and view["phase"] not in ("spell", "roundend", "gameover"):
+    if player["name"] == view.get("leader") and view["phase"] not in (Phase.SPELL, Phase.ROUNDEND, Phase.GAMEOVER):
         tags.append(style.paint("led" if view.get("trick") else "leads", "cyan"))
     return tags + seat_tags(player, style)
 
@@ -86,7 +87,7 @@ def trick_taken(event: dict[str, Any], style: Style, card: Callable[[str], str])
 def confirmations(view: dict[str, Any], style: Style) -> list[str]:
     """At a round's end, who has typed /ok and whom the next round still waits for: the seated people who are
     connected (bots and dropped players are never waited for)."""
-    if view["phase"] != "roundend" or "confirmed" not in view:
+    if view["phase"] != Phase.ROUNDEND or "confirmed" not in view:
         return []
     done = [style.text(p["name"]) for p in view["players"] if p["name"] in view["confirmed"]]
     awaited = [style.text(p["name"]) for p in view["players"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mudwiz.games.base import Event
+from mudwiz.games.base import Event, Phase
 from mudwiz.render.common import confirmations, round_over, seat_tags, standings, your_hand
 from mudwiz.render.style import Style, cell_width, counted, pad, truncate, visible_len, wrap_cards
 
@@ -61,7 +61,7 @@ def situation_line(view: dict[str, Any], style: Style) -> str | None:
     """What the table is answering now (a draw, TILTOWAIT, MILWA), or why any card may be played."""
     a = view.get("answer")
     if a is None:
-        if view.get("free") and view["phase"] == "playing":
+        if view.get("free") and view["phase"] == Phase.PLAYING:
             return " No colour named yet: any card may be played, naming the colour."
         return None
     by = f" by {_name(style, a['by'])}" if a["by"] else ""

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from mudwiz.cards import SUIT_NAMES
-from mudwiz.games.base import Event
+from mudwiz.games.base import Event, Phase
 from mudwiz.render.common import (
     confirmations,
     last_trick,
@@ -55,7 +55,7 @@ def table_view(view: dict[str, Any], style: Style) -> list[str]:
     lines = [style.rule(f"Witches - {hand_no}, {t['cards']} cards each{ends}")]
     follow = _colour(style, t["lead"]) if t["lead"] else ("anything" if t["trick"] else "-")
     lines.append(f" Dealer: {style.text(t['dealer'])}   Leads: {style.text(t['leader'])}   Follow: {follow}")
-    passing = t["phase"] == "passing"
+    passing = t["phase"] == Phase.PASSING
     if passing:
         p = t["pass"]
         to = f"to {style.text(p['to'])} " if p["to"] else ""
@@ -98,7 +98,8 @@ def prompt(view: dict[str, Any], style: Style) -> str:
     t = view
     legal = t["legal"]
     if not legal:
-        doing = {"passing": "pass", "playing": "play", "spell": "choose what the spell does"}.get(t["phase"], "act")
+        doing = {Phase.PASSING: "pass", Phase.PLAYING: "play",
+                 Phase.SPELL: "choose what the spell does"}.get(t["phase"], "act")
         line = f" Waiting for {_names(style, t['waiting'])} to {doing}."
         short = f" Waiting for {len(t['waiting'])} players to {doing} (marked >)."
         return line if visible_len(line) <= WIDTH else short

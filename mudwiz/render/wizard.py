@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from mudwiz.cards import SUIT_NAMES
-from mudwiz.games.base import Event
+from mudwiz.games.base import Event, Phase
 from mudwiz.render.common import (
     confirmations,
     last_trick,
@@ -81,7 +81,7 @@ def prompt(view: dict[str, Any], style: Style) -> str:
     legal = t["legal"]
     if not legal:
         who = ", ".join(style.text(n) for n in t["waiting"]) or "nobody"
-        doing = {"trump": "name trump", "bidding": "bid", "playing": "play"}.get(t["phase"], "act")
+        doing = {Phase.TRUMP: "name trump", Phase.BIDDING: "bid", Phase.PLAYING: "play"}.get(t["phase"], "act")
         return f" Waiting for {who} to {doing}."
     verb = legal[0].split()[0]
     if verb == "trump":
