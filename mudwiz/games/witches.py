@@ -7,7 +7,6 @@ opens with a simultaneous pass. Choices the rules page leaves open are listed in
 
 from __future__ import annotations
 
-import copy
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
@@ -16,7 +15,7 @@ from typing import Any
 from mudwiz.cards import SUIT_NAMES, Action, Deck, rank_of, remove_card, sort_hand, suit_of
 from mudwiz.errors import IllegalAction
 from mudwiz.games.base import CardPlayed as CardPlayed  # re-exported: the tests read Witches' events from here
-from mudwiz.games.base import Event, Option, Phase, RoundEnd, Seat, TrickTakingGame, standings
+from mudwiz.games.base import Event, Option, Phase, RoundEnd, Seat, TrickTakingGame
 from mudwiz.games.base import Trick as Trick
 
 DECK = Deck(suits="RGYB", low=1, high=14, specials={"W": 4})
@@ -191,6 +190,7 @@ class Witches(TrickTakingGame):
     title = "Witches"
     min_players = 3
     max_players = 6
+    LOW_WINS = True  # fire points count against you
     OPTIONS = (
         Option("limit", f"the game ends after the hand in which a total reaches N (default {DEFAULT_LIMIT}; "
                         "none under hands=N unless set)", default=None, lo=1, hi=999),
@@ -266,7 +266,7 @@ class Witches(TrickTakingGame):
     def playable(self, seat: Seat) -> list[str]:
         """The distinct cards ``seat`` may play now: with the lead colour in hand, only it or a Wizard."""
         hand = self.hands[seat]
-        colour = lead_colour(c for _, c in self.trick)
+        colour = self.lead()
         if colour is not None and any(_SUIT[c] == colour for c in hand):
             allowed = {c for c in hand if _SUIT[c] == colour or c == WIZARD}
         else:
@@ -334,7 +334,7 @@ class Witches(TrickTakingGame):
             return "say /spell give or /spell take"
         if arg not in self.hands[seat]:
             return f"you have no {arg}"
-        colour = lead_colour(c for _, c in self.trick)
+        colour = self.lead()
         return f"you must follow {SUIT_NAMES[colour or FIRE]} (or play a Wizard)"
 
     def not_your_turn(self, seat: Seat) -> str:
@@ -438,7 +438,7 @@ class Witches(TrickTakingGame):
             cast = {"player": self.players[self.caster], "points": self.spell_points, "choice": spell}
         self.sheet.append({"round": self.round, "dealer": self.players[self.dealer], "results": results,
                            "spell": cast})
-        return [RoundEnd(self.round, results), *self._close_round(self._game_over(), self.scores, low_wins=True)]
+        return [RoundEnd(self.round, results), *self._close_round(self._game_over())]
 
     def _game_over(self) -> bool:
         if self.hands_total is not None and self.round >= self.hands_total:
@@ -451,22 +451,23 @@ class Witches(TrickTakingGame):
 
     # -- what a seat may know
 
-    def view(self, seat: Seat | None) -> dict[str, Any]:
-        trick_cards = dict(self.trick)
-        scored = self._phase in (Phase.ROUNDEND, Phase.GAMEOVER)
-        results = {r["player"]: r for r in self.sheet[-1]["results"]} if scored else {}
-        players = []
-        for s, name in enumerate(self.players):
-            players.append({
-                "name": name,
-                "score": self.scores[s],
-                "points": results[name]["points"] if scored else fire_points(self.won[s]),
-                "tricks": self.tricks[s],
-                "held": len(self.hands[s]),
-                "has_passed": self.passed[s] is not None,
-                "played": trick_cards.get(s),
-            })
-        waiting = self.waiting()
+    def lead(self) -> str | None:
+        return lead_colour(c for _, c in self.trick)
+
+    def _rounds(self) -> int | None:
+        return self.hands_total
+
+    def _hand(self, seat: Seat) -> list[str]:
+        return self._sorted(self.hands[seat])
+
+    def _player(self, seat: Seat, viewer: Seat | None) -> dict[str, Any]:
+        if self._phase in (Phase.ROUNDEND, Phase.GAMEOVER):
+            points = self.sheet[-1]["results"][seat]["points"]  # the sheet's results are in seat order
+        else:
+            points = fire_points(self.won[seat])
+        return {**super()._player(seat, viewer), "points": points, "has_passed": self.passed[seat] is not None}
+
+    def _view(self, seat: Seat | None) -> dict[str, Any]:
         passing = None
         if self._phase == Phase.PASSING:
             target = None if seat is None else self.players[self.pass_target(seat)]
@@ -476,29 +477,11 @@ class Witches(TrickTakingGame):
             spell = {"player": self.players[self.caster], "points": self.spell_points,
                      "choosing": self._phase == Phase.SPELL}
         return {
-            "game": self.name,
-            "phase": self._phase,
-            "round": self.round,
-            "rounds": self.hands_total,
+            **super()._view(seat),
             "limit": self.limit,
-            "cards": self.size,
-            "dealer": self.players[self.dealer],
-            "leader": self.players[self.leader],
-            "turn": self.players[waiting[0]] if len(waiting) == 1 else None,
-            "waiting": [self.players[s] for s in waiting],
-            "you": None if seat is None else self.players[seat],
-            "players": players,
-            "hand": [] if seat is None else self._sorted(self.hands[seat]),
-            "trick": [{"player": self.players[s], "card": c} for s, c in self.trick],
-            "last_trick": [{"player": self.players[s], "card": c} for s, c in self.last_trick],
-            "lead": lead_colour(c for _, c in self.trick),
-            "legal": [] if seat is None else [str(a) for a in self.legal_actions(seat)],
             "pass": passing,
             "passed": None if seat is None else list(self.passed[seat] or []),
             "received": None if seat is None or self.received is None else list(self.received[seat]),
             "spell": spell,
-            "options": {k: v for k, v in self.options.items() if v not in (None, False, "off")},
-            "sheet": copy.deepcopy(self.sheet),  # a view is the viewer's to keep: never the engine's own objects
-            "standings": standings(self.players, self.scores, low_wins=True) if self.finished else None,
         }
 
