@@ -38,14 +38,16 @@ class Presenter:
         self._confirmed: tuple[str, ...] = ()  # who had typed /ok at the round end last drawn
 
     def lines(self, message: dict[str, Any], event: Event | None = None) -> list[str]:
+        """The lines ``message`` shows. A game's event is worded from the message alone, as the client words it;
+        ``event``, the engine's, is not read (the telnet session still passes it)."""
         kind = message["type"]
         if kind == "trick":
             self._trick_taken = True
         handler = getattr(self, f"_{kind}", None)
         if handler is not None:
             return handler(message)
-        if event is not None and "game" in message:
-            return game_renderer(message["game"]).event_lines(event, self.style)
+        if "game" in message:
+            return game_renderer(message["game"]).event_lines(message, self.style)
         return []
 
     # -- replies and talk

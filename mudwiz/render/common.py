@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from mudwiz.games.base import Phase
+from mudwiz.games.base import Event, Phase
 from mudwiz.render.style import WIDTH, Style, pad, wrap_cards, wrap_words
+
+
+def event_message(event: Mapping[str, Any] | Event) -> Mapping[str, Any]:
+    """The message an event line is worded from: the protocol's dict as the table sends it (``type``, the event's
+    fields, ``table`` and ``game``), which the telnet session and the client both render. An engine ``Event`` is
+    taken too, as its ``to_dict()``, for callers that hold the engine's events (the rules tests)."""
+    return event.to_dict() if isinstance(event, Event) else event
 
 
 def standings(rows: list[dict[str, Any]], style: Style, title: str = "Final standings") -> list[str]:
@@ -76,7 +83,7 @@ def last_trick(view: dict[str, Any], style: Style, card: Callable[[str], str]) -
     return wrap_words(f" Last trick, taken by {style.bold(style.text(winner))}: {played}.", WIDTH, indent=3)
 
 
-def trick_taken(event: dict[str, Any], style: Style, card: Callable[[str], str]) -> str:
+def trick_taken(event: Mapping[str, Any], style: Style, card: Callable[[str], str]) -> str:
     """A ``trick`` event's line: who took it, and with which card (the cards were each a line of their own)."""
     winner = event["winner"]
     with_card = next((c["card"] for c in event["cards"] if c["player"] == winner), None)

@@ -6,12 +6,14 @@ engine's view or events alone (what this viewer may know), so the renderer canno
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from mudwiz.cards import SUIT_NAMES
 from mudwiz.games.base import Event, Phase
 from mudwiz.render.common import (
     confirmations,
+    event_message,
     last_trick,
     round_over,
     row_tags,
@@ -161,9 +163,9 @@ def _taken(cards: list[str], style: Style) -> list[str]:
     return [line.rstrip() for line in ["  takes: " + lines[0][9:], *lines[1:]]]
 
 
-def event_lines(event: Event, style: Style) -> list[str]:
-    """The short lines a player reads as things happen."""
-    e = event.to_dict()
+def event_lines(message: Mapping[str, Any] | Event, style: Style) -> list[str]:
+    """The short lines a player reads as things happen, from the event's message (see ``event_message``)."""
+    e = event_message(message)
     kind = e["type"]
     if kind == "hand_start":
         return [style.bold(f"Hand {e['round']}: {e['cards']} cards each; {style.text(e['dealer'])} deals, "
