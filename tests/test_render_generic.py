@@ -45,5 +45,5 @@ def test_a_game_without_a_renderer_or_with_a_part_missing_is_drawn_generically()
     assert game_renderer("wizard").__name__ == "mudwiz.render.wizard"
     assert draw("wizard", "table_view") is game_renderer("wizard").table_view
     assert draw("wizard", "sentence") is generic.sentence  # a part Wizard's renderer leaves out
-    event = type("Spell", (), {"to_dict": lambda self: {"type": "spell_cast", "player": "ann", "power": 3}})()
-    assert generic.event_lines(event, STYLES["ascii"]) == ["ann: spell cast (power 3)."]
+    message = {"type": "spell_cast", "table": 1, "game": "nogame", "player": "ann", "power": 3}  # as delivered
+    assert generic.event_lines(message, STYLES["ascii"]) == ["ann: spell cast (power 3)."]

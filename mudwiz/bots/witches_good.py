@@ -17,6 +17,7 @@ from typing import Any
 
 from mudwiz.bots import Bot
 from mudwiz.cards import rank_of, suit_of
+from mudwiz.games.base import Phase
 from mudwiz.games.witches import (
     AIR_WITCH,
     DECK,
@@ -63,9 +64,9 @@ class WitchesGood(Bot):
         legal: list[str] = view["legal"]
         if not legal:
             return None
-        if view["phase"] == "passing" and "pass" in legal and view.get("pass"):
+        if view["phase"] == Phase.PASSING and "pass" in legal and view.get("pass"):
             return self.choose_pass(view["hand"], view["pass"]["count"])
-        if view["phase"] == "spell":
+        if view["phase"] == Phase.SPELL:
             return self.choose_spell(view, legal)
         plays = [a.split()[1] for a in legal if a.startswith("play ")]
         if not plays:

@@ -32,6 +32,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from mudwiz.cards import rank_of, suit_of
+from mudwiz.games.base import Phase
 from mudwiz.games.wizard import DECK, HIDDEN, JESTER, WIZARD, lead_suit, round_score
 
 SUIT: dict[str, str | None] = {c: suit_of(c) for c in set(DECK.cards())}
@@ -213,7 +214,7 @@ class RoundMemory:
 
     def update(self, view: dict[str, Any]) -> None:
         key = (view["round"], view["rounds"], view["dealer"], view["trump"]["card"], view["cards"])
-        if key != self.key or view["phase"] != "playing":
+        if key != self.key or view["phase"] != Phase.PLAYING:
             self.key, self.tricks = key, {}
         done = sum(p["tricks"] for p in view["players"])
         if done and view["last_trick"]:
@@ -260,17 +261,17 @@ class WizardGood:
 
     def choose(self, view: dict[str, Any]) -> str | None:
         legal: list[str] = view["legal"]
-        if view["phase"] in ("trump", "bidding", "playing"):
+        if view["phase"] in (Phase.TRUMP, Phase.BIDDING, Phase.PLAYING):
             self.memory.update(view)
         if not legal:
             return None
         if len(legal) == 1:
             return legal[0]
-        if view["phase"] == "trump":
+        if view["phase"] == Phase.TRUMP:
             return self.choose_trump(view)
-        if view["phase"] == "bidding":
+        if view["phase"] == Phase.BIDDING:
             return self.choose_bid(view)
-        if view["phase"] == "playing":
+        if view["phase"] == Phase.PLAYING:
             return self.choose_card(view)
         return legal[0]
 
@@ -432,7 +433,7 @@ class Simulations:
         self.known: dict[int, list[str]] = {i: list(p["cards"]) for i, p in enumerate(players) if "cards" in p}
         unseen = Counter(DECK.cards())
         unseen.subtract(self.hand)
-        unseen.subtract(memory.played() if view["phase"] == "playing" else [])
+        unseen.subtract(memory.played() if view["phase"] == Phase.PLAYING else [])
         if view["trump"]["card"]:
             unseen.subtract([view["trump"]["card"]])
         for cards in self.known.values():
@@ -448,7 +449,7 @@ class Simulations:
                 unseen.subtract([view["trump"]["card"]])
         self.pool = list(unseen.elements())
         self.played_by: dict[int, list[str]] = {}
-        if view["phase"] == "playing":
+        if view["phase"] == Phase.PLAYING:
             for trick in memory.tricks.values():
                 for player, card in trick:
                     if player in names:

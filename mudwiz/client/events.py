@@ -23,23 +23,6 @@ _PRESENTER = Presenter(STYLE)  # its state-tracking is never used: states are no
 _SKIP = ("type", "table", "game", "id")
 
 
-class WireEvent:
-    """A received event dressed as the engine ``Event`` the renderers take: ``to_dict()``, attributes, type."""
-
-    def __init__(self, message: dict[str, Any]) -> None:
-        self._message = message
-        self.type = message["type"]
-
-    def __getattr__(self, name: str) -> Any:
-        try:
-            return self._message[name]
-        except KeyError:
-            raise AttributeError(name) from None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {k: v for k, v in self._message.items() if k not in ("table", "game")}
-
-
 def renderer(game: str | None) -> ModuleType | None:
     """The game's renderer module (the generic one for a game installed here without its own), or None for a game
     this install does not have (a newer server's)."""
@@ -124,8 +107,8 @@ def event_lines(message: dict[str, Any]) -> list[str]:
     module = renderer(message.get("game"))
     if module is not None and hasattr(module, "event_lines"):
         try:
-            lines = module.event_lines(WireEvent(message), STYLE)
-        except Exception:  # a renderer written for engine events may not take a wire one: fall back
+            lines = module.event_lines(message, STYLE)  # the message a telnet player's lines are worded from
+        except Exception:  # an event of a newer server, its fields not what this install's renderer reads
             lines = []
         if lines:
             return [tighten(_unrule(line)) for line in lines]

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mudwiz.client.events import STYLE, message_lines, text_lines
+from mudwiz.games.base import Phase
 
 LOG_LINES = 2000
 CONFIRMS = ("/ok", "/start")
@@ -256,7 +257,7 @@ class Model:
 
     def sheet_message(self) -> dict[str, Any] | None:
         """The freshest score sheet: the state's own (it is sent with every change), else the last ``/score``."""
-        if self.state and self.state.get("sheet") is not None and self.state.get("phase") != "waiting":
+        if self.state and self.state.get("sheet") is not None and self.state.get("phase") != Phase.WAITING:
             return {"game": self.state["game"], "players": self.state["players"], "sheet": self.state["sheet"],
                     "table": self.state["table"]}
         return self.score

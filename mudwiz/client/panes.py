@@ -16,6 +16,7 @@ from mudwiz.cards import SUIT_NAMES
 from mudwiz.client.events import STYLE, renderer, tighten
 from mudwiz.client.model import KARUKI, Model, card_of
 from mudwiz.games import available, plugin
+from mudwiz.games.base import Phase
 from mudwiz.render.ansi import Presenter
 from mudwiz.render.common import trick_order
 from mudwiz.render.style import (
@@ -146,7 +147,7 @@ def columns(state: dict[str, Any]) -> list[Column]:
 def awaited(state: dict[str, Any]) -> list[str] | None:
     """At a round's end, the people the next round waits for (``/ok`` not yet typed; bots and dropped players are
     never waited for); None outside a round's end or from a server that does not say who confirmed."""
-    if state.get("phase") != "roundend" or state.get("confirmed") is None:
+    if state.get("phase") != Phase.ROUNDEND or state.get("confirmed") is None:
         return None
     done = set(state["confirmed"])
     return [p["name"] for p in state.get("players", []) if not p.get("bot") and not p.get("away")
@@ -227,7 +228,7 @@ def _rows(state: dict[str, Any], width: int, shortest_name: int = 16) -> list[st
 def wanted_width(model: Model) -> int:
     """How wide the table pane would be beside the log: its players' rows whole, every column shown."""
     state = model.state
-    if not state or state.get("phase") == "waiting":
+    if not state or state.get("phase") == Phase.WAITING:
         return NARROWEST
     return max([NARROWEST, *(visible_len(row) + 2 for row in _rows(state, 200))])
 
@@ -294,7 +295,7 @@ def hand_lines(model: Model, width: int, title: bool = True) -> list[str]:
             text = STYLE.paint(text.replace(f" {code} ", f"[{code}]").replace(f"+{code}+", f"[{code}]"), "underline")
         cards.append(text)
     if not hand:
-        return [] if state.get("phase") in ("roundend", "gameover") else [" Your hand: empty"]
+        return [] if state.get("phase") in (Phase.ROUNDEND, Phase.GAMEOVER) else [" Your hand: empty"]
     if not title:
         lines = wrap_cards(cards, width=max(14, width), indent=7)
         return [" Hand: " + lines[0][7:], *lines[1:]]
@@ -379,7 +380,7 @@ def table_lines(model: Model, width: int, height: int | None = None) -> list[str
     state = model.state
     if state is None:
         return fit(lobby_lines(model, width), height, keep=1)
-    if state.get("phase") == "waiting":
+    if state.get("phase") == Phase.WAITING:
         room = [cut_ansi(line, width) for line in Presenter(STYLE).waiting_room(state)[1:]]
         hint = hint_lines(model, width) if model.legal else []
         return fit([rule(f"Table {state['table']}: {state['game']}, waiting", width), *room, *hint], height,
@@ -441,9 +442,9 @@ def asked(model: Model) -> str:
         return "lobby: /new GAME or /join N"
     legal = model.legal
     phase = state.get("phase")
-    if phase == "waiting":
+    if phase == Phase.WAITING:
         return "Enter starts the game" if "/start" in legal else "waiting for the host to /start"
-    if phase == "gameover" or state.get("status") == "over":
+    if phase == Phase.GAMEOVER or state.get("status") == "over":
         return "game over" + ("; Enter starts a new game" if "/start" in legal else "")
     if "/ok" in legal and len(legal) == 1:
         return "round over: Enter (/ok) for the next round"

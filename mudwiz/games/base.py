@@ -5,19 +5,22 @@ A game is a pure state machine (no I/O, no clocks, no printing), modelled on Ope
 - ``Game(players, options, seed)``: all randomness comes from one ``random.Random(seed)``;
 - ``legal_actions(seat)``: what that seat may do now (empty when nothing is theirs to do);
 - ``apply(seat, action) -> [Event]``: raises a typed error and leaves the state untouched when refused;
-- ``view(seat)``: a JSON-ready dict of what that seat may know, nothing more (``None``: an observer);
+- ``view(seat)``: a JSON-ready dict of what that seat may know, nothing more (``None``: an observer); the fields
+  every game shares are built here, a game's own added by its ``_view`` hook;
 - ``advance()``: the table's call to leave a ``roundend`` pause (round confirmation is the table's business);
 - ``log``: every accepted step, so ``replay(seed, options, log)`` rebuilds the game event for event.
 """
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import random
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, ClassVar
 
 from mudwiz.cards import Action, as_action, remove_card
@@ -26,6 +29,23 @@ from mudwiz.numbers import whole_number
 
 Seat = int
 ADVANCE = "next"  # the log's word for the table ending a round-end pause
+
+
+class Phase(StrEnum):
+    """Where a table's game stands, one vocabulary for engines, renderers, bots and the client. A member equals
+    its word (``Phase.PLAYING == "playing"``), so views and JSON carry the words the protocol documents."""
+
+    # every game
+    WAITING = "waiting"  # the table's, before the start: no game yet
+    PLAYING = "playing"
+    ROUNDEND = "roundend"  # a round is scored; the table's ``advance()`` ends the pause
+    GAMEOVER = "gameover"
+    # Wizard
+    TRUMP = "trump"  # the dealer names trump after a turned Wizard
+    BIDDING = "bidding"
+    # Witches
+    PASSING = "passing"
+    SPELL = "spell"  # the caster chooses what the spell does
 
 
 # ---------------------------------------------------------------- events
@@ -120,7 +140,12 @@ class Game(ABC):
     # of the game's own (Tiltowait's ``spells``); lines of at most 78 columns, shown indented by two. The game
     # owns its text, so a game added as a plugin brings its rules along; ``options`` is written from OPTIONS.
     RULES: ClassVar[Mapping[str, str]] = {}
-    _phase: str  # set by ``_start`` and the moves; ``roundend`` and ``gameover`` mean the same in every game
+    LOW_WINS: ClassVar[bool] = False  # the lowest total wins (Witches' fire points), for the standings
+    _phase: Phase  # set by ``_start`` and the moves; ``ROUNDEND`` and ``GAMEOVER`` mean the same in every game
+    # set by ``_start`` in every game, and read by ``view``:
+    round: int  # the round (hand) being played, from 1
+    scores: list[int]  # running totals, by seat
+    sheet: list[dict[str, Any]]  # one entry a scored round, as the view and /score show it
 
     @classmethod
     def usage(cls, verb: str) -> str:
@@ -194,13 +219,13 @@ class Game(ABC):
         """Set up the first round (shuffle, deal) and return what happened."""
 
     @property
-    def phase(self) -> str:
-        """A word for where the game stands: e.g. ``bidding``, ``playing``, ``roundend``, ``gameover``."""
+    def phase(self) -> Phase:
+        """Where the game stands: e.g. ``BIDDING``, ``PLAYING``, ``ROUNDEND``, ``GAMEOVER`` (each equal to its word)."""
         return self._phase
 
     @property
     def finished(self) -> bool:
-        return self.phase == "gameover"
+        return self.phase == Phase.GAMEOVER
 
     @abstractmethod
     def legal_actions(self, seat: Seat) -> list[Action]:
@@ -210,9 +235,55 @@ class Game(ABC):
     def waiting(self) -> list[Seat]:
         """The seats the game is waiting on (whose action it needs before it can go on)."""
 
-    @abstractmethod
     def view(self, seat: Seat | None) -> dict[str, Any]:
-        """What ``seat`` may know, as plain JSON-ready data; ``None`` is an observer and sees no hand."""
+        """What ``seat`` may know, as plain JSON-ready data; ``None`` is an observer and sees no hand.
+
+        The fields every game has (docs/protocol.md's ``state``) are built here, once, so they mean the same in
+        every game; the hooks give their game-specific values (``_rounds``, ``_dealer``, ``_hand``, ``_player``)
+        and ``_view`` the game's own fields.
+        """
+        waiting = self.waiting()
+        names = self.players
+        return {
+            "game": self.name,
+            "phase": self.phase,
+            "round": self.round,
+            "rounds": self._rounds(),
+            "dealer": names[self._dealer()],
+            "turn": names[waiting[0]] if len(waiting) == 1 else None,
+            "waiting": [names[s] for s in waiting],
+            "you": None if seat is None else names[seat],
+            "players": [{"name": name, "score": self.scores[s], **self._player(s, seat)}
+                        for s, name in enumerate(names)],
+            "hand": [] if seat is None else self._hand(seat),
+            "legal": [] if seat is None else [str(a) for a in self.legal_actions(seat)],
+            **self._view(seat),
+            # the options set to something: an unset number, a flag off and an "off" choice go unsaid (``is``, not
+            # ``in``: a number option set to 0 is set, though 0 == False)
+            "options": {k: v for k, v in self.options.items() if v is not None and v is not False and v != "off"},
+            "sheet": copy.deepcopy(self.sheet),  # a view is the viewer's to keep: never the engine's own objects
+            "standings": standings(names, self.scores, self.LOW_WINS) if self.finished else None,
+        }
+
+    @abstractmethod
+    def _rounds(self) -> int | None:
+        """How many rounds the game is played for; None when only a score ends it."""
+
+    @abstractmethod
+    def _dealer(self) -> Seat:
+        """The seat that deals (or starts) this round."""
+
+    @abstractmethod
+    def _hand(self, seat: Seat) -> list[str]:
+        """``seat``'s hand as its player sees it, in the game's order."""
+
+    def _player(self, seat: Seat, viewer: Seat | None) -> dict[str, Any]:
+        """What ``viewer`` may know of ``seat`` besides its name and score (``viewer`` None: an observer)."""
+        return {}
+
+    def _view(self, seat: Seat | None) -> dict[str, Any]:
+        """The game's own fields of ``seat``'s view, beside the common ones."""
+        return {}
 
     @abstractmethod
     def _apply(self, seat: Seat, action: Action) -> list[Event]:
@@ -221,13 +292,13 @@ class Game(ABC):
     def _advance(self) -> list[Event]:
         raise IllegalAction("there is no pause to end")
 
-    def _close_round(self, over: bool, scores: Sequence[int], low_wins: bool = False) -> list[Event]:
+    def _close_round(self, over: bool) -> list[Event]:
         """After a round is scored: the game ends with its standings, or pauses in ``roundend`` until the table
         calls ``advance()`` (the pause every game's round confirmation relies on)."""
         if over:
-            self._phase = "gameover"
-            return [GameEnd(standings(self.players, scores, low_wins))]
-        self._phase = "roundend"
+            self._phase = Phase.GAMEOVER
+            return [GameEnd(standings(self.players, self.scores, self.LOW_WINS))]
+        self._phase = Phase.ROUNDEND
         return []
 
     def normalize(self, action: Action) -> Action:
@@ -257,7 +328,7 @@ class Game(ABC):
 
     def advance(self) -> list[Event]:
         """End a ``roundend`` pause: the table calls this once the round's result has been confirmed."""
-        if self.phase != "roundend":
+        if self.phase != Phase.ROUNDEND:
             raise IllegalAction("the round is not over")
         events = self._advance()
         self.log.append((None, ADVANCE))
@@ -270,7 +341,7 @@ class Game(ABC):
     def not_your_turn(self, seat: Seat) -> str:
         if self.finished:
             return "the game is over"
-        if self.phase == "roundend":
+        if self.phase == Phase.ROUNDEND:
             return "the round is over; waiting for the next one (/ok)"
         names = [self.players[s] for s in self.waiting()]
         return f"it is not your turn; waiting for {', '.join(names) or 'nobody'}"
@@ -348,6 +419,32 @@ class TrickTakingGame(Game):
     last_trick: list[tuple[Seat, str]]
     tricks: list[int]  # tricks taken this hand, per seat
     leader: Seat
+    dealer: Seat
+    size: int  # cards dealt to each this round
+
+    @abstractmethod
+    def lead(self) -> str | None:
+        """The suit the current trick must follow; None until a card sets it."""
+
+    def _dealer(self) -> Seat:
+        return self.dealer
+
+    def _player(self, seat: Seat, viewer: Seat | None) -> dict[str, Any]:
+        return {"tricks": self.tricks[seat], "held": len(self.hands[seat]), "played": dict(self.trick).get(seat)}
+
+    def _view(self, seat: Seat | None) -> dict[str, Any]:
+        """What every trick-taking game shows: the cards dealt, who leads, the trick and the one taken before."""
+        return {
+            "cards": self.size,
+            "leader": self.players[self.leader],
+            "trick": self._named(self.trick),
+            "last_trick": self._named(self.last_trick),
+            "lead": self.lead(),
+        }
+
+    def _named(self, cards: list[tuple[Seat, str]]) -> list[dict[str, str]]:
+        """A trick's (seat, card) pairs as views and events show them: ``[{player, card}]`` in play order."""
+        return [{"player": self.players[s], "card": c} for s, c in cards]
 
     def to_play(self) -> Seat:
         """The seat whose card the current trick needs next."""
@@ -375,7 +472,7 @@ class TrickTakingGame(Game):
         won = self.trick[self._trick_winner(cards)][0]
         self.tricks[won] += 1
         self._take_trick(won, cards)
-        events.append(Trick([{"player": self.players[s], "card": c} for s, c in self.trick], self.players[won]))
+        events.append(Trick(self._named(self.trick), self.players[won]))
         self.last_trick, self.trick, self.leader = self.trick, [], won
         if not self.hands[won]:
             events.extend(self._end_hand())

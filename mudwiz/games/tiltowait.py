@@ -10,13 +10,12 @@ a TILTOWAIT draw, a MILWA to allow) the game is waiting on the *asked* player in
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from mudwiz.cards import Action, Deck, rank_of, remove_card, sort_hand, suit_of
 from mudwiz.errors import BadOption, IllegalAction
-from mudwiz.games.base import Event, Game, Option, Seat, standings
+from mudwiz.games.base import Event, Game, Option, Phase, Seat
 
 COLOURS = "KRGB"  # the order the sheet lists them in: black, red, gold, blue
 COLOUR_NAMES = {"K": "black", "R": "red", "G": "gold", "B": "blue"}
@@ -386,7 +385,7 @@ class Tiltowait(Game):
         self.hands: list[list[str]] = [deck[i * HAND_SIZE : (i + 1) * HAND_SIZE] for i in range(n)]
         self.stock: list[str] = deck[n * HAND_SIZE :]  # the top of the stock is the end of the list
         self.discard: list[str] = [self.stock.pop()]
-        self._phase = "playing"
+        self._phase = Phase.PLAYING
         self.direction = -1  # counter-clockwise: seat - 1 moves next
         self.turn: Seat = self.starter
         self.colour: str | None = colour_of(self.top)
@@ -435,7 +434,7 @@ class Tiltowait(Game):
     @property
     def situation(self) -> str:
         """What the asked player answers: ``milwa``, ``tiltowait``, ``attack``, ``drawn`` or a plain ``turn``."""
-        if self._phase != "playing":
+        if self._phase != Phase.PLAYING:
             return ""
         if self.milwa_target is not None:
             return "milwa"
@@ -559,7 +558,7 @@ class Tiltowait(Game):
         return [(seat + i * self.direction) % n for i in range(1, n)]
 
     def legal_actions(self, seat: Seat) -> list[Action]:
-        if self._phase != "playing":
+        if self._phase != Phase.PLAYING:
             return []
         actions: list[Action] = []
         if seat == self.asked():
@@ -864,7 +863,7 @@ class Tiltowait(Game):
         self.milwa_target = self.caster = self.attacker = None
         limit, hands = self.options["limit"], self.hands_to_play
         over = (limit is not None and min(self.scores) <= limit) or (hands is not None and self.round >= hands)
-        return [RoundEnd(self.round, self.players[winner], results), *self._close_round(over, self.scores)]
+        return [RoundEnd(self.round, self.players[winner], results), *self._close_round(over)]
 
     def _advance(self) -> list[Event]:
         self.starter = self.players.index(self.sheet[-1]["winner"])  # the last hand's winner starts
@@ -887,26 +886,21 @@ class Tiltowait(Game):
             return {**base, "spell": MILWA, "to": self.players[self.milwa_target], "draw": 0}
         return None
 
-    def view(self, seat: Seat | None) -> dict[str, Any]:
-        waiting = self.waiting()
-        players = [
-            {"name": name, "held": len(self.hands[s]), "score": self.scores[s], "asleep": s == self.asleep,
-             "karuki": s in self.called}
-            for s, name in enumerate(self.players)
-        ]
-        playing = self._phase == "playing"
+    def _rounds(self) -> int | None:
+        return self.hands_to_play
+
+    def _dealer(self) -> Seat:
+        return self.starter  # nobody deals a Tiltowait hand: the common ``dealer`` is who starts it
+
+    def _hand(self, seat: Seat) -> list[str]:
+        return sort_hand(self.hands[seat], COLOURS)
+
+    def _player(self, seat: Seat, viewer: Seat | None) -> dict[str, Any]:
+        return {"held": len(self.hands[seat]), "asleep": seat == self.asleep, "karuki": seat in self.called}
+
+    def _view(self, seat: Seat | None) -> dict[str, Any]:
         return {
-            "game": self.name,
-            "phase": self._phase,
-            "round": self.round,
-            "rounds": self.hands_to_play,
-            "dealer": self.players[self.starter],
             "starter": self.players[self.starter],
-            "turn": self.players[waiting[0]] if waiting else None,
-            "waiting": [self.players[s] for s in waiting],
-            "you": None if seat is None else self.players[seat],
-            "players": players,
-            "hand": [] if seat is None else sort_hand(self.hands[seat], COLOURS),
             "top": self.top,
             "colour": self.colour,
             "direction": self.direction_name,
@@ -914,11 +908,7 @@ class Tiltowait(Game):
             "stock": len(self.stock),
             "discard": len(self.discard),
             "answer": self.answer(),
-            "next": self.players[self.turn] if playing else None,
+            "next": self.players[self.turn] if self._phase == Phase.PLAYING else None,
             "drawn": self.drawn if seat is not None and seat == self.turn and self.situation == "drawn" else None,
             "free": self.free,
-            "legal": [] if seat is None else [str(a) for a in self.legal_actions(seat)],
-            "options": {k: v for k, v in self.options.items() if v is not None},
-            "sheet": copy.deepcopy(self.sheet),  # a view is the viewer's to keep: never the engine's own objects
-            "standings": standings(self.players, self.scores) if self.finished else None,
         }

@@ -7,7 +7,6 @@ opens with a simultaneous pass. Choices the rules page leaves open are listed in
 
 from __future__ import annotations
 
-import copy
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
@@ -16,7 +15,7 @@ from typing import Any
 from mudwiz.cards import SUIT_NAMES, Action, Deck, rank_of, remove_card, sort_hand, suit_of
 from mudwiz.errors import IllegalAction
 from mudwiz.games.base import CardPlayed as CardPlayed  # re-exported: the tests read Witches' events from here
-from mudwiz.games.base import Event, Option, RoundEnd, Seat, TrickTakingGame, standings
+from mudwiz.games.base import Event, Option, Phase, RoundEnd, Seat, TrickTakingGame
 from mudwiz.games.base import Trick as Trick
 
 DECK = Deck(suits="RGYB", low=1, high=14, specials={"W": 4})
@@ -191,6 +190,7 @@ class Witches(TrickTakingGame):
     title = "Witches"
     min_players = 3
     max_players = 6
+    LOW_WINS = True  # fire points count against you
     OPTIONS = (
         Option("limit", f"the game ends after the hand in which a total reaches N (default {DEFAULT_LIMIT}; "
                         "none under hands=N unless set)", default=None, lo=1, hi=999),
@@ -235,7 +235,7 @@ class Witches(TrickTakingGame):
         self.leader = (self.dealer + 1) % n
         self.caster: Seat | None = None
         self.spell_points = 0
-        self._phase = "passing"
+        self._phase = Phase.PASSING
         return [HandStart(self.round, size, self.players[self.dealer], self.players[self.leader],
                           self.pass_count, self.direction)]
 
@@ -254,11 +254,11 @@ class Witches(TrickTakingGame):
         return (seat + pass_offset(n, self.direction)) % n
 
     def waiting(self) -> list[Seat]:
-        if self._phase == "passing":
+        if self._phase == Phase.PASSING:
             return [s for s in range(len(self.players)) if self.passed[s] is None]
-        if self._phase == "playing":
+        if self._phase == Phase.PLAYING:
             return [self.to_play()]
-        if self._phase == "spell":
+        if self._phase == Phase.SPELL:
             assert self.caster is not None
             return [self.caster]
         return []
@@ -266,7 +266,7 @@ class Witches(TrickTakingGame):
     def playable(self, seat: Seat) -> list[str]:
         """The distinct cards ``seat`` may play now: with the lead colour in hand, only it or a Wizard."""
         hand = self.hands[seat]
-        colour = lead_colour(c for _, c in self.trick)
+        colour = self.lead()
         if colour is not None and any(_SUIT[c] == colour for c in hand):
             allowed = {c for c in hand if _SUIT[c] == colour or c == WIZARD}
         else:
@@ -281,9 +281,9 @@ class Witches(TrickTakingGame):
     def legal_actions(self, seat: Seat) -> list[Action]:
         if seat not in self.waiting():
             return []
-        if self._phase == "passing":
+        if self._phase == Phase.PASSING:
             return [Action("pass")]  # a pattern: any pass_count cards of the hand (see is_legal)
-        if self._phase == "spell":
+        if self._phase == Phase.SPELL:
             return [Action("spell", (c,)) for c in SPELL_CHOICES]
         return [Action("play", (c,)) for c in self.playable(seat)]
 
@@ -318,13 +318,13 @@ class Witches(TrickTakingGame):
     def is_legal(self, seat: Seat, action: Action) -> bool:
         """A concrete pass is checked card by card: ``legal_actions`` can only offer the ``pass`` pattern."""
         if action.verb == "pass":
-            return self._phase == "passing" and seat in self.waiting() and not self.pass_problem(seat, action.args)
+            return self._phase == Phase.PASSING and seat in self.waiting() and not self.pass_problem(seat, action.args)
         if action.verb == "play":  # the same answer as the base class, without building every Action
-            return self._phase == "playing" and seat in self.waiting() and action.args[0] in self.playable(seat)
+            return self._phase == Phase.PLAYING and seat in self.waiting() and action.args[0] in self.playable(seat)
         return super().is_legal(seat, action)
 
     def explain(self, seat: Seat, action: Action) -> str:
-        phase_verb = {"passing": "pass", "playing": "play", "spell": "spell"}.get(self._phase)
+        phase_verb = {Phase.PASSING: "pass", Phase.PLAYING: "play", Phase.SPELL: "spell"}.get(self._phase)
         if action.verb != phase_verb:
             return f"now is the time to /{phase_verb}, not /{action.verb}"
         if action.verb == "pass":
@@ -334,14 +334,14 @@ class Witches(TrickTakingGame):
             return "say /spell give or /spell take"
         if arg not in self.hands[seat]:
             return f"you have no {arg}"
-        colour = lead_colour(c for _, c in self.trick)
+        colour = self.lead()
         return f"you must follow {SUIT_NAMES[colour or FIRE]} (or play a Wizard)"
 
     def not_your_turn(self, seat: Seat) -> str:
         names = ", ".join(self.players[s] for s in self.waiting())
-        if self._phase == "passing":
+        if self._phase == Phase.PASSING:
             return f"you have passed; waiting for {names} to pass"
-        if self._phase == "spell":
+        if self._phase == Phase.SPELL:
             return f"waiting for {names} to choose what the spell does"
         return super().not_your_turn(seat)
 
@@ -375,7 +375,7 @@ class Witches(TrickTakingGame):
             giver = next(g for g in range(n) if self.pass_target(g) == taker)
             received.append({"player": self.players[taker], "from": self.players[giver],
                              "cards": list(self.received[taker])})
-        self._phase = "playing"
+        self._phase = Phase.PLAYING
         events.append(PassDone(received))
         return events
 
@@ -394,7 +394,7 @@ class Witches(TrickTakingGame):
                 choosing = self._giving_ends_game()
                 cast = SpellCast(self.players[s], points, choosing)
                 if choosing:
-                    self._phase = "spell"
+                    self._phase = Phase.SPELL
                     return [cast]
                 return [cast, *self._score("give")]
         return self._score(None)
@@ -438,7 +438,7 @@ class Witches(TrickTakingGame):
             cast = {"player": self.players[self.caster], "points": self.spell_points, "choice": spell}
         self.sheet.append({"round": self.round, "dealer": self.players[self.dealer], "results": results,
                            "spell": cast})
-        return [RoundEnd(self.round, results), *self._close_round(self._game_over(), self.scores, low_wins=True)]
+        return [RoundEnd(self.round, results), *self._close_round(self._game_over())]
 
     def _game_over(self) -> bool:
         if self.hands_total is not None and self.round >= self.hands_total:
@@ -451,54 +451,37 @@ class Witches(TrickTakingGame):
 
     # -- what a seat may know
 
-    def view(self, seat: Seat | None) -> dict[str, Any]:
-        trick_cards = dict(self.trick)
-        scored = self._phase in ("roundend", "gameover")
-        results = {r["player"]: r for r in self.sheet[-1]["results"]} if scored else {}
-        players = []
-        for s, name in enumerate(self.players):
-            players.append({
-                "name": name,
-                "score": self.scores[s],
-                "points": results[name]["points"] if scored else fire_points(self.won[s]),
-                "tricks": self.tricks[s],
-                "held": len(self.hands[s]),
-                "has_passed": self.passed[s] is not None,
-                "played": trick_cards.get(s),
-            })
-        waiting = self.waiting()
+    def lead(self) -> str | None:
+        return lead_colour(c for _, c in self.trick)
+
+    def _rounds(self) -> int | None:
+        return self.hands_total
+
+    def _hand(self, seat: Seat) -> list[str]:
+        return self._sorted(self.hands[seat])
+
+    def _player(self, seat: Seat, viewer: Seat | None) -> dict[str, Any]:
+        if self._phase in (Phase.ROUNDEND, Phase.GAMEOVER):
+            points = self.sheet[-1]["results"][seat]["points"]  # the sheet's results are in seat order
+        else:
+            points = fire_points(self.won[seat])
+        return {**super()._player(seat, viewer), "points": points, "has_passed": self.passed[seat] is not None}
+
+    def _view(self, seat: Seat | None) -> dict[str, Any]:
         passing = None
-        if self._phase == "passing":
+        if self._phase == Phase.PASSING:
             target = None if seat is None else self.players[self.pass_target(seat)]
             passing = {"count": self.pass_count, "to": target, "direction": self.direction}
         spell = None
         if self.caster is not None:
             spell = {"player": self.players[self.caster], "points": self.spell_points,
-                     "choosing": self._phase == "spell"}
+                     "choosing": self._phase == Phase.SPELL}
         return {
-            "game": self.name,
-            "phase": self._phase,
-            "round": self.round,
-            "rounds": self.hands_total,
+            **super()._view(seat),
             "limit": self.limit,
-            "cards": self.size,
-            "dealer": self.players[self.dealer],
-            "leader": self.players[self.leader],
-            "turn": self.players[waiting[0]] if len(waiting) == 1 else None,
-            "waiting": [self.players[s] for s in waiting],
-            "you": None if seat is None else self.players[seat],
-            "players": players,
-            "hand": [] if seat is None else self._sorted(self.hands[seat]),
-            "trick": [{"player": self.players[s], "card": c} for s, c in self.trick],
-            "last_trick": [{"player": self.players[s], "card": c} for s, c in self.last_trick],
-            "lead": lead_colour(c for _, c in self.trick),
-            "legal": [] if seat is None else [str(a) for a in self.legal_actions(seat)],
             "pass": passing,
             "passed": None if seat is None else list(self.passed[seat] or []),
             "received": None if seat is None or self.received is None else list(self.received[seat]),
             "spell": spell,
-            "options": {k: v for k, v in self.options.items() if v not in (None, False, "off")},
-            "sheet": copy.deepcopy(self.sheet),  # a view is the viewer's to keep: never the engine's own objects
-            "standings": standings(self.players, self.scores, low_wins=True) if self.finished else None,
         }
 

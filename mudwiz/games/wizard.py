@@ -6,13 +6,12 @@ everything, four Jesters (``N``) below everything. Decisions the rules page leav
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 from typing import Any
 
 from mudwiz.cards import SUIT_NAMES, Action, Deck, rank_of, sort_hand, suit_of
 from mudwiz.errors import BadOption, IllegalAction
-from mudwiz.games.base import Event, Option, RoundEnd, Seat, TrickTakingGame, standings
+from mudwiz.games.base import Event, Option, Phase, RoundEnd, Seat, TrickTakingGame
 from mudwiz.numbers import whole_number
 
 DECK = Deck(suits="BGRY", low=1, high=13, specials={"Z": 4, "N": 4})
@@ -211,7 +210,7 @@ class Wizard(TrickTakingGame):
         self.first_leader = self.leader
         self.last_trick: list[tuple[Seat, str]] = []
         self.revealed_play: set[Seat] = set()
-        self._phase = "trump" if self.turned == WIZARD else "bidding"
+        self._phase = Phase.TRUMP if self.turned == WIZARD else Phase.BIDDING
         events: list[Event] = [
             RoundStart(self.round, size, self.players[self.dealer], self.players[self.leader]),
             TrumpTurned(
@@ -239,12 +238,12 @@ class Wizard(TrickTakingGame):
         return [(self.dealer + 1 + i) % n for i in range(n)]
 
     def waiting(self) -> list[Seat]:
-        if self._phase == "trump":
+        if self._phase == Phase.TRUMP:
             return [self.dealer]
-        if self._phase == "bidding":
+        if self._phase == Phase.BIDDING:
             pending = [s for s in self.bid_order() if self.bids[s] is None]
             return pending if self.hidden_bids else pending[:1]
-        if self._phase == "playing":
+        if self._phase == Phase.PLAYING:
             return [self.to_play()]
         return []
 
@@ -258,7 +257,7 @@ class Wizard(TrickTakingGame):
     def playable(self, seat: Seat) -> list[str]:
         """The distinct cards of ``seat``'s hand that may be played to the current trick."""
         hand = self.hands[seat]
-        suit = lead_suit([c for _, c in self.trick])
+        suit = self.lead()
         if suit is not None and any(_SUIT[c] == suit for c in hand):
             return sorted({c for c in hand if _SUIT[c] in (suit, None)})
         return sorted(set(hand))
@@ -266,9 +265,9 @@ class Wizard(TrickTakingGame):
     def legal_actions(self, seat: Seat) -> list[Action]:
         if seat not in self.waiting():
             return []
-        if self._phase == "trump":
+        if self._phase == Phase.TRUMP:
             return list(_TRUMP)
-        if self._phase == "bidding":
+        if self._phase == Phase.BIDDING:
             banned = self.forbidden_bid(seat)
             return [a for b, a in enumerate(_BID[: self.size + 1]) if b != banned]
         if self.clairvoyant:
@@ -291,7 +290,7 @@ class Wizard(TrickTakingGame):
         return Action("play", (HIDDEN if arg == HIDDEN else DECK.parse(arg),))
 
     def explain(self, seat: Seat, action: Action) -> str:
-        phase_verb = {"trump": "trump", "bidding": "bid", "playing": "play"}[self._phase]
+        phase_verb = {Phase.TRUMP: "trump", Phase.BIDDING: "bid", Phase.PLAYING: "play"}[self._phase]
         if action.verb != phase_verb:
             return f"now is the time to /{phase_verb}, not /{action.verb}"
         (arg,) = action.args
@@ -308,7 +307,7 @@ class Wizard(TrickTakingGame):
             return "clairvoyance: you cannot see your own card, so play it as /play ?"
         if arg not in self.hands[seat]:
             return f"you have no {arg}"
-        suit = lead_suit([c for _, c in self.trick])
+        suit = self.lead()
         return f"you must follow {SUIT_NAMES[suit or 'B']}"
 
     # -- moves
@@ -320,14 +319,14 @@ class Wizard(TrickTakingGame):
 
     def _choose_trump(self, seat: Seat, suit: str) -> list[Event]:
         self.trump = suit
-        self._phase = "bidding"
+        self._phase = Phase.BIDDING
         return [TrumpChosen(self.players[seat], suit)]
 
     def _bid(self, seat: Seat, arg: str) -> list[Event]:
         self.bids[seat] = int(arg)
         events: list[Event] = [BidMade(self.players[seat], int(arg), self.hidden_bids)]
         if all(b is not None for b in self.bids):
-            self._phase = "playing"
+            self._phase = Phase.PLAYING
             if self.options["hiddentip"]:
                 events.append(BidsRevealed({self.players[s]: self.bids[s] for s in self.bid_order()}))
         return events
@@ -351,7 +350,7 @@ class Wizard(TrickTakingGame):
                  "score": self.scores[s]}
             )
         self.sheet.append({"round": self.round, "cards": self.size, "results": results})
-        return [RoundEnd(self.round, results), *self._close_round(self.round == len(self.sizes), self.scores)]
+        return [RoundEnd(self.round, results), *self._close_round(self.round == len(self.sizes))]
 
     def _advance(self) -> list[Event]:
         self.dealer = (self.dealer + 1) % len(self.players)
@@ -362,56 +361,37 @@ class Wizard(TrickTakingGame):
     def bid_visible(self, of: Seat, viewer: Seat | None) -> bool:
         if self.bids[of] is None:
             return False
-        if of == viewer or not self.hidden_bids or self._phase in ("roundend", "gameover"):
+        if of == viewer or not self.hidden_bids or self._phase in (Phase.ROUNDEND, Phase.GAMEOVER):
             return True
-        return bool(self.options["hiddentip"]) and self._phase == "playing"
+        return bool(self.options["hiddentip"]) and self._phase == Phase.PLAYING
 
-    def view(self, seat: Seat | None) -> dict[str, Any]:
-        trick_cards = dict(self.trick)
-        players = []
-        for s, name in enumerate(self.players):
-            bid = self.bids[s] if self.bid_visible(s, seat) else None
-            entry: dict[str, Any] = {
-                "name": name,
-                "score": self.scores[s],
-                "projected": None if bid is None else self.scores[s] + round_score(bid, self.tricks[s]),
-                "bid": bid,
-                "has_bid": self.bids[s] is not None,
-                "tricks": self.tricks[s],
-                "held": len(self.hands[s]),
-                "played": trick_cards.get(s),
-            }
-            if self.clairvoyant and seat is not None and s != seat:
-                entry["cards"] = sorted(self.hands[s], key=_ORDER.__getitem__)
-            players.append(entry)
-        waiting = self.waiting()
-        if seat is None:
-            hand: list[str] = []
-        elif self.clairvoyant:
-            hand = [HIDDEN] * len(self.hands[seat])
-        else:
-            hand = sorted(self.hands[seat], key=_ORDER.__getitem__)
+    def lead(self) -> str | None:
+        return lead_suit([c for _, c in self.trick])
+
+    def _rounds(self) -> int:
+        return len(self.sizes)
+
+    def _hand(self, seat: Seat) -> list[str]:
+        if self.clairvoyant:
+            return [HIDDEN] * len(self.hands[seat])
+        return sorted(self.hands[seat], key=_ORDER.__getitem__)
+
+    def _player(self, seat: Seat, viewer: Seat | None) -> dict[str, Any]:
+        bid = self.bids[seat] if self.bid_visible(seat, viewer) else None
+        entry = {
+            **super()._player(seat, viewer),
+            "projected": None if bid is None else self.scores[seat] + round_score(bid, self.tricks[seat]),
+            "bid": bid,
+            "has_bid": self.bids[seat] is not None,
+        }
+        if self.clairvoyant and viewer is not None and seat != viewer:
+            entry["cards"] = sorted(self.hands[seat], key=_ORDER.__getitem__)
+        return entry
+
+    def _view(self, seat: Seat | None) -> dict[str, Any]:
         return {
-            "game": self.name,
-            "phase": self._phase,
-            "round": self.round,
-            "rounds": len(self.sizes),
-            "cards": self.size,
-            "dealer": self.players[self.dealer],
-            "leader": self.players[self.leader],
+            **super()._view(seat),
             "first_leader": self.players[self.first_leader],
-            "turn": self.players[waiting[0]] if len(waiting) == 1 else None,
-            "waiting": [self.players[s] for s in waiting],
-            "you": None if seat is None else self.players[seat],
-            "players": players,
-            "hand": hand,
             "trump": {"suit": self.trump, "card": self.turned},
-            "lead": lead_suit([c for _, c in self.trick]),
-            "trick": [{"player": self.players[s], "card": c} for s, c in self.trick],
-            "last_trick": [{"player": self.players[s], "card": c} for s, c in self.last_trick],
-            "legal": [] if seat is None else [str(a) for a in self.legal_actions(seat)],
             "forbidden_bid": None if seat is None else self.forbidden_bid(seat),
-            "options": {k: v for k, v in self.options.items() if v not in (None, False)},
-            "sheet": copy.deepcopy(self.sheet),  # a view is the viewer's to keep: never the engine's own objects
-            "standings": standings(self.players, self.scores) if self.finished else None,
         }

@@ -17,7 +17,7 @@ from typing import Any
 from twisted.logger import Logger
 
 from mudwiz.games import available, plugin
-from mudwiz.games.base import Event
+from mudwiz.games.base import Event, Phase
 from mudwiz.render import generic
 from mudwiz.render.common import confirmations, standings
 from mudwiz.render.style import WIDTH, Style, pad, wrap_words
@@ -74,14 +74,16 @@ class Presenter:
         self._confirmed: tuple[str, ...] = ()  # who had typed /ok at the round end last drawn
 
     def lines(self, message: dict[str, Any], event: Event | None = None) -> list[str]:
+        """The lines ``message`` shows. A game's event is worded from the message alone, as the client words it;
+        ``event``, the engine's, is not read (the telnet session still passes it)."""
         kind = message["type"]
         if kind == "trick":
             self._trick_taken = True
         handler = getattr(self, f"_{kind}", None)
         if handler is not None:
             return handler(message)
-        if event is not None and "game" in message:
-            return draw(message["game"], "event_lines")(event, self.style)
+        if "game" in message:
+            return draw(message["game"], "event_lines")(message, self.style)
         return []
 
     # -- replies and talk
@@ -143,16 +145,16 @@ class Presenter:
     # -- the table
 
     def _state(self, m: dict[str, Any]) -> list[str]:
-        if m["phase"] == "waiting":
+        if m["phase"] == Phase.WAITING:
             self._turn, self._round = None, None
             return self.waiting_room(m) if m.get("look") else []
         view = engine_view(m)
         first = self._phase != m["phase"]
         self._phase = m["phase"]
         trick_taken, self._trick_taken = self._trick_taken, False
-        if m["phase"] == "gameover":
+        if m["phase"] == Phase.GAMEOVER:
             return self.final_view(m) if m.get("look") else self.closing_hint(m) if first else []
-        if m["phase"] == "roundend":
+        if m["phase"] == Phase.ROUNDEND:
             # Who has typed /ok and whom the next round waits for, as it changes: one line, not the whole table.
             confirmed, self._confirmed = self._confirmed, tuple(m.get("confirmed", ()))
             if m.get("look"):
@@ -183,7 +185,7 @@ class Presenter:
     def closing_hint(self, m: dict[str, Any]) -> list[str]:
         """The line or two after a round's or the game's result: what to type next (each fits 80 columns)."""
         bold = self.style.bold
-        if m["phase"] == "gameover":
+        if m["phase"] == Phase.GAMEOVER:
             again = " Type /start for a new game." if "/start" in m["legal"] else ""
             return [bold(f" Game over.{again}"), bold(" /score shows the sheet; /leave returns to the lobby.")]
         if m["observer"]:

@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
+from mudwiz.games.base import Event, Phase
 from mudwiz.render.style import WIDTH, Style, pad, wrap_cards, wrap_words
+
+
+def event_message(event: Mapping[str, Any] | Event) -> Mapping[str, Any]:
+    """The message an event line is worded from: the protocol's dict as the table sends it (``type``, the event's
+    fields, ``table`` and ``game``), which the telnet session and the client both render. An engine ``Event`` is
+    taken too, as its ``to_dict()``, for callers that hold the engine's events (the rules tests)."""
+    return event.to_dict() if isinstance(event, Event) else event
 
 
 def standings(rows: list[dict[str, Any]], style: Style, title: str = "Final standings") -> list[str]:
@@ -29,9 +37,9 @@ def your_hand(view: dict[str, Any], style: Style,
 def round_over(view: dict[str, Any], style: Style, unit: str) -> str | None:
     """The prompt once the game or a round (``unit``: what the game calls one) is over: nothing left to ask but
     /ok, whatever the game; None while play goes on."""
-    if view["phase"] == "gameover":
+    if view["phase"] == Phase.GAMEOVER:
         return style.bold(" Game over.")
-    if view["phase"] == "roundend":
+    if view["phase"] == Phase.ROUNDEND:
         return style.bold(f" {unit.capitalize()} over: /ok when ready for the next {unit}.")
     return None
 
@@ -49,7 +57,7 @@ def row_tags(view: dict[str, Any], player: dict[str, Any], style: Style) -> list
     """Words after a trick-taking game's player row: who leads the trick (while tricks are to come: not in a
     Witches spell choice nor after the round), and who is not a person at the keyboard (see ``seat_tags``)."""
     tags = []
-    if player["name"] == view.get("leader") and view["phase"] not in ("spell", "roundend", "gameover"):
+    if player["name"] == view.get("leader") and view["phase"] not in (Phase.SPELL, Phase.ROUNDEND, Phase.GAMEOVER):
         tags.append(style.paint("led" if view.get("trick") else "leads", "cyan"))
     return tags + seat_tags(player, style)
 
@@ -75,7 +83,7 @@ def last_trick(view: dict[str, Any], style: Style, card: Callable[[str], str]) -
     return wrap_words(f" Last trick, taken by {style.bold(style.text(winner))}: {played}.", WIDTH, indent=3)
 
 
-def trick_taken(event: dict[str, Any], style: Style, card: Callable[[str], str]) -> str:
+def trick_taken(event: Mapping[str, Any], style: Style, card: Callable[[str], str]) -> str:
     """A ``trick`` event's line: who took it, and with which card (the cards were each a line of their own)."""
     winner = event["winner"]
     with_card = next((c["card"] for c in event["cards"] if c["player"] == winner), None)
@@ -86,7 +94,7 @@ def trick_taken(event: dict[str, Any], style: Style, card: Callable[[str], str])
 def confirmations(view: dict[str, Any], style: Style) -> list[str]:
     """At a round's end, who has typed /ok and whom the next round still waits for: the seated people who are
     connected (bots and dropped players are never waited for)."""
-    if view["phase"] != "roundend" or "confirmed" not in view:
+    if view["phase"] != Phase.ROUNDEND or "confirmed" not in view:
         return []
     done = [style.text(p["name"]) for p in view["players"] if p["name"] in view["confirmed"]]
     awaited = [style.text(p["name"]) for p in view["players"]

@@ -9,13 +9,14 @@ Every line fits 80 columns, in colour or plain ASCII (the ``Style`` decides).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from mudwiz.games import plugin
 from mudwiz.games.base import Event
 from mudwiz.render.common import (
     confirmations,
+    event_message,
     last_trick,
     round_over,
     seat_tags,
@@ -181,9 +182,10 @@ def results(e: dict[str, Any], style: Style) -> list[str]:
     return lines
 
 
-def event_lines(event: Event, style: Style) -> list[str]:
-    """The lines a player reads as things happen: the shapes games share by name, anything else as a sentence."""
-    e = event.to_dict()
+def event_lines(event: Mapping[str, Any] | Event, style: Style) -> list[str]:
+    """The lines a player reads as things happen: the shapes games share by name, anything else as a sentence.
+    Worded from the message the table sends (``render.common.event_message``), less its routing fields."""
+    e = {k: v for k, v in event_message(event).items() if k not in ("table", "game", "id")}
     kind = e["type"]
     if kind == "card_played" and {"player", "card"} <= e.keys() and len(e) == 3:
         return [f"{style.text(e['player'])} plays {in_text(style)(e['card'])}."]

@@ -6,10 +6,11 @@ and the colourless spells (MAHALITO, MILWA, ...) get a colour of their own inste
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
-from mudwiz.games.base import Event
-from mudwiz.render.common import confirmations, round_over, seat_tags, standings, your_hand
+from mudwiz.games.base import Event, Phase
+from mudwiz.render.common import confirmations, event_message, round_over, seat_tags, standings, your_hand
 from mudwiz.render.style import Style, cell_width, counted, pad, truncate, visible_len, wrap_cards
 
 COLOUR_NAMES = {"K": "black", "R": "red", "G": "gold", "B": "blue"}
@@ -61,7 +62,7 @@ def situation_line(view: dict[str, Any], style: Style) -> str | None:
     """What the table is answering now (a draw, TILTOWAIT, MILWA), or why any card may be played."""
     a = view.get("answer")
     if a is None:
-        if view.get("free") and view["phase"] == "playing":
+        if view.get("free") and view["phase"] == Phase.PLAYING:
             return " No colour named yet: any card may be played, naming the colour."
         return None
     by = f" by {_name(style, a['by'])}" if a["by"] else ""
@@ -186,9 +187,9 @@ def results(round_no: int, winner: str, rows: list[dict[str, Any]], style: Style
 
 
 
-def event_lines(event: Event, style: Style) -> list[str]:
-    """The short lines a player reads as things happen."""
-    e = event.to_dict()
+def event_lines(message: Mapping[str, Any] | Event, style: Style) -> list[str]:
+    """The short lines a player reads as things happen, from the event's message (see ``event_message``)."""
+    e = event_message(message)
     kind = e["type"]
     who = _name(style, e.get("player"))
     if kind == "hand_start":

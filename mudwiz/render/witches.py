@@ -6,12 +6,14 @@ engine's view or events alone (what this viewer may know), so the renderer canno
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from mudwiz.cards import SUIT_NAMES
-from mudwiz.games.base import Event
+from mudwiz.games.base import Event, Phase
 from mudwiz.render.common import (
     confirmations,
+    event_message,
     last_trick,
     round_over,
     row_tags,
@@ -55,7 +57,7 @@ def table_view(view: dict[str, Any], style: Style) -> list[str]:
     lines = [style.rule(f"Witches - {hand_no}, {t['cards']} cards each{ends}")]
     follow = _colour(style, t["lead"]) if t["lead"] else ("anything" if t["trick"] else "-")
     lines.append(f" Dealer: {style.text(t['dealer'])}   Leads: {style.text(t['leader'])}   Follow: {follow}")
-    passing = t["phase"] == "passing"
+    passing = t["phase"] == Phase.PASSING
     if passing:
         p = t["pass"]
         to = f"to {style.text(p['to'])} " if p["to"] else ""
@@ -98,7 +100,8 @@ def prompt(view: dict[str, Any], style: Style) -> str:
     t = view
     legal = t["legal"]
     if not legal:
-        doing = {"passing": "pass", "playing": "play", "spell": "choose what the spell does"}.get(t["phase"], "act")
+        doing = {Phase.PASSING: "pass", Phase.PLAYING: "play",
+                 Phase.SPELL: "choose what the spell does"}.get(t["phase"], "act")
         line = f" Waiting for {_names(style, t['waiting'])} to {doing}."
         short = f" Waiting for {len(t['waiting'])} players to {doing} (marked >)."
         return line if visible_len(line) <= WIDTH else short
@@ -160,9 +163,9 @@ def _taken(cards: list[str], style: Style) -> list[str]:
     return [line.rstrip() for line in ["  takes: " + lines[0][9:], *lines[1:]]]
 
 
-def event_lines(event: Event, style: Style) -> list[str]:
-    """The short lines a player reads as things happen."""
-    e = event.to_dict()
+def event_lines(message: Mapping[str, Any] | Event, style: Style) -> list[str]:
+    """The short lines a player reads as things happen, from the event's message (see ``event_message``)."""
+    e = event_message(message)
     kind = e["type"]
     if kind == "hand_start":
         return [style.bold(f"Hand {e['round']}: {e['cards']} cards each; {style.text(e['dealer'])} deals, "

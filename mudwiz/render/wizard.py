@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from mudwiz.cards import SUIT_NAMES
-from mudwiz.games.base import Event
+from mudwiz.games.base import Event, Phase
 from mudwiz.render.common import (
     confirmations,
+    event_message,
     last_trick,
     round_over,
     row_tags,
@@ -81,7 +83,7 @@ def prompt(view: dict[str, Any], style: Style) -> str:
     legal = t["legal"]
     if not legal:
         who = ", ".join(style.text(n) for n in t["waiting"]) or "nobody"
-        doing = {"trump": "name trump", "bidding": "bid", "playing": "play"}.get(t["phase"], "act")
+        doing = {Phase.TRUMP: "name trump", Phase.BIDDING: "bid", Phase.PLAYING: "play"}.get(t["phase"], "act")
         return f" Waiting for {who} to {doing}."
     verb = legal[0].split()[0]
     if verb == "trump":
@@ -128,9 +130,9 @@ def results(round_no: int, rows: list[dict[str, Any]], style: Style) -> list[str
 
 
 
-def event_lines(event: Event, style: Style) -> list[str]:
-    """The short lines a player reads as things happen."""
-    e = event.to_dict()
+def event_lines(message: Mapping[str, Any] | Event, style: Style) -> list[str]:
+    """The short lines a player reads as things happen, from the event's message (see ``event_message``)."""
+    e = event_message(message)
     kind = e["type"]
     if kind == "round_start":
         return [style.bold(f"Round {e['round']}: {counted(e['cards'], 'card')} each; {style.text(e['dealer'])} deals, "

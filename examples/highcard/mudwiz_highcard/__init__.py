@@ -57,7 +57,6 @@ class HighCard(Game):
         self.round = 0
         self.scores = [0] * len(self.players)
         self.sheet: list[dict[str, Any]] = []
-        self.standings: list[dict[str, Any]] | None = None
         return self._deal()
 
     def _deal(self) -> list[Event]:
@@ -115,34 +114,31 @@ class HighCard(Game):
                    for s, p in enumerate(self.players)]
         self.sheet.append({"round": self.round, "results": results})
         events.append(RoundEnd(self.round, results))
-        closing = self._close_round(self.round >= self.options["rounds"], self.scores)
-        if closing:
-            self.standings = closing[0].standings  # type: ignore[attr-defined]
-        return events + closing
+        return events + self._close_round(self.round >= self.options["rounds"])
 
     def _advance(self) -> list[Event]:
         return self._deal()
 
-    def view(self, seat: Seat | None) -> dict[str, Any]:
-        turn = self.players[self.to_play()] if self._phase == "playing" else None
+    # The view: Game.view() builds the fields every game shares (players, scores, hand, legal, options, sheet,
+    # standings, ...) and asks these hooks for what only this game knows.
+
+    def _rounds(self) -> int:
+        return self.options["rounds"]
+
+    def _dealer(self) -> Seat:
+        return (self.round - 1) % len(self.players)
+
+    def _hand(self, seat: Seat) -> list[str]:
+        return list(self.hands[seat])
+
+    def _player(self, seat: Seat, viewer: Seat | None) -> dict[str, Any]:
+        return {"tricks": self.tricks[seat], "held": len(self.hands[seat])}
+
+    def _view(self, seat: Seat | None) -> dict[str, Any]:
         return {
-            "game": self.name,
-            "phase": self._phase,
-            "round": self.round,
-            "rounds": self.options["rounds"],
             "leader": self.players[self.leader],
-            "turn": turn,
-            "waiting": [self.players[s] for s in self.waiting()],
-            "you": None if seat is None else self.players[seat],
-            "players": [{"name": p, "score": self.scores[s], "tricks": self.tricks[s], "held": len(self.hands[s])}
-                        for s, p in enumerate(self.players)],
-            "hand": [] if seat is None else list(self.hands[seat]),
             "trick": [{"player": self.players[s], "card": c} for s, c in self.trick],
             "last_trick": [{"player": self.players[s], "card": c} for s, c in self.last_trick],
-            "legal": [] if seat is None else [str(a) for a in self.legal_actions(seat)],
-            "options": dict(self.options),
-            "sheet": [dict(entry) for entry in self.sheet],
-            "standings": self.standings,
         }
 
 
