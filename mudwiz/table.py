@@ -17,7 +17,7 @@ from twisted.logger import Logger
 
 from mudwiz.errors import BadCommand, BadOption, IllegalAction, MudwizError
 from mudwiz.games import game_class
-from mudwiz.games.base import Event, Game, Option
+from mudwiz.games.base import Event, Game, Option, TimedReveal
 from mudwiz.session import Session
 from mudwiz.thinking import Think, think_inline
 
@@ -414,7 +414,7 @@ class Table:
                 seen = event.visible_to(viewer.name if viewer in self.seats else None)
                 if seen is not None:
                     viewer.deliver({"type": seen.type, "table": self.id, "game": self.name, **_fields(seen)}, seen)
-                    if getattr(seen, "seconds", None) and getattr(seen, "cards", None) is not None:
+                    if isinstance(seen, TimedReveal) and seen.reveal_seconds > 0:
                         self._end_reveal_later(viewer, seen)
         if self.game.phase == "roundend":
             self.confirmed = set()
@@ -432,11 +432,10 @@ class Table:
         self._schedule_bots()
         self._start_turn_timer()
 
-    def _end_reveal_later(self, viewer: Session, event: Event) -> None:
+    def _end_reveal_later(self, viewer: Session, event: TimedReveal) -> None:
         """A timed glimpse (Tiltowait's MILWA): the engine says what and for how long; the table keeps time."""
-        whose = getattr(event, "target", None) or getattr(event, "player", None)
-        message = {"type": "reveal_end", "table": self.id, "game": self.name, "player": whose}
-        self.clock.callLater(event.seconds, self._end_reveal, viewer, message)  # type: ignore[attr-defined]
+        message = {"type": "reveal_end", "table": self.id, "game": self.name, "player": event.revealed_player}
+        self.clock.callLater(event.reveal_seconds, self._end_reveal, viewer, message)
 
     def _end_reveal(self, viewer: Session, message: dict[str, Any]) -> None:
         """The glimpse is over: say so, and draw the table again, so a line terminal's last screen no longer
