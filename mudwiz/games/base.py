@@ -55,9 +55,11 @@ class Event:
         return {"type": self.type, **dataclasses.asdict(self)}
 
 
-class TimedReveal(Event, ABC):
-    """An event that opens cards to its viewers for a while (Tiltowait's MILWA). Engines keep no clock, so the event
-    says for how long and whose cards; the table times it and tells each viewer who saw it when it is over."""
+class TimedReveal(ABC):
+    """Declared by an event that opens cards to its viewers for a while (Tiltowait's MILWA: ``class
+    MilwaReveal(Event, TimedReveal)``). Engines keep no clock, so the event says for how long and whose cards; the
+    table times it and tells each viewer who saw it when it is over. A mixin rather than an ``Event``: it is no
+    event of its own, only something an event is."""
 
     @property
     @abstractmethod

@@ -231,7 +231,7 @@ class HandShown(Event):
 
 
 @dataclass(frozen=True)
-class MilwaReveal(TimedReveal):
+class MilwaReveal(Event, TimedReveal):
     """The target's cards, opened ``seconds`` long (the table times it) to ``audience``: ``table``, everyone
     seated or watching (the sheet: the cards are "opened", face up), or ``caster`` alone (option milwa=caster)."""
 
