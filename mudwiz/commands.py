@@ -264,7 +264,8 @@ def _look(lobby: Lobby, session: Session, arg: str) -> str | None:
 
 @command("bot", "/bot add [LEVEL] | /bot remove NAME", "seat a computer player (host, before /start)")
 def _bot(lobby: Lobby, session: Session, arg: str) -> str | None:
-    from mudwiz.bots import LEVELS, BotSession
+    from mudwiz.bots import LEVELS
+    from mudwiz.table.botseat import BotSession
 
     table = _table(session)
     words = arg.split()

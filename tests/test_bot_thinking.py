@@ -17,9 +17,9 @@ from twisted.internet import defer, reactor
 from twisted.internet.task import Clock
 from twisted.logger import globalLogPublisher
 
-from mudwiz.bots import BotSession
 from mudwiz.commands import dispatch
 from mudwiz.lobby import Lobby
+from mudwiz.table.botseat import BotSession
 from mudwiz.thinking import ThreadedThinking
 
 

@@ -11,7 +11,6 @@ from importlib import import_module
 from typing import Any, Protocol
 
 from mudwiz.errors import BadCommand
-from mudwiz.session import Session
 
 RANDOM = "mudwiz.bots.randombot:RandomBot"
 # level -> the policy class, either one for every game or one per game name (a game without one plays randomly)
@@ -48,25 +47,3 @@ def make_policy(level: str, game: str, rng: random.Random) -> Policy:
     module, _, attr = target.partition(":")
     return getattr(import_module(module), attr)(game, rng)
 
-
-class BotSession(Session):
-    """A seat held by a computer: it receives messages like anyone and ignores them; the table asks it to move.
-
-    ``stand_in`` marks a bot holding the seat of a person who left or dropped: that person may take it back.
-    """
-
-    is_bot = True
-
-    def __init__(self, name: str, level: str = "random", game: str = "", seed: int | None = None,
-                 stand_in: bool = True) -> None:
-        super().__init__(name, mode="json")
-        self.level = level
-        self.stand_in = stand_in
-        self.rng = random.Random(seed)
-        self.policy = make_policy(level, game, self.rng)
-
-    def deliver(self, message: dict[str, Any], event: Any = None) -> None:
-        """Bots decide from the view the table hands them when it is their turn; messages need no answer."""
-
-    def choose(self, view: dict[str, Any]) -> str | None:
-        return self.policy.choose(view)
