@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from mudwiz.errors import BadCommand, IllegalAction, MudwizError
+from mudwiz.errors import BadCommand, IllegalAction
 from mudwiz.games import available, game_class
 from mudwiz.games.base import Game
 from mudwiz.lobby import Lobby
@@ -264,7 +264,8 @@ def _look(lobby: Lobby, session: Session, arg: str) -> str | None:
 
 @command("bot", "/bot add [LEVEL] | /bot remove NAME", "seat a computer player (host, before /start)")
 def _bot(lobby: Lobby, session: Session, arg: str) -> str | None:
-    from mudwiz.bots import BotSession, levels
+    from mudwiz.bots import levels
+    from mudwiz.table.botseat import BotSession
 
     table = _table(session)
     words = arg.split()
@@ -289,14 +290,6 @@ def _bot(lobby: Lobby, session: Session, arg: str) -> str | None:
     bot = table.seats[seat]
     table.leave(bot)
     return f"{bot.name} leaves"
-
-
-def safe_dispatch(lobby: Lobby, session: Session, line: str) -> tuple[str | None, MudwizError | None]:
-    """Dispatch, turning a refusal into a value; adds what the player may do when it is their turn."""
-    try:
-        return dispatch(lobby, session, line), None
-    except MudwizError as exc:
-        return None, exc
 
 
 # ------------------------------------------------------------------ rules at the table

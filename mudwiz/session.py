@@ -41,20 +41,3 @@ class Session:
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name!r}>"
-
-
-class Recorder(Session):
-    """A session that keeps what it is sent: for tests of the lobby and tables without any network."""
-
-    def __init__(self, name: str = "", mode: str = "json") -> None:
-        super().__init__(name, mode)
-        self.messages: list[dict[str, Any]] = []
-
-    def deliver(self, message: dict[str, Any], event: Event | None = None) -> None:
-        self.messages.append(message)
-
-    def of_type(self, kind: str) -> list[dict[str, Any]]:
-        return [m for m in self.messages if m["type"] == kind]
-
-    def last_state(self) -> dict[str, Any]:
-        return self.of_type("state")[-1]

@@ -9,6 +9,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from recorder import Recorder
 from twisted.internet.task import Clock
 
 from mudwiz.commands import dispatch
@@ -16,7 +17,6 @@ from mudwiz.games import game_class
 from mudwiz.games.base import Event
 from mudwiz.lobby import Lobby
 from mudwiz.render.jsonl import encode
-from mudwiz.session import Recorder
 
 LONG = "Longname{:02d}xxxxxx"  # 16 characters: the longest name the server takes
 

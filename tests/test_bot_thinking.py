@@ -12,14 +12,14 @@ import sys
 import threading
 from typing import Any
 
+from recorder import Recorder
 from twisted.internet import defer, reactor
 from twisted.internet.task import Clock
 from twisted.logger import globalLogPublisher
 
-from mudwiz.bots import BotSession
 from mudwiz.commands import dispatch
 from mudwiz.lobby import Lobby
-from mudwiz.session import Recorder
+from mudwiz.table.botseat import BotSession
 from mudwiz.thinking import ThreadedThinking
 
 

@@ -12,6 +12,7 @@ import re
 
 import pyte
 import pytest
+from recorder import Recorder
 from twisted.internet.task import Clock
 
 from mudwiz.commands import dispatch
@@ -20,7 +21,6 @@ from mudwiz.errors import MudwizError
 from mudwiz.lobby import Lobby
 from mudwiz.render.ansi import Presenter
 from mudwiz.render.style import Style, wrap_words
-from mudwiz.session import Recorder
 from mudwiz.table import Table
 
 

@@ -10,6 +10,7 @@ import json
 from typing import Any
 
 import pytest
+from recorder import Recorder
 from twisted.internet.task import Clock
 
 from mudwiz.client import events as client
@@ -19,7 +20,6 @@ from mudwiz.lobby import Lobby
 from mudwiz.render import jsonl
 from mudwiz.render.ansi import Presenter, game_renderer
 from mudwiz.render.style import Style
-from mudwiz.session import Recorder
 
 STYLES = [Style.for_mode("ansi"), Style.for_mode("ascii")]
 

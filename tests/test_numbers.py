@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from recorder import Recorder
 from twisted.internet.task import Clock
 from wire import JsonClient
 
@@ -27,7 +28,6 @@ from mudwiz.games.base import Game
 from mudwiz.games.wizard import Wizard
 from mudwiz.lobby import Lobby
 from mudwiz.numbers import whole_number
-from mudwiz.session import Recorder
 
 
 def arabic(digits: str) -> str:

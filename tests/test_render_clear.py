@@ -14,6 +14,7 @@ from typing import Any
 
 import pyte
 import pytest
+from recorder import Recorder
 from twisted.internet.task import Clock
 
 from mudwiz.commands import dispatch
@@ -21,7 +22,6 @@ from mudwiz.games.base import Event
 from mudwiz.lobby import Lobby
 from mudwiz.render.ansi import Presenter
 from mudwiz.render.style import Style, strip_ansi, to_ascii, visible_len
-from mudwiz.session import Recorder
 
 
 class Screen(Recorder):

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from recorder import Recorder
 from twisted.internet.task import Clock
 
 from mudwiz.commands import dispatch
@@ -17,7 +18,6 @@ from mudwiz.games.base import Event
 from mudwiz.lobby import Lobby
 from mudwiz.render.ansi import Presenter
 from mudwiz.render.style import WIDTH, Style, visible_len
-from mudwiz.session import Recorder
 
 
 class Screen(Recorder):

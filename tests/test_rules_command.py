@@ -6,6 +6,7 @@ A real lobby fed through ``dispatch``; the help messages are drawn by the server
 from __future__ import annotations
 
 import pytest
+from recorder import Recorder
 from twisted.internet.task import Clock
 
 from mudwiz.commands import COMMANDS, dispatch, help_text
@@ -14,7 +15,6 @@ from mudwiz.games import available, game_class
 from mudwiz.lobby import Lobby
 from mudwiz.render.ansi import Presenter
 from mudwiz.render.style import Style
-from mudwiz.session import Recorder
 
 SPELLS = ("HALITO", "DALTO", "MAHALITO", "MADALTO", "TILTOWAIT", "KATINO", "MILWA", "MONTINO", "HAMAN")
 

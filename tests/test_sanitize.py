@@ -11,11 +11,11 @@ import unicodedata
 import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
+from recorder import Recorder
 from twisted.internet.task import Clock
 
 from mudwiz.commands import dispatch
 from mudwiz.lobby import Lobby
-from mudwiz.session import Recorder
 from mudwiz.usertext import MAX_MARKS, one_line
 
 BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"  # every line break str.splitlines() knows

@@ -5,12 +5,12 @@ from __future__ import annotations
 import copy
 
 import pytest
+from recorder import Recorder
 from twisted.internet.task import Clock
 
 from mudwiz.commands import dispatch, help_text
 from mudwiz.errors import BadCommand, BadOption, IllegalAction, MudwizError
 from mudwiz.lobby import Lobby
-from mudwiz.session import Recorder
 
 
 def setup(n: int = 3, grace: float = 30.0, **opts: str) -> tuple[Clock, Lobby, list[Recorder]]:

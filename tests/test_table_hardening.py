@@ -6,12 +6,12 @@ Fed commands directly with a fake clock (``task.Clock``): no sockets, no sleeps.
 from __future__ import annotations
 
 import pytest
+from recorder import Recorder
 from twisted.internet.task import Clock
 
 from mudwiz.commands import dispatch
 from mudwiz.errors import BadCommand, MudwizError
 from mudwiz.lobby import MOVE_BURST, Lobby
-from mudwiz.session import Recorder
 
 
 def lobby_with(n: int, grace: float = 30.0, **kw: float) -> tuple[Clock, Lobby, list[Recorder]]:

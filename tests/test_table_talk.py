@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from recorder import Recorder
 from twisted.internet.task import Clock
 
 from mudwiz.commands import dispatch
 from mudwiz.errors import BadCommand
 from mudwiz.lobby import Lobby
-from mudwiz.session import Recorder
 from mudwiz.table import REACTION_DELAY
 
 

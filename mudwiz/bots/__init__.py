@@ -13,7 +13,6 @@ from typing import Any, Protocol
 from mudwiz.errors import BadCommand
 from mudwiz.games import plugin, plugins
 from mudwiz.games.plugin import load
-from mudwiz.session import Session
 
 RANDOM = "mudwiz.bots.randombot:RandomBot"  # every game's, and the level a game without its own plays
 
@@ -46,25 +45,3 @@ def make_policy(level: str, game: str, rng: random.Random) -> Policy:
     target = found.bots.get(level, RANDOM) if found is not None and level != "random" else RANDOM
     return load(target)(game, rng)
 
-
-class BotSession(Session):
-    """A seat held by a computer: it receives messages like anyone and ignores them; the table asks it to move.
-
-    ``stand_in`` marks a bot holding the seat of a person who left or dropped: that person may take it back.
-    """
-
-    is_bot = True
-
-    def __init__(self, name: str, level: str = "random", game: str = "", seed: int | None = None,
-                 stand_in: bool = True) -> None:
-        super().__init__(name, mode="json")
-        self.level = level
-        self.stand_in = stand_in
-        self.rng = random.Random(seed)
-        self.policy = make_policy(level, game, self.rng)
-
-    def deliver(self, message: dict[str, Any], event: Any = None) -> None:
-        """Bots decide from the view the table hands them when it is their turn; messages need no answer."""
-
-    def choose(self, view: dict[str, Any]) -> str | None:
-        return self.policy.choose(view)

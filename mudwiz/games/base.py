@@ -75,6 +75,23 @@ class Event:
         return {"type": self.type, **dataclasses.asdict(self)}
 
 
+class TimedReveal(ABC):
+    """Declared by an event that opens cards to its viewers for a while (Tiltowait's MILWA: ``class
+    MilwaReveal(Event, TimedReveal)``). Engines keep no clock, so the event says for how long and whose cards; the
+    table times it and tells each viewer who saw it when it is over. A mixin rather than an ``Event``: it is no
+    event of its own, only something an event is."""
+
+    @property
+    @abstractmethod
+    def reveal_seconds(self) -> float:
+        """How long the cards stay open; for 0 (not timed) the table sends no ``reveal_end``."""
+
+    @property
+    @abstractmethod
+    def revealed_player(self) -> str:
+        """Whose cards are open: the ``player`` of the ``reveal_end`` message that closes them."""
+
+
 # ---------------------------------------------------------------- options
 
 

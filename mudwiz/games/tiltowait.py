@@ -15,7 +15,7 @@ from typing import Any
 
 from mudwiz.cards import Action, Deck, rank_of, remove_card, sort_hand, suit_of
 from mudwiz.errors import BadOption, IllegalAction
-from mudwiz.games.base import Event, Game, Option, Phase, Seat
+from mudwiz.games.base import Event, Game, Option, Phase, Seat, TimedReveal
 
 COLOURS = "KRGB"  # the order the sheet lists them in: black, red, gold, blue
 COLOUR_NAMES = {"K": "black", "R": "red", "G": "gold", "B": "blue"}
@@ -230,7 +230,7 @@ class HandShown(Event):
 
 
 @dataclass(frozen=True)
-class MilwaReveal(Event):
+class MilwaReveal(Event, TimedReveal):
     """The target's cards, opened ``seconds`` long (the table times it) to ``audience``: ``table``, everyone
     seated or watching (the sheet: the cards are "opened", face up), or ``caster`` alone (option milwa=caster)."""
 
@@ -242,6 +242,14 @@ class MilwaReveal(Event):
 
     def visible_to(self, viewer: str | None) -> Event | None:
         return self if self.audience == "table" or viewer == self.caster else None
+
+    @property
+    def reveal_seconds(self) -> float:
+        return self.seconds
+
+    @property
+    def revealed_player(self) -> str:
+        return self.target
 
 
 @dataclass(frozen=True)

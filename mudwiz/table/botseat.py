@@ -1,0 +1,38 @@
+"""A seat held by a computer: the table's session for a bot. It lives in the table layer so that ``mudwiz.bots``
+holds pure policies (a view in, an action out) and knows nothing of sessions or tables."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from mudwiz.bots import make_policy
+from mudwiz.session import Session
+
+
+class BotSession(Session):
+    """A seat held by a computer: it receives messages like anyone and ignores them; the table asks it to move.
+
+    ``stand_in`` marks a bot holding the seat of a person who left or dropped: that person may take it back.
+    """
+
+    is_bot = True
+
+    def __init__(self, name: str, level: str = "random", game: str = "", seed: int | None = None,
+                 stand_in: bool = True) -> None:
+        super().__init__(name, mode="json")
+        self.level = level
+        self.stand_in = stand_in
+        self.rng = random.Random(seed)
+        self.policy = make_policy(level, game, self.rng)
+
+    def deliver(self, message: dict[str, Any], event: Any = None) -> None:
+        """Bots decide from the view the table hands them when it is their turn; messages need no answer."""
+
+    def choose(self, view: dict[str, Any]) -> str | None:
+        return self.policy.choose(view)
+
+
+def is_stand_in(session: Session | None) -> bool:
+    """Whether ``session`` is a bot keeping a person's seat (not one the host added with /bot add)."""
+    return isinstance(session, BotSession) and session.stand_in

@@ -1,0 +1,306 @@
+"""A table: one game's life from the seating to the standings, composed of parts with one job each.
+
+The table itself keeps the game (start, moves, abandonment, closing) and ties the parts together: who is here
+(:mod:`.seating`), what the host chose (:mod:`.options`), its clocks (:mod:`.timers`) and what happens when
+people do not move (:mod:`.pacing`), its computer players (:mod:`.botdriver`) and what each viewer is sent
+(:mod:`.fanout`). The lobby, the commands and the tests know the table by the names below, which forward to the
+part whose job it is. It drives any engine through the game interface and never writes bytes.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from twisted.internet.interfaces import IReactorTime
+from twisted.logger import Logger
+
+from mudwiz.errors import BadCommand, IllegalAction
+from mudwiz.games import game_class
+from mudwiz.games.base import Event, Game
+from mudwiz.session import Session
+from mudwiz.table.botdriver import BotDriver
+from mudwiz.table.fanout import FanOut
+from mudwiz.table.options import TableOptions
+from mudwiz.table.pacing import RoundConfirmation, TurnClock
+from mudwiz.table.seating import Roster, Seating
+from mudwiz.table.timers import IDLE_CLOSE, Timers
+from mudwiz.thinking import Think, think_inline
+
+log = Logger()
+
+
+class Table:
+    """Everything about one table except the rules (the engine's) and the bytes (the connections')."""
+
+    def __init__(
+        self,
+        table_id: int,
+        game: str,
+        host: Session,
+        clock: IReactorTime,
+        *,
+        bot_delay: float = 1.0,
+        seed_source: random.Random | None = None,
+        on_empty: Callable[[Table], None] | None = None,
+        think: Think = think_inline,
+        idle_close: float = IDLE_CLOSE,
+    ) -> None:
+        self.id = table_id
+        self.game_class: type[Game] = game_class(game)
+        self.clock = clock
+        self.bot_delay = bot_delay  # the server's pace for bots, unless the host sets botdelay
+        self.seeds = seed_source or random.Random()
+        self.on_empty = on_empty
+        self.idle_close = idle_close
+        self.roster = Roster(host.name)
+        self.config = TableOptions(self.game_class)
+        self.timers = Timers(clock)
+        self.bots = BotDriver(self, think)
+        self.fanout = FanOut(self)
+        self.rounds = RoundConfirmation(self)
+        self.turn_clock = TurnClock(self)
+        self.seating = Seating(self)
+        self.game: Game | None = None
+        self.games_played = 0
+        self.abandoned = False  # the game ended because no person was left playing it
+        self.moves = 0  # bumped on every change of the game, so stale timers know they are stale
+        self.sit(host)
+
+    # ------------------------------------------------------------ what the parts know, under the table's names
+
+    @property
+    def seats(self) -> list[Session]:
+        return self.roster.seats
+
+    @property
+    def observers(self) -> list[Session]:
+        return self.roster.observers
+
+    @property
+    def host(self) -> str:
+        return self.roster.host
+
+    @host.setter
+    def host(self, name: str) -> None:
+        self.roster.host = name
+
+    @property
+    def away_until(self) -> dict[str, float]:
+        return self.roster.away_until
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """The options as the host set them, the table's own among them."""
+        return self.config.chosen
+
+    @property
+    def table_options(self) -> dict[str, Any]:
+        return self.config.settings_dict()
+
+    @property
+    def pace(self) -> float:
+        """Seconds a bot waits before moving: the host's ``botdelay`` or the server's delay."""
+        return self.config.pace(self.bot_delay)
+
+    def seat_of(self, name: str) -> int | None:
+        return self.roster.seat_of(name)
+
+    def seated(self, name: str) -> Session | None:
+        return self.roster.seated(name)
+
+    def is_host(self, session: Session) -> bool:
+        return self.roster.is_host(session)
+
+    def holds_seat_for(self, name: str) -> bool:
+        return self.roster.holds_seat_for(name)
+
+    def option_rows(self) -> list[dict[str, Any]]:
+        return self.config.rows()
+
+    def current_options(self) -> dict[str, Any]:
+        return self.config.current()
+
+    def any_move(self, seat: int) -> str | None:
+        return self.bots.any_move(seat)
+
+    def announce(self, text: str, exclude: Session | None = None) -> None:
+        self.fanout.announce(text, exclude)
+
+    def chat(self, session: Session, text: str) -> None:
+        self.fanout.chat(session, text)
+
+    def state_for(self, session: Session) -> dict[str, Any]:
+        return self.fanout.state_for(session)
+
+    def send_state(self, session: Session, look: bool = False) -> None:
+        self.fanout.send_state(session, look)
+
+    def send_states(self) -> None:
+        self.fanout.send_states()
+
+    # ------------------------------------------------------------ the table as the lobby lists it
+
+    @property
+    def name(self) -> str:
+        return self.game_class.name
+
+    @property
+    def status(self) -> str:
+        if self.game is None:
+            return "waiting"
+        return "over" if self.game.finished or self.abandoned else "playing"
+
+    @property
+    def in_game(self) -> bool:
+        return self.status == "playing"
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "game": self.name,
+            "status": self.status,
+            "host": self.host,
+            "players": [s.name for s in self.seats],
+            "observers": len(self.observers),
+            "seats": f"{len(self.seats)}/{self.game_class.max_players}",
+        }
+
+    # ------------------------------------------------------------ joining and leaving
+
+    def sit(self, session: Session) -> None:
+        self.seating.sit(session)
+
+    def watch(self, session: Session) -> None:
+        self.seating.watch(session)
+
+    def leave(self, session: Session) -> str:
+        return self.seating.leave(session)
+
+    def replace_with_bot(self, seat: int, why: str) -> None:
+        self.seating.stand_in(seat, why)
+
+    def reattach(self, session: Session) -> None:
+        self.seating.reattach(session)
+
+    def people_changed(self, gone_for_good: bool = False) -> None:
+        """Someone came, went, dropped or came back: nobody must be waited on who is not here.
+
+        A round end no longer waits for a person who is gone; a game with no person left in it is ended rather
+        than played out by bots; a table nobody sits at or watches closes (at once when the last one left on
+        purpose, after ``idle_close`` seconds when they dropped, so that they find it if they come back)."""
+        if self.game is not None and self.in_game and not self.roster.humans():
+            self.abandon()
+        self.rounds.maybe_advance()
+        self.timers.stop_idle()
+        if self.roster.humans() or self.observers:
+            return
+        if gone_for_good or not self.idle_close:
+            self.close()
+        else:
+            self.timers.idle_close(self.idle_close, self._close_if_idle)
+
+    def _close_if_idle(self) -> None:
+        if not self.roster.humans() and not self.observers:
+            log.info("table {table} closed: nobody there for {idle} s", table=self.id, idle=self.idle_close)
+            self.close()
+
+    def abandon(self) -> None:
+        """End a game nobody plays any more: bots playing on for nobody would only burn the server's time."""
+        assert self.game is not None
+        self.abandoned = True
+        self.moves += 1
+        self._stop_game_timers()
+        log.info("table {table} game abandoned seed={seed} log={log}", table=self.id, seed=self.game.seed,
+                 log=self.game.log)
+        self.announce("Nobody is left playing: the game is abandoned.")
+        self.send_states()
+
+    def _stop_game_timers(self) -> None:
+        self.timers.stop_game()
+        self.bots.cancel()
+
+    def close(self) -> None:
+        self._stop_game_timers()
+        self.timers.stop_idle()
+        for s in self.roster.viewers():
+            s.table = None
+            if not s.is_bot and s.connected:
+                s.notice(f"table {self.id} is closed.")
+                s.deliver({"type": "left", "table": self.id})
+        self.roster.clear()
+        if self.on_empty:
+            self.on_empty(self)
+
+    # ------------------------------------------------------------ options and start
+
+    def set_option(self, session: Session, name: str, value: str | None) -> str:
+        if not self.is_host(session):
+            raise BadCommand(f"only the host ({self.host}) sets options")
+        if self.in_game:
+            raise BadCommand("options are set before /start")
+        shown = self.config.set(name, value)
+        self.announce(f"{session.name} sets {shown}.", exclude=session)
+        self.send_states()
+        return shown
+
+    def start(self, session: Session) -> None:
+        if not self.is_host(session):
+            raise BadCommand(f"only the host ({self.host}) can start the game")
+        if self.in_game:
+            raise BadCommand("the game is already running")
+        cls = self.game_class
+        if len(self.seats) < cls.min_players:
+            raise BadCommand(
+                f"{cls.title} needs {cls.min_players} to {cls.max_players} players; "
+                f"{len(self.seats)} seated (/bot add to fill a seat)"
+            )
+        seed = self.seeds.randrange(2**63)
+        self.game = cls([s.name for s in self.seats], self.config.game_options(), seed)  # may raise BadOption
+        self.games_played += 1
+        self.abandoned = False
+        self.moves += 1
+        log.info(
+            "table {table} starts {game} seed={seed} players={players} options={options}",
+            table=self.id, game=self.name, seed=seed, players=self.game.players, options=self.game.options,
+        )
+        self.announce(f"{cls.title} starts: {', '.join(self.game.players)}.")
+        self._after(self.game.start_events)
+
+    # ------------------------------------------------------------ play
+
+    def act(self, session: Session, text: str) -> None:
+        """A game move by a seated player (``bid 2``, ``play R12``): the engine decides if it is legal."""
+        seat = self.roster.own_seat(session)
+        if seat is None:
+            raise BadCommand("you are not playing at this table" + ("; you are watching" if session in
+                                                                      self.observers else ""))
+        if self.game is None:
+            raise IllegalAction("the game has not started (the host types /start)")
+        if not self.in_game:
+            raise IllegalAction("the game is over (the host may /start a new one)")
+        self.played(self.game.apply(seat, text))
+
+    def ok(self, session: Session) -> str | None:
+        return self.rounds.confirm(session)
+
+    def played(self, events: list[Event]) -> None:
+        """The game changed (a move, a round dealt): bump ``moves`` so stale timers know, then tell everyone."""
+        self.moves += 1
+        self._after(events)
+
+    def _after(self, events: list[Event]) -> None:
+        """Deliver what happened to each viewer as they may see it, then fresh states, then timers and bots."""
+        assert self.game is not None
+        self.fanout.events(events)
+        if self.game.phase == "roundend":
+            self.rounds.round_ended()
+        if self.game.finished:
+            log.info(
+                "table {table} game over seed={seed} log={log}",
+                table=self.id, seed=self.game.seed, log=self.game.log,
+            )
+        self.send_states()
+        self.bots.schedule()
+        self.turn_clock.restart()

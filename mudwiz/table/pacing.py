@@ -1,0 +1,109 @@
+"""Keeping a game moving when people do not: the round end waits for everyone's ``/ok`` (at most ``confirm``
+seconds), and a person the game waits on has ``turn`` seconds before a random legal move is made for them.
+Bots are never waited for; the clocks themselves are :mod:`.timers`."""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import TYPE_CHECKING
+
+from mudwiz.errors import BadCommand, IllegalAction
+from mudwiz.session import Session
+
+if TYPE_CHECKING:
+    from mudwiz.table.core import Table
+
+
+class RoundConfirmation:
+    """Who has confirmed the round's result, and going on to the next round when nobody else is waited for."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.confirmed: set[str] = set()
+
+    def pending(self) -> list[str]:
+        """Connected people who have not confirmed: people who left or dropped are not waited for."""
+        return [s.name for s in self.table.seats if not s.is_bot and s.connected and s.name not in self.confirmed]
+
+    def confirm(self, session: Session) -> str | None:
+        """``/ok``: the reply names whom the round still waits for, or is None when this was the last one."""
+        table = self.table
+        if table.game is None or table.game.phase != "roundend":
+            raise IllegalAction("there is no round result to confirm")
+        if table.seat_of(session.name) is None:
+            raise BadCommand("only seated players confirm the round")
+        self.confirmed.add(session.name)
+        pending = self.pending()
+        self.maybe_advance()
+        # The last /ok deals the next round at once: its reply must not read as if it came after that deal.
+        return f"confirmed; waiting for {', '.join(pending)}" if pending else None
+
+    def round_ended(self) -> None:
+        """A round just ended: nobody has confirmed it yet; go on after ``confirm`` seconds, or after a bot's
+        pace when there is nobody to wait for (so the result can be read)."""
+        table = self.table
+        self.confirmed = set()
+        delay = table.config.settings.confirm
+        if delay and self.pending():
+            table.timers.confirm_in(delay, self.advance)
+        elif not self.pending():
+            table.timers.confirm_in(table.pace, self.advance)
+
+    def maybe_advance(self) -> None:
+        """Go on if the round end waits for nobody any more; else show everyone whom it still waits for."""
+        table = self.table
+        if table.game is None or table.game.phase != "roundend" or not table.in_game:
+            return
+        if self.pending():
+            table.send_states()
+            return
+        self.advance()
+
+    def advance(self) -> None:
+        table = self.table
+        table.timers.stop_confirm()
+        assert table.game is not None
+        if table.game.phase != "roundend":
+            return
+        table.played(table.game.advance())
+
+
+class TurnClock:
+    """A person the game waits on has ``turn`` seconds, counted afresh after every change of the game."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+
+    def restart(self) -> None:
+        table = self.table
+        table.timers.stop_turn()
+        limit = table.config.settings.turn
+        if not limit or table.game is None or not table.in_game:
+            return
+        if any(not table.seats[s].is_bot for s in table.game.waiting()):
+            table.timers.turn_clock(limit, partial(self._warn, table.moves), partial(self._time_up, table.moves))
+
+    def _warn(self, moves: int, left: float) -> None:
+        """Tell whoever the game waits on that their clock is running out, before a move is made for them."""
+        table = self.table
+        if table.game is None or moves != table.moves:
+            return
+        for seat in table.game.waiting():
+            person = table.seats[seat]
+            if not person.is_bot and person.connected:
+                person.notice(f"{left:g} s left for your move; then a random legal move is made for you.")
+
+    def _time_up(self, moves: int) -> None:
+        """A person took too long: play a random legal move for the first person the game still waits on."""
+        table = self.table
+        if table.game is None or moves != table.moves:
+            return
+        for seat in table.game.waiting():
+            person = table.seats[seat]
+            if person.is_bot or table.game.finished:
+                continue
+            action = table.any_move(seat)
+            if action is not None and seat in table.game.waiting():
+                table.announce(f"Time is up for {person.name}: {action}.")
+                table.played(table.game.apply(seat, action))
+                return

@@ -1,0 +1,168 @@
+"""Who sits where, who watches, who hosts, and whose seat is kept for them.
+
+``Roster`` is the people at a table, found by name (names are unique ignoring case), with no notion of the game
+they play; ``Seating`` is their comings and goings as the table's commands make them, told to everyone there."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from mudwiz.errors import BadCommand
+from mudwiz.session import Session
+from mudwiz.table.botseat import BotSession, is_stand_in
+
+if TYPE_CHECKING:
+    from mudwiz.table.core import Table
+
+
+class Roster:
+    """The table's seats in play order, its observers, its host's name and its dropped players' deadlines."""
+
+    def __init__(self, host: str) -> None:
+        self.seats: list[Session] = []
+        self.observers: list[Session] = []
+        self.host = host
+        self.away_until: dict[str, float] = {}  # lower-cased name -> when a dropped player's kept seat is lost
+
+    def seat_of(self, name: str) -> int | None:
+        """The seat of ``name``, which may be typed in any case (names are unique ignoring case)."""
+        name = name.lower()
+        return next((i for i, s in enumerate(self.seats) if s.name.lower() == name), None)
+
+    def own_seat(self, session: Session) -> int | None:
+        """The seat ``session`` itself holds: not one kept under its name for another session (a dropped one's)."""
+        seat = self.seat_of(session.name)
+        return seat if seat is not None and self.seats[seat] is session else None
+
+    def seated(self, name: str) -> Session | None:
+        seat = self.seat_of(name)
+        return None if seat is None else self.seats[seat]
+
+    def is_host(self, session: Session) -> bool:
+        """Names are unique ignoring case, so the host is too: a host back as ``HOSTY`` is still ``hosty``."""
+        return session.name.lower() == self.host.lower()
+
+    def viewers(self) -> list[Session]:
+        return [*self.seats, *self.observers]
+
+    def humans(self) -> list[Session]:
+        return [s for s in self.seats if not s.is_bot]
+
+    def holds_seat_for(self, name: str) -> bool:
+        """Whether ``name`` has a seat here to come back to: kept while they were away, or held by a stand-in."""
+        s = self.seated(name)
+        return s is not None and (not s.connected or is_stand_in(s))
+
+    def sit(self, session: Session) -> None:
+        """Take the next seat (an observer stops watching to sit down)."""
+        if session in self.observers:
+            self.observers.remove(session)
+        self.seats.append(session)
+
+    def hand_over_host(self) -> str:
+        """The host left: the first person seated hosts now; "" when no person is left to."""
+        humans = self.humans()
+        self.host = humans[0].name if humans else ""
+        return self.host
+
+    def stand_in(self, seat: int, game: str, seed: int) -> BotSession:
+        """A bot plays ``seat`` under its holder's name, so the others play on and the holder may take it back."""
+        old = self.seats[seat]
+        bot = BotSession(old.name, level="random", game=game, seed=seed)
+        self.seats[seat] = bot
+        self.away_until.pop(old.name.lower(), None)
+        return bot
+
+    def put_back(self, seat: int, session: Session) -> None:
+        """A person is back in their kept seat; a table left without a host gets them as host."""
+        self.seats[seat] = session
+        self.away_until.pop(session.name.lower(), None)
+        if not self.host:
+            self.host = session.name
+
+    def clear(self) -> None:
+        self.seats, self.observers = [], []
+
+
+class Seating:
+    """Sitting down, watching, leaving, a stand-in taking a seat and its holder taking it back: each checked,
+    told to the table, and followed by ``people_changed`` so that nobody is waited on who is not here."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+
+    def sit(self, session: Session) -> None:
+        table, roster = self.table, self.table.roster
+        if table.in_game and roster.holds_seat_for(session.name):
+            self.reattach(session)
+            return
+        if roster.seat_of(session.name) is not None:
+            raise BadCommand(f"you are already seated at table {table.id}")
+        if table.in_game:
+            raise BadCommand(f"table {table.id} is playing; /watch {table.id} to observe")
+        if len(roster.seats) >= table.game_class.max_players:
+            raise BadCommand(f"table {table.id} is full ({table.game_class.max_players} players)")
+        if table.status == "over":
+            table.game = None  # a finished game's table is ready for a new one
+        roster.sit(session)
+        session.table = table
+        table.announce(f"{session.name} sits down at table {table.id}.")
+        table.fanout.send_states(look=session)
+        table.people_changed()
+
+    def watch(self, session: Session) -> None:
+        table, roster = self.table, self.table.roster
+        if session in roster.observers or roster.seat_of(session.name) is not None:
+            raise BadCommand(f"you are already at table {table.id}")
+        roster.observers.append(session)
+        session.table = table
+        table.announce(f"{session.name} is watching table {table.id}.")
+        table.send_state(session, look=True)
+        table.people_changed()
+
+    def leave(self, session: Session) -> str:
+        """Take ``session`` away from the table; mid-game a bot takes the seat so the others can play on."""
+        table, roster = self.table, self.table.roster
+        session.table = None
+        if session.connected and not session.is_bot:
+            session.deliver({"type": "left", "table": table.id})
+        if session in roster.observers:
+            roster.observers.remove(session)
+            table.announce(f"{session.name} stops watching.")
+            table.people_changed(gone_for_good=True)
+            return "you stop watching"
+        seat = roster.seat_of(session.name)
+        if seat is None:
+            return "you were not at this table"
+        if table.in_game:
+            self.stand_in(seat, f"{session.name} leaves; a bot plays their seat.")
+        else:
+            del roster.seats[seat]
+            table.announce(f"{session.name} leaves table {table.id}.")
+        if roster.is_host(session) and roster.hand_over_host():
+            table.announce(f"{roster.host} is now the host.")
+        table.people_changed(gone_for_good=True)
+        if roster.seats:
+            table.send_states()
+        return f"you leave table {table.id}"
+
+    def stand_in(self, seat: int, why: str) -> None:
+        """A random bot plays ``seat`` for a person who left or whose grace ran out; ``why`` tells the table."""
+        table = self.table
+        bot = table.roster.stand_in(seat, table.name, table.seeds.randrange(2**32))
+        bot.table = table
+        table.announce(why)
+        table.people_changed()
+        table.bots.schedule()
+
+    def reattach(self, session: Session) -> None:
+        """A dropped player is back under the same name: their seat, with a fresh view."""
+        table, roster = self.table, self.table.roster
+        seat = roster.seat_of(session.name)
+        if seat is None:
+            return
+        roster.put_back(seat, session)
+        session.table = table
+        table.announce(f"{session.name} is back.")
+        table.send_state(session, look=True)
+        table.people_changed()
