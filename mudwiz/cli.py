@@ -38,10 +38,11 @@ def serve_forever(listen: str | None, motd: str | None) -> int:
         top.startService()
     except CannotListenError as exc:  # a taken port, a bad interface: one line, not a traceback
         reason = getattr(exc.socketError, "strerror", None) or exc.socketError
-        print(f"mudwiz: cannot listen on {failed_endpoint(top.endpoints, exc.port)}: {reason}", file=stderr)
+        endpoints = top.endpoints  # type: ignore[attr-defined]  # set by makeService: the listening descriptions
+        print(f"mudwiz: cannot listen on {failed_endpoint(endpoints, exc.port)}: {reason}", file=stderr)
         return 1
     reactor.addSystemEventTrigger("before", "shutdown", top.stopService)
-    reactor.run()  # type: ignore[attr-defined]
+    reactor.run()
     return 0
 
 

@@ -287,9 +287,9 @@ def _bot(lobby: Lobby, session: Session, arg: str) -> str | None:
     seat = table.seat_of(words[1])
     if seat is None or not table.seats[seat].is_bot:
         raise BadCommand(f"there is no bot called {words[1]} at this table")
-    bot = table.seats[seat]
-    table.leave(bot)
-    return f"{bot.name} leaves"
+    seated = table.seats[seat]
+    table.leave(seated)
+    return f"{seated.name} leaves"
 
 
 # ------------------------------------------------------------------ rules at the table

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import cast
 
 from twisted.application import service, strports
 from twisted.internet.interfaces import IReactorFromThreads, IReactorTime
@@ -62,14 +63,16 @@ def makeService(
 ) -> service.MultiService:
     """Build the server: settings come from arguments, else ``MUDWIZ_*`` environment variables, else defaults."""
     if clock is None:
-        from twisted.internet import reactor as clock  # type: ignore[no-redef]
+        from twisted.internet import reactor
+
+        clock = cast(IReactorTime, reactor)
     listen = listen_address(listen)
     motd_text = read_motd(motd or os.environ.get("MUDWIZ_MOTD") or DEFAULT_MOTD)
     top = service.MultiService()
     threads = int(os.environ.get("MUDWIZ_BOT_THREADS", 4))
     think: Think = think_inline  # 0 threads, or a fake clock (no threads): bots think on the reactor thread
     if threads > 0 and IReactorFromThreads.providedBy(clock):
-        think = ThreadedThinking(clock, threads)  # type: ignore[arg-type]
+        think = ThreadedThinking(cast(IReactorFromThreads, clock), threads)
         think.setServiceParent(top)
     lobby = Lobby(
         clock,

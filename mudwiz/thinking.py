@@ -40,7 +40,7 @@ class ThreadedThinking(service.Service):
     is only ever asked one question at a time (the table sees to that), so its own memory needs no lock.
     """
 
-    name = "bot-thinking"
+    name: str | None = "bot-thinking"  # type: ignore[assignment]  # IService declares name None until set
     switch_interval = 0.001  # seconds; see the module's docstring
 
     def __init__(self, reactor: IReactorFromThreads, threads: int = 4) -> None:

@@ -98,7 +98,7 @@ class WitchesGood(Bot):
             return self.lead(hand, plays, view)
         colour = lead_colour(trick)
         following = [c for c in plays if SUIT[c] == colour] if colour else []
-        if following:
+        if following and colour is not None:
             return self.follow(trick, colour, plays, following, view)
         if colour is None:  # only Wizards so far: whatever we play sets the colour and wins, unless a Wizard
             if WIZARD in plays:

@@ -316,7 +316,8 @@ class WizardGood:
         me, n = sims.me, sims.n
         legal = [int(a.split()[1]) for a in view["legal"] if a.startswith("bid ")]
         began = time.perf_counter()
-        deals, total, weights = [], 0.0, 0.0
+        deals: list[Any] = []
+        total, weights = 0.0, 0.0
         while len(deals) < self.max_samples and (len(deals) < 8 or time.perf_counter() < began + self.budget / 3):
             hands, bids, weight = sims.sample(self.rng)
             deals.append((hands, bids, weight))

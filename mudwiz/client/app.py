@@ -78,9 +78,12 @@ class ClientApp:
 
     # ------------------------------------------------------------ running
 
+    def _start_connecting(self) -> None:
+        self.app.create_background_task(self.connect())
+
     async def run_async(self) -> int:
         try:
-            return await self.app.run_async(pre_run=lambda: self.app.create_background_task(self.connect()))
+            return await self.app.run_async(pre_run=self._start_connecting)
         finally:
             await self.connection.close()
 

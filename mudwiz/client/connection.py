@@ -68,8 +68,9 @@ class Connection:
     async def open(self, timeout: float = 10.0) -> None:
         """Connect and start reading; raises OSError (or TimeoutError) when the server cannot be reached."""
         await self.close()
-        self._reader, self._writer = await asyncio.wait_for(asyncio.open_connection(self.host, self.port), timeout)
-        self._task = asyncio.get_running_loop().create_task(self._read_loop(self._reader))
+        reader, self._writer = await asyncio.wait_for(asyncio.open_connection(self.host, self.port), timeout)
+        self._reader = reader
+        self._task = asyncio.get_running_loop().create_task(self._read_loop(reader))
 
     def send_line(self, text: str) -> None:
         if not self.connected:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from importlib import import_module
 from typing import Any
 
@@ -140,8 +141,13 @@ def columns(state: dict[str, Any]) -> list[Column]:
     extra = sorted({k for p in state.get("players", []) for k, v in p.items()
                     if k not in skip and (v is None or isinstance(v, int | str))})
     return [Column("score", 6, lambda p: str(p.get("score", ""))),
-            *(Column(k, max(5, len(k)), lambda p, k=k: "" if p.get(k) is None else str(p.get(k)), optional=True)
-              for k in extra)]
+            *(Column(k, max(5, len(k)), partial(_field, k), optional=True) for k in extra)]
+
+
+def _field(key: str, player: dict[str, Any]) -> str:
+    """A player's plain field as a column shows it: blank for None."""
+    value = player.get(key)
+    return "" if value is None else str(value)
 
 
 def awaited(state: dict[str, Any]) -> list[str] | None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from functools import cache
+from functools import cache, partial
 from importlib.metadata import EntryPoint, entry_points
 
 from twisted.logger import Logger
@@ -61,7 +61,7 @@ def plugins() -> dict[str, GamePlugin]:
         # Metadata from before the games were entry points (an old `pip install -e .`): still offer the built-ins.
         log.warn("mudwiz's own game entry points are not installed (pip install -e . again): built-ins used")
         for name in missing:
-            plugin = _loaded(name, "mudwiz.games.builtin", lambda name=name: BUILTIN[name])
+            plugin = _loaded(name, "mudwiz.games.builtin", partial(BUILTIN.__getitem__, name))
             if plugin is not None:
                 found[name] = plugin
         found = {**{n: found[n] for n in BUILTIN if n in found}, **{n: p for n, p in found.items() if n not in BUILTIN}}

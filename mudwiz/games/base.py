@@ -437,7 +437,10 @@ class TrickTakingGame(Game):
     tricks: list[int]  # tricks taken this hand, per seat
     leader: Seat
     dealer: Seat
-    size: int  # cards dealt to each this round
+    @property
+    def size(self) -> int:
+        """Cards dealt to each this round."""
+        raise NotImplementedError
 
     @abstractmethod
     def lead(self) -> str | None:

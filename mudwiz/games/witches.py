@@ -208,6 +208,10 @@ class Witches(TrickTakingGame):
 
     # -- set-up
 
+    @property
+    def size(self) -> int:
+        return self._size
+
     def _start(self) -> list[Event]:
         n = len(self.players)
         self.hands_total: int | None = self.options["hands"]
@@ -223,7 +227,7 @@ class Witches(TrickTakingGame):
         n = len(self.players)
         self.round += 1
         deck = DECK.cards()
-        self.size = size = len(deck) // n
+        self._size = size = len(deck) // n
         self.rng.shuffle(deck)
         self.hands = [sorted(deck[i * size : (i + 1) * size]) for i in range(n)]
         self.passed: list[list[str] | None] = [None] * n

@@ -328,7 +328,8 @@ class Wizard(TrickTakingGame):
         if all(b is not None for b in self.bids):
             self._phase = Phase.PLAYING
             if self.options["hiddentip"]:
-                events.append(BidsRevealed({self.players[s]: self.bids[s] for s in self.bid_order()}))
+                bids = {self.players[s]: b for s in self.bid_order() if (b := self.bids[s]) is not None}
+                events.append(BidsRevealed(bids))
         return events
 
     def _play(self, seat: Seat, arg: str) -> list[Event]:

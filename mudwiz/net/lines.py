@@ -146,7 +146,8 @@ class LineProtocol(LineReceiver, TimeoutMixin):
         self.transport.write(data)
 
     def close(self) -> None:
-        self.transport.loseConnection()
+        if self.transport is not None:
+            self.transport.loseConnection()
 
 
 def peer(transport: Any) -> str:

@@ -19,7 +19,7 @@ def tune(transport: Any) -> None:
         return  # a unix socket, or a test's fake transport
     transport.setTcpNoDelay(True)
     transport.setTcpKeepAlive(True)
-    sock = transport.getHandle()
+    sock = transport.getHandle()  # type: ignore[attr-defined]  # tcp.Connection has it; ITCPTransport does not say
     for name, value in KEEPALIVE:
         option = getattr(socket, name, None)  # Linux has all three; other systems some or none
         if option is not None:

@@ -24,7 +24,7 @@ class TelnetLines(LineProtocol, TelnetProtocol):
     """The line protocol with conch's transport between it and the socket; it agrees to no telnet option."""
 
     def socket(self) -> Any:
-        return self.transport.transport
+        return getattr(self.transport, "transport", None)  # conch's TelnetTransport wraps the TCP one
 
 
 class _Telnet(TelnetTransport):

@@ -35,7 +35,8 @@ class Settings:
 
     @classmethod
     def defaults(cls) -> Settings:
-        return cls(**{o.name: o.default for o in TABLE_OPTIONS})
+        defaults: dict[str, Any] = {o.name: o.default for o in TABLE_OPTIONS}  # each Option's kind fits its field
+        return cls(**defaults)
 
 
 def show(value: Any) -> str:
@@ -86,7 +87,8 @@ class TableOptions:
             if own.default is not None and str(value).lower() == "off":
                 value = "0"  # the table's own numbers (turn, confirm) read 0 as off, and /option shows it so
             parsed = own.parse(value)
-            self.settings = dataclasses.replace(self.settings, **{name: parsed})
+            changed: dict[str, Any] = {name: parsed}  # a table option parses to its field's type
+            self.settings = dataclasses.replace(self.settings, **changed)
         else:
             parsed = opt.parse(value)
             self.game_class.check_options({**self.game_options(), name: parsed}, None)
