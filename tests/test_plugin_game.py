@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from wire import ROOT, JsonClient, free_port, play_until_game_end
+from wire import ROOT, JsonClient, free_port, play_until_game_end, wait_until_listening
 
 _TELNET = re.compile(rb"\xff[\xfb-\xfe].|\xff\xfa.*?\xff\xf0|\xff[\xf0-\xfa]", re.S)
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
@@ -64,14 +64,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[tuple[
         proc = subprocess.Popen([python, "-m", "mudwiz.cli", "serve", "--listen", f"tcp:{port}:interface=127.0.0.1"],
                                 cwd=tmp, env=env, stdout=out, stderr=subprocess.STDOUT)
     try:
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                assert proc.poll() is None and time.monotonic() < deadline, log.read_text()
-                time.sleep(0.05)
+        wait_until_listening(port, proc, log.read_text)
         yield ("127.0.0.1", port), log, python
     finally:
         proc.terminate()

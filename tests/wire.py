@@ -52,6 +52,20 @@ class Server(tuple):  # type: ignore[type-arg]
         return os.pread(fd, os.fstat(fd).st_size, 0).decode("utf-8", errors="replace")
 
 
+def wait_until_listening(port: int, proc: subprocess.Popen[bytes], log: Callable[[], str]) -> None:
+    """Return once the server started as ``proc`` accepts on ``port``; raise with its ``log`` if it dies or takes
+    more than 20 s."""
+    deadline = time.monotonic() + 20
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"server did not start:\n{log()}") from None
+            time.sleep(0.05)
+
+
 @contextmanager
 def running_server(log: Path | None = None, **env: str) -> Iterator[Server]:
     """Start ``mudwiz serve`` on a free loopback port; stop it afterwards. Yields (host, port), a ``Server``
@@ -66,16 +80,11 @@ def running_server(log: Path | None = None, **env: str) -> Iterator[Server]:
         [sys.executable, "-m", "mudwiz.cli", "serve", "--listen", f"tcp:{port}:interface=127.0.0.1"],
         cwd=ROOT, env=environ, stdout=logfile, stderr=subprocess.STDOUT,
     )
-    deadline = time.monotonic() + 20
-    while True:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            break
-        except OSError:
-            if proc.poll() is not None or time.monotonic() > deadline:
-                logfile.seek(0)
-                raise RuntimeError(f"server did not start:\n{logfile.read().decode()}") from None
-            time.sleep(0.05)
+    def started_log() -> str:
+        logfile.seek(0)
+        return logfile.read().decode(errors="replace")
+
+    wait_until_listening(port, proc, started_log)
     server = Server("127.0.0.1", port, proc, logfile)
     try:
         yield server
