@@ -4,6 +4,7 @@ what a server would, and the client's model, log lines and panes are checked as 
 
 from __future__ import annotations
 
+import re
 from dataclasses import fields
 from typing import Any, get_type_hints
 
@@ -211,3 +212,113 @@ def test_rows_run_from_the_tricks_leader_and_mark_stand_ins_and_the_away() -> No
     assert [r.split()[1] if r.startswith(" >") else r.split()[0] for r in rows] == ["cy", "di", "bo"]
     assert "cy (stand-in)" in rows[0] and "(bot)" not in rows[0]
     assert "di (away)" in rows[1]
+
+
+# ---------------------------------------------------------------- MILWA: a hand opened to the table for a while
+
+
+def milwa_run(players: int) -> tuple[Run, int]:
+    """A Tiltowait table played until p0 is shown another player's hand by MILWA; the index of that message
+    in what p0 was sent (the state after it was sent too, the ``reveal_end`` not yet: the clock has not run)."""
+    run = Run("tiltowait", players, names="p{}", seed=6)
+    mine = run.people[0].messages
+
+    def opened() -> int | None:
+        return next((i for i, m in enumerate(mine) if m["type"] == "milwa_reveal" and m["target"] != "p0"), None)
+
+    run.play(until=lambda: opened() is not None)
+    index = opened()
+    assert index is not None and mine[-1]["type"] == "state"
+    return run, index
+
+
+def logged_since(model: Model, count: int) -> list[str]:
+    return [strip_ansi(line) for line in list(model.log)[count:]]
+
+
+def test_a_hand_opened_by_milwa_is_shown_in_the_table_pane_until_its_reveal_end() -> None:
+    """Issue #20: the opened hand was logged card by card and stayed in the log for ever. While it is open the
+    table pane shows it (the log says only who opened whose hand, for how long); after ``reveal_end`` neither
+    does, as the telnet view takes it away."""
+    run, index = milwa_run(3)
+    messages = run.messages(0)
+    reveal = messages[index]
+    model = Model(address="test:4000")
+    model.apply({"type": "welcome", "name": "p0"})
+    for message in messages[:index]:
+        model.apply(message)
+    count = len(model.log)
+    for message in messages[index:]:
+        model.apply(message)
+    cards, target, caster = reveal["cards"], reveal["target"], reveal["caster"]
+    said = logged_since(model, count)
+    line = next(line for line in said if f"{target}'s hand" in line)
+    assert caster in line and "MILWA" in line and "5 s" in line, said
+    unsaid = set(cards) - {"MILWA"}  # the line names the spell, which may be in the hand too
+    assert not unsaid & {word.strip(".,:()") for text in said for word in text.split()}, said
+    pane = pane_text(model).splitlines()
+    at = next(i for i, text in enumerate(pane) if f"{target}'s hand is open (5 s):" in text)
+    shown = " ".join(pane[at:]).split(":", 1)[1].split()
+    assert shown[:len(cards)] == cards, "\n".join(pane)  # all of them, in the order they were sent
+    assert all(len(text) <= 30 for text in pane_text(model, 30).splitlines())  # broken to the pane's width
+
+    run.clock.advance(reveal["seconds"])
+    after = run.messages(0)[len(messages):]
+    assert [m["type"] for m in after] == ["reveal_end", "state"] and after[0]["player"] == target
+    count = len(model.log)
+    for message in after:
+        model.apply(message)
+    assert "is open" not in pane_text(model) and " ".join(cards) not in pane_text(model)
+    assert not unsaid & {word.strip(".,:()") for text in logged_since(model, count) for word in text.split()}
+    assert not any(" ".join(cards) in strip_ansi(text) for text in model.log)
+
+
+def test_an_open_hand_goes_with_a_new_hand_or_the_table() -> None:
+    """A ``reveal_end`` may never come (a dropped connection, a round over before it): a new hand, another table
+    or leaving one takes the open hand away too."""
+    run, index = milwa_run(3)
+    messages = run.messages(0)
+
+    before = [m for m in messages[:index] if m["type"] == "state"][-1]
+
+    def opened() -> Model:
+        model = model_of(before, "p0")
+        for message in messages[index:]:
+            model.apply(message)
+        assert "is open" in pane_text(model)
+        return model
+
+    model = opened()
+    model.apply({"type": "hand_start", "table": 1, "game": "tiltowait", "round": 2, "starter": "p1", "top": "R3"})
+    assert not model.reveals and "is open" not in pane_text(model)
+    model = opened()
+    model.apply({**messages[-1], "round": messages[-1]["round"] + 1})
+    assert not model.reveals
+    model = opened()
+    model.apply({"type": "left", "table": 1})
+    assert not model.reveals
+    model = opened()
+    model.sent(9, "/leave")
+    model.apply({"type": "ok", "id": 9})
+    assert not model.reveals and model.state is None
+
+
+def test_an_open_hand_at_ten_players_leaves_the_hand_and_enter_line_on_80x24() -> None:
+    """The most players, 80x24 (the table pane gets 79 columns and 17 rows under it): the open hand is shown
+    and broken to the width, and what you hold and the move Enter sends stay on the screen whole."""
+    run, index = milwa_run(10)
+    run.play(until=lambda: "p0" in run.state(0)["waiting"])  # your turn, the hand still open
+    assert not any(m["type"] == "reveal_end" for m in run.messages(0))
+    model = Model(address="test:4000")
+    model.apply({"type": "welcome", "name": "p0"})
+    for message in run.messages(0):
+        model.apply(message)
+    lines = [strip_ansi(line) for line in panes.table_lines(model, 79, 17)]
+    text = "\n".join(lines)
+    assert len(lines) <= 17 and all(len(line) <= 79 for line in lines), text
+    assert "is open (5 s):" in text, text
+    command = model.enter_command()
+    assert command is None or f"Enter sends {command}" in text, text
+    words = re.findall(r"[\w?-]+", text[text.find("Hand"):] if "Your hand" not in text else
+                       text[text.find("Your hand"):])
+    assert all(card in words for card in model.hand), text

@@ -99,7 +99,8 @@ class ClientApp:
             m.note(STYLE.paint(f"! cannot connect to {m.address}: {m.reason} (F5 tries again)", "red", "bold"))
             self.refresh()
             return
-        m.connection, m.state, m.score, m.show_sheet = "connected", None, None, False
+        m.connection, m.score, m.show_sheet = "connected", None, False
+        m.leave_table()
         self.connection.send_line("/mode json")
         if m.name:
             self.connection.send_line(m.name)

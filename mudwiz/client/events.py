@@ -85,9 +85,41 @@ def text_lines(message: dict[str, Any]) -> list[str]:
     return str(text).splitlines() if text else [str(line) for line in message.get("lines") or []]
 
 
+def revealed(message: dict[str, Any]) -> str | None:
+    """Whose hand a timed reveal opens (Tiltowait's ``milwa_reveal``: a game event with ``cards`` and ``seconds``,
+    closed by a ``reveal_end`` naming that ``player``), or None for any other message."""
+    seconds = message.get("seconds")
+    if ("game" not in message or message["type"] == "reveal_end" or not isinstance(message.get("cards"), list)
+            or not isinstance(seconds, int | float) or isinstance(seconds, bool) or seconds <= 0):
+        return None
+    whose = message.get("target", message.get("player"))
+    return str(whose) if whose is not None else None
+
+
+def seconds_of(message: dict[str, Any]) -> str:
+    """A reveal's time as people write it: ``5 s``, ``2.5 s``."""
+    return f"{message['seconds']:g} s"
+
+
+def reveal_line(message: dict[str, Any]) -> str:
+    """A timed reveal in the log: who opened whose hand, to whom and for how long - never the cards, which the
+    table pane shows while they are open and takes away after (as the telnet view does)."""
+    whose = STYLE.text(revealed(message) or "?")
+    caster = message.get("caster")
+    by = (f"{STYLE.text(str(caster))}'s MILWA" if message["type"] == "milwa_reveal" else STYLE.text(str(caster))
+          if caster is not None else "")
+    to = "the table" if message.get("audience", "table") == "table" else "you"
+    if by:
+        return STYLE.bold(f"{by} opens {whose}'s hand to {to} for {seconds_of(message)} (shown at the table).")
+    return STYLE.bold(f"{whose}'s hand is open to {to} for {seconds_of(message)} (shown at the table).")
+
+
 def own_lines(message: dict[str, Any]) -> list[str]:
-    """Messages the server's renderers leave unsaid (a telnet player's table view says it instead), in words."""
+    """Messages the server's renderers leave unsaid (a telnet player's table view says it instead), or that the
+    client words its own way (a timed reveal: its cards go to the table pane), in words."""
     kind = message["type"]
+    if revealed(message) is not None:
+        return [reveal_line(message)]
     if kind == "tiltowait_turn" and "player" in message:
         return [f"{STYLE.text(message['player'])} must draw 2 or cancel the TILTOWAIT."]
     if kind == "rules":  # /rules GAME typed by hand (F1's own request goes to its pane instead)

@@ -11,7 +11,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from mudwiz.client.events import STYLE, message_lines, text_lines
+from mudwiz.client.events import STYLE, message_lines, revealed, text_lines
 from mudwiz.games.base import Phase
 
 LOG_LINES = 2000
@@ -55,6 +55,8 @@ class Model:
     cursor: int = 0
     forms: dict[str, str] = field(default_factory=dict)  # stop -> the form (colour) chosen with Up/Down
     marked: list[int] = field(default_factory=list)  # hand positions chosen for a Witches pass
+    # Hands open for a while (Tiltowait's MILWA): the reveal messages, oldest first, until their ``reveal_end``.
+    reveals: list[dict[str, Any]] = field(default_factory=list)
     show_sheet: bool = False
     # What the server offers (``welcome`` and ``/help`` carry it): commands with their help, games, bot levels.
     commands: dict[str, str] = field(default_factory=dict)
@@ -82,7 +84,7 @@ class Model:
             self.note(STYLE.bold(f"Welcome, {message['name']}. /help lists the commands; F1 the keys."))
         elif kind == "state":
             if self.state is None or self.state.get("table") != message.get("table") or self._new_hand(message):
-                self.marked = []
+                self.marked, self.reveals = [], []
             self.state = message
             legal = set(self.legal)
             self.forms = {stop: form for stop, form in self.forms.items() if form in legal}
@@ -95,16 +97,34 @@ class Model:
         elif kind == "trick" and "winner" in message:
             self.last_winner = message["winner"]
         elif kind in ("round_start", "hand_start"):
-            self.last_winner = None
+            self.last_winner, self.reveals = None, []
+        elif kind == "reveal_end":
+            self._close_reveal(message.get("player"))
+        elif kind == "left":
+            self.reveals = []
         elif kind in ("ok", "error"):
             command = self.pending.pop(message.get("id"), "")  # type: ignore[arg-type]
             if kind == "ok" and command.lower().split()[:1] == ["/leave"]:
-                self.state = None  # nothing else tells a client it left its table
+                self.leave_table()  # nothing else tells a client it left its table
+        if revealed(message) is not None:
+            self.reveals.append(message)
         if kind == "ok" and not self.logged_in:
             return  # the reply to the client's own /mode json: plumbing, not news
         for line in message_lines(message):
             self.note(line)
         self._keep_cursor(before)
+
+    def leave_table(self) -> None:
+        """No table any more (``/leave``, a new connection): its state and the hands open at it are gone."""
+        self.state, self.reveals = None, []
+
+    def _close_reveal(self, player: str | None) -> None:
+        """``reveal_end``: the oldest open look at ``player``'s hand is over (a second MILWA on the same hand
+        within the seconds has a ``reveal_end`` of its own, later)."""
+        for i, shown in enumerate(self.reveals):
+            if revealed(shown) == player:
+                del self.reveals[i]
+                return
 
     def ask_rules(self, request_id: int, game: str) -> None:
         """F1 sent ``/rules GAME``: what answers it goes to the help pane, not to the log."""

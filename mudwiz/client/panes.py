@@ -14,7 +14,7 @@ from importlib import import_module
 from typing import Any
 
 from mudwiz.cards import SUIT_NAMES
-from mudwiz.client.events import STYLE, renderer, tighten
+from mudwiz.client.events import STYLE, renderer, revealed, seconds_of, tighten
 from mudwiz.client.model import KARUKI, Model, card_of
 from mudwiz.games import available, plugin
 from mudwiz.games.base import Phase
@@ -279,6 +279,34 @@ def header(state: dict[str, Any]) -> str:
     return " - ".join(parts)
 
 
+# ---------------------------------------------------------------- hands opened for a while
+
+
+def reveal_lines(model: Model, width: int) -> list[str]:
+    """Each hand open now (Tiltowait's MILWA, until its ``reveal_end``): whose, for how long and the cards,
+    painted as the pane paints cards and broken to ``width``; your own opened hand is named, its cards not drawn
+    twice."""
+    game = (model.state or {}).get("game")
+    lines: list[str] = []
+    for shown in model.reveals:
+        whose = revealed(shown) or "?"
+        if whose == model.name:
+            lines += wrap_words(" " + STYLE.bold(f"Your hand is open to the table ({seconds_of(shown)})."), width)
+            continue
+        to = "is open" if shown.get("audience", "table") == "table" else "is shown to you"
+        head = wrap_words(" " + STYLE.bold(f"{STYLE.text(whose)}'s hand {to} ({seconds_of(shown)}):"), width)
+        lines += head[:-1]
+        line, used = head[-1], visible_len(head[-1])
+        for code in shown["cards"]:
+            painted = card(str(code), game=game)
+            if used + visible_len(painted) > width and used > 2:
+                lines.append(line)
+                line, used = "  ", 2
+            line, used = line + painted, used + visible_len(painted)
+        lines.append(line)
+    return lines
+
+
 # ---------------------------------------------------------------- your hand and your choices
 
 
@@ -404,13 +432,14 @@ COMPACT = 3  # the most compact level of game_lines
 def game_lines(model: Model, state: dict[str, Any], width: int, level: int = 0) -> tuple[list[str], list[str]]:
     """A table in play as (the table, what you hold and choose), at a compactness ``level``: 0 everything;
     1 the players in two columns; 2 no trick line and the hand's label on its first line; 3 no column titles and
-    the table's facts on one line."""
+    the table's facts on one line. A hand opened for a while (MILWA) is drawn above yours at every level."""
     info = flow([tighten(seg) for seg in info_segments(state)], width)
     top = [rule(header(state), width), *(info if level < COMPACT else info[:1])]
     top += player_rows(state, width, two_columns=level >= 1, titles=level < COMPACT)
     if level < 2:
         top += trick_lines(state, model, width)
-    bottom = confirm_lines(state, width)
+    bottom = reveal_lines(model, width)  # just above your hand: kept whole, unless your choice needs the rows
+    bottom += confirm_lines(state, width)
     bottom += hand_lines(model, width, title=level < 2)
     bottom += choice_lines(model, width)
     bottom += hint_lines(model, width)
