@@ -94,14 +94,8 @@ class Model:
             self.tables = message["tables"]
         elif kind == "score":
             self.score, self.show_sheet = message, True
-        elif kind == "trick" and "winner" in message:
-            self.last_winner = message["winner"]
-        elif kind in ("round_start", "hand_start"):
-            self.last_winner, self.reveals = None, []
-        elif kind == "reveal_end":
-            self._close_reveal(message.get("player"))
-        elif kind == "left":
-            self.reveals = []
+        elif kind in ("trick", "round_start", "hand_start", "reveal_end", "left"):
+            self._follow_play(message)
         elif kind in ("ok", "error"):
             command = self.pending.pop(message.get("id"), "")  # type: ignore[arg-type]
             if kind == "ok" and command.lower().split()[:1] == ["/leave"]:
@@ -113,6 +107,18 @@ class Model:
         for line in message_lines(message):
             self.note(line)
         self._keep_cursor(before)
+
+    def _follow_play(self, message: dict[str, Any]) -> None:
+        """What the panes keep of the play between states: who took the last trick, and the hands open now."""
+        kind = message["type"]
+        if kind == "trick" and "winner" in message:
+            self.last_winner = message["winner"]
+        elif kind in ("round_start", "hand_start"):
+            self.last_winner, self.reveals = None, []
+        elif kind == "reveal_end":
+            self._close_reveal(message.get("player"))
+        elif kind == "left":
+            self.reveals = []
 
     def leave_table(self) -> None:
         """No table any more (``/leave``, a new connection): its state and the hands open at it are gone."""
