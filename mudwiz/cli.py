@@ -15,11 +15,16 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--listen", help=f"a Twisted endpoint description (default $MUDWIZ_LISTEN or {DEFAULT_LISTEN})")
     serve.add_argument("--motd", help="message-of-the-day file (default $MUDWIZ_MOTD or motd.txt)")
     serve.add_argument("--data", help="the data directory (default $MUDWIZ_DATA or ./data)")
+    exporting = sub.add_parser("export", help="print a recorded game as JSON (docs/protocol.md)")
+    exporting.add_argument("id", type=int, help="the game's id (/history lists them)")
+    exporting.add_argument("--data", help="the data directory (default $MUDWIZ_DATA or ./data)")
     client = sub.add_parser("client", help="the full-screen terminal client")
     client.add_argument("address", nargs="?", default="localhost:4000", help="HOST[:PORT] (default localhost:4000)")
     args = parser.parse_args(argv)
     if args.command == "serve":
         return serve_forever(args.listen, args.motd, args.data)
+    if args.command == "export":
+        return export_game(args.id, args.data)
     from mudwiz.client.app import run_client
 
     return run_client(args.address)
@@ -51,6 +56,34 @@ def serve_forever(listen: str | None, motd: str | None, data: str | None = None)
         return 1
     reactor.addSystemEventTrigger("before", "shutdown", top.stopService)
     reactor.run()
+    return 0
+
+
+def export_game(game_id: int, data: str | None) -> int:
+    """Print game ``game_id`` of the data directory as one JSON document; a missing game or an unusable file is
+    one line on stderr and status 1. The server may be running: the file is shared (WAL)."""
+    import json
+    from pathlib import Path
+
+    from mudwiz.service import data_directory
+    from mudwiz.store import FILENAME, SQLiteStore, StoreError
+
+    try:
+        store = SQLiteStore(Path(data_directory(data)) / FILENAME, create=False)
+    except StoreError as exc:
+        print(f"mudwiz: cannot read the game records: {exc}", file=sys.stderr)
+        return 1
+    try:
+        record = store.game(game_id)
+    except StoreError as exc:
+        print(f"mudwiz: cannot read the game records: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        store.close()
+    if record is None:
+        print(f"mudwiz: there is no game {game_id} in {store.path}", file=sys.stderr)
+        return 1
+    print(json.dumps(record.to_dict(), indent=2))
     return 0
 
 
