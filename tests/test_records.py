@@ -188,3 +188,26 @@ def test_without_a_store_the_commands_say_so() -> None:
     lobby.login(alice, "alice")
     with pytest.raises(Exception, match="keeps no game records"):
         dispatch(lobby, alice, "/history")
+
+
+def test_a_record_the_store_cannot_take_is_logged_whole_and_the_table_goes_on(tmp_path: Path) -> None:
+    from twisted.logger import formatEvent, globalLogPublisher
+
+    clock, lobby, store = lobby_on(tmp_path)
+    logged: list[str] = []
+
+    def observe(event: dict[str, object]) -> None:
+        logged.append(formatEvent(event))
+
+    globalLogPublisher.addObserver(observe)
+    try:
+        alice = seat_person_and_bots(lobby, "wizard")
+        store.close()  # as good as a disk that refuses every write from now on
+        play_out(clock, lobby, alice)
+    finally:
+        globalLogPublisher.removeObserver(observe)
+    [line] = [text for text in logged if "game record NOT stored" in text]
+    assert str(tmp_path / "mudwiz.db") in line
+    record = json.loads(line.split("; the record: ", 1)[1])
+    assert record["outcome"] == "finished" and record["standings"] == alice.of_type("game_end")[-1]["standings"]
+    assert lobby.tables[1].status == "over"
