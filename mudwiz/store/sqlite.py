@@ -128,7 +128,7 @@ class SQLiteStore:
             if check != "ok":
                 raise StoreError(f"{self.path}: it is damaged ({check}); restore a backup (docs/accounts.md)")
         self._pragma("journal_mode = WAL")
-        self._db.execute("PRAGMA synchronous = NORMAL")
+        self._db.execute("PRAGMA synchronous = FULL")  # a stored game survives a power cut: writes are off the reactor
         self._migrate()
 
     def _migrate(self) -> None:

@@ -3,8 +3,8 @@ is over (``game_end``) or abandoned, so that ``Game.replay`` of its seed and act
 
 The table only builds the record (a copy of what it already holds) on the reactor thread; writing it is a
 ``Keep``'s business: the server's writes it in a thread of its own (``service.StoreWriter``: bench/store.py
-measures a write at about 0.5 ms p50 but 4-9 ms p99 on a local ext4 disk, the fsyncs of a commit or a WAL
-checkpoint, more on a slow disk, which the reactor must not wait for); tests on a fake clock write inline.
+measures a write, fsynced on commit, at 0.7-3.4 ms p50 and 4-11 ms p99 on a local ext4 disk, far from well under
+a millisecond, and more on a slow disk: the reactor must not wait for it); tests on a fake clock write inline.
 A write that fails loses nothing silently: the log says why and carries the whole record as JSON.
 """
 
