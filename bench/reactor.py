@@ -17,6 +17,7 @@ import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -68,7 +69,8 @@ def run(threads: int, tables: int, seconds: float) -> str:
     port = free_port()
     env = {**os.environ, "MUDWIZ_BOT_DELAY": "0", "MUDWIZ_BOT_THREADS": str(threads), "MUDWIZ_GRACE": "0"}
     listen = f"tcp:{port}:interface=127.0.0.1"
-    server = subprocess.Popen([sys.executable, "-m", "mudwiz.cli", "serve", "--listen", listen],
+    data = tempfile.TemporaryDirectory(prefix="mudwiz-bench-")  # the games' records, not the checkout's data/
+    server = subprocess.Popen([sys.executable, "-m", "mudwiz.cli", "serve", "--listen", listen, "--data", data.name],
                               env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     hosts: list[subprocess.Popen[bytes]] = []
     try:
@@ -85,6 +87,7 @@ def run(threads: int, tables: int, seconds: float) -> str:
             p.kill()
         server.terminate()
         server.wait()
+        data.cleanup()
     ms = [1000 * t for t in times]
     q = statistics.quantiles(ms, n=100)
     return (f"bot threads={threads} busy tables={tables:2}  /who round trip ms: median={q[49]:6.1f} "

@@ -14,17 +14,23 @@ def main(argv: list[str] | None = None) -> int:
     serve = sub.add_parser("serve", help="run the server")
     serve.add_argument("--listen", help=f"a Twisted endpoint description (default $MUDWIZ_LISTEN or {DEFAULT_LISTEN})")
     serve.add_argument("--motd", help="message-of-the-day file (default $MUDWIZ_MOTD or motd.txt)")
+    serve.add_argument("--data", help="the data directory (default $MUDWIZ_DATA or ./data)")
+    exporting = sub.add_parser("export", help="print a recorded game as JSON (docs/protocol.md)")
+    exporting.add_argument("id", type=int, help="the game's id (/history lists them)")
+    exporting.add_argument("--data", help="the data directory (default $MUDWIZ_DATA or ./data)")
     client = sub.add_parser("client", help="the full-screen terminal client")
     client.add_argument("address", nargs="?", default="localhost:4000", help="HOST[:PORT] (default localhost:4000)")
     args = parser.parse_args(argv)
     if args.command == "serve":
-        return serve_forever(args.listen, args.motd)
+        return serve_forever(args.listen, args.motd, args.data)
+    if args.command == "export":
+        return export_game(args.id, args.data)
     from mudwiz.client.app import run_client
 
     return run_client(args.address)
 
 
-def serve_forever(listen: str | None, motd: str | None) -> int:
+def serve_forever(listen: str | None, motd: str | None, data: str | None = None) -> int:
     from twisted.internet import reactor
     from twisted.internet.error import CannotListenError
     from twisted.logger import globalLogBeginner, textFileLogObserver
@@ -32,17 +38,52 @@ def serve_forever(listen: str | None, motd: str | None) -> int:
     from mudwiz.service import makeService
 
     stderr = sys.stderr  # the log takes over sys.stderr; a failure to start is said on the real one
+    from mudwiz.store import StoreError
+
     globalLogBeginner.beginLoggingTo([textFileLogObserver(sys.stdout)])
-    top = makeService(listen, motd)
+    try:
+        top = makeService(listen, motd, data=data)
+    except StoreError as exc:  # a damaged, locked, foreign or newer database, an unwritable directory: as is
+        print(f"mudwiz: cannot use the game records: {exc}", file=stderr)
+        return 1
     try:
         top.startService()
     except CannotListenError as exc:  # a taken port, a bad interface: one line, not a traceback
         reason = getattr(exc.socketError, "strerror", None) or exc.socketError
         endpoints = top.endpoints  # type: ignore[attr-defined]  # set by makeService: the listening descriptions
         print(f"mudwiz: cannot listen on {failed_endpoint(endpoints, exc.port)}: {reason}", file=stderr)
+        top.stopService()  # the services that did start (the store's thread and file) let go
         return 1
     reactor.addSystemEventTrigger("before", "shutdown", top.stopService)
     reactor.run()
+    return 0
+
+
+def export_game(game_id: int, data: str | None) -> int:
+    """Print game ``game_id`` of the data directory as one JSON document; a missing game or an unusable file is
+    one line on stderr and status 1. The server may be running: the file is shared (WAL)."""
+    import json
+    from pathlib import Path
+
+    from mudwiz.service import data_directory
+    from mudwiz.store import FILENAME, SQLiteStore, StoreError
+
+    try:
+        store = SQLiteStore(Path(data_directory(data)) / FILENAME, create=False)
+    except StoreError as exc:
+        print(f"mudwiz: cannot read the game records: {exc}", file=sys.stderr)
+        return 1
+    try:
+        record = store.game(game_id)
+    except StoreError as exc:
+        print(f"mudwiz: cannot read the game records: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        store.close()
+    if record is None:
+        print(f"mudwiz: there is no game {game_id} in {store.path}", file=sys.stderr)
+        return 1
+    print(json.dumps(record.to_dict(), indent=2))
     return 0
 
 

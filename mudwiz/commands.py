@@ -12,11 +12,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from mudwiz.errors import BadCommand, IllegalAction
+from mudwiz.errors import BadCommand, IllegalAction, MudwizError
 from mudwiz.games import available, game_class
 from mudwiz.games.base import Game
 from mudwiz.lobby import Lobby
+from mudwiz.numbers import whole_number
 from mudwiz.session import MODES, Session
+from mudwiz.store import GameRecord, GameSummary, Store, iso_time
 from mudwiz.table import TABLE_OPTIONS, Table
 
 
@@ -290,6 +292,69 @@ def _bot(lobby: Lobby, session: Session, arg: str) -> str | None:
     seated = table.seats[seat]
     table.leave(seated)
     return f"{seated.name} leaves"
+
+
+# ------------------------------------------------------------------ game records
+
+HISTORY = 10  # games /history lists
+
+
+def _store(lobby: Lobby) -> Store:
+    if lobby.records is None:
+        raise BadCommand("this server keeps no game records")
+    return lobby.records.store
+
+
+def _places(standings: list[dict[str, Any]] | None) -> dict[str, dict[str, Any]]:
+    return {r["player"].lower(): r for r in standings or []}
+
+
+def history_row(summary: GameSummary, name: str) -> dict[str, Any]:
+    """One game of ``/history``: who sat where with their score and place (null for an abandoned game), and
+    ``place`` the place of the player asked about."""
+    places = _places(summary.standings)
+    players = [{**seat, "score": places.get(seat["name"].lower(), {}).get("score"),
+                "place": places.get(seat["name"].lower(), {}).get("place")} for seat in summary.seats]
+    return {"id": summary.id, "game": summary.game, "date": iso_time(summary.ended), "outcome": summary.outcome,
+            "players": players, "place": places.get(name.lower(), {}).get("place")}
+
+
+@command("history", "/history [NAME]", f"your last {HISTORY} games, or NAME's (/game ID shows one)")
+def _history(lobby: Lobby, session: Session, arg: str) -> str | None:
+    name = arg.strip() or session.name
+    games = _store(lobby).games_of(name, HISTORY)
+    session.deliver({"type": "history", "name": name, "games": [history_row(g, name) for g in games]})
+    return None
+
+
+def replay_sheet(record: GameRecord) -> tuple[list[dict[str, Any]], list[int]] | None:
+    """The score sheet and scores of a recorded game, rebuilt by replaying it (the record keeps the moves, not
+    what follows from them); None when it cannot be, as when its game is no longer installed."""
+    try:
+        game, _ = game_class(record.game).replay(record.players, record.options, record.seed, record.log)
+    except MudwizError:
+        return None
+    return game.sheet, game.scores
+
+
+@command("game", "/game ID", "a recorded game's score sheet and standings (/history lists the IDs)")
+def _game(lobby: Lobby, session: Session, arg: str) -> str | None:
+    number = whole_number(arg.strip().lstrip("#"))
+    if number is None:
+        raise BadCommand("usage: /game ID; /history lists your games")
+    record = _store(lobby).game(number)
+    if record is None:
+        raise BadCommand(f"there is no game {number}; /history lists your games")
+    replayed = replay_sheet(record)
+    sheet: list[dict[str, Any]] = replayed[0] if replayed else []
+    scores: list[int | None] = list(replayed[1]) if replayed else [None] * len(record.seats)
+    session.deliver({
+        "type": "game", "id": record.id, "game": record.game, "date": iso_time(record.ended),
+        "outcome": record.outcome, "options": record.options,
+        "players": [{**seat, "score": score} for seat, score in zip(record.seats, scores, strict=True)],
+        "sheet": sheet, "standings": record.standings,
+    })
+    return None
 
 
 # ------------------------------------------------------------------ rules at the table

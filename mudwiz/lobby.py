@@ -21,7 +21,7 @@ from mudwiz.errors import BadCommand
 from mudwiz.numbers import whole_number
 from mudwiz.ratelimit import Buckets
 from mudwiz.session import Session
-from mudwiz.table import IDLE_CLOSE, Table
+from mudwiz.table import IDLE_CLOSE, Records, Table, TableServices
 from mudwiz.thinking import Think, think_inline
 from mudwiz.usertext import one_line
 
@@ -50,8 +50,10 @@ class Lobby:
         idle_close: float = IDLE_CLOSE,
         arrival_burst: int = ARRIVAL_BURST,
         arrival_rate: float = ARRIVAL_RATE,
+        records: Records | None = None,
     ) -> None:
         self.clock = clock
+        self.records = records  # None: games are not kept, /history and /game say so
         self.idle_close = idle_close
         self.think = think
         self.grace = grace
@@ -163,7 +165,7 @@ class Lobby:
         table = Table(
             self._next_table, game, session, self.clock, bot_delay=self.bot_delay,
             seed_source=random.Random(self.seeds.randrange(2**63)), on_empty=self._table_closed,
-            think=self.think, idle_close=self.idle_close,
+            server=TableServices(self.think, self.records), idle_close=self.idle_close,
         )
         self.tables[table.id] = table
         self._next_table += 1

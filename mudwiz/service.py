@@ -12,9 +12,11 @@ from pathlib import Path
 from typing import cast
 
 from twisted.application import service, strports
+from twisted.internet import defer, threads
 from twisted.internet.interfaces import IReactorFromThreads, IReactorTime
 from twisted.internet.protocol import Factory
 from twisted.logger import Logger
+from twisted.python.threadpool import ThreadPool
 
 from mudwiz.connection import LOGIN_TIMEOUT
 from mudwiz.games import available, game_class
@@ -22,11 +24,13 @@ from mudwiz.lobby import ARRIVAL_BURST, ARRIVAL_RATE, Lobby
 from mudwiz.net.limits import ConnectionCounter, Limits, raise_fd_limit
 from mudwiz.net.raw import RawFactory
 from mudwiz.net.telnet import MudFactory
-from mudwiz.table import IDLE_CLOSE
+from mudwiz.store import GameRecord, Store, open_store
+from mudwiz.table import IDLE_CLOSE, Records
 from mudwiz.thinking import Think, ThreadedThinking, think_inline
 
 DEFAULT_LISTEN = "tcp:4000"
 DEFAULT_MOTD = "motd.txt"
+DEFAULT_DATA = "data"
 
 log = Logger()
 
@@ -53,6 +57,49 @@ def builtin_motd() -> str:
     return f"Welcome to mudwiz: {', '.join(most)}{' and ' if most else ''}{last} at a text table."
 
 
+def data_directory(data: str | None = None) -> str:
+    """Where the server keeps its records: the argument, else ``MUDWIZ_DATA``, else ``./data``."""
+    return data or os.environ.get("MUDWIZ_DATA") or DEFAULT_DATA
+
+
+class StoreWriter(service.Service):
+    """The store's own thread, where games are written (one at a time, in order: one thread), because a write's
+    fsync may take milliseconds the reactor must not wait (mudwiz/table/recording.py has the figures). Stopping
+    waits for the writes under way, then closes the file."""
+
+    name: str | None = "store"  # type: ignore[assignment]  # IService declares name None until set
+
+    def __init__(self, reactor: IReactorFromThreads, store: Store) -> None:
+        self.reactor = reactor
+        self.store = store
+        self.pool = ThreadPool(minthreads=0, maxthreads=1, name="mudwiz-store")
+
+    def __call__(self, record: GameRecord) -> defer.Deferred[int]:
+        return threads.deferToThreadPool(self.reactor, self.pool, self.store.record_game, record)
+
+    def startService(self) -> None:
+        super().startService()
+        self.pool.start()
+
+    def stopService(self) -> defer.Deferred[None] | None:
+        super().stopService()
+        self.pool.stop()
+        self.store.close()
+        return None
+
+
+def records(top: service.MultiService, clock: IReactorTime, data: str | None) -> Records:
+    """Open the store in the data directory (``StoreError``, naming the file and why, if it cannot be used) and
+    write to it from its own thread, or inline on a clock with no threads (a fake one)."""
+    store = open_store(data_directory(data))
+    log.info("game records in {path}", path=str(store.path))
+    if not IReactorFromThreads.providedBy(clock):
+        return Records.inline(store)
+    writer = StoreWriter(cast(IReactorFromThreads, clock), store)
+    writer.setServiceParent(top)
+    return Records(store, writer)
+
+
 def makeService(
     listen: str | None = None,
     motd: str | None = None,
@@ -60,8 +107,10 @@ def makeService(
     grace: float | None = None,
     bot_delay: float | None = None,
     clock: IReactorTime | None = None,
+    data: str | None = None,
 ) -> service.MultiService:
-    """Build the server: settings come from arguments, else ``MUDWIZ_*`` environment variables, else defaults."""
+    """Build the server: settings come from arguments, else ``MUDWIZ_*`` environment variables, else defaults.
+    Raises ``StoreError`` when the data directory's database cannot be used: the server does not start."""
     if clock is None:
         from twisted.internet import reactor
 
@@ -82,6 +131,7 @@ def makeService(
         idle_close=float(os.environ.get("MUDWIZ_IDLE_TABLE", IDLE_CLOSE)),
         arrival_burst=int(os.environ.get("MUDWIZ_ARRIVAL_BURST", ARRIVAL_BURST)),
         arrival_rate=float(os.environ.get("MUDWIZ_ARRIVAL_RATE", ARRIVAL_RATE)),
+        records=records(top, clock, data),
     )
     top.lobby = lobby  # type: ignore[attr-defined]
     login_timeout = float(os.environ.get("MUDWIZ_LOGIN_TIMEOUT", LOGIN_TIMEOUT))

@@ -19,7 +19,8 @@ def test_twistd_runs_server_tac_with_listen_and_motd_from_the_environment(tmp_pa
     motd = tmp_path / "motd.txt"
     motd.write_text("Greetings from a test motd\n")
     twistd = Path(sys.executable).with_name("twistd")
-    env = {**os.environ, "MUDWIZ_LISTEN": f"tcp:{port}:interface=127.0.0.1", "MUDWIZ_MOTD": str(motd)}
+    env = {**os.environ, "MUDWIZ_LISTEN": f"tcp:{port}:interface=127.0.0.1", "MUDWIZ_MOTD": str(motd),
+           "MUDWIZ_DATA": str(tmp_path / "data")}
     proc = subprocess.Popen([str(twistd), "-ny", "server.tac"], cwd=ROOT, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     try:
@@ -45,7 +46,7 @@ def test_twistd_runs_server_tac_with_listen_and_motd_from_the_environment(tmp_pa
 
 
 def test_make_service_defaults_and_motd_fallback(tmp_path: Path) -> None:
-    top = makeService(listen=f"tcp:{free_port()}:interface=127.0.0.1")
+    top = makeService(listen=f"tcp:{free_port()}:interface=127.0.0.1", data=str(tmp_path / "data"))
     assert top.getServiceNamed("telnet") is not None
     assert "m u d w i z" in read_motd("motd.txt")  # the shipped motd, found from anywhere
     assert read_motd(str(tmp_path / "missing.txt")).startswith("Welcome to mudwiz: Wizard, Witches and Tiltowait")

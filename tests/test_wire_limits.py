@@ -130,12 +130,12 @@ def test_connections_not_logged_in_never_take_the_servers_last_slots() -> None:
         assert PROMPT in said
 
 
-def test_the_open_file_limit_is_raised_to_the_hard_limit_at_start_and_logged() -> None:
+def test_the_open_file_limit_is_raised_to_the_hard_limit_at_start_and_logged(tmp_path: Path) -> None:
     hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
     listen = f"tcp:{free_port()}:interface=127.0.0.1"
     with soft_fd_limit(100):
-        proc = subprocess.Popen([sys.executable, "-m", "mudwiz.cli", "serve", "--listen", listen],
-                                cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen([sys.executable, "-m", "mudwiz.cli", "serve", "--listen", listen, "--data",
+                                 str(tmp_path)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     try:
         assert proc.stdout is not None
         log = b""

@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from wire import ROOT, JsonClient, free_port, play_until_game_end, running_server
@@ -99,11 +100,12 @@ def test_connections_on_both_ports_count_towards_one_limit(ports: tuple[tuple[st
 
 
 def test_a_taken_raw_port_is_named_in_the_one_line_that_stops_the_start(
-    ports: tuple[tuple[str, int], tuple[str, int]],
+    ports: tuple[tuple[str, int], tuple[str, int]], tmp_path: Path,
 ) -> None:
     _, raw = ports
     taken = f"tcp:{raw[1]}:interface=127.0.0.1"
-    run = subprocess.run([sys.executable, "-m", "mudwiz.cli", "serve", "--listen", f"tcp:{free_port()}"],
+    run = subprocess.run([sys.executable, "-m", "mudwiz.cli", "serve", "--listen", f"tcp:{free_port()}",
+                          "--data", str(tmp_path)],
                          cwd=ROOT, capture_output=True, text=True, timeout=30,
                          env={**os.environ, "MUDWIZ_RAW_LISTEN": taken})
     assert run.returncode == 1

@@ -11,6 +11,7 @@ import socket
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 from wire import ROOT, JsonClient
@@ -74,9 +75,9 @@ def test_accepted_connections_keep_alive_and_send_at_once(server: tuple[str, int
         client.close()
 
 
-def test_a_taken_port_stops_the_start_with_one_line(server: tuple[str, int]) -> None:
+def test_a_taken_port_stops_the_start_with_one_line(server: tuple[str, int], tmp_path: Path) -> None:
     listen = f"tcp:{server[1]}:interface=127.0.0.1"
-    run = subprocess.run([sys.executable, "-m", "mudwiz.cli", "serve", "--listen", listen],
+    run = subprocess.run([sys.executable, "-m", "mudwiz.cli", "serve", "--listen", listen, "--data", str(tmp_path)],
                          cwd=ROOT, capture_output=True, text=True, timeout=30)
     assert run.returncode == 1
     assert "Traceback" not in run.stdout + run.stderr

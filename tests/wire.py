@@ -69,11 +69,13 @@ def wait_until_listening(port: int, proc: subprocess.Popen[bytes], log: Callable
 @contextmanager
 def running_server(log: Path | None = None, **env: str) -> Iterator[Server]:
     """Start ``mudwiz serve`` on a free loopback port; stop it afterwards. Yields (host, port), a ``Server``
-    that can also say whether the process is alive and what it has logged; the log goes to ``log`` when given."""
+    that can also say whether the process is alive and what it has logged; the log goes to ``log`` when given.
+    Its game records go to a new temporary directory unless ``MUDWIZ_DATA`` is given."""
     port = free_port()
+    data = None if "MUDWIZ_DATA" in env else tempfile.TemporaryDirectory(prefix="mudwiz-data-")
     # Every test client comes from 127.0.0.1: the shared server announces all their arrivals, as tests wait for.
     environ = {**os.environ, "MUDWIZ_BOT_DELAY": "0.005", "MUDWIZ_GRACE": "120", "MUDWIZ_ARRIVAL_BURST": "100000",
-               **env}
+               **({"MUDWIZ_DATA": data.name} if data else {}), **env}
     # The log goes to a file: a pipe nobody reads fills up and then blocks the server on its next log line.
     logfile = log.open("w+b") if log is not None else tempfile.TemporaryFile()
     proc = subprocess.Popen(
@@ -97,6 +99,8 @@ def running_server(log: Path | None = None, **env: str) -> Iterator[Server]:
             proc.wait()
         server._final = server.log()
         logfile.close()
+        if data:
+            data.cleanup()
 
 
 class JsonClient:

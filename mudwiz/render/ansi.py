@@ -142,6 +142,38 @@ class Presenter:
     def _score(self, m: dict[str, Any]) -> list[str]:
         return draw(m["game"], "score_sheet")(m, self.style)
 
+    # -- game records
+
+    def _history(self, m: dict[str, Any]) -> list[str]:
+        """A player's last games, one a line (the players wrap under it): id, game, date, their place, scores."""
+        s = self.style
+        rows = [s.rule(f"Games of {s.text(m['name'])}")]
+        if not m["games"]:
+            return [*rows, f"  No games recorded for {s.text(m['name'])}."]
+        for g in m["games"]:
+            place = "abandoned" if g["outcome"] == "abandoned" else f"place {g['place']}/{len(g['players'])}"
+            players = ", ".join(s.text(p["name"]) + ("" if p["score"] is None else f" {p['score']}")
+                                for p in g["players"])
+            head = f"  #{g['id']:<5} {g['game']:<10} {g['date'][:10]} {g['date'][11:16]}  {place:<11} "
+            rows += wrap_words(head + players, WIDTH, indent=len(head))
+        rows.append("  /game ID shows a game's score sheet.")
+        return rows
+
+    def _game(self, m: dict[str, Any]) -> list[str]:
+        """A recorded game: who played (and what sat in each seat), its options, its score sheet, its places."""
+        s = self.style
+        date = f"{m['date'][:10]} {m['date'][11:16]} UTC"
+        lines = [s.rule(f"Game #{m['id']}: {m['game']}, {date}, {m['outcome']}")]
+        seats = [s.text(p["name"]) + ("" if p["kind"] == "person" else f" ({p['kind'].replace(':', ' ')})")
+                 for p in m["players"]]
+        lines += wrap_words(f" Players: {', '.join(seats)}", WIDTH)
+        on = [f"{k}={v}" if v is not True else k for k, v in m["options"].items() if v not in (None, False, "off")]
+        lines += wrap_words(f" Options: {', '.join(on) or 'none'}", WIDTH)
+        lines += draw(m["game"], "score_sheet")(m, s)
+        if m["standings"]:
+            return [*lines, *standings(m["standings"], s)]
+        return [*lines, s.bold(" Abandoned: nobody was left playing, so there are no final places.")]
+
     # -- the table
 
     def _state(self, m: dict[str, Any]) -> list[str]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from twisted.internet.interfaces import IReactorTime
@@ -24,11 +25,21 @@ from mudwiz.table.botdriver import BotDriver
 from mudwiz.table.fanout import FanOut
 from mudwiz.table.options import TableOptions
 from mudwiz.table.pacing import RoundConfirmation, TurnClock
+from mudwiz.table.recording import GameRecording, Records
 from mudwiz.table.seating import Roster, Seating
 from mudwiz.table.timers import IDLE_CLOSE, Timers
 from mudwiz.thinking import Think, think_inline
 
 log = Logger()
+
+
+@dataclass(frozen=True)
+class TableServices:
+    """What a table borrows from the server: where its bots think, where its finished games are kept (None: they
+    are not, as in tests that do not look)."""
+
+    think: Think = think_inline
+    records: Records | None = None
 
 
 class Table:
@@ -44,7 +55,7 @@ class Table:
         bot_delay: float = 1.0,
         seed_source: random.Random | None = None,
         on_empty: Callable[[Table], None] | None = None,
-        think: Think = think_inline,
+        server: TableServices | None = None,
         idle_close: float = IDLE_CLOSE,
     ) -> None:
         self.id = table_id
@@ -57,11 +68,13 @@ class Table:
         self.roster = Roster(host.name)
         self.config = TableOptions(self.game_class)
         self.timers = Timers(clock)
-        self.bots = BotDriver(self, think)
+        server = server or TableServices()
+        self.bots = BotDriver(self, server.think)
         self.fanout = FanOut(self)
         self.rounds = RoundConfirmation(self)
         self.turn_clock = TurnClock(self)
         self.seating = Seating(self)
+        self.recording = GameRecording(self, server.records)
         self.game: Game | None = None
         self.games_played = 0
         self.abandoned = False  # the game ended because no person was left playing it
@@ -214,6 +227,7 @@ class Table:
         self._stop_game_timers()
         log.info("table {table} game abandoned seed={seed} log={log}", table=self.id, seed=self.game.seed,
                  log=self.game.log)
+        self.recording.finish("abandoned")
         self.announce("Nobody is left playing: the game is abandoned.")
         self.send_states()
 
@@ -259,6 +273,7 @@ class Table:
         seed = self.seeds.randrange(2**63)
         self.game = cls([s.name for s in self.seats], self.config.game_options(), seed)  # may raise BadOption
         self.games_played += 1
+        self.recording.start()
         self.abandoned = False
         self.moves += 1
         log.info(
@@ -288,6 +303,7 @@ class Table:
     def played(self, events: list[Event]) -> None:
         """The game changed (a move, a round dealt): bump ``moves`` so stale timers know, then tell everyone."""
         self.moves += 1
+        self.recording.moved()
         self._after(events)
 
     def _after(self, events: list[Event]) -> None:
@@ -301,6 +317,7 @@ class Table:
                 "table {table} game over seed={seed} log={log}",
                 table=self.id, seed=self.game.seed, log=self.game.log,
             )
+            self.recording.finish("finished")
         self.send_states()
         self.bots.schedule()
         self.turn_clock.restart()

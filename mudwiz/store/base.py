@@ -1,0 +1,94 @@
+"""What the server keeps between runs, as one narrow interface, so that SQL lives in one place (``sqlite.py``) and
+a server database for multi-process deployments can be another implementation of the same ``Store``.
+
+This slice keeps game records; accounts, ratings and the table journal (issue #17) are to be further methods of
+``Store``, each with its own forward migration in the implementation.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from typing import Any, Protocol
+
+OUTCOMES = ("finished", "abandoned")
+
+
+class StoreError(Exception):
+    """The store cannot be used: the message names the file and the reason, meant to be read by whoever runs the
+    server (a corrupt, locked, foreign or newer file; a directory that cannot be created or written; a full disk).
+    """
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One game as played, enough for ``Game.replay`` to rebuild it move for move.
+
+    ``seats``: [{``name``, ``kind``}] in seat order, kind ``person``, ``bot:LEVEL`` or ``stand-in``;
+    ``actions``: [{``seat`` (None: the table ended a round-end pause, action ``next``), ``action``, ``t``}], ``t``
+    in seconds from the start; ``standings`` None for an abandoned game; ``started``/``ended`` the table's clock
+    (seconds since the epoch on a real server); ``id`` is given by the store.
+    """
+
+    game: str
+    options: dict[str, Any]
+    table_options: dict[str, Any]
+    seed: int
+    seats: list[dict[str, str]]
+    actions: list[dict[str, Any]]
+    standings: list[dict[str, Any]] | None
+    outcome: str
+    started: float
+    ended: float
+    id: int | None = field(default=None)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The record as ``mudwiz export`` prints it (docs/protocol.md)."""
+        return {"id": self.id, **{k: v for k, v in asdict(self).items() if k != "id"}}
+
+    @property
+    def players(self) -> list[str]:
+        return [s["name"] for s in self.seats]
+
+    @property
+    def log(self) -> list[tuple[int | None, str]]:
+        """The actions as ``Game.replay`` takes them."""
+        return [(a["seat"], a["action"]) for a in self.actions]
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """A line of a player's history: a record without its moves and options."""
+
+    id: int
+    game: str
+    seats: list[dict[str, str]]
+    standings: list[dict[str, Any]] | None
+    outcome: str
+    ended: float
+
+
+def iso_time(seconds: float) -> str:
+    """A record's time as the protocol gives it: UTC, to the second (``2024-05-01T18:04:11Z``)."""
+    return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+class Store(Protocol):
+    """Where the server keeps what outlives a run. Further methods (accounts, ratings, the table journal) come
+    with issue #17's next slices; callers hold a ``Store``, never the implementation."""
+
+    def record_game(self, record: GameRecord) -> int:
+        """Keep a finished or abandoned game; returns its id. Raises ``StoreError`` when it cannot."""
+        ...
+
+    def games_of(self, name: str, limit: int = 10) -> list[GameSummary]:
+        """The last ``limit`` games ``name`` (any case) sat in, newest first."""
+        ...
+
+    def game(self, game_id: int) -> GameRecord | None:
+        """One game's whole record; None when there is no such game."""
+        ...
+
+    def close(self) -> None:
+        """Let go of the file (the service's stop)."""
+        ...

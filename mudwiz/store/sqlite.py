@@ -1,0 +1,229 @@
+"""The ``Store`` on one SQLite file (the standard library's ``sqlite3``), in WAL mode: the only SQL in mudwiz.
+
+The schema's version is ``PRAGMA user_version``, and ``MIGRATIONS`` holds one step per version: a file at version
+N is brought up by the steps after N, in one transaction, so version 2 is one more entry at the end, never an edit
+of an earlier one. ``PRAGMA application_id`` marks the file as mudwiz's. At start the file is refused, with its
+path and the reason, rather than touched when it is another program's database or no database at all, damaged
+(``quick_check``), locked by another process, of a newer schema than this code knows, or cannot be written.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from mudwiz.store.base import GameRecord, GameSummary, StoreError
+
+FILENAME = "mudwiz.db"
+APPLICATION_ID = 0x6D75647A  # "mudz": a database this code made
+BUSY_TIMEOUT = 1.0  # seconds to wait for another process's lock before saying the file is locked
+
+Migration = tuple[str, ...]  # the statements that take the schema from one version to the next
+
+MIGRATIONS: tuple[Migration, ...] = (
+    # 1: game records. A game's options, moves and standings are JSON: read whole, never queried inside;
+    # its seats are rows, so a player's history is an index lookup.
+    (
+        """CREATE TABLE games (
+            id INTEGER PRIMARY KEY,
+            game TEXT NOT NULL,
+            options TEXT NOT NULL,
+            table_options TEXT NOT NULL,
+            seed INTEGER NOT NULL,
+            actions TEXT NOT NULL,
+            standings TEXT,
+            outcome TEXT NOT NULL CHECK (outcome IN ('finished', 'abandoned')),
+            started REAL NOT NULL,
+            ended REAL NOT NULL
+        )""",
+        """CREATE TABLE game_seats (
+            game_id INTEGER NOT NULL REFERENCES games (id),
+            seat INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            name_key TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            PRIMARY KEY (game_id, seat)
+        )""",
+        "CREATE INDEX game_seats_by_name ON game_seats (name_key, game_id)",
+    ),
+)
+
+# sqlite3's error names -> what a person running the server should read
+REASONS = {
+    "SQLITE_BUSY": "it is locked by another process (another mudwiz on this data directory, or a sqlite3 shell "
+                   "in a transaction)",
+    "SQLITE_LOCKED": "it is locked",
+    "SQLITE_NOTADB": "it is not a database",
+    "SQLITE_CORRUPT": "it is damaged",
+    "SQLITE_READONLY": "it cannot be written (a read-only file, directory or disk)",
+    "SQLITE_CANTOPEN": "it cannot be opened or created (a missing or read-only directory?)",
+    "SQLITE_FULL": "the disk is full",
+    "SQLITE_IOERR": "the disk failed to read or write it",
+    "SQLITE_PERM": "permission denied",
+}
+
+
+def open_store(data_dir: str | Path) -> SQLiteStore:
+    """The store in ``data_dir`` (made if missing, as on a fresh machine): its file ``mudwiz.db``."""
+    directory = Path(data_dir)
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise StoreError(f"cannot create the data directory {directory}: {exc.strerror or exc}") from None
+    return SQLiteStore(directory / FILENAME)
+
+
+class SQLiteStore:
+    """The records on one SQLite file. Opening it brings its schema up to date or refuses it (``StoreError``)."""
+
+    def __init__(self, path: str | Path, *, migrations: Sequence[Migration] = MIGRATIONS,
+                 create: bool = True) -> None:
+        self.path = Path(path)
+        self.migrations = tuple(migrations)
+        if not create and not self.path.is_file():
+            raise StoreError(f"{self.path}: no such file")
+        # One connection, used by the reactor thread (reads) and the service's writer thread (record_game, see
+        # service.StoreWriter), one at a time under this lock: a read never lands inside a write's transaction.
+        self._lock = threading.RLock()
+        try:
+            self._db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT, isolation_level=None, check_same_thread=False)
+        except sqlite3.Error as exc:
+            raise self._error(exc) from None
+        try:
+            self._open()
+        except sqlite3.Error as exc:
+            self._db.close()
+            raise self._error(exc) from None
+        except StoreError:
+            self._db.close()
+            raise
+
+    def _error(self, exc: sqlite3.Error) -> StoreError:
+        name = getattr(exc, "sqlite_errorname", "")
+        reason = next((text for code, text in REASONS.items() if name.startswith(code)), "it cannot be used")
+        return StoreError(f"{self.path}: {reason} ({exc})")
+
+    def _pragma(self, name: str) -> Any:
+        with self._lock:
+            return self._db.execute(f"PRAGMA {name}").fetchone()[0]
+
+    def _open(self) -> None:
+        """Look before touching: a file that is not ours, newer than us or damaged is refused as it is."""
+        version = self._pragma("user_version")  # raises SQLITE_NOTADB on a file that is no database
+        tables = self._db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+        ours = self._pragma("application_id") == APPLICATION_ID
+        if not ours and (version or tables):
+            raise StoreError(f"{self.path}: it is not a mudwiz database (another program's?); it is left as it is: "
+                             "set MUDWIZ_DATA to another directory")
+        if version > len(self.migrations):
+            raise StoreError(f"{self.path}: its schema version {version} is newer than this mudwiz knows "
+                             f"({len(self.migrations)}); run the newer mudwiz, or restore a backup")
+        if ours:
+            check = self._pragma("quick_check")
+            if check != "ok":
+                raise StoreError(f"{self.path}: it is damaged ({check}); restore a backup (docs/accounts.md)")
+        self._pragma("journal_mode = WAL")
+        self._db.execute("PRAGMA synchronous = FULL")  # a stored game survives a power cut: writes are off the reactor
+        self._migrate()
+
+    def _migrate(self) -> None:
+        """Apply the steps after the file's version, all in one transaction, and set the new version. Done on
+        every start even with nothing to apply: writing the version proves the file can be written, now rather
+        than at the end of the first game."""
+        with self._transaction():
+            version = self._pragma("user_version")
+            for step in self.migrations[version:]:
+                for statement in step:
+                    self._db.execute(statement)
+            self._db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            self._db.execute(f"PRAGMA user_version = {len(self.migrations)}")
+
+    @property
+    def version(self) -> int:
+        return int(self._pragma("user_version"))
+
+    @contextmanager
+    def _transaction(self) -> Iterator[None]:
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
+    # ------------------------------------------------------------ game records
+
+    def record_game(self, record: GameRecord) -> int:
+        try:
+            with self._transaction():
+                cursor = self._db.execute(
+                    "INSERT INTO games (game, options, table_options, seed, actions, standings, outcome, started, "
+                    "ended) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (record.game, json.dumps(record.options), json.dumps(record.table_options), record.seed,
+                     json.dumps(record.actions, separators=(",", ":")),
+                     None if record.standings is None else json.dumps(record.standings), record.outcome,
+                     record.started, record.ended),
+                )
+                game_id = int(cursor.lastrowid or 0)
+                self._db.executemany(
+                    "INSERT INTO game_seats (game_id, seat, name, name_key, kind) VALUES (?, ?, ?, ?, ?)",
+                    [(game_id, i, s["name"], s["name"].lower(), s["kind"]) for i, s in enumerate(record.seats)],
+                )
+        except sqlite3.Error as exc:
+            raise self._error(exc) from None
+        return game_id
+
+    @contextmanager
+    def _reading(self) -> Iterator[None]:
+        with self._lock:
+            try:
+                yield
+            except sqlite3.Error as exc:
+                raise self._error(exc) from None
+
+    def _seats(self, ids: Sequence[int]) -> dict[int, list[dict[str, str]]]:
+        marks = ",".join("?" * len(ids))
+        seats: dict[int, list[dict[str, str]]] = {i: [] for i in ids}
+        for game_id, name, kind in self._db.execute(
+                f"SELECT game_id, name, kind FROM game_seats WHERE game_id IN ({marks}) ORDER BY game_id, seat",
+                tuple(ids)):
+            seats[game_id].append({"name": name, "kind": kind})
+        return seats
+
+    def games_of(self, name: str, limit: int = 10) -> list[GameSummary]:
+        with self._reading():
+            rows = self._db.execute(
+                "SELECT g.id, g.game, g.standings, g.outcome, g.ended FROM game_seats s JOIN games g "
+                "ON g.id = s.game_id WHERE s.name_key = ? ORDER BY g.id DESC LIMIT ?", (name.lower(), limit),
+            ).fetchall()
+            seats = self._seats([r[0] for r in rows])
+        return [GameSummary(id=game_id, game=game, seats=seats[game_id],
+                            standings=None if standings is None else json.loads(standings), outcome=outcome,
+                            ended=ended)
+                for game_id, game, standings, outcome, ended in rows]
+
+    def game(self, game_id: int) -> GameRecord | None:
+        with self._reading():
+            row = self._db.execute(
+                "SELECT game, options, table_options, seed, actions, standings, outcome, started, ended FROM games "
+                "WHERE id = ?", (game_id,),
+            ).fetchone()
+            if row is None:
+                return None
+            seats = self._seats([game_id])[game_id]
+        game, options, table_options, seed, actions, standings, outcome, started, ended = row
+        return GameRecord(game=game, options=json.loads(options), table_options=json.loads(table_options),
+                          seed=seed, seats=seats, actions=json.loads(actions),
+                          standings=None if standings is None else json.loads(standings), outcome=outcome,
+                          started=started, ended=ended, id=game_id)
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()

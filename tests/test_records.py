@@ -1,0 +1,213 @@
+"""Game records made by real tables on a fake clock into a real SQLite file: finished and abandoned games, each
+replayed from its exported record to the same standings, and what /history and /game show of them."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from recorder import Recorder
+from twisted.internet.task import Clock
+from wire import pick_command
+
+from mudwiz.commands import dispatch
+from mudwiz.games import game_class
+from mudwiz.lobby import Lobby
+from mudwiz.render.ansi import Presenter
+from mudwiz.render.style import WIDTH, Style, visible_len
+from mudwiz.store import SQLiteStore, open_store
+from mudwiz.table import Records
+
+SHORT = {"wizard": "rounds 2", "witches": "hands 2", "tiltowait": "hands 2"}
+
+
+def lobby_on(tmp_path: Path) -> tuple[Clock, Lobby, SQLiteStore]:
+    clock = Clock()
+    clock.advance(1_700_000_000)  # a date, as a real clock would have
+    store = open_store(tmp_path)
+    return clock, Lobby(clock, grace=30, bot_delay=0.5, seed=11, records=Records.inline(store)), store
+
+
+def seat_person_and_bots(lobby: Lobby, game: str) -> Recorder:
+    alice = Recorder()
+    lobby.login(alice, "Alice")
+    dispatch(lobby, alice, f"/new {game}")
+    dispatch(lobby, alice, f"/option {SHORT[game]}")
+    for _ in range(2):
+        dispatch(lobby, alice, "/bot add random")
+    dispatch(lobby, alice, "/start")
+    return alice
+
+
+def move(lobby: Lobby, person: Recorder, rng: random.Random) -> None:
+    """One random legal move of ``person``'s latest state, if it has one."""
+    state = person.last_state()
+    legal = [c for c in state["legal"] if c != "/start"]
+    if not legal:
+        return
+    cmd = pick_command(legal, rng)
+    if cmd == "/pass":
+        cmd = " ".join(["/pass", *rng.sample(state["hand"], state["pass"]["count"])])
+    dispatch(lobby, person, cmd)
+
+
+def play_out(clock: Clock, lobby: Lobby, person: Recorder, seed: int = 5) -> None:
+    rng = random.Random(seed)
+    for _ in range(20_000):
+        if person.of_type("game_end"):
+            return
+        move(lobby, person, rng)
+        clock.advance(1)
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.parametrize("game", ["wizard", "witches", "tiltowait"])
+def test_a_finished_game_is_recorded_and_its_export_replays_to_the_same_standings(tmp_path: Path,
+                                                                                 game: str) -> None:
+    clock, lobby, store = lobby_on(tmp_path)
+    started = clock.seconds()
+    alice = seat_person_and_bots(lobby, game)
+    play_out(clock, lobby, alice)
+    [summary] = store.games_of("alice")
+    record = store.game(summary.id)
+    assert record is not None
+    assert (record.game, record.outcome, record.started) == (game, "finished", started)
+    assert record.seats == [{"name": "Alice", "kind": "person"}, {"name": "bot1", "kind": "bot:random"},
+                            {"name": "bot2", "kind": "bot:random"}]
+    table = lobby.tables[1]
+    assert table.game is not None and record.seed == table.game.seed and record.options == table.game.options
+    assert record.table_options == table.table_options
+    assert record.log == table.game.log and any(seat is None for seat, _ in record.log)  # round ends too
+    times = [a["t"] for a in record.actions]
+    assert times == sorted(times) and times[-1] > 0
+    assert record.ended == record.started + times[-1]  # the last move ended the game
+    assert record.standings == alice.of_type("game_end")[-1]["standings"]
+    exported = json.loads(json.dumps(record.to_dict()))  # what `mudwiz export` prints
+    replayed, _ = game_class(exported["game"]).replay(
+        [s["name"] for s in exported["seats"]], exported["options"], exported["seed"],
+        [(a["seat"], a["action"]) for a in exported["actions"]])
+    assert replayed.finished
+    assert replayed.view(None)["standings"] == exported["standings"]
+
+
+def test_an_abandoned_game_is_recorded_with_its_moves_and_no_standings(tmp_path: Path) -> None:
+    clock, lobby, store = lobby_on(tmp_path)
+    alice = seat_person_and_bots(lobby, "wizard")
+    rng = random.Random(3)
+    for _ in range(6):
+        move(lobby, alice, rng)
+        clock.advance(1)
+    table = lobby.tables[1]
+    assert table.game is not None and len(table.game.log) >= 3
+    log = list(table.game.log)
+    dispatch(lobby, alice, "/leave")  # the last person leaves: a stand-in takes the seat, the game is abandoned
+    [summary] = store.games_of("ALICE")
+    record = store.game(summary.id)
+    assert record is not None and record.outcome == "abandoned" and record.standings is None
+    assert [s["kind"] for s in record.seats] == ["stand-in", "bot:random", "bot:random"]
+    assert record.log == log
+    replayed, _ = game_class("wizard").replay(record.players, record.options, record.seed, record.log)
+    assert replayed.log == log and not replayed.finished
+
+
+def test_a_game_is_recorded_once_and_each_new_game_again(tmp_path: Path) -> None:
+    clock, lobby, store = lobby_on(tmp_path)
+    alice = seat_person_and_bots(lobby, "wizard")
+    play_out(clock, lobby, alice)
+    dispatch(lobby, alice, "/leave")  # leaving a finished game abandons nothing
+    assert len(store.games_of("alice")) == 1
+    alice.messages.clear()
+    dispatch(lobby, alice, "/new wizard")
+    dispatch(lobby, alice, "/option rounds 1")
+    dispatch(lobby, alice, "/bot add random")
+    dispatch(lobby, alice, "/bot add random")
+    dispatch(lobby, alice, "/start")
+    play_out(clock, lobby, alice)
+    assert len(store.games_of("alice")) == 2
+
+
+def lines_of(message: dict[str, object]) -> list[str]:
+    lines = Presenter(Style()).lines(message)  # type: ignore[arg-type]
+    assert all(visible_len(line) <= WIDTH for line in lines), lines
+    return lines
+
+
+def test_history_and_game_show_the_records_in_80_columns(tmp_path: Path) -> None:
+    clock, lobby, store = lobby_on(tmp_path)
+    alice = seat_person_and_bots(lobby, "wizard")
+    play_out(clock, lobby, alice)
+    dispatch(lobby, alice, "/leave")
+    dispatch(lobby, alice, "/new witches")
+    dispatch(lobby, alice, "/bot add random")
+    dispatch(lobby, alice, "/bot add random")
+    dispatch(lobby, alice, "/start")
+    dispatch(lobby, alice, "/leave")  # abandoned at once
+    bob = Recorder()
+    lobby.login(bob, "bob")
+
+    dispatch(lobby, bob, "/history ALICE")
+    history = bob.of_type("history")[-1]
+    assert history["name"] == "ALICE"
+    abandoned, finished = history["games"]
+    assert (abandoned["game"], abandoned["outcome"], abandoned["place"]) == ("witches", "abandoned", None)
+    assert (finished["game"], finished["outcome"]) == ("wizard", "finished")
+    wizard = store.game(finished["id"])
+    assert wizard is not None and wizard.standings is not None
+    mine = next(r for r in wizard.standings if r["player"] == "Alice")
+    assert finished["place"] == mine["place"]
+    assert finished["date"] == "2023-11-14T" + finished["date"][11:] and finished["date"].endswith("Z")
+    assert {p["name"]: p["score"] for p in finished["players"]} == {r["player"]: r["score"] for r in wizard.standings}
+    text = "\n".join(lines_of(history))
+    assert f"#{finished['id']}" in text and "abandoned" in text and f"place {mine['place']}/3" in text
+
+    dispatch(lobby, bob, "/history")
+    assert bob.of_type("history")[-1]["games"] == []
+    assert "  No games recorded for bob." in lines_of(bob.of_type("history")[-1])
+
+    dispatch(lobby, bob, f"/game {finished['id']}")
+    shown = bob.of_type("game")[-1]
+    assert shown["standings"] == wizard.standings and len(shown["sheet"]) == 2  # rounds 2
+    assert [p["score"] for p in shown["players"]] == [
+        next(r["score"] for r in wizard.standings if r["player"] == s["name"]) for s in wizard.seats]
+    text = "\n".join(lines_of(shown))
+    assert "Score sheet" in text and "Final standings" in text and "bot1 (bot random)" in text
+
+    dispatch(lobby, bob, f"/game {abandoned['id']}")
+    assert "Abandoned" in "\n".join(lines_of(bob.of_type("game")[-1]))
+    with pytest.raises(Exception, match="there is no game 999"):
+        dispatch(lobby, bob, "/game 999")
+    with pytest.raises(Exception, match="usage: /game ID"):
+        dispatch(lobby, bob, "/game x")
+
+
+def test_without_a_store_the_commands_say_so() -> None:
+    lobby = Lobby(Clock(), seed=1)
+    alice = Recorder()
+    lobby.login(alice, "alice")
+    with pytest.raises(Exception, match="keeps no game records"):
+        dispatch(lobby, alice, "/history")
+
+
+def test_a_record_the_store_cannot_take_is_logged_whole_and_the_table_goes_on(tmp_path: Path) -> None:
+    from twisted.logger import formatEvent, globalLogPublisher
+
+    clock, lobby, store = lobby_on(tmp_path)
+    logged: list[str] = []
+
+    def observe(event: dict[str, object]) -> None:
+        logged.append(formatEvent(event))
+
+    globalLogPublisher.addObserver(observe)
+    try:
+        alice = seat_person_and_bots(lobby, "wizard")
+        store.close()  # as good as a disk that refuses every write from now on
+        play_out(clock, lobby, alice)
+    finally:
+        globalLogPublisher.removeObserver(observe)
+    [line] = [text for text in logged if "game record NOT stored" in text]
+    assert str(tmp_path / "mudwiz.db") in line
+    record = json.loads(line.split("; the record: ", 1)[1])
+    assert record["outcome"] == "finished" and record["standings"] == alice.of_type("game_end")[-1]["standings"]
+    assert lobby.tables[1].status == "over"

@@ -1,0 +1,145 @@
+"""The SQLite store on real files: migrations from an empty file up, reopening, and every file it must refuse
+(with its path in the message, the file left byte for byte as it was)."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from mudwiz.store import FILENAME, GameRecord, SQLiteStore, StoreError, open_store
+from mudwiz.store.sqlite import APPLICATION_ID, MIGRATIONS
+
+
+def record(*names: str, outcome: str = "finished", ended: float = 1000.0) -> GameRecord:
+    return GameRecord(
+        game="wizard", options={"rounds": 2, "notequal": False}, table_options={"confirm": 120, "turn": 300,
+                                                                                 "botdelay": None},
+        seed=2**63 - 1, seats=[{"name": n, "kind": "person" if i == 0 else "bot:good"} for i, n in enumerate(names)],
+        actions=[{"seat": 0, "action": "bid 1", "t": 0.5}, {"seat": None, "action": "next", "t": 9.25}],
+        standings=None if outcome == "abandoned" else [{"player": n, "score": 10 * i, "place": i + 1}
+                                                       for i, n in enumerate(names)],
+        outcome=outcome, started=ended - 60, ended=ended,
+    )
+
+
+def test_an_empty_directory_is_made_and_its_file_migrated_from_version_0(tmp_path: Path) -> None:
+    data = tmp_path / "a" / "data"
+    store = open_store(data)
+    assert store.version == len(MIGRATIONS) == 1
+    store.close()
+    db = sqlite3.connect(data / FILENAME)
+    assert db.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
+    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert tables == {"games", "game_seats"}
+
+
+def test_records_survive_reopening_and_names_match_in_any_case(tmp_path: Path) -> None:
+    store = open_store(tmp_path)
+    first = store.record_game(record("Alice", "bot1", "bot2"))
+    second = store.record_game(record("bob", "alice", outcome="abandoned", ended=2000.0))
+    store.close()
+    store = open_store(tmp_path)
+    assert [g.id for g in store.games_of("ALICE")] == [second, first]  # newest first
+    assert [g.id for g in store.games_of("alice", limit=1)] == [second]
+    assert store.games_of("carol") == []
+    again = store.game(first)
+    assert again is not None and again == GameRecord(**{**record("Alice", "bot1", "bot2").__dict__, "id": first})
+    assert again.log == [(0, "bid 1"), (None, "next")]
+    abandoned = store.game(second)
+    assert abandoned is not None and abandoned.standings is None and abandoned.outcome == "abandoned"
+    assert store.game(999) is None
+
+
+def test_a_later_migration_is_applied_once_on_top_of_the_records(tmp_path: Path) -> None:
+    store = open_store(tmp_path)
+    kept = store.record_game(record("alice", "bob"))
+    store.close()
+    later = (*MIGRATIONS, ("CREATE TABLE accounts (name_key TEXT PRIMARY KEY)",))
+    store = SQLiteStore(tmp_path / FILENAME, migrations=later)
+    assert store.version == 2 and store.game(kept) is not None
+    store.close()
+    store = SQLiteStore(tmp_path / FILENAME, migrations=later)  # nothing left to apply: no second CREATE
+    assert store.version == 2
+    store.close()
+    with pytest.raises(StoreError, match=rf"{tmp_path / FILENAME}: its schema version 2 is newer .* \(1\)"):
+        open_store(tmp_path)
+
+
+def refused(path: Path, match: str) -> None:
+    """Opening the data directory of ``path`` fails naming the file and ``match``, and leaves it untouched."""
+    before = path.read_bytes()
+    with pytest.raises(StoreError) as caught:
+        open_store(path.parent)
+    assert str(path) in str(caught.value) and match in str(caught.value), caught.value
+    assert path.read_bytes() == before
+    assert not path.with_name(path.name + "-wal").exists()
+
+
+def test_a_file_that_is_no_database_is_refused_untouched(tmp_path: Path) -> None:
+    path = tmp_path / FILENAME
+    path.write_bytes(b"my notes, not a database\n" * 200)
+    refused(path, "not a database")
+
+
+def test_another_programs_database_is_refused_untouched(tmp_path: Path) -> None:
+    path = tmp_path / FILENAME
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE photos (id INTEGER)")
+    db.commit()
+    db.close()
+    refused(path, "not a mudwiz database")
+
+
+def test_a_damaged_mudwiz_database_is_refused_untouched(tmp_path: Path) -> None:
+    store = open_store(tmp_path)
+    for i in range(200):  # enough rows for several pages, so that a page in the middle can be broken
+        store.record_game(record(f"p{i}", "bot1"))
+    store.close()
+    path = tmp_path / FILENAME
+    data = bytearray(path.read_bytes())
+    page = 4096
+    assert len(data) > 4 * page
+    data[2 * page:3 * page] = b"\xa5" * page
+    path.write_bytes(bytes(data))
+    refused(path, "damaged")
+
+
+def test_a_newer_schema_is_refused_untouched(tmp_path: Path) -> None:
+    open_store(tmp_path).close()
+    path = tmp_path / FILENAME
+    db = sqlite3.connect(path)
+    db.execute("PRAGMA user_version = 7")
+    db.close()
+    refused(path, "schema version 7 is newer than this mudwiz knows (1)")
+
+
+def test_a_file_locked_by_another_process_is_refused(tmp_path: Path) -> None:
+    open_store(tmp_path).close()
+    other = sqlite3.connect(tmp_path / FILENAME, isolation_level=None)
+    other.execute("BEGIN EXCLUSIVE")
+    try:
+        with pytest.raises(StoreError, match=rf"{tmp_path / FILENAME}: it is locked by another process"):
+            open_store(tmp_path)
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    open_store(tmp_path).close()  # and once the lock is gone it opens
+
+
+def test_a_directory_that_cannot_be_made_or_written_is_refused(tmp_path: Path) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    with pytest.raises(StoreError, match=rf"cannot create the data directory {blocker / 'data'}"):
+        open_store(blocker / "data")
+    readonly = tmp_path / "readonly"
+    readonly.mkdir()
+    readonly.chmod(0o500)
+    if os.access(readonly, os.W_OK):  # root writes anywhere: /proc is read-only even for root
+        readonly = Path("/proc")
+    with pytest.raises(StoreError, match=rf"{readonly / FILENAME}: it cannot be opened or created"):
+        open_store(readonly)
+    assert not (readonly / FILENAME).exists()
