@@ -472,7 +472,8 @@ def monitor(port: int, seconds: float) -> list[float]:
 
 
 def fmt(figures: dict[str, float]) -> str:
-    return "  ".join(f"{k} {v:8.1f}" if abs(v) >= 10 or v != v else f"{k} {v:8.2f}" for k, v in figures.items())
+    return "  ".join(f"{k} {v:.0f}" if k == "errors" else f"{k} {v:8.1f}" if abs(v) >= 10 or v != v
+                     else f"{k} {v:8.2f}" for k, v in figures.items())
 
 
 def measure(mode: str, size: int, args: argparse.Namespace) -> None:
@@ -495,7 +496,7 @@ def measure(mode: str, size: int, args: argparse.Namespace) -> None:
             print(f"{mode:4} {label:>12}  {kind:6} #{i + 1}  {fmt(figures)}", flush=True)
     if runs["mudwiz"] and runs["floor"]:
         ratio = {}
-        for key in runs["mudwiz"][0]:
+        for key in (k for k in runs["mudwiz"][0] if k != "errors"):  # errors: counts, 0 when all is well
             m = statistics.median(r[key] for r in runs["mudwiz"])
             f = statistics.median(r[key] for r in runs["floor"])
             ratio[key] = m / f if f else float("nan")
