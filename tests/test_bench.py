@@ -47,3 +47,21 @@ def test_fuzz_bench_prints_its_figures() -> None:
     assert re.match(r"dropped \d+, unanswered \d+", figures["well-behaved"]), out
     assert re.match(r"p50 [\d.]+ ms, p99 [\d.]+ ms, max [\d.]+ ms", figures["monitor /who"]), out
     assert figures["server alive"] == "yes", out
+
+
+def test_load_bench_quick_prints_figures_and_ratios_for_each_mode() -> None:
+    """``bench/load.py --quick`` in each mode (issue #18): it runs both servers and prints its figure lines and the
+    ratio line; the figures themselves are never checked."""
+    for mode, label, keys in (("idle", "50 conns", ("login s", "KB/conn")),
+                              ("play", "4 tables", ("moves/s", "cpu µs/cmd", "move p99", "turn p99")),
+                              ("bots", "2 tables", ("/who p50", "/who p99"))):
+        out = subprocess.run(
+            [sys.executable, str(ROOT / "bench" / "load.py"), "--quick", "--mode", mode, "--timeout", "60"],
+            capture_output=True, text=True, timeout=120, check=True,
+        ).stdout
+        lines = out.splitlines()
+        for who in ("mudwiz #1", "floor  #1", "ratio mudwiz/floor"):
+            found = [line for line in lines if line.startswith(f"{mode:4} {label:>12}  {who}")]
+            assert len(found) == 1, out
+            for key in keys:
+                assert re.search(rf"{re.escape(key)} +(nan|[\d.]+x?)", found[0]), out

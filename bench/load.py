@@ -1,0 +1,543 @@
+"""How much load does mudwiz carry? The project's load benchmark, against the bare Twisted floor (issue #18).
+
+Each measurement runs against a real ``mudwiz serve`` and, alternately in the same invocation, against
+``bench/baseline.py`` (the bare Twisted floor: a line server speaking just enough of the JSON protocol, whose
+docstring says exactly what it does), driven by the same load generator: ``--workers`` processes of asyncio
+JSON clients on 127.0.0.1. The servers run with the per-address limits lifted (``MUDWIZ_MAX_PER_ADDRESS=0``,
+``MUDWIZ_MAX_UNNAMED_PER_ADDRESS=0``, ``MUDWIZ_ARRIVAL_BURST`` large) and ``MUDWIZ_BOT_DELAY=0``; the soft
+open-file limit is raised to the hard one here and inherited by the servers. Modes:
+
+- ``idle``: N connections log in (``/mode json``, a name, until ``welcome``; at most ``--in-flight`` logins
+  pending per worker) and stay. Wall time to log all in; the server's RSS (``/proc/PID/status`` VmRSS) before
+  and after, per connection.
+- ``play``: N tables of 4 JSON clients (one ``/new wizard``, three ``/join``); each answers its latest
+  ``state`` with a random entry of ``legal`` (the host's ``/start`` included, so games follow games). Over a
+  ``--seconds`` window once every table plays: moves/s (answered game moves; ``/ok`` and ``/start`` are
+  commands but not moves), the server's CPU (``/proc/PID/stat`` utime+stime) per answered command, move
+  latency (a request to its reply) and turn latency (a game move to the next ``state`` at that table offering
+  someone a move) p50/p99.
+- ``bots``: N tables of one JSON host and 3 ``good`` bots (the floor: 3 bot seats that move at once), while a
+  monitor connection sends ``/who`` every 20 ms: its round trip p50/p99.
+
+Prints a line of figures per run and, per size, a ratio line mudwiz/floor of the runs' medians; figures,
+never assertions::
+
+    python bench/load.py                                  # every mode at the issue's sizes (long: 10,000 logins)
+    python bench/load.py --mode play --tables 200 --repeat 2
+    python bench/load.py --mode idle --conns 1000
+    python bench/load.py --quick                          # a smoke run of every mode, small sizes
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import multiprocessing
+import os
+import queue
+import random
+import resource
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+TICK = os.sysconf("SC_CLK_TCK")
+SERVERS = ("mudwiz", "floor")
+NOT_MOVES = ("/ok", "/start")
+
+
+# ---------------------------------------------------------------- the servers
+
+
+def raise_fd_limit() -> int:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    return hard
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """A server process: ``mudwiz serve`` or the floor, on a free loopback port."""
+
+    def __init__(self, kind: str, state_bytes: int) -> None:
+        self.kind = kind
+        self.port = free_port()
+        listen = f"tcp:{self.port}:interface=127.0.0.1:backlog=1024"
+        env = {**os.environ, "MUDWIZ_MAX_PER_ADDRESS": "0", "MUDWIZ_MAX_UNNAMED_PER_ADDRESS": "0",
+               "MUDWIZ_ARRIVAL_BURST": "1000000000", "MUDWIZ_BOT_DELAY": "0", "MUDWIZ_GRACE": "0",
+               "MUDWIZ_LOGIN_TIMEOUT": "0"}
+        if kind == "mudwiz":
+            cmd = [sys.executable, "-m", "mudwiz.cli", "serve", "--listen", listen]
+        else:
+            cmd = [sys.executable, str(ROOT / "bench" / "baseline.py"), "--listen", listen,
+                   "--state-bytes", str(state_bytes)]
+        self.proc = subprocess.Popen(cmd, env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+                break
+            except OSError:
+                if self.proc.poll() is not None:
+                    raise SystemExit(f"the {kind} server exited at start") from None
+                time.sleep(0.05)
+        else:
+            self.stop()
+            raise SystemExit(f"the {kind} server did not start")
+        time.sleep(0.2)  # the probe connection gone, the server settled
+
+    def rss_kb(self) -> int:
+        for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+        return 0
+
+    def cpu_s(self) -> float:
+        fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / TICK  # utime, stime (fields 14 and 15 of stat(5))
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+
+# ---------------------------------------------------------------- the clients (in the worker processes)
+
+
+@dataclass
+class Table:
+    clients: list[Client] = field(default_factory=list)
+    id: int | None = None
+    joined: int = 0
+    ready: bool = False  # everyone seated: the host may /start
+    playing: bool = False  # a game move has been answered
+    pending: float | None = None  # when the last game move was sent, until someone is offered a move
+
+
+@dataclass
+class Stats:
+    replies: list[tuple[float, float, bool]] = field(default_factory=list)  # (when, latency, a game move)
+    turns: list[tuple[float, float]] = field(default_factory=list)  # (when, latency)
+    errors: int = 0
+
+
+class Client(asyncio.Protocol):
+    """One JSON connection: logs in, then (``play``/``bots``) seats itself and answers its ``state``s."""
+
+    def __init__(self, name: str, stats: Stats, rng: random.Random, table: Table | None = None,
+                 role: str = "idle", on_welcome: Callable[[Client], None] | None = None) -> None:
+        self.name = name
+        self.stats = stats
+        self.rng = rng
+        self.table = table
+        self.role = role  # idle, host, guest, botshost
+        self.on_welcome = on_welcome
+        self.buf = b""
+        self.logged_in = False
+        self.discard = False  # idle: once logged in, read and drop everything
+        self.transport: asyncio.Transport | None = None
+        self.legal: list[str] = []
+        self.fresh = False  # a state arrived since our last request
+        self.req = 0
+        self.outstanding: tuple[int, float, str] | None = None
+        self.setup: list[str] = []  # commands to send before playing (the bots host's /bot add)
+        self.closed = asyncio.get_running_loop().create_future()
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport  # type: ignore[assignment]
+        self.transport.write(b"/mode json\r\n" + self.name.encode() + b"\r\n")  # type: ignore[union-attr]
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self.closed.done():
+            self.closed.set_result(None)
+
+    def data_received(self, data: bytes) -> None:
+        if self.discard:
+            return
+        lines = (self.buf + data).split(b"\n")
+        self.buf = lines.pop()
+        for raw in lines:
+            start = raw.find(b"{")
+            if start >= 0:
+                self.message(json.loads(raw[start:]))
+
+    def send(self, cmd: str) -> None:
+        self.req += 1
+        self.outstanding = (self.req, time.monotonic(), cmd)
+        self.fresh = False
+        assert self.transport is not None
+        self.transport.write(json.dumps({"id": self.req, "cmd": cmd}).encode() + b"\r\n")
+
+    def message(self, msg: dict[str, Any]) -> None:
+        kind = msg.get("type")
+        now = time.monotonic()
+        if kind == "welcome" and not self.logged_in:
+            self.logged_in = True
+            if self.role == "idle":
+                self.discard = True
+            if self.on_welcome is not None:
+                self.on_welcome(self)
+        elif kind == "state":
+            self.legal = msg.get("legal") or []
+            self.fresh = True
+            table = self.table
+            if table is not None:
+                if table.id is None:
+                    table.id = msg.get("table")
+                if self.legal and table.pending is not None:
+                    self.stats.turns.append((now, now - table.pending))
+                    table.pending = None
+            self.act()
+        elif kind in ("ok", "error") and self.outstanding is not None and msg.get("id") == self.outstanding[0]:
+            _, sent, cmd = self.outstanding
+            self.outstanding = None
+            move = not cmd.startswith(NOT_MOVES) and not cmd.startswith(("/new", "/join", "/bot"))
+            self.stats.replies.append((now, now - sent, move and kind == "ok"))
+            if kind == "error":
+                self.stats.errors += 1
+            if move and kind == "ok" and self.table is not None:
+                self.table.playing = True
+            self.replied(cmd, kind == "ok")
+            self.act()
+
+    def replied(self, cmd: str, ok: bool) -> None:
+        table = self.table
+        if table is None:
+            return
+        if cmd.startswith("/join") and ok:
+            table.joined += 1
+            if table.joined == 3:
+                table.ready = True
+                table.clients[0].act()
+        elif cmd.startswith("/new") and ok:
+            if self.role == "botshost":
+                self.setup = ["/bot add good"] * 3
+            for guest in table.clients[1:]:
+                guest.join()
+        if self.role == "botshost" and not self.setup and cmd.startswith(("/new", "/bot")):
+            table.ready = True
+
+    def join(self) -> None:
+        """A guest joins once both it is logged in and its table's id is known."""
+        assert self.table is not None
+        if self.logged_in and self.table.id is not None and self.req == 0:
+            self.send(f"/join {self.table.id}")
+
+    def act(self) -> None:
+        if self.outstanding is not None or self.table is None:
+            return
+        if self.setup:
+            self.send(self.setup.pop())
+            return
+        if not (self.fresh and self.legal and self.table.ready):
+            return
+        cmd = self.rng.choice(self.legal)
+        if not cmd.startswith(NOT_MOVES):
+            self.table.pending = time.monotonic()
+        self.send(cmd)
+
+
+async def connect(port: int, client: Client) -> None:
+    loop = asyncio.get_running_loop()
+    for attempt in range(20):
+        try:
+            await loop.create_connection(lambda: client, "127.0.0.1", port)
+            return
+        except OSError:
+            await asyncio.sleep(0.05 * (attempt + 1))
+    raise OSError(f"cannot connect as {client.name}")
+
+
+async def wait_stop(stop: Any, deadline: float) -> None:
+    while not stop.is_set() and time.monotonic() < deadline:
+        await asyncio.sleep(0.05)
+
+
+async def idle_worker(wid: int, port: int, n: int, in_flight: int, go: Any, stop: Any, out: Any,
+                      timeout: float) -> None:
+    stats = Stats()
+    rng = random.Random(wid)
+    gate = asyncio.Semaphore(in_flight)
+    clients: list[Client] = []
+    loop = asyncio.get_running_loop()
+
+    async def one(i: int) -> None:
+        async with gate:
+            done = loop.create_future()
+            c = Client(f"i{wid}x{i}", stats, rng, on_welcome=lambda _c: done.done() or done.set_result(None))
+            clients.append(c)
+            await connect(port, c)
+            await done
+
+    out.put(("ready", wid, 0.0))
+    while not go.is_set():
+        await asyncio.sleep(0.01)
+    try:
+        await asyncio.wait_for(asyncio.gather(*(one(i) for i in range(n))), timeout)
+        out.put(("logged_in", wid, time.monotonic()))
+    except (TimeoutError, OSError) as exc:
+        out.put(("failed", wid, f"{sum(c.logged_in for c in clients)} of {n} logged in ({exc!r})"))
+    await wait_stop(stop, time.monotonic() + timeout)
+    for c in clients:
+        if c.transport is not None:
+            c.transport.close()
+    out.put(("done", wid, {}))
+
+
+async def play_worker(wid: int, port: int, tables: int, bots: bool, go: Any, stop: Any, out: Any,
+                      timeout: float) -> None:
+    stats = Stats()
+    rng = random.Random(wid)
+    all_tables: list[Table] = []
+    out.put(("ready", wid, 0.0))
+    while not go.is_set():
+        await asyncio.sleep(0.01)
+
+    def welcomed(c: Client) -> None:
+        assert c.table is not None
+        if c is c.table.clients[0]:
+            c.send("/new wizard")
+        else:
+            c.join()
+
+    connects = []
+    for t in range(tables):
+        table = Table()
+        all_tables.append(table)
+        for seat in range(1 if bots else 4):
+            role = "botshost" if bots else ("host" if seat == 0 else "guest")
+            c = Client(f"p{wid}t{t}s{seat}", stats, rng, table, role, welcomed)
+            table.clients.append(c)
+            connects.append(connect(port, c))
+    deadline = time.monotonic() + timeout
+    try:
+        await asyncio.wait_for(asyncio.gather(*connects), timeout)
+        while not all(t.playing for t in all_tables):
+            if time.monotonic() > deadline:
+                raise TimeoutError
+            await asyncio.sleep(0.05)
+        out.put(("playing", wid, time.monotonic()))
+    except (TimeoutError, OSError) as exc:
+        out.put(("failed", wid, f"{sum(t.playing for t in all_tables)} of {tables} tables playing ({exc!r})"))
+    await wait_stop(stop, time.monotonic() + timeout)
+    for t in all_tables:
+        for c in t.clients:
+            if c.transport is not None:
+                c.transport.close()
+    out.put(("done", wid, {"replies": stats.replies, "turns": stats.turns, "errors": stats.errors}))
+
+
+def worker(kind: str, *args: Any) -> None:
+    raise_fd_limit()
+    asyncio.run(idle_worker(*args) if kind == "idle" else play_worker(*args))
+
+
+# ---------------------------------------------------------------- runs (in the main process)
+
+
+class Workers:
+    def __init__(self, kind: str, shares: list[int], make_args: Callable[[int, int], tuple[Any, ...]]) -> None:
+        ctx = multiprocessing.get_context("spawn")
+        self.go, self.stop, self.out = ctx.Event(), ctx.Event(), ctx.Queue()
+        self.procs = [ctx.Process(target=worker, args=(kind, wid, *make_args(wid, share), self.go, self.stop,
+                                                       self.out, TIMEOUT), daemon=True)
+                      for wid, share in enumerate(shares) if share]
+        for p in self.procs:
+            p.start()
+        self.wait("ready")
+
+    def wait(self, what: str) -> list[Any]:
+        """Each worker's report ``what``; raises RuntimeError with a worker's failure."""
+        got: list[Any] = []
+        while len(got) < len(self.procs):
+            try:
+                tag, _wid, value = self.out.get(timeout=TIMEOUT + 30)
+            except queue.Empty:
+                raise RuntimeError(f"a worker did not report {what}") from None
+            if tag == "failed":
+                raise RuntimeError(value)
+            if tag == what:
+                got.append(value)
+        return got
+
+    def finish(self) -> list[Any]:
+        self.stop.set()
+        try:
+            return self.wait("done")
+        finally:
+            for p in self.procs:
+                p.join(10)
+                if p.is_alive():
+                    p.kill()
+
+
+TIMEOUT = 900.0
+
+
+def shares(total: int, workers: int) -> list[int]:
+    return [total // workers + (1 if i < total % workers else 0) for i in range(workers)]
+
+
+def run_idle(server: Server, conns: int, args: argparse.Namespace) -> dict[str, float]:
+    before = server.rss_kb()
+    w = Workers("idle", shares(conns, args.workers), lambda wid, n: (server.port, n, args.in_flight))
+    try:
+        start = time.monotonic()
+        w.go.set()
+        ends = w.wait("logged_in")
+        took = max(ends) - start
+        time.sleep(1.0)
+        after = server.rss_kb()
+    finally:
+        w.finish()
+    return {"login s": took, "RSS MB": after / 1024, "KB/conn": (after - before) / conns}
+
+
+def pct(xs: list[float], p: int) -> float:
+    if not xs:
+        return float("nan")
+    if len(xs) == 1:
+        return xs[0]
+    return statistics.quantiles(xs, n=100, method="inclusive")[p - 1]
+
+
+def run_play(server: Server, tables: int, args: argparse.Namespace, bots: bool = False) -> dict[str, float]:
+    w = Workers("play", shares(tables, args.workers), lambda wid, n: (server.port, n, bots))
+    whos: list[float] = []
+    try:
+        w.go.set()
+        w.wait("playing")
+        cpu0, start = server.cpu_s(), time.monotonic()
+        if bots:
+            whos = monitor(server.port, args.seconds)
+        else:
+            time.sleep(args.seconds)
+        cpu1, end = server.cpu_s(), time.monotonic()
+    finally:
+        reports = w.finish()
+    replies = [r for rep in reports for r in rep["replies"] if start <= r[0] < end]
+    turns = [1000 * lat for rep in reports for when, lat in rep["turns"] if start <= when < end]
+    moves = sum(1 for r in replies if r[2])
+    lat = [1000 * r[1] for r in replies]
+    figures = {"moves/s": moves / (end - start), "cpu µs/cmd": 1e6 * (cpu1 - cpu0) / max(1, len(replies)),
+               "cpu %": 100 * (cpu1 - cpu0) / (end - start),
+               "move p50": pct(lat, 50), "move p99": pct(lat, 99), "turn p50": pct(turns, 50),
+               "turn p99": pct(turns, 99), "errors": sum(rep["errors"] for rep in reports)}
+    if bots:
+        figures = {"/who p50": pct(whos, 50), "/who p99": pct(whos, 99), "/who max": max(whos, default=0.0),
+                   "host moves/s": figures["moves/s"], "cpu %": figures["cpu %"], "errors": figures["errors"]}
+    return figures
+
+
+def monitor(port: int, seconds: float) -> list[float]:
+    """Round-trip times (ms) of ``/who`` sent every 20 ms for ``seconds`` from one more JSON connection."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=30)
+    sock.sendall(b"/mode json\r\nmonitor\r\n")
+    lines = sock.makefile("rb")
+    times: list[float] = []
+    end = time.monotonic() + seconds
+    n = 0
+    while time.monotonic() < end:
+        n += 1
+        sent = time.monotonic()
+        sock.sendall(json.dumps({"id": n, "cmd": "/who"}).encode() + b"\r\n")
+        for line in lines:
+            start = line.find(b"{")
+            if start >= 0 and json.loads(line[start:]).get("id") == n:
+                break
+        else:
+            raise RuntimeError("the server closed the monitor's connection")
+        times.append(1000 * (time.monotonic() - sent))
+        time.sleep(max(0.0, 0.02 - (time.monotonic() - sent)))
+    sock.close()
+    return times
+
+
+def fmt(figures: dict[str, float]) -> str:
+    return "  ".join(f"{k} {v:.0f}" if k == "errors" else f"{k} {v:8.1f}" if abs(v) >= 10 or v != v
+                     else f"{k} {v:8.2f}" for k, v in figures.items())
+
+
+def measure(mode: str, size: int, args: argparse.Namespace) -> None:
+    label = {"idle": f"{size} conns", "play": f"{size} tables", "bots": f"{size} tables"}[mode]
+    runs: dict[str, list[dict[str, float]]] = {s: [] for s in SERVERS}
+    for i in range(args.repeat):
+        for kind in SERVERS:
+            server = Server(kind, args.state_bytes)
+            try:
+                if mode == "idle":
+                    figures = run_idle(server, size, args)
+                else:
+                    figures = run_play(server, size, args, bots=mode == "bots")
+            except RuntimeError as exc:
+                print(f"{mode:4} {label:>12}  {kind:6} #{i + 1}  failed: {exc}", flush=True)
+                continue
+            finally:
+                server.stop()
+            runs[kind].append(figures)
+            print(f"{mode:4} {label:>12}  {kind:6} #{i + 1}  {fmt(figures)}", flush=True)
+    if runs["mudwiz"] and runs["floor"]:
+        ratio = {}
+        for key in (k for k in runs["mudwiz"][0] if k != "errors"):  # errors: counts, 0 when all is well
+            m = statistics.median(r[key] for r in runs["mudwiz"])
+            f = statistics.median(r[key] for r in runs["floor"])
+            ratio[key] = m / f if f else float("nan")
+        print(f"{mode:4} {label:>12}  ratio mudwiz/floor (medians)  "
+              + "  ".join(f"{k} {v:6.2f}x" for k, v in ratio.items()), flush=True)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    global TIMEOUT
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--mode", action="append", choices=("idle", "play", "bots"), help="repeat; default all")
+    parser.add_argument("--conns", type=int, action="append", help="idle: connections (default 1000, 10000)")
+    parser.add_argument("--tables", type=int, action="append",
+                        help="play: tables of 4 JSON clients (default 50, 200, 500); bots: tables of 3 good bots "
+                             "and a JSON host (default 16, 64, 128)")
+    parser.add_argument("--seconds", type=float, default=10.0, help="play, bots: the measured window")
+    parser.add_argument("--repeat", type=int, help="runs of each server, alternating (default: idle 1, else 2)")
+    parser.add_argument("--workers", type=int, default=2, help="load generator processes")
+    parser.add_argument("--in-flight", type=int, default=64, help="idle: logins pending at once per worker")
+    parser.add_argument("--state-bytes", type=int, default=3600,
+                        help="the floor's state line, bytes (mudwiz's median in play)")
+    parser.add_argument("--timeout", type=float, default=TIMEOUT, help="seconds a run's setup may take")
+    parser.add_argument("--quick", action="store_true", help="a smoke run: small sizes, a 1 s window, one run each")
+    args = parser.parse_args(argv)
+    TIMEOUT = args.timeout
+    if args.quick:
+        args.seconds = min(args.seconds, 1.0)
+    hard = raise_fd_limit()
+    print(f"load: {args.workers} worker(s), open files {hard}, {os.cpu_count()} cpu(s); figures, never assertions",
+          flush=True)
+    for mode in args.mode or ("idle", "play", "bots"):
+        default = {"idle": (1000, 10000), "play": (50, 200, 500), "bots": (16, 64, 128)}[mode]
+        quick = {"idle": (50,), "play": (4,), "bots": (2,)}[mode]
+        sizes = (args.conns if mode == "idle" else args.tables) or (quick if args.quick else default)
+        saved = args.repeat
+        if args.repeat is None:
+            args.repeat = 1 if mode == "idle" or args.quick else 2
+        for size in sizes:
+            measure(mode, size, args)
+        args.repeat = saved
+
+
+if __name__ == "__main__":
+    main()
