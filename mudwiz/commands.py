@@ -7,11 +7,13 @@ listed here one by one: any verb the table's game declares in its ``VERBS`` goes
 
 from __future__ import annotations
 
+import math
 import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from mudwiz.accounts import MIN_PASSWORD, Accounts
 from mudwiz.errors import BadCommand, IllegalAction, MudwizError
 from mudwiz.games import available, game_class
 from mudwiz.games.base import Game
@@ -182,6 +184,38 @@ def _mode(lobby: Lobby, session: Session, arg: str) -> str | None:
 def _quit(lobby: Lobby, session: Session, arg: str) -> str | None:
     session.close()
     return "bye"
+
+
+# ------------------------------------------------------------------ accounts
+
+
+def _accounts(lobby: Lobby, arg: str, verb: str) -> Accounts:
+    if arg:  # never quoted back: it may well be the password, typed where it would be shown
+        raise BadCommand(f"/{verb} takes nothing after it: the password is asked for next, and not shown")
+    if lobby.accounts is None:
+        raise BadCommand("this server keeps no accounts")
+    return lobby.accounts
+
+
+@command("register", "/register",
+         f"make your name yours: a password ({MIN_PASSWORD}+ characters, asked twice) at each login from now on")
+def _register(lobby: Lobby, session: Session, arg: str) -> str | None:
+    if _accounts(lobby, arg, "register").find(session.name) is not None:
+        raise BadCommand(f"{session.name} is registered already; /password changes its password")
+    session.ask_password("register")
+    return f"choose a password for {session.name}, {MIN_PASSWORD} characters or more; it is not shown"
+
+
+@command("password", "/password", "change your account's password: the old one, then the new one twice")
+def _password(lobby: Lobby, session: Session, arg: str) -> str | None:
+    accounts = _accounts(lobby, arg, "password")
+    if not session.registered:
+        raise BadCommand("only a registered name logged in with its password has one to change; /register")
+    wait = accounts.throttled(session.name, session.address)
+    if wait > 0:
+        raise BadCommand(f"too many failed logins for {session.name}; try again in {math.ceil(wait)} s")
+    session.ask_password("password")
+    return "your password now, then the new one twice; none is shown"
 
 
 # ------------------------------------------------------------------ tables

@@ -10,12 +10,17 @@ renderer of each mode. Nothing here knows sockets, bytes or timers (the framing 
 from __future__ import annotations
 
 import json
+import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from twisted.internet import defer
 from twisted.logger import Logger
+from twisted.python.failure import Failure
 
+from mudwiz.accounts import MIN_PASSWORD, Accounts
 from mudwiz.commands import catalogue, dispatch
 from mudwiz.errors import BadCommand, MudwizError
 from mudwiz.games.base import Event, Game
@@ -24,6 +29,7 @@ from mudwiz.render import jsonl
 from mudwiz.render.ansi import Presenter
 from mudwiz.render.style import NO_BREAK, Style
 from mudwiz.session import Session
+from mudwiz.store import AccountExists
 from mudwiz.usertext import clean, erase, one_line
 
 log = Logger()
@@ -31,6 +37,11 @@ log = Logger()
 MAX_LINE = 4096  # bytes; a longer line is refused whole (the framing measures it), and the connection stays up
 LOGIN_TIMEOUT = 300.0  # seconds a connection may take to give its name (MUDWIZ_LOGIN_TIMEOUT; 0: no limit)
 NAME_PROMPT = "What is your name? "
+PASSWORD_PROMPTS = {  # what each password dialogue asks, in order
+    "login": ("Password: ",),
+    "register": ("Password: ", "Again: "),
+    "password": ("Old password: ", "New password: ", "Again: "),
+}
 PRE_LOGIN = ("/mode", "/quit", "/help")
 
 
@@ -42,6 +53,10 @@ class Outbox(Protocol):
 
     def close(self) -> None:
         """End the connection once what was sent has gone out."""
+
+    def secret(self, on: bool) -> None:
+        """What the user types next is a password (``on``), or no longer: telnet turns the client's echo off and
+        on again; a framing with no such thing does nothing."""
 
 
 class ConnectionSession(Session):
@@ -67,6 +82,27 @@ class ConnectionSession(Session):
     def close(self) -> None:
         self.connection.outbox.close()
 
+    def ask_password(self, purpose: str) -> None:
+        self.connection.asking = Asking(purpose, self.name)
+
+
+@dataclass
+class Asking:
+    """A password dialogue under way: its purpose (a key of ``PASSWORD_PROMPTS``), for which name, the answers so
+    far. Kept only until the last answer is handed to the accounts."""
+
+    purpose: str
+    name: str
+    answers: list[str] = field(default_factory=list)
+
+    @property
+    def prompt(self) -> str:
+        return PASSWORD_PROMPTS[self.purpose][len(self.answers)]
+
+    @property
+    def complete(self) -> bool:
+        return len(self.answers) == len(PASSWORD_PROMPTS[self.purpose])
+
 
 class Connection:
     """One connection's state machine: the name prompt until a name is accepted, then each line a command or chat.
@@ -88,6 +124,10 @@ class Connection:
         self.logged_in = False
         self.prompt_open = False  # the name prompt ends without a newline; the next output must not join it
         self.line_open = False  # the last character sent was not a newline (a program reading lines would join)
+        self.asking: Asking | None = None  # the next line is a password
+        self.checking = False  # a password is being checked or hashed; lines meanwhile are refused
+        self.gone = False
+        self.on_login: Callable[[], None] | None = None  # the framing's: stop the login timer, tell the limits
 
     # -- lines in
 
@@ -97,7 +137,14 @@ class Connection:
         self.prompt()
 
     def receive(self, line: str) -> None:
-        """One line as the user sent it, without its line ending: a command, chat, a name or a JSON request."""
+        """One line as the user sent it, without its line ending: a command, chat, a name, a JSON request, or a
+        password, which goes nowhere but to the accounts: it is never dispatched, logged or echoed."""
+        if self.checking:
+            self.reply_error(BadCommand("wait for the answer about your password: that line was ignored"), None)
+            return
+        if self.asking is not None:
+            self.answer(line)
+            return
         self.prompt_open = False  # the user pressed Enter: their cursor is on a fresh line
         text = one_line(erase(line)).strip()
         request_id: Any = None
@@ -123,12 +170,17 @@ class Connection:
             self.reply_error(MudwizError("internal error; the command was not carried out"), request_id)
         else:
             if reply is not _NO_REPLY:
-                message: dict[str, Any] = {"type": "ok"}
-                if request_id is not None:
-                    message["id"] = request_id
-                if reply:
-                    message["text"] = reply
-                self.session.deliver(message)
+                self.reply_ok(reply, request_id)
+        if self.asking is not None:  # the name of an account, /register or /password: ask for the first one
+            self.ask()
+
+    def reply_ok(self, text: Any, request_id: Any) -> None:
+        message: dict[str, Any] = {"type": "ok"}
+        if request_id is not None:
+            message["id"] = request_id
+        if text:
+            message["text"] = text
+        self.session.deliver(message)
 
     def line_too_long(self) -> None:
         """The framing refused a line longer than ``MAX_LINE`` bytes: the user is told once, and nothing else."""
@@ -144,6 +196,7 @@ class Connection:
 
     def lost(self) -> None:
         """The connection is gone: the lobby decides what becomes of the user (a seat is kept for a while)."""
+        self.gone = True  # a password still being checked logs nobody in
         if self.logged_in:
             self.lobby.disconnect(self.session)
         self.session.connected = False
@@ -158,11 +211,138 @@ class Connection:
             if not text.lower().startswith(PRE_LOGIN):
                 raise BadCommand("first tell me your name")
             return dispatch(self.lobby, self.session, text)
-        self.lobby.login(self.session, text, greet=self.welcome)
+        name = self.lobby.check_name(text)
+        accounts = self.lobby.accounts
+        account = accounts.find(name) if accounts is not None else None
+        if account is None:  # a guest, as before accounts
+            self.enter(name)
+        else:
+            self.throttle(account.name)
+            self.asking = Asking("login", account.name)
+        return _NO_REPLY
+
+    def enter(self, name: str) -> None:
+        self.lobby.login(self.session, name, greet=self.welcome)
         self.logged_in = True
+        if self.on_login is not None:
+            self.on_login()
         if self.session.table is None:
             dispatch(self.lobby, self.session, "/look")
-        return _NO_REPLY
+
+    # -- passwords
+
+    def accounts(self) -> Accounts:
+        if self.lobby.accounts is None:
+            raise BadCommand("this server keeps no accounts")
+        return self.lobby.accounts
+
+    def throttle(self, name: str) -> None:
+        wait = self.accounts().throttled(name, self.session.address)
+        if wait > 0:
+            raise BadCommand(f"too many failed logins for {name}; try again in {math.ceil(wait)} s")
+
+    def ask(self) -> None:
+        """Prompt for the dialogue's next password: on a terminal with the echo off, to a JSON client a message."""
+        assert self.asking is not None
+        if self.session.mode == "json":
+            self.session.deliver({"type": "password", "name": self.asking.name, "prompt": self.asking.prompt[:-2]})
+            return
+        self.outbox.secret(True)
+        self.send(self.asking.prompt)  # the cursor is at a line's start: after their Enter, or a reply's end
+        self.prompt_open = True
+
+    def answer(self, line: str) -> None:
+        """A password line: kept for its dialogue, then handed to the accounts in a worker thread. Whatever
+        happens it is neither logged nor shown: an error here is logged without it."""
+        asking, request_id = self.asking, None
+        assert asking is not None
+        password = erase(line)
+        if password.startswith("{"):  # a JSON client's {"id": ..., "cmd": PASSWORD}
+            try:
+                request = json.loads(password)
+                if isinstance(request, dict) and isinstance(request.get("cmd"), str):
+                    password, request_id = request["cmd"], request.get("id")
+            except (ValueError, RecursionError):
+                pass  # a password that begins with {
+        if self.session.mode != "json":
+            self.send("\n")  # their Enter was not echoed either
+            self.prompt_open = False
+        asking.answers.append(password)
+        if not asking.complete:
+            self.ask()
+            return
+        self.asking = None
+        if self.session.mode != "json":
+            self.outbox.secret(False)
+        try:
+            done = self.check(asking)
+        except MudwizError as exc:
+            self.reply_error(exc, request_id)
+        except Exception:
+            log.failure("{purpose} for {name} failed", purpose=asking.purpose, name=asking.name)
+            self.reply_error(MudwizError("internal error; nothing was changed"), request_id)
+        else:
+            self.checking = True
+            done.addCallbacks(self.checked, self.check_failed, callbackArgs=(asking, request_id),
+                              errbackArgs=(asking, request_id))
+        finally:
+            asking.answers.clear()  # the worker holds what it needs; nothing here keeps a password
+
+    def check(self, asking: Asking) -> defer.Deferred[Any]:
+        accounts, address = self.accounts(), self.session.address
+        if asking.purpose == "login":
+            self.throttle(asking.name)
+            return accounts.login(asking.name, asking.answers[0], address)
+        new, again = asking.answers[-2:]
+        kept = "nothing was registered" if asking.purpose == "register" else "the password is unchanged"
+        if new != again:
+            raise BadCommand(f"the two passwords differ; {kept}")
+        if len(new) < MIN_PASSWORD:
+            raise BadCommand(f"a password has at least {MIN_PASSWORD} characters; {kept}")
+        if asking.purpose == "register":
+            return accounts.register(asking.name, new)
+        self.throttle(asking.name)
+        return accounts.change(asking.name, asking.answers[0], new, address)
+
+    def checked(self, result: Any, asking: Asking, request_id: Any) -> None:
+        """The accounts' answer, on the reactor thread: log in, or say it is registered, changed or refused."""
+        self.checking = False
+        if self.gone:
+            return
+        try:
+            self.conclude(result, asking, request_id)
+        except MudwizError as exc:
+            self.reply_error(exc, request_id)
+        except Exception:  # a bug costs this reply, never the connection
+            log.failure("{purpose} for {name} failed", purpose=asking.purpose, name=asking.name)
+            self.reply_error(MudwizError("internal error"), request_id)
+
+    def conclude(self, result: Any, asking: Asking, request_id: Any) -> None:
+        if asking.purpose == "login":
+            if result is None:
+                raise BadCommand(f"wrong password for {asking.name}")
+            self.enter(result.name)
+        elif asking.purpose == "register":
+            self.session.registered = True
+            self.reply_ok(f"{asking.name} is registered: logging in as {asking.name} now asks for this password",
+                          request_id)
+            return
+        elif not result:
+            raise BadCommand("wrong password; the password is unchanged")
+        else:
+            self.reply_ok("your password is changed", request_id)
+            return
+        self.session.registered = True
+
+    def check_failed(self, failure: Failure, asking: Asking, request_id: Any) -> None:
+        self.checking = False
+        if self.gone:
+            return
+        if failure.check(AccountExists):
+            self.reply_error(BadCommand(f"{asking.name} was registered meanwhile"), request_id)
+            return
+        log.failure("{purpose} for {name} failed", failure, purpose=asking.purpose, name=asking.name)
+        self.reply_error(MudwizError("internal error; nothing was changed"), request_id)
 
     def welcome(self) -> None:
         self.session.deliver({"type": "welcome", "name": self.session.name, **catalogue()})

@@ -17,6 +17,7 @@ from typing import Any
 from twisted.internet.interfaces import IDelayedCall, IReactorTime
 from twisted.logger import Logger
 
+from mudwiz.accounts import Accounts
 from mudwiz.errors import BadCommand
 from mudwiz.numbers import whole_number
 from mudwiz.ratelimit import Buckets
@@ -53,6 +54,7 @@ class Lobby:
         records: Records | None = None,
     ) -> None:
         self.clock = clock
+        self.accounts: Accounts | None = None  # set by makeService; None: every name is a guest's
         self.records = records  # None: games are not kept, /history and /game say so
         self.idle_close = idle_close
         self.think = think

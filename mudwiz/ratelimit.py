@@ -56,3 +56,57 @@ class Buckets:
         now = self.clock.seconds()
         self.buckets = {k: b for k, b in self.buckets.items()
                         if b.tokens + (now - b.last) * b.rate < b.burst}
+
+
+class _Failures:
+    __slots__ = ("times", "delay", "until", "last")
+
+    def __init__(self) -> None:
+        self.times: list[float] = []  # failures within the window, while not yet held back
+        self.delay = 0.0  # the last wait imposed; 0: none yet
+        self.until = 0.0  # no attempt before this time
+        self.last = 0.0  # the latest failure
+
+
+class FailureLimit:
+    """Failed attempts per key (an address, an account): ``burst`` within ``window`` seconds, then the key waits
+    ``window`` seconds, and each failure after a wait makes it wait twice as long as the last time (up to
+    ``longest``). A key with no failure for ``longest`` seconds starts afresh. Guessing a password then costs
+    hours, while a person who mistyped a few times waits a minute."""
+
+    def __init__(self, clock: IReactorTime, burst: int = 5, window: float = 60.0, longest: float = 3600.0) -> None:
+        self.clock = clock
+        self.burst = burst
+        self.window = window
+        self.longest = longest
+        self.keys: dict[str, _Failures] = {}
+
+    def wait(self, key: str) -> float:
+        """Seconds until ``key`` may try again; 0: now."""
+        failures = self.keys.get(key)
+        return max(0.0, failures.until - self.clock.seconds()) if failures is not None else 0.0
+
+    def failed(self, key: str) -> None:
+        now = self.clock.seconds()
+        failures = self.keys.get(key)
+        if failures is None or now - failures.last > self.longest:
+            if len(self.keys) > 4096:
+                self.prune()
+            failures = self.keys[key] = _Failures()
+        failures.last = now
+        if failures.delay:  # held back before: every failure now holds it back longer
+            failures.delay = min(failures.delay * 2, self.longest)
+            failures.until = now + failures.delay
+            return
+        failures.times = [t for t in failures.times if now - t < self.window] + [now]
+        if len(failures.times) >= self.burst:
+            failures.delay = self.window
+            failures.until = now + self.window
+
+    def forget(self, key: str) -> None:
+        """The right password: the account's owner is back, its count starts afresh."""
+        self.keys.pop(key, None)
+
+    def prune(self) -> None:
+        now = self.clock.seconds()
+        self.keys = {k: f for k, f in self.keys.items() if now - f.last <= self.longest}

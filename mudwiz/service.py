@@ -8,8 +8,9 @@ The listening addresses are Twisted endpoint descriptions (``tcp:4000``, ``tcp:4
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
-from typing import cast
+from typing import Any, cast
 
 from twisted.application import service, strports
 from twisted.internet import defer, threads
@@ -18,6 +19,7 @@ from twisted.internet.protocol import Factory
 from twisted.logger import Logger
 from twisted.python.threadpool import ThreadPool
 
+from mudwiz.accounts import Accounts
 from mudwiz.connection import LOGIN_TIMEOUT
 from mudwiz.games import available, game_class
 from mudwiz.lobby import ARRIVAL_BURST, ARRIVAL_RATE, Lobby
@@ -88,16 +90,46 @@ class StoreWriter(service.Service):
         return None
 
 
-def records(top: service.MultiService, clock: IReactorTime, data: str | None) -> Records:
-    """Open the store in the data directory (``StoreError``, naming the file and why, if it cannot be used) and
-    write to it from its own thread, or inline on a clock with no threads (a fake one)."""
+PASSWORD_THREADS = 2  # argon2id takes 64 MiB and tens of ms a hash: two at once at most, whatever the logins
+
+
+class PasswordWork(service.Service):
+    """Threads of their own for hashing and checking passwords, which the reactor must not wait for; few, so a
+    crowd logging in at once costs a queue, not gigabytes."""
+
+    name: str | None = "passwords"  # type: ignore[assignment]  # IService declares name None until set
+
+    def __init__(self, reactor: IReactorFromThreads) -> None:
+        self.reactor = reactor
+        self.pool = ThreadPool(minthreads=0, maxthreads=PASSWORD_THREADS, name="mudwiz-passwords")
+
+    def __call__(self, fn: Callable[..., Any], *args: Any) -> defer.Deferred[Any]:
+        return threads.deferToThreadPool(self.reactor, self.pool, fn, *args)
+
+    def startService(self) -> None:
+        super().startService()
+        self.pool.start()
+
+    def stopService(self) -> defer.Deferred[None] | None:
+        super().stopService()
+        self.pool.stop()
+        return None
+
+
+def storage(top: service.MultiService, clock: IReactorTime, data: str | None) -> tuple[Records, Accounts]:
+    """Open the store in the data directory (``StoreError``, naming the file and why, if it cannot be used):
+    games written from its own thread and passwords worked on in theirs, or both inline on a clock with no
+    threads (a fake one)."""
     store = open_store(data_directory(data))
-    log.info("game records in {path}", path=str(store.path))
+    log.info("game records and accounts in {path}", path=str(store.path))
     if not IReactorFromThreads.providedBy(clock):
-        return Records.inline(store)
-    writer = StoreWriter(cast(IReactorFromThreads, clock), store)
+        return Records.inline(store), Accounts(store, clock)
+    reactor = cast(IReactorFromThreads, clock)
+    writer = StoreWriter(reactor, store)
     writer.setServiceParent(top)
-    return Records(store, writer)
+    passwords = PasswordWork(reactor)
+    passwords.setServiceParent(top)  # after the writer, so stopped before it closes the file (reverse order)
+    return Records(store, writer), Accounts(store, clock, passwords)
 
 
 def makeService(
@@ -118,6 +150,7 @@ def makeService(
     listen = listen_address(listen)
     motd_text = read_motd(motd or os.environ.get("MUDWIZ_MOTD") or DEFAULT_MOTD)
     top = service.MultiService()
+    records, accounts = storage(top, clock, data)
     threads = int(os.environ.get("MUDWIZ_BOT_THREADS", 4))
     think: Think = think_inline  # 0 threads, or a fake clock (no threads): bots think on the reactor thread
     if threads > 0 and IReactorFromThreads.providedBy(clock):
@@ -131,8 +164,9 @@ def makeService(
         idle_close=float(os.environ.get("MUDWIZ_IDLE_TABLE", IDLE_CLOSE)),
         arrival_burst=int(os.environ.get("MUDWIZ_ARRIVAL_BURST", ARRIVAL_BURST)),
         arrival_rate=float(os.environ.get("MUDWIZ_ARRIVAL_RATE", ARRIVAL_RATE)),
-        records=records(top, clock, data),
+        records=records,
     )
+    lobby.accounts = accounts
     top.lobby = lobby  # type: ignore[attr-defined]
     login_timeout = float(os.environ.get("MUDWIZ_LOGIN_TIMEOUT", LOGIN_TIMEOUT))
     shared = (lobby, motd_text, login_timeout, connection_counter())  # one counter: the limits span transports

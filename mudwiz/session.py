@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from mudwiz.errors import BadCommand
+
 if TYPE_CHECKING:
     from mudwiz.games.base import Event
     from mudwiz.table import Table
@@ -28,6 +30,7 @@ class Session:
         self.table: Table | None = None
         self.connected = True
         self.address = ""  # the peer's host as the network edge saw it; "" for bots and tests
+        self.registered = False  # logged in with an account's password, or registered it since
 
     def deliver(self, message: dict[str, Any], event: Event | None = None) -> None:
         """Send one protocol message; ``event`` is the engine event it came from, for renderers that want it."""
@@ -35,6 +38,11 @@ class Session:
 
     def close(self) -> None:
         """End the connection (``/quit``); sessions without one have nothing to close."""
+
+    def ask_password(self, purpose: str) -> None:
+        """Ask for a password in the next lines (``register``, ``password``): only a connection can, since those
+        lines must never be read as commands or chat."""
+        raise BadCommand("passwords are asked for on a connection only")
 
     def notice(self, text: str) -> None:
         self.deliver({"type": "notice", "text": text})

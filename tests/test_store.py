@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import time
 from pathlib import Path
 
 import pytest
 
-from mudwiz.store import FILENAME, GameRecord, SQLiteStore, StoreError, open_store
+from mudwiz.store import FILENAME, AccountExists, GameRecord, SQLiteStore, StoreError, open_store
 from mudwiz.store.sqlite import APPLICATION_ID, MIGRATIONS
 
 
@@ -28,13 +29,13 @@ def record(*names: str, outcome: str = "finished", ended: float = 1000.0) -> Gam
 def test_an_empty_directory_is_made_and_its_file_migrated_from_version_0(tmp_path: Path) -> None:
     data = tmp_path / "a" / "data"
     store = open_store(data)
-    assert store.version == len(MIGRATIONS) == 1
+    assert store.version == len(MIGRATIONS) == 2
     store.close()
     db = sqlite3.connect(data / FILENAME)
     assert db.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-    assert tables == {"games", "game_seats"}
+    assert tables == {"games", "game_seats", "accounts"}
 
 
 def test_records_survive_reopening_and_names_match_in_any_case(tmp_path: Path) -> None:
@@ -58,15 +59,48 @@ def test_a_later_migration_is_applied_once_on_top_of_the_records(tmp_path: Path)
     store = open_store(tmp_path)
     kept = store.record_game(record("alice", "bob"))
     store.close()
-    later = (*MIGRATIONS, ("CREATE TABLE accounts (name_key TEXT PRIMARY KEY)",))
+    later = (*MIGRATIONS, ("CREATE TABLE ratings (name_key TEXT PRIMARY KEY)",))
     store = SQLiteStore(tmp_path / FILENAME, migrations=later)
-    assert store.version == 2 and store.game(kept) is not None
+    assert store.version == 3 and store.game(kept) is not None
     store.close()
     store = SQLiteStore(tmp_path / FILENAME, migrations=later)  # nothing left to apply: no second CREATE
-    assert store.version == 2
+    assert store.version == 3
     store.close()
-    with pytest.raises(StoreError, match=rf"{tmp_path / FILENAME}: its schema version 2 is newer .* \(1\)"):
+    with pytest.raises(StoreError, match=rf"{tmp_path / FILENAME}: its schema version 3 is newer .* \(2\)"):
         open_store(tmp_path)
+
+
+def test_a_version_1_file_gains_accounts_and_keeps_its_games(tmp_path: Path) -> None:
+    old = SQLiteStore(tmp_path / FILENAME, migrations=MIGRATIONS[:1])  # as the records slice left it
+    kept = old.record_game(record("Alice", "bot1"))
+    assert old.version == 1
+    old.close()
+    store = open_store(tmp_path)
+    assert store.version == 2 and store.game(kept) is not None and store.account("alice") is None
+    store.create_account("Alice", "$argon2id$v=19$m=65536,t=3,p=4$c2FsdA$aGFzaA")
+    store.close()
+    store = open_store(tmp_path)
+    account = store.account("alice")
+    assert account is not None and account.name == "Alice" and account.hash.endswith("$aGFzaA")
+    store.close()
+
+
+def test_accounts_are_one_a_name_in_any_case_and_keep_their_spelling(tmp_path: Path) -> None:
+    store = open_store(tmp_path)
+    store.create_account("MixedCase", "h1")
+    with pytest.raises(AccountExists):
+        store.create_account("mixedcase", "h2")
+    for asked in ("mixedcase", "MIXEDCASE", "MixedCase"):
+        account = store.account(asked)
+        assert account is not None and (account.name, account.hash) == ("MixedCase", "h1")
+    assert store.account("mixedcas") is None
+    store.set_password("MIXEDcase", "h3")
+    assert store.account("mixedcase").hash == "h3"  # type: ignore[union-attr]
+    with pytest.raises(KeyError):
+        store.set_password("nobody", "h4")
+    created = store.account("mixedcase").created  # type: ignore[union-attr]
+    assert abs(created - time.time()) < 60
+    store.close()
 
 
 def refused(path: Path, match: str) -> None:
@@ -114,7 +148,7 @@ def test_a_newer_schema_is_refused_untouched(tmp_path: Path) -> None:
     db = sqlite3.connect(path)
     db.execute("PRAGMA user_version = 7")
     db.close()
-    refused(path, "schema version 7 is newer than this mudwiz knows (1)")
+    refused(path, "schema version 7 is newer than this mudwiz knows (2)")
 
 
 def test_a_file_locked_by_another_process_is_refused(tmp_path: Path) -> None:

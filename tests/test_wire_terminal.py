@@ -9,60 +9,15 @@ from __future__ import annotations
 import os
 import re
 import select
-import shutil
 import socket
 import subprocess
 import time
 
 import pyte
 import pytest
-from wire import JsonClient, running_server
+from wire import JsonClient, Terminal, need, running_server
 
 ANSI = re.compile(rb"\x1b\[[0-9;]*[A-Za-z]")
-REQUIRED = os.environ.get("CI") == "true"  # CI installs telnet and nc; a developer's machine may lack them
-
-
-def need(program: str) -> str:
-    path = shutil.which(program)
-    if path is None:
-        if REQUIRED:
-            pytest.fail(f"{program} is not installed (scripts/test installs it)")
-        pytest.skip(f"{program} is not installed")
-    return path
-
-
-class Terminal:
-    """A program on a pseudo-terminal: type lines into it, collect every byte it shows."""
-
-    def __init__(self, argv: list[str]) -> None:
-        self.master, slave = os.openpty()
-        self.proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, start_new_session=True)
-        os.close(slave)
-        self.output = b""
-
-    def type(self, line: str) -> None:
-        os.write(self.master, line.encode() + b"\r")
-
-    def read_until(self, needle: bytes, timeout: float = 10.0) -> bytes:
-        deadline = time.monotonic() + timeout
-        while needle not in self.output:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise TimeoutError(f"{needle!r} not seen; got: {self.output[-600:]!r}")
-            ready, _, _ = select.select([self.master], [], [], left)
-            if ready:
-                try:
-                    self.output += os.read(self.master, 65536)
-                except OSError:
-                    break
-        return self.output
-
-    def close(self) -> None:
-        self.proc.kill()
-        self.proc.wait()
-        os.close(self.master)
-
-
 class NetcatSession:
     """``nc`` with pipes: exactly the bytes the server sends, nothing a terminal would add."""
 

@@ -1,6 +1,6 @@
-"""Real loopback clients for the wire tests: a server in a subprocess, a JSON-mode socket client, and a
-random player that drives such clients through a whole game (shared here so test modules need not import
-each other).
+"""Real loopback clients for the wire tests: a server in a subprocess, a JSON-mode socket client, a program on a
+pseudo-terminal (the real ``telnet``), and a random player that drives such clients through a whole game (shared
+here so test modules need not import each other).
 
 Nothing here imports the server: the tests see mudwiz only as a person or a bot would, through TCP.
 """
@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 import os
 import random
+import select
+import shutil
 import socket
 import subprocess
 import sys
@@ -20,7 +22,53 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
+
+
+REQUIRED = os.environ.get("CI") == "true"  # CI installs telnet and nc; a developer's machine may lack them
+
+
+def need(program: str) -> str:
+    path = shutil.which(program)
+    if path is None:
+        if REQUIRED:
+            pytest.fail(f"{program} is not installed (scripts/test installs it)")
+        pytest.skip(f"{program} is not installed")
+    return path
+
+
+class Terminal:
+    """A program on a pseudo-terminal: type lines into it, collect every byte it shows."""
+
+    def __init__(self, argv: list[str]) -> None:
+        self.master, slave = os.openpty()
+        self.proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, start_new_session=True)
+        os.close(slave)
+        self.output = b""
+
+    def type(self, line: str) -> None:
+        os.write(self.master, line.encode() + b"\r")
+
+    def read_until(self, needle: bytes, timeout: float = 10.0) -> bytes:
+        deadline = time.monotonic() + timeout
+        while needle not in self.output:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"{needle!r} not seen; got: {self.output[-600:]!r}")
+            ready, _, _ = select.select([self.master], [], [], left)
+            if ready:
+                try:
+                    self.output += os.read(self.master, 65536)
+                except OSError:
+                    break
+        return self.output
+
+    def close(self) -> None:
+        self.proc.kill()
+        self.proc.wait()
+        os.close(self.master)
 
 
 def free_port() -> int:
@@ -106,7 +154,8 @@ def running_server(log: Path | None = None, **env: str) -> Iterator[Server]:
 class JsonClient:
     """A scripted client: logs in, switches to JSON mode, and reads one JSON object a line."""
 
-    def __init__(self, address: tuple[str, int], name: str, timeout: float = 30.0) -> None:
+    def __init__(self, address: tuple[str, int], name: str, timeout: float = 30.0, password: str | None = None,
+                 ) -> None:
         self.sock = socket.create_connection(address, timeout=timeout)
         self.name = name
         self.buffer = b""
@@ -116,7 +165,11 @@ class JsonClient:
         self.mark = 0  # index of the first message that came after the last request was sent
         self.send("/mode json")
         self.send(name)
-        self.wait_for(lambda m: m["type"] in ("welcome", "error"))
+        if password is not None:  # a registered name: answer the password message
+            asked = self.wait_for(lambda m: m["type"] in ("password", "welcome", "error"))
+            if asked["type"] == "password":
+                self.send(json.dumps({"id": "password", "cmd": password}))
+        self.wait_for(lambda m: m["type"] in ("welcome", "error"), since=0)
         if not self.of_type("welcome"):
             raise RuntimeError(f"login refused: {self.of_type('error')}")
 

@@ -60,6 +60,7 @@ class LineProtocol(LineReceiver, TimeoutMixin):
         self.address = address
         self.connection = Connection(factory.lobby, self, factory.motd, login_timeout=factory.login_timeout,
                                      address=address)
+        self.connection.on_login = self.logged_in
         self.backlog = Backlog()
         self.dropped = False
         self.discarding = False  # the start of a line was refused as too long; its tail is still to come
@@ -107,12 +108,14 @@ class LineProtocol(LineReceiver, TimeoutMixin):
         self._guarded(self.connection.line_too_long)
 
     def lineReceived(self, line: bytes) -> None:
-        was_logged_in = self.connection.logged_in
         self._guarded(self.connection.receive, line.decode("utf-8", errors="replace"))
-        if self.connection.logged_in and not was_logged_in:
-            self.setTimeout(None)
-            if self.factory.counter is not None:
-                self.factory.counter.logged_in(self.address)
+
+    def logged_in(self) -> None:
+        """The connection gave its name (and password, which is checked in a thread: this may come later than
+        the line): no more login timer, and it counts as logged in for the limits."""
+        self.setTimeout(None)
+        if self.factory.counter is not None:
+            self.factory.counter.logged_in(self.address)
 
     def _guarded(self, call: Any, *args: Any) -> None:
         """The connection's own errors are bugs, not bad input: logged with the traceback, they cost the line
@@ -148,6 +151,9 @@ class LineProtocol(LineReceiver, TimeoutMixin):
     def close(self) -> None:
         if self.transport is not None:
             self.transport.loseConnection()
+
+    def secret(self, on: bool) -> None:
+        """Raw lines have no echo to turn off: a raw client shows what its user types as it always does."""
 
 
 def peer(transport: Any) -> str:

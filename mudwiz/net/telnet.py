@@ -2,14 +2,16 @@
 
 ``twisted.conch.telnet`` answers any option negotiation a telnet client starts (refusing what we do not
 support), unescapes IAC on the way in, and on the way out doubles IAC and sends each ``\\n`` as ``\\r\\n``; we
-never start a negotiation ourselves, so an ``nc`` user on this port sees no stray bytes.
+start no negotiation but one: around a password, ``IAC WILL ECHO`` (the server echoes, so the client stops
+echoing, and the server echoes nothing) and ``IAC WONT ECHO`` after it; an ``nc`` user on this port who never
+types a password sees no stray bytes.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from twisted.conch.telnet import IAC, Telnet, TelnetProtocol, TelnetTransport
+from twisted.conch.telnet import ECHO, IAC, WILL, WONT, Telnet, TelnetProtocol, TelnetTransport
 from twisted.internet.protocol import Protocol
 from twisted.logger import Logger
 
@@ -25,6 +27,23 @@ class TelnetLines(LineProtocol, TelnetProtocol):
 
     def socket(self) -> Any:
         return getattr(self.transport, "transport", None)  # conch's TelnetTransport wraps the TCP one
+
+    def secret(self, on: bool) -> None:
+        """Echo off for a password: ``IAC WILL ECHO`` before it, ``IAC WONT ECHO`` after. Written as they are,
+        with conch's option state set to match, rather than through ``will``/``wont``: those wait for the
+        client's answer, and a client that never answers (a script on this port) would leave echo off for ever.
+        The client's DO or DONT then agrees with the state and is taken quietly."""
+        telnet, socket = self.transport, self.socket()
+        if telnet is None or socket is None:
+            return
+        state = telnet.getOptionState(ECHO).us  # type: ignore[attr-defined]  # conch's TelnetTransport
+        wanted = "yes" if on else "no"
+        if state.state != wanted:
+            state.state, state.negotiating = wanted, False
+            socket.write(IAC + (WILL if on else WONT) + ECHO)
+
+    def disableLocal(self, option: bytes) -> None:
+        """The client said DONT ECHO while the password was asked for: it keeps echoing; nothing to undo here."""
 
 
 class _Telnet(TelnetTransport):

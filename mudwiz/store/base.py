@@ -1,7 +1,7 @@
 """What the server keeps between runs, as one narrow interface, so that SQL lives in one place (``sqlite.py``) and
 a server database for multi-process deployments can be another implementation of the same ``Store``.
 
-This slice keeps game records; accounts, ratings and the table journal (issue #17) are to be further methods of
+It keeps game records and accounts; ratings and the table journal (issue #17) are to be further methods of
 ``Store``, each with its own forward migration in the implementation.
 """
 
@@ -12,6 +12,21 @@ from datetime import UTC, datetime
 from typing import Any, Protocol
 
 OUTCOMES = ("finished", "abandoned")
+
+
+class AccountExists(Exception):
+    """``create_account`` of a name some account has already, in any case (two people registering it at once)."""
+
+
+@dataclass(frozen=True)
+class Account:
+    """A registered name: ``name`` as registered (the spelling it logs in with, whatever case is typed), the
+    argon2id ``hash`` of its password (the password itself is never stored), ``created`` in seconds since the
+    epoch."""
+
+    name: str
+    hash: str
+    created: float
 
 
 class StoreError(Exception):
@@ -74,8 +89,8 @@ def iso_time(seconds: float) -> str:
 
 
 class Store(Protocol):
-    """Where the server keeps what outlives a run. Further methods (accounts, ratings, the table journal) come
-    with issue #17's next slices; callers hold a ``Store``, never the implementation."""
+    """Where the server keeps what outlives a run. Further methods (ratings, the table journal) come with issue
+    #17's next slices; callers hold a ``Store``, never the implementation."""
 
     def record_game(self, record: GameRecord) -> int:
         """Keep a finished or abandoned game; returns its id. Raises ``StoreError`` when it cannot."""
@@ -87,6 +102,18 @@ class Store(Protocol):
 
     def game(self, game_id: int) -> GameRecord | None:
         """One game's whole record; None when there is no such game."""
+        ...
+
+    def account(self, name: str) -> Account | None:
+        """The account of ``name`` in any case; None for a name nobody registered."""
+        ...
+
+    def create_account(self, name: str, password_hash: str) -> None:
+        """Register ``name`` with its password's hash; ``AccountExists`` when it is taken in any case."""
+        ...
+
+    def set_password(self, name: str, password_hash: str) -> None:
+        """Replace the password hash of ``name``'s account (any case)."""
         ...
 
     def close(self) -> None:

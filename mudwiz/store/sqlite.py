@@ -12,12 +12,13 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from mudwiz.store.base import GameRecord, GameSummary, StoreError
+from mudwiz.store.base import Account, AccountExists, GameRecord, GameSummary, StoreError
 
 FILENAME = "mudwiz.db"
 APPLICATION_ID = 0x6D75647A  # "mudz": a database this code made
@@ -50,6 +51,15 @@ MIGRATIONS: tuple[Migration, ...] = (
             PRIMARY KEY (game_id, seat)
         )""",
         "CREATE INDEX game_seats_by_name ON game_seats (name_key, game_id)",
+    ),
+    # 2: accounts. One a name whatever its case (name_key is the lower-cased name); name keeps its spelling.
+    (
+        """CREATE TABLE accounts (
+            name_key TEXT PRIMARY KEY,
+            name TEXT NOT NULL,
+            hash TEXT NOT NULL,
+            created REAL NOT NULL
+        )""",
     ),
 )
 
@@ -223,6 +233,34 @@ class SQLiteStore:
                           seed=seed, seats=seats, actions=json.loads(actions),
                           standings=None if standings is None else json.loads(standings), outcome=outcome,
                           started=started, ended=ended, id=game_id)
+
+    # ------------------------------------------------------------ accounts
+
+    def account(self, name: str) -> Account | None:
+        with self._reading():
+            row = self._db.execute("SELECT name, hash, created FROM accounts WHERE name_key = ?",
+                                   (name.lower(),)).fetchone()
+        return None if row is None else Account(*row)
+
+    def create_account(self, name: str, password_hash: str) -> None:
+        try:
+            with self._transaction():
+                self._db.execute("INSERT INTO accounts (name_key, name, hash, created) VALUES (?, ?, ?, ?)",
+                                 (name.lower(), name, password_hash, time.time()))
+        except sqlite3.IntegrityError:
+            raise AccountExists(name) from None
+        except sqlite3.Error as exc:
+            raise self._error(exc) from None
+
+    def set_password(self, name: str, password_hash: str) -> None:
+        try:
+            with self._transaction():
+                changed = self._db.execute("UPDATE accounts SET hash = ? WHERE name_key = ?",
+                                           (password_hash, name.lower())).rowcount
+        except sqlite3.Error as exc:
+            raise self._error(exc) from None
+        if not changed:
+            raise KeyError(name)
 
     def close(self) -> None:
         with self._lock:

@@ -1,0 +1,98 @@
+"""Registered names (issue #17): argon2id password hashes in the store, and how many wrong guesses are allowed.
+
+Hashing and verifying cost tens of milliseconds and 64 MiB by design (argon2id is memory-hard, so guessing with
+a GPU is dear): they run through ``work``, the server's password threads (service.py), never on the reactor
+thread. ``work`` returns a Deferred that the connection waits on without knowing where the work ran; ``inline``
+runs it at once, for a fake clock. Looking an account up is one indexed read, done where it is asked, as
+``/history`` reads games. Passwords are never stored, logged or kept beyond the call that hashes them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from twisted.internet import defer
+from twisted.internet.interfaces import IReactorTime
+
+from mudwiz.ratelimit import FailureLimit
+from mudwiz.store import Account, Store
+
+Work = Callable[..., "defer.Deferred[Any]"]  # work(fn, *args): fn(*args) somewhere, its result as a Deferred
+
+MIN_PASSWORD = 8  # characters
+# Failed logins per address and per account: 5 within a minute, then a wait of a minute, doubled by each failure
+# after it, up to an hour (ratelimit.FailureLimit).
+FAIL_BURST, FAIL_WINDOW, FAIL_LONGEST = 5, 60.0, 3600.0
+
+
+def inline(fn: Callable[..., Any], *args: Any) -> defer.Deferred[Any]:
+    """Work done on the calling thread: for a fake clock (tests), which has no threads."""
+    return defer.maybeDeferred(fn, *args)
+
+
+class Accounts:
+    """The accounts in ``store``: finding one, checking and changing its password, registering a name."""
+
+    def __init__(self, store: Store, clock: IReactorTime, work: Work = inline) -> None:
+        self.store = store
+        self.work = work
+        self.hasher = PasswordHasher()  # argon2id, RFC 9106's low-memory parameters: t=3, 64 MiB, 4 lanes
+        self.failures = FailureLimit(clock, FAIL_BURST, FAIL_WINDOW, FAIL_LONGEST)
+
+    def find(self, name: str) -> Account | None:
+        return self.store.account(name)
+
+    @staticmethod
+    def _keys(name: str, address: str) -> list[str]:
+        return [f"account {name.lower()}"] + ([f"address {address}"] if address else [])  # "": a unix socket
+
+    def throttled(self, name: str, address: str) -> float:
+        """Seconds before ``name`` may be tried from ``address`` again (0: now)."""
+        return max(self.failures.wait(key) for key in self._keys(name, address))
+
+    def _counted(self, right: bool, name: str, address: str) -> bool:
+        if right:
+            self.failures.forget(self._keys(name, "")[0])
+        else:
+            for key in self._keys(name, address):
+                self.failures.failed(key)
+        return right
+
+    def _verify(self, account: Account | None, password: str) -> bool:
+        if account is None:
+            return False
+        try:
+            return bool(self.hasher.verify(account.hash, password))
+        except (VerificationError, InvalidHashError):
+            return False
+
+    def login(self, name: str, password: str, address: str) -> defer.Deferred[Account | None]:
+        """The account of ``name`` if ``password`` is its password, else None; a wrong one is counted."""
+
+        def check() -> Account | None:  # in a worker thread
+            account = self.store.account(name)
+            return account if self._verify(account, password) else None
+
+        d: defer.Deferred[Account | None] = self.work(check)
+        d.addCallback(lambda account: account if self._counted(account is not None, name, address) else None)
+        return d
+
+    def register(self, name: str, password: str) -> defer.Deferred[None]:
+        """Make ``name`` an account with ``password``; fails with ``AccountExists`` when it is one already."""
+        return self.work(lambda: self.store.create_account(name, self.hasher.hash(password)))
+
+    def change(self, name: str, old: str, new: str, address: str) -> defer.Deferred[bool]:
+        """Set ``new`` as the password of ``name`` if ``old`` is its password now (a wrong one is counted)."""
+
+        def change() -> bool:  # in a worker thread
+            if not self._verify(self.store.account(name), old):
+                return False
+            self.store.set_password(name, self.hasher.hash(new))
+            return True
+
+        d: defer.Deferred[bool] = self.work(change)
+        d.addCallback(self._counted, name, address)
+        return d

@@ -1,0 +1,286 @@
+"""Accounts over the connection fed lines: a real SQLite file, real argon2id (inline: a fake clock has no threads),
+the real lobby; then the telnet framing's echo bytes around a password, and the failure limit on a fake clock."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from twisted.internet.address import IPv4Address
+from twisted.internet.task import Clock
+from twisted.internet.testing import StringTransport
+
+from mudwiz.accounts import Accounts
+from mudwiz.connection import NAME_PROMPT, Connection
+from mudwiz.lobby import Lobby
+from mudwiz.net.telnet import MudFactory
+from mudwiz.ratelimit import FailureLimit
+from mudwiz.store import open_store
+
+SECRET = "correct horse"
+
+
+class Outbox:
+    """What a framing would write, with each secret(on) as a mark in the text: «on» and «off»."""
+
+    def __init__(self) -> None:
+        self.text = ""
+        self.closed = False
+
+    def send(self, text: str) -> None:
+        self.text += text
+
+    def close(self) -> None:
+        self.closed = True
+
+    def secret(self, on: bool) -> None:
+        self.text += "«on»" if on else "«off»"
+
+    def take(self) -> str:
+        text, self.text = self.text, ""
+        return text
+
+
+def lobby_with_accounts(tmp_path: Path, clock: Clock | None = None) -> Lobby:
+    clock = clock or Clock()
+    lobby = Lobby(clock, seed=1)
+    lobby.accounts = Accounts(open_store(tmp_path), clock)
+    return lobby
+
+
+def connect(lobby: Lobby, address: str = "10.0.0.1") -> tuple[Connection, Outbox]:
+    outbox = Outbox()
+    connection = Connection(lobby, outbox, "", address=address)
+    connection.start()
+    outbox.take()
+    return connection, outbox
+
+
+def register(lobby: Lobby, name: str, password: str = SECRET) -> None:
+    connection, outbox = connect(lobby)
+    for line in (name, "/register", password, password):
+        connection.receive(line)
+    assert f"{name} is registered" in outbox.take()
+    connection.receive("/quit")
+    connection.lost()
+
+
+def test_register_then_log_in_in_another_case_with_the_right_password_only(tmp_path: Path) -> None:
+    lobby = lobby_with_accounts(tmp_path)
+    connection, outbox = connect(lobby)
+    connection.receive("Mixed_Case")
+    outbox.take()
+    connection.receive("/register")
+    said = outbox.take()
+    assert "choose a password for Mixed_Case" in said and said.endswith("«on»Password: ")
+    connection.receive(SECRET)
+    assert outbox.take() == "\n«on»Again: "  # echo still off (telnet sends nothing for an «on» already on)
+    connection.receive(SECRET)
+    said = outbox.take()
+    assert said.startswith("\n«off»") and "Mixed_Case is registered" in said
+    connection.receive("/quit")
+    connection.lost()
+
+    again, outbox = connect(lobby)
+    again.receive("mixed_CASE")
+    assert outbox.take() == "«on»Password: " and not again.logged_in
+    again.receive("wrong password")
+    said = outbox.take()
+    assert said.startswith("\n«off»") and "wrong password for Mixed_Case" in said and said.endswith(NAME_PROMPT)
+    assert not again.logged_in and "mixed_case" not in lobby.users
+    again.receive("MIXED_case")
+    outbox.take()
+    again.receive(SECRET)
+    said = outbox.take()
+    assert again.logged_in and again.session.name == "Mixed_Case" and "Welcome, Mixed_Case!" in said
+    assert SECRET not in said and "wrong password" not in said
+    assert again.session.registered
+
+
+def test_a_mismatch_or_a_short_password_registers_nothing(tmp_path: Path) -> None:
+    lobby = lobby_with_accounts(tmp_path)
+    connection, outbox = connect(lobby)
+    connection.receive("careless")
+    for first, second, why in ((SECRET, SECRET + "x", "the two passwords differ"),
+                               ("short", "short", "a password has at least 8 characters")):
+        outbox.take()
+        for line in ("/register", first, second):
+            connection.receive(line)
+        said = outbox.take()
+        assert f"{why}; nothing was registered" in said and said.count("\n«off»") == 1
+        assert first not in said and lobby.accounts is not None and lobby.accounts.find("careless") is None
+    connection.receive("/register mypassword")  # the password where it would be seen: refused, not quoted
+    said = outbox.take()
+    assert "/register takes nothing after it" in said and "mypassword" not in said
+    assert not connection.session.registered
+
+
+def test_password_lines_are_no_chat_and_a_json_client_is_asked_by_a_message(tmp_path: Path) -> None:
+    lobby = lobby_with_accounts(tmp_path)
+    listener, heard = connect(lobby)
+    listener.receive("listener")
+    bot, outbox = connect(lobby)
+    bot.receive("/mode json")
+    bot.receive("robo")
+    heard.take()
+    outbox.take()
+    bot.receive('{"id": 1, "cmd": "/register"}')
+    replies = [json.loads(line) for line in outbox.take().splitlines()]
+    assert replies[0]["type"] == "ok" and replies[0]["id"] == 1
+    assert replies[1] == {"type": "password", "name": "robo", "prompt": "Password"}
+    bot.receive(json.dumps({"id": 2, "cmd": SECRET}))
+    assert json.loads(outbox.take()) == {"type": "password", "name": "robo", "prompt": "Again"}
+    bot.receive(SECRET)  # a bare line serves as well
+    (reply,) = [json.loads(line) for line in outbox.take().splitlines()]
+    assert reply["type"] == "ok" and "robo is registered" in reply["text"] and "«" not in reply["text"]
+    assert heard.take() == ""  # nobody else heard a thing
+    bot.lost()
+    bot, outbox = connect(lobby)
+    bot.receive("/mode json")
+    outbox.take()
+    bot.receive("ROBO")
+    assert json.loads(outbox.take()) == {"type": "password", "name": "robo", "prompt": "Password"}
+    bot.receive(json.dumps({"id": "pw", "cmd": SECRET}))
+    welcome = json.loads(outbox.take().splitlines()[0])
+    assert welcome["type"] == "welcome" and welcome["name"] == "robo"
+
+
+def test_an_away_owners_name_is_not_taken_without_the_password(tmp_path: Path) -> None:
+    lobby = lobby_with_accounts(tmp_path)
+    owner, _ = connect(lobby)
+    for line in ("owner_x", "/new wizard", "/bot add random", "/bot add random", "/start", "/register", SECRET, SECRET):
+        owner.receive(line)
+    owner.lost()
+    assert "owner_x" in lobby.away  # the seat is kept for them
+    thief, outbox = connect(lobby, "10.6.6.6")
+    thief.receive("OWNER_X")
+    thief.receive("guess one")
+    assert not thief.logged_in and "wrong password for owner_x" in outbox.take()
+    thief.receive("/who")
+    assert "first tell me your name" in outbox.take()
+    assert "owner_x" in lobby.away and "owner_x" not in lobby.users
+
+
+def test_failed_logins_are_throttled_per_account_and_per_address(tmp_path: Path) -> None:
+    clock = Clock()
+    lobby = lobby_with_accounts(tmp_path, clock)
+    register(lobby, "target")
+    register(lobby, "other")
+    guesser, outbox = connect(lobby, "10.6.6.6")
+    for i in range(5):
+        guesser.receive("target")
+        guesser.receive(f"guess {i}")
+        assert "wrong password for target" in outbox.take()
+    guesser.receive("target")
+    said = outbox.take()
+    assert said == f"error: too many failed logins for target; try again in 60 s\n{NAME_PROMPT}" or \
+        "too many failed logins for target; try again in 60 s" in said and "Password" not in said
+    owner, outbox2 = connect(lobby, "10.1.1.1")  # from elsewhere too: the account is held back
+    owner.receive("target")
+    assert "too many failed logins for target; try again in 60 s" in outbox2.take()
+    guesser.receive("other")  # and this address, for any account
+    assert "too many failed logins for other; try again in 60 s" in outbox.take()
+    clock.advance(60)
+    owner.receive("target")
+    owner.receive(SECRET)
+    assert owner.logged_in  # the owner, after the wait, with the right password
+    guesser.receive("other")
+    guesser.receive("guess again")
+    assert "wrong password for other" in outbox.take()
+    guesser.receive("other")
+    assert "try again in 120 s" in outbox.take()  # each failure after a wait doubles it
+
+
+def test_password_changes_the_password(tmp_path: Path) -> None:
+    lobby = lobby_with_accounts(tmp_path)
+    connection, outbox = connect(lobby)
+    connection.receive("changer")
+    connection.receive("/password")
+    assert "only a registered name" in outbox.take()
+    for line in ("/register", SECRET, SECRET):
+        connection.receive(line)
+    outbox.take()
+    for line in ("/password", "not it at all", "new secret 1", "new secret 1"):
+        connection.receive(line)
+    said = outbox.take()
+    assert "Old password: " in said and "wrong password; the password is unchanged" in said
+    for line in ("/password", SECRET, "new secret 1", "new secret 1"):
+        connection.receive(line)
+    assert "your password is changed" in outbox.take()
+    connection.lost()
+    again, outbox = connect(lobby)
+    again.receive("changer")
+    again.receive(SECRET)
+    assert "wrong password" in outbox.take()
+    again.receive("changer")
+    again.receive("new secret 1")
+    assert again.logged_in
+
+
+def test_a_login_still_being_checked_when_the_connection_drops_logs_nobody_in(tmp_path: Path) -> None:
+    from twisted.internet import defer
+
+    lobby = lobby_with_accounts(tmp_path)
+    register(lobby, "dropper")
+    assert lobby.accounts is not None
+    pending: list[tuple[defer.Deferred[object], object]] = []
+
+    def later(fn: object, *args: object) -> defer.Deferred[object]:  # a worker thread that has not finished
+        d: defer.Deferred[object] = defer.Deferred()
+        pending.append((d, fn))
+        return d
+
+    lobby.accounts.work = later
+    connection, outbox = connect(lobby)
+    connection.receive("dropper")
+    connection.receive(SECRET)
+    connection.receive("/who")
+    assert "wait for the answer about your password" in outbox.take()
+    connection.lost()
+    (d, fn), = pending
+    d.callback(fn())  # type: ignore[operator]
+    assert "dropper" not in lobby.users and not connection.logged_in
+
+
+def test_telnet_turns_echo_off_for_the_password_and_on_again(tmp_path: Path) -> None:
+    lobby = lobby_with_accounts(tmp_path)
+    register(lobby, "tel_acct")
+    protocol = MudFactory(lobby, "", 300.0).buildProtocol(IPv4Address("TCP", "10.9.9.9", 4321))
+    transport = StringTransport()
+    protocol.makeConnection(transport)
+    transport.clear()
+    protocol.dataReceived(b"TEL_ACCT\r\n")
+    assert transport.value() == b"\xff\xfb\x01Password: "  # IAC WILL ECHO, then the prompt
+    protocol.dataReceived(b"\xff\xfd\x01")  # the client's IAC DO ECHO: taken quietly
+    assert transport.value() == b"\xff\xfb\x01Password: "
+    transport.clear()
+    protocol.dataReceived(SECRET.encode() + b"\r\n")
+    said = transport.value()
+    assert said.startswith(b"\r\n\xff\xfc\x01")  # a new line (the Enter was not echoed), IAC WONT ECHO
+    assert b"Welcome, tel_acct!" in said and SECRET.encode() not in said
+
+
+def test_the_failure_limit_five_a_minute_then_a_growing_wait() -> None:
+    clock = Clock()
+    limit = FailureLimit(clock, 5, 60.0, 3600.0)
+    for _ in range(4):
+        limit.failed("k")
+        clock.advance(10)
+    assert limit.wait("k") == 0
+    clock.advance(21)  # the first failure is now more than a minute old
+    limit.failed("k")
+    assert limit.wait("k") == 0
+    limit.failed("k")
+    assert limit.wait("k") == 60
+    clock.advance(60)
+    limit.failed("k")
+    assert limit.wait("k") == 120
+    clock.advance(120)
+    for expected in (240, 480, 960, 1920, 3600, 3600):
+        limit.failed("k")
+        assert limit.wait("k") == expected
+        clock.advance(expected)
+    clock.advance(3601)
+    limit.failed("k")
+    assert limit.wait("k") == 0  # quiet for an hour: afresh
+    assert limit.wait("never") == 0

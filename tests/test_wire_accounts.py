@@ -1,0 +1,102 @@
+"""Accounts over loopback, with the real argon2id in the server's password threads: the real ``telnet`` program
+registers and logs in again (echo off while the password is typed), a socket sees the IAC bytes around it, a JSON
+client registers and logs in, an away owner's name is not taken; and the password is in nobody's output and not
+in the server's log."""
+
+from __future__ import annotations
+
+import json
+import socket
+import time
+
+from wire import JsonClient, Terminal, need, running_server
+
+SECRET = "hunter2-but-longer"
+GUESS = "not-the-password-1"
+
+
+def read_until(sock: socket.socket, needle: bytes, seen: bytes = b"", timeout: float = 15.0) -> bytes:
+    deadline = time.monotonic() + timeout
+    while needle not in seen:
+        sock.settimeout(max(0.01, deadline - time.monotonic()))
+        chunk = sock.recv(65536)
+        if not chunk:
+            break
+        seen += chunk
+    assert needle in seen, seen[-400:]
+    return seen
+
+
+def test_registered_names_over_telnet_and_json_and_the_password_goes_nowhere() -> None:
+    telnet = need("telnet")
+    with running_server() as server:
+        watcher = JsonClient(server, "watcher")  # in the lobby: hears every arrival and every line of chat
+        host, port = server
+        term = Terminal([telnet, host, str(port)])
+        try:
+            term.read_until(b"What is your name? ")
+            term.type("Tel_Owner")
+            term.read_until(b"Welcome, Tel_Owner!")
+            term.type("/register")
+            term.read_until(b"Password: ")
+            term.type(SECRET)
+            term.read_until(b"Again: ")
+            term.type(SECRET)
+            term.read_until(b"Tel_Owner is registered", timeout=20)
+            term.type("/quit")
+            term.read_until(b"bye")
+        finally:
+            term.close()
+        assert SECRET.encode() not in term.output  # telnet echoed none of it: the server had said WILL ECHO
+
+        raw = socket.create_connection(server, timeout=15)  # the telnet port's bytes as they are
+        seen = read_until(raw, b"What is your name? ")
+        raw.sendall(b"tel_owner\r\n")
+        seen = read_until(raw, b"Password: ", seen)
+        assert seen.endswith(b"\xff\xfb\x01Password: ")  # IAC WILL ECHO, then the prompt
+        raw.sendall(GUESS.encode() + b"\r\n")
+        seen = read_until(raw, NAME := b"What is your name? ", seen[len(seen):] or b"")
+        assert seen.startswith(b"\r\n\xff\xfc\x01") and b"wrong password for Tel_Owner" in seen  # IAC WONT ECHO
+        raw.sendall(b"TEL_OWNER\r\n")
+        read_until(raw, b"Password: ")
+        raw.sendall(SECRET.encode() + b"\r\n")
+        seen = read_until(raw, b"Welcome, Tel_Owner!", timeout=20)
+        assert NAME not in seen
+        raw.close()
+
+        robo = JsonClient(server, "Robo_J")
+        assert robo.request("/register")["type"] == "ok"
+        robo.wait_for(lambda m: m["type"] == "password", since=0)
+        robo.send(SECRET)
+        robo.wait_for(lambda m: m["type"] == "password" and m["prompt"] == "Again", since=0)
+        robo.send(json.dumps({"id": "again", "cmd": SECRET}))
+        done = robo.wait_for(lambda m: m.get("id") == "again", since=0)
+        assert done["type"] == "ok" and "Robo_J is registered" in done["text"]
+        assert robo.request("/new wizard")["type"] == "ok"
+        for _ in range(2):
+            robo.request("/bot add random")
+        robo.request("/start")
+        robo.wait_for(lambda m: m["type"] == "state" and m["status"] == "playing", since=0)
+        robo.close()  # the owner drops; the seat is kept for them
+        watcher.wait_for(lambda m: m["type"] == "notice" and "Robo_J has left" in m["text"], since=0)
+
+        thief = JsonClient.__new__(JsonClient)
+        try:
+            JsonClient.__init__(thief, server, "ROBO_J", password=GUESS)
+            raise AssertionError("logged in without the password")
+        except RuntimeError as refused:
+            assert "wrong password for Robo_J" in str(refused)
+        assert all(u["name"] != "Robo_J" for u in watcher.request("/who") and watcher.of_type("who")[-1]["users"])
+        thief.close()
+
+        back = JsonClient(server, "robo_j", password=SECRET)
+        assert back.of_type("welcome")[0]["name"] == "Robo_J"
+        back.wait_for(lambda m: m["type"] == "state" and m["status"] == "playing", since=0)  # the seat, again
+        back.close()
+
+        everything = b"\n".join(watcher.raw + back.raw + thief.raw) + term.output + seen
+        assert SECRET.encode() not in everything and GUESS.encode() not in everything
+        watcher.close()
+    log = server.log()
+    assert "login Tel_Owner" in log and "login Robo_J" in log  # the log is there, and has the logins
+    assert SECRET not in log and GUESS not in log
