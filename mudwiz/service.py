@@ -13,11 +13,10 @@ from pathlib import Path
 from typing import Any, cast
 
 from twisted.application import service, strports
-from twisted.internet import defer, threads
+from twisted.internet import defer
 from twisted.internet.interfaces import IReactorFromThreads, IReactorTime
 from twisted.internet.protocol import Factory
 from twisted.logger import Logger
-from twisted.python.threadpool import ThreadPool
 
 from mudwiz.accounts import Accounts
 from mudwiz.connection import LOGIN_TIMEOUT
@@ -29,6 +28,7 @@ from mudwiz.net.telnet import MudFactory
 from mudwiz.store import GameRecord, Store, open_store
 from mudwiz.table import IDLE_CLOSE, Records
 from mudwiz.thinking import Think, ThreadedThinking, think_inline
+from mudwiz.workers import WorkerThreads
 
 DEFAULT_LISTEN = "tcp:4000"
 DEFAULT_MOTD = "motd.txt"
@@ -64,7 +64,7 @@ def data_directory(data: str | None = None) -> str:
     return data or os.environ.get("MUDWIZ_DATA") or DEFAULT_DATA
 
 
-class StoreWriter(service.Service):
+class StoreWriter(WorkerThreads):
     """The store's own thread, where games are written (one at a time, in order: one thread), because a write's
     fsync may take milliseconds the reactor must not wait (mudwiz/table/recording.py has the figures). Stopping
     waits for the writes under way, then closes the file."""
@@ -72,20 +72,14 @@ class StoreWriter(service.Service):
     name: str | None = "store"  # type: ignore[assignment]  # IService declares name None until set
 
     def __init__(self, reactor: IReactorFromThreads, store: Store) -> None:
-        self.reactor = reactor
+        super().__init__(reactor, 1, "store")
         self.store = store
-        self.pool = ThreadPool(minthreads=0, maxthreads=1, name="mudwiz-store")
 
     def __call__(self, record: GameRecord) -> defer.Deferred[int]:
-        return threads.deferToThreadPool(self.reactor, self.pool, self.store.record_game, record)
-
-    def startService(self) -> None:
-        super().startService()
-        self.pool.start()
+        return self.run(self.store.record_game, record)
 
     def stopService(self) -> defer.Deferred[None] | None:
         super().stopService()
-        self.pool.stop()
         self.store.close()
         return None
 
@@ -93,27 +87,17 @@ class StoreWriter(service.Service):
 PASSWORD_THREADS = 2  # argon2id takes 64 MiB and tens of ms a hash: two at once at most, whatever the logins
 
 
-class PasswordWork(service.Service):
+class PasswordWork(WorkerThreads):
     """Threads of their own for hashing and checking passwords, which the reactor must not wait for; few, so a
     crowd logging in at once costs a queue, not gigabytes."""
 
     name: str | None = "passwords"  # type: ignore[assignment]  # IService declares name None until set
 
     def __init__(self, reactor: IReactorFromThreads) -> None:
-        self.reactor = reactor
-        self.pool = ThreadPool(minthreads=0, maxthreads=PASSWORD_THREADS, name="mudwiz-passwords")
+        super().__init__(reactor, PASSWORD_THREADS, "passwords")
 
     def __call__(self, fn: Callable[..., Any], *args: Any) -> defer.Deferred[Any]:
-        return threads.deferToThreadPool(self.reactor, self.pool, fn, *args)
-
-    def startService(self) -> None:
-        super().startService()
-        self.pool.start()
-
-    def stopService(self) -> defer.Deferred[None] | None:
-        super().stopService()
-        self.pool.stop()
-        return None
+        return self.run(fn, *args)
 
 
 def storage(top: service.MultiService, clock: IReactorTime, data: str | None) -> tuple[Records, Accounts]:

@@ -14,10 +14,10 @@ import copy
 import sys
 from typing import Any, Protocol
 
-from twisted.application import service
-from twisted.internet import defer, threads
+from twisted.internet import defer
 from twisted.internet.interfaces import IReactorFromThreads
-from twisted.python.threadpool import ThreadPool
+
+from mudwiz.workers import WorkerThreads
 
 
 class Chooser(Protocol):
@@ -33,7 +33,7 @@ def think_inline(bot: Chooser, view: dict[str, Any]) -> defer.Deferred[str | Non
     return defer.maybeDeferred(bot.choose, view)
 
 
-class ThreadedThinking(service.Service):
+class ThreadedThinking(WorkerThreads):
     """A pool of worker threads for bots, started and stopped with the server.
 
     The bot gets a deep copy of its view, so nothing the reactor later changes can move under it; a bot object
@@ -44,21 +44,18 @@ class ThreadedThinking(service.Service):
     switch_interval = 0.001  # seconds; see the module's docstring
 
     def __init__(self, reactor: IReactorFromThreads, threads: int = 4) -> None:
-        self.reactor = reactor
+        super().__init__(reactor, threads, "bots")
         self.saved_interval = sys.getswitchinterval()
-        self.pool = ThreadPool(minthreads=0, maxthreads=threads, name="mudwiz-bots")
 
     def __call__(self, bot: Chooser, view: dict[str, Any]) -> defer.Deferred[str | None]:
-        return threads.deferToThreadPool(self.reactor, self.pool, bot.choose, copy.deepcopy(view))
+        return self.run(bot.choose, copy.deepcopy(view))
 
     def startService(self) -> None:
-        super().startService()
         self.saved_interval = sys.getswitchinterval()
         sys.setswitchinterval(min(self.saved_interval, self.switch_interval))
-        self.pool.start()
+        super().startService()
 
     def stopService(self) -> defer.Deferred[None] | None:
         super().stopService()
-        self.pool.stop()
         sys.setswitchinterval(self.saved_interval)
         return None
