@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from outbox import Outbox
 from twisted.internet.address import IPv4Address
 from twisted.internet.task import Clock
 from twisted.internet.testing import StringTransport
@@ -18,27 +19,6 @@ from mudwiz.ratelimit import FailureLimit
 from mudwiz.store import open_store
 
 SECRET = "correct horse"
-
-
-class Outbox:
-    """What a framing would write, with each secret(on) as a mark in the text: «on» and «off»."""
-
-    def __init__(self) -> None:
-        self.text = ""
-        self.closed = False
-
-    def send(self, text: str) -> None:
-        self.text += text
-
-    def close(self) -> None:
-        self.closed = True
-
-    def secret(self, on: bool) -> None:
-        self.text += "«on»" if on else "«off»"
-
-    def take(self) -> str:
-        text, self.text = self.text, ""
-        return text
 
 
 def lobby_with_accounts(tmp_path: Path, clock: Clock | None = None) -> Lobby:

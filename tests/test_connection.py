@@ -7,8 +7,8 @@ Real lobby, tables, engines and renderers throughout; only the bytes' way to a s
 from __future__ import annotations
 
 import json
-from typing import Any
 
+from outbox import Outbox
 from twisted.internet.address import IPv4Address
 from twisted.internet.task import Clock
 from twisted.internet.testing import StringTransport
@@ -21,27 +21,6 @@ from mudwiz.net.raw import RawFactory
 from mudwiz.net.telnet import MudFactory
 
 MOTD = "Hello there\nsecond line"
-
-
-class Outbox:
-    """What a framing would write: the text as sent, and whether the connection asked to be closed."""
-
-    def __init__(self) -> None:
-        self.text = ""
-        self.closed = False
-
-    def send(self, text: str) -> None:
-        self.text += text
-
-    def close(self) -> None:
-        self.closed = True
-
-    def take(self) -> str:
-        text, self.text = self.text, ""
-        return text
-
-    def json_lines(self) -> list[dict[str, Any]]:
-        return [json.loads(line) for line in self.take().split("\n") if line]
 
 
 def connected(lobby: Lobby | None = None, login_timeout: float = 300.0) -> tuple[Connection, Outbox]:
