@@ -1,10 +1,12 @@
-"""The ``mudwiz`` command: ``mudwiz serve`` runs the server without twistd; ``mudwiz client`` the terminal client."""
+"""The ``mudwiz`` command: ``mudwiz serve`` runs the server without twistd; ``mudwiz client`` the terminal client;
+``mudwiz admin`` grants the sysop role and lifts bans (mudwiz/admin.py)."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 
+from mudwiz import admin
 from mudwiz.service import DEFAULT_LISTEN
 
 
@@ -18,6 +20,7 @@ def main(argv: list[str] | None = None) -> int:
     exporting = sub.add_parser("export", help="print a recorded game as JSON (docs/protocol.md)")
     exporting.add_argument("id", type=int, help="the game's id (/history lists them)")
     exporting.add_argument("--data", help="the data directory (default $MUDWIZ_DATA or ./data)")
+    admin.add_parser(sub)
     client = sub.add_parser("client", help="the full-screen terminal client")
     client.add_argument("address", nargs="?", default="localhost:4000", help="HOST[:PORT] (default localhost:4000)")
     args = parser.parse_args(argv)
@@ -25,6 +28,8 @@ def main(argv: list[str] | None = None) -> int:
         return serve_forever(args.listen, args.motd, args.data)
     if args.command == "export":
         return export_game(args.id, args.data)
+    if args.command == "admin":
+        return admin.run(args)
     from mudwiz.client.app import run_client
 
     return run_client(args.address)

@@ -21,6 +21,7 @@ from mudwiz.lobby import Lobby
 from mudwiz.numbers import whole_number
 from mudwiz.session import MODES, Session
 from mudwiz.store import GameRecord, GameSummary, Store, iso_time
+from mudwiz.sysops import Sysops, shutdown_minutes
 from mudwiz.table import TABLE_OPTIONS, Table
 
 
@@ -216,6 +217,69 @@ def _password(lobby: Lobby, session: Session, arg: str) -> str | None:
         raise BadCommand(f"too many failed logins for {session.name}; try again in {math.ceil(wait)} s")
     session.ask_password("password")
     return "your password now, then the new one twice; none is shown"
+
+
+# ------------------------------------------------------------------ sysops
+
+
+def _sysops(lobby: Lobby, session: Session, doing: str) -> Sysops:
+    """The sysops' powers, for a sysop only: the role is looked up now, so a grant or a revoke made with
+    ``mudwiz admin`` while the server runs counts at once."""
+    if lobby.sysops is None:
+        raise BadCommand(f"only a sysop can {doing}, and this server has none")
+    lobby.sysops.require(session, doing)
+    return lobby.sysops
+
+
+@command("kick", "/kick NAME [REASON]", "sysop: disconnect someone, telling them why (a seat is kept as on a drop)")
+def _kick(lobby: Lobby, session: Session, arg: str) -> str | None:
+    sysops = _sysops(lobby, session, "kick")
+    name, _, reason = arg.partition(" ")
+    if not name:
+        raise BadCommand("usage: /kick NAME [REASON]")
+    return sysops.kick(session, name, reason.strip())
+
+
+@command("ban", "/ban NAME|ADDRESS [MINUTES]",
+         "sysop: refuse a name or an IP address at login for MINUTES, or until /unban; disconnects them if online")
+def _ban(lobby: Lobby, session: Session, arg: str) -> str | None:
+    sysops = _sysops(lobby, session, "ban")
+    words = arg.split()
+    if not 1 <= len(words) <= 2:
+        raise BadCommand("usage: /ban NAME|ADDRESS [MINUTES]")
+    return sysops.ban(session, words[0], words[1] if len(words) > 1 else "")
+
+
+@command("unban", "/unban NAME|ADDRESS", "sysop: lift a ban")
+def _unban(lobby: Lobby, session: Session, arg: str) -> str | None:
+    sysops = _sysops(lobby, session, "unban")
+    if len(arg.split()) != 1:
+        raise BadCommand("usage: /unban NAME|ADDRESS; /bans lists the bans")
+    return sysops.unban(arg)
+
+
+@command("bans", "/bans", "sysop: the bans in force, and until when")
+def _bans(lobby: Lobby, session: Session, arg: str) -> str | None:
+    session.deliver({"type": "bans", "bans": _sysops(lobby, session, "list the bans").ban_rows()})
+    return None
+
+
+@command("announce", "/announce TEXT", "sysop: one line to everyone online")
+def _announce(lobby: Lobby, session: Session, arg: str) -> str | None:
+    sysops = _sysops(lobby, session, "announce")
+    if not arg:
+        raise BadCommand("usage: /announce TEXT")
+    sysops.announce(session, arg)
+    return None
+
+
+@command("shutdown", "/shutdown [MINUTES|cancel]",
+         "sysop: stop the server in MINUTES (default 1, 0: now), telling everyone as it counts down")
+def _shutdown(lobby: Lobby, session: Session, arg: str) -> str | None:
+    sysops = _sysops(lobby, session, "shut the server down")
+    if arg.lower() == "cancel":
+        return sysops.cancel(session)
+    return sysops.shutdown(session, shutdown_minutes(arg))
 
 
 # ------------------------------------------------------------------ tables

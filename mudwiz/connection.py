@@ -132,9 +132,22 @@ class Connection:
     # -- lines in
 
     def start(self) -> None:
+        if self.refused("address", self.session.address):
+            return
         for line in self.motd.splitlines():
             self.send_lines([clean(line)])
         self.prompt()
+
+    def refused(self, kind: str, target: str) -> bool:
+        """A banned address (at connection) or name (when given): one line saying until when, then closed."""
+        sysops = self.lobby.sysops
+        refusal = sysops.refusal(kind, target) if sysops is not None else None
+        if refusal is None:
+            return False
+        log.info("refused {kind} {target}: banned", kind=kind, target=target)
+        self.session.deliver({"type": "error", "message": refusal})
+        self.outbox.close()
+        return True
 
     def receive(self, line: str) -> None:
         """One line as the user sent it, without its line ending: a command, chat, a name, a JSON request, or a
@@ -212,6 +225,8 @@ class Connection:
                 raise BadCommand("first tell me your name")
             return dispatch(self.lobby, self.session, text)
         name = self.lobby.check_name(text)
+        if self.refused("name", name):
+            return _NO_REPLY
         accounts = self.lobby.accounts
         account = accounts.find(name) if accounts is not None else None
         if account is None:  # a guest, as before accounts

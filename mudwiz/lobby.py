@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import itertools
 import random
-import re
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
@@ -22,13 +21,13 @@ from mudwiz.errors import BadCommand
 from mudwiz.numbers import whole_number
 from mudwiz.ratelimit import Buckets
 from mudwiz.session import Session
+from mudwiz.sysops import Sysops
 from mudwiz.table import IDLE_CLOSE, Records, Table, TableServices
 from mudwiz.thinking import Think, think_inline
-from mudwiz.usertext import one_line
+from mudwiz.usertext import NAME_RULE, one_line
 
 log = Logger()
 
-NAME_RULE = re.compile(r"^[A-Za-z0-9_-]{2,16}$")
 LOBBY = "lobby"
 CHAT_BURST, CHAT_RATE = 10, 1.0  # lines of chat at once, then lines a second: a conversation, not a flood
 # Commands that tell other people something (/new, /join, /watch, /bot, /option): moves at once, then a second.
@@ -55,6 +54,8 @@ class Lobby:
     ) -> None:
         self.clock = clock
         self.accounts: Accounts | None = None  # set by makeService; None: every name is a guest's
+        self.sysops: Sysops | None = None  # set by makeService; None: no sysops, no bans (tests)
+        self.stopping = False  # the server is stopping: a closing connection leaves its table as it is
         self.records = records  # None: games are not kept, /history and /game say so
         self.idle_close = idle_close
         self.think = think
@@ -134,6 +135,9 @@ class Lobby:
             return
         del self.users[session.name.lower()]
         log.info("logout {name}", name=session.name)
+        if self.stopping:  # the tables stay as they are: no grace, no stand-in, no game abandoned on the way down
+            session.connected = False
+            return
         table = session.table
         session.connected = False
         if table is not None:
@@ -150,6 +154,8 @@ class Lobby:
         self.presence_notice(session, "left")
 
     def _grace_over(self, name: str, table: Table) -> None:
+        if self.stopping:
+            return
         self.away.pop(name.lower(), None)
         seat = table.seat_of(name)
         if seat is None or table.seats[seat].connected:

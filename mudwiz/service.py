@@ -7,7 +7,9 @@ The listening addresses are Twisted endpoint descriptions (``tcp:4000``, ``tcp:4
 
 from __future__ import annotations
 
+import fcntl
 import os
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, cast
@@ -25,7 +27,8 @@ from mudwiz.lobby import ARRIVAL_BURST, ARRIVAL_RATE, Lobby
 from mudwiz.net.limits import ConnectionCounter, Limits, raise_fd_limit
 from mudwiz.net.raw import RawFactory
 from mudwiz.net.telnet import MudFactory
-from mudwiz.store import GameRecord, Store, open_store
+from mudwiz.store import GameRecord, Store, StoreError, open_store
+from mudwiz.sysops import Farewell, Sysops
 from mudwiz.table import IDLE_CLOSE, Records
 from mudwiz.thinking import Think, ThreadedThinking, think_inline
 from mudwiz.workers import WorkerThreads
@@ -100,10 +103,44 @@ class PasswordWork(WorkerThreads):
         return self.run(fn, *args)
 
 
+LOCKFILE = "mudwiz.lock"
+
+
+class DataLock(service.Service):
+    """One server a data directory: an exclusive ``flock`` on ``mudwiz.lock`` in it, taken before the database
+    is opened and held for the server's life (the kernel lets go of it when the process ends, however it ends).
+    A second server on the directory is refused (``StoreError``) before it touches anything; ``mudwiz admin``
+    and ``mudwiz export`` do not take it, since SQLite lets them share the file with the running server."""
+
+    name: str | None = "datalock"  # type: ignore[assignment]  # IService declares name None until set
+
+    def __init__(self, directory: str) -> None:
+        path = Path(directory) / LOCKFILE
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self.file = path.open("a+")
+        except OSError as exc:
+            raise StoreError(f"cannot use the data directory {directory}: {exc.strerror or exc}") from None
+        try:
+            fcntl.flock(self.file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            self.file.close()
+            raise StoreError(f"{directory}: another mudwiz server is using this data directory (it holds {path}); "
+                             "stop it first, or set MUDWIZ_DATA to another directory") from None
+        self.file.truncate(0)
+        self.file.write(f"{os.getpid()}\n")  # who holds it, for whoever looks
+        self.file.flush()
+
+    def stopService(self) -> None:
+        super().stopService()
+        self.file.close()  # lets go of the lock
+
+
 def storage(top: service.MultiService, clock: IReactorTime, data: str | None) -> tuple[Records, Accounts]:
-    """Open the store in the data directory (``StoreError``, naming the file and why, if it cannot be used):
-    games written from its own thread and passwords worked on in theirs, or both inline on a clock with no
-    threads (a fake one)."""
+    """Open the store in the data directory (``StoreError``, naming the file and why, if it cannot be used, or
+    if another server holds the directory): games written from its own thread and passwords worked on in theirs,
+    or both inline on a clock with no threads (a fake one)."""
+    DataLock(data_directory(data)).setServiceParent(top)  # first: stopped last, after the store is closed
     store = open_store(data_directory(data))
     log.info("game records and accounts in {path}", path=str(store.path))
     if not IReactorFromThreads.providedBy(clock):
@@ -124,9 +161,11 @@ def makeService(
     bot_delay: float | None = None,
     clock: IReactorTime | None = None,
     data: str | None = None,
+    stop: Callable[[], None] | None = None,
 ) -> service.MultiService:
     """Build the server: settings come from arguments, else ``MUDWIZ_*`` environment variables, else defaults.
-    Raises ``StoreError`` when the data directory's database cannot be used: the server does not start."""
+    Raises ``StoreError`` when the data directory's database cannot be used: the server does not start.
+    ``stop`` is what ``/shutdown`` calls to stop the server: the reactor's ``stop`` unless given."""
     if clock is None:
         from twisted.internet import reactor
 
@@ -151,6 +190,8 @@ def makeService(
         records=records,
     )
     lobby.accounts = accounts
+    lobby.sysops = Sysops(lobby, accounts.store, stop or reactor_stop(clock))
+    Farewell(lobby.sysops).setServiceParent(top)  # before the listeners: stopped after they stop accepting
     top.lobby = lobby  # type: ignore[attr-defined]
     login_timeout = float(os.environ.get("MUDWIZ_LOGIN_TIMEOUT", LOGIN_TIMEOUT))
     shared = (lobby, motd_text, login_timeout, connection_counter())  # one counter: the limits span transports
@@ -177,3 +218,26 @@ def connection_counter() -> ConnectionCounter:
     log.info("open files: soft limit {before}, now {soft}; hard limit {hard}; {limits}",
              before=before, soft=soft, hard=hard, limits=limits.describe())
     return ConnectionCounter(limits)
+
+
+def reactor_stop(clock: IReactorTime) -> Callable[[], None]:
+    """``clock``'s ``stop`` (the reactor's: its shutdown stops the services, ``Farewell`` among them), once."""
+    from twisted.internet.error import ReactorNotRunning
+
+    def stop() -> None:
+        try:
+            clock.stop()  # type: ignore[attr-defined]  # a reactor has it; a fake clock (tests) does not
+        except (ReactorNotRunning, AttributeError):
+            log.warn("/shutdown: no running reactor to stop")
+
+    return stop
+
+
+def tac_service() -> service.MultiService:
+    """``makeService()`` for ``server.tac``: a database or data directory it cannot use is one line on stderr
+    and status 1, as with ``mudwiz serve``, not twistd's traceback."""
+    try:
+        return makeService()
+    except StoreError as exc:
+        print(f"mudwiz: cannot use the game records: {exc}", file=sys.stderr)
+        raise SystemExit(1) from None

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
+NAME_RULE = re.compile(r"^[A-Za-z0-9_-]{2,16}$")  # a user's name: typeable on any terminal, no spaces
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 

@@ -108,6 +108,27 @@ class Presenter:
             return wrap_words(s.paint(f"{who} tells {s.text(m['to'])}: ", "magenta", "bold") + text, WIDTH)
         return wrap_words(s.paint(f"[{m['channel']}] ", "grey") + s.bold(who) + ": " + text, WIDTH)
 
+    # -- from the sysops
+
+    def _announce(self, m: dict[str, Any]) -> list[str]:
+        s = self.style
+        return wrap_words(s.paint(f"** Announcement from the sysop {s.text(m['from'])}: ", "yellow", "bold")
+                          + s.text(m["text"]), WIDTH)
+
+    def _shutdown(self, m: dict[str, Any]) -> list[str]:
+        return self._painted(f"** {m['text']}", "yellow", "bold")
+
+    def _kicked(self, m: dict[str, Any]) -> list[str]:
+        return self._painted(f"! {m['text']}", "red", "bold")
+
+    def _bans(self, m: dict[str, Any]) -> list[str]:
+        s = self.style
+        rows = [s.rule(f"Bans ({len(m['bans'])})")]
+        for b in m["bans"]:
+            until = f"until {b['until'].replace('T', ' ').replace('Z', ' UTC')}" if b["until"] else "until lifted"
+            rows.append(f"  {b['kind']:<8} {s.text(b['target']):<40} {until}, by {s.text(b['by'])}")
+        return rows if m["bans"] else [*rows, "  Nobody is banned."]
+
     def _reveal_end(self, m: dict[str, Any]) -> list[str]:
         return [self.style.paint(f"* {self.style.text(m['player'])}'s hand is closed again.", "cyan")]
 

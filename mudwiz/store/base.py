@@ -1,8 +1,8 @@
 """What the server keeps between runs, as one narrow interface, so that SQL lives in one place (``sqlite.py``) and
 a server database for multi-process deployments can be another implementation of the same ``Store``.
 
-It keeps game records and accounts; ratings and the table journal (issue #17) are to be further methods of
-``Store``, each with its own forward migration in the implementation.
+It keeps game records, accounts with their roles (sysop), and bans; ratings and the table journal (issue #17)
+are to be further methods of ``Store``, each with its own forward migration in the implementation.
 """
 
 from __future__ import annotations
@@ -26,6 +26,19 @@ class Account:
 
     name: str
     hash: str
+    created: float
+
+
+@dataclass(frozen=True)
+class Ban:
+    """Who may not log in: ``kind`` ``name`` (any case, registered or not) or ``address`` (as the network edge
+    sees it); ``until`` seconds since the epoch, None until a sysop lifts it; ``by`` the sysop (or ``admin``, the
+    command line); ``created`` when."""
+
+    kind: str
+    target: str
+    until: float | None
+    by: str
     created: float
 
 
@@ -114,6 +127,38 @@ class Store(Protocol):
 
     def set_password(self, name: str, password_hash: str) -> None:
         """Replace the password hash of ``name``'s account (any case)."""
+        ...
+
+    def grant_role(self, name: str, role: str) -> None:
+        """Give ``name``'s account (any case) ``role`` (``sysop``); ``KeyError`` when there is no such account."""
+        ...
+
+    def revoke_role(self, name: str, role: str) -> bool:
+        """Take ``role`` from ``name``; False when they did not have it."""
+        ...
+
+    def roles(self, name: str) -> set[str]:
+        """The roles of ``name`` (any case): empty for a guest's name or an account without any."""
+        ...
+
+    def holders(self, role: str) -> list[str]:
+        """The accounts with ``role``, as registered, in name order."""
+        ...
+
+    def add_ban(self, ban: Ban) -> None:
+        """Keep ``ban``, replacing any ban of the same kind and target (any case)."""
+        ...
+
+    def lift_ban(self, kind: str, target: str) -> bool:
+        """Remove the ban of ``target`` (any case), expired or not; False when there was none."""
+        ...
+
+    def bans(self, now: float) -> list[Ban]:
+        """The bans in force at ``now`` (not expired), oldest first."""
+        ...
+
+    def ban_on(self, kind: str, target: str, now: float) -> Ban | None:
+        """The ban of ``target`` (a name in any case, or an address) in force at ``now``; None when it may log in."""
         ...
 
     def close(self) -> None:

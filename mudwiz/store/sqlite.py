@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from mudwiz.store.base import Account, AccountExists, GameRecord, GameSummary, StoreError
+from mudwiz.store.base import Account, AccountExists, Ban, GameRecord, GameSummary, StoreError
 
 FILENAME = "mudwiz.db"
 APPLICATION_ID = 0x6D75647A  # "mudz": a database this code made
@@ -59,6 +59,26 @@ MIGRATIONS: tuple[Migration, ...] = (
             name TEXT NOT NULL,
             hash TEXT NOT NULL,
             created REAL NOT NULL
+        )""",
+    ),
+    # 3: sysops and bans. A role belongs to an account (granted by ``mudwiz admin``); a ban is of a name (its
+    # lower-cased key, registered or not) or of an address, until a time (seconds since the epoch) or, NULL,
+    # until lifted. One ban a target: banning it again replaces the ban.
+    (
+        """CREATE TABLE roles (
+            name_key TEXT NOT NULL REFERENCES accounts (name_key),
+            role TEXT NOT NULL,
+            granted REAL NOT NULL,
+            PRIMARY KEY (name_key, role)
+        )""",
+        """CREATE TABLE bans (
+            kind TEXT NOT NULL CHECK (kind IN ('name', 'address')),
+            target_key TEXT NOT NULL,
+            target TEXT NOT NULL,
+            until REAL,
+            by TEXT NOT NULL,
+            created REAL NOT NULL,
+            PRIMARY KEY (kind, target_key)
         )""",
     ),
 )
@@ -261,6 +281,57 @@ class SQLiteStore:
             raise self._error(exc) from None
         if not changed:
             raise KeyError(name)
+
+    # ------------------------------------------------------------ roles and bans
+
+    def _write(self, sql: str, args: tuple[Any, ...]) -> int:
+        """One statement in a transaction of its own; the number of rows it changed."""
+        try:
+            with self._transaction():
+                return int(self._db.execute(sql, args).rowcount)
+        except sqlite3.Error as exc:
+            raise self._error(exc) from None
+
+    def grant_role(self, name: str, role: str) -> None:
+        if self.account(name) is None:
+            raise KeyError(name)
+        self._write("INSERT OR IGNORE INTO roles (name_key, role, granted) VALUES (?, ?, ?)",
+                    (name.lower(), role, time.time()))
+
+    def revoke_role(self, name: str, role: str) -> bool:
+        return self._write("DELETE FROM roles WHERE name_key = ? AND role = ?", (name.lower(), role)) > 0
+
+    def roles(self, name: str) -> set[str]:
+        with self._reading():
+            rows = self._db.execute("SELECT role FROM roles WHERE name_key = ?", (name.lower(),)).fetchall()
+        return {role for (role,) in rows}
+
+    def holders(self, role: str) -> list[str]:
+        with self._reading():
+            rows = self._db.execute("SELECT a.name FROM roles r JOIN accounts a ON a.name_key = r.name_key "
+                                    "WHERE r.role = ? ORDER BY r.name_key", (role,)).fetchall()
+        return [name for (name,) in rows]
+
+    def add_ban(self, ban: Ban) -> None:
+        self._write("INSERT OR REPLACE INTO bans (kind, target_key, target, until, by, created) "
+                    "VALUES (?, ?, ?, ?, ?, ?)", (ban.kind, ban.target.lower(), ban.target, ban.until, ban.by,
+                                                  ban.created))
+
+    def lift_ban(self, kind: str, target: str) -> bool:
+        return self._write("DELETE FROM bans WHERE kind = ? AND target_key = ?", (kind, target.lower())) > 0
+
+    def bans(self, now: float) -> list[Ban]:
+        with self._reading():
+            rows = self._db.execute("SELECT kind, target, until, by, created FROM bans WHERE until IS NULL OR "
+                                    "until > ? ORDER BY created", (now,)).fetchall()
+        return [Ban(*row) for row in rows]
+
+    def ban_on(self, kind: str, target: str, now: float) -> Ban | None:
+        with self._reading():
+            row = self._db.execute("SELECT kind, target, until, by, created FROM bans WHERE kind = ? AND "
+                                   "target_key = ? AND (until IS NULL OR until > ?)",
+                                   (kind, target.lower(), now)).fetchone()
+        return None if row is None else Ban(*row)
 
     def close(self) -> None:
         with self._lock:

@@ -1,0 +1,101 @@
+"""``mudwiz admin``: the sysop role and the bans, from the command line, on the data directory's database.
+
+It works while the server runs (SQLite shares the file: the server's lock on the data directory is not taken
+here, and a write waits up to the store's busy timeout for the server's), and the server reads roles and bans
+when they are used, so a grant or an unban counts at once. Every failure is one line on stderr and status 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from mudwiz.errors import BadCommand
+from mudwiz.store import FILENAME, SQLiteStore, Store, StoreError, iso_time
+from mudwiz.sysops import ROLES, ban_target
+
+
+class AdminError(Exception):
+    """What ``mudwiz admin`` says on stderr, in one line, before exiting with status 1."""
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    admin = sub.add_parser("admin", help="sysops and bans, on the data directory (the server may be running)")
+    admin.add_argument("--data", help="the data directory (default $MUDWIZ_DATA or ./data)")
+    verbs = admin.add_subparsers(dest="verb", required=True)
+    for verb, what in (("grant", "give a registered name a role"), ("revoke", "take a role from a name")):
+        parser = verbs.add_parser(verb, help=what)
+        parser.add_argument("name")
+        parser.add_argument("role", help=f"one of: {', '.join(ROLES)}")
+    verbs.add_parser("list", help="the sysops and the bans in force")
+    unban = verbs.add_parser("unban", help="lift the ban of a name or an IP address")
+    unban.add_argument("target", help="NAME or ADDRESS")
+
+
+def run(args: argparse.Namespace) -> int:
+    from mudwiz.service import data_directory
+
+    path = Path(data_directory(args.data)) / FILENAME
+    try:
+        store = SQLiteStore(path, create=False)
+    except StoreError as exc:
+        print(f"mudwiz: cannot open the accounts: {exc}", file=sys.stderr)
+        return 1
+    try:
+        print(VERBS[args.verb](store, args))
+    except (AdminError, StoreError) as exc:
+        print(f"mudwiz: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        store.close()
+    return 0
+
+
+def _role(role: str) -> str:
+    if role.lower() not in ROLES:
+        raise AdminError(f"there is no role {role!r}; roles: {', '.join(ROLES)}")
+    return role.lower()
+
+
+def grant(store: Store, args: argparse.Namespace) -> str:
+    role = _role(args.role)
+    account = store.account(args.name)
+    if account is None:  # a guest's name could be anyone's tomorrow: a role needs a password behind it
+        raise AdminError(f"{args.name} is not a registered name: register it first (/register, logged in as it)")
+    store.grant_role(account.name, role)
+    return f"{account.name} is a {role} (at once, no need to log in again)"
+
+
+def revoke(store: Store, args: argparse.Namespace) -> str:
+    role = _role(args.role)
+    if not store.revoke_role(args.name, role):
+        raise AdminError(f"{args.name} is not a {role}")
+    return f"{args.name} is no longer a {role}"
+
+
+def listing(store: Store, args: argparse.Namespace) -> str:
+    lines = [f"sysops: {', '.join(store.holders('sysop')) or 'none'}"]
+    bans = store.bans(time.time())
+    lines.append(f"bans: {len(bans) or 'none'}")
+    for ban in bans:
+        until = "until lifted" if ban.until is None else f"until {iso_time(ban.until)}"
+        lines.append(f"  {ban.kind} {ban.target} {until} (by {ban.by}, {iso_time(ban.created)})")
+    return "\n".join(lines)
+
+
+def unban(store: Store, args: argparse.Namespace) -> str:
+    try:
+        kind, target = ban_target(args.target)
+    except BadCommand as exc:
+        raise AdminError(str(exc)) from None
+    if not store.lift_ban(kind, target):
+        raise AdminError(f"{target} is not banned")
+    return f"{target} may log in again"
+
+
+VERBS: dict[str, Callable[[Store, argparse.Namespace], str]] = {
+    "grant": grant, "revoke": revoke, "list": listing, "unban": unban,
+}
