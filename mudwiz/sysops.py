@@ -134,6 +134,8 @@ class Sysops:
         if name.lower() == by.name.lower():
             raise BadCommand("that is you; /quit leaves")
         if SYSOP in self.store.roles(name):
+            account = self.store.account(name)
+            name = account.name if account is not None else name
             raise BadCommand(f"{name} is a sysop: revoke the role first (mudwiz admin revoke {name} sysop)")
 
     def remove(self, session: Session, text: str, by: str, until: float | None = None) -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from mudwiz.store import FILENAME, AccountExists, GameRecord, SQLiteStore, StoreError, open_store
+from mudwiz.store import FILENAME, AccountExists, Ban, GameRecord, SQLiteStore, StoreError, open_store
 from mudwiz.store.sqlite import APPLICATION_ID, MIGRATIONS
 
 
@@ -178,3 +178,55 @@ def test_a_directory_that_cannot_be_made_or_written_is_refused(tmp_path: Path) -
     with pytest.raises(StoreError, match=rf"{readonly / FILENAME}: it cannot be opened or created"):
         open_store(readonly)
     assert not (readonly / FILENAME).exists()
+
+
+def test_a_version_2_file_gains_roles_and_bans_and_keeps_its_accounts_and_games(tmp_path: Path) -> None:
+    old = SQLiteStore(tmp_path / FILENAME, migrations=MIGRATIONS[:2])  # as the accounts slice left it
+    kept = old.record_game(record("Alice", "bot1"))
+    old.create_account("Alice", "h1")
+    assert old.version == 2
+    old.close()
+    store = open_store(tmp_path)
+    assert store.version == len(MIGRATIONS) and store.game(kept) is not None
+    account = store.account("ALICE")
+    assert account is not None and account.hash == "h1" and store.roles("alice") == set()
+    store.grant_role("alice", "sysop")
+    store.close()
+    store = open_store(tmp_path)
+    assert store.roles("Alice") == {"sysop"} and store.holders("sysop") == ["Alice"]
+    store.close()
+
+
+def test_roles_belong_to_accounts_in_any_case(tmp_path: Path) -> None:
+    store = open_store(tmp_path)
+    with pytest.raises(KeyError):
+        store.grant_role("guest", "sysop")  # no account: no role
+    store.create_account("Bob", "h")
+    store.create_account("alice", "h")
+    store.grant_role("BOB", "sysop")
+    store.grant_role("bob", "sysop")  # twice is once
+    store.grant_role("Alice", "sysop")
+    assert store.roles("bob") == {"sysop"} and store.holders("sysop") == ["alice", "Bob"]
+    assert store.revoke_role("Bob", "sysop") and not store.revoke_role("bob", "sysop")
+    assert store.roles("BOB") == set() and store.holders("sysop") == ["alice"]
+    store.close()
+
+
+def test_bans_by_name_and_address_expire_are_replaced_and_lifted(tmp_path: Path) -> None:
+    store = open_store(tmp_path)
+    store.add_ban(Ban("name", "Mallory", 1100.0, "alice", 1000.0))
+    store.add_ban(Ban("address", "10.0.0.2", None, "admin", 1001.0))
+    assert store.ban_on("name", "MALLORY", 1099.0) == Ban("name", "Mallory", 1100.0, "alice", 1000.0)
+    assert store.ban_on("name", "mallory", 1100.0) is None  # expired at its time
+    assert store.ban_on("address", "10.0.0.2", 1e12) is not None and store.ban_on("address", "10.0.0.3", 0) is None
+    assert store.ban_on("name", "10.0.0.2", 0) is None  # a name ban and an address ban are different things
+    assert [b.target for b in store.bans(1050.0)] == ["Mallory", "10.0.0.2"]
+    assert [b.target for b in store.bans(2000.0)] == ["10.0.0.2"]
+    store.add_ban(Ban("name", "mallory", None, "carol", 1500.0))  # banned again: replaces the first
+    assert store.bans(2000.0)[-1] == Ban("name", "mallory", None, "carol", 1500.0)
+    store.close()
+    store = open_store(tmp_path)  # bans outlast a restart
+    assert len(store.bans(2000.0)) == 2
+    assert store.lift_ban("name", "MALLORY") and not store.lift_ban("name", "mallory")
+    assert store.lift_ban("address", "10.0.0.2") and store.bans(0) == []
+    store.close()

@@ -155,8 +155,10 @@ class JsonClient:
     """A scripted client: logs in, switches to JSON mode, and reads one JSON object a line."""
 
     def __init__(self, address: tuple[str, int], name: str, timeout: float = 30.0, password: str | None = None,
-                 ) -> None:
-        self.sock = socket.create_connection(address, timeout=timeout)
+                 source: str | None = None) -> None:
+        # source: the local address to connect from (127.0.0.2: another loopback address, for per-address rules)
+        self.sock = socket.create_connection(address, timeout=timeout,
+                                             source_address=(source, 0) if source else None)
         self.name = name
         self.buffer = b""
         self.messages: list[dict[str, Any]] = []
