@@ -144,7 +144,6 @@ class Connection:
         refusal = sysops.refusal(kind, target) if sysops is not None else None
         if refusal is None:
             return False
-        log.info("refused {kind} {target}: banned", kind=kind, target=target)
         self.session.deliver({"type": "error", "message": refusal})
         self.outbox.close()
         return True

@@ -28,7 +28,7 @@ from twisted.logger import Logger
 from mudwiz.errors import BadCommand
 from mudwiz.numbers import whole_number
 from mudwiz.session import Session
-from mudwiz.store import Ban, Store, iso_time
+from mudwiz.store import Ban, Store, StoreError, iso_time
 from mudwiz.usertext import NAME_RULE, one_line
 
 log = Logger()
@@ -115,7 +115,11 @@ class Sysops:
         """The one line that refuses a banned name or address; None when it may come in."""
         if not target:  # a unix socket has no address
             return None
-        ban = self.store.ban_on(kind, target, self.now)
+        try:
+            ban = self.store.ban_on(kind, target, self.now)
+        except StoreError as exc:  # a sick disk must not lock everybody out: let them in, and say so
+            log.error("cannot read the bans, {kind} {target} let in: {why}", kind=kind, target=target, why=str(exc))
+            return None
         if ban is None:
             return None
         who = f"your address {ban.target} is" if kind == "address" else f"{ban.target} is"

@@ -22,7 +22,7 @@ from mudwiz.connection import Connection
 from mudwiz.lobby import Lobby
 from mudwiz.render.ansi import Presenter
 from mudwiz.render.style import Style
-from mudwiz.store import SQLiteStore, open_store
+from mudwiz.store import Ban, SQLiteStore, open_store
 from mudwiz.sysops import FAREWELL, Farewell, Sysops
 from mudwiz.table import Records
 
@@ -298,3 +298,45 @@ def test_the_clean_stop_does_not_wait_for_ever_on_a_connection_that_does_not_clo
     server.lobby.sysops.farewell().addCallback(fired.append)
     server.clock.advance(FAREWELL)
     assert fired == [None]
+
+
+def test_bans_that_cannot_be_read_let_people_in_and_the_log_says_so(server: Server) -> None:
+    from twisted.logger import formatEvent, globalLogPublisher
+
+    logged: list[str] = []
+
+    def observe(event: dict[str, object]) -> None:
+        logged.append(formatEvent(event))
+
+    server.store.add_ban(Ban("address", "10.0.0.9", None, "admin", 0))
+    assert User(server.lobby, "10.0.0.9").outbox.closed  # banned while the file can be read
+    globalLogPublisher.addObserver(observe)
+    try:
+        server.store.close()  # as good as a disk that fails every read from now on
+        user = User(server.lobby, "10.0.0.9")
+    finally:
+        globalLogPublisher.removeObserver(observe)
+    assert not user.outbox.closed  # a sick disk locks nobody out
+    assert [line for line in logged if line.startswith("cannot read the bans, address 10.0.0.9 let in: ")]
+
+
+def test_a_terminal_shows_the_sysops_messages_in_80_columns() -> None:
+    from mudwiz.render.style import WIDTH, visible_len
+
+    presenter = Presenter(Style.for_mode("ascii"))
+    bans = {"type": "bans", "bans": [
+        {"kind": "name", "target": "mallory", "until": None, "by": "Sys", "since": "2026-11-24T00:00:00Z"},
+        {"kind": "address", "target": "2001:db8::1", "until": "2026-11-24T01:00:00Z", "by": "Sys",
+         "since": "2026-11-24T00:00:00Z"}]}
+    assert presenter.lines(bans)[1:] == [
+        "  name     mallory                                  until lifted, by Sys",
+        "  address  2001:db8::1                              until 2026-11-24 01:00:00 UTC, by Sys"]
+    assert presenter.lines({"type": "bans", "bans": []})[1:] == ["  Nobody is banned."]
+    shown = [*presenter.lines({"type": "shutdown", "seconds": 30, "by": "Sys",
+                               "text": "The server stops in 30 seconds (shutdown by the sysop Sys)."}),
+             *presenter.lines({"type": "kicked", "by": "Sys", "text": "You are disconnected by the sysop Sys: "
+                               + "spam " * 30}),
+             *presenter.lines({"type": "announce", "from": "Sys", "text": "word " * 40})]
+    assert shown[0] == "** The server stops in 30 seconds (shutdown by the sysop Sys)."
+    assert shown[1].startswith("! You are disconnected by the sysop Sys: spam")
+    assert len(shown) > 4 and all(visible_len(line) <= WIDTH for line in shown)

@@ -174,7 +174,7 @@ def _unrule(line: str) -> str:
     return line
 
 
-_WRAPPED = ("ok", "error", "notice", "chat")  # the terminal renderer breaks these at 80 columns
+_WRAPPED = ("ok", "error", "notice", "chat", "announce", "shutdown", "kicked")  # broken at 80 columns
 _CONTINUED = re.compile(r"^((?:\x1b\[[0-9;]*m)*)  ")
 
 
