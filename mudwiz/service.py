@@ -221,7 +221,8 @@ def connection_counter() -> ConnectionCounter:
 
 
 def reactor_stop(clock: IReactorTime) -> Callable[[], None]:
-    """``clock``'s ``stop`` (the reactor's: its shutdown stops the services, ``Farewell`` among them), once."""
+    """``clock``'s ``stop`` (the reactor's: its shutdown stops the services, ``Farewell`` among them); on a clock
+    with none (a fake one), a line in the log."""
     from twisted.internet.error import ReactorNotRunning
 
     def stop() -> None:
