@@ -30,6 +30,8 @@ class FanOut:
         who saw it, after its seconds."""
         table = self.table
         for viewer in table.roster.viewers():
+            if viewer.is_bot:  # a bot reads its view when it is to move, never its messages
+                continue
             for event in events:
                 seen = event.visible_to(viewer.name if viewer in table.seats else None)
                 if seen is None:
@@ -134,10 +136,26 @@ class FanOut:
         message = self.state_for(session)
         if look:
             message["look"] = True
+        self._sheet_once(session, message, look)
         session.deliver(message)
 
+    def _sheet_once(self, session: Session, message: dict[str, Any], look: bool) -> None:
+        """Leave out the score sheet when this viewer was last sent the same one: it changes once a round but was
+        most of every state's bytes and encoding time (issue #18). It is sent with the game's first state, each
+        round's end, a redraw (``look``: ``/look``, sitting down, watching) and to a new viewer; a state without
+        ``sheet`` means "as before" (docs/protocol.md)."""
+        game = self.table.game
+        if game is None or "sheet" not in message:
+            return
+        mark = (self.table.id, self.table.games_played, len(message["sheet"]))
+        if session.sheet_sent == mark and not look:
+            del message["sheet"]
+        else:
+            session.sheet_sent = mark
+
     def send_states(self, look: Session | None = None) -> None:
-        """A fresh state to every connected viewer; ``look`` is the one who gets it as a full redraw."""
+        """A fresh state to every connected person watching or seated; ``look`` is the one who gets it as a full
+        redraw. Bots get none: they are handed their view when it is their move."""
         for s in self.table.roster.viewers():
-            if s.connected:
+            if s.connected and not s.is_bot:
                 self.send_state(s, look=s is look)
