@@ -21,7 +21,7 @@ from twisted.logger import Logger
 from mudwiz.accounts import Accounts
 from mudwiz.connection import LOGIN_TIMEOUT
 from mudwiz.games import available, game_class
-from mudwiz.lobby import ARRIVAL_BURST, ARRIVAL_RATE, Lobby
+from mudwiz.lobby import ARRIVAL_BURST, ARRIVAL_RATE, PRESENCE_CROWD, Lobby, PresenceLimits
 from mudwiz.net.limits import ConnectionCounter, Limits, raise_fd_limit
 from mudwiz.net.raw import RawFactory
 from mudwiz.net.telnet import MudFactory
@@ -146,8 +146,11 @@ def makeService(
         grace=grace if grace is not None else float(os.environ.get("MUDWIZ_GRACE", 120)),
         bot_delay=bot_delay if bot_delay is not None else float(os.environ.get("MUDWIZ_BOT_DELAY", 1.0)),
         idle_close=float(os.environ.get("MUDWIZ_IDLE_TABLE", IDLE_CLOSE)),
-        arrival_burst=int(os.environ.get("MUDWIZ_ARRIVAL_BURST", ARRIVAL_BURST)),
-        arrival_rate=float(os.environ.get("MUDWIZ_ARRIVAL_RATE", ARRIVAL_RATE)),
+        presence=PresenceLimits(
+            burst=int(os.environ.get("MUDWIZ_ARRIVAL_BURST", ARRIVAL_BURST)),
+            rate=float(os.environ.get("MUDWIZ_ARRIVAL_RATE", ARRIVAL_RATE)),
+            crowd=int(os.environ.get("MUDWIZ_PRESENCE_CROWD", PRESENCE_CROWD)),
+        ),
         records=records,
     )
     lobby.accounts = accounts

@@ -100,3 +100,52 @@ def test_the_client_keeps_the_sheet_a_state_leaves_out() -> None:
     assert "sheet" not in people[1].last_state()
     sheet = model.sheet_message()
     assert sheet is not None and len(sheet["sheet"]) == 1
+
+
+def test_past_the_crowd_arrivals_are_counted_not_told_one_by_one() -> None:
+    from twisted.internet.task import Clock
+
+    from mudwiz.lobby import PRESENCE_SUMMARY, Lobby, PresenceLimits
+
+    clock = Clock()
+    lobby = Lobby(clock, presence=PresenceLimits(crowd=3))
+    first = Recorder()
+    lobby.login(first, "first")
+    for i in range(2):
+        lobby.login(Recorder(), f"early{i}")
+    assert [m["text"] for m in first.of_type("notice")] == ["early0 has arrived.", "early1 has arrived."]
+    for i in range(5):
+        lobby.login(Recorder(), f"late{i}")
+    assert len(first.of_type("notice")) == 2, "with more than 3 online, nobody is told one by one"
+    clock.advance(PRESENCE_SUMMARY)
+    assert first.of_type("notice")[-1]["text"] == f"5 more arrived in the last {PRESENCE_SUMMARY:g} s."
+
+
+def test_who_is_a_page_at_a_time_from_a_name_on() -> None:
+    from twisted.internet.task import Clock
+
+    from mudwiz.lobby import WHO_PAGE, Lobby, PresenceLimits
+
+    lobby = Lobby(Clock(), presence=PresenceLimits(crowd=0))
+    me = Recorder()
+    lobby.login(me, "aaa")
+    for i in range(2 * WHO_PAGE):
+        lobby.login(Recorder(), f"u{i:03d}")
+    dispatch(lobby, me, "/who")
+    page = me.of_type("who")[-1]
+    assert page["total"] == 2 * WHO_PAGE + 1 and len(page["users"]) == WHO_PAGE
+    assert page["users"][0]["name"] == "aaa" and page["next"] == f"u{WHO_PAGE - 1:03d}"
+    dispatch(lobby, me, f"/who {page['next'].upper()}")
+    second = me.of_type("who")[-1]
+    assert second["users"][0]["name"] == page["next"] and second["from"] == page["next"].upper()
+    dispatch(lobby, me, "/who u03")
+    last = me.of_type("who")[-1]
+    assert last["users"][0]["name"] == "u030" and last["next"] is None and len(last["users"]) == 10
+    assert "/who u019 lists the next 20" in "".join(render(page))
+
+
+def render(message: dict[str, Any]) -> list[str]:
+    from mudwiz.render.ansi import Presenter
+    from mudwiz.render.style import Style
+
+    return Presenter(Style.for_mode("ascii")).lines(message, None)
