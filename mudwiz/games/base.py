@@ -72,7 +72,9 @@ class Event:
         return self
 
     def to_dict(self) -> dict[str, Any]:
-        return {"type": self.type, **dataclasses.asdict(self)}
+        """The event's fields, as its message carries them. Flat: events hold plain JSON values, built fresh by
+        each move and never changed, so they are shared rather than deep-copied (``asdict``) for every viewer."""
+        return {"type": self.type, **{f.name: getattr(self, f.name) for f in dataclasses.fields(self)}}
 
 
 class TimedReveal(ABC):
