@@ -7,6 +7,7 @@ a stand-in bot plays the seat so the others can finish, and the player may still
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import random
 import re
@@ -77,6 +78,7 @@ class Lobby:
         self.bot_delay = bot_delay
         self.seeds = random.Random(seed)
         self.users: dict[str, Session] = {}  # lower-cased name -> session
+        self._by_name: list[str] = []  # the keys of ``users`` in order: a /who page costs its length, not a sort
         self.tables: dict[int, Table] = {}
         self.away: dict[str, tuple[Table, IDelayedCall]] = {}
         self.talk = Buckets(clock, CHAT_RATE, CHAT_BURST)  # by lower-cased name: how fast they may chat
@@ -118,6 +120,7 @@ class Lobby:
         session.name = self.held_spelling(self.check_name(name))
         session.connected = True
         self.users[session.name.lower()] = session
+        bisect.insort(self._by_name, session.name.lower())
         log.info("login {name}", name=session.name)
         self.presence_notice(session, "arrived")
         if greet is not None:
@@ -149,6 +152,7 @@ class Lobby:
         if self.users.get(session.name.lower()) is not session:
             return
         del self.users[session.name.lower()]
+        del self._by_name[bisect.bisect_left(self._by_name, session.name.lower())]
         log.info("logout {name}", name=session.name)
         table = session.table
         session.connected = False
@@ -275,10 +279,10 @@ class Lobby:
     def who(self, start: str = "", limit: int | None = None) -> list[dict[str, Any]]:
         """Who is online and where, by name: all of them, or the first ``limit`` from ``start`` (a name or the
         start of one, any case) on."""
-        start = start.lower()
-        users = sorted((s for key, s in self.users.items() if key >= start), key=lambda s: s.name.lower())
+        first = bisect.bisect_left(self._by_name, start.lower())
+        keys = self._by_name[first:] if limit is None else self._by_name[first:first + limit]
         rows = []
-        for s in users[:limit]:
+        for s in (self.users[key] for key in keys):
             where = "lobby"
             if s.table is not None:
                 seated = s.table.seat_of(s.name) is not None

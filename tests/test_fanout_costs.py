@@ -149,3 +149,19 @@ def render(message: dict[str, Any]) -> list[str]:
     from mudwiz.render.style import Style
 
     return Presenter(Style.for_mode("ascii")).lines(message, None)
+
+
+def test_who_keeps_name_order_as_people_come_and_go() -> None:
+    from twisted.internet.task import Clock
+
+    from mudwiz.lobby import Lobby
+
+    lobby = Lobby(Clock())
+    people = {name: Recorder() for name in ("Mia", "bob", "Zoe", "al", "Carl")}
+    for name, session in people.items():
+        lobby.login(session, name)
+    lobby.disconnect(people["bob"])
+    lobby.disconnect(people["Zoe"])
+    lobby.login(Recorder(), "BOB")
+    assert [u["name"] for u in lobby.who()] == ["al", "BOB", "Carl", "Mia"]
+    assert [u["name"] for u in lobby.who("c", 2)] == ["Carl", "Mia"]
