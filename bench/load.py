@@ -84,7 +84,10 @@ class Server:
                "MUDWIZ_ARRIVAL_BURST": "1000000000", "MUDWIZ_BOT_DELAY": "0", "MUDWIZ_GRACE": "0",
                "MUDWIZ_LOGIN_TIMEOUT": "0"}
         if kind == "mudwiz":
-            cmd = [sys.executable, "-m", "mudwiz.cli", "serve", "--listen", listen]
+            # MUDWIZ_BENCH_PROFILE=FILE: the server runs under cProfile, its stats written to FILE when it stops
+            profile = ["-m", "cProfile", "-o", os.environ["MUDWIZ_BENCH_PROFILE"]] \
+                if os.environ.get("MUDWIZ_BENCH_PROFILE") else []
+            cmd = [sys.executable, *profile, "-m", "mudwiz.cli", "serve", "--listen", listen]
         else:
             cmd = [sys.executable, str(ROOT / "bench" / "baseline.py"), "--listen", listen,
                    "--state-bytes", str(state_bytes)]

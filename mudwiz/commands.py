@@ -17,7 +17,7 @@ from mudwiz.accounts import MIN_PASSWORD, Accounts
 from mudwiz.errors import BadCommand, IllegalAction, MudwizError
 from mudwiz.games import available, game_class
 from mudwiz.games.base import Game
-from mudwiz.lobby import Lobby
+from mudwiz.lobby import WHO_PAGE, Lobby
 from mudwiz.numbers import whole_number
 from mudwiz.session import MODES, Session
 from mudwiz.store import GameRecord, GameSummary, Store, iso_time
@@ -143,9 +143,18 @@ def help_text(topic: str, session: Session) -> str:
     raise BadCommand(f"no help on {topic!r}; /help lists the commands")
 
 
-@command("who", "/who", "who is online, and where")
+def who_message(lobby: Lobby, start: str = "") -> dict[str, Any]:
+    """A screenful of who is online, from ``start`` on: ``total`` says how many there are in all, ``next`` the
+    name the next page starts at (null on the last), so that /who costs a page however many are online."""
+    rows = lobby.who(start, WHO_PAGE + 1)
+    more = rows[WHO_PAGE]["name"] if len(rows) > WHO_PAGE else None
+    return {"type": "who", "users": rows[:WHO_PAGE], "total": len(lobby.users), "from": start or None,
+            "next": more}
+
+
+@command("who", "/who [NAME]", f"who is online, and where ({WHO_PAGE} a page; from NAME on, by name)")
 def _who(lobby: Lobby, session: Session, arg: str) -> str | None:
-    session.deliver({"type": "who", "users": lobby.who()})
+    session.deliver(who_message(lobby, arg.strip()))
     return None
 
 
@@ -355,7 +364,7 @@ def _score(lobby: Lobby, session: Session, arg: str) -> str | None:
 @command("look", "/look", "redraw the table (or, in the lobby, who is here and the tables)")
 def _look(lobby: Lobby, session: Session, arg: str) -> str | None:
     if session.table is None:
-        session.deliver({"type": "who", "users": lobby.who()})
+        session.deliver(who_message(lobby))
         session.deliver({"type": "tables", "tables": [t.summary() for t in lobby.tables.values()]})
         return None
     session.table.send_state(session, look=True)

@@ -7,10 +7,12 @@ a stand-in bot plays the seat so the others can finish, and the player may still
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import random
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from twisted.internet.interfaces import IDelayedCall, IReactorTime
@@ -36,6 +38,21 @@ MOVE_BURST, MOVE_RATE = 15, 1.0
 # past them arrivals and departures are summed up in one line every PRESENCE_SUMMARY seconds.
 ARRIVAL_BURST, ARRIVAL_RATE = 10, 0.5
 PRESENCE_SUMMARY = 30.0
+# Past this many people online, nobody is told of each arrival and departure one by one (MUDWIZ_PRESENCE_CROWD):
+# a login would cost a line to every one of them, and all logins together the square of the crowd (issue #18).
+# The summary line says how many came and went instead.
+PRESENCE_CROWD = 50
+WHO_PAGE = 20  # names a /who page lists: a screenful of 24 rows with its head and foot
+
+
+@dataclass(frozen=True)
+class PresenceLimits:
+    """When ``X has arrived/left.`` is told one by one: ``burst`` at once then ``rate`` a second per address,
+    and never while more than ``crowd`` (0: no such limit) are online."""
+
+    burst: int = ARRIVAL_BURST
+    rate: float = ARRIVAL_RATE
+    crowd: int = PRESENCE_CROWD
 
 
 class Lobby:
@@ -48,8 +65,7 @@ class Lobby:
         seed: int | None = None,
         think: Think = think_inline,
         idle_close: float = IDLE_CLOSE,
-        arrival_burst: int = ARRIVAL_BURST,
-        arrival_rate: float = ARRIVAL_RATE,
+        presence: PresenceLimits = PresenceLimits(),
         records: Records | None = None,
     ) -> None:
         self.clock = clock
@@ -63,11 +79,13 @@ class Lobby:
         self.bot_delay = bot_delay
         self.seeds = random.Random(seed)
         self.users: dict[str, Session] = {}  # lower-cased name -> session
+        self._by_name: list[str] = []  # the keys of ``users`` in order: a /who page costs its length, not a sort
         self.tables: dict[int, Table] = {}
         self.away: dict[str, tuple[Table, IDelayedCall]] = {}
         self.talk = Buckets(clock, CHAT_RATE, CHAT_BURST)  # by lower-cased name: how fast they may chat
         self.moving = Buckets(clock, MOVE_RATE, MOVE_BURST)  # by lower-cased name: table moves others see
-        self.presence = Buckets(clock, arrival_rate, arrival_burst)  # by address: arrival and departure lines
+        self.presence = Buckets(clock, presence.rate, presence.burst)  # by address: arrival and departure lines
+        self.presence_crowd = presence.crowd  # 0: every arrival is told, however many are online
         self._unannounced: Counter[str] = Counter()  # "arrived"/"left" -> how many since the last summary
         self._summary_timer: IDelayedCall | None = None
         self._next_table = 1
@@ -103,6 +121,7 @@ class Lobby:
         session.name = self.held_spelling(self.check_name(name))
         session.connected = True
         self.users[session.name.lower()] = session
+        bisect.insort(self._by_name, session.name.lower())
         log.info("login {name}", name=session.name)
         self.presence_notice(session, "arrived")
         if greet is not None:
@@ -134,6 +153,7 @@ class Lobby:
         if self.users.get(session.name.lower()) is not session:
             return
         del self.users[session.name.lower()]
+        del self._by_name[bisect.bisect_left(self._by_name, session.name.lower())]
         log.info("logout {name}", name=session.name)
         if self.stopping:  # the tables stay as they are: no grace, no stand-in, no game abandoned on the way down
             session.connected = False
@@ -209,8 +229,10 @@ class Lobby:
 
     def presence_notice(self, session: Session, verb: str) -> None:
         """``X has arrived/left.`` to the lobby, unless that address has been coming and going faster than a
-        room can read: then it is only counted, and a summary line says how many came and went."""
-        if not session.address or self.presence.take(session.address):
+        room can read, or more than ``presence_crowd`` people are online: then it is only counted, and a summary
+        line says how many came and went."""
+        crowded = 0 < self.presence_crowd < len(self.users)
+        if not crowded and (not session.address or self.presence.take(session.address)):
             self.lobby_notice(f"{session.name} has {verb}.", exclude=session)
             return
         self._unannounced[verb] += 1
@@ -260,9 +282,13 @@ class Lobby:
         target.deliver(message)
         session.deliver(message)
 
-    def who(self) -> list[dict[str, Any]]:
+    def who(self, start: str = "", limit: int | None = None) -> list[dict[str, Any]]:
+        """Who is online and where, by name: all of them, or the first ``limit`` from ``start`` (a name or the
+        start of one, any case) on."""
+        first = bisect.bisect_left(self._by_name, start.lower())
+        keys = self._by_name[first:] if limit is None else self._by_name[first:first + limit]
         rows = []
-        for s in sorted(self.users.values(), key=lambda s: s.name.lower()):
+        for s in (self.users[key] for key in keys):
             where = "lobby"
             if s.table is not None:
                 seated = s.table.seat_of(s.name) is not None

@@ -16,26 +16,27 @@ from typing import Any, cast
 
 from twisted.application import service, strports
 from twisted.internet import defer
-from twisted.internet.interfaces import IReactorFromThreads, IReactorTime
+from twisted.internet.interfaces import IReactorFromThreads, IReactorProcess, IReactorTime
 from twisted.internet.protocol import Factory
 from twisted.logger import Logger
 
 from mudwiz.accounts import Accounts
 from mudwiz.connection import LOGIN_TIMEOUT
 from mudwiz.games import available, game_class
-from mudwiz.lobby import ARRIVAL_BURST, ARRIVAL_RATE, Lobby
+from mudwiz.lobby import ARRIVAL_BURST, ARRIVAL_RATE, PRESENCE_CROWD, Lobby, PresenceLimits
 from mudwiz.net.limits import ConnectionCounter, Limits, raise_fd_limit
 from mudwiz.net.raw import RawFactory
 from mudwiz.net.telnet import MudFactory
 from mudwiz.store import GameRecord, Store, StoreError, open_store
 from mudwiz.sysops import Farewell, Sysops
 from mudwiz.table import IDLE_CLOSE, Records
-from mudwiz.thinking import Think, ThreadedThinking, think_inline
+from mudwiz.thinking import ProcessThinking, Think, ThreadedThinking, think_inline
 from mudwiz.workers import WorkerThreads
 
 DEFAULT_LISTEN = "tcp:4000"
 DEFAULT_MOTD = "motd.txt"
 DEFAULT_DATA = "data"
+BOT_PROCESSES = 1  # bots' worker processes: on 2 cores, one for the reactor and one for the bots
 
 log = Logger()
 
@@ -153,6 +154,22 @@ def storage(top: service.MultiService, clock: IReactorTime, data: str | None) ->
     return Records(store, writer), Accounts(store, clock, passwords)
 
 
+def thinking(top: service.MultiService, clock: IReactorTime) -> Think:
+    """Where bots think: ``MUDWIZ_BOT_PROCESSES`` worker processes (default 1), else ``MUDWIZ_BOT_THREADS``
+    threads (0 by default), else on the reactor thread (as with a fake clock, which has no threads)."""
+    processes = int(os.environ.get("MUDWIZ_BOT_PROCESSES", BOT_PROCESSES))
+    threads = int(os.environ.get("MUDWIZ_BOT_THREADS", 0))
+    think: ProcessThinking | ThreadedThinking
+    if processes > 0 and IReactorProcess.providedBy(clock):
+        think = ProcessThinking(cast(IReactorProcess, clock), processes)
+    elif threads > 0 and IReactorFromThreads.providedBy(clock):
+        think = ThreadedThinking(cast(IReactorFromThreads, clock), threads)
+    else:
+        return think_inline
+    think.setServiceParent(top)
+    return think
+
+
 def makeService(
     listen: str | None = None,
     motd: str | None = None,
@@ -174,19 +191,18 @@ def makeService(
     motd_text = read_motd(motd or os.environ.get("MUDWIZ_MOTD") or DEFAULT_MOTD)
     top = service.MultiService()
     records, accounts = storage(top, clock, data)
-    threads = int(os.environ.get("MUDWIZ_BOT_THREADS", 4))
-    think: Think = think_inline  # 0 threads, or a fake clock (no threads): bots think on the reactor thread
-    if threads > 0 and IReactorFromThreads.providedBy(clock):
-        think = ThreadedThinking(cast(IReactorFromThreads, clock), threads)
-        think.setServiceParent(top)
+    think = thinking(top, clock)
     lobby = Lobby(
         clock,
         think=think,
         grace=grace if grace is not None else float(os.environ.get("MUDWIZ_GRACE", 120)),
         bot_delay=bot_delay if bot_delay is not None else float(os.environ.get("MUDWIZ_BOT_DELAY", 1.0)),
         idle_close=float(os.environ.get("MUDWIZ_IDLE_TABLE", IDLE_CLOSE)),
-        arrival_burst=int(os.environ.get("MUDWIZ_ARRIVAL_BURST", ARRIVAL_BURST)),
-        arrival_rate=float(os.environ.get("MUDWIZ_ARRIVAL_RATE", ARRIVAL_RATE)),
+        presence=PresenceLimits(
+            burst=int(os.environ.get("MUDWIZ_ARRIVAL_BURST", ARRIVAL_BURST)),
+            rate=float(os.environ.get("MUDWIZ_ARRIVAL_RATE", ARRIVAL_RATE)),
+            crowd=int(os.environ.get("MUDWIZ_PRESENCE_CROWD", PRESENCE_CROWD)),
+        ),
         records=records,
     )
     lobby.accounts = accounts

@@ -31,6 +31,9 @@ class Session:
         self.connected = True
         self.address = ""  # the peer's host as the network edge saw it; "" for bots and tests
         self.registered = False  # logged in with an account's password, or registered it since
+        # the score sheet this user's client has (table id, game number, rounds on it): a state leaves out a sheet
+        # the client already has (table/fanout.py)
+        self.sheet_sent: tuple[int, int, int] | None = None
 
     def deliver(self, message: dict[str, Any], event: Event | None = None) -> None:
         """Send one protocol message; ``event`` is the engine event it came from, for renderers that want it."""

@@ -121,8 +121,10 @@ def running_server(log: Path | None = None, **env: str) -> Iterator[Server]:
     Its game records go to a new temporary directory unless ``MUDWIZ_DATA`` is given."""
     port = free_port()
     data = None if "MUDWIZ_DATA" in env else tempfile.TemporaryDirectory(prefix="mudwiz-data-")
-    # Every test client comes from 127.0.0.1: the shared server announces all their arrivals, as tests wait for.
+    # Every test client comes from 127.0.0.1, and a shared server gathers many: it announces all their arrivals,
+    # however many are online, as tests wait for.
     environ = {**os.environ, "MUDWIZ_BOT_DELAY": "0.005", "MUDWIZ_GRACE": "120", "MUDWIZ_ARRIVAL_BURST": "100000",
+               "MUDWIZ_PRESENCE_CROWD": "0",
                **({"MUDWIZ_DATA": data.name} if data else {}), **env}
     # The log goes to a file: a pipe nobody reads fills up and then blocks the server on its next log line.
     logfile = log.open("w+b") if log is not None else tempfile.TemporaryFile()

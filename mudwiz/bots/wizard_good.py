@@ -15,9 +15,11 @@ How it thinks:
 - Playing: every legal card (equally good cards once) is played out over the same deals; clearly worse cards
   are dropped early; the card with the best mean round score is played.
 
-Everything runs inside a wall-clock budget (``budget`` seconds, default 0.12) so that a move comes within
-200 ms however busy the machine (the server runs ``choose`` in a worker thread, :mod:`mudwiz.thinking`):
-fewer samples when time is short. The trick rule is the engine's
+A decision is bounded by its playouts (``max_samples`` simulated deals, 400), not by the clock, so a busy
+machine makes it slower, never weaker: the same seed and views give the same moves idle or under load (issue
+#18). On an idle core the largest decision takes about 120 ms; the server runs ``choose`` in a worker process
+(:mod:`mudwiz.thinking`). ``budget`` (seconds) caps a decision's time where a test wants it quick. The trick
+rule is the engine's
 (:func:`power` is checked against :func:`mudwiz.games.wizard.trick_winner` by the tests), in a form that makes
 a playout cheap: a few dictionary look-ups per card.
 """
@@ -237,12 +239,12 @@ class RoundMemory:
 
 
 class WizardGood:
-    """The ``good`` Wizard player; ``budget`` caps the seconds it thinks per decision."""
+    """The ``good`` Wizard player: ``max_samples`` deals a decision; ``budget``, if given, caps its seconds."""
 
-    def __init__(self, game: str, rng: random.Random, budget: float = 0.12, max_samples: int = 400) -> None:
+    def __init__(self, game: str, rng: random.Random, budget: float | None = None, max_samples: int = 400) -> None:
         self.game = game
         self.rng = rng
-        self.budget = budget
+        self.budget = math.inf if budget is None else budget
         self.max_samples = max_samples
         # A card whose mean round score falls this many points behind the best card's, once this many deals have
         # been played out, is simulated no more. Dropping earlier (12 points after 8 deals) lost good cards to

@@ -83,8 +83,11 @@ class Model:
             self.logged_in, self.name = True, message["name"]
             self.note(STYLE.bold(f"Welcome, {message['name']}. /help lists the commands; F1 the keys."))
         elif kind == "state":
-            if self.state is None or self.state.get("table") != message.get("table") or self._new_hand(message):
+            same_table = self.state is not None and self.state.get("table") == message.get("table")
+            if not same_table or self._new_hand(message):
                 self.marked, self.reveals = [], []
+            if "sheet" not in message and same_table and self.state is not None:
+                message = {**message, "sheet": self.state.get("sheet")}  # left out: the one we have is current
             self.state = message
             legal = set(self.legal)
             self.forms = {stop: form for stop, form in self.forms.items() if form in legal}

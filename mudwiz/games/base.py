@@ -72,7 +72,9 @@ class Event:
         return self
 
     def to_dict(self) -> dict[str, Any]:
-        return {"type": self.type, **dataclasses.asdict(self)}
+        """The event's fields, as its message carries them. Flat: events hold plain JSON values, built fresh by
+        each move and never changed, so they are shared rather than deep-copied (``asdict``) for every viewer."""
+        return {"type": self.type, **{f.name: getattr(self, f.name) for f in dataclasses.fields(self)}}
 
 
 class TimedReveal(ABC):
@@ -163,6 +165,7 @@ class Game(ABC):
     round: int  # the round (hand) being played, from 1
     scores: list[int]  # running totals, by seat
     sheet: list[dict[str, Any]]  # one entry a scored round, as the view and /score show it
+    _sheet_copy: list[dict[str, Any]] | None = None  # the views' shared copy of ``sheet`` (``sheet_snapshot``)
 
     @classmethod
     def usage(cls, verb: str) -> str:
@@ -278,9 +281,19 @@ class Game(ABC):
             # the options set to something: an unset number, a flag off and an "off" choice go unsaid (``is``, not
             # ``in``: a number option set to 0 is set, though 0 == False)
             "options": {k: v for k, v in self.options.items() if v is not None and v is not False and v != "off"},
-            "sheet": copy.deepcopy(self.sheet),  # a view is the viewer's to keep: never the engine's own objects
+            "sheet": self.sheet_snapshot(),
             "standings": standings(names, self.scores, self.LOW_WINS) if self.finished else None,
         }
+
+    def sheet_snapshot(self) -> list[dict[str, Any]]:
+        """The score sheet as views carry it: a copy made once per scored round and shared by every view until
+        the next (copying it for every view of every move was most of a move's cost, issue #18). Entries are only
+        ever appended, so its length says when it changed. Views never hold the engine's own objects; readers of
+        the shared copy must not change it."""
+        cached = self._sheet_copy
+        if cached is None or len(cached) != len(self.sheet):
+            cached = self._sheet_copy = copy.deepcopy(self.sheet)
+        return cached
 
     @abstractmethod
     def _rounds(self) -> int | None:

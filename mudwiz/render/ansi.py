@@ -137,7 +137,10 @@ class Presenter:
 
     def _who(self, m: dict[str, Any]) -> list[str]:
         rows = [f"  {pad(self.style.text(u['name']), 18)} {u['where']}" for u in m["users"]]
-        return [self.style.rule(f"Online ({len(m['users'])})"), *rows]
+        total = m.get("total", len(rows))
+        if m.get("next"):
+            rows.append(f"  ... more: /who {self.style.text(m['next'])} lists the next {len(rows)}")
+        return [self.style.rule(f"Online ({total})"), *rows]
 
     def _tables(self, m: dict[str, Any]) -> list[str]:
         if not m["tables"]:

@@ -3,11 +3,14 @@ holds pure policies (a view in, an action out) and knows nothing of sessions or 
 
 from __future__ import annotations
 
+import itertools
 import random
 from typing import Any
 
 from mudwiz.bots import make_policy
 from mudwiz.session import Session
+
+_tokens = itertools.count(1)
 
 
 class BotSession(Session):
@@ -22,7 +25,10 @@ class BotSession(Session):
                  stand_in: bool = True) -> None:
         super().__init__(name, mode="json")
         self.level = level
+        self.game = game
+        self.seed = seed
         self.stand_in = stand_in
+        self.token = next(_tokens)  # this bot among all of the server's, for thinking done in another process
         self.rng = random.Random(seed)
         self.policy = make_policy(level, game, self.rng)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from mudwiz.games.base import Event, TimedReveal
+from mudwiz.render import jsonl
 from mudwiz.session import Session
 from mudwiz.table.botseat import is_stand_in
 
@@ -29,12 +30,19 @@ class FanOut:
         """Each event to each viewer as they may see it (observers as None); a timed reveal is ended for those
         who saw it, after its seconds."""
         table = self.table
+        messages: dict[int, dict[str, Any]] = {}  # id of an event as seen -> its message, built once for all
         for viewer in table.roster.viewers():
+            if viewer.is_bot:  # a bot reads its view when it is to move, never its messages
+                continue
             for event in events:
                 seen = event.visible_to(viewer.name if viewer in table.seats else None)
                 if seen is None:
                     continue
-                viewer.deliver({"type": seen.type, "table": table.id, "game": table.name, **_fields(seen)}, seen)
+                message = messages.get(id(seen))
+                if message is None:
+                    message = messages[id(seen)] = jsonl.Shared(
+                        {"type": seen.type, "table": table.id, "game": table.name, **_fields(seen)})
+                viewer.deliver(message, seen)
                 if isinstance(seen, TimedReveal) and seen.reveal_seconds > 0:
                     ended = {"type": "reveal_end", "table": table.id, "game": table.name,
                              "player": seen.revealed_player}
@@ -59,7 +67,8 @@ class FanOut:
 
     # ------------------------------------------------------------ states
 
-    def state_for(self, session: Session) -> dict[str, Any]:
+    def state_for(self, session: Session, people: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
+        """``session``'s state; ``people`` (``who_is_who``) when the caller sends many states of one update."""
         table = self.table
         seat = table.roster.own_seat(session)
         base: dict[str, Any] = {
@@ -72,7 +81,7 @@ class FanOut:
         }
         if table.game is None:
             return {**base, **self._before_the_game(session, seated=seat is not None)}
-        return {**base, **self._in_the_game(session)}
+        return {**base, **self._in_the_game(session, people or self.who_is_who())}
 
     def _before_the_game(self, session: Session, seated: bool) -> dict[str, Any]:
         """A waiting table's state: the seats so far, the options, and ``/start`` for a host who may."""
@@ -98,7 +107,24 @@ class FanOut:
             "legal": ["/start"] if can_start else [],
         }
 
-    def _in_the_game(self, session: Session) -> dict[str, Any]:
+    def who_is_who(self) -> dict[str, dict[str, Any]]:
+        """What only the table knows of each of the game's players, by lower-cased name, the same for every
+        viewer: whether a bot holds the seat, whether they are away and for how long, a stand-in."""
+        table = self.table
+        assert table.game is not None
+        now = table.clock.seconds()
+        people = {}
+        for name in table.game.players:
+            holder = table.seated(name)  # None once they left a finished game
+            fields: dict[str, Any] = {"bot": holder is not None and holder.is_bot,
+                                      "away": holder is None or not holder.connected, "stand_in": is_stand_in(holder)}
+            until = table.away_until.get(name.lower())
+            if fields["away"] and until is not None:
+                fields["away_for"] = max(0, round(until - now))
+            people[name.lower()] = fields
+        return people
+
+    def _in_the_game(self, session: Session, people: dict[str, dict[str, Any]]) -> dict[str, Any]:
         """The engine's view from ``session``'s seat, with what only the table knows: who is a bot, who is away
         and for how long, who has confirmed, and the table's own moves (``/ok``, ``/start``)."""
         table = self.table
@@ -113,13 +139,7 @@ class FanOut:
         if seat is not None and not table.in_game and table.is_host(session):
             legal.append("/start")
         for p in view["players"]:
-            holder = table.seated(p["name"])  # None once they left a finished game
-            p["bot"] = holder is not None and holder.is_bot
-            p["away"] = holder is None or not holder.connected
-            p["stand_in"] = is_stand_in(holder)
-            until = table.away_until.get(p["name"].lower())
-            if p["away"] and until is not None:
-                p["away_for"] = max(0, round(until - table.clock.seconds()))
+            p.update(people[p["name"].lower()])
         return {**view, "legal": legal, "table_options": table.table_options, "confirmed": sorted(confirmed)}
 
     def game_seat(self, session: Session) -> int | None:
@@ -130,14 +150,32 @@ class FanOut:
         name = session.name.lower()
         return next((i for i, p in enumerate(self.table.game.players) if p.lower() == name), None)
 
-    def send_state(self, session: Session, look: bool = False) -> None:
-        message = self.state_for(session)
+    def send_state(self, session: Session, look: bool = False,
+                   people: dict[str, dict[str, Any]] | None = None) -> None:
+        message = self.state_for(session, people)
         if look:
             message["look"] = True
+        self._sheet_once(session, message, look)
         session.deliver(message)
 
+    def _sheet_once(self, session: Session, message: dict[str, Any], look: bool) -> None:
+        """Leave out the score sheet when this viewer was last sent the same one: it changes once a round but was
+        most of every state's bytes and encoding time (issue #18). It is sent with the game's first state, each
+        round's end, a redraw (``look``: ``/look``, sitting down, watching) and to a new viewer; a state without
+        ``sheet`` means "as before" (docs/protocol.md)."""
+        game = self.table.game
+        if game is None or "sheet" not in message:
+            return
+        mark = (self.table.id, self.table.games_played, len(message["sheet"]))
+        if session.sheet_sent == mark and not look:
+            del message["sheet"]
+        else:
+            session.sheet_sent = mark
+
     def send_states(self, look: Session | None = None) -> None:
-        """A fresh state to every connected viewer; ``look`` is the one who gets it as a full redraw."""
+        """A fresh state to every connected person watching or seated; ``look`` is the one who gets it as a full
+        redraw. Bots get none: they are handed their view when it is their move."""
+        people = self.who_is_who() if self.table.game is not None else None
         for s in self.table.roster.viewers():
-            if s.connected:
-                self.send_state(s, look=s is look)
+            if s.connected and not s.is_bot:
+                self.send_state(s, look=s is look, people=people)

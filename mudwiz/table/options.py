@@ -57,7 +57,8 @@ class TableOptions:
         self.settings = Settings.defaults()
 
     def settings_dict(self) -> dict[str, Any]:
-        return dataclasses.asdict(self.settings)
+        """The settings as a ``state`` carries them (a flat copy: ``asdict`` deep-copies every value, per state)."""
+        return {f.name: getattr(self.settings, f.name) for f in dataclasses.fields(self.settings)}
 
     def game_options(self) -> dict[str, Any]:
         """The host's choices the engine is built with: the table's own are not the game's business."""

@@ -1,0 +1,167 @@
+"""What a table update costs to send (issue #18): the score sheet once a change, nothing built for bots, one copy
+of the sheet shared by every view; and the terminal client keeps the sheet a state leaves out."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from recorder import Recorder
+from test_table import play_round, setup
+
+from mudwiz.client.model import Model
+from mudwiz.commands import dispatch
+from mudwiz.games.wizard import Wizard
+from mudwiz.table.botseat import BotSession
+
+
+def sheets(p: Recorder) -> list[Any]:
+    """The ``sheet`` of each state ``p`` was sent, ``...`` where it was left out."""
+    return [s.get("sheet", ...) for s in p.of_type("state")]
+
+
+def test_a_state_carries_the_sheet_only_when_the_viewer_lacks_it() -> None:
+    clock, lobby, people = setup(confirm="0", rounds="3")
+    dispatch(lobby, people[0], "/start")
+    first = people[1].of_type("state")[-1]
+    assert first["sheet"] == [], "the game's first state carries the (empty) sheet"
+    play_round(lobby, people)
+    states = people[1].of_type("state")
+    start = states.index(first)
+    during = [s for s in states[start + 1:] if s["phase"] != "roundend"]
+    assert during and all("sheet" not in s for s in during), "moves within a round resend no sheet"
+    ended = [s for s in states if s["phase"] == "roundend"]
+    assert ended[0]["sheet"] and len(ended[0]["sheet"]) == 1, "the round's end carries the new sheet"
+    assert all("sheet" not in s for s in ended[1:]), "and only once"
+    dispatch(lobby, people[1], "/look")
+    assert len(people[1].last_state()["sheet"]) == 1, "a redraw carries it again"
+
+
+def test_a_new_viewer_and_a_new_game_get_the_sheet() -> None:
+    clock, lobby, people = setup(confirm="0", rounds="3")
+    dispatch(lobby, people[0], "/start")
+    play_round(lobby, people)
+    watcher = Recorder()
+    lobby.login(watcher, "watcher")
+    dispatch(lobby, watcher, "/watch 1")
+    assert len(watcher.of_type("state")[0]["sheet"]) == 1, "a new viewer's first state carries it"
+    for p in people:
+        dispatch(lobby, p, "/ok")
+    assert "sheet" not in watcher.last_state(), "the next round's deal does not change it"
+    while lobby.tables[1].game.phase != "gameover":
+        play_round(lobby, people)
+        for p in people:
+            if lobby.tables[1].game.phase == "roundend":
+                dispatch(lobby, p, "/ok")
+    dispatch(lobby, people[0], "/start")
+    assert watcher.last_state()["sheet"] == [], "a new game's first state carries its empty sheet"
+
+
+def test_bots_are_sent_no_states_and_no_events() -> None:
+    built: list[str] = []
+
+    class Counting(BotSession):
+        def deliver(self, message: dict[str, Any], event: Any = None) -> None:
+            built.append(message["type"])
+
+    clock, lobby, people = setup(n=1)
+    table = lobby.tables[1]
+    for name in ("b1", "b2"):
+        table.sit(Counting(name, level="random", game="wizard", seed=1, stand_in=False))
+    dispatch(lobby, people[0], "/start")
+    for _ in range(40):
+        clock.advance(5)
+        legal = people[0].last_state()["legal"]
+        if legal and legal[0] != "/ok":
+            dispatch(lobby, people[0], legal[0])
+    assert len(table.game.log) > 10, "the bots played"
+    assert "state" not in built and not {"play", "bid", "trick"} & set(built)
+
+
+def test_every_view_shares_one_copy_of_the_sheet_until_it_changes() -> None:
+    game = Wizard(["a", "b", "c"], {"rounds": 3}, seed=5)
+    while game.phase != "roundend":
+        seat = game.waiting()[0]
+        game.apply(seat, str(game.legal_actions(seat)[0]))
+    views = [game.view(s) for s in (0, 1, 2, None)]
+    assert all(v["sheet"] is views[0]["sheet"] for v in views)
+    assert views[0]["sheet"] == game.sheet and views[0]["sheet"] is not game.sheet
+    assert views[0]["sheet"][0] is not game.sheet[0], "never the engine's own entries"
+
+
+def test_the_client_keeps_the_sheet_a_state_leaves_out() -> None:
+    clock, lobby, people = setup(confirm="0", rounds="3")
+    dispatch(lobby, people[0], "/start")
+    play_round(lobby, people)
+    for p in people:
+        dispatch(lobby, p, "/ok")
+    model = Model()
+    for message in people[1].messages:
+        model.apply(message)
+    assert "sheet" not in people[1].last_state()
+    sheet = model.sheet_message()
+    assert sheet is not None and len(sheet["sheet"]) == 1
+
+
+def test_past_the_crowd_arrivals_are_counted_not_told_one_by_one() -> None:
+    from twisted.internet.task import Clock
+
+    from mudwiz.lobby import PRESENCE_SUMMARY, Lobby, PresenceLimits
+
+    clock = Clock()
+    lobby = Lobby(clock, presence=PresenceLimits(crowd=3))
+    first = Recorder()
+    lobby.login(first, "first")
+    for i in range(2):
+        lobby.login(Recorder(), f"early{i}")
+    assert [m["text"] for m in first.of_type("notice")] == ["early0 has arrived.", "early1 has arrived."]
+    for i in range(5):
+        lobby.login(Recorder(), f"late{i}")
+    assert len(first.of_type("notice")) == 2, "with more than 3 online, nobody is told one by one"
+    clock.advance(PRESENCE_SUMMARY)
+    assert first.of_type("notice")[-1]["text"] == f"5 more arrived in the last {PRESENCE_SUMMARY:g} s."
+
+
+def test_who_is_a_page_at_a_time_from_a_name_on() -> None:
+    from twisted.internet.task import Clock
+
+    from mudwiz.lobby import WHO_PAGE, Lobby, PresenceLimits
+
+    lobby = Lobby(Clock(), presence=PresenceLimits(crowd=0))
+    me = Recorder()
+    lobby.login(me, "aaa")
+    for i in range(2 * WHO_PAGE):
+        lobby.login(Recorder(), f"u{i:03d}")
+    dispatch(lobby, me, "/who")
+    page = me.of_type("who")[-1]
+    assert page["total"] == 2 * WHO_PAGE + 1 and len(page["users"]) == WHO_PAGE
+    assert page["users"][0]["name"] == "aaa" and page["next"] == f"u{WHO_PAGE - 1:03d}"
+    dispatch(lobby, me, f"/who {page['next'].upper()}")
+    second = me.of_type("who")[-1]
+    assert second["users"][0]["name"] == page["next"] and second["from"] == page["next"].upper()
+    dispatch(lobby, me, "/who u03")
+    last = me.of_type("who")[-1]
+    assert last["users"][0]["name"] == "u030" and last["next"] is None and len(last["users"]) == 10
+    assert "/who u019 lists the next 20" in "".join(render(page))
+
+
+def render(message: dict[str, Any]) -> list[str]:
+    from mudwiz.render.ansi import Presenter
+    from mudwiz.render.style import Style
+
+    return Presenter(Style.for_mode("ascii")).lines(message, None)
+
+
+def test_who_keeps_name_order_as_people_come_and_go() -> None:
+    from twisted.internet.task import Clock
+
+    from mudwiz.lobby import Lobby
+
+    lobby = Lobby(Clock())
+    people = {name: Recorder() for name in ("Mia", "bob", "Zoe", "al", "Carl")}
+    for name, session in people.items():
+        lobby.login(session, name)
+    lobby.disconnect(people["bob"])
+    lobby.disconnect(people["Zoe"])
+    lobby.login(Recorder(), "BOB")
+    assert [u["name"] for u in lobby.who()] == ["al", "BOB", "Carl", "Mia"]
+    assert [u["name"] for u in lobby.who("c", 2)] == ["Carl", "Mia"]
