@@ -80,7 +80,7 @@ def test_a_flood_from_one_address_is_refused_and_never_locks_out_another() -> No
         neighbour = JsonClient(address, "neighbour")
         stack.callback(neighbour.close)
         assert neighbour.request("/who")["type"] == "ok"
-        assert len(neighbour.of_type("who")[-1]["users"]) == 21
+        assert neighbour.of_type("who")[-1]["total"] == 21
 
 
 def test_connections_not_logged_in_are_limited_per_address_and_a_login_frees_a_place(
