@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from mudwiz.games.base import Event, TimedReveal
 from mudwiz.session import Session
 from mudwiz.table.botseat import is_stand_in
+from mudwiz.table.recording import seat_kind
 
 if TYPE_CHECKING:
     from mudwiz.table.core import Table
@@ -87,7 +88,8 @@ class FanOut:
             "turn": None,
             "waiting": [],
             "you": session.name if seated else None,
-            "players": [{"name": s.name, "score": 0, "bot": s.is_bot} for s in table.seats],
+            "players": [{"name": s.name, "score": 0, "bot": s.is_bot, "rating": self.rating(s.name, s)}
+                        for s in table.seats],
             "hand": [],
             "trick": [],
             "trump": {"suit": None, "card": None},
@@ -117,10 +119,20 @@ class FanOut:
             p["bot"] = holder is not None and holder.is_bot
             p["away"] = holder is None or not holder.connected
             p["stand_in"] = is_stand_in(holder)
+            p["rating"] = self.rating(p["name"], holder)
             until = table.away_until.get(p["name"].lower())
             if p["away"] and until is not None:
                 p["away_for"] = max(0, round(until - table.clock.seconds()))
         return {**view, "legal": legal, "table_options": table.table_options, "confirmed": sorted(confirmed)}
+
+    def rating(self, name: str, holder: Session | None) -> int | None:
+        """The rating shown for a seat in this table's game, from the ratings in memory (no read of the store for
+        a state): a person's (a stand-in's: the person's), a bot level's fixed entry; None for a guest, a player
+        not rated yet, or a server that keeps no records."""
+        board = self.table.recording.board
+        if board is None:
+            return None
+        return board.for_seat(name, "person" if holder is None else seat_kind(holder), self.table.name)
 
     def game_seat(self, session: Session) -> int | None:
         """The engine's seat of ``session``, or None if it holds none. Found by name in the game's players: after
