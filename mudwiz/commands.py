@@ -416,7 +416,8 @@ def _bot_level(name: str) -> str | None:
     return level
 
 
-@command("rating", "/rating [NAME]", "your ratings, or NAME's (bot:good: that level's fixed one), in every game")
+@command("rating", "/rating [NAME]", "your rating in each game, or NAME's (bot:good: that bot level's fixed one); "
+                                     "shown: 1000 + 40 x (mu - 3 sigma), a new player's 1000")
 def _rating(lobby: Lobby, session: Session, arg: str) -> str | None:
     name = arg.strip() or session.name
     if len(name.split()) > 1:

@@ -182,13 +182,13 @@ class Presenter:
         rows = [s.rule(f"Ratings of {s.text(m['name'])}" + (" (fixed: bots are not rated by games)" if m["bot"]
                                                               else ""))]
         if not m["ratings"]:
-            return [*rows, f"  {s.text(m['name'])} has no rating yet: registered players are rated by every game "
-                           "they finish."]
+            return [*rows, *wrap_words(f"  {s.text(m['name'])} has no rating yet: registered players are rated by "
+                                       "every game they finish.", WIDTH, indent=2)]
         for r in m["ratings"]:
             played = "" if m["bot"] else f"  {r['games']:>4} game{'s' * (r['games'] != 1)}  rank {r['rank']}"
             rows.append(f"  {r['game']:<10} {r['rating']:>6}  (mu {r['mu']:5.2f}, sigma {r['sigma']:4.2f})"
                         f"{played}")
-        rows.append("  The rating is 1000 + 40 x (mu - 3 sigma): it starts at 1000 and grows as mu is learned.")
+        rows.append("  Shown: 1000 + 40 x (mu - 3 sigma); a new player starts at 1000 (/help rating).")
         return rows
 
     def _top(self, m: dict[str, Any]) -> list[str]:
