@@ -20,6 +20,7 @@ kept. ``RatingBoard`` keeps the ratings of the people online in memory for the s
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Set
+from functools import cache
 
 from openskill.models import PlackettLuce
 from twisted.logger import Logger
@@ -48,6 +49,7 @@ def fresh(name: str, game: str) -> Rating:
                   games=0, updated=0.0)
 
 
+@cache  # a few levels a game, asked for each bot seat of every state sent
 def bot_rating(game: str, level: str) -> Rating:
     """The fixed entry ``bot:LEVEL`` of ``game``: its calibrated mu and sigma, or a fresh rating for a level or
     game that was never calibrated (a plugin's)."""
