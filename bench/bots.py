@@ -45,6 +45,7 @@ class Result:
     wins: int = 0
     seats: int = 0
     times: list[float] = field(default_factory=list)
+    places: list[int] = field(default_factory=list)  # every seat's final place, in seat order (bench/ratings.py)
     # Wizard, per ``good`` seat-round: (cards dealt, bid, tricks taken, the table's bids minus the cards dealt)
     bids: list[tuple[int, int, int, int]] = field(default_factory=list)
 
@@ -76,6 +77,7 @@ def play(game: str, levels: Sequence[str], seed: int, options: dict[str, Any]) -
     final = engine.view(None)["standings"]
     places = {s["player"]: s["place"] for s in final}
     scores = {s["player"]: s["score"] for s in final}
+    result.places = [places[name] for name in engine.players]
     for seat, name in enumerate(engine.players):
         if seat in good:
             result.scores.append(scores[name])

@@ -19,8 +19,9 @@ from mudwiz.games import available, game_class
 from mudwiz.games.base import Game
 from mudwiz.lobby import WHO_PAGE, Lobby
 from mudwiz.numbers import whole_number
+from mudwiz.ratings import BOT_PREFIX, bot_rating
 from mudwiz.session import MODES, Session
-from mudwiz.store import GameRecord, GameSummary, Store, iso_time
+from mudwiz.store import GameRecord, GameSummary, Rating, Store, iso_time
 from mudwiz.sysops import Sysops, shutdown_minutes
 from mudwiz.table import TABLE_OPTIONS, Table
 
@@ -152,7 +153,7 @@ def who_message(lobby: Lobby, start: str = "") -> dict[str, Any]:
             "next": more}
 
 
-@command("who", "/who [NAME]", f"who is online, and where ({WHO_PAGE} a page; from NAME on, by name)")
+@command("who", "/who [NAME]", f"who is online, where, and their rating ({WHO_PAGE} a page; from NAME on, by name)")
 def _who(lobby: Lobby, session: Session, arg: str) -> str | None:
     session.deliver(who_message(lobby, arg.strip()))
     return None
@@ -461,6 +462,63 @@ def _game(lobby: Lobby, session: Session, arg: str) -> str | None:
         "players": [{**seat, "score": score} for seat, score in zip(record.seats, scores, strict=True)],
         "sheet": sheet, "standings": record.standings,
     })
+    return None
+
+
+# ------------------------------------------------------------------ ratings
+
+TOP = 10  # players /top lists a game
+
+
+def rating_row(rating: Rating) -> dict[str, Any]:
+    """A rating as the protocol gives it: ``rating`` the shown figure, ``mu`` and ``sigma`` to two places,
+    ``games`` rated games played, ``rank`` among the game's rated players (null for a bot's fixed entry)."""
+    return {"game": rating.game, "name": rating.name, "rating": rating.shown, "mu": round(rating.mu, 2),
+            "sigma": round(rating.sigma, 2), "games": rating.games, "rank": rating.rank}
+
+
+def _bot_level(name: str) -> str | None:
+    """The level ``bot:LEVEL`` names, None for a player's name; a level that does not exist is refused."""
+    from mudwiz.bots import levels  # bots stand on tables and commands, not the other way round
+
+    if not name.lower().startswith(BOT_PREFIX):
+        return None
+    level = name[len(BOT_PREFIX):].lower()
+    if level not in levels():
+        raise BadCommand(f"no bot level {level!r}; levels: {', '.join(levels())}")
+    return level
+
+
+@command("rating", "/rating [NAME]", "your rating in each game, or NAME's (bot:good: that bot level's fixed one); "
+                                     "shown: 1000 + 40 x (mu - 3 sigma), a new player's 1000")
+def _rating(lobby: Lobby, session: Session, arg: str) -> str | None:
+    name = arg.strip() or session.name
+    if len(name.split()) > 1:
+        raise BadCommand("usage: /rating [NAME]; /rating bot:good shows a bot level's")
+    level = _bot_level(name)
+    if level is not None:
+        ratings = [bot_rating(game, level) for game in available()]
+        name = f"{BOT_PREFIX}{level}"
+    else:
+        ratings = _store(lobby).ratings_of(name)
+        name = ratings[0].name if ratings else name
+    session.deliver({"type": "rating", "name": name, "bot": level is not None,
+                     "ratings": [rating_row(r) for r in ratings]})
+    return None
+
+
+@command("top", "/top [GAME]", f"the {TOP} best rated players of GAME (at a table: its game; else every game)")
+def _top(lobby: Lobby, session: Session, arg: str) -> str | None:
+    from mudwiz.bots import levels
+
+    game = arg.strip().lower()
+    if game and game not in available():
+        raise BadCommand(f"no game {game!r}; games: {', '.join(available())}")
+    games = [game] if game else [session.table.name] if session.table is not None else available()
+    store = _store(lobby)
+    session.deliver({"type": "top", "games": [
+        {"game": g, "players": [rating_row(r) for r in store.top(g, TOP)],
+         "bots": [rating_row(bot_rating(g, level)) for level in levels()]} for g in games]})
     return None
 
 

@@ -155,6 +155,8 @@ class Lobby:
         del self.users[session.name.lower()]
         del self._by_name[bisect.bisect_left(self._by_name, session.name.lower())]
         log.info("logout {name}", name=session.name)
+        if self.records is not None:
+            self.records.board.forget(session.name)
         if self.stopping:  # the tables stay as they are: no grace, no stand-in, no game abandoned on the way down
             session.connected = False
             return
@@ -293,5 +295,15 @@ class Lobby:
             if s.table is not None:
                 seated = s.table.seat_of(s.name) is not None
                 where = f"table {s.table.id}" + ("" if seated else " (watching)")
-            rows.append({"name": s.name, "where": where})
+            rows.append({"name": s.name, "where": where, **self.shown_rating(s)})
         return rows
+
+    def shown_rating(self, session: Session) -> dict[str, Any]:
+        """``rating`` and its ``rating_game`` for ``/who``: in the game of the table they are at if they have one
+        there, else their best (both null: no rating), from the ratings in memory."""
+        if self.records is None:
+            return {"rating": None, "rating_game": None}
+        board = self.records.board
+        here = board.of(session.name).get(session.table.name) if session.table is not None else None
+        shown = here or board.best(session.name)
+        return {"rating": None if shown is None else shown.shown, "rating_game": None if shown is None else shown.game}

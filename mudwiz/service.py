@@ -27,6 +27,7 @@ from mudwiz.lobby import ARRIVAL_BURST, ARRIVAL_RATE, PRESENCE_CROWD, Lobby, Pre
 from mudwiz.net.limits import ConnectionCounter, Limits, raise_fd_limit
 from mudwiz.net.raw import RawFactory
 from mudwiz.net.telnet import MudFactory
+from mudwiz.ratings import RatingBoard, rate_game
 from mudwiz.store import GameRecord, Store, StoreError, open_store
 from mudwiz.sysops import Farewell, Sysops
 from mudwiz.table import IDLE_CLOSE, Records
@@ -69,9 +70,10 @@ def data_directory(data: str | None = None) -> str:
 
 
 class StoreWriter(WorkerThreads):
-    """The store's own thread, where games are written (one at a time, in order: one thread), because a write's
-    fsync may take milliseconds the reactor must not wait (mudwiz/table/recording.py has the figures). Stopping
-    waits for the writes under way, then closes the file."""
+    """The store's own thread, where games are written with their rating changes (one at a time, in order: one
+    thread, so each game is rated on the ratings the one before left), because a write's fsync may take
+    milliseconds the reactor must not wait (mudwiz/table/recording.py has the figures). Stopping waits for the
+    writes under way, then closes the file."""
 
     name: str | None = "store"  # type: ignore[assignment]  # IService declares name None until set
 
@@ -80,7 +82,7 @@ class StoreWriter(WorkerThreads):
         self.store = store
 
     def __call__(self, record: GameRecord) -> defer.Deferred[int]:
-        return self.run(self.store.record_game, record)
+        return self.run(self.store.record_game, record, rate_game)
 
     def stopService(self) -> defer.Deferred[None] | None:
         super().stopService()
@@ -151,7 +153,7 @@ def storage(top: service.MultiService, clock: IReactorTime, data: str | None) ->
     writer.setServiceParent(top)
     passwords = PasswordWork(reactor)
     passwords.setServiceParent(top)  # after the writer, so stopped before it closes the file (reverse order)
-    return Records(store, writer), Accounts(store, clock, passwords)
+    return Records(store, writer, RatingBoard(store)), Accounts(store, clock, passwords)
 
 
 def thinking(top: service.MultiService, clock: IReactorTime) -> Think:

@@ -35,7 +35,7 @@ def test_an_empty_directory_is_made_and_its_file_migrated_from_version_0(tmp_pat
     assert db.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-    assert {"games", "game_seats", "accounts", "roles", "bans"} <= tables
+    assert {"games", "game_seats", "accounts", "roles", "bans", "ratings"} <= tables
 
 
 def test_records_survive_reopening_and_names_match_in_any_case(tmp_path: Path) -> None:
@@ -59,7 +59,7 @@ def test_a_later_migration_is_applied_once_on_top_of_the_records(tmp_path: Path)
     store = open_store(tmp_path)
     kept = store.record_game(record("alice", "bob"))
     store.close()
-    later = (*MIGRATIONS, ("CREATE TABLE ratings (name_key TEXT PRIMARY KEY)",))
+    later = (*MIGRATIONS, ("CREATE TABLE later (name_key TEXT PRIMARY KEY)",))
     store = SQLiteStore(tmp_path / FILENAME, migrations=later)
     assert store.version == len(later) and store.game(kept) is not None
     store.close()

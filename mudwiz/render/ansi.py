@@ -19,7 +19,7 @@ from twisted.logger import Logger
 from mudwiz.games import available, plugin
 from mudwiz.games.base import Event, Phase
 from mudwiz.render import generic
-from mudwiz.render.common import confirmations, standings
+from mudwiz.render.common import confirmations, rated, rating_tag, standings
 from mudwiz.render.style import WIDTH, Style, pad, wrap_words
 
 log = Logger()
@@ -136,7 +136,7 @@ class Presenter:
         return [self.style.text(line) for line in m["text"].splitlines()]
 
     def _who(self, m: dict[str, Any]) -> list[str]:
-        rows = [f"  {pad(self.style.text(u['name']), 18)} {u['where']}" for u in m["users"]]
+        rows = [f"  {pad(self.style.text(u['name']), 18)} {u['where']:<22} {rated(u)}".rstrip() for u in m["users"]]
         total = m.get("total", len(rows))
         if m.get("next"):
             rows.append(f"  ... more: /who {self.style.text(m['next'])} lists the next {len(rows)}")
@@ -198,6 +198,37 @@ class Presenter:
             return [*lines, *standings(m["standings"], s)]
         return [*lines, s.bold(" Abandoned: nobody was left playing, so there are no final places.")]
 
+    # -- ratings
+
+    def _rating(self, m: dict[str, Any]) -> list[str]:
+        """A player's (or a bot level's) rating in each game: the shown figure, mu and sigma, games, rank."""
+        s = self.style
+        rows = [s.rule(f"Ratings of {s.text(m['name'])}" + (" (fixed: bots are not rated by games)" if m["bot"]
+                                                              else ""))]
+        if not m["ratings"]:
+            return [*rows, *wrap_words(f"  {s.text(m['name'])} has no rating yet: registered players are rated by "
+                                       "every game they finish.", WIDTH, indent=2)]
+        for r in m["ratings"]:
+            played = "" if m["bot"] else f"  {r['games']:>4} game{'s' * (r['games'] != 1)}  rank {r['rank']}"
+            rows.append(f"  {r['game']:<10} {r['rating']:>6}  (mu {r['mu']:5.2f}, sigma {r['sigma']:4.2f})"
+                        f"{played}")
+        rows.append("  Shown: 1000 + 40 x (mu - 3 sigma); a new player starts at 1000 (/help rating).")
+        return rows
+
+    def _top(self, m: dict[str, Any]) -> list[str]:
+        """Each game's best rated players, then its bot levels' fixed ratings to compare with."""
+        s = self.style
+        rows = []
+        for g in m["games"]:
+            rows.append(s.rule(f"Top rated: {g['game']}"))
+            rows += [f"  {r['rank']:>3}. {pad(s.text(r['name']), 16)} {r['rating']:>6}  "
+                     f"(mu {r['mu']:5.2f}, sigma {r['sigma']:4.2f}) {r['games']:>4} games" for r in g["players"]]
+            if not g["players"]:
+                rows.append("  Nobody is rated yet.")
+            bots = ", ".join(f"{b['name']} {b['rating']}" for b in g["bots"])
+            rows += wrap_words(f"  Bots (fixed): {bots}", WIDTH, indent=4)
+        return rows
+
     # -- the table
 
     def _state(self, m: dict[str, Any]) -> list[str]:
@@ -256,6 +287,7 @@ class Presenter:
         for p in m["players"]:
             tags = " (host)" if p["name"] == m["host"] else ""
             tags += " (bot)" if p.get("bot") else ""
+            tags += "".join(f" {t}" for t in rating_tag(p, s))
             lines.append(f"   {s.text(p['name'])}{tags}")
         on = [f"{k}={v}" if v is not True else k for k, v in m["options"].items() if v not in (None, False, "off")]
         lines.append(f" Options: {', '.join(on) or 'none'}   (/option to see them all)")

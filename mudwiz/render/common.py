@@ -63,14 +63,29 @@ def row_tags(view: dict[str, Any], player: dict[str, Any], style: Style) -> list
 
 
 def seat_tags(player: dict[str, Any], style: Style) -> list[str]:
-    """Marks for a row that is not an ordinary person at the keyboard, so nobody waits on a ghost unaware: a
-    dropped player whose seat is kept (``away``), or a bot playing the seat of one who left (``(stand-in)``)."""
+    """The seat's rating (``rating_tag``), then marks for a row that is not an ordinary person at the keyboard, so
+    nobody waits on a ghost unaware: a dropped player whose seat is kept (``away``), or a bot playing the seat of
+    one who left (``(stand-in)``)."""
+    tags = rating_tag(player, style)
     if player.get("stand_in"):
-        return [style.paint("(stand-in)", "grey")]
+        return [*tags, style.paint("(stand-in)", "grey")]
     if player.get("away"):
         left = player.get("away_for")  # seconds the seat is still kept, when the server says
-        return [style.paint("away" if left is None else f"away {int(left) // 60}:{int(left) % 60:02d}", "yellow")]
-    return []
+        return [*tags,
+                style.paint("away" if left is None else f"away {int(left) // 60}:{int(left) % 60:02d}", "yellow")]
+    return tags
+
+
+def rating_tag(player: dict[str, Any], style: Style) -> list[str]:
+    """``[1043]``: the seat's rating in the table's game (a bot's: its level's fixed one); nothing for a guest or
+    a player not rated yet. After the row, where the tags go: a row's columns have no room for it."""
+    rating = player.get("rating")
+    return [] if rating is None else [style.paint(f"[{rating}]", "grey")]
+
+
+def rated(user: dict[str, Any]) -> str:
+    """A ``/who`` row's rating: ``1043 wizard`` (at their table's game, else their best), or nothing."""
+    return "" if user.get("rating") is None else f"{user['rating']} {user['rating_game']}"
 
 
 def last_trick(view: dict[str, Any], style: Style, card: Callable[[str], str]) -> list[str]:

@@ -32,7 +32,7 @@ MOST_MOVES = 12  # moves listed in the prompt; the rest are "..."
 _PLACED = {"game", "phase", "round", "rounds", "turn", "waiting", "you", "players", "hand", "legal", "trick",
            "last_trick", "options", "sheet", "standings", "confirmed", "table_options", "type", "table", "host",
            "status", "observer", "observers", "look", "min_players", "max_players"}
-_PLAYER_PLACED = {"name", "score", "bot", "away", "away_for", "stand_in"}
+_PLAYER_PLACED = {"name", "score", "bot", "away", "away_for", "stand_in", "rating"}
 _EVENT_PLACED = {"type", "table", "game", "id", "player"}
 
 
@@ -82,9 +82,10 @@ def _columns(view: dict[str, Any]) -> list[tuple[str, int]]:
     players = view.get("players", [])
     keys = list(dict.fromkeys(k for p in players for k, v in p.items() if k not in _PLAYER_PLACED and _plain(v)))
     used, cols = 3 + NAME + 7, []
+    tags = 12 + (9 if any(p.get("rating") is not None for p in players) else 0)  # "away 1:35", and "[1043], "
     for key in keys:
         width = min(10, max(len(key), *(len(_value(p.get(key))) for p in players)))
-        if used + width + 1 > WIDTH - 12:
+        if used + width + 1 > WIDTH - tags:
             break
         cols.append((key, width))
         used += width + 1

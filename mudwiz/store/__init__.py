@@ -4,8 +4,19 @@ A low layer: it imports nothing of the tables, lobby, commands or connections, w
 plain records.
 """
 
-from mudwiz.store.base import Account, AccountExists, Ban, GameRecord, GameSummary, Store, StoreError, iso_time
+from mudwiz.store.base import (
+    Account,
+    AccountExists,
+    Ban,
+    GameRecord,
+    GameSummary,
+    RateGame,
+    Rating,
+    Store,
+    StoreError,
+    iso_time,
+)
 from mudwiz.store.sqlite import FILENAME, SQLiteStore, open_store
 
-__all__ = ["FILENAME", "Account", "AccountExists", "Ban", "GameRecord",
-           "GameSummary", "SQLiteStore", "Store", "StoreError", "iso_time", "open_store"]
+__all__ = ["FILENAME", "Account", "AccountExists", "Ban", "GameRecord", "GameSummary", "RateGame", "Rating",
+           "SQLiteStore", "Store", "StoreError", "iso_time", "open_store"]

@@ -1,12 +1,15 @@
 """What the server keeps between runs, as one narrow interface, so that SQL lives in one place (``sqlite.py``) and
 a server database for multi-process deployments can be another implementation of the same ``Store``.
 
-It keeps game records, accounts with their roles (sysop), and bans; ratings and the table journal (issue #17)
-are to be further methods of ``Store``, each with its own forward migration in the implementation.
+It keeps game records, accounts with their roles (sysop), bans and ratings; the table journal (issue #17) is to
+be further methods of ``Store``, with its own forward migration in the implementation. The store reads and
+writes ratings but does none of their maths: ``record_game`` is handed the update (mudwiz/ratings.py's
+``rate_game``) and applies it to the rows it reads, inside the transaction that stores the game.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Set
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Protocol
@@ -96,17 +99,54 @@ class GameSummary:
     ended: float
 
 
+@dataclass(frozen=True)
+class Rating:
+    """A player's rating in one game (openskill's Plackett-Luce ``mu`` and ``sigma``), ``shown`` the conservative
+    figure people read and are ranked by (mudwiz/ratings.py works it out; the store only orders by it), ``games``
+    rated games played, ``updated`` the end of the last one (the table's clock). ``rank``: 1 + how many in that
+    game are shown higher, where a read works it out (None where it does not)."""
+
+    name: str
+    game: str
+    mu: float
+    sigma: float
+    shown: int
+    games: int
+    updated: float
+    rank: int | None = field(default=None, compare=False)
+
+
+# How a game changes ratings, computed outside the store (mudwiz/ratings.py) and applied inside its transaction:
+# the record, the current ratings in the record's game of its seats' names (lower-cased name -> Rating; a name with
+# none is missing) and which of those names are registered (lower-cased) -> the ratings to write.
+RateGame = Callable[[GameRecord, Mapping[str, Rating], Set[str]], list[Rating]]
+
+
 def iso_time(seconds: float) -> str:
     """A record's time as the protocol gives it: UTC, to the second (``2024-05-01T18:04:11Z``)."""
     return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 class Store(Protocol):
-    """Where the server keeps what outlives a run. Further methods (ratings, the table journal) come with issue
-    #17's next slices; callers hold a ``Store``, never the implementation."""
+    """Where the server keeps what outlives a run. Further methods (the table journal) come with issue #17's next
+    slices; callers hold a ``Store``, never the implementation."""
 
-    def record_game(self, record: GameRecord) -> int:
-        """Keep a finished or abandoned game; returns its id. Raises ``StoreError`` when it cannot."""
+    def record_game(self, record: GameRecord, rate: RateGame | None = None) -> int:
+        """Keep a finished or abandoned game; returns its id. Raises ``StoreError`` when it cannot. With ``rate``,
+        the ratings it returns are written in the same transaction: the game and its rating changes are both
+        kept or neither is, whatever fails (``rate`` raising too)."""
+        ...
+
+    def rating(self, name: str, game: str) -> Rating | None:
+        """``name``'s (any case) rating in ``game``, with its rank; None when it has none."""
+        ...
+
+    def ratings_of(self, name: str) -> list[Rating]:
+        """``name``'s (any case) ratings in every game it has one in, with their ranks, by game."""
+        ...
+
+    def top(self, game: str, limit: int = 10) -> list[Rating]:
+        """The ``limit`` highest shown ratings of ``game``, best first, with their ranks (ties share one)."""
         ...
 
     def games_of(self, name: str, limit: int = 10) -> list[GameSummary]:

@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from mudwiz.store.base import Account, AccountExists, Ban, GameRecord, GameSummary, StoreError
+from mudwiz.store.base import Account, AccountExists, Ban, GameRecord, GameSummary, RateGame, Rating, StoreError
 
 FILENAME = "mudwiz.db"
 APPLICATION_ID = 0x6D75647A  # "mudz": a database this code made
@@ -80,6 +80,23 @@ MIGRATIONS: tuple[Migration, ...] = (
             created REAL NOT NULL,
             PRIMARY KEY (kind, target_key)
         )""",
+    ),
+    # 4: ratings. One a player a game (name_key lower-cased, name as spelled); mu and sigma are openskill's,
+    # shown the conservative figure mudwiz/ratings.py works out from them, kept so that a game's top list and a
+    # player's rank are an index walk rather than maths in SQL. Written with the game that changed them.
+    (
+        """CREATE TABLE ratings (
+            name_key TEXT NOT NULL,
+            game TEXT NOT NULL,
+            name TEXT NOT NULL,
+            mu REAL NOT NULL,
+            sigma REAL NOT NULL,
+            shown INTEGER NOT NULL,
+            games INTEGER NOT NULL,
+            updated REAL NOT NULL,
+            PRIMARY KEY (name_key, game)
+        )""",
+        "CREATE INDEX ratings_by_game ON ratings (game, shown)",
     ),
 )
 
@@ -190,7 +207,7 @@ class SQLiteStore:
 
     # ------------------------------------------------------------ game records
 
-    def record_game(self, record: GameRecord) -> int:
+    def record_game(self, record: GameRecord, rate: RateGame | None = None) -> int:
         try:
             with self._transaction():
                 cursor = self._db.execute(
@@ -206,9 +223,35 @@ class SQLiteStore:
                     "INSERT INTO game_seats (game_id, seat, name, name_key, kind) VALUES (?, ?, ?, ?, ?)",
                     [(game_id, i, s["name"], s["name"].lower(), s["kind"]) for i, s in enumerate(record.seats)],
                 )
+                if rate is not None:
+                    self._rate(record, rate)
         except sqlite3.Error as exc:
             raise self._error(exc) from None
         return game_id
+
+    def _rate(self, record: GameRecord, rate: RateGame) -> None:
+        """Inside ``record_game``'s transaction: the seats' ratings and accounts in, ``rate``'s ratings out."""
+        keys = sorted({s["name"].lower() for s in record.seats})
+        marks = ",".join("?" * len(keys))
+        current = {r.name.lower(): r for r in self._ratings(f"r.game = ? AND r.name_key IN ({marks})",
+                                                             (record.game, *keys))}
+        registered = {k for (k,) in self._db.execute(f"SELECT name_key FROM accounts WHERE name_key IN ({marks})",
+                                                     keys)}
+        self._db.executemany(
+            "INSERT OR REPLACE INTO ratings (name_key, game, name, mu, sigma, shown, games, updated) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [(r.name.lower(), r.game, r.name, r.mu, r.sigma, r.shown, r.games, r.updated)
+             for r in rate(record, current, registered)],
+        )
+
+    def _ratings(self, where: str, args: Sequence[Any], tail: str = "") -> list[Rating]:
+        """Ratings rows with their rank in their game (1 + how many there are shown higher: ties share one)."""
+        rows = self._db.execute(
+            "SELECT r.name, r.game, r.mu, r.sigma, r.shown, r.games, r.updated, (SELECT count(*) FROM ratings h "
+            f"WHERE h.game = r.game AND h.shown > r.shown) + 1 FROM ratings r WHERE {where} {tail}", tuple(args),
+        ).fetchall()
+        return [Rating(name, game, mu, sigma, shown, games, updated, rank=rank)
+                for name, game, mu, sigma, shown, games, updated, rank in rows]
 
     @contextmanager
     def _reading(self) -> Iterator[None]:
@@ -253,6 +296,22 @@ class SQLiteStore:
                           seed=seed, seats=seats, actions=json.loads(actions),
                           standings=None if standings is None else json.loads(standings), outcome=outcome,
                           started=started, ended=ended, id=game_id)
+
+    # ------------------------------------------------------------ ratings
+
+    def rating(self, name: str, game: str) -> Rating | None:
+        with self._reading():
+            found = self._ratings("r.name_key = ? AND r.game = ?", (name.lower(), game))
+        return found[0] if found else None
+
+    def ratings_of(self, name: str) -> list[Rating]:
+        with self._reading():
+            return self._ratings("r.name_key = ?", (name.lower(),), "ORDER BY r.game")
+
+    def top(self, game: str, limit: int = 10) -> list[Rating]:
+        with self._reading():
+            return self._ratings("r.game = ?", (game, limit),
+                                 "ORDER BY r.shown DESC, r.games DESC, r.name_key LIMIT ?")
 
     # ------------------------------------------------------------ accounts
 

@@ -9,6 +9,7 @@ from mudwiz.games.base import Event, TimedReveal
 from mudwiz.render import jsonl
 from mudwiz.session import Session
 from mudwiz.table.botseat import is_stand_in
+from mudwiz.table.recording import seat_kind
 
 if TYPE_CHECKING:
     from mudwiz.table.core import Table
@@ -96,7 +97,8 @@ class FanOut:
             "turn": None,
             "waiting": [],
             "you": session.name if seated else None,
-            "players": [{"name": s.name, "score": 0, "bot": s.is_bot} for s in table.seats],
+            "players": [{"name": s.name, "score": 0, "bot": s.is_bot, "rating": self.rating(s.name, s)}
+                        for s in table.seats],
             "hand": [],
             "trick": [],
             "trump": {"suit": None, "card": None},
@@ -109,7 +111,7 @@ class FanOut:
 
     def who_is_who(self) -> dict[str, dict[str, Any]]:
         """What only the table knows of each of the game's players, by lower-cased name, the same for every
-        viewer: whether a bot holds the seat, whether they are away and for how long, a stand-in."""
+        viewer: whether a bot holds the seat, whether they are away and for how long, a stand-in, their rating."""
         table = self.table
         assert table.game is not None
         now = table.clock.seconds()
@@ -117,7 +119,8 @@ class FanOut:
         for name in table.game.players:
             holder = table.seated(name)  # None once they left a finished game
             fields: dict[str, Any] = {"bot": holder is not None and holder.is_bot,
-                                      "away": holder is None or not holder.connected, "stand_in": is_stand_in(holder)}
+                                      "away": holder is None or not holder.connected, "stand_in": is_stand_in(holder),
+                                      "rating": self.rating(name, holder)}
             until = table.away_until.get(name.lower())
             if fields["away"] and until is not None:
                 fields["away_for"] = max(0, round(until - now))
@@ -141,6 +144,15 @@ class FanOut:
         for p in view["players"]:
             p.update(people[p["name"].lower()])
         return {**view, "legal": legal, "table_options": table.table_options, "confirmed": sorted(confirmed)}
+
+    def rating(self, name: str, holder: Session | None) -> int | None:
+        """The rating shown for a seat in this table's game, from the ratings in memory (no read of the store for
+        a state): a person's (a stand-in's: the person's), a bot level's fixed entry; None for a guest, a player
+        not rated yet, or a server that keeps no records."""
+        board = self.table.recording.board
+        if board is None:
+            return None
+        return board.for_seat(name, "person" if holder is None else seat_kind(holder), self.table.name)
 
     def game_seat(self, session: Session) -> int | None:
         """The engine's seat of ``session``, or None if it holds none. Found by name in the game's players: after

@@ -20,6 +20,7 @@ from twisted.logger import Logger
 from twisted.python.failure import Failure
 
 from mudwiz.games.base import standings
+from mudwiz.ratings import RatingBoard, rate_game
 from mudwiz.session import Session
 from mudwiz.store import GameRecord, Store, StoreError
 from mudwiz.table.botseat import BotSession, is_stand_in
@@ -34,15 +35,18 @@ Keep = Callable[[GameRecord], "defer.Deferred[int]"]  # store a record, the id w
 
 @dataclass(frozen=True)
 class Records:
-    """Where finished games go: the store they are read back from (``/history``, ``/game``), and how a record is
-    written to it (the server: in the store's own thread; ``inline``: on the calling thread, for a fake clock)."""
+    """Where finished games go: the store they are read back from (``/history``, ``/game``, ``/rating``), how a
+    record is written to it with its rating changes (the server: in the store's own thread; ``inline``: on the
+    calling thread, for a fake clock), and the ratings of the people shown, in memory (``board``)."""
 
     store: Store
     keep: Keep
+    board: RatingBoard
 
     @classmethod
     def inline(cls, store: Store) -> Records:
-        return cls(store, lambda record: defer.maybeDeferred(store.record_game, record))
+        return cls(store, lambda record: defer.maybeDeferred(store.record_game, record, rate_game),
+                   RatingBoard(store))
 
 
 def seat_kind(session: Session) -> str:
@@ -60,6 +64,7 @@ class GameRecording:
     def __init__(self, table: Table, records: Records | None) -> None:
         self.table = table
         self.keep = records.keep if records is not None else None
+        self.board = records.board if records is not None else None
         self.started = 0.0
         self.actions: list[dict[str, Any]] = []
         self.done = True  # no game yet, or its record is handed over
@@ -99,6 +104,8 @@ class GameRecording:
 
         def kept(game_id: int) -> None:
             log.info("table {table} game recorded as #{id} ({outcome})", table=table_id, id=game_id, outcome=outcome)
+            if outcome == "finished":
+                self.rated(record)
 
         def lost(failure: Failure) -> None:
             why = failure.getErrorMessage() if failure.check(StoreError) else failure.getTraceback()
@@ -106,3 +113,14 @@ class GameRecording:
                       record=json.dumps(record.to_dict()))
 
         self.keep(record).addCallbacks(kept, lost)
+
+    def rated(self, record: GameRecord) -> None:
+        """The game and its rating changes are stored: read the players' ratings again, tell the table how they
+        moved, and show them at it."""
+        if self.board is None:
+            return
+        changes = self.board.refresh(record.players, record.game)
+        if changes:
+            moved = [f"{name} {'new' if old is None else old} -> {new}" for name, old, new in changes]
+            self.table.announce(f"Ratings ({record.game}): {', '.join(moved)}.")
+        self.table.send_states()
