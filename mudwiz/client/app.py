@@ -361,7 +361,7 @@ class ClientApp:
         status = Window(status_text, height=1, style="class:status")
         prompt = BeforeInput(self.prompt_text, style="bold")
         hidden = ConditionalProcessor(PasswordProcessor(), Condition(lambda: self.model.question is not None))
-        entry = Window(BufferControl(self.buffer, input_processors=[prompt, hidden]), height=1)
+        entry = Window(BufferControl(self.buffer, input_processors=[hidden, prompt]), height=1)
         body = HSplit([DynamicContainer(lambda: wide if self.beside() else stacked), status, entry])
         sheet = Frame(Window(FormattedTextControl(lambda: self._block(panes.sheet_lines(self.model)))),
                       title="Score sheet (F2 closes)")
