@@ -251,3 +251,30 @@ def test_a_registered_players_seat_needs_the_password_whether_away_left_or_stood
         owner.receive("reg_ann")
         owner.receive(SECRET)
         assert owner.logged_in and table.seats[0] is owner.session and table.in_game, how
+
+
+def test_a_name_freed_while_its_code_is_asked_is_a_new_guests_and_one_taken_meanwhile_is_refused() -> None:
+    lobby = Lobby(Clock(), seed=1)
+    owner, _ = seated_and_playing(lobby, "Ann")
+    code = lobby.resume_codes["ann"]
+    table = owner.session.table
+    assert table is not None
+    owner.lost()
+    late, outbox = connect(lobby)
+    late.receive("ann")
+    assert outbox.take() == "«on»Resume code: "
+    table.close()  # the table went (its seat with it) while the question was open: nothing holds Ann now
+    late.receive("anything")
+    assert late.logged_in and late.session.name == "Ann" and lobby.resume_codes["ann"] != code
+    slow, outbox = connect(lobby)
+    late.lost()
+    assert "ann" not in lobby.resume_codes
+    owner, _ = seated_and_playing(lobby, "Ann")
+    owner.lost()
+    slow.receive("ann")
+    first, _ = connect(lobby)
+    first.receive("ann")
+    first.receive(lobby.resume_codes["ann"])
+    assert first.logged_in  # in first: the seat is taken back
+    slow.receive(lobby.resume_codes["ann"])
+    assert "Ann is already connected" in outbox.take() and not slow.logged_in
