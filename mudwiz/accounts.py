@@ -28,6 +28,31 @@ MIN_PASSWORD = 8  # characters
 FAIL_BURST, FAIL_WINDOW, FAIL_LONGEST = 5, 60.0, 3600.0
 
 
+def login_failures(clock: IReactorTime) -> FailureLimit:
+    """The limit on failed logins: wrong passwords and wrong resume codes (the lobby's) count in one."""
+    return FailureLimit(clock, FAIL_BURST, FAIL_WINDOW, FAIL_LONGEST)
+
+
+def _keys(name: str, address: str) -> list[str]:
+    return [f"account {name.lower()}"] + ([f"address {address}"] if address else [])  # "": a unix socket
+
+
+def throttled(failures: FailureLimit, name: str, address: str) -> float:
+    """Seconds before ``name`` may be tried from ``address`` again (0: now): the name and the address each count
+    their failures, so neither one name from many addresses nor many names from one address can be guessed."""
+    return max(failures.wait(key) for key in _keys(name, address))
+
+
+def counted(failures: FailureLimit, right: bool, name: str, address: str) -> bool:
+    """Count a wrong answer for ``name`` from ``address``; a right one clears the name's count. Returns ``right``."""
+    if right:
+        failures.forget(_keys(name, "")[0])
+    else:
+        for key in _keys(name, address):
+            failures.failed(key)
+    return right
+
+
 def inline(fn: Callable[..., Any], *args: Any) -> defer.Deferred[Any]:
     """Work done on the calling thread: for a fake clock (tests), which has no threads."""
     return defer.maybeDeferred(fn, *args)
@@ -40,26 +65,17 @@ class Accounts:
         self.store = store
         self.work = work
         self.hasher = PasswordHasher()  # argon2id, RFC 9106's low-memory parameters: t=3, 64 MiB, 4 lanes
-        self.failures = FailureLimit(clock, FAIL_BURST, FAIL_WINDOW, FAIL_LONGEST)
+        self.failures = login_failures(clock)
 
     def find(self, name: str) -> Account | None:
         return self.store.account(name)
 
-    @staticmethod
-    def _keys(name: str, address: str) -> list[str]:
-        return [f"account {name.lower()}"] + ([f"address {address}"] if address else [])  # "": a unix socket
-
     def throttled(self, name: str, address: str) -> float:
         """Seconds before ``name`` may be tried from ``address`` again (0: now)."""
-        return max(self.failures.wait(key) for key in self._keys(name, address))
+        return throttled(self.failures, name, address)
 
     def _counted(self, right: bool, name: str, address: str) -> bool:
-        if right:
-            self.failures.forget(self._keys(name, "")[0])
-        else:
-            for key in self._keys(name, address):
-                self.failures.failed(key)
-        return right
+        return counted(self.failures, right, name, address)
 
     def _verify(self, account: Account | None, password: str) -> bool:
         if account is None:

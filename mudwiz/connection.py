@@ -41,6 +41,7 @@ PASSWORD_PROMPTS = {  # what each password dialogue asks, in order
     "login": ("Password: ",),
     "register": ("Password: ", "Again: "),
     "password": ("Old password: ", "New password: ", "Again: "),
+    "resume": ("Resume code: ",),  # a guest's name held for them while away: the code from their welcome
 }
 PRE_LOGIN = ("/mode", "/quit", "/help")
 
@@ -228,15 +229,18 @@ class Connection:
             return _NO_REPLY
         accounts = self.lobby.accounts
         account = accounts.find(name) if accounts is not None else None
-        if account is None:  # a guest, as before accounts
+        if account is None and self.lobby.needs_resume_code(name):  # a guest's, held while they are away
+            self.throttle(name)
+            self.asking = Asking("resume", self.lobby.held_spelling(name))
+        elif account is None:  # a guest, as before accounts
             self.enter(name)
         else:
             self.throttle(account.name)
             self.asking = Asking("login", account.name)
         return _NO_REPLY
 
-    def enter(self, name: str) -> None:
-        self.lobby.login(self.session, name, greet=self.welcome)
+    def enter(self, name: str, registered: bool = False) -> None:
+        self.lobby.login(self.session, name, greet=self.welcome, registered=registered)
         self.logged_in = True
         if self.on_login is not None:
             self.on_login()
@@ -251,7 +255,7 @@ class Connection:
         return self.lobby.accounts
 
     def throttle(self, name: str) -> None:
-        wait = self.accounts().throttled(name, self.session.address)
+        wait = self.lobby.throttled(name, self.session.address)
         if wait > 0:
             raise BadCommand(f"too many failed logins for {name}; try again in {math.ceil(wait)} s")
 
@@ -303,7 +307,13 @@ class Connection:
             asking.answers.clear()  # the worker holds what it needs; nothing here keeps a password
 
     def check(self, asking: Asking) -> defer.Deferred[Any]:
-        accounts, address = self.accounts(), self.session.address
+        address = self.session.address
+        if asking.purpose == "resume":  # no hashing: the code is in memory, compared at once
+            if not self.lobby.needs_resume_code(asking.name):  # freed meanwhile (the table closed): a new guest's
+                return defer.succeed(True)
+            self.throttle(asking.name)
+            return defer.succeed(self.lobby.resume_code_matches(asking.name, asking.answers[0], address))
+        accounts = self.accounts()
         if asking.purpose == "login":
             self.throttle(asking.name)
             return accounts.login(asking.name, asking.answers[0], address)
@@ -335,9 +345,14 @@ class Connection:
         if asking.purpose == "login":
             if result is None:
                 raise BadCommand(f"wrong password for {asking.name}")
-            self.enter(result.name)
+            self.enter(result.name, registered=True)
+        elif asking.purpose == "resume":
+            if not result:
+                raise BadCommand(f"wrong resume code for {asking.name}")
+            self.enter(asking.name)
         elif asking.purpose == "register":
             self.session.registered = True
+            self.lobby.forget_resume_code(asking.name)
             self.reply_ok(f"{asking.name} is registered: logging in as {asking.name} now asks for this password",
                           request_id)
             return
@@ -345,8 +360,6 @@ class Connection:
             raise BadCommand("wrong password; the password is unchanged")
         else:
             self.reply_ok("your password is changed", request_id)
-            return
-        self.session.registered = True
 
     def check_failed(self, failure: Failure, asking: Asking, request_id: Any) -> None:
         self.checking = False
@@ -359,9 +372,13 @@ class Connection:
         self.reply_error(MudwizError("internal error; nothing was changed"), request_id)
 
     def welcome(self) -> None:
-        self.session.deliver({"type": "welcome", "name": self.session.name, **catalogue()})
+        """The welcome; a guest's carries their resume code, shown to them alone and never logged."""
+        code = self.lobby.resume_code(self.session)
+        self.session.deliver({"type": "welcome", "name": self.session.name, "resume": code, **catalogue()})
         if self.session.mode != "json":
             self.session.notice(f"Welcome, {self.session.name}! /help lists the commands; /tables the tables.")
+            if code is not None:
+                self.session.notice(f"Your resume code is {code}: type it if you are asked for it after a drop.")
 
     def reply_error(self, exc: MudwizError, request_id: Any) -> None:
         try:

@@ -3,13 +3,18 @@
 A dropped player who was seated in a running game keeps the seat for ``grace`` seconds (the table waits for
 them); coming back under the same name in that time puts them back in the seat with a fresh view. After it,
 a stand-in bot plays the seat so the others can finish, and the player may still take it back.
+
+Coming back is proven: a registered name by its password (the connection asks), a guest's by the resume code the
+lobby gave them at login (``resume_codes``), which belongs to the name while anything holds it.
 """
 
 from __future__ import annotations
 
 import bisect
+import hmac
 import itertools
 import random
+import secrets
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -18,10 +23,10 @@ from typing import Any
 from twisted.internet.interfaces import IDelayedCall, IReactorTime
 from twisted.logger import Logger
 
-from mudwiz.accounts import Accounts
+from mudwiz.accounts import Accounts, counted, login_failures, throttled
 from mudwiz.errors import BadCommand
 from mudwiz.numbers import whole_number
-from mudwiz.ratelimit import Buckets
+from mudwiz.ratelimit import Buckets, FailureLimit
 from mudwiz.session import Session
 from mudwiz.sysops import Sysops
 from mudwiz.table import IDLE_CLOSE, Records, Table, TableServices
@@ -55,6 +60,24 @@ class PresenceLimits:
     crowd: int = PRESENCE_CROWD
 
 
+# A guest's resume code: three groups of three from 31 signs no one confuses (no 0/O, 1/I/L), 31**9 ~ 2.6e13 codes,
+# guessed at most 5 a minute and then ever more slowly (accounts.FAIL_BURST).
+CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+CODE_GROUPS, CODE_GROUP = 3, 3
+
+
+def new_resume_code() -> str:
+    """A fresh code such as ``7KQ-92M-XW4``, from ``secrets``: nobody can work out the next one."""
+    signs = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_GROUPS * CODE_GROUP))
+    return "-".join(signs[i:i + CODE_GROUP] for i in range(0, len(signs), CODE_GROUP))
+
+
+def typed_code(text: str) -> str:
+    """A code as typed -> as issued: case, spaces and dashes do not matter (``7kq92m xw4`` is ``7KQ-92M-XW4``)."""
+    signs = "".join(c for c in text.upper() if c.isalnum())
+    return "-".join(signs[i:i + CODE_GROUP] for i in range(0, len(signs), CODE_GROUP))
+
+
 class Lobby:
     def __init__(
         self,
@@ -82,6 +105,10 @@ class Lobby:
         self._by_name: list[str] = []  # the keys of ``users`` in order: a /who page costs its length, not a sort
         self.tables: dict[int, Table] = {}
         self.away: dict[str, tuple[Table, IDelayedCall]] = {}
+        # lower-cased guest name -> its resume code, while the name is held (online, away, or a seat kept for it);
+        # in memory only: a journal of tables may save it with the seats it guards.
+        self.resume_codes: dict[str, str] = {}
+        self._failures = login_failures(clock)  # wrong resume codes, when there are no accounts to count them
         self.talk = Buckets(clock, CHAT_RATE, CHAT_BURST)  # by lower-cased name: how fast they may chat
         self.moving = Buckets(clock, MOVE_RATE, MOVE_BURST)  # by lower-cased name: table moves others see
         self.presence = Buckets(clock, presence.rate, presence.burst)  # by address: arrival and departure lines
@@ -115,10 +142,19 @@ class Lobby:
         taken = set(self.users) | set(self.away) | {s.name.lower() for s in table.seats}
         return next(f"bot{i}" for i in itertools.count(1) if f"bot{i}" not in taken)
 
-    def login(self, session: Session, name: str, greet: Callable[[], None] | None = None) -> None:
-        """Admit ``session`` as ``name``; ``greet`` (the welcome) runs before a kept seat is handed back, so a
-        returning player reads the welcome first and then their table."""
+    def login(
+        self, session: Session, name: str, greet: Callable[[], None] | None = None, *, registered: bool = False
+    ) -> None:
+        """Admit ``session`` as ``name`` (checked already: its password or resume code given where one is due);
+        ``greet`` (the welcome) runs before a kept seat is handed back, so a returning player reads the welcome
+        first and then their table. A guest keeps the resume code of a name they come back to, else gets one."""
         session.name = self.held_spelling(self.check_name(name))
+        session.registered = registered
+        key = session.name.lower()
+        if registered:
+            self.resume_codes.pop(key, None)
+        elif key not in self.resume_codes or not self.holds_name(key):
+            self.resume_codes[key] = new_resume_code()
         session.connected = True
         self.users[session.name.lower()] = session
         bisect.insort(self._by_name, session.name.lower())
@@ -148,6 +184,49 @@ class Lobby:
                 return held.name
         return name
 
+    # ------------------------------------------------------------ holding a name
+
+    def holds_name(self, name: str) -> bool:
+        """Whether anyone holds ``name`` (any case): online, away in the grace period, or a seat kept for it at
+        some table (its holder dropped, or a stand-in bot plays it after the grace period or a ``/leave``)."""
+        key = name.lower()
+        return key in self.users or key in self.away or any(t.holds_seat_for(key) for t in self.tables.values())
+
+    def needs_resume_code(self, name: str) -> bool:
+        """Whether logging in as ``name`` must give its guest's resume code: a guest holds it but is not here."""
+        key = name.lower()
+        return key in self.resume_codes and key not in self.users and self.holds_name(key)
+
+    def resume_code(self, session: Session) -> str | None:
+        """The code a guest takes their name back with after a drop; None for a registered name."""
+        return None if session.registered else self.resume_codes.get(session.name.lower())
+
+    def forget_resume_code(self, name: str) -> None:
+        """The name became an account: from now on its password proves who comes back."""
+        self.resume_codes.pop(name.lower(), None)
+
+    @property
+    def failures(self) -> FailureLimit:
+        """Failed logins: wrong resume codes count with wrong passwords, so neither is the cheaper to guess."""
+        return self.accounts.failures if self.accounts is not None else self._failures
+
+    def throttled(self, name: str, address: str) -> float:
+        """Seconds before a login as ``name`` may be tried from ``address`` again (0: now)."""
+        return throttled(self.failures, name, address)
+
+    def resume_code_matches(self, name: str, code: str, address: str) -> bool:
+        """Whether ``code`` is the resume code of ``name``; a wrong one counts as a failed login."""
+        issued = self.resume_codes.get(name.lower(), "")
+        right = bool(issued) and hmac.compare_digest(typed_code(code).encode(), issued.encode())
+        return counted(self.failures, right, name, address)
+
+    def _release(self, name: str) -> None:
+        """Nothing holds ``name`` any more: its code is void, and the next guest called so gets a new one."""
+        if not self.holds_name(name):
+            self.resume_codes.pop(name.lower(), None)
+
+    # ------------------------------------------------------------ dropping
+
     def disconnect(self, session: Session) -> None:
         """The connection is gone: keep a running game's seat for the grace period, else just leave."""
         if self.users.get(session.name.lower()) is not session:
@@ -173,6 +252,7 @@ class Lobby:
                 table.people_changed()
             else:
                 table.leave(session)
+        self._release(session.name)
         self.presence_notice(session, "left")
 
     def _grace_over(self, name: str, table: Table) -> None:
@@ -180,12 +260,12 @@ class Lobby:
             return
         self.away.pop(name.lower(), None)
         seat = table.seat_of(name)
-        if seat is None or table.seats[seat].connected:
-            return
-        if table.in_game:
-            table.replace_with_bot(seat, f"{name} did not come back; a bot plays their seat.")
-        else:
-            table.leave(table.seats[seat])
+        if seat is not None and not table.seats[seat].connected:
+            if table.in_game:
+                table.replace_with_bot(seat, f"{name} did not come back; a bot plays their seat.")
+            else:
+                table.leave(table.seats[seat])
+        self._release(name)
 
     # ------------------------------------------------------------ tables
 
@@ -218,6 +298,8 @@ class Lobby:
                 if timer.active():
                     timer.cancel()
                 del self.away[name]
+        for name in list(self.resume_codes):  # the seats it kept are gone
+            self._release(name)
 
     # ------------------------------------------------------------ talk
 

@@ -712,3 +712,54 @@ def test_f1_asks_for_the_rules_and_keeps_the_keys(server: tuple[str, int]) -> No
 
     with driven(server, screen.output) as run:
         run(script)
+
+
+def test_f5_gives_the_guests_resume_code_by_itself_and_a_typed_one_is_hidden(server: tuple[str, int]) -> None:
+    """The welcome's resume code is kept; after a drop somebody else trying the name is asked for it and refused,
+    and F5 answers the server's question with it, back to the same seat. A client without it (another machine)
+    asks the person, hiding what they type."""
+    codes: list[str] = []
+
+    async def drop_and_f5(d: Driver) -> None:
+        await login_and_seat(d, "resume1")
+        code = d.model.resume
+        assert code is not None and re.fullmatch(r"[2-9A-Z]{3}-[2-9A-Z]{3}-[2-9A-Z]{3}", code)
+        assert d.of_type("welcome")[0]["resume"] == code and any(code in line for line in d.model.log)
+        codes.append(code)
+        d.client.connection.abort()
+        await d.until(lambda: d.model.connection == "disconnected", what="the drop")
+        thief = JsonClient.__new__(JsonClient)
+        with pytest.raises(RuntimeError, match="wrong resume code for resume1"):
+            JsonClient.__init__(thief, server, "RESUME1", timeout=5, password="")
+        assert thief.of_type("password") == [{"type": "password", "name": "resume1", "prompt": "Resume code"}]
+        thief.close()
+        welcomes = len(d.of_type("welcome"))
+        await d.press("f5")
+        await d.until(lambda: len(d.of_type("welcome")) > welcomes, what="the login by the code")
+        await d.until(lambda: d.model.state is not None, what="the seat back")
+        assert d.model.state["you"] == "resume1" and d.model.state["status"] == "playing"
+        assert d.of_type("welcome")[-1]["resume"] == code and d.model.question is None
+        assert not any(m["type"] == "error" for m in d.received)
+
+    with driven(server) as run:
+        run(drop_and_f5)  # ends by quitting: the seat is kept for resume1 again
+
+    screen = Screen(100, 30)
+
+    async def typed(d: Driver) -> None:
+        await d.until(lambda: d.model.connection == "connected", what="the connection")
+        await d.type("Resume1\r")
+        await d.until(lambda: d.model.question == "Resume code", what="the question")
+        await d.type(codes[0].lower())
+        await asyncio.sleep(0.2)
+        shown = screen.text()
+        assert "resume code> " + "*" * len(codes[0]) in shown and codes[0].lower() not in shown
+        assert "type your resume code" in shown
+        await d.press("enter")
+        await d.until(lambda: d.model.logged_in, what="welcome")
+        await d.until(lambda: d.model.state is not None, what="the seat back")
+        assert d.model.name == "resume1" and d.model.resume == codes[0]
+        assert codes[0].lower() not in d.client.buffer.history.get_strings()  # kept out of the Up-arrow history
+
+    with driven(server, screen.output) as run:
+        run(typed)

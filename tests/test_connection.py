@@ -39,8 +39,9 @@ def test_the_motd_and_the_prompt_then_a_name_logs_in() -> None:
     connection.receive("alice")
     said = outbox.take()
     assert connection.logged_in and connection.lobby.users["alice"] is connection.session
-    first, second, *_ = said.split("\n")
-    assert "* Welcome, alice! /help lists the commands" in first and "Online (1)" in second  # then the lobby
+    first, code, third, *_ = said.split("\n")
+    assert "* Welcome, alice! /help lists the commands" in first and "Online (1)" in third  # then the lobby
+    assert f"* Your resume code is {connection.lobby.resume_codes['alice']}: type it" in code  # a guest's
     assert NAME_PROMPT not in said
 
 

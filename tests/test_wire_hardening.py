@@ -64,9 +64,10 @@ def test_a_host_back_in_another_letter_case_is_still_the_host(server: tuple[str,
         table = open_table(host, "/option rounds 1", "/bot add random")
         assert other.request(f"/join {table}")["type"] == "ok"
         assert host.request("/start")["type"] == "ok"
+        code = host.of_type("welcome")[0]["resume"]  # a guest comes back with the code of their welcome
         host.close()
         other.wait_for(lambda m: m["type"] == "notice" and "lost the connection" in m["text"], since=0)
-        host = JsonClient(server, "HOSTY")
+        host = JsonClient(server, "HOSTY", password=code)
         assert host.of_type("welcome")[0]["name"] == "Hosty"
         state = host.wait_for(lambda m: m["type"] == "state", since=0)
         assert state["you"] == "Hosty" and state["hand"] and state["host"] == "Hosty"

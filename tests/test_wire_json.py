@@ -181,11 +181,12 @@ def test_a_dropped_player_logs_in_again_to_the_welcome_then_their_seat(server: t
     for cmd in ("/new wizard", "/bot add random", "/bot add random", "/option botdelay 10000", "/start"):
         assert first.request(cmd)["type"] == "ok", cmd
     hand = first.wait_for(lambda m: m["type"] == "state" and m["phase"] != "waiting", since=0)["hand"]
+    code = first.of_type("welcome")[0]["resume"]
     first.close()
     deadline = time.monotonic() + 10
     while True:  # until the server has noticed the drop, the name is still taken
         try:
-            again = JsonClient(server, "recon1")
+            again = JsonClient(server, "recon1", password=code)  # a guest comes back with their resume code
             break
         except RuntimeError:
             assert time.monotonic() < deadline, "the name stayed taken after the drop"

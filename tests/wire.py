@@ -51,9 +51,10 @@ class Terminal:
     def type(self, line: str) -> None:
         os.write(self.master, line.encode() + b"\r")
 
-    def read_until(self, needle: bytes, timeout: float = 10.0) -> bytes:
+    def read_until(self, needle: bytes, timeout: float = 10.0, since: int = 0) -> bytes:
+        """Everything shown so far, once ``needle`` has been shown (at or after byte ``since`` of it)."""
         deadline = time.monotonic() + timeout
-        while needle not in self.output:
+        while needle not in self.output[since:]:
             left = deadline - time.monotonic()
             if left <= 0:
                 raise TimeoutError(f"{needle!r} not seen; got: {self.output[-600:]!r}")

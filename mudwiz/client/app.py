@@ -32,7 +32,7 @@ from prompt_toolkit.layout import (
 from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
 from prompt_toolkit.layout.dimension import Dimension
 from prompt_toolkit.layout.menus import CompletionsMenu
-from prompt_toolkit.layout.processors import BeforeInput
+from prompt_toolkit.layout.processors import BeforeInput, ConditionalProcessor, PasswordProcessor
 from prompt_toolkit.output import Output
 from prompt_toolkit.styles import Style as PtStyle
 from prompt_toolkit.widgets import Frame
@@ -112,13 +112,27 @@ class ClientApp:
     # ------------------------------------------------------------ the connection's callbacks
 
     def on_message(self, message: dict[str, Any]) -> None:
+        if self.answer_resume(message):
+            self.refresh()
+            return
         self.model.apply(message)
         if message["type"] == "error" and not self.model.logged_in:
             self.model.name = None  # refused: the next line typed is a new try
         self.refresh()
 
+    def answer_resume(self, message: dict[str, Any]) -> bool:
+        """The server asks the resume code of the guest name this client had (F5 after a drop): give it, so
+        coming back takes one key. True when answered."""
+        m = self.model
+        if (message["type"] != "password" or message.get("prompt") != "Resume code" or m.logged_in
+                or not m.resume or not m.name or str(message.get("name", "")).lower() != m.name.lower()):
+            return False
+        self.connection.send_line(m.resume)
+        m.note(STYLE.paint(f"giving the resume code of {message['name']}", "grey"))
+        return True
+
     def on_text(self, text: str) -> None:
-        if not self.model.logged_in and text.strip() != "What is your name?":
+        if not self.model.logged_in and text.strip() not in ("What is your name?", "Resume code:", "Password:"):
             self.model.note(STYLE.paint(STYLE.text(text), "grey"))
             self.refresh()
 
@@ -143,6 +157,11 @@ class ClientApp:
             if line:
                 m.note(STYLE.paint("! not connected: F5 reconnects", "red"))
             self.refresh()
+            return False
+        if not m.logged_in and m.question is not None:  # a password or a code: sent, never kept in the history
+            buffer.reset()
+            m.question = None
+            self.connection.send_line(line)
             return False
         if not m.logged_in:
             if line and m.name is None:
@@ -340,8 +359,9 @@ class ClientApp:
         wide = VSplit([table, Window(width=1, char="\u2502", style="class:separator"), log])
         status_text = FormattedTextControl(lambda: fragments(panes.status_line(self.model, self.columns())))
         status = Window(status_text, height=1, style="class:status")
-        prompt = BeforeInput(lambda: "> " if self.model.logged_in else "name> ", style="bold")
-        entry = Window(BufferControl(self.buffer, input_processors=[prompt]), height=1)
+        prompt = BeforeInput(self.prompt_text, style="bold")
+        hidden = ConditionalProcessor(PasswordProcessor(), Condition(lambda: self.model.question is not None))
+        entry = Window(BufferControl(self.buffer, input_processors=[hidden, prompt]), height=1)
         body = HSplit([DynamicContainer(lambda: wide if self.beside() else stacked), status, entry])
         sheet = Frame(Window(FormattedTextControl(lambda: self._block(panes.sheet_lines(self.model)))),
                       title="Score sheet (F2 closes)")
@@ -354,6 +374,10 @@ class ClientApp:
             Float(CompletionsMenu(max_height=8, scroll_offset=1), xcursor=True, ycursor=True),
         ])
         return Layout(root, focused_element=entry)
+
+    def prompt_text(self) -> str:
+        m = self.model
+        return "> " if m.logged_in else f"{m.question.lower()}> " if m.question else "name> "
 
     @staticmethod
     def _block(lines: list[str]) -> StyleAndTextTuples:

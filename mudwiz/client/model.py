@@ -43,6 +43,8 @@ class Model:
     address: str = ""
     name: str | None = None
     logged_in: bool = False
+    resume: str | None = None  # a guest's resume code from the last welcome: F5 gives it when the server asks
+    question: str | None = None  # what the server asked before login (``Password``): the next line answers it
     connection: str = "connecting"  # connecting, connected, disconnected
     reason: str = ""
     state: dict[str, Any] | None = None
@@ -79,9 +81,10 @@ class Model:
             self.commands = {c["command"]: c["help"] for c in message["commands"]}
             self.games = list(message.get("games", self.games))
             self.bot_levels = list(message.get("bot_levels", self.bot_levels))
-        if kind == "welcome":
-            self.logged_in, self.name = True, message["name"]
-            self.note(STYLE.bold(f"Welcome, {message['name']}. /help lists the commands; F1 the keys."))
+        if kind in ("welcome", "password"):
+            self._login(message)
+            if kind == "password":
+                return
         elif kind == "state":
             same_table = self.state is not None and self.state.get("table") == message.get("table")
             if not same_table or self._new_hand(message):
@@ -100,6 +103,8 @@ class Model:
         elif kind in ("trick", "round_start", "hand_start", "reveal_end", "left"):
             self._follow_play(message)
         elif kind in ("ok", "error"):
+            if kind == "error" and not self.logged_in:
+                self.question = None  # refused: the name prompt again
             command = self.pending.pop(message.get("id"), "")  # type: ignore[arg-type]
             if kind == "ok" and command.lower().split()[:1] == ["/leave"]:
                 self.leave_table()  # nothing else tells a client it left its table
@@ -110,6 +115,18 @@ class Model:
         for line in message_lines(message):
             self.note(line)
         self._keep_cursor(before)
+
+    def _login(self, message: dict[str, Any]) -> None:
+        """The welcome (and a guest's resume code in it), or the server asking a password or the code first."""
+        if message["type"] == "password":
+            self.question = message.get("prompt") or "Password"
+            self.note(STYLE.bold(f"{self.question} for {message.get('name')}: type it and press Enter."))
+            return
+        self.logged_in, self.name, self.question = True, message["name"], None
+        self.resume = message.get("resume")
+        self.note(STYLE.bold(f"Welcome, {message['name']}. /help lists the commands; F1 the keys."))
+        if self.resume:
+            self.note(f"Your resume code is {self.resume}: F5 gives it by itself after a drop.")
 
     def _follow_play(self, message: dict[str, Any]) -> None:
         """What the panes keep of the play between states: who took the last trick, and the hands open now."""

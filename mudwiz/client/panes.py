@@ -472,7 +472,7 @@ def asked(model: Model) -> str:
     """What the player is asked to do now, in a few words (the status line's last part)."""
     state = model.state
     if not model.logged_in:
-        return "type your name"
+        return f"type your {model.question.lower()}" if model.question else "type your name"
     if state is None:
         return "lobby: /new GAME or /join N"
     legal = model.legal

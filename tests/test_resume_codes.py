@@ -1,0 +1,280 @@
+"""Guests' resume codes over the connection fed lines (a real lobby, tables and engines on a fake clock; no
+accounts unless a test registers one, in a real SQLite file): who gets a code, when a name asks for it, what a
+wrong one costs, and when the name is free again."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from outbox import Outbox
+from twisted.internet.task import Clock
+
+from mudwiz.accounts import Accounts
+from mudwiz.connection import NAME_PROMPT, Connection
+from mudwiz.lobby import CODE_ALPHABET, Lobby, new_resume_code, typed_code
+from mudwiz.store import open_store
+
+CODE = re.compile(rf"^[{CODE_ALPHABET}]{{3}}-[{CODE_ALPHABET}]{{3}}-[{CODE_ALPHABET}]{{3}}$")
+SECRET = "correct horse"
+
+
+def connect(lobby: Lobby, address: str = "10.0.0.1", json_mode: bool = False) -> tuple[Connection, Outbox]:
+    outbox = Outbox()
+    connection = Connection(lobby, outbox, "", address=address)
+    connection.start()
+    if json_mode:
+        connection.receive("/mode json")
+    outbox.take()
+    return connection, outbox
+
+
+def seated_and_playing(lobby: Lobby, name: str, partner: Connection | None = None) -> tuple[Connection, Outbox]:
+    """``name`` logs in as a guest, opens a Wizard table, ``partner`` (a person, who keeps the game going when
+    ``name`` is gone) joins it, bots fill it, and it starts."""
+    connection, outbox = connect(lobby)
+    connection.receive(name)
+    connection.receive("/new wizard")
+    if partner is not None:
+        partner.receive("/join 1")
+    for line in ("/bot add random", "/bot add random", "/start"):
+        connection.receive(line)
+    assert connection.session.table is not None and connection.session.table.in_game
+    return connection, outbox
+
+
+def logged_in(lobby: Lobby, name: str) -> Connection:
+    connection, _ = connect(lobby)
+    connection.receive(name)
+    assert connection.logged_in
+    return connection
+
+
+def test_codes_are_three_groups_from_an_unambiguous_alphabet_and_typed_in_any_form() -> None:
+    codes = {new_resume_code() for _ in range(200)}
+    assert len(codes) == 200 and all(CODE.match(c) for c in codes)
+    assert not set("01ILO") & set(CODE_ALPHABET)
+    assert typed_code("7kq92m xw4") == typed_code(" 7KQ-92M-XW4 ") == "7KQ-92M-XW4"
+
+
+def test_a_guest_is_given_a_code_on_screen_and_in_json_a_registered_name_none(tmp_path: Path) -> None:
+    lobby = Lobby(Clock(), seed=1)
+    lobby.accounts = Accounts(open_store(tmp_path), lobby.clock)
+    guest, outbox = connect(lobby)
+    guest.receive("Ann")
+    code = lobby.resume_codes["ann"]
+    assert CODE.match(code) and f"Your resume code is {code}: type it if you are asked" in outbox.take()
+    bot, outbox = connect(lobby, json_mode=True)
+    bot.receive("robo")
+    welcome = outbox.json_lines()[0]
+    assert welcome["type"] == "welcome" and welcome["resume"] == lobby.resume_codes["robo"] != code
+    for line in ("/register", SECRET, SECRET):
+        bot.receive(line)
+    assert "robo" not in lobby.resume_codes  # the password proves who comes back now
+    bot.lost()
+    back, outbox = connect(lobby, json_mode=True)
+    back.receive("ROBO")
+    assert outbox.json_lines() == [{"type": "password", "name": "robo", "prompt": "Password"}]
+    back.receive(SECRET)
+    welcome = outbox.json_lines()[0]
+    assert welcome["type"] == "welcome" and welcome["resume"] is None and back.session.registered
+
+
+def test_while_connected_the_name_in_any_case_is_refused_without_a_question() -> None:
+    lobby = Lobby(Clock(), seed=1)
+    seated_and_playing(lobby, "Ann")
+    thief, outbox = connect(lobby)
+    thief.receive("aNN")
+    said = outbox.take()
+    assert "aNN is already connected" in said and "Resume code" not in said and said.endswith(NAME_PROMPT)
+
+
+def test_during_the_grace_period_only_the_code_takes_the_seat_back() -> None:
+    lobby = Lobby(Clock(), seed=1, grace=60)
+    owner, _ = seated_and_playing(lobby, "Ann")
+    code = lobby.resume_codes["ann"]
+    owner.lost()
+    assert "ann" in lobby.away
+    thief, outbox = connect(lobby, "10.6.6.6")
+    thief.receive("ANN")
+    assert outbox.take() == "«on»Resume code: " and not thief.logged_in  # echo off, as for a password
+    thief.receive(code.replace("A", "B") if "A" in code else "222-222-222")
+    said = outbox.take()
+    assert said.startswith("\n«off»") and "wrong resume code for Ann" in said and said.endswith(NAME_PROMPT)
+    assert "ann" in lobby.away and "ann" not in lobby.users and code not in said
+    back, outbox = connect(lobby)
+    back.receive("ann")
+    outbox.take()
+    back.receive(code.lower().replace("-", " "))  # as a person might type it
+    said = outbox.take()
+    assert back.logged_in and back.session.name == "Ann" and f"Your resume code is {code}:" in said
+    assert "Ann is back." in said and back.session.table is not None and "ann" not in lobby.away
+    assert lobby.resume_codes["ann"] == code  # the same code: it still guards the name
+
+
+def test_after_the_stand_in_took_over_the_seat_needs_the_code_too() -> None:
+    clock = Clock()
+    lobby = Lobby(clock, seed=1, grace=10)
+    owner, _ = seated_and_playing(lobby, "Ann")
+    code = lobby.resume_codes["ann"]
+    table = owner.session.table
+    assert table is not None
+    owner.lost()
+    clock.advance(10)
+    assert "ann" not in lobby.away and table.holds_seat_for("ann")  # a stand-in plays the seat
+    thief, outbox = connect(lobby, json_mode=True)
+    thief.receive("Ann")
+    assert outbox.json_lines() == [{"type": "password", "name": "Ann", "prompt": "Resume code"}]
+    thief.receive(json.dumps({"id": 7, "cmd": "WRONG-CODE"}))
+    assert outbox.json_lines() == [{"type": "error", "message": "wrong resume code for Ann", "id": 7}]
+    assert not thief.logged_in and table.seats[0].is_bot
+    thief.receive("ann")
+    outbox.take()
+    thief.receive(json.dumps({"id": 8, "cmd": code}))
+    welcome = outbox.json_lines()[0]
+    assert welcome["type"] == "welcome" and welcome["resume"] == code
+    assert table.seats[0] is thief.session and not table.seats[0].is_bot
+
+
+def test_a_seat_left_mid_game_is_held_for_the_code_until_the_table_closes() -> None:
+    lobby = Lobby(Clock(), seed=1)
+    other = logged_in(lobby, "bob")  # a person playing too keeps the game going after Ann leaves
+    owner, _ = seated_and_playing(lobby, "Ann", partner=other)
+    table = owner.session.table
+    assert table is not None
+    owner.receive("/leave")
+    owner.receive("/quit")
+    owner.lost()
+    assert table.holds_seat_for("Ann") and "ann" in lobby.resume_codes
+    thief, outbox = connect(lobby)
+    thief.receive("ann")
+    thief.receive("222-333-444")
+    assert "wrong resume code for Ann" in outbox.take() and table.seats[0].is_bot
+    thief.receive("bob")  # connected: refused as ever, no question
+    assert "bob is already connected" in outbox.take()
+    other.receive("/leave")  # nobody left at the table: it closes, and nothing holds Ann any more
+    assert table.id not in lobby.tables and "ann" not in lobby.resume_codes
+    thief.receive("ANN")
+    said = outbox.take()
+    assert thief.logged_in and thief.session.name == "ANN" and "Resume code" not in said
+    assert lobby.resume_codes["ann"] in said  # a new guest, a new code
+
+
+def test_a_guest_who_quits_from_the_lobby_frees_the_name() -> None:
+    lobby = Lobby(Clock(), seed=1)
+    first, _ = connect(lobby)
+    first.receive("Ann")
+    code = lobby.resume_codes["ann"]
+    first.lost()
+    assert lobby.resume_codes == {}
+    second, outbox = connect(lobby)
+    second.receive("ann")
+    assert second.logged_in and lobby.resume_codes["ann"] != code
+
+
+def test_wrong_codes_are_throttled_by_name_and_by_address_without_accounts() -> None:
+    clock = Clock()
+    lobby = Lobby(clock, seed=1, grace=3600)
+    assert lobby.accounts is None
+    owner, _ = seated_and_playing(lobby, "Ann")
+    code = lobby.resume_codes["ann"]
+    owner.lost()
+    guesser, outbox = connect(lobby, "10.6.6.6")
+    for i in range(5):
+        guesser.receive("ann")
+        guesser.receive(f"{i}{i}{i}-XYZ-XYZ")
+        assert "wrong resume code for Ann" in outbox.take()
+    guesser.receive("ann")
+    said = outbox.take()
+    assert "too many failed logins for ann; try again in 60 s" in said and "Resume code" not in said
+    back, outbox2 = connect(lobby, "10.1.1.1")  # the name waits, from anywhere: even its owner
+    back.receive("ann")
+    assert "too many failed logins for ann; try again in 60 s" in outbox2.take()
+    clock.advance(60)
+    back.receive("ann")
+    back.receive(code)
+    assert back.logged_in and back.session.table is not None
+    guesser.receive("ann")
+    assert "ann is already connected" in outbox.take()
+
+
+def test_wrong_codes_and_wrong_passwords_count_together(tmp_path: Path) -> None:
+    clock = Clock()
+    lobby = Lobby(clock, seed=1, grace=3600)
+    lobby.accounts = Accounts(open_store(tmp_path), clock)
+    owner, _ = seated_and_playing(lobby, "Ann")
+    owner.lost()
+    registrar, _ = connect(lobby)
+    for line in ("Reg_Ula", "/register", SECRET, SECRET, "/quit"):
+        registrar.receive(line)
+    registrar.lost()
+    guesser, outbox = connect(lobby, "10.6.6.6")
+    for i in range(3):
+        guesser.receive("ann")
+        guesser.receive(f"{i}{i}{i}-XYZ-XYZ")
+    for i in range(2):
+        guesser.receive("reg_ula")
+        guesser.receive(f"guess {i}")
+    assert outbox.take().count("wrong") == 5
+    guesser.receive("reg_ula")
+    assert "too many failed logins for Reg_Ula" in outbox.take()  # this address is held back for any name
+
+
+def test_a_registered_players_seat_needs_the_password_whether_away_left_or_stood_in(tmp_path: Path) -> None:
+    clock = Clock()
+    lobby = Lobby(clock, seed=1, grace=10)
+    lobby.accounts = Accounts(open_store(tmp_path), clock)
+    owner, _ = connect(lobby)
+    for line in ("Reg_Ann", "/register", SECRET, SECRET):
+        owner.receive(line)
+    bob = logged_in(lobby, "bob")
+    owner.receive("/new wizard")
+    bob.receive("/join 1")
+    owner.receive("/bot add random")
+    owner.receive("/start")
+    table = owner.session.table
+    assert table is not None and table.in_game and "reg_ann" not in lobby.resume_codes
+    for how in ("away", "stand-in", "left"):
+        if how == "left":
+            owner.receive("/leave")
+        owner.lost()
+        if how == "stand-in":
+            clock.advance(10)
+        assert table.holds_seat_for("Reg_Ann"), how
+        thief, outbox = connect(lobby, "10.6.6.6")
+        thief.receive("REG_ANN")
+        assert outbox.take() == "«on»Password: ", how
+        thief.receive("222-333-444")
+        assert "wrong password for Reg_Ann" in outbox.take() and not thief.logged_in, how
+        owner, outbox = connect(lobby)
+        owner.receive("reg_ann")
+        owner.receive(SECRET)
+        assert owner.logged_in and table.seats[0] is owner.session and table.in_game, how
+
+
+def test_a_name_freed_while_its_code_is_asked_is_a_new_guests_and_one_taken_meanwhile_is_refused() -> None:
+    lobby = Lobby(Clock(), seed=1)
+    owner, _ = seated_and_playing(lobby, "Ann")
+    code = lobby.resume_codes["ann"]
+    table = owner.session.table
+    assert table is not None
+    owner.lost()
+    late, outbox = connect(lobby)
+    late.receive("ann")
+    assert outbox.take() == "«on»Resume code: "
+    table.close()  # the table went (its seat with it) while the question was open: nothing holds Ann now
+    late.receive("anything")
+    assert late.logged_in and late.session.name == "Ann" and lobby.resume_codes["ann"] != code
+    slow, outbox = connect(lobby)
+    late.lost()
+    assert "ann" not in lobby.resume_codes
+    owner, _ = seated_and_playing(lobby, "Ann")
+    owner.lost()
+    slow.receive("ann")
+    first, _ = connect(lobby)
+    first.receive("ann")
+    first.receive(lobby.resume_codes["ann"])
+    assert first.logged_in  # in first: the seat is taken back
+    slow.receive(lobby.resume_codes["ann"])
+    assert "Ann is already connected" in outbox.take() and not slow.logged_in
