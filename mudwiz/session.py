@@ -31,6 +31,7 @@ class Session:
         self.connected = True
         self.address = ""  # the peer's host as the network edge saw it; "" for bots and tests
         self.registered = False  # logged in with an account's password, or registered it since
+        self.replaying: tuple[int, int] | None = None  # (game id, step) last shown by /replay, for next and prev
 
     def deliver(self, message: dict[str, Any], event: Event | None = None) -> None:
         """Send one protocol message; ``event`` is the engine event it came from, for renderers that want it."""
