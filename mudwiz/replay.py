@@ -10,6 +10,7 @@ of the message's last one.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -19,7 +20,10 @@ from mudwiz.games import game_class
 from mudwiz.games.base import Game
 from mudwiz.store import GameRecord, iso_time
 
-REPLAY_FRAMES = 100  # frames one JSON ``replay`` message carries at most (100-200 kB; a client reads ~1 MB)
+REPLAY_FRAMES = 100  # frames one JSON ``replay`` message carries at most
+# ... and bytes: as many frames as fit in a line a client reading lines of up to 64 KiB (asyncio's default, the
+# terminal client's) can take; always one frame, however big.
+REPLAY_BYTES = 60_000
 AROUND = 5  # moves listed before and after a message's frames
 
 
@@ -105,16 +109,27 @@ def compact(views: list[dict[str, Any]]) -> tuple[dict[str, Any], list[dict[str,
     return common, sheet, rest
 
 
-def replay_message(record: GameRecord, first: int = 0, count: int = REPLAY_FRAMES) -> dict[str, Any]:
+def replay_message(record: GameRecord, first: int = 0, count: int = REPLAY_FRAMES,
+                   budget: int = REPLAY_BYTES) -> dict[str, Any]:
     """The ``replay`` message (docs/protocol.md): the game's header and frames ``first`` .. ``first+count-1``
-    (fewer at the end), in the compact form ``render.common.frame_view`` undoes."""
+    (fewer at the end, or as many as fit ``budget`` bytes of JSON), in the compact form that
+    ``render.common.frame_view`` undoes."""
     if not 0 <= first <= steps(record):
         raise BadCommand(bad_step(record, first))
     shown = list(frames(record, first, first + count - 1))
+    while True:
+        message = _message(record, shown)
+        size = len(json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode())
+        if size <= budget or len(shown) == 1:
+            return message
+        shown = shown[:max(1, min(len(shown) - 1, len(shown) * budget // size))]
+
+
+def _message(record: GameRecord, shown: list[Frame]) -> dict[str, Any]:
     common, sheet, views = compact([f.view for f in shown])
-    return {"type": "replay", **header(record), "first": first, "common": common, "sheet": sheet,
+    return {"type": "replay", **header(record), "first": shown[0].step, "common": common, "sheet": sheet,
             "frames": [{**f.to_dict(), "view": v} for f, v in zip(shown, views, strict=True)],
-            "moves": moves(record, first - AROUND, shown[-1].step + AROUND)}
+            "moves": moves(record, shown[0].step - AROUND, shown[-1].step + AROUND)}
 
 
 def bad_step(record: GameRecord, step: int) -> str:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mudwiz.client.events import STYLE, message_lines, revealed, text_lines
+from mudwiz.client.replaying import Replay
 from mudwiz.games.base import Phase
 
 LOG_LINES = 2000
@@ -66,6 +67,7 @@ class Model:
     rules: dict[str, list[str]] = field(default_factory=dict)
     rules_asked: str | None = None  # the game F1 asked the rules of, until the reply
     rules_heard: list[str] = field(default_factory=list)  # what came for that request before its reply
+    replay: Replay | None = None  # a recorded game being stepped through (``/replay ID``), shown instead of the table
 
     # ------------------------------------------------------------ input
 
@@ -94,6 +96,8 @@ class Model:
             self.tables = message["tables"]
         elif kind == "score":
             self.score, self.show_sheet = message, True
+        elif kind == "replay":
+            self._replaying(message)
         elif kind in ("trick", "round_start", "hand_start", "reveal_end", "left"):
             self._follow_play(message)
         elif kind in ("ok", "error"):
@@ -119,6 +123,18 @@ class Model:
             self._close_reveal(message.get("player"))
         elif kind == "left":
             self.reveals = []
+
+    def _replaying(self, message: dict[str, Any]) -> None:
+        """A ``replay`` message: more frames of the game being stepped through, or a new one to step through."""
+        if self.replay is not None and self.replay.id == message["id"]:
+            self.replay.take(message)
+            return
+        self.replay = Replay.of(message)
+        self.note(STYLE.bold(f"Replay of game #{message['id']} ({message['game']}, {message['steps']} moves): "
+                             "Left/Right step through it, Home/End jump, Esc or q leaves."))
+
+    def leave_replay(self) -> None:
+        self.replay = None
 
     def leave_table(self) -> None:
         """No table any more (``/leave``, a new connection): its state and the hands open at it are gone."""
