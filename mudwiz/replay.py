@@ -133,13 +133,7 @@ def _message(record: GameRecord, shown: list[Frame]) -> dict[str, Any]:
 
 
 def bad_step(record: GameRecord, step: int) -> str:
+    """The one-line refusal of a step the game does not have, with the steps it has."""
     return (f"game {record.id} has no move {step}: its steps are 0 (the deal) to {steps(record)}; "
             f"/replay {record.id} STEP")
-
-
-def full_views(message: dict[str, Any]) -> list[dict[str, Any]]:
-    """Every frame's whole view back from a ``replay`` message (what a test compares with ``frames``)."""
-    from mudwiz.render.common import frame_view
-
-    return [frame_view(message, f) for f in message["frames"]]
 
