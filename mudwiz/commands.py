@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from mudwiz import replay
 from mudwiz.accounts import MIN_PASSWORD, Accounts
 from mudwiz.errors import BadCommand, IllegalAction, MudwizError
 from mudwiz.games import available, game_class
@@ -519,6 +520,45 @@ def _top(lobby: Lobby, session: Session, arg: str) -> str | None:
     session.deliver({"type": "top", "games": [
         {"game": g, "players": [rating_row(r) for r in store.top(g, TOP)],
          "bots": [rating_row(bot_rating(g, level)) for level in levels()]} for g in games]})
+    return None
+
+
+REPLAY_USAGE = "usage: /replay ID [STEP], /replay next or /replay prev; /history lists your games"
+
+
+def _replay_step(session: Session, words: list[str]) -> tuple[int, int, int]:
+    """The game and step ``/replay`` is asked for, and which way ``next``/``prev`` went (0 for neither)."""
+    if words in (["next"], ["prev"]):
+        if session.replaying is None:
+            raise BadCommand("you are reading no replay; /replay ID starts one (/history lists your games)")
+        game_id, step = session.replaying
+        way = 1 if words[0] == "next" else -1
+        return game_id, step + way, way
+    if not 1 <= len(words) <= 2:
+        raise BadCommand(REPLAY_USAGE)
+    number, at = whole_number(words[0].lstrip("#")), whole_number(words[1]) if len(words) == 2 else 0
+    if number is None or at is None:
+        raise BadCommand(REPLAY_USAGE)
+    return number, at, 0
+
+
+@command("replay", "/replay ID [STEP] | next | prev",
+         "a recorded game move by move, every hand shown: STEP 0 is the deal, /replay next the move after")
+def _replay(lobby: Lobby, session: Session, arg: str) -> str | None:
+    store = _store(lobby)
+    game_id, step, way = _replay_step(session, arg.lower().split())
+    record = store.game(game_id)
+    if record is None:
+        raise BadCommand(f"there is no game {game_id}; /history lists your games")
+    if way > 0 and step > replay.steps(record):
+        raise BadCommand(f"that was the last move of game {game_id}; /replay {game_id} 0 starts again")
+    if way < 0 and step < 0:
+        raise BadCommand(f"that was the deal, the first step of game {game_id}; /replay next goes on")
+    if step > replay.steps(record):
+        raise BadCommand(replay.bad_step(record, step))
+    count = replay.REPLAY_FRAMES if session.mode == "json" else 1  # a person reads one step at a time
+    session.deliver(replay.replay_message(record, step, count))
+    session.replaying = (game_id, step)
     return None
 
 

@@ -34,6 +34,7 @@ class Session:
         # the score sheet this user's client has (table id, game number, rounds on it): a state leaves out a sheet
         # the client already has (table/fanout.py)
         self.sheet_sent: tuple[int, int, int] | None = None
+        self.replaying: tuple[int, int] | None = None  # (game id, step) last shown by /replay, for next and prev
 
     def deliver(self, message: dict[str, Any], event: Event | None = None) -> None:
         """Send one protocol message; ``event`` is the engine event it came from, for renderers that want it."""

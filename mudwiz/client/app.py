@@ -229,9 +229,11 @@ class ClientApp:
 
     def _bindings(self) -> KeyBindings:
         kb = KeyBindings()
-        empty = Condition(lambda: not self.buffer.text)
+        replaying = Condition(lambda: self.model.replay is not None and not self.buffer.text)
+        empty = Condition(lambda: not self.buffer.text) & ~replaying
         passing = Condition(lambda: self.model.passing)
         forms = Condition(lambda: len(self.model.choice_forms()) > 1)
+        self._replay_keys(kb, replaying)
 
         @kb.add("left", filter=empty)
         def _left(event: KeyPressEvent) -> None:
@@ -282,13 +284,52 @@ class ClientApp:
         def _forward(event: KeyPressEvent) -> None:
             self.scroll(PAGE)
 
-        @kb.add("c-d", filter=empty)
+        @kb.add("c-d", filter=Condition(lambda: not self.buffer.text))
         @kb.add("f10")
         @kb.add("c-c")
         def _quit(event: KeyPressEvent) -> None:
             event.app.exit(result=0)
 
         return kb
+
+    def _replay_keys(self, kb: KeyBindings, replaying: Condition) -> None:
+        """A replay's keys, while one is shown and the input line is empty: Left/Right a step, Home/End the
+        deal and the last step, Esc or q back to the table or the lobby."""
+
+        def moved(backwards: bool) -> None:
+            replay = self.model.replay
+            wanted = replay.wanted(backwards) if replay is not None else None
+            if replay is not None and wanted is not None and self.connection.connected:
+                self.model.sent(self.connection.request(f"/replay {replay.id} {wanted}"), "/replay")
+
+        @kb.add("left", filter=replaying)
+        def _back(event: KeyPressEvent) -> None:
+            if self.model.replay is not None:
+                self.model.replay.step(-1)
+                moved(backwards=True)
+
+        @kb.add("right", filter=replaying)
+        def _on(event: KeyPressEvent) -> None:
+            if self.model.replay is not None:
+                self.model.replay.step(1)
+                moved(backwards=False)
+
+        @kb.add("home", filter=replaying)
+        def _deal(event: KeyPressEvent) -> None:
+            if self.model.replay is not None:
+                self.model.replay.jump(last=False)
+                moved(backwards=False)
+
+        @kb.add("end", filter=replaying)
+        def _last(event: KeyPressEvent) -> None:
+            if self.model.replay is not None:
+                self.model.replay.jump(last=True)
+                moved(backwards=True)
+
+        @kb.add("escape", filter=replaying, eager=True)
+        @kb.add("q", filter=replaying)
+        def _leave(event: KeyPressEvent) -> None:
+            self.model.leave_replay()
 
     # ------------------------------------------------------------ layout
 

@@ -188,7 +188,7 @@ def message_lines(message: dict[str, Any]) -> list[str]:
     """Log lines for any message: game events here, the rest (chat, notices, lists, replies) as the server's
     own terminal renderer words them; states and score sheets have panes of their own."""
     kind = message["type"]
-    if kind in ("state", "score", "welcome"):
+    if kind in ("state", "score", "welcome", "replay"):  # the replay is the table pane's, step by step
         return []
     own = own_lines(message)
     if own:

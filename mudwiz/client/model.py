@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mudwiz.client.events import STYLE, message_lines, revealed, text_lines
+from mudwiz.client.replaying import Replay
 from mudwiz.games.base import Phase
 
 LOG_LINES = 2000
@@ -68,6 +69,7 @@ class Model:
     rules: dict[str, list[str]] = field(default_factory=dict)
     rules_asked: str | None = None  # the game F1 asked the rules of, until the reply
     rules_heard: list[str] = field(default_factory=list)  # what came for that request before its reply
+    replay: Replay | None = None  # a recorded game being stepped through (``/replay ID``), shown instead of the table
 
     # ------------------------------------------------------------ input
 
@@ -86,20 +88,15 @@ class Model:
             if kind == "password":
                 return
         elif kind == "state":
-            same_table = self.state is not None and self.state.get("table") == message.get("table")
-            if not same_table or self._new_hand(message):
-                self.marked, self.reveals = [], []
-            if "sheet" not in message and same_table and self.state is not None:
-                message = {**message, "sheet": self.state.get("sheet")}  # left out: the one we have is current
-            self.state = message
-            legal = set(self.legal)
-            self.forms = {stop: form for stop, form in self.forms.items() if form in legal}
+            self._new_state(message)
         elif kind == "who":
             self.who = message["users"]
         elif kind == "tables":
             self.tables = message["tables"]
         elif kind == "score":
             self.score, self.show_sheet = message, True
+        elif kind == "replay":
+            self._replaying(message)
         elif kind in ("trick", "round_start", "hand_start", "reveal_end", "left"):
             self._follow_play(message)
         elif kind in ("ok", "error"):
@@ -115,6 +112,16 @@ class Model:
         for line in message_lines(message):
             self.note(line)
         self._keep_cursor(before)
+
+    def _new_state(self, message: dict[str, Any]) -> None:
+        same_table = self.state is not None and self.state.get("table") == message.get("table")
+        if not same_table or self._new_hand(message):
+            self.marked, self.reveals = [], []
+        if "sheet" not in message and same_table and self.state is not None:
+            message = {**message, "sheet": self.state.get("sheet")}  # left out: the one we have is current
+        self.state = message
+        legal = set(self.legal)
+        self.forms = {stop: form for stop, form in self.forms.items() if form in legal}
 
     def _login(self, message: dict[str, Any]) -> None:
         """The welcome (and a guest's resume code in it), or the server asking a password or the code first."""
@@ -139,6 +146,18 @@ class Model:
             self._close_reveal(message.get("player"))
         elif kind == "left":
             self.reveals = []
+
+    def _replaying(self, message: dict[str, Any]) -> None:
+        """A ``replay`` message: more frames of the game being stepped through, or a new one to step through."""
+        if self.replay is not None and self.replay.id == message["id"]:
+            self.replay.take(message)
+            return
+        self.replay = Replay.of(message)
+        self.note(STYLE.bold(f"Replay of game #{message['id']} ({message['game']}, {message['steps']} moves): "
+                             "Left/Right step through it, Home/End jump, Esc or q leaves."))
+
+    def leave_replay(self) -> None:
+        self.replay = None
 
     def leave_table(self) -> None:
         """No table any more (``/leave``, a new connection): its state and the hands open at it are gone."""

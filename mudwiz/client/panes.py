@@ -14,11 +14,12 @@ from importlib import import_module
 from typing import Any
 
 from mudwiz.cards import SUIT_NAMES
-from mudwiz.client.events import STYLE, renderer, revealed, seconds_of, tighten
+from mudwiz.client.events import STYLE, message_lines, renderer, revealed, seconds_of, tighten
 from mudwiz.client.model import KARUKI, Model, card_of
+from mudwiz.client.replaying import Replay
 from mudwiz.games import available, plugin
 from mudwiz.games.base import Phase
-from mudwiz.render.ansi import Presenter
+from mudwiz.render.ansi import Presenter, draw, replay_move
 from mudwiz.render.common import trick_order
 from mudwiz.render.style import (
     SUIT_COLOUR,
@@ -32,6 +33,7 @@ from mudwiz.render.style import (
 )
 
 NARROWEST = 50  # the table pane beside the log is never narrower: hints and the hand need the room
+REPLAY_WIDTH = 81  # a replay's step is the server's 80-column table view
 KEYS = [  # the Left/Right/Home/End/Enter/Space bindings act only while the input line is empty
     ("Left / Right", "move through your playable cards or legal bids"),
     ("Up / Down", "the colour a spell names (MAHALITO, ...); else input history"),
@@ -44,6 +46,7 @@ KEYS = [  # the Left/Right/Home/End/Enter/Space bindings act only while the inpu
     ("F2", "the score sheet"),
     ("F5", "reconnect after a drop (logs in again as you)"),
     ("Ctrl-D / F10", "quit"),
+    ("In a replay", "Left/Right step, Home/End first/last step, Esc or q leaves"),
 ]
 
 
@@ -233,6 +236,8 @@ def _rows(state: dict[str, Any], width: int, shortest_name: int = 16) -> list[st
 
 def wanted_width(model: Model) -> int:
     """How wide the table pane would be beside the log: its players' rows whole, every column shown."""
+    if model.replay is not None:
+        return REPLAY_WIDTH
     state = model.state
     if not state or state.get("phase") == Phase.WAITING:
         return NARROWEST
@@ -407,6 +412,8 @@ def table_lines(model: Model, width: int, height: int | None = None) -> list[str
     rows. A table that does not fit is drawn more compactly step by step (``game_lines``); what you hold and the
     move Enter sends are the last things given up."""
     width = max(20, width)
+    if model.replay is not None:
+        return replay_lines(model.replay, width, height)
     if not model.logged_in and model.state is None and not model.who:
         return fit([rule("mudwiz", width), f" Server: {model.address}",
                     STYLE.bold(" Type your name and press Enter.") if model.connection == "connected" else
@@ -424,6 +431,20 @@ def table_lines(model: Model, width: int, height: int | None = None) -> list[str
         if height is None or len(top) + len(bottom) <= height:
             break
     return fit(top + bottom, height, keep=len(bottom))
+
+
+def replay_lines(replay: Replay, width: int, height: int | None = None) -> list[str]:
+    """A replay's step: the move and what it did, then the table after it with every hand, drawn by the game's
+    own table view as a terminal user sees it (``/replay ID N``); the keys stay on the last line."""
+    keys = STYLE.paint(" Left/Right: step  Home/End: first/last  Esc or q: leave", "grey")
+    head = rule(f"Replay #{replay.id} {replay.game}: step {replay.at} of {replay.steps}", width)
+    frame = replay.frame
+    if frame is None:
+        return fit([head, STYLE.paint(" (asking the server for this step...)", "grey"), keys], height, keep=1)
+    lines = [head, STYLE.bold(" " + replay_move(frame, STYLE))]
+    lines += [line for event in frame["events"] for line in message_lines({**event, "game": replay.game})]
+    lines += draw(replay.game, "table_view")(frame["view"], STYLE)
+    return fit([cut_ansi(line, width) for line in [*lines, keys]], height, keep=1)
 
 
 COMPACT = 3  # the most compact level of game_lines
@@ -473,6 +494,8 @@ def asked(model: Model) -> str:
     state = model.state
     if not model.logged_in:
         return f"type your {model.question.lower()}" if model.question else "type your name"
+    if model.replay is not None:
+        return "replay: Left/Right step, Esc leaves"
     if state is None:
         return "lobby: /new GAME or /join N"
     legal = model.legal

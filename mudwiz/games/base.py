@@ -295,6 +295,22 @@ class Game(ABC):
             cached = self._sheet_copy = copy.deepcopy(self.sheet)
         return cached
 
+    def revealed_view(self) -> dict[str, Any]:
+        """The table with nothing hidden, for replaying a game's record (``/replay``), never for a live table: an
+        observer's view plus ``hands``, every seat's cards by name, and whatever else the game keeps from
+        observers (``_reveal``). A game that overrides nothing shows the hands its ``_hand`` gives."""
+        view = self.view(None)
+        view["hands"] = {name: self._open_hand(seat) for seat, name in enumerate(self.players)}
+        return self._reveal(view)
+
+    def _open_hand(self, seat: Seat) -> list[str]:
+        """``seat``'s cards as they are, even where the player may not see them (Wizard's clairvoyance)."""
+        return self._hand(seat)
+
+    def _reveal(self, view: dict[str, Any]) -> dict[str, Any]:
+        """An observer's ``view`` with the game's other secrets (hidden bids) filled in."""
+        return view
+
     @abstractmethod
     def _rounds(self) -> int | None:
         """How many rounds the game is played for; None when only a score ends it."""
@@ -388,8 +404,12 @@ class Game(ABC):
         game = cls(players, options, seed)
         events = list(game.start_events)
         for seat, text in log:
-            events.extend(game.advance() if seat is None else game.apply(seat, text))
+            events.extend(game.step(seat, text))
         return game, events
+
+    def step(self, seat: Seat | None, text: str) -> list[Event]:
+        """Apply one entry of a log: a seat's move, or (seat None) the table ending a round-end pause."""
+        return self.advance() if seat is None else self.apply(seat, text)
 
 
 def standings(names: Sequence[str], scores: Sequence[int], low_wins: bool = False) -> list[dict[str, Any]]:

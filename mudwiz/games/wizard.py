@@ -389,6 +389,17 @@ class Wizard(TrickTakingGame):
             entry["cards"] = sorted(self.hands[seat], key=_ORDER.__getitem__)
         return entry
 
+    def _open_hand(self, seat: Seat) -> list[str]:
+        return sorted(self.hands[seat], key=_ORDER.__getitem__)  # clairvoyance hides it from its holder only
+
+    def _reveal(self, view: dict[str, Any]) -> dict[str, Any]:
+        """Every bid made, hidden or secret bidding or not."""
+        for seat, p in enumerate(view["players"]):
+            bid = self.bids[seat]
+            p["bid"] = bid
+            p["projected"] = None if bid is None else self.scores[seat] + round_score(bid, self.tricks[seat])
+        return view
+
     def _view(self, seat: Seat | None) -> dict[str, Any]:
         return {
             **super()._view(seat),

@@ -19,8 +19,8 @@ from twisted.logger import Logger
 from mudwiz.games import available, plugin
 from mudwiz.games.base import Event, Phase
 from mudwiz.render import generic
-from mudwiz.render.common import confirmations, rated, rating_tag, standings
-from mudwiz.render.style import WIDTH, Style, pad, wrap_words
+from mudwiz.render.common import confirmations, frame_view, rated, rating_tag, standings
+from mudwiz.render.style import WIDTH, Style, pad, wrap_cards, wrap_words
 
 log = Logger()
 
@@ -53,6 +53,32 @@ def draw(game: str, part: str) -> Callable[..., list[str]]:
 def engine_view(message: dict[str, Any]) -> dict[str, Any]:
     """A ``state`` message back into the engine view the game renderers read (legal moves without the slash)."""
     return {**message, "legal": [a.removeprefix("/") for a in message["legal"] if a not in ("/ok", "/start")]}
+
+
+def clock(seconds: float) -> str:
+    """A replay's time since the start: ``m:ss``."""
+    whole = int(seconds)
+    return f"{whole // 60}:{whole % 60:02d}"
+
+
+def replay_move(frame: dict[str, Any], style: Style) -> str:
+    """A replay step in words: the deal, a player's move, or the table going on to the next round."""
+    if frame["step"] == 0:
+        return "The deal."
+    if frame["player"] is None:
+        return f"Move {frame['step']} at {clock(frame['t'])}: the next round."
+    return f"Move {frame['step']} at {clock(frame['t'])}: {style.text(frame['player'])} /{frame['action']}"
+
+
+def replay_moves(m: dict[str, Any], step: int, style: Style, around: int = 3) -> list[str]:
+    """The moves before and after ``step``, the one shown marked, in as many lines as fit 80 columns."""
+    shown = [mv for mv in m["moves"] if abs(mv["step"] - step) <= around]
+    pieces = [("> " if mv["step"] == step else "") + f"{mv['step']}. " +
+              (f"{style.text(mv['player'])} {mv['action']}" if mv["player"] else "(next round)") for mv in shown]
+    if step <= around:
+        pieces.insert(0, ("> " if step == 0 else "") + "0. deal")
+    laid = wrap_cards([piece + "   " for piece in pieces], WIDTH, indent=8)  # a move is never broken
+    return [" Moves: " + laid[0][8:].rstrip(), *(line.rstrip() for line in laid[1:])]
 
 
 def no_tables() -> str:
@@ -228,6 +254,21 @@ class Presenter:
             bots = ", ".join(f"{b['name']} {b['rating']}" for b in g["bots"])
             rows += wrap_words(f"  Bots (fixed): {bots}", WIDTH, indent=4)
         return rows
+
+    def _replay(self, m: dict[str, Any]) -> list[str]:
+        """One step of a recorded game (``/replay ID STEP``): what happened, the table after it with every hand
+        shown, drawn by the game's own table view, the moves around it, and how to go on."""
+        s, frame = self.style, m["frames"][0]
+        step, last, game_id = frame["step"], m["steps"], m["id"]
+        lines = [s.rule(f"Replay of game #{game_id}: {m['game']}, {m['date'][:10]}, step {step} of {last}")]
+        lines.append(s.bold(f" {replay_move(frame, s)}"))
+        for event in frame["events"]:
+            lines += draw(m["game"], "event_lines")({**event, "game": m["game"]}, s)
+        lines += draw(m["game"], "table_view")(frame_view(m, frame), s)
+        lines += replay_moves(m, step, s)
+        after = f"/replay next (or /replay {game_id} {step + 1}): the next move" if step < last else "The end"
+        before = "; /replay prev: the one before" if step > 0 else ""
+        return [*lines, *wrap_words(s.paint(f" {after}{before}.", "grey"), WIDTH, indent=1)]
 
     # -- the table
 

@@ -16,6 +16,15 @@ def event_message(event: Mapping[str, Any] | Event) -> Mapping[str, Any]:
     return event.to_dict() if isinstance(event, Event) else event
 
 
+def frame_view(message: Mapping[str, Any], frame: Mapping[str, Any]) -> dict[str, Any]:
+    """A frame's whole view from a ``replay`` message (``mudwiz.replay.compact`` undone): the fields every frame
+    of the message shares, the frame's own, and its score sheet as that many of the message's sheet entries."""
+    view = {**message["common"], **frame["view"]}
+    if isinstance(view.get("sheet"), int):
+        view["sheet"] = list(message["sheet"][:view["sheet"]])
+    return view
+
+
 def standings(rows: list[dict[str, Any]], style: Style, title: str = "Final standings") -> list[str]:
     """Final places, best first; tied players share a place."""
     lines = [style.rule(title)]
@@ -28,10 +37,24 @@ def your_hand(view: dict[str, Any], style: Style,
               card: Callable[[Style, str, bool], str] = Style.card) -> list[str]:
     """The viewer's hand with the cards they may play now marked (none for an observer); ``card`` paints one,
     for a game whose colours ``Style.card`` does not know."""
+    if view.get("hands") is not None:
+        return open_hands(view, style, card)
     if view["you"] is None:
         return []
     playable = {a.split()[1] for a in view["legal"] if a.startswith("play ")}
     return [" Your hand:", *wrap_cards([card(style, c, c in playable) for c in view["hand"]], indent=2)]
+
+
+def open_hands(view: dict[str, Any], style: Style,
+               card: Callable[[Style, str, bool], str] = Style.card) -> list[str]:
+    """Every player's cards, a replay's view (``Game.revealed_view``): one block a player in seat order, the name
+    in front and the cards wrapped under it, so a 20-card hand still fits 80 columns."""
+    lines = []
+    for name, cards in view["hands"].items():
+        head = f" {pad(style.text(name), 16)} "
+        laid = wrap_cards([card(style, c, False) for c in cards], indent=18) if cards else [" " * 18 + "-"]
+        lines += [head + laid[0][18:], *laid[1:]]
+    return lines
 
 
 def round_over(view: dict[str, Any], style: Style, unit: str) -> str | None:
@@ -40,6 +63,8 @@ def round_over(view: dict[str, Any], style: Style, unit: str) -> str | None:
     if view["phase"] == Phase.GAMEOVER:
         return style.bold(" Game over.")
     if view["phase"] == Phase.ROUNDEND:
+        if view.get("hands") is not None:  # a replay: nobody is asked for /ok
+            return style.bold(f" {unit.capitalize()} over.")
         return style.bold(f" {unit.capitalize()} over: /ok when ready for the next {unit}.")
     return None
 
