@@ -176,7 +176,7 @@ def _mode(lobby: Lobby, session: Session, arg: str) -> str | None:
     mode = arg.strip().lower()
     if mode not in MODES:
         raise BadCommand(f"usage: /mode {'|'.join(MODES)} (now: {session.mode})")
-    session.mode = mode
+    session.mode, session.mode_chosen = mode, True
     return f"mode {mode}"
 
 

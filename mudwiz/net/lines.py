@@ -137,7 +137,9 @@ class LineProtocol(LineReceiver, TimeoutMixin):
         """Every byte out goes through here, so a peer that stops reading is noticed and dropped."""
         if self.dropped or self.transport is None:
             return
-        data = text.replace("\n", self.newline).encode("utf-8", errors="replace")
+        # A client whose terminal is not UTF-8 (telnet.py learns it from TTYPE or CHARSET) is sent ASCII only.
+        charset = "utf-8" if self.connection.session.charset == "utf-8" else "ascii"
+        data = text.replace("\n", self.newline).encode(charset, errors="replace")
         if self.backlog.paused:
             self.backlog.pending += len(data)
             if self.backlog.pending > MAX_BACKLOG:

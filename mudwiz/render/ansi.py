@@ -20,7 +20,7 @@ from mudwiz.games import available, plugin
 from mudwiz.games.base import Event, Phase
 from mudwiz.render import generic
 from mudwiz.render.common import confirmations, standings
-from mudwiz.render.style import WIDTH, Style, pad, wrap_words
+from mudwiz.render.style import Style, pad, wrap_words
 
 log = Logger()
 
@@ -90,7 +90,7 @@ class Presenter:
 
     def _painted(self, text: str, *how: str) -> list[str]:
         """Free text (replies, notices) in lines that fit 80 columns, each painted on its own."""
-        return [self.style.paint(line, *how) for line in wrap_words(text, WIDTH)]
+        return [self.style.paint(line, *how) for line in wrap_words(text, self.style.width)]
 
     def _ok(self, m: dict[str, Any]) -> list[str]:
         return self._painted(m["text"], "grey") if m.get("text") else []
@@ -105,8 +105,8 @@ class Presenter:
         s = self.style
         text, who = s.text(m["text"]), s.text(m["from"])
         if m["channel"] == "tell":
-            return wrap_words(s.paint(f"{who} tells {s.text(m['to'])}: ", "magenta", "bold") + text, WIDTH)
-        return wrap_words(s.paint(f"[{m['channel']}] ", "grey") + s.bold(who) + ": " + text, WIDTH)
+            return wrap_words(s.paint(f"{who} tells {s.text(m['to'])}: ", "magenta", "bold") + text, s.width)
+        return wrap_words(s.paint(f"[{m['channel']}] ", "grey") + s.bold(who) + ": " + text, s.width)
 
     def _reveal_end(self, m: dict[str, Any]) -> list[str]:
         return [self.style.paint(f"* {self.style.text(m['player'])}'s hand is closed again.", "cyan")]
@@ -135,7 +135,7 @@ class Presenter:
         for o in m["options"]:
             value = {True: "on", False: "off", None: "off"}.get(o["value"], str(o["value"]))
             head = f"  {o['name']:<13} {value:<6} "
-            rows += wrap_words(head + self.style.text(o["help"]), WIDTH, indent=len(head))
+            rows += wrap_words(head + self.style.text(o["help"]), self.style.width, indent=len(head))
         rows.append("  /option NAME [VALUE] sets one (host, before /start).")
         return rows
 
@@ -155,7 +155,7 @@ class Presenter:
             players = ", ".join(s.text(p["name"]) + ("" if p["score"] is None else f" {p['score']}")
                                 for p in g["players"])
             head = f"  #{g['id']:<5} {g['game']:<10} {g['date'][:10]} {g['date'][11:16]}  {place:<11} "
-            rows += wrap_words(head + players, WIDTH, indent=len(head))
+            rows += wrap_words(head + players, self.style.width, indent=len(head))
         rows.append("  /game ID shows a game's score sheet.")
         return rows
 
@@ -166,9 +166,9 @@ class Presenter:
         lines = [s.rule(f"Game #{m['id']}: {m['game']}, {date}, {m['outcome']}")]
         seats = [s.text(p["name"]) + ("" if p["kind"] == "person" else f" ({p['kind'].replace(':', ' ')})")
                  for p in m["players"]]
-        lines += wrap_words(f" Players: {', '.join(seats)}", WIDTH)
+        lines += wrap_words(f" Players: {', '.join(seats)}", self.style.width)
         on = [f"{k}={v}" if v is not True else k for k, v in m["options"].items() if v not in (None, False, "off")]
-        lines += wrap_words(f" Options: {', '.join(on) or 'none'}", WIDTH)
+        lines += wrap_words(f" Options: {', '.join(on) or 'none'}", self.style.width)
         lines += draw(m["game"], "score_sheet")(m, s)
         if m["standings"]:
             return [*lines, *standings(m["standings"], s)]
