@@ -24,6 +24,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from twisted.conch.telnet import ECHO, EOR, GA, IAC, SGA, WILL, WONT, Telnet, TelnetProtocol, TelnetTransport
+from twisted.internet import defer
 from twisted.internet.protocol import Protocol
 from twisted.logger import Logger
 from twisted.python.failure import Failure
@@ -44,7 +45,7 @@ REQUEST, ACCEPTED = b"\x01", b"\x02"  # CHARSET
 LOCAL = frozenset((BINARY, SGA, OPT_EOR, CHARSET, MSSP))  # what we agree to do (WILL) when asked or offered
 REMOTE = frozenset((BINARY, NAWS, TTYPE))  # what we agree the client does (DO)
 OFFER_WILL = (BINARY, OPT_EOR, CHARSET, MSSP)
-OFFER_DO = (NAWS, TTYPE)  # and BINARY, once the client answered our WILL BINARY
+OFFER_DO = (BINARY, NAWS, TTYPE)
 
 
 def _refused(failure: Failure) -> None:
@@ -71,14 +72,23 @@ class TelnetLines(LineProtocol, TelnetProtocol):
         if self.telnet or self.transport is None:
             return
         self.telnet = True
-        telnet: Any = self.transport
         for option in OFFER_WILL:
-            offered = telnet.will(option)
-            if option == BINARY:  # conch negotiates one direction of an option at a time: DO after the answer
-                offered.addBoth(lambda _: telnet.do(BINARY))
-            offered.addErrback(_refused)
+            self.offer(option, local=True)
         for option in OFFER_DO:
-            telnet.do(option).addErrback(_refused)
+            self.offer(option, local=False)
+
+    def offer(self, option: bytes, local: bool) -> None:
+        """``IAC WILL option`` (``local``) or ``IAC DO option``, with conch's option state set as its ``will`` and
+        ``do`` set it. Not through them: they refuse to start one direction of an option while the other is
+        being negotiated, and BINARY is offered both ways at once (so a user who types at once is already
+        sending 8-bit bytes)."""
+        telnet: Any = self.transport
+        state = telnet.getOptionState(option)
+        side = state.us if local else state.him
+        if side.negotiating or side.state == "yes":
+            return
+        side.negotiating, side.onResult = True, defer.Deferred().addErrback(_refused)
+        (telnet._will if local else telnet._do)(option)
 
     # -- options
 
