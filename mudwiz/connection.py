@@ -72,6 +72,8 @@ class ConnectionSession(Session):
     def deliver(self, message: dict[str, Any], event: Event | None = None) -> None:
         if not self.connected:
             return
+        if self.connection.on_message is not None:  # a side channel (telnet GMCP) carries every message too
+            self.connection.on_message(message)
         if self.mode == "json":
             self.connection.send_lines([jsonl.encode(message)])
             return
@@ -141,6 +143,7 @@ class Connection:
         self.checking = False  # a password is being checked or hashed; lines meanwhile are refused
         self.gone = False
         self.on_login: Callable[[], None] | None = None  # the framing's: stop the login timer, tell the limits
+        self.on_message: Callable[[dict[str, Any]], None] | None = None  # the framing's, for out-of-band data
 
     # -- lines in
 

@@ -86,7 +86,7 @@ def test_an_lf_client_gets_no_iac_ever_and_a_cr_lf_one_is_offered_the_options() 
     assert b"Welcome, lf_user" in transport.value() and b"\xff" not in transport.value()
     lines, transport = telnet_protocol()
     lines.transport.dataReceived(b"crlf_user\r\n")  # type: ignore[union-attr]
-    assert transport.value().count(b"\xff") == 7  # WILL BINARY, EOR, CHARSET, MSSP; DO BINARY, NAWS, TTYPE
+    assert transport.value().count(b"\xff") == 8  # WILL BINARY, EOR, CHARSET, MSSP, GMCP; DO BINARY, NAWS, TTYPE
 
 
 def test_a_first_line_split_over_reads_is_decided_when_it_ends() -> None:
@@ -132,3 +132,13 @@ def test_fit_wraps_and_cuts_painted_lines_to_the_width() -> None:
     cut = cut_painted("\x1b[31m" + "日本語" * 10 + "\x1b[0m", 11)
     assert visible_len(cut) == 10 and cut.endswith("\x1b[0m")  # a wide character is never halved
     assert fit(["ok"], 40) == ["ok"]
+
+
+def test_gmcp_names_and_decoding() -> None:
+    assert terminal.gmcp_package({"type": "state"}) == "Game.State"
+    assert terminal.gmcp_package({"type": "game_end"}) == "Game.GameEnd"
+    assert terminal.gmcp_encode("Game.Chat", {"text": "日本"}) == "Game.Chat {\"text\":\"日本\"}".encode()
+    assert terminal.gmcp_decode(b"Core.Ping") == ("Core.Ping", None)
+    assert terminal.gmcp_decode(b'Core.Hello {"client": "Mudlet"}') == ("Core.Hello", {"client": "Mudlet"})
+    assert terminal.gmcp_decode(b"Core.Hello {not json") == ("Core.Hello", None)
+    assert terminal.gmcp_decode(b"[" * 100_000) is None and terminal.gmcp_decode(b"  ") is None

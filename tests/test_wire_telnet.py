@@ -16,6 +16,7 @@ from wcwidth import wcswidth
 from wire import (
     BINARY,
     EOR_OPTION,
+    GMCP,
     MSSP,
     NAWS,
     TELNET_EOR,
@@ -282,3 +283,24 @@ def test_a_socket_that_sends_iac_first_is_telnet_at_once(server: tuple[str, int]
         assert b"\xff\xfd" + bytes((NAWS,)) in got or b"\xff\xfd\x1f" in got
     finally:
         sock.close()
+
+
+def test_gmcp_carries_every_message_as_game_packages_and_answers_ping(server: tuple[str, int]) -> None:
+    client = TelnetClient(server, do=(BINARY, EOR_OPTION, GMCP))
+    try:
+        client.send("gmcp_user")
+        client.read_until(b"Welcome, gmcp_user")
+        client.subnegotiate(GMCP, b'Core.Supports.Set ["Game 1"]')
+        client.subnegotiate(GMCP, b"Core.Ping")
+        client.wait(lambda: ("Core.Ping", None) in client.gmcp())
+        assert client.gmcp()[0] == ("Core.Hello", {"name": "mudwiz", "codebase": "mudwiz"})
+        start_game(client, b"Your turn")
+        client.wait(lambda: any(p == "Game.State" and d["legal"] for p, d in client.gmcp()))
+        state = [d for p, d in client.gmcp() if p == "Game.State"][-1]
+        assert state["type"] == "state" and state["game"] == "wizard" and state["you"] == "gmcp_user"
+        assert "/bid 0" in state["legal"]  # what the JSON protocol's state holds, as a bot gets it
+        packages = {p for p, _ in client.gmcp()}
+        assert {"Game.Ok", "Game.Notice", "Game.RoundStart"} <= packages  # the welcome came before GMCP was agreed
+        assert b"Your turn" in client.data  # and the screen is drawn as ever
+    finally:
+        client.close()

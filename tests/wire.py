@@ -109,7 +109,7 @@ class NetcatSession:
 
 TELNET_IAC, TELNET_SB, TELNET_SE, TELNET_GA, TELNET_EOR = 255, 250, 240, 249, 239
 TELNET_WILL, TELNET_WONT, TELNET_DO, TELNET_DONT = 251, 252, 253, 254
-BINARY, TTYPE, EOR_OPTION, NAWS, CHARSET, MSSP = 0, 24, 25, 31, 42, 70
+BINARY, TTYPE, EOR_OPTION, NAWS, CHARSET, MSSP, GMCP = 0, 24, 25, 31, 42, 70, 201
 
 
 class TelnetClient:
@@ -139,6 +139,19 @@ class TelnetClient:
         self.size = (columns, rows)
         body = bytes((columns >> 8, columns & 255, rows >> 8, rows & 255)).replace(b"\xff", b"\xff\xff")
         self.sock.sendall(bytes((TELNET_IAC, TELNET_SB, NAWS)) + body + bytes((TELNET_IAC, TELNET_SE)))
+
+    def subnegotiate(self, option: int, payload: bytes) -> None:
+        self.sock.sendall(bytes((TELNET_IAC, TELNET_SB, option)) + payload.replace(b"\xff", b"\xff\xff")
+                          + bytes((TELNET_IAC, TELNET_SE)))
+
+    def gmcp(self) -> list[tuple[str, Any]]:
+        """The GMCP messages received: (package, its JSON or None)."""
+        found = []
+        for payload in self.subnegotiations:
+            if payload[:1] == bytes((GMCP,)):
+                package, _, body = payload[1:].decode().partition(" ")
+                found.append((package, json.loads(body) if body else None))
+        return found
 
     def read_until(self, needle: bytes, timeout: float = 10.0, start: int = 0) -> bytes:
         """Read until ``needle`` is in ``data[start:]``; return that part of ``data``."""

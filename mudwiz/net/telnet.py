@@ -38,13 +38,13 @@ log = Logger()
 
 MAX_SUBNEGOTIATION = 512  # bytes a telnet subnegotiation may run to (TTYPE names, NAWS); a longer one is given up
 
-BINARY, TTYPE, OPT_EOR, NAWS, CHARSET, MSSP = b"\x00", b"\x18", b"\x19", b"\x1f", b"\x2a", b"\x46"
+BINARY, TTYPE, OPT_EOR, NAWS, CHARSET, MSSP, GMCP = b"\x00", b"\x18", b"\x19", b"\x1f", b"\x2a", b"\x46", b"\xc9"
 IS, SEND = b"\x00", b"\x01"  # TTYPE
 REQUEST, ACCEPTED = b"\x01", b"\x02"  # CHARSET
 
-LOCAL = frozenset((BINARY, SGA, OPT_EOR, CHARSET, MSSP))  # what we agree to do (WILL) when asked or offered
+LOCAL = frozenset((BINARY, SGA, OPT_EOR, CHARSET, MSSP, GMCP))  # what we agree to do (WILL) when asked or offered
 REMOTE = frozenset((BINARY, NAWS, TTYPE))  # what we agree the client does (DO)
-OFFER_WILL = (BINARY, OPT_EOR, CHARSET, MSSP)
+OFFER_WILL = (BINARY, OPT_EOR, CHARSET, MSSP, GMCP)
 OFFER_DO = (BINARY, NAWS, TTYPE)
 
 
@@ -63,7 +63,7 @@ class TelnetLines(LineProtocol, TelnetProtocol):
     def connectionMade(self) -> None:
         self.ttypes = terminal.TerminalTypes()
         handlers: dict[bytes, Callable[[list[bytes]], None]] = {
-            NAWS: self.naws, TTYPE: self.ttype, CHARSET: self.charset}
+            NAWS: self.naws, TTYPE: self.ttype, CHARSET: self.charset, GMCP: self.gmcp}
         self.transport.negotiationMap.update(handlers)  # type: ignore[union-attr]
         super().connectionMade()
 
@@ -97,6 +97,9 @@ class TelnetLines(LineProtocol, TelnetProtocol):
             return False
         if option == MSSP:
             self.send_mssp()
+        elif option == GMCP:
+            self.connection.on_message = self.gmcp_message
+            self.send_gmcp("Core.Hello", {"name": self.mud().name, "codebase": "mudwiz"})
         elif option == CHARSET:
             self.transport.requestNegotiation(CHARSET, REQUEST + terminal.charset_request())  # type: ignore
         return True
@@ -109,7 +112,10 @@ class TelnetLines(LineProtocol, TelnetProtocol):
         return True
 
     def disableLocal(self, option: bytes) -> None:
-        """The client withdrew an option we had (``DONT``): nothing to undo (ECHO: it keeps echoing)."""
+        """The client withdrew an option we had (``DONT``): GMCP stops; else nothing to undo (ECHO: it keeps
+        echoing)."""
+        if option == GMCP:
+            self.connection.on_message = None
 
     def disableRemote(self, option: bytes) -> None:
         """The client stopped doing an option (``WONT``): its last window size and terminal type stay."""
@@ -134,10 +140,29 @@ class TelnetLines(LineProtocol, TelnetProtocol):
         if data and data[0] == ACCEPTED:
             self.connection.session.adopt(None, terminal.accepted_charset(b"".join(data[1:])))
 
+    def gmcp(self, data: list[bytes]) -> None:
+        """A client's GMCP message: ``Core.Ping`` is answered; ``Core.Hello`` and ``Core.Supports.*`` are taken
+        as said (``Game`` is sent whatever the client lists: its messages are the game itself)."""
+        message = terminal.gmcp_decode(b"".join(data))
+        if message is not None and message[0].lower() == "core.ping":
+            self.send_gmcp("Core.Ping", None)
+
+    def gmcp_message(self, message: dict[str, Any]) -> None:
+        """Every protocol message, as ``Game.<Type>`` with the JSON a bot would be sent."""
+        self.send_gmcp(terminal.gmcp_package(message), message)
+
+    def send_gmcp(self, package: str, data: Any) -> None:
+        payload = package.encode() if data is None else terminal.gmcp_encode(package, data)
+        telnet: Any = self.transport
+        if not self.dropped and telnet is not None:
+            telnet.requestNegotiation(GMCP, payload)
+
+    def mud(self) -> MudFactory:
+        assert isinstance(self.factory, MudFactory)
+        return self.factory
+
     def send_mssp(self) -> None:
-        factory = self.factory
-        assert isinstance(factory, MudFactory)
-        self.transport.requestNegotiation(MSSP, terminal.mssp_payload(factory.mssp()))  # type: ignore
+        self.transport.requestNegotiation(MSSP, terminal.mssp_payload(self.mud().mssp()))  # type: ignore
 
     # -- echo, and the end of a burst
 
@@ -254,7 +279,7 @@ MSSP_FIXED: dict[str, str] = {
     "CODEBASE": "mudwiz", "FAMILY": "Custom", "GENRE": "None", "GAMEPLAY": "Player versus Player",
     "GAMESYSTEM": "Custom", "STATUS": "Live", "LANGUAGE": "English", "CRAWL DELAY": "-1", "MINIMUM AGE": "0",
     "ANSI": "1", "UTF-8": "1", "VT100": "0", "XTERM 256 COLORS": "0", "XTERM TRUE COLORS": "0", "MCCP": "0",
-    "MSP": "0", "MXP": "0", "PUEBLO": "0", "MSDP": "0", "GMCP": "0", "SSL": "0", "PAY TO PLAY": "0",
+    "MSP": "0", "MXP": "0", "PUEBLO": "0", "MSDP": "0", "GMCP": "1", "SSL": "0", "PAY TO PLAY": "0",
     "PAY FOR PERKS": "0", "HIRING BUILDERS": "0", "HIRING CODERS": "0",
 }
 

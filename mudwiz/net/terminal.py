@@ -9,8 +9,12 @@ sends can raise here: a payload that makes no sense is ignored.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
+
+from mudwiz.render import jsonl
 
 DEFAULT_WIDTH = 80  # the design's width, and what a client that sends no window size gets
 MIN_WIDTH = 40  # narrower windows are drawn for 40 columns: below that nothing useful fits
@@ -146,3 +150,33 @@ def mssp_payload(variables: Mapping[str, str | Sequence[str]]) -> bytes:
 
 def _mssp_text(text: str) -> bytes:
     return bytes(b for b in text.encode("utf-8") if b not in (0, 1, 2, 255))
+
+
+GMCP_MAX = 2048  # bytes of a client's GMCP message read; a longer one is ignored
+
+
+def gmcp_package(message: Mapping[str, Any]) -> str:
+    """The GMCP package a protocol message goes out as: ``Game.`` and its type in CamelCase (``state`` is
+    ``Game.State``, ``game_end`` is ``Game.GameEnd``)."""
+    kind = str(message.get("type", "message"))
+    return "Game." + "".join(word.capitalize() for word in kind.split("_") if word)
+
+
+def gmcp_encode(package: str, data: Any) -> bytes:
+    """A GMCP payload: ``Package.Name`` and its JSON, UTF-8 (conch doubles any IAC on the way out)."""
+    body = jsonl.encode(data) if isinstance(data, dict) else json.dumps(data, ensure_ascii=False)
+    return f"{package} {body}".encode()
+
+
+def gmcp_decode(payload: bytes) -> tuple[str, Any] | None:
+    """A client's GMCP message as (package, data); data None when it has none or it is not JSON."""
+    if len(payload) > GMCP_MAX:
+        return None
+    text = payload.decode("utf-8", errors="replace").strip()
+    package, _, body = text.partition(" ")
+    if not package:
+        return None
+    try:
+        return package, json.loads(body) if body.strip() else None
+    except (ValueError, RecursionError):
+        return package, None
