@@ -142,3 +142,16 @@ def test_gmcp_names_and_decoding() -> None:
     assert terminal.gmcp_decode(b'Core.Hello {"client": "Mudlet"}') == ("Core.Hello", {"client": "Mudlet"})
     assert terminal.gmcp_decode(b"Core.Hello {not json") == ("Core.Hello", None)
     assert terminal.gmcp_decode(b"[" * 100_000) is None and terminal.gmcp_decode(b"  ") is None
+
+
+def test_eor_ends_each_burst_but_never_a_json_line() -> None:
+    lines, transport = telnet_protocol()
+    feed = lines.transport.dataReceived  # type: ignore[union-attr]
+    feed(b"eor_user\r\n\xff\xfd\x19")  # DO EOR
+    transport.clear()
+    feed(b"/who\r\n")
+    assert transport.value().endswith(b"\r\n\xff\xef")  # IAC EOR after the burst
+    feed(b"/mode json\r\n")
+    transport.clear()
+    feed(b"/who\r\n")
+    assert transport.value().startswith(b"{") and b"\xff" not in transport.value()

@@ -183,10 +183,11 @@ class TelnetLines(LineProtocol, TelnetProtocol):
     def send(self, text: str) -> None:
         """Each piece the connection sends is a burst that ends where the user is to type (a prompt, or the
         end of what a command or an event produced): a MUD client is told so by ``IAC EOR`` when it agreed to
-        EOR, else by ``IAC GA`` unless it suppressed go-aheads. Never before telnet is seen."""
+        EOR, else by ``IAC GA`` unless it suppressed go-aheads. Never before telnet is seen, nor in JSON mode,
+        whose lines are for a program (which has GMCP if it wants telnet's side channel)."""
         super().send(text)
         socket = self.socket()
-        if not self.telnet or self.dropped or socket is None or not text:
+        if not self.telnet or self.dropped or socket is None or not text or self.connection.session.mode == "json":
             return
         telnet: Any = self.transport
         eor, sga = telnet.getOptionState(OPT_EOR).us, telnet.getOptionState(SGA).us
