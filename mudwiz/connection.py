@@ -67,7 +67,7 @@ class ConnectionSession(Session):
         self.connection = connection
         self.presenter = Presenter(Style())
         self.width = WIDTH  # the client's window width (telnet NAWS), already clamped to what is drawn
-        self.charset = "utf-8"  # the client's: "utf-8", or "ascii"/"cp437" (then only ASCII is sent)
+        self.charset = "utf-8"  # the client's: "utf-8", "cp437" or "ascii"; the framing encodes (and decodes) so
 
     def deliver(self, message: dict[str, Any], event: Event | None = None) -> None:
         if not self.connected:
@@ -84,7 +84,7 @@ class ConnectionSession(Session):
 
     def style(self) -> Style:
         style = Style.for_mode(self.mode, self.width)
-        return style if self.charset == "utf-8" else replace(style, unicode=False)
+        return replace(style, unicode=False) if self.charset == "ascii" else style  # CP437 has the rules' lines
 
     def adopt(self, mode: str | None, charset: str | None) -> None:
         """What the client's terminal says it is (telnet TTYPE/MTTS, CHARSET): taken unless the user chose a

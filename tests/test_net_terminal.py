@@ -55,7 +55,7 @@ def test_mtts_bits_and_names_pick_colour_and_charset() -> None:
     assert cycle(b"x", b"y", b"MTTS 1")[0].choice() == terminal.Choice("ansi", "ascii")
     assert cycle(b"x", b"y", b"MTTS 4")[0].choice() == terminal.Choice("ascii", "utf-8")
     assert cycle(b"dumb", b"dumb")[0].choice() == terminal.Choice("ascii", "ascii")
-    assert cycle(b"SyncTERM", b"SyncTERM")[0].choice() == terminal.Choice("ascii", "cp437")
+    assert cycle(b"SyncTERM", b"SyncTERM")[0].choice() == terminal.Choice("ansi", "cp437")
     assert cycle(b"xterm-utf-8", b"xterm-utf-8")[0].choice() == terminal.Choice("ansi", "utf-8")
     assert cycle(b"WHATEVER", b"WHATEVER")[0].choice() == terminal.Choice()  # nothing said: defaults stay
 
@@ -110,10 +110,12 @@ def test_naws_ttype_and_charset_reach_the_session_and_junk_is_ignored() -> None:
     for answer in (b"x", b"y", b"MTTS 0"):
         feed(IAC_SB + b"\x18\x00" + answer + IAC_SE)
     assert (session.mode, session.charset) == ("ascii", "ascii")
+    feed("/say déjà vu\r\n".encode())
+    assert transport.value().endswith(b"[lobby] opt_user: deja vu\r\n")  # an ASCII terminal: ASCII only
     feed(IAC_SB + b"\x2a\x02CP437" + IAC_SE)  # CHARSET ACCEPTED CP437
     assert session.charset == "cp437"
-    feed("/say déjà vu\r\n".encode())
-    assert transport.value().endswith(b"[lobby] opt_user: deja vu\r\n")  # a non-UTF-8 terminal: ASCII only
+    feed(b"/mode ansi\r\n/say caf\x82 \x9b\r\n")  # typed in CP437: cafe with an acute accent, a cent sign
+    assert transport.value().endswith(b": caf\x82 \x9b\r\n")  # and sent back in CP437
 
 
 def test_mode_typed_by_the_user_wins_over_mtts() -> None:
@@ -155,3 +157,10 @@ def test_eor_ends_each_burst_but_never_a_json_line() -> None:
     transport.clear()
     feed(b"/who\r\n")
     assert transport.value().startswith(b"{") and b"\xff" not in transport.value()
+
+
+def test_cp437_has_the_box_drawing_and_accents_and_folds_the_rest() -> None:
+    assert terminal.encode("\u2500\u2500 café ½ ♥", "cp437") == b"\xc4\xc4 caf\x82 \xab ?"  # CP437's 0x03 is a control
+    assert terminal.encode("日本 — “quoted” ☃", "cp437") == b'?? - "quoted" ?'
+    assert terminal.encode("\u2500 café 日", "ascii") == b"? cafe ?"
+    assert terminal.decode(b"caf\x82", "cp437") == "café" and terminal.decode(b"\xff\xfe", "utf-8") == "\ufffd\ufffd"

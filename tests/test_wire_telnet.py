@@ -304,3 +304,23 @@ def test_gmcp_carries_every_message_as_game_packages_and_answers_ping(server: tu
         assert b"Your turn" in client.data  # and the screen is drawn as ever
     finally:
         client.close()
+
+
+def test_a_cp437_terminal_gets_its_code_page_on_an_80x24_screen(server: tuple[str, int]) -> None:
+    client = TelnetClient(server, ttypes=("SyncTERM",), do=(BINARY, EOR_OPTION))
+    try:
+        client.send("bbs_user")
+        client.read_until(b"Welcome, bbs_user")
+        client.wait(lambda: len(client.ttypes_sent) >= 2)
+        start = start_game(client, b"Your turn")
+        client.send("/look")
+        view = client.read_until(b"Your turn", start=len(client.data))
+        assert b"\xc4" * 10 in view and b"\xe2\x94\x80" not in view  # the rule in CP437's box drawing, not UTF-8
+        assert b"\x1b[" in view  # SyncTERM draws ANSI colour
+        text = client.data[start:].decode("cp437")
+        assert max(wcswidth(ANSI.sub("", line)) for line in text.split("\r\n")) <= 80
+        term = pyte.Screen(80, 24)
+        pyte.Stream(term).feed(text)
+        assert "\u2500" * 10 in "".join(term.display)
+    finally:
+        client.close()

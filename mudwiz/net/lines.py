@@ -20,6 +20,7 @@ from zope.interface import implementer
 
 from mudwiz.connection import LOGIN_TIMEOUT, MAX_LINE, Connection
 from mudwiz.lobby import Lobby
+from mudwiz.net import terminal
 from mudwiz.net.limits import ConnectionCounter
 from mudwiz.net.tcp import tune
 
@@ -108,7 +109,7 @@ class LineProtocol(LineReceiver, TimeoutMixin):
         self._guarded(self.connection.line_too_long)
 
     def lineReceived(self, line: bytes) -> None:
-        self._guarded(self.connection.receive, line.decode("utf-8", errors="replace"))
+        self._guarded(self.connection.receive, terminal.decode(line, self.connection.session.charset))
 
     def logged_in(self) -> None:
         """The connection gave its name (and password, which is checked in a thread: this may come later than
@@ -137,9 +138,8 @@ class LineProtocol(LineReceiver, TimeoutMixin):
         """Every byte out goes through here, so a peer that stops reading is noticed and dropped."""
         if self.dropped or self.transport is None:
             return
-        # A client whose terminal is not UTF-8 (telnet.py learns it from TTYPE or CHARSET) is sent ASCII only.
-        charset = "utf-8" if self.connection.session.charset == "utf-8" else "ascii"
-        data = text.replace("\n", self.newline).encode(charset, errors="replace")
+        # In the client's charset: UTF-8 unless telnet.py learnt otherwise from TTYPE or CHARSET.
+        data = terminal.encode(text.replace("\n", self.newline), self.connection.session.charset)
         if self.backlog.paused:
             self.backlog.pending += len(data)
             if self.backlog.pending > MAX_BACKLOG:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mudwiz.render import jsonl
+from mudwiz.render.style import to_ascii
 
 DEFAULT_WIDTH = 80  # the design's width, and what a client that sends no window size gets
 MIN_WIDTH = 40  # narrower windows are drawn for 40 columns: below that nothing useful fits
@@ -97,14 +98,14 @@ class TerminalTypes:
 
     def choice(self) -> Choice:
         """MTTS decides when the client sent it; else the names: a known plain terminal is ASCII, a BBS
-        terminal CP437 (drawn as plain ASCII for now), a known colour terminal ANSI; anything else says
+        terminal ANSI in CP437, a known colour terminal ANSI; anything else says
         nothing (the defaults stay: ANSI colour, UTF-8)."""
         if self.mtts is not None:
             return Choice("ansi" if self.mtts & MTTS_ANSI else "ascii",
                           "utf-8" if self.mtts & MTTS_UTF8 else "ascii")
         lowered = [n.lower() for n in self.names if not n.upper().startswith("MTTS")]
         if any(n.startswith(CP437_TERMINALS) for n in lowered):
-            return Choice("ascii", "cp437")
+            return Choice("ansi", "cp437")
         if any("utf-8" in n or "utf8" in n for n in lowered):
             return Choice("ansi", "utf-8")
         if any(n.startswith(COLOUR_TERMINALS) for n in lowered):
@@ -112,6 +113,31 @@ class TerminalTypes:
         if any(n.startswith(PLAIN_TERMINALS) for n in lowered):
             return Choice("ascii", "ascii")
         return Choice()
+
+
+def encode(text: str, charset: str) -> bytes:
+    """Text in the client's charset: UTF-8; CP437 (box drawing and accented letters as the code page has them,
+    anything else folded to ASCII as the plain mode folds it); or ASCII. Nothing outside the charset is sent."""
+    if charset == "utf-8":
+        return text.encode("utf-8", errors="replace")
+    if charset == "cp437":
+        try:
+            return text.encode("cp437")
+        except UnicodeEncodeError:
+            return b"".join(_cp437(ch) for ch in text)
+    return to_ascii(text).encode("ascii", errors="replace")
+
+
+def _cp437(ch: str) -> bytes:
+    try:
+        return ch.encode("cp437")
+    except UnicodeEncodeError:
+        return to_ascii(ch).encode("ascii", errors="replace")
+
+
+def decode(data: bytes, charset: str) -> str:
+    """A line the client typed: CP437 from a CP437 terminal, else UTF-8 (invalid bytes replaced)."""
+    return data.decode("cp437") if charset == "cp437" else data.decode("utf-8", errors="replace")
 
 
 CHARSETS = ("UTF-8", "CP437")  # offered in this order (RFC 2066 REQUEST): a client takes the first it can
