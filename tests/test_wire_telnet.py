@@ -324,3 +324,32 @@ def test_a_cp437_terminal_gets_its_code_page_on_an_80x24_screen(server: tuple[st
         assert "\u2500" * 10 in "".join(term.display)
     finally:
         client.close()
+
+
+def test_a_wide_window_shows_the_score_sheet_beside_the_table(server: tuple[str, int]) -> None:
+    """160 columns: the table view (80) and, beside it, the score sheet once a round is scored; still no line
+    past the width, and no more rows than the table alone."""
+    client = TelnetClient(server, do=(BINARY, EOR_OPTION, GMCP), size=(160, 40))
+    try:
+        client.send("wide_sheet")
+        client.read_until(b"Welcome, wide_sheet")
+        start_game(client, b"Your turn")
+        for _ in range(20):  # round 1 has one card each: bid, then play it (the state says which moves are legal)
+            client.wait(lambda: any(p == "Game.State" for p, _ in client.gmcp()))
+            state = [d for p, d in client.gmcp() if p == "Game.State"][-1]
+            if state.get("round", 1) > 1:
+                break
+            moves = [m for m in state["legal"] if m.startswith(("/bid", "/play", "/ok"))]
+            seen = len(client.subnegotiations)
+            if moves:
+                client.send(moves[0])
+            client.wait(lambda: len(client.subnegotiations) > seen)  # noqa: B023  # called in this iteration
+        client.send("/look")
+        view = client.read_until(b"Your turn", start=len(client.data))
+        rows = text_lines(view)
+        beside = [row for row in rows if "Score sheet" in row]
+        assert beside and beside[0].startswith("\u2500\u2500 Wizard - round 2")  # on the table's own rule line
+        assert any("  rnd  " in row[80:] for row in rows)
+        fits(view, 160, 40)
+    finally:
+        client.close()

@@ -10,7 +10,9 @@ taken — not after every card, which would scroll the game away (each card is a
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from importlib import import_module
+from itertools import zip_longest
 from types import ModuleType
 from typing import Any
 
@@ -20,9 +22,12 @@ from mudwiz.games import available, plugin
 from mudwiz.games.base import Event, Phase
 from mudwiz.render import generic
 from mudwiz.render.common import confirmations, standings
-from mudwiz.render.style import Style, pad, wrap_words
+from mudwiz.render.style import WIDTH, Style, pad, visible_len, wrap_words
 
 log = Logger()
+
+SHEET_GAP = 2  # columns between the table view and a score sheet drawn beside it
+MIN_SHEET = 30  # columns a score sheet beside the table needs at the least; narrower, it is left to /score
 
 
 def own_renderer(game: str | None) -> ModuleType | None:
@@ -190,7 +195,7 @@ class Presenter:
             # Who has typed /ok and whom the next round waits for, as it changes: one line, not the whole table.
             confirmed, self._confirmed = self._confirmed, tuple(m.get("confirmed", ()))
             if m.get("look"):
-                return draw(m["game"], "table_view")(view, self.style)
+                return self.table_view(m, view)
             if first:
                 return self.closing_hint(m)
             return confirmations(view, self.style) if self._confirmed != confirmed else []
@@ -206,7 +211,23 @@ class Presenter:
         self._turn, self._round = turn, key
         if not show:
             return []
-        return draw(m["game"], "table_view")(view, self.style)
+        return self.table_view(m, view)
+
+    def table_view(self, m: dict[str, Any], view: dict[str, Any]) -> list[str]:
+        """The game's table view, drawn for 80 columns; on a window wide enough for the score sheet as well
+        (a telnet client's, 80 + 2 + what the sheet takes), the sheet beside it, its latest rounds when it is
+        taller than the table, so the view never takes more rows than it would alone."""
+        room = self.style.width - WIDTH - SHEET_GAP
+        if room < MIN_SHEET or not view.get("sheet"):
+            return draw(m["game"], "table_view")(view, self.style)
+        lines = draw(m["game"], "table_view")(view, replace(self.style, width=WIDTH))
+        sheet = draw(m["game"], "score_sheet")(view, replace(self.style, width=room))
+        if max(map(visible_len, sheet)) > room or max(map(visible_len, lines)) > WIDTH:
+            return draw(m["game"], "table_view")(view, self.style)
+        if len(sheet) > len(lines):  # the rule and the names, then the latest rounds
+            sheet = sheet[:2] + sheet[len(sheet) - len(lines) + 2:]
+        return [(pad(left, WIDTH + SHEET_GAP) + right).rstrip(" ") if right else left
+                for left, right in zip_longest(lines, sheet, fillvalue="")]
 
     def final_view(self, m: dict[str, Any]) -> list[str]:
         """A finished game's table (on /look, or to whoever comes to watch it): the final places and scores, and
