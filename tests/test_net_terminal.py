@@ -9,6 +9,7 @@ from twisted.internet.testing import StringTransport
 
 from mudwiz.lobby import Lobby
 from mudwiz.net import terminal
+from mudwiz.net.lines import MAX_BACKLOG
 from mudwiz.net.telnet import MudFactory, TelnetLines
 from mudwiz.render.style import cut_painted, fit, visible_len
 
@@ -164,3 +165,15 @@ def test_cp437_has_the_box_drawing_and_accents_and_folds_the_rest() -> None:
     assert terminal.encode("日本 — “quoted” ☃", "cp437") == b'?? - "quoted" ?'
     assert terminal.encode("\u2500 café 日", "ascii") == b"? cafe ?"
     assert terminal.decode(b"caf\x82", "cp437") == "café" and terminal.decode(b"\xff\xfe", "utf-8") == "\ufffd\ufffd"
+
+
+def test_mssp_toggled_on_and_off_is_answered_three_times_and_oob_output_counts_to_the_backlog() -> None:
+    lines, transport = telnet_protocol()
+    feed = lines.transport.dataReceived  # type: ignore[union-attr]
+    feed(b"toggler\r\n" + b"\xff\xfd\x46\xff\xfe\x46" * 100)  # DO MSSP, DONT MSSP, a hundred times
+    assert transport.value().count(b"\x01CODEBASE\x02mudwiz") == 3
+    feed(b"\xff\xfd\xc9")  # DO GMCP
+    transport.producer.pauseProducing()  # the peer reads nothing
+    for _ in range(MAX_BACKLOG // 1000 + 1):
+        lines.send_gmcp("Game.Big", {"x": "y" * 1000})
+    assert lines.dropped and transport.disconnected

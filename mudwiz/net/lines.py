@@ -140,15 +140,24 @@ class LineProtocol(LineReceiver, TimeoutMixin):
             return
         # In the client's charset: UTF-8 unless telnet.py learnt otherwise from TTYPE or CHARSET.
         data = terminal.encode(text.replace("\n", self.newline), self.connection.session.charset)
+        if self.unread(len(data)):
+            self.transport.write(data)
+
+    def unread(self, size: int) -> bool:
+        """Count ``size`` bytes about to be written: False, and the connection dropped, once more than
+        ``MAX_BACKLOG`` bytes wait for a peer that does not read. A layer that writes beside ``send`` (telnet's
+        subnegotiations) asks this first too."""
+        if self.dropped:
+            return False
         if self.backlog.paused:
-            self.backlog.pending += len(data)
+            self.backlog.pending += size
             if self.backlog.pending > MAX_BACKLOG:
                 self.dropped = True
                 log.warn("{name}: dropped, {pending} bytes unread", name=self.connection.session.name or "?",
                          pending=self.backlog.pending)
                 self.socket().abortConnection()  # loseConnection would wait to send it all
-                return
-        self.transport.write(data)
+                return False
+        return True
 
     def close(self) -> None:
         if self.transport is not None:

@@ -36,6 +36,7 @@ from mudwiz.net.lines import LineFactory, LineProtocol, peer
 
 log = Logger()
 
+MSSP_TIMES = 3  # MSSP tables a connection is sent at most
 MAX_SUBNEGOTIATION = 512  # bytes a telnet subnegotiation may run to (TTYPE names, NAWS); a longer one is given up
 
 BINARY, TTYPE, OPT_EOR, NAWS, CHARSET, MSSP, GMCP = b"\x00", b"\x18", b"\x19", b"\x1f", b"\x2a", b"\x46", b"\xc9"
@@ -56,6 +57,7 @@ class TelnetLines(LineProtocol, TelnetProtocol):
     """The line protocol with conch's transport between it and the socket."""
 
     telnet = False  # the client has shown it is a telnet program: negotiation started
+    mssp_sent = 0  # times the MSSP table was asked for
 
     def socket(self) -> Any:
         return getattr(self.transport, "transport", None)  # conch's TelnetTransport wraps the TCP one
@@ -101,14 +103,14 @@ class TelnetLines(LineProtocol, TelnetProtocol):
             self.connection.on_message = self.gmcp_message
             self.send_gmcp("Core.Hello", {"name": self.mud().name, "codebase": "mudwiz"})
         elif option == CHARSET:
-            self.transport.requestNegotiation(CHARSET, REQUEST + terminal.charset_request())  # type: ignore
+            self.subnegotiate(CHARSET, REQUEST + terminal.charset_request())
         return True
 
     def enableRemote(self, option: bytes) -> bool:
         if option not in REMOTE:
             return False
         if option == TTYPE:
-            self.transport.requestNegotiation(TTYPE, SEND)  # type: ignore[union-attr]
+            self.subnegotiate(TTYPE, SEND)
         return True
 
     def disableLocal(self, option: bytes) -> None:
@@ -131,7 +133,7 @@ class TelnetLines(LineProtocol, TelnetProtocol):
         if not data or data[0] != IS:
             return
         if self.ttypes.add(b"".join(data[1:])):
-            self.transport.requestNegotiation(TTYPE, SEND)  # type: ignore[union-attr]
+            self.subnegotiate(TTYPE, SEND)
         if self.ttypes.done:
             choice = self.ttypes.choice()
             self.connection.session.adopt(choice.mode, choice.charset)
@@ -152,17 +154,25 @@ class TelnetLines(LineProtocol, TelnetProtocol):
         self.send_gmcp(terminal.gmcp_package(message), message)
 
     def send_gmcp(self, package: str, data: Any) -> None:
-        payload = package.encode() if data is None else terminal.gmcp_encode(package, data)
+        self.subnegotiate(GMCP, package.encode() if data is None else terminal.gmcp_encode(package, data))
+
+    def subnegotiate(self, option: bytes, payload: bytes) -> None:
+        """``IAC SB option payload IAC SE``, counted like any output, so that a client that asks for tables
+        and messages it never reads is dropped like one that reads no text."""
         telnet: Any = self.transport
-        if not self.dropped and telnet is not None:
-            telnet.requestNegotiation(GMCP, payload)
+        if telnet is not None and self.unread(len(payload) + 5):
+            telnet.requestNegotiation(option, payload)
 
     def mud(self) -> MudFactory:
         assert isinstance(self.factory, MudFactory)
         return self.factory
 
     def send_mssp(self) -> None:
-        self.transport.requestNegotiation(MSSP, terminal.mssp_payload(self.mud().mssp()))  # type: ignore
+        """The MSSP table, to a crawler's ``DO MSSP``: at most ``MSSP_TIMES`` a connection, as turning the option
+        off and on again would otherwise buy some 700 bytes for every 6."""
+        self.mssp_sent += 1
+        if self.mssp_sent <= MSSP_TIMES:
+            self.subnegotiate(MSSP, terminal.mssp_payload(self.mud().mssp()))
 
     # -- echo, and the end of a burst
 
