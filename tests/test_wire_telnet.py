@@ -8,6 +8,7 @@ import os
 import re
 import shutil
 import socket
+from collections.abc import Iterator
 from pathlib import Path
 
 import pyte
@@ -26,9 +27,18 @@ from wire import (
     TelnetClient,
     Terminal,
     need,
+    running_server,
 )
 
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[tuple[str, int]]:
+    """A server of this module's own: its tests open a dozen tables, which would change the table numbers
+    other modules' tests on the shared server count on (``/join 42`` to a table that does not exist)."""
+    with running_server() as address:
+        yield address
 JAPANESE = "日本語テスト"  # 0x83 and 0x9C among its bytes: without BINARY the stock telnet sends IAC IP / IAC BRK
 
 
