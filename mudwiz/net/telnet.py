@@ -11,7 +11,9 @@ BINARY both ways (RFC 856: 8-bit bytes pass untouched, so UTF-8 typed into the s
 whole), EOR (RFC 885, ``IAC EOR`` after each burst of output, where the user is to type; ``IAC GA`` instead to a
 client that refused EOR and has not agreed to SGA), NAWS (RFC 1073: drawn to the window's width), TTYPE
 (RFC 1091 with MTTS: colour or plain, UTF-8 or ASCII chosen by itself unless the user chose ``/mode``), CHARSET
-(RFC 2066: UTF-8 or CP437) and MSSP (the server's status for MUD crawlers). SGA is agreed when a client asks
+(RFC 2066: UTF-8 or CP437), MSSP (the server's status for MUD crawlers) and GMCP (every protocol message
+as ``Game.<Type>`` JSON, for Mudlet and its kind). Subnegotiations we send count towards the unread backlog
+like text. SGA is agreed when a client asks
 for it, never offered: it puts the stock ``telnet`` into character mode, where its own line editing is lost.
 Around a password, ``IAC WILL ECHO`` (the server echoes, so the client stops echoing, and the server echoes
 nothing) and ``IAC WONT ECHO`` after it.
