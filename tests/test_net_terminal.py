@@ -135,6 +135,10 @@ def test_fit_wraps_and_cuts_painted_lines_to_the_width() -> None:
     cut = cut_painted("\x1b[31m" + "日本語" * 10 + "\x1b[0m", 11)
     assert visible_len(cut) == 10 and cut.endswith("\x1b[0m")  # a wide character is never halved
     assert fit(["ok"], 40) == ["ok"]
+    row = "   bot1                  0    (20)     0/0     --   leads"
+    assert fit([row], 40) == ["   bot1  0  (20)  0/0  --  leads"]  # a table row stays one row, columns closer
+    assert fit([row], 80) == [row]  # a line that fits keeps its columns
+    assert fit(["\x1b[90m   player" + " " * 40 + "card\x1b[0m"], 40) == ["\x1b[90m   player  card\x1b[0m"]
 
 
 def test_gmcp_names_and_decoding() -> None:

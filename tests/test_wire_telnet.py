@@ -197,6 +197,12 @@ def test_naws_100_then_60_columns_draw_the_table_to_fit(server: tuple[str, int])
         assert widest(narrow) == 60
         client.send("/help")
         fits(client.read_until(b"/quit", start=len(client.data)), 60, 20)
+        client.naws(30, 20)  # drawn for 40, the narrowest: the compact view
+        client.send("/look")
+        compact = client.read_until(b"Your turn", start=len(client.data))
+        fits(compact, 40, 20)
+        mine = [line for line in text_lines(compact) if "naws_wide" in line and "/" in line]
+        assert mine and all(len(line.split()) >= 4 for line in mine)  # a player's row is still one row
     finally:
         client.close()
 

@@ -214,13 +214,29 @@ def cut_painted(line: str, width: int) -> str:
     return cut + f"{_CSI}0m" if _CSI in cut else cut
 
 
+_COLUMN_GAP = re.compile(r"(?<=\S) {3,}")  # padding between a table row's columns
+
+
+def _squeeze(line: str) -> str:
+    """``line`` with the padding between its columns made two spaces; its indentation (even after a colour
+    code) kept."""
+    def gap(run: re.Match[str]) -> str:
+        return "  " if strip_ansi(line[: run.start()]).strip() else run.group()
+
+    return _COLUMN_GAP.sub(gap, line)
+
+
 def fit(lines: list[str], width: int) -> list[str]:
-    """Lines no wider than ``width`` cells, for a window narrower than a renderer drew for: a line too wide is
-    broken between words (the later pieces indented), and a piece still too wide is cut."""
+    """Lines no wider than ``width`` cells, for a window narrower than a renderer drew for (the compact view):
+    a line too wide first loses the padding between its columns (runs of spaces become two), so a table row
+    stays one row; still too wide, it is broken between words (the later pieces indented), and a piece wider
+    than the window is cut."""
     if all(visible_len(line) <= width for line in lines):
         return lines
     fitted: list[str] = []
     for line in lines:
+        if visible_len(line) > width:
+            line = _squeeze(line)
         pieces = [line] if visible_len(line) <= width else wrap_words(line, width)
         fitted += [cut_painted(piece, width) for piece in pieces]
     return fitted
