@@ -183,12 +183,14 @@ def _tell(lobby: Lobby, session: Session, arg: str) -> str | None:
     return None
 
 
-@command("mode", "/mode ansi|ascii|json", "colour screen, plain ASCII, or one JSON object a line for bots")
+@command("mode", "/mode ansi|ascii|json",
+         "colour screen, plain ASCII, or one JSON object a line for bots (a telnet client's terminal type picks "
+         "ansi or ascii until you choose)")
 def _mode(lobby: Lobby, session: Session, arg: str) -> str | None:
     mode = arg.strip().lower()
     if mode not in MODES:
         raise BadCommand(f"usage: /mode {'|'.join(MODES)} (now: {session.mode})")
-    session.mode = mode
+    session.mode, session.mode_chosen = mode, True
     return f"mode {mode}"
 
 

@@ -13,7 +13,7 @@ import json
 import math
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from twisted.internet import defer
@@ -27,7 +27,7 @@ from mudwiz.games.base import Event, Game
 from mudwiz.lobby import Lobby
 from mudwiz.render import jsonl
 from mudwiz.render.ansi import Presenter
-from mudwiz.render.style import NO_BREAK, Style
+from mudwiz.render.style import NO_BREAK, WIDTH, Style, fit
 from mudwiz.session import Session
 from mudwiz.store import AccountExists
 from mudwiz.usertext import clean, erase, one_line
@@ -67,18 +67,33 @@ class ConnectionSession(Session):
         super().__init__()
         self.connection = connection
         self.presenter = Presenter(Style())
-        self._style_mode = "ansi"
+        self.width = WIDTH  # the client's window width (telnet NAWS), already clamped to what is drawn
+        self.charset = "utf-8"  # the client's: "utf-8", "cp437" or "ascii"; the framing encodes (and decodes) so
 
     def deliver(self, message: dict[str, Any], event: Event | None = None) -> None:
         if not self.connected:
             return
+        if self.connection.on_message is not None:  # a side channel (telnet GMCP) carries every message too
+            self.connection.on_message(message)
         if self.mode == "json":
             self.connection.send_lines([jsonl.encode(message)])
             return
-        if self._style_mode != self.mode:
-            self.presenter = Presenter(Style.for_mode(self.mode))
-            self._style_mode = self.mode
-        self.connection.send_lines(self.presenter.lines(message, event))
+        style = self.style()
+        if self.presenter.style != style:  # the mode, window or charset changed: drawn so from now on
+            self.presenter.style = style
+        self.connection.send_lines(fit(self.presenter.lines(message, event), style.width))
+
+    def style(self) -> Style:
+        style = Style.for_mode(self.mode, self.width)
+        return replace(style, unicode=False) if self.charset == "ascii" else style  # CP437 has the rules' lines
+
+    def adopt(self, mode: str | None, charset: str | None) -> None:
+        """What the client's terminal says it is (telnet TTYPE/MTTS, CHARSET): taken unless the user chose a
+        mode with ``/mode``, which always wins."""
+        if mode is not None and not self.mode_chosen:
+            self.mode = mode
+        if charset is not None:
+            self.charset = charset
 
     def close(self) -> None:
         self.connection.outbox.close()
@@ -129,6 +144,7 @@ class Connection:
         self.checking = False  # a password is being checked or hashed; lines meanwhile are refused
         self.gone = False
         self.on_login: Callable[[], None] | None = None  # the framing's: stop the login timer, tell the limits
+        self.on_message: Callable[[dict[str, Any]], None] | None = None  # the framing's, for out-of-band data
 
     # -- lines in
 

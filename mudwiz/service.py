@@ -213,9 +213,20 @@ def makeService(
     top.lobby = lobby  # type: ignore[attr-defined]
     login_timeout = float(os.environ.get("MUDWIZ_LOGIN_TIMEOUT", LOGIN_TIMEOUT))
     shared = (lobby, motd_text, login_timeout, connection_counter())  # one counter: the limits span transports
-    add_listener(top, "telnet", listen, MudFactory(*shared))
-    add_listener(top, "raw", os.environ.get("MUDWIZ_RAW_LISTEN"), RawFactory(*shared))
+    raw = os.environ.get("MUDWIZ_RAW_LISTEN")
+    ports = [p for p in (endpoint_port(listen), endpoint_port(raw)) if p]  # what MSSP tells MUD crawlers
+    telnet = MudFactory(*shared, name=os.environ.get("MUDWIZ_NAME") or "mudwiz", ports=ports)
+    add_listener(top, "telnet", listen, telnet)
+    add_listener(top, "raw", raw, RawFactory(*shared))
     return top
+
+
+def endpoint_port(endpoint: str | None) -> str | None:
+    """The TCP port of an endpoint description (``tcp:4000:interface=...`` is ``4000``), or None."""
+    parts = (endpoint or "").split(":")
+    if len(parts) > 1 and parts[0] in ("tcp", "tcp6", "ssl") and parts[1].removeprefix("port=").isdigit():
+        return parts[1].removeprefix("port=")
+    return None
 
 
 def add_listener(top: service.MultiService, name: str, endpoint: str | None, factory: Factory) -> None:

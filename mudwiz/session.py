@@ -27,6 +27,7 @@ class Session:
     def __init__(self, name: str = "", mode: str = "ansi") -> None:
         self.name = name
         self.mode = mode
+        self.mode_chosen = False  # the user typed /mode: what a terminal says about itself no longer changes it
         self.table: Table | None = None
         self.connected = True
         self.address = ""  # the peer's host as the network edge saw it; "" for bots and tests

@@ -216,7 +216,8 @@ def test_telnet_answers_negotiation_and_escapes_iac_while_raw_reads_bytes_as_byt
     protocol, transport, lobby = framed(MudFactory)
     transport.clear()
     protocol.transport.dataReceived(b"\xff\xfb\x01tel_name\r\n")  # IAC WILL ECHO, then a name
-    assert transport.value().startswith(b"\xff\xfe\x01")  # IAC DONT ECHO
+    offers, answer = transport.value().split(b"\xff\xfe\x01", 1)  # IAC DONT ECHO, after the server's own offers
+    assert offers.startswith(b"\xff\xfb\x00") and b"\xff\xfe" not in answer  # IAC WILL BINARY first
     assert "tel_name" in lobby.users
     protocol.send("one\ntwo\n")
     assert transport.value().endswith(b"one\r\ntwo\r\n")  # conch's layer ends each line as a terminal wants

@@ -6,48 +6,15 @@ sequences.
 
 from __future__ import annotations
 
-import os
 import re
-import select
 import socket
-import subprocess
 import time
 
 import pyte
 import pytest
-from wire import JsonClient, Terminal, need, running_server
+from wire import JsonClient, NetcatSession, Terminal, need, running_server
 
 ANSI = re.compile(rb"\x1b\[[0-9;]*[A-Za-z]")
-class NetcatSession:
-    """``nc`` with pipes: exactly the bytes the server sends, nothing a terminal would add."""
-
-    def __init__(self, address: tuple[str, int]) -> None:
-        self.proc = subprocess.Popen(
-            [need("nc"), address[0], str(address[1])], stdin=subprocess.PIPE, stdout=subprocess.PIPE
-        )
-        os.set_blocking(self.proc.stdout.fileno(), False)  # type: ignore[union-attr]
-        self.output = b""
-
-    def send(self, data: bytes) -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.write(data)
-        self.proc.stdin.flush()
-
-    def read_until(self, needle: bytes, timeout: float = 10.0) -> bytes:
-        deadline = time.monotonic() + timeout
-        while needle not in self.output:
-            if time.monotonic() > deadline:
-                raise TimeoutError(f"{needle!r} not seen; got: {self.output[-600:]!r}")
-            ready, _, _ = select.select([self.proc.stdout], [], [], 0.2)
-            if ready:
-                chunk = self.proc.stdout.read()  # type: ignore[union-attr]
-                if chunk:
-                    self.output += chunk
-        return self.output
-
-    def close(self) -> None:
-        self.proc.kill()
-        self.proc.wait()
 
 
 def screen_of(data: bytes) -> list[str]:

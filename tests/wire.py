@@ -7,15 +7,18 @@ Nothing here imports the server: the tests see mudwiz only as a person or a bot 
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import random
 import select
 import shutil
 import socket
+import struct
 import subprocess
 import sys
 import tempfile
+import termios
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -42,9 +45,10 @@ def need(program: str) -> str:
 class Terminal:
     """A program on a pseudo-terminal: type lines into it, collect every byte it shows."""
 
-    def __init__(self, argv: list[str]) -> None:
+    def __init__(self, argv: list[str], env: dict[str, str] | None = None, size: tuple[int, int] = (80, 24)) -> None:
         self.master, slave = os.openpty()
-        self.proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, start_new_session=True)
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", size[1], size[0], 0, 0))
+        self.proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, start_new_session=True, env=env)
         os.close(slave)
         self.output = b""
 
@@ -70,6 +74,173 @@ class Terminal:
         self.proc.kill()
         self.proc.wait()
         os.close(self.master)
+
+
+class NetcatSession:
+    """``nc`` with pipes: exactly the bytes the server sends, nothing a terminal would add."""
+
+    def __init__(self, address: tuple[str, int]) -> None:
+        self.proc = subprocess.Popen(
+            [need("nc"), address[0], str(address[1])], stdin=subprocess.PIPE, stdout=subprocess.PIPE
+        )
+        os.set_blocking(self.proc.stdout.fileno(), False)  # type: ignore[union-attr]
+        self.output = b""
+
+    def send(self, data: bytes) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(data)
+        self.proc.stdin.flush()
+
+    def read_until(self, needle: bytes, timeout: float = 10.0) -> bytes:
+        deadline = time.monotonic() + timeout
+        while needle not in self.output:
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"{needle!r} not seen; got: {self.output[-600:]!r}")
+            ready, _, _ = select.select([self.proc.stdout], [], [], 0.2)
+            if ready:
+                chunk = self.proc.stdout.read()  # type: ignore[union-attr]
+                if chunk:
+                    self.output += chunk
+        return self.output
+
+    def close(self) -> None:
+        self.proc.kill()
+        self.proc.wait()
+
+
+TELNET_IAC, TELNET_SB, TELNET_SE, TELNET_GA, TELNET_EOR = 255, 250, 240, 249, 239
+TELNET_WILL, TELNET_WONT, TELNET_DO, TELNET_DONT = 251, 252, 253, 254
+BINARY, TTYPE, EOR_OPTION, NAWS, CHARSET, MSSP, GMCP = 0, 24, 25, 31, 42, 70, 201
+
+
+class TelnetClient:
+    """A scripted telnet client on a socket, as a MUD client behaves: it agrees to the options in ``will`` (we
+    do them) and ``do`` (the server does them) and refuses the rest, answers TTYPE with ``ttypes`` in turn (the
+    last repeated), sends its window size when NAWS is agreed, accepts UTF-8 when CHARSET asks. ``data`` is
+    what the server sent with its telnet commands taken out; ``marks`` where in it an ``IAC EOR`` (or ``IAC
+    GA``) came; ``received`` every telnet command, ``subnegotiations`` every ``IAC SB`` payload."""
+
+    def __init__(self, address: tuple[str, int], *, will: tuple[int, ...] = (BINARY, TTYPE, NAWS, CHARSET),
+                 do: tuple[int, ...] = (BINARY, EOR_OPTION, MSSP, CHARSET), ttypes: tuple[str, ...] = ("xterm",),
+                 size: tuple[int, int] = (80, 24)) -> None:
+        self.sock = socket.create_connection(address, timeout=10)
+        self.will, self.do, self.ttypes, self.size = set(will), set(do), list(ttypes), size
+        self.data = b""
+        self.wire = b""  # every byte as it came
+        self.marks: list[tuple[int, int]] = []  # (position in data, EOR or GA)
+        self.received: list[tuple[int, int]] = []
+        self.subnegotiations: list[bytes] = []
+        self.ttypes_sent: list[str] = []
+        self._pending = b""
+
+    def send(self, line: str) -> None:
+        self.sock.sendall(line.encode() + b"\r\n")
+
+    def naws(self, columns: int, rows: int) -> None:
+        self.size = (columns, rows)
+        body = bytes((columns >> 8, columns & 255, rows >> 8, rows & 255)).replace(b"\xff", b"\xff\xff")
+        self.sock.sendall(bytes((TELNET_IAC, TELNET_SB, NAWS)) + body + bytes((TELNET_IAC, TELNET_SE)))
+
+    def subnegotiate(self, option: int, payload: bytes) -> None:
+        self.sock.sendall(bytes((TELNET_IAC, TELNET_SB, option)) + payload.replace(b"\xff", b"\xff\xff")
+                          + bytes((TELNET_IAC, TELNET_SE)))
+
+    def gmcp(self) -> list[tuple[str, Any]]:
+        """The GMCP messages received: (package, its JSON or None)."""
+        found = []
+        for payload in self.subnegotiations:
+            if payload[:1] == bytes((GMCP,)):
+                package, _, body = payload[1:].decode().partition(" ")
+                found.append((package, json.loads(body) if body else None))
+        return found
+
+    def read_until(self, needle: bytes, timeout: float = 10.0, start: int = 0) -> bytes:
+        """Read until ``needle`` is in ``data[start:]``; return that part of ``data``."""
+        self.wait(lambda: needle in self.data[start:], timeout, f"{needle!r} not seen")
+        return self.data[start:]
+
+    def wait(self, done: Callable[[], bool], timeout: float = 10.0, what: str = "nothing came") -> None:
+        """Read until ``done()``: telnet commands may come a moment after the text around them."""
+        deadline = time.monotonic() + timeout
+        while not done():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"{what}; got: {self.data[-600:]!r}")
+            self.sock.settimeout(left)
+            try:
+                chunk = self.sock.recv(1 << 16)
+            except TimeoutError:
+                continue
+            if not chunk:
+                raise ConnectionError(f"closed; got: {self.data[-600:]!r}")
+            self.wire += chunk
+            self._feed(chunk)
+
+    def _feed(self, chunk: bytes) -> None:
+        data = self._pending + chunk
+        self._pending = b""
+        at = 0
+        while at < len(data):
+            iac = data.find(TELNET_IAC.to_bytes(), at)
+            if iac < 0:
+                self.data += data[at:]
+                return
+            self.data += data[at:iac]
+            used = self._command(data[iac:])
+            if used == 0:  # a command cut short by the read: kept for the next
+                self._pending = data[iac:]
+                return
+            at = iac + used
+
+    def _command(self, data: bytes) -> int:
+        """Act on the telnet command at the start of ``data``; the bytes it took (0: not all here yet)."""
+        if len(data) < 2:
+            return 0
+        verb = data[1]
+        if verb == TELNET_IAC:
+            self.data += b"\xff"
+            return 2
+        if verb in (TELNET_EOR, TELNET_GA):
+            self.marks.append((len(self.data), verb))
+            return 2
+        if verb in (TELNET_WILL, TELNET_WONT, TELNET_DO, TELNET_DONT):
+            if len(data) < 3:
+                return 0
+            self.received.append((verb, data[2]))
+            self._answer(verb, data[2])
+            return 3
+        if verb == TELNET_SB:
+            end = data.find(bytes((TELNET_IAC, TELNET_SE)), 2)
+            if end < 0:
+                return 0
+            payload = data[2:end].replace(b"\xff\xff", b"\xff")
+            self.subnegotiations.append(payload)
+            self._subnegotiation(payload)
+            return end + 2
+        return 2
+
+    def _answer(self, verb: int, option: int) -> None:
+        if verb == TELNET_WILL:
+            self._put(TELNET_DO if option in self.do else TELNET_DONT, option)
+        elif verb == TELNET_DO:
+            self._put(TELNET_WILL if option in self.will else TELNET_WONT, option)
+            if option == NAWS and option in self.will:
+                self.naws(*self.size)
+
+    def _subnegotiation(self, payload: bytes) -> None:
+        if payload[:2] == bytes((TTYPE, 1)):  # SEND
+            name = self.ttypes.pop(0) if len(self.ttypes) > 1 else self.ttypes[0]
+            self.ttypes_sent.append(name)
+            self.sock.sendall(bytes((TELNET_IAC, TELNET_SB, TTYPE, 0)) + name.encode()
+                              + bytes((TELNET_IAC, TELNET_SE)))
+        elif payload[:2] == bytes((CHARSET, 1)):  # REQUEST
+            self.sock.sendall(bytes((TELNET_IAC, TELNET_SB, CHARSET, 2)) + b"UTF-8" + bytes((TELNET_IAC, TELNET_SE)))
+
+    def _put(self, verb: int, option: int) -> None:
+        self.sock.sendall(bytes((TELNET_IAC, verb, option)))
+
+    def close(self) -> None:
+        self.sock.close()
 
 
 def free_port() -> int:

@@ -20,6 +20,7 @@ from zope.interface import implementer
 
 from mudwiz.connection import LOGIN_TIMEOUT, MAX_LINE, Connection
 from mudwiz.lobby import Lobby
+from mudwiz.net import terminal
 from mudwiz.net.limits import ConnectionCounter
 from mudwiz.net.tcp import tune
 
@@ -108,7 +109,7 @@ class LineProtocol(LineReceiver, TimeoutMixin):
         self._guarded(self.connection.line_too_long)
 
     def lineReceived(self, line: bytes) -> None:
-        self._guarded(self.connection.receive, line.decode("utf-8", errors="replace"))
+        self._guarded(self.connection.receive, terminal.decode(line, self.connection.session.charset))
 
     def logged_in(self) -> None:
         """The connection gave its name (and password, which is checked in a thread: this may come later than
@@ -137,16 +138,26 @@ class LineProtocol(LineReceiver, TimeoutMixin):
         """Every byte out goes through here, so a peer that stops reading is noticed and dropped."""
         if self.dropped or self.transport is None:
             return
-        data = text.replace("\n", self.newline).encode("utf-8", errors="replace")
+        # In the client's charset: UTF-8 unless telnet.py learnt otherwise from TTYPE or CHARSET.
+        data = terminal.encode(text.replace("\n", self.newline), self.connection.session.charset)
+        if self.unread(len(data)):
+            self.transport.write(data)
+
+    def unread(self, size: int) -> bool:
+        """Count ``size`` bytes about to be written: False, and the connection dropped, once more than
+        ``MAX_BACKLOG`` bytes wait for a peer that does not read. A layer that writes beside ``send`` (telnet's
+        subnegotiations) asks this first too."""
+        if self.dropped:
+            return False
         if self.backlog.paused:
-            self.backlog.pending += len(data)
+            self.backlog.pending += size
             if self.backlog.pending > MAX_BACKLOG:
                 self.dropped = True
                 log.warn("{name}: dropped, {pending} bytes unread", name=self.connection.session.name or "?",
                          pending=self.backlog.pending)
                 self.socket().abortConnection()  # loseConnection would wait to send it all
-                return
-        self.transport.write(data)
+                return False
+        return True
 
     def close(self) -> None:
         if self.transport is not None:

@@ -1,40 +1,190 @@
 """Telnet: conch's telnet layer under the shared line protocol (lines.py). Knows no rules.
 
-``twisted.conch.telnet`` answers any option negotiation a telnet client starts (refusing what we do not
-support), unescapes IAC on the way in, and on the way out doubles IAC and sends each ``\\n`` as ``\\r\\n``; we
-start no negotiation but one: around a password, ``IAC WILL ECHO`` (the server echoes, so the client stops
-echoing, and the server echoes nothing) and ``IAC WONT ECHO`` after it; an ``nc`` user on this port who never
-types a password sees no stray bytes.
+One port serves telnet programs and clients that never speak telnet (``nc``, bots), and tells them apart: a
+client is taken for telnet once it sends a telnet command (any IAC byte), or when its first line ends in CR LF or
+CR NUL, as every telnet program's lines do (``terminal.looks_like_telnet``; ``nc`` ends its lines in LF, and a
+first line switching to JSON mode marks a program whatever its ending). Until then, and for ever for a client
+that is not telnet, the server sends no IAC byte: no negotiation, no echo marks around a password.
+
+Once telnet is seen the server offers (RFC 854 option negotiation, through conch's option machinery):
+BINARY both ways (RFC 856: 8-bit bytes pass untouched, so UTF-8 typed into the stock ``telnet`` arrives
+whole), EOR (RFC 885, ``IAC EOR`` after each burst of output, where the user is to type; ``IAC GA`` instead to a
+client that refused EOR and has not agreed to SGA), NAWS (RFC 1073: drawn to the window's width), TTYPE
+(RFC 1091 with MTTS: colour or plain, UTF-8 or ASCII chosen by itself unless the user chose ``/mode``), CHARSET
+(RFC 2066: UTF-8 or CP437), MSSP (the server's status for MUD crawlers) and GMCP (every protocol message
+as ``Game.<Type>`` JSON, for Mudlet and its kind). Subnegotiations we send count towards the unread backlog
+like text. SGA is agreed when a client asks
+for it, never offered: it puts the stock ``telnet`` into character mode, where its own line editing is lost.
+Around a password, ``IAC WILL ECHO`` (the server echoes, so the client stops echoing, and the server echoes
+nothing) and ``IAC WONT ECHO`` after it.
 """
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from twisted.conch.telnet import ECHO, IAC, WILL, WONT, Telnet, TelnetProtocol, TelnetTransport
+from twisted.conch.telnet import ECHO, EOR, GA, IAC, SGA, WILL, WONT, Telnet, TelnetProtocol, TelnetTransport
+from twisted.internet import defer
 from twisted.internet.protocol import Protocol
 from twisted.logger import Logger
+from twisted.python.failure import Failure
 
+from mudwiz.connection import MAX_LINE
+from mudwiz.games import available
+from mudwiz.net import terminal
 from mudwiz.net.lines import LineFactory, LineProtocol, peer
 
 log = Logger()
 
-MAX_SUBNEGOTIATION = 512  # bytes a telnet subnegotiation may run to (we take part in none); a longer one is given up
+MSSP_TIMES = 3  # MSSP tables a connection is sent at most
+MAX_SUBNEGOTIATION = 512  # bytes a telnet subnegotiation may run to (TTYPE names, NAWS); a longer one is given up
+
+BINARY, TTYPE, OPT_EOR, NAWS, CHARSET, MSSP, GMCP = b"\x00", b"\x18", b"\x19", b"\x1f", b"\x2a", b"\x46", b"\xc9"
+IS, SEND = b"\x00", b"\x01"  # TTYPE
+REQUEST, ACCEPTED = b"\x01", b"\x02"  # CHARSET
+
+LOCAL = frozenset((BINARY, SGA, OPT_EOR, CHARSET, MSSP, GMCP))  # what we agree to do (WILL) when asked or offered
+REMOTE = frozenset((BINARY, NAWS, TTYPE))  # what we agree the client does (DO)
+OFFER_WILL = (BINARY, OPT_EOR, CHARSET, MSSP, GMCP)
+OFFER_DO = (BINARY, NAWS, TTYPE)
+
+
+def _refused(failure: Failure) -> None:
+    """A refused offer (or one the connection's end cut short) is an answer, not an error."""
 
 
 class TelnetLines(LineProtocol, TelnetProtocol):
-    """The line protocol with conch's transport between it and the socket; it agrees to no telnet option."""
+    """The line protocol with conch's transport between it and the socket."""
+
+    telnet = False  # the client has shown it is a telnet program: negotiation started
+    mssp_sent = 0  # times the MSSP table was asked for
 
     def socket(self) -> Any:
         return getattr(self.transport, "transport", None)  # conch's TelnetTransport wraps the TCP one
 
+    def connectionMade(self) -> None:
+        self.ttypes = terminal.TerminalTypes()
+        handlers: dict[bytes, Callable[[list[bytes]], None]] = {
+            NAWS: self.naws, TTYPE: self.ttype, CHARSET: self.charset, GMCP: self.gmcp}
+        self.transport.negotiationMap.update(handlers)  # type: ignore[union-attr]
+        super().connectionMade()
+
+    def start_telnet(self) -> None:
+        """The client speaks telnet: offer what we do. Called once, before its first line is read."""
+        if self.telnet or self.transport is None:
+            return
+        self.telnet = True
+        for option in OFFER_WILL:
+            self.offer(option, local=True)
+        for option in OFFER_DO:
+            self.offer(option, local=False)
+
+    def offer(self, option: bytes, local: bool) -> None:
+        """``IAC WILL option`` (``local``) or ``IAC DO option``, with conch's option state set as its ``will`` and
+        ``do`` set it. Not through them: they refuse to start one direction of an option while the other is
+        being negotiated, and BINARY is offered both ways at once (so a user who types at once is already
+        sending 8-bit bytes)."""
+        telnet: Any = self.transport
+        state = telnet.getOptionState(option)
+        side = state.us if local else state.him
+        if side.negotiating or side.state == "yes":
+            return
+        side.negotiating, side.onResult = True, defer.Deferred().addErrback(_refused)
+        (telnet._will if local else telnet._do)(option)
+
+    # -- options
+
+    def enableLocal(self, option: bytes) -> bool:
+        if option not in LOCAL:
+            return False
+        if option == MSSP:
+            self.send_mssp()
+        elif option == GMCP:
+            self.connection.on_message = self.gmcp_message
+            self.send_gmcp("Core.Hello", {"name": self.mud().name, "codebase": "mudwiz"})
+        elif option == CHARSET:
+            self.subnegotiate(CHARSET, REQUEST + terminal.charset_request())
+        return True
+
+    def enableRemote(self, option: bytes) -> bool:
+        if option not in REMOTE:
+            return False
+        if option == TTYPE:
+            self.subnegotiate(TTYPE, SEND)
+        return True
+
+    def disableLocal(self, option: bytes) -> None:
+        """The client withdrew an option we had (``DONT``): GMCP stops; else nothing to undo (ECHO: it keeps
+        echoing)."""
+        if option == GMCP:
+            self.connection.on_message = None
+
+    def disableRemote(self, option: bytes) -> None:
+        """The client stopped doing an option (``WONT``): its last window size and terminal type stay."""
+
+    # -- subnegotiations
+
+    def naws(self, data: list[bytes]) -> None:
+        size = terminal.naws_size(b"".join(data))
+        if size is not None:
+            self.connection.session.width = terminal.clamp_width(size[0])
+
+    def ttype(self, data: list[bytes]) -> None:
+        if not data or data[0] != IS:
+            return
+        if self.ttypes.add(b"".join(data[1:])):
+            self.subnegotiate(TTYPE, SEND)
+        if self.ttypes.done:
+            choice = self.ttypes.choice()
+            self.connection.session.adopt(choice.mode, choice.charset)
+
+    def charset(self, data: list[bytes]) -> None:
+        if data and data[0] == ACCEPTED:
+            self.connection.session.adopt(None, terminal.accepted_charset(b"".join(data[1:])))
+
+    def gmcp(self, data: list[bytes]) -> None:
+        """A client's GMCP message: ``Core.Ping`` is answered; ``Core.Hello`` and ``Core.Supports.*`` are taken
+        as said (``Game`` is sent whatever the client lists: its messages are the game itself)."""
+        message = terminal.gmcp_decode(b"".join(data))
+        if message is not None and message[0].lower() == "core.ping":
+            self.send_gmcp("Core.Ping", None)
+
+    def gmcp_message(self, message: dict[str, Any]) -> None:
+        """Every protocol message, as ``Game.<Type>`` with the JSON a bot would be sent."""
+        self.send_gmcp(terminal.gmcp_package(message), message)
+
+    def send_gmcp(self, package: str, data: Any) -> None:
+        self.subnegotiate(GMCP, package.encode() if data is None else terminal.gmcp_encode(package, data))
+
+    def subnegotiate(self, option: bytes, payload: bytes) -> None:
+        """``IAC SB option payload IAC SE``, counted like any output, so that a client that asks for tables
+        and messages it never reads is dropped like one that reads no text."""
+        telnet: Any = self.transport
+        if telnet is not None and self.unread(len(payload) + 5):
+            telnet.requestNegotiation(option, payload)
+
+    def mud(self) -> MudFactory:
+        assert isinstance(self.factory, MudFactory)
+        return self.factory
+
+    def send_mssp(self) -> None:
+        """The MSSP table, to a crawler's ``DO MSSP``: at most ``MSSP_TIMES`` a connection, as turning the option
+        off and on again would otherwise buy some 700 bytes for every 6."""
+        self.mssp_sent += 1
+        if self.mssp_sent <= MSSP_TIMES:
+            self.subnegotiate(MSSP, terminal.mssp_payload(self.mud().mssp()))
+
+    # -- echo, and the end of a burst
+
     def secret(self, on: bool) -> None:
-        """Echo off for a password: ``IAC WILL ECHO`` before it, ``IAC WONT ECHO`` after. Written as they are,
-        with conch's option state set to match, rather than through ``will``/``wont``: those wait for the
-        client's answer, and a client that never answers (a script on this port) would leave echo off for ever.
+        """Echo off for a password: ``IAC WILL ECHO`` before it, ``IAC WONT ECHO`` after; to a telnet client
+        only. Written as they are, with conch's option state set to match, rather than through ``will``/``wont``:
+        those wait for the client's answer, and a client that never answers would leave echo off for ever.
         The client's DO or DONT then agrees with the state and is taken quietly."""
         telnet, socket = self.transport, self.socket()
-        if telnet is None or socket is None:
+        if not self.telnet or telnet is None or socket is None:
             return
         state = telnet.getOptionState(ECHO).us  # type: ignore[attr-defined]  # conch's TelnetTransport
         wanted = "yes" if on else "no"
@@ -42,25 +192,43 @@ class TelnetLines(LineProtocol, TelnetProtocol):
             state.state, state.negotiating = wanted, False
             socket.write(IAC + (WILL if on else WONT) + ECHO)
 
-    def disableLocal(self, option: bytes) -> None:
-        """The client said DONT ECHO while the password was asked for: it keeps echoing; nothing to undo here."""
+    def send(self, text: str) -> None:
+        """Each piece the connection sends is a burst that ends where the user is to type (a prompt, or the
+        end of what a command or an event produced): a MUD client is told so by ``IAC EOR`` when it agreed to
+        EOR, else by ``IAC GA`` unless it suppressed go-aheads. Never before telnet is seen, nor in JSON mode,
+        whose lines are for a program (which has GMCP if it wants telnet's side channel)."""
+        super().send(text)
+        socket = self.socket()
+        if not self.telnet or self.dropped or socket is None or not text or self.connection.session.mode == "json":
+            return
+        telnet: Any = self.transport
+        eor, sga = telnet.getOptionState(OPT_EOR).us, telnet.getOptionState(SGA).us
+        if eor.state == "yes":
+            socket.write(IAC + EOR)
+        elif not eor.negotiating and sga.state != "yes":
+            socket.write(IAC + GA)
 
 
 class _Telnet(TelnetTransport):
-    """Conch's transport, made total: no bytes a client sends raise out of it or cost the connection.
+    """Conch's transport, made total and watching for telnet: no bytes a client sends raise out of it or cost
+    the connection, and none is sent IAC before it shows it is a telnet client.
 
     Conch's parser raises on some malformed commands (``ValueError`` for an unknown command after IAC,
     ``IndexError`` for the empty subnegotiation ``IAC SB IAC SE``), which would drop the sender with a traceback
     and lose the rest of what it sent. So bytes go to the parser in pieces: plain data up to the next IAC at once,
     the bytes of a telnet command one at a time. A piece that raises is logged in one line (the first on a
     connection only) and the parser starts again on plain data: the bad command is lost, nothing else. A
-    subnegotiation longer than ``MAX_SUBNEGOTIATION`` bytes is no real one (we agree to no option that has one):
-    it is given up the same way, and what follows is read as plain data.
+    subnegotiation longer than ``MAX_SUBNEGOTIATION`` bytes is no real one: it is given up the same way, and what
+    follows is read as plain data.
     """
 
     faulted = False  # a parser fault on this connection has been logged
+    decided = False  # telnet or not has been decided (the first line came, or an IAC)
+    first_line = b""  # what came before the first line's end, while undecided
 
     def dataReceived(self, data: bytes) -> None:
+        if not self.decided:
+            self.decide(data)
         at = 0
         while at < len(data):
             if self.state not in ("data", "subnegotiation") or data[at] == IAC[0]:
@@ -78,6 +246,37 @@ class _Telnet(TelnetTransport):
             if self.state.startswith("subnegotiation") and len(self.commands) > MAX_SUBNEGOTIATION:
                 self.fault(piece, f"subnegotiation longer than {MAX_SUBNEGOTIATION} bytes")
 
+    def decide(self, data: bytes) -> None:
+        """Telnet or not, from the client's first bytes (``terminal.looks_like_telnet``); a client taken for
+        raw becomes telnet all the same if it ever sends IAC (a raw client has no reason to: UTF-8 has no 255)."""
+        protocol: Any = self.protocol
+        if IAC in data:
+            self.decided = True
+            protocol.start_telnet()
+            return
+        seen = self.first_line + data
+        newline = seen.find(b"\n")
+        nul = seen.find(b"\r\0")
+        ends = [i for i in (newline, nul) if i >= 0]
+        if not ends:
+            self.first_line = seen[-MAX_LINE:]
+            return
+        end = min(ends)
+        self.decided, self.first_line = True, b""
+        ending = seen[end - 1:end + 1] if end == newline and end > 0 and seen[end - 1:end] == b"\r" else (
+            seen[end:end + 2])
+        line = seen[:end]
+        if terminal.looks_like_telnet(ending, line.rstrip(b"\r")):
+            protocol.start_telnet()
+
+    def write(self, data: bytes) -> None:
+        """The protocol's text: IAC doubled and LF as CR LF by conch to a telnet client; before telnet is seen
+        (and always to a raw client) LF as CR LF only, as the raw port writes: UTF-8 holds no byte 255."""
+        if getattr(self.protocol, "telnet", False):
+            super().write(data)
+        elif self.transport is not None:
+            self.transport.write(data.replace(b"\n", b"\r\n"))
+
     def fault(self, piece: bytes, why: str) -> None:
         """Forget the command being read and go back to plain data; say so in the log once a connection."""
         self.state = "data"
@@ -89,8 +288,33 @@ class _Telnet(TelnetTransport):
                      "without a word", peer=peer(self.transport), piece=piece[:16], why=why)
 
 
+MSSP_FIXED: dict[str, str] = {
+    "CODEBASE": "mudwiz", "FAMILY": "Custom", "GENRE": "None", "GAMEPLAY": "Player versus Player",
+    "GAMESYSTEM": "Custom", "STATUS": "Live", "LANGUAGE": "English", "CRAWL DELAY": "-1", "MINIMUM AGE": "0",
+    "ANSI": "1", "UTF-8": "1", "VT100": "0", "XTERM 256 COLORS": "0", "XTERM TRUE COLORS": "0", "MCCP": "0",
+    "MSP": "0", "MXP": "0", "PUEBLO": "0", "MSDP": "0", "GMCP": "1", "SSL": "0", "PAY TO PLAY": "0",
+    "PAY FOR PERKS": "0", "HIRING BUILDERS": "0", "HIRING CODERS": "0",
+}
+
+
 class MudFactory(LineFactory):
-    """The telnet listener (``MUDWIZ_LISTEN``)."""
+    """The telnet listener (``MUDWIZ_LISTEN``). ``name`` and ``ports`` are what MSSP tells MUD crawlers (the
+    service passes the listening ports); the start time is the factory's."""
+
+    name = "mudwiz"
+    ports: Sequence[str] = ()
+
+    def __init__(self, *args: Any, name: str = "mudwiz", ports: Sequence[str] = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.name, self.ports = name, ports
+        self.started = time.time()
 
     def framing(self, address: str) -> Protocol:
         return _Telnet(TelnetLines, self, address)
+
+    def mssp(self) -> Mapping[str, str | Sequence[str]]:
+        """The MSSP variables: the fixed ones, and NAME, PLAYERS (logged in now), UPTIME (the start, in Unix
+        seconds), PORT and GAMES (this server's games; not a standard variable, crawlers show it as it is)."""
+        return {"NAME": self.name, "PLAYERS": str(len(self.lobby.users)), "UPTIME": str(int(self.started)),
+                **({"PORT": list(self.ports)} if self.ports else {}), "GAMES": list(available()) or ["none"],
+                **MSSP_FIXED}

@@ -10,7 +10,9 @@ taken — not after every card, which would scroll the game away (each card is a
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from importlib import import_module
+from itertools import zip_longest
 from types import ModuleType
 from typing import Any
 
@@ -20,9 +22,12 @@ from mudwiz.games import available, plugin
 from mudwiz.games.base import Event, Phase
 from mudwiz.render import generic
 from mudwiz.render.common import confirmations, frame_view, rated, rating_tag, standings
-from mudwiz.render.style import WIDTH, Style, pad, wrap_cards, wrap_words
+from mudwiz.render.style import WIDTH, Style, pad, visible_len, wrap_cards, wrap_words
 
 log = Logger()
+
+SHEET_GAP = 2  # columns between the table view and a score sheet drawn beside it
+MIN_SHEET = 30  # columns a score sheet beside the table needs at the least; narrower, it is left to /score
 
 
 def own_renderer(game: str | None) -> ModuleType | None:
@@ -116,7 +121,7 @@ class Presenter:
 
     def _painted(self, text: str, *how: str) -> list[str]:
         """Free text (replies, notices) in lines that fit 80 columns, each painted on its own."""
-        return [self.style.paint(line, *how) for line in wrap_words(text, WIDTH)]
+        return [self.style.paint(line, *how) for line in wrap_words(text, self.style.width)]
 
     def _ok(self, m: dict[str, Any]) -> list[str]:
         return self._painted(m["text"], "grey") if m.get("text") else []
@@ -131,8 +136,8 @@ class Presenter:
         s = self.style
         text, who = s.text(m["text"]), s.text(m["from"])
         if m["channel"] == "tell":
-            return wrap_words(s.paint(f"{who} tells {s.text(m['to'])}: ", "magenta", "bold") + text, WIDTH)
-        return wrap_words(s.paint(f"[{m['channel']}] ", "grey") + s.bold(who) + ": " + text, WIDTH)
+            return wrap_words(s.paint(f"{who} tells {s.text(m['to'])}: ", "magenta", "bold") + text, s.width)
+        return wrap_words(s.paint(f"[{m['channel']}] ", "grey") + s.bold(who) + ": " + text, s.width)
 
     # -- from the sysops
 
@@ -185,7 +190,7 @@ class Presenter:
         for o in m["options"]:
             value = {True: "on", False: "off", None: "off"}.get(o["value"], str(o["value"]))
             head = f"  {o['name']:<13} {value:<6} "
-            rows += wrap_words(head + self.style.text(o["help"]), WIDTH, indent=len(head))
+            rows += wrap_words(head + self.style.text(o["help"]), self.style.width, indent=len(head))
         rows.append("  /option NAME [VALUE] sets one (host, before /start).")
         return rows
 
@@ -205,7 +210,7 @@ class Presenter:
             players = ", ".join(s.text(p["name"]) + ("" if p["score"] is None else f" {p['score']}")
                                 for p in g["players"])
             head = f"  #{g['id']:<5} {g['game']:<10} {g['date'][:10]} {g['date'][11:16]}  {place:<11} "
-            rows += wrap_words(head + players, WIDTH, indent=len(head))
+            rows += wrap_words(head + players, self.style.width, indent=len(head))
         rows.append("  /game ID shows a game's score sheet.")
         return rows
 
@@ -216,9 +221,9 @@ class Presenter:
         lines = [s.rule(f"Game #{m['id']}: {m['game']}, {date}, {m['outcome']}")]
         seats = [s.text(p["name"]) + ("" if p["kind"] == "person" else f" ({p['kind'].replace(':', ' ')})")
                  for p in m["players"]]
-        lines += wrap_words(f" Players: {', '.join(seats)}", WIDTH)
+        lines += wrap_words(f" Players: {', '.join(seats)}", self.style.width)
         on = [f"{k}={v}" if v is not True else k for k, v in m["options"].items() if v not in (None, False, "off")]
-        lines += wrap_words(f" Options: {', '.join(on) or 'none'}", WIDTH)
+        lines += wrap_words(f" Options: {', '.join(on) or 'none'}", self.style.width)
         lines += draw(m["game"], "score_sheet")(m, s)
         if m["standings"]:
             return [*lines, *standings(m["standings"], s)]
@@ -286,7 +291,7 @@ class Presenter:
             # Who has typed /ok and whom the next round waits for, as it changes: one line, not the whole table.
             confirmed, self._confirmed = self._confirmed, tuple(m.get("confirmed", ()))
             if m.get("look"):
-                return draw(m["game"], "table_view")(view, self.style)
+                return self.table_view(m, view)
             if first:
                 return self.closing_hint(m)
             return confirmations(view, self.style) if self._confirmed != confirmed else []
@@ -302,7 +307,23 @@ class Presenter:
         self._turn, self._round = turn, key
         if not show:
             return []
-        return draw(m["game"], "table_view")(view, self.style)
+        return self.table_view(m, view)
+
+    def table_view(self, m: dict[str, Any], view: dict[str, Any]) -> list[str]:
+        """The game's table view, drawn for 80 columns; on a window wide enough for the score sheet as well
+        (a telnet client's, 80 + 2 + what the sheet takes), the sheet beside it, its latest rounds when it is
+        taller than the table, so the view never takes more rows than it would alone."""
+        room = self.style.width - WIDTH - SHEET_GAP
+        if room < MIN_SHEET or not view.get("sheet"):
+            return draw(m["game"], "table_view")(view, self.style)
+        lines = draw(m["game"], "table_view")(view, replace(self.style, width=WIDTH))
+        sheet = draw(m["game"], "score_sheet")(view, replace(self.style, width=room))
+        if max(map(visible_len, sheet)) > room or max(map(visible_len, lines)) > WIDTH:
+            return draw(m["game"], "table_view")(view, self.style)
+        if len(sheet) > len(lines):  # the rule and the names, then the latest rounds
+            sheet = sheet[:2] + sheet[len(sheet) - len(lines) + 2:]
+        return [(pad(left, WIDTH + SHEET_GAP) + right).rstrip(" ") if right else left
+                for left, right in zip_longest(lines, sheet, fillvalue="")]
 
     def final_view(self, m: dict[str, Any]) -> list[str]:
         """A finished game's table (on /look, or to whoever comes to watch it): the final places and scores, and

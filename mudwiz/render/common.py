@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from mudwiz.games.base import Event, Phase
-from mudwiz.render.style import WIDTH, Style, pad, wrap_cards, wrap_words
+from mudwiz.render.style import Style, pad, wrap_cards, wrap_words
 
 
 def event_message(event: Mapping[str, Any] | Event) -> Mapping[str, Any]:
@@ -120,7 +120,7 @@ def last_trick(view: dict[str, Any], style: Style, card: Callable[[str], str]) -
         return []
     winner = view["leader"]
     played = ", ".join(f"{style.text(c['player'])} {card(c['card'])}" for c in view["last_trick"])
-    return wrap_words(f" Last trick, taken by {style.bold(style.text(winner))}: {played}.", WIDTH, indent=3)
+    return wrap_words(f" Last trick, taken by {style.bold(style.text(winner))}: {played}.", style.width, indent=3)
 
 
 def trick_taken(event: Mapping[str, Any], style: Style, card: Callable[[str], str]) -> str:
@@ -141,4 +141,4 @@ def confirmations(view: dict[str, Any], style: Style) -> list[str]:
                if p["name"] not in view["confirmed"] and not p.get("bot") and not p.get("away")]
     ready = f" Ready (/ok): {', '.join(done)}." if done else " Nobody has typed /ok yet."
     waiting = f" Waiting for {', '.join(awaited)}." if awaited else ""
-    return wrap_words(ready + waiting, WIDTH, indent=3)
+    return wrap_words(ready + waiting, style.width, indent=3)

@@ -73,7 +73,7 @@ def _facts(view: dict[str, Any], style: Style) -> list[str]:
     for key, value in view.items():
         if key not in _PLACED and _plain(value) and _value(value):
             facts.append(f"{key.replace('_', ' ').capitalize()}: {style.text(_value(value))}")
-    return wrap_words(" " + "   ".join(facts), WIDTH, indent=3)
+    return wrap_words(" " + "   ".join(facts), style.width, indent=3)
 
 
 def _columns(view: dict[str, Any]) -> list[tuple[str, int]]:
@@ -112,7 +112,7 @@ def trick_lines(view: dict[str, Any], style: Style) -> list[str]:
     """The trick on the table in play order, or the last one and who took it (a game without tricks: none)."""
     if view.get("trick"):
         played = "  ".join(f"{style.text(c['player'])} {in_text(style)(c['card'])}" for c in view["trick"])
-        return wrap_words(f" Trick: {played}", WIDTH, indent=8)
+        return wrap_words(f" Trick: {played}", style.width, indent=8)
     if view.get("last_trick") and view.get("leader"):
         return last_trick(view, style, in_text(style))
     return []
@@ -126,9 +126,9 @@ def prompt_lines(view: dict[str, Any], style: Style) -> list[str]:
     legal = [f"/{a}" for a in view.get("legal", [])]
     if legal:
         moves = ", ".join(legal[:MOST_MOVES]) + (", ..." if len(legal) > MOST_MOVES else "")
-        return [style.bold(line) for line in wrap_words(f" Your turn: {moves}.", WIDTH, indent=3)]
+        return [style.bold(line) for line in wrap_words(f" Your turn: {moves}.", style.width, indent=3)]
     who = ", ".join(style.text(n) for n in view.get("waiting") or []) or "nobody"
-    return wrap_words(f" Waiting for {who}.", WIDTH, indent=3)
+    return wrap_words(f" Waiting for {who}.", style.width, indent=3)
 
 
 def table_view(view: dict[str, Any], style: Style) -> list[str]:
@@ -191,10 +191,10 @@ def event_lines(event: Mapping[str, Any] | Event, style: Style) -> list[str]:
     if kind == "card_played" and {"player", "card"} <= e.keys() and len(e) == 3:
         return [f"{style.text(e['player'])} plays {in_text(style)(e['card'])}."]
     if kind == "trick" and "winner" in e:
-        return wrap_words(trick_taken(e, style, in_text(style)), WIDTH)
+        return wrap_words(trick_taken(e, style, in_text(style)), style.width)
     if kind == "round_end" and "results" in e:
         return results(e, style)
     if kind == "game_end" and "standings" in e:
         return standings(e["standings"], style)
-    return wrap_words(sentence(e, style), WIDTH)
+    return wrap_words(sentence(e, style), style.width)
 

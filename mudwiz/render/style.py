@@ -100,10 +100,11 @@ class Style:
 
     colour: bool = True
     unicode: bool = True
+    width: int = WIDTH  # terminal cells a line may take: 80 by design, a telnet client's window (NAWS) else
 
     @classmethod
-    def for_mode(cls, mode: str) -> Style:
-        return cls(colour=False, unicode=False) if mode == "ascii" else cls()
+    def for_mode(cls, mode: str, width: int = WIDTH) -> Style:
+        return cls(colour=False, unicode=False, width=width) if mode == "ascii" else cls(width=width)
 
     def paint(self, text: str, *names: str) -> str:
         if not self.colour or not names:
@@ -131,7 +132,9 @@ class Style:
         text = clean(text)
         return text if self.unicode else to_ascii(text)
 
-    def rule(self, title: str = "", width: int = WIDTH) -> str:
+    def rule(self, title: str = "", width: int | None = None) -> str:
+        """A rule line across the style's width (or ``width``), with ``title`` in it."""
+        width = self.width if width is None else width
         bar = "-" if not self.unicode else "\u2500"
         head = f"{bar * 2} {title} " if title else ""
         return self.paint(head + bar * max(0, width - cell_width(head)), "grey")
@@ -189,3 +192,51 @@ def wrap_words(text: str, width: int, indent: int = 2) -> list[str]:
             line, used = f"{line} {word}", used + 1 + w
     lines.append(line)
     return [line.replace(NO_BREAK, " ") for line in lines]
+
+
+def cut_painted(line: str, width: int) -> str:
+    """The start of ``line`` (ANSI codes allowed) that fits ``width`` cells: its codes kept, the paint reset at
+    the cut, a wide character never halved."""
+    if visible_len(line) <= width:
+        return line
+    out, used, at = [], 0, 0
+    for code in _ANSI.finditer(line):
+        text = truncate(line[at:code.start()], width - used)
+        out.append(text)
+        used += cell_width(text)
+        if len(text) < code.start() - at:
+            break
+        out.append(code.group())
+        at = code.end()
+    else:
+        out.append(truncate(line[at:], width - used))
+    cut = "".join(out)
+    return cut + f"{_CSI}0m" if _CSI in cut else cut
+
+
+_COLUMN_GAP = re.compile(r"(?<=\S) {3,}")  # padding between a table row's columns
+
+
+def _squeeze(line: str) -> str:
+    """``line`` with the padding between its columns made two spaces; its indentation (even after a colour
+    code) kept."""
+    def gap(run: re.Match[str]) -> str:
+        return "  " if strip_ansi(line[: run.start()]).strip() else run.group()
+
+    return _COLUMN_GAP.sub(gap, line)
+
+
+def fit(lines: list[str], width: int) -> list[str]:
+    """Lines no wider than ``width`` cells, for a window narrower than a renderer drew for (the compact view):
+    a line too wide first loses the padding between its columns (runs of spaces become two), so a table row
+    stays one row; still too wide, it is broken between words (the later pieces indented), and a piece wider
+    than the window is cut."""
+    if all(visible_len(line) <= width for line in lines):
+        return lines
+    fitted: list[str] = []
+    for line in lines:
+        if visible_len(line) > width:
+            line = _squeeze(line)
+        pieces = [line] if visible_len(line) <= width else wrap_words(line, width)
+        fitted += [cut_painted(piece, width) for piece in pieces]
+    return fitted

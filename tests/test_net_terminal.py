@@ -1,0 +1,183 @@
+"""The telnet decisions without a socket (mudwiz/net/terminal.py), the telnet framing fed bytes on a
+``StringTransport``, and the width a session draws to (``fit``)."""
+
+from __future__ import annotations
+
+from twisted.internet.address import IPv4Address
+from twisted.internet.task import Clock
+from twisted.internet.testing import StringTransport
+
+from mudwiz.lobby import Lobby
+from mudwiz.net import terminal
+from mudwiz.net.lines import MAX_BACKLOG
+from mudwiz.net.telnet import MudFactory, TelnetLines
+from mudwiz.render.style import cut_painted, fit, visible_len
+
+IAC_SB, IAC_SE = b"\xff\xfa", b"\xff\xf0"
+
+
+def test_a_first_line_in_cr_lf_is_a_telnet_program_and_lf_or_json_mode_is_not() -> None:
+    assert terminal.looks_like_telnet(b"\r\n", b"alice")
+    assert terminal.looks_like_telnet(b"\r\0", b"alice")
+    assert not terminal.looks_like_telnet(b"\n", b"alice")
+    assert not terminal.looks_like_telnet(b"\r\n", b"/mode json")
+    assert not terminal.looks_like_telnet(b"\r\n", b"  /MODE JSON")
+    assert not terminal.looks_like_telnet(b"\r\n", b'{"id": 1, "cmd": "/who"}')
+
+
+def test_window_width_is_clamped_and_naws_read_from_four_bytes() -> None:
+    assert [terminal.clamp_width(w) for w in (0, 20, 40, 80, 132, 500)] == [80, 40, 40, 80, 132, 200]
+    assert terminal.naws_size(b"\x00\x64\x00\x1e") == (100, 30)
+    assert terminal.naws_size(b"\x01\x00\x00\x18") == (256, 24)
+    assert terminal.naws_size(b"\x00\x50\x00") is None and terminal.naws_size(b"") is None
+
+
+def cycle(*answers: bytes) -> tuple[terminal.TerminalTypes, int]:
+    """Feed answers as a client gives them while asked; returns the cycle and how many were taken."""
+    types = terminal.TerminalTypes()
+    for taken, answer in enumerate(answers, 1):
+        if not types.add(answer):
+            return types, taken
+    return types, len(answers)
+
+
+def test_ttype_cycle_ends_on_a_repeat_an_mtts_answer_or_the_fourth() -> None:
+    stock, taken = cycle(b"XTERM", b"XTERM", b"never asked")
+    assert taken == 2 and stock.names == ["XTERM"] and stock.choice() == terminal.Choice("ansi", None)
+    mudlet, taken = cycle(b"MUDLET", b"XTERM-256COLOR", b"MTTS 2829", b"never asked")
+    assert taken == 3 and mudlet.client == "MUDLET" and mudlet.mtts == 2829
+    assert mudlet.choice() == terminal.Choice("ansi", "utf-8")
+    endless, taken = cycle(b"a", b"b", b"c", b"d", b"e")
+    assert taken == 4 and endless.done
+
+
+def test_mtts_bits_and_names_pick_colour_and_charset() -> None:
+    assert cycle(b"x", b"y", b"MTTS 0")[0].choice() == terminal.Choice("ascii", "ascii")
+    assert cycle(b"x", b"y", b"MTTS 1")[0].choice() == terminal.Choice("ansi", "ascii")
+    assert cycle(b"x", b"y", b"MTTS 4")[0].choice() == terminal.Choice("ascii", "utf-8")
+    assert cycle(b"dumb", b"dumb")[0].choice() == terminal.Choice("ascii", "ascii")
+    assert cycle(b"SyncTERM", b"SyncTERM")[0].choice() == terminal.Choice("ansi", "cp437")
+    assert cycle(b"xterm-utf-8", b"xterm-utf-8")[0].choice() == terminal.Choice("ansi", "utf-8")
+    assert cycle(b"WHATEVER", b"WHATEVER")[0].choice() == terminal.Choice()  # nothing said: defaults stay
+
+
+def test_nonsense_from_a_client_never_raises() -> None:
+    types, _ = cycle(b"\xff\x00\x80" * 100, b"MTTS 99999999999999", b"MTTS -1", b"")
+    assert all(len(n) <= terminal.MAX_NAME for n in types.names)
+    assert terminal.accepted_charset(b"\xff\xfe") is None
+    assert terminal.accepted_charset(b"utf-8") == "utf-8" and terminal.accepted_charset(b"IBM437") == "cp437"
+
+
+def test_mssp_table_repeats_val_for_several_values_and_drops_bytes_that_would_break_it() -> None:
+    payload = terminal.mssp_payload({"NAME": "a\x01b\x02c\x00", "PORT": ["4000", "4001"]})
+    assert payload == b"\x01NAME\x02abc\x01PORT\x024000\x024001"
+
+
+def telnet_protocol() -> tuple[TelnetLines, StringTransport]:
+    protocol = MudFactory(Lobby(Clock()), "", 300.0, ports=["4000"]).buildProtocol(
+        IPv4Address("TCP", "10.1.2.3", 5555))
+    transport = StringTransport()
+    protocol.makeConnection(transport)
+    return protocol.protocol, transport  # type: ignore[attr-defined]
+
+
+def test_an_lf_client_gets_no_iac_ever_and_a_cr_lf_one_is_offered_the_options() -> None:
+    lines, transport = telnet_protocol()
+    lines.transport.dataReceived(b"lf_user\n/who\n")  # type: ignore[union-attr]
+    assert b"Welcome, lf_user" in transport.value() and b"\xff" not in transport.value()
+    lines, transport = telnet_protocol()
+    lines.transport.dataReceived(b"crlf_user\r\n")  # type: ignore[union-attr]
+    assert transport.value().count(b"\xff") == 8  # WILL BINARY, EOR, CHARSET, MSSP, GMCP; DO BINARY, NAWS, TTYPE
+
+
+def test_a_first_line_split_over_reads_is_decided_when_it_ends() -> None:
+    lines, transport = telnet_protocol()
+    for piece in (b"spl", b"it_user\r", b"\n"):
+        lines.transport.dataReceived(piece)  # type: ignore[union-attr]
+    assert lines.telnet and b"Welcome, split_user" in transport.value()
+
+
+def test_naws_ttype_and_charset_reach_the_session_and_junk_is_ignored() -> None:
+    lines, transport = telnet_protocol()
+    feed = lines.transport.dataReceived  # type: ignore[union-attr]
+    session = lines.connection.session
+    feed(b"opt_user\r\n\xff\xfb\x1f\xff\xfb\x18\xff\xfd\x2a")  # WILL NAWS, WILL TTYPE, DO CHARSET
+    feed(IAC_SB + b"\x1f\x00\x64\x00\x1e" + IAC_SE)
+    assert session.width == 100
+    feed(IAC_SB + b"\x1f\x00\x10\x00\x1e" + IAC_SE)  # 16 columns: drawn for 40
+    assert session.width == 40
+    feed(IAC_SB + b"\x1f\x00" + IAC_SE + IAC_SB + b"\x18\x07junk" + IAC_SE + IAC_SB + b"\x2a" + IAC_SE)
+    assert session.width == 40 and session.mode == "ansi" and session.charset == "utf-8"
+    for answer in (b"x", b"y", b"MTTS 0"):
+        feed(IAC_SB + b"\x18\x00" + answer + IAC_SE)
+    assert (session.mode, session.charset) == ("ascii", "ascii")
+    feed("/say déjà vu\r\n".encode())
+    assert transport.value().endswith(b"[lobby] opt_user: deja vu\r\n")  # an ASCII terminal: ASCII only
+    feed(IAC_SB + b"\x2a\x02CP437" + IAC_SE)  # CHARSET ACCEPTED CP437
+    assert session.charset == "cp437"
+    feed(b"/mode ansi\r\n/say caf\x82 \x9b\r\n")  # typed in CP437: cafe with an acute accent, a cent sign
+    assert transport.value().endswith(b": caf\x82 \x9b\r\n")  # and sent back in CP437
+
+
+def test_mode_typed_by_the_user_wins_over_mtts() -> None:
+    lines, _ = telnet_protocol()
+    feed = lines.transport.dataReceived  # type: ignore[union-attr]
+    feed(b"/mode ascii\r\nmode_user\r\n\xff\xfb\x18")
+    for answer in (b"x", b"y", b"MTTS 2829"):
+        feed(IAC_SB + b"\x18\x00" + answer + IAC_SE)
+    assert lines.connection.session.mode == "ascii"
+
+
+def test_fit_wraps_and_cuts_painted_lines_to_the_width() -> None:
+    painted = "\x1b[1m" + "word " * 30 + "\x1b[0m"
+    fitted = fit([painted, "short"], 40)
+    assert max(map(visible_len, fitted)) <= 40 and fitted[-1] == "short" and len(fitted) > 3
+    cut = cut_painted("\x1b[31m" + "日本語" * 10 + "\x1b[0m", 11)
+    assert visible_len(cut) == 10 and cut.endswith("\x1b[0m")  # a wide character is never halved
+    assert fit(["ok"], 40) == ["ok"]
+    row = "   bot1                  0    (20)     0/0     --   leads"
+    assert fit([row], 40) == ["   bot1  0  (20)  0/0  --  leads"]  # a table row stays one row, columns closer
+    assert fit([row], 80) == [row]  # a line that fits keeps its columns
+    assert fit(["\x1b[90m   player" + " " * 40 + "card\x1b[0m"], 40) == ["\x1b[90m   player  card\x1b[0m"]
+
+
+def test_gmcp_names_and_decoding() -> None:
+    assert terminal.gmcp_package({"type": "state"}) == "Game.State"
+    assert terminal.gmcp_package({"type": "game_end"}) == "Game.GameEnd"
+    assert terminal.gmcp_encode("Game.Chat", {"text": "日本"}) == "Game.Chat {\"text\":\"日本\"}".encode()
+    assert terminal.gmcp_decode(b"Core.Ping") == ("Core.Ping", None)
+    assert terminal.gmcp_decode(b'Core.Hello {"client": "Mudlet"}') == ("Core.Hello", {"client": "Mudlet"})
+    assert terminal.gmcp_decode(b"Core.Hello {not json") == ("Core.Hello", None)
+    assert terminal.gmcp_decode(b"[" * 100_000) is None and terminal.gmcp_decode(b"  ") is None
+
+
+def test_eor_ends_each_burst_but_never_a_json_line() -> None:
+    lines, transport = telnet_protocol()
+    feed = lines.transport.dataReceived  # type: ignore[union-attr]
+    feed(b"eor_user\r\n\xff\xfd\x19")  # DO EOR
+    transport.clear()
+    feed(b"/who\r\n")
+    assert transport.value().endswith(b"\r\n\xff\xef")  # IAC EOR after the burst
+    feed(b"/mode json\r\n")
+    transport.clear()
+    feed(b"/who\r\n")
+    assert transport.value().startswith(b"{") and b"\xff" not in transport.value()
+
+
+def test_cp437_has_the_box_drawing_and_accents_and_folds_the_rest() -> None:
+    assert terminal.encode("\u2500\u2500 café ½ ♥", "cp437") == b"\xc4\xc4 caf\x82 \xab ?"  # CP437's 0x03 is a control
+    assert terminal.encode("日本 — “quoted” ☃", "cp437") == b'?? - "quoted" ?'
+    assert terminal.encode("\u2500 café 日", "ascii") == b"? cafe ?"
+    assert terminal.decode(b"caf\x82", "cp437") == "café" and terminal.decode(b"\xff\xfe", "utf-8") == "\ufffd\ufffd"
+
+
+def test_mssp_toggled_on_and_off_is_answered_three_times_and_oob_output_counts_to_the_backlog() -> None:
+    lines, transport = telnet_protocol()
+    feed = lines.transport.dataReceived  # type: ignore[union-attr]
+    feed(b"toggler\r\n" + b"\xff\xfd\x46\xff\xfe\x46" * 100)  # DO MSSP, DONT MSSP, a hundred times
+    assert transport.value().count(b"\x01CODEBASE\x02mudwiz") == 3
+    feed(b"\xff\xfd\xc9")  # DO GMCP
+    transport.producer.pauseProducing()  # the peer reads nothing
+    for _ in range(MAX_BACKLOG // 1000 + 1):
+        lines.send_gmcp("Game.Big", {"x": "y" * 1000})
+    assert lines.dropped and transport.disconnected
