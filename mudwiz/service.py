@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from twisted.application import service, strports
-from twisted.internet import defer
+from twisted.internet import defer, task
 from twisted.internet.interfaces import IReactorFromThreads, IReactorTime
 from twisted.internet.protocol import Factory
 from twisted.logger import Logger
@@ -25,8 +25,9 @@ from mudwiz.lobby import ARRIVAL_BURST, ARRIVAL_RATE, Lobby
 from mudwiz.net.limits import ConnectionCounter, Limits, raise_fd_limit
 from mudwiz.net.raw import RawFactory
 from mudwiz.net.telnet import MudFactory
+from mudwiz.restore import restore_tables
 from mudwiz.store import GameRecord, Store, open_store
-from mudwiz.table import IDLE_CLOSE, Records
+from mudwiz.table import IDLE_CLOSE, Journal, Records
 from mudwiz.thinking import Think, ThreadedThinking, think_inline
 from mudwiz.workers import WorkerThreads
 
@@ -84,6 +85,47 @@ class StoreWriter(WorkerThreads):
         return None
 
 
+CHECKPOINT_EVERY = 30.0  # seconds between the journal's WAL checkpoints in the store's thread
+
+
+class TableJournalService(service.Service):
+    """The tables' journal through the server's life: restored at the start (mudwiz/restore.py), checkpointed
+    now and then in the store's thread (the journal's own commits never fsync, so its WAL would only grow), and
+    stopped first when the server stops, so that the connections dropping on the way down neither end games
+    nor close tables in the journal: a TERM, like a ``kill -9``, leaves every table to be restored."""
+
+    name: str | None = "journal"  # type: ignore[assignment]  # IService declares name None until set
+
+    def __init__(self, lobby: Lobby, journal: Journal, writer: StoreWriter | None) -> None:
+        self.lobby = lobby
+        self.journal = journal
+        self.writer = writer
+        self._loop: task.LoopingCall | None = None
+
+    def startService(self) -> None:
+        super().startService()
+        if self.writer is not None:
+            self._loop = task.LoopingCall(self._checkpoint)
+            self._loop.clock = self.lobby.clock
+            self._loop.start(CHECKPOINT_EVERY, now=False)
+
+    def _checkpoint(self) -> None:
+        assert self.writer is not None
+        store = self.writer.store
+        self.writer.run(store.checkpoint).addErrback(
+            lambda failure: log.error("journal checkpoint failed: {why}", why=failure.getErrorMessage()))
+
+    def stopService(self) -> defer.Deferred[None] | None:
+        super().stopService()
+        if self._loop is not None and self._loop.running:
+            self._loop.stop()
+        self.journal.stop()
+        for table in self.lobby.tables.values():
+            table.timers.stop_game()
+            table.bots.cancel()
+        return None
+
+
 PASSWORD_THREADS = 2  # argon2id takes 64 MiB and tens of ms a hash: two at once at most, whatever the logins
 
 
@@ -100,20 +142,21 @@ class PasswordWork(WorkerThreads):
         return self.run(fn, *args)
 
 
-def storage(top: service.MultiService, clock: IReactorTime, data: str | None) -> tuple[Records, Accounts]:
+def storage(top: service.MultiService, clock: IReactorTime, data: str | None,
+            ) -> tuple[Records, Accounts, StoreWriter | None]:
     """Open the store in the data directory (``StoreError``, naming the file and why, if it cannot be used):
     games written from its own thread and passwords worked on in theirs, or both inline on a clock with no
     threads (a fake one)."""
     store = open_store(data_directory(data))
     log.info("game records and accounts in {path}", path=str(store.path))
     if not IReactorFromThreads.providedBy(clock):
-        return Records.inline(store), Accounts(store, clock)
+        return Records.inline(store), Accounts(store, clock), None
     reactor = cast(IReactorFromThreads, clock)
     writer = StoreWriter(reactor, store)
     writer.setServiceParent(top)
     passwords = PasswordWork(reactor)
     passwords.setServiceParent(top)  # after the writer, so stopped before it closes the file (reverse order)
-    return Records(store, writer), Accounts(store, clock, passwords)
+    return Records(store, writer), Accounts(store, clock, passwords), writer
 
 
 def makeService(
@@ -134,7 +177,7 @@ def makeService(
     listen = listen_address(listen)
     motd_text = read_motd(motd or os.environ.get("MUDWIZ_MOTD") or DEFAULT_MOTD)
     top = service.MultiService()
-    records, accounts = storage(top, clock, data)
+    records, accounts, writer = storage(top, clock, data)
     threads = int(os.environ.get("MUDWIZ_BOT_THREADS", 4))
     think: Think = think_inline  # 0 threads, or a fake clock (no threads): bots think on the reactor thread
     if threads > 0 and IReactorFromThreads.providedBy(clock):
@@ -149,8 +192,12 @@ def makeService(
         arrival_burst=int(os.environ.get("MUDWIZ_ARRIVAL_BURST", ARRIVAL_BURST)),
         arrival_rate=float(os.environ.get("MUDWIZ_ARRIVAL_RATE", ARRIVAL_RATE)),
         records=records,
+        seed=int(os.environ["MUDWIZ_SEED"]) if os.environ.get("MUDWIZ_SEED") else None,
     )
     lobby.accounts = accounts
+    lobby.journal = Journal(records.store, lambda name: getattr(lobby, "resume_codes", {}).get(name.lower()))
+    restore_tables(lobby, records.store.open_tables())
+    TableJournalService(lobby, lobby.journal, writer).setServiceParent(top)  # after the writer: stopped before it
     top.lobby = lobby  # type: ignore[attr-defined]
     login_timeout = float(os.environ.get("MUDWIZ_LOGIN_TIMEOUT", LOGIN_TIMEOUT))
     shared = (lobby, motd_text, login_timeout, connection_counter())  # one counter: the limits span transports

@@ -29,13 +29,13 @@ def record(*names: str, outcome: str = "finished", ended: float = 1000.0) -> Gam
 def test_an_empty_directory_is_made_and_its_file_migrated_from_version_0(tmp_path: Path) -> None:
     data = tmp_path / "a" / "data"
     store = open_store(data)
-    assert store.version == len(MIGRATIONS) == 2
+    assert store.version == len(MIGRATIONS) == 3
     store.close()
     db = sqlite3.connect(data / FILENAME)
     assert db.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-    assert tables == {"games", "game_seats", "accounts"}
+    assert tables == {"games", "game_seats", "accounts", "tables", "table_moves"}
 
 
 def test_records_survive_reopening_and_names_match_in_any_case(tmp_path: Path) -> None:
@@ -61,12 +61,13 @@ def test_a_later_migration_is_applied_once_on_top_of_the_records(tmp_path: Path)
     store.close()
     later = (*MIGRATIONS, ("CREATE TABLE ratings (name_key TEXT PRIMARY KEY)",))
     store = SQLiteStore(tmp_path / FILENAME, migrations=later)
-    assert store.version == 3 and store.game(kept) is not None
+    n = len(MIGRATIONS)
+    assert store.version == n + 1 and store.game(kept) is not None
     store.close()
     store = SQLiteStore(tmp_path / FILENAME, migrations=later)  # nothing left to apply: no second CREATE
-    assert store.version == 3
+    assert store.version == n + 1
     store.close()
-    with pytest.raises(StoreError, match=rf"{tmp_path / FILENAME}: its schema version 3 is newer .* \(2\)"):
+    with pytest.raises(StoreError, match=rf"{tmp_path / FILENAME}: its schema version {n + 1} is newer .* \({n}\)"):
         open_store(tmp_path)
 
 
@@ -76,7 +77,7 @@ def test_a_version_1_file_gains_accounts_and_keeps_its_games(tmp_path: Path) -> 
     assert old.version == 1
     old.close()
     store = open_store(tmp_path)
-    assert store.version == 2 and store.game(kept) is not None and store.account("alice") is None
+    assert store.version == len(MIGRATIONS) and store.game(kept) is not None and store.account("alice") is None
     store.create_account("Alice", "$argon2id$v=19$m=65536,t=3,p=4$c2FsdA$aGFzaA")
     store.close()
     store = open_store(tmp_path)
@@ -148,7 +149,7 @@ def test_a_newer_schema_is_refused_untouched(tmp_path: Path) -> None:
     db = sqlite3.connect(path)
     db.execute("PRAGMA user_version = 7")
     db.close()
-    refused(path, "schema version 7 is newer than this mudwiz knows (2)")
+    refused(path, f"schema version 7 is newer than this mudwiz knows ({len(MIGRATIONS)})")
 
 
 def test_a_file_locked_by_another_process_is_refused(tmp_path: Path) -> None:

@@ -4,8 +4,17 @@ A low layer: it imports nothing of the tables, lobby, commands or connections, w
 plain records.
 """
 
-from mudwiz.store.base import Account, AccountExists, GameRecord, GameSummary, Store, StoreError, iso_time
+from mudwiz.store.base import (
+    Account,
+    AccountExists,
+    GameRecord,
+    GameSummary,
+    JournaledTable,
+    Store,
+    StoreError,
+    iso_time,
+)
 from mudwiz.store.sqlite import FILENAME, SQLiteStore, open_store
 
 __all__ = ["FILENAME", "Account", "AccountExists", "GameRecord",
-           "GameSummary", "SQLiteStore", "Store", "StoreError", "iso_time", "open_store"]
+           "GameSummary", "JournaledTable", "SQLiteStore", "Store", "StoreError", "iso_time", "open_store"]

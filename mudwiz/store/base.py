@@ -1,8 +1,9 @@
 """What the server keeps between runs, as one narrow interface, so that SQL lives in one place (``sqlite.py``) and
 a server database for multi-process deployments can be another implementation of the same ``Store``.
 
-It keeps game records and accounts; ratings and the table journal (issue #17) are to be further methods of
-``Store``, each with its own forward migration in the implementation.
+It keeps game records, accounts and the table journal (every open table and its game's moves, so a restart
+rebuilds them: mudwiz/table/journal.py); ratings (issue #17) are to be further methods of ``Store``, each with its
+own forward migration in the implementation.
 """
 
 from __future__ import annotations
@@ -42,7 +43,9 @@ class GameRecord:
     ``seats``: [{``name``, ``kind``}] in seat order, kind ``person``, ``bot:LEVEL`` or ``stand-in``;
     ``actions``: [{``seat`` (None: the table ended a round-end pause, action ``next``), ``action``, ``t``}], ``t``
     in seconds from the start; ``standings`` None for an abandoned game; ``started``/``ended`` the table's clock
-    (seconds since the epoch on a real server); ``id`` is given by the store.
+    (seconds since the epoch on a real server); ``id`` is given by the store. ``table_id``, not part of the
+    record, names the journaled table it was played at: storing the record ends that game's journal in the same
+    transaction, so a crash can neither lose the game nor record it twice.
     """
 
     game: str
@@ -56,10 +59,11 @@ class GameRecord:
     started: float
     ended: float
     id: int | None = field(default=None)
+    table_id: int | None = field(default=None, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         """The record as ``mudwiz export`` prints it (docs/protocol.md)."""
-        return {"id": self.id, **{k: v for k, v in asdict(self).items() if k != "id"}}
+        return {"id": self.id, **{k: v for k, v in asdict(self).items() if k not in ("id", "table_id")}}
 
     @property
     def players(self) -> list[str]:
@@ -81,6 +85,19 @@ class GameSummary:
     standings: list[dict[str, Any]] | None
     outcome: str
     ended: float
+
+
+@dataclass(frozen=True)
+class JournaledTable:
+    """An open table as the journal holds it: its ``header`` (JSON: game, host, options, seats, ...), its current
+    game's ``seed`` and ``game`` (JSON: players, options, started, abandoned; both None between games) and that
+    game's ``moves`` in order ([{``seat``, ``action``, ``t``}], as in a ``GameRecord``)."""
+
+    id: int
+    header: dict[str, Any]
+    seed: int | None
+    game: dict[str, Any] | None
+    moves: list[dict[str, Any]]
 
 
 def iso_time(seconds: float) -> str:
@@ -114,6 +131,36 @@ class Store(Protocol):
 
     def set_password(self, name: str, password_hash: str) -> None:
         """Replace the password hash of ``name``'s account (any case)."""
+        ...
+
+    # -- the table journal: small writes on the reactor thread, each committed before its effects are sent
+
+    def save_table(self, table_id: int, header: dict[str, Any]) -> None:
+        """Journal a table's header (made or replaced): who sits where, the host, the options."""
+        ...
+
+    def start_table_game(self, table_id: int, seed: int, game: dict[str, Any]) -> None:
+        """Journal the start of a table's game (its seed and how it is set up), forgetting the last one's moves."""
+        ...
+
+    def mark_table_game(self, table_id: int, game: dict[str, Any]) -> None:
+        """Replace the journaled description of a table's current game (e.g. it is abandoned)."""
+        ...
+
+    def add_table_move(self, table_id: int, n: int, seat: int | None, action: str, t: float) -> None:
+        """Journal the ``n``-th (from 0) entry of the game's log."""
+        ...
+
+    def drop_table(self, table_id: int) -> None:
+        """Forget a closed table."""
+        ...
+
+    def open_tables(self) -> list[JournaledTable]:
+        """Every journaled table, by id, with its current game's moves in order."""
+        ...
+
+    def checkpoint(self) -> None:
+        """Move the write-ahead log into the database file (slow: fsyncs; not on the reactor thread)."""
         ...
 
     def close(self) -> None:
