@@ -83,7 +83,7 @@ def restore(lobby: Lobby, saved: JournaledTable) -> Table:
         replay_game(table, saved)
     table.journal = TableJournal(table, lobby.journal, moves=len(saved.moves))
     table.journal.save()
-    finish_unrecorded(table)
+    finish_unrecorded(table, saved.recorded)
     for session in seats:
         if isinstance(session, Absent):
             lobby.hold_seat(session.name, table)
@@ -121,10 +121,13 @@ def replay_game(table: Table, saved: JournaledTable) -> None:
     recording.done = False
 
 
-def finish_unrecorded(table: Table) -> None:
-    """A game that ended just before the crash, before its record was stored (the record ends the journaled
-    game in its own transaction, so a journaled game over is one not recorded): record it now."""
-    if table.game is None:
+def finish_unrecorded(table: Table, recorded: bool) -> None:
+    """A game that ended just before the crash, before its record was stored (the record marks the journaled
+    game ``recorded`` in its own transaction): record it now, once."""
+    if table.game is None or table.in_game:
+        return
+    if recorded:
+        table.recording.done = True
         return
     if table.abandoned:
         table.recording.finish("abandoned")

@@ -86,8 +86,12 @@ def test_a_table_comes_back_at_its_last_move_and_its_game_is_recorded_once_whole
     assert record is not None and record.outcome == "finished" and record.seed == before.game.seed
     assert record.log[:len(before.game.log)] == before.game.log and record.log == table.game.log
     assert record.actions[:len(before.recording.actions)] == before.recording.actions  # times as first played
-    [after] = store.open_tables()  # the table stays open, its game is no longer journaled
-    assert (after.seed, after.game, after.moves) == (None, None, [])
+    [after] = store.open_tables()  # the table stays open with its game over, recorded
+    assert after.recorded and after.seed == record.seed and len(after.moves) == len(record.log)
+    _, lobby3 = journaled_lobby(store)
+    [again] = restore_tables(lobby3, store.open_tables())
+    assert again.status == "over" and again.game is not None and again.game.finished
+    assert len(store.games_of("alice")) == 1
 
 
 def test_a_game_that_ended_before_its_record_was_stored_is_recorded_at_the_restore(tmp_path: Path) -> None:
@@ -161,7 +165,7 @@ def test_a_stopped_journal_keeps_the_tables_as_the_server_left_them(tmp_path: Pa
     assert not table.abandoned and table.in_game
 
 
-def test_the_record_ends_its_tables_journaled_game_only_if_it_is_still_that_game(tmp_path: Path) -> None:
+def test_the_record_marks_its_tables_journaled_game_only_if_it_is_still_that_game(tmp_path: Path) -> None:
     store = open_store(tmp_path)
     clock, lobby = journaled_lobby(store)
     alice = start_table(lobby, "wizard")
@@ -174,9 +178,13 @@ def test_the_record_ends_its_tables_journaled_game_only_if_it_is_still_that_game
     store.add_table_move(1, 0, 0, "bid 0", 1.0)
     store.record_game(record)
     [saved] = store.open_tables()
-    assert saved.seed == 12345 and len(saved.moves) == 1
+    assert saved.seed == 12345 and len(saved.moves) == 1 and not saved.recorded
     store.start_table_game(1, record.seed, {"players": ["Alice", "bot1", "bot2"], "options": {}, "started": 0.0,
                                             "abandoned": False})
     store.record_game(record)
     [saved] = store.open_tables()
-    assert (saved.seed, saved.game, saved.moves) == (None, None, [])
+    assert saved.seed == record.seed and saved.recorded
+    store.start_table_game(1, 777, {"players": ["Alice", "bot1", "bot2"], "options": {}, "started": 0.0,
+                                    "abandoned": False})
+    [saved] = store.open_tables()
+    assert saved.seed == 777 and not saved.recorded and saved.moves == []

@@ -90,14 +90,16 @@ class GameSummary:
 @dataclass(frozen=True)
 class JournaledTable:
     """An open table as the journal holds it: its ``header`` (JSON: game, host, options, seats, ...), its current
-    game's ``seed`` and ``game`` (JSON: players, options, started, abandoned; both None between games) and that
-    game's ``moves`` in order ([{``seat``, ``action``, ``t``}], as in a ``GameRecord``)."""
+    or last game's ``seed`` and ``game`` (JSON: players, options, started, abandoned; both None before the
+    first), that game's ``moves`` in order ([{``seat``, ``action``, ``t``}], as in a ``GameRecord``), and whether
+    its record is ``recorded`` (stored by ``record_game``)."""
 
     id: int
     header: dict[str, Any]
     seed: int | None
     game: dict[str, Any] | None
     moves: list[dict[str, Any]]
+    recorded: bool = False
 
 
 def iso_time(seconds: float) -> str:
@@ -140,7 +142,7 @@ class Store(Protocol):
         ...
 
     def start_table_game(self, table_id: int, seed: int, game: dict[str, Any]) -> None:
-        """Journal the start of a table's game (its seed and how it is set up), forgetting the last one's moves."""
+        """Journal the start of a table's game (its seed and how it is set up), forgetting the last game."""
         ...
 
     def mark_table_game(self, table_id: int, game: dict[str, Any]) -> None:

@@ -62,15 +62,17 @@ MIGRATIONS: tuple[Migration, ...] = (
         )""",
     ),
     # 3: the table journal (mudwiz/table/journal.py): every open table's header (JSON: game, host, options,
-    # seats) and its current game (seed; JSON: players, options, start time, abandoned), and that game's moves in
-    # order, so that a restart rebuilds each table at its last committed move. A table's rows go when it closes;
-    # its game's (seed, game, moves) when the game's record is stored, in the record's own transaction.
+    # seats) and its current or last game (seed; JSON: players, options, start time, abandoned; recorded: its
+    # record is stored, set in the record's own transaction), and that game's moves in order, so that a restart
+    # rebuilds each table at its last committed move. A table's rows go when it closes; its game's moves when
+    # the next game starts.
     (
         """CREATE TABLE tables (
             id INTEGER PRIMARY KEY,
             header TEXT NOT NULL,
             seed INTEGER,
             game TEXT,
+            recorded INTEGER NOT NULL DEFAULT 0,
             updated REAL NOT NULL
         )""",
         """CREATE TABLE table_moves (
@@ -208,15 +210,14 @@ class SQLiteStore:
     # ------------------------------------------------------------ game records
 
     def record_game(self, record: GameRecord) -> int:
-        """Insert the record; and end its table's journaled game in the same transaction (only if that table still
-        journals this game, by its seed: the host may have started the next one while the record was queued)."""
+        """Insert the record; and mark its table's journaled game recorded in the same transaction (if that table
+        still journals this game, by its seed: the host may have started the next one while the record was queued),
+        so that a restart neither loses the record nor makes it twice."""
         try:
             with self._transaction():
                 if record.table_id is not None:
-                    ended = self._db.execute("UPDATE tables SET seed = NULL, game = NULL WHERE id = ? AND seed = ?",
-                                             (record.table_id, record.seed)).rowcount
-                    if ended:
-                        self._db.execute("DELETE FROM table_moves WHERE table_id = ?", (record.table_id,))
+                    self._db.execute("UPDATE tables SET recorded = 1 WHERE id = ? AND seed = ?",
+                                     (record.table_id, record.seed))
                 cursor = self._db.execute(
                     "INSERT INTO games (game, options, table_options, seed, actions, standings, outcome, started, "
                     "ended) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -332,7 +333,7 @@ class SQLiteStore:
                             (table_id, json.dumps(header, separators=(",", ":")), time.time()))
 
     def start_table_game(self, table_id: int, seed: int, game: dict[str, Any]) -> None:
-        self._journal_write("UPDATE tables SET seed = ?, game = ?, updated = ? WHERE id = ?;"
+        self._journal_write("UPDATE tables SET seed = ?, game = ?, recorded = 0, updated = ? WHERE id = ?;"
                             "DELETE FROM table_moves WHERE table_id = ?",
                             (seed, json.dumps(game, separators=(",", ":")), time.time(), table_id), (table_id,))
 
@@ -355,7 +356,8 @@ class SQLiteStore:
             with self._journal_lock:
                 self._journal.execute("BEGIN")
                 try:
-                    rows = self._journal.execute("SELECT id, header, seed, game FROM tables ORDER BY id").fetchall()
+                    rows = self._journal.execute(
+                        "SELECT id, header, seed, game, recorded FROM tables ORDER BY id").fetchall()
                     moves: dict[int, list[dict[str, Any]]] = {row[0]: [] for row in rows}
                     for table_id, seat, action, t in self._journal.execute(
                             "SELECT table_id, seat, action, t FROM table_moves ORDER BY table_id, n"):
@@ -365,8 +367,9 @@ class SQLiteStore:
         except sqlite3.Error as exc:
             raise self._error(exc) from None
         return [JournaledTable(id=table_id, header=_json_object(header), seed=seed,
-                               game=None if game is None else _json_object(game), moves=moves[table_id])
-                for table_id, header, seed, game in rows]
+                               game=None if game is None else _json_object(game), moves=moves[table_id],
+                               recorded=bool(recorded))
+                for table_id, header, seed, game, recorded in rows]
 
     def checkpoint(self) -> None:
         try:

@@ -120,7 +120,8 @@ class FanOut:
             until = table.away_until.get(p["name"].lower())
             if p["away"] and until is not None:
                 p["away_for"] = max(0, round(until - table.clock.seconds()))
-        return {**view, "legal": legal, "table_options": table.table_options, "confirmed": sorted(confirmed)}
+        return {**view, "legal": legal, "table_options": table.table_options, "confirmed": sorted(confirmed),
+                "moves": len(table.game.log)}
 
     def game_seat(self, session: Session) -> int | None:
         """The engine's seat of ``session``, or None if it holds none. Found by name in the game's players: after
