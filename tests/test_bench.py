@@ -65,3 +65,17 @@ def test_load_bench_quick_prints_figures_and_ratios_for_each_mode() -> None:
             assert len(found) == 1, out
             for key in keys:
                 assert re.search(rf"{re.escape(key)} +(nan|[\d.]+x?)", found[0]), out
+
+
+def test_journal_bench_prints_its_figures() -> None:
+    """A tiny run of bench/journal.py (docs/performance.md quotes its figures; they are never checked)."""
+    out = subprocess.run([sys.executable, str(ROOT / "bench" / "journal.py"), "--moves", "200", "--games", "1"],
+                         capture_output=True, text=True, timeout=120, check=True).stdout
+    lines = out.splitlines()
+    figures = r" +n=\d+ +p50= *[\d.]+ µs  p99= *[\d.]+ µs  max= *[\d.]+ µs  mean= *[\d.]+ µs"
+    assert [line.split("  ")[0].strip() for line in lines] == ["move", "move, records", "table's calls", "table"], out
+    assert all(re.fullmatch(name + figures, line) for name, line in zip(("move", "move, records", "table's calls"),
+                                                                          lines, strict=False)), out
+    share = r"table +moves=\d+  \d+ µs a move .*, of which the journal [\d.]+ µs \([\d.]+%\)"
+    assert re.fullmatch(share, lines[3]), out
+

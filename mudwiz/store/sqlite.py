@@ -123,6 +123,11 @@ class SQLiteStore:
         # One connection, used by the reactor thread (reads) and the service's writer thread (record_game, see
         # service.StoreWriter), one at a time under this lock: a read never lands inside a write's transaction.
         self._lock = threading.RLock()
+        # Held by every write transaction of either connection (records, accounts, the journal): our two
+        # connections then never meet on SQLite's own write lock, whose busy handler sleeps and retries and can
+        # starve a journal write behind back-to-back records (bench/journal.py saw "database is locked"); a
+        # journal write waits at most for one transaction under way, woken as soon as it ends.
+        self._write_lock = threading.Lock()
         try:
             self._db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT, isolation_level=None, check_same_thread=False)
         except sqlite3.Error as exc:
@@ -144,8 +149,9 @@ class SQLiteStore:
         process's ``kill -9`` (the operating system has the bytes) though not a power cut, and costs tens of
         microseconds instead of milliseconds (bench/journal.py). No automatic checkpoint here either (that fsyncs):
         the store's thread runs ``checkpoint`` now and then, and the record writes' connection checkpoints as
-        before. A connection of its own, so that a journal write never waits on the record connection's lock
-        (only, rarely, on SQLite's write lock while a record commits)."""
+        before. A connection of its own (a connection has one ``synchronous`` setting, and the records keep FULL);
+        a journal write waits at most for a write transaction under way (``_write_lock``): a game's record as it
+        commits, rarely."""
         db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT, isolation_level=None, check_same_thread=False)
         db.execute("PRAGMA synchronous = NORMAL")
         db.execute("PRAGMA wal_autocheckpoint = 0")
@@ -198,7 +204,7 @@ class SQLiteStore:
 
     @contextmanager
     def _transaction(self) -> Iterator[None]:
-        with self._lock:
+        with self._lock, self._write_lock:
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 yield
@@ -312,7 +318,7 @@ class SQLiteStore:
     def _journal_write(self, sql: str, *params: tuple[Any, ...]) -> None:
         """Run one or more statements (one a parameter tuple) as one transaction on the journal's connection."""
         try:
-            with self._journal_lock:
+            with self._journal_lock, self._write_lock:
                 if len(params) == 1:
                     self._journal.execute(sql, params[0])  # autocommit: one statement, one transaction
                     return
