@@ -43,7 +43,9 @@ def restore_tables(lobby: Lobby, journaled: list[JournaledTable]) -> list[Table]
         try:
             restored.append(restore(lobby, saved))
         except Exception as exc:  # a bad entry costs its table, never the server
-            lobby.tables.pop(saved.id, None)
+            half_built = lobby.tables.get(saved.id)
+            if half_built is not None:
+                lobby._table_closed(half_built)  # unlisted, and no kept seat's timer left pointing at it
             lobby._next_table = max(lobby._next_table, saved.id + 1)  # its id stays its own, for a later look
             log.error("table {table} NOT restored from the journal: {why}", table=saved.id,
                       why=f"{type(exc).__name__}: {exc}")
