@@ -150,6 +150,7 @@ def test_a_stopped_journal_keeps_the_tables_as_the_server_left_them(tmp_path: Pa
     lobby.login(waiting, "Wendy")
     dispatch(lobby, waiting, "/new witches")
     dispatch(lobby, waiting, "/bot add random")
+    dispatch(lobby, waiting, "/bot add random")
     player = start_table(lobby, "wizard")
     play(clock, lobby, player, 8)
     journaled = store.open_tables()
@@ -159,6 +160,8 @@ def test_a_stopped_journal_keeps_the_tables_as_the_server_left_them(tmp_path: Pa
     table = lobby.tables[2]
     with pytest.raises(BadCommand, match="the server is stopping"):
         table.act(player, next(c for c in player.last_state()["legal"] if c != "/ok").lstrip("/"))
+    with pytest.raises(BadCommand, match="the server is stopping"):
+        lobby.tables[1].start(waiting)
     lobby.disconnect(waiting)
     lobby.disconnect(player)
     assert store.open_tables() == journaled and store.games_of("alice") == []  # not recorded as abandoned

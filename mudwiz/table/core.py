@@ -275,6 +275,7 @@ class Table:
             raise BadCommand(f"only the host ({self.host}) can start the game")
         if self.in_game:
             raise BadCommand("the game is already running")
+        self._not_stopping()
         cls = self.game_class
         if len(self.seats) < cls.min_players:
             raise BadCommand(
@@ -307,9 +308,13 @@ class Table:
             raise IllegalAction("the game has not started (the host types /start)")
         if not self.in_game:
             raise IllegalAction("the game is over (the host may /start a new one)")
+        self._not_stopping()
+        self.played(self.game.apply(seat, text))
+
+    def _not_stopping(self) -> None:
+        """Refuse what could not be journaled any more: the server is on its way down."""
         if self.journal.stopping:
             raise BadCommand("the server is stopping: moves are no longer taken (your table is kept for its restart)")
-        self.played(self.game.apply(seat, text))
 
     def ok(self, session: Session) -> str | None:
         return self.rounds.confirm(session)
