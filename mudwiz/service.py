@@ -89,10 +89,11 @@ CHECKPOINT_EVERY = 30.0  # seconds between the journal's WAL checkpoints in the 
 
 
 class TableJournalService(service.Service):
-    """The tables' journal through the server's life: restored at the start (mudwiz/restore.py), checkpointed
-    now and then in the store's thread (the journal's own commits never fsync, so its WAL would only grow), and
-    stopped first when the server stops, so that the connections dropping on the way down neither end games
-    nor close tables in the journal: a TERM, like a ``kill -9``, leaves every table to be restored."""
+    """The tables' journal through the server's life (``makeService`` restores its tables, mudwiz/restore.py):
+    checkpointed now and then in the store's thread (the journal's own commits never fsync, so its WAL would
+    only grow), and stopped first when the server stops, so that the connections dropping on the way down
+    neither end games nor close tables in the journal: a TERM, like a ``kill -9``, leaves every table to be
+    restored."""
 
     name: str | None = "journal"  # type: ignore[assignment]  # IService declares name None until set
 
