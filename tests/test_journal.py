@@ -191,3 +191,33 @@ def test_the_record_marks_its_tables_journaled_game_only_if_it_is_still_that_gam
                                     "abandoned": False})
     [saved] = store.open_tables()
     assert saved.seed == 777 and not saved.recorded and saved.moves == []
+
+
+def test_a_stand_in_and_a_waiting_table_come_back_and_a_seat_not_claimed_goes_after_the_grace(tmp_path: Path) -> None:
+    store = open_store(tmp_path)
+    clock, lobby = journaled_lobby(store)
+    alice, carol, bob = Recorder(), Recorder(), Recorder()
+    for person, name in ((alice, "Alice"), (carol, "Carol"), (bob, "Bob")):
+        lobby.login(person, name)
+    dispatch(lobby, alice, "/new witches")  # table 1: Alice, Carol and a bot, playing
+    dispatch(lobby, carol, "/join 1")
+    dispatch(lobby, alice, "/bot add random")
+    dispatch(lobby, alice, "/start")
+    dispatch(lobby, bob, "/new wizard")  # table 2: Bob alone, waiting
+    play(clock, lobby, carol, 3)
+    table = lobby.tables[1]
+    table.replace_with_bot(0, "a stand-in for the test")  # as when Alice's grace ran out
+    assert table.in_game and store.open_tables()[0].header["seats"][0] == {"name": "Alice", "kind": "stand-in"}
+
+    clock2, lobby2 = journaled_lobby(store)
+    restored = {t.id: t for t in restore_tables(lobby2, store.open_tables())}
+    assert set(restored) == {1, 2}
+    assert restored[2].status == "waiting" and [s.name for s in restored[2].seats] == ["Bob"]
+    stand_in = restored[1].seats[0]
+    assert stand_in.is_bot and getattr(stand_in, "stand_in", False) and stand_in.name == "Alice"
+    assert restored[1].game is not None and restored[1].game.log == table.game.log  # type: ignore[union-attr]
+    back = Recorder()
+    lobby2.login(back, "Alice")  # her seat, from the stand-in
+    assert restored[1].seats[0] is back and back.last_state()["table"] == 1
+    clock2.advance(31)  # Bob's kept seat at the waiting table goes after the grace: the table closes, is forgotten
+    assert 2 not in lobby2.tables and [t.id for t in store.open_tables()] == [1]
