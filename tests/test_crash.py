@@ -220,6 +220,12 @@ def test_tables_survive_kill_9_at_random_moments(tmp_path: Path) -> None:
             history = p.client.of_type("history")[-1]["games"]
             assert [g["outcome"] for g in history] == ["finished"] * min(p.finished, 10), history
             p.client.close()
+        watcher = JsonClient(server.address, "Watcher")  # the players left their tables (games over): they close
+        deadline = time.monotonic() + 20
+        while watcher.request("/tables") and watcher.of_type("tables")[-1]["tables"]:
+            assert time.monotonic() < deadline, watcher.of_type("tables")[-1]
+            time.sleep(0.05)
+        watcher.close()
         assert server.stop() == 0
         store = open_store(server.data)
         try:
@@ -230,7 +236,7 @@ def test_tables_survive_kill_9_at_random_moments(tmp_path: Path) -> None:
                     record = store.game(summary.id)
                     assert record is not None
                     check_record(p, shown, record)
-            assert store.open_tables() == []  # the players left their tables (games over): closed, forgotten
+            assert store.open_tables() == []  # and closed tables are forgotten by the journal
         finally:
             store.close()
         # TODO(ratings): once ratings are stored, check each player's rating against their recorded games here.
