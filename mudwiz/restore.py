@@ -10,6 +10,7 @@ the others are restored all the same, and the server starts.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from typing import Any
 
 from twisted.logger import Logger
@@ -50,6 +51,12 @@ def restore_tables(lobby: Lobby, journaled: list[JournaledTable]) -> list[Table]
             log.error("table {table} NOT restored from the journal: {why}", table=saved.id,
                       why=f"{type(exc).__name__}: {exc}")
     return restored
+
+
+def resume_code_of(lobby: Lobby) -> Callable[[str], str | None]:
+    """A guest's resume code by name, for the journal to keep with their seat: the lobby's ``resume_codes``
+    (lower-cased name -> code) where the server has them, else none."""
+    return lambda name: getattr(lobby, "resume_codes", {}).get(name.lower())
 
 
 def seat_session(seat: dict[str, Any], game: str, lobby: Lobby) -> Session:

@@ -25,7 +25,7 @@ from mudwiz.lobby import ARRIVAL_BURST, ARRIVAL_RATE, Lobby
 from mudwiz.net.limits import ConnectionCounter, Limits, raise_fd_limit
 from mudwiz.net.raw import RawFactory
 from mudwiz.net.telnet import MudFactory
-from mudwiz.restore import restore_tables
+from mudwiz.restore import restore_tables, resume_code_of
 from mudwiz.store import GameRecord, Store, open_store
 from mudwiz.table import IDLE_CLOSE, Journal, Records
 from mudwiz.thinking import Think, ThreadedThinking, think_inline
@@ -196,7 +196,7 @@ def makeService(
         seed=int(os.environ["MUDWIZ_SEED"]) if os.environ.get("MUDWIZ_SEED") else None,
     )
     lobby.accounts = accounts
-    lobby.journal = Journal(records.store, lambda name: getattr(lobby, "resume_codes", {}).get(name.lower()))
+    lobby.journal = Journal(records.store, resume_code_of(lobby))
     restore_tables(lobby, records.store.open_tables())
     TableJournalService(lobby, lobby.journal, writer).setServiceParent(top)  # after the writer: stopped before it
     top.lobby = lobby  # type: ignore[attr-defined]

@@ -18,7 +18,7 @@ from twisted.logger import globalLogPublisher
 from mudwiz.commands import dispatch
 from mudwiz.errors import BadCommand
 from mudwiz.lobby import Lobby
-from mudwiz.restore import Absent, restore_tables
+from mudwiz.restore import Absent, restore_tables, resume_code_of
 from mudwiz.store import SQLiteStore, open_store
 from mudwiz.table import Journal, Records
 
@@ -221,3 +221,19 @@ def test_a_stand_in_and_a_waiting_table_come_back_and_a_seat_not_claimed_goes_af
     assert restored[1].seats[0] is back and back.last_state()["table"] == 1
     clock2.advance(31)  # Bob's kept seat at the waiting table goes after the grace: the table closes, is forgotten
     assert 2 not in lobby2.tables and [t.id for t in store.open_tables()] == [1]
+
+
+def test_a_guests_resume_code_is_kept_with_the_seat_where_the_lobby_has_them(tmp_path: Path) -> None:
+    store = open_store(tmp_path)
+    clock, lobby = journaled_lobby(store)
+    lobby.resume_codes = {"alice": "tulip-7"}  # type: ignore[attr-defined]  # the resume codes' slice adds these
+    lobby.journal = Journal(store, resume_code_of(lobby))
+    alice = start_table(lobby, "wizard")
+    play(clock, lobby, alice, 2)
+    assert store.open_tables()[0].header["seats"][0] == {"name": "Alice", "kind": "person", "resume": "tulip-7"}
+    _, lobby2 = journaled_lobby(store)
+    lobby2.resume_codes = {}  # type: ignore[attr-defined]
+    restore_tables(lobby2, store.open_tables())
+    assert lobby2.resume_codes == {"alice": "tulip-7"}  # type: ignore[attr-defined]
+    _, without = journaled_lobby(store)  # a lobby with no resume codes restores the table all the same
+    assert [t.id for t in restore_tables(without, store.open_tables())] == [1]
