@@ -29,7 +29,7 @@ from mudwiz.numbers import whole_number
 from mudwiz.ratelimit import Buckets, FailureLimit
 from mudwiz.session import Session
 from mudwiz.sysops import Sysops
-from mudwiz.table import IDLE_CLOSE, Records, Table, TableServices
+from mudwiz.table import IDLE_CLOSE, Journal, Records, Table, TableServices
 from mudwiz.thinking import Think, think_inline
 from mudwiz.usertext import NAME_RULE, one_line
 
@@ -96,6 +96,7 @@ class Lobby:
         self.sysops: Sysops | None = None  # set by makeService; None: no sysops, no bans (tests)
         self.stopping = False  # the server is stopping: a closing connection leaves its table as it is
         self.records = records  # None: games are not kept, /history and /game say so
+        self.journal: Journal | None = None  # set by makeService; None: tables do not survive a restart
         self.idle_close = idle_close
         self.think = think
         self.grace = grace
@@ -244,9 +245,7 @@ class Lobby:
         if table is not None:
             seated = table.seat_of(session.name) is not None
             if seated and table.in_game and self.grace > 0:
-                timer = self.clock.callLater(self.grace, self._grace_over, session.name, table)
-                self.away[session.name.lower()] = (table, timer)
-                table.away_until[session.name.lower()] = self.clock.seconds() + self.grace
+                self.hold_seat(session.name, table)
                 table.announce(f"{session.name} has lost the connection; the seat is kept for {self.grace:g} s.")
                 table.send_states()
                 table.people_changed()
@@ -254,6 +253,12 @@ class Lobby:
                 table.leave(session)
         self._release(session.name)
         self.presence_notice(session, "left")
+
+    def hold_seat(self, name: str, table: Table) -> None:
+        """Keep ``name``'s seat at ``table`` for the grace period (a dropped player's, or a restored table's)."""
+        timer = self.clock.callLater(self.grace, self._grace_over, name, table)
+        self.away[name.lower()] = (table, timer)
+        table.away_until[name.lower()] = self.clock.seconds() + self.grace
 
     def _grace_over(self, name: str, table: Table) -> None:
         if self.stopping:
@@ -272,14 +277,21 @@ class Lobby:
     def new_table(self, session: Session, game: str) -> Table:
         if session.table is not None:
             raise BadCommand(f"you are at table {session.table.id}; /leave it first")
+        table = self.make_table(self._next_table, game, session)
+        self.lobby_notice(f"{session.name} opens table {table.id} ({table.game_class.title}).", exclude=session)
+        return table
+
+    def make_table(self, table_id: int, game: str, host: Session, journal: bool = True) -> Table:
+        """A table of this server's, listed from now on (``journal`` False: not journaled yet, as while the
+        restore rebuilds one from the journal)."""
         table = Table(
-            self._next_table, game, session, self.clock, bot_delay=self.bot_delay,
+            table_id, game, host, self.clock, bot_delay=self.bot_delay,
             seed_source=random.Random(self.seeds.randrange(2**63)), on_empty=self._table_closed,
-            server=TableServices(self.think, self.records), idle_close=self.idle_close,
+            server=TableServices(self.think, self.records, self.journal if journal else None),
+            idle_close=self.idle_close,
         )
         self.tables[table.id] = table
-        self._next_table += 1
-        self.lobby_notice(f"{session.name} opens table {table.id} ({table.game_class.title}).", exclude=session)
+        self._next_table = max(self._next_table, table.id + 1)
         return table
 
     def table(self, number: str, usage: str = "/join N") -> Table:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from twisted.application import service, strports
-from twisted.internet import defer
+from twisted.internet import defer, task
 from twisted.internet.interfaces import IReactorFromThreads, IReactorProcess, IReactorTime
 from twisted.internet.protocol import Factory
 from twisted.logger import Logger
@@ -28,9 +28,10 @@ from mudwiz.net.limits import ConnectionCounter, Limits, raise_fd_limit
 from mudwiz.net.raw import RawFactory
 from mudwiz.net.telnet import MudFactory
 from mudwiz.ratings import RatingBoard, rate_game
+from mudwiz.restore import restore_tables, resume_code_of
 from mudwiz.store import GameRecord, Store, StoreError, open_store
 from mudwiz.sysops import Farewell, Sysops
-from mudwiz.table import IDLE_CLOSE, Records
+from mudwiz.table import IDLE_CLOSE, Journal, Records
 from mudwiz.thinking import ProcessThinking, Think, ThreadedThinking, think_inline
 from mudwiz.workers import WorkerThreads
 
@@ -90,6 +91,48 @@ class StoreWriter(WorkerThreads):
         return None
 
 
+CHECKPOINT_EVERY = 30.0  # seconds between the journal's WAL checkpoints in the store's thread
+
+
+class TableJournalService(service.Service):
+    """The tables' journal through the server's life (``makeService`` restores its tables, mudwiz/restore.py):
+    checkpointed now and then in the store's thread (the journal's own commits never fsync, so its WAL would
+    only grow), and stopped first when the server stops, so that the connections dropping on the way down
+    neither end games nor close tables in the journal: a TERM, like a ``kill -9``, leaves every table to be
+    restored."""
+
+    name: str | None = "journal"  # type: ignore[assignment]  # IService declares name None until set
+
+    def __init__(self, lobby: Lobby, journal: Journal, writer: StoreWriter | None) -> None:
+        self.lobby = lobby
+        self.journal = journal
+        self.writer = writer
+        self._loop: task.LoopingCall | None = None
+
+    def startService(self) -> None:
+        super().startService()
+        if self.writer is not None:
+            self._loop = task.LoopingCall(self._checkpoint)
+            self._loop.clock = self.lobby.clock
+            self._loop.start(CHECKPOINT_EVERY, now=False)
+
+    def _checkpoint(self) -> None:
+        assert self.writer is not None
+        store = self.writer.store
+        self.writer.run(store.checkpoint).addErrback(
+            lambda failure: log.error("journal checkpoint failed: {why}", why=failure.getErrorMessage()))
+
+    def stopService(self) -> defer.Deferred[None] | None:
+        super().stopService()
+        if self._loop is not None and self._loop.running:
+            self._loop.stop()
+        self.journal.stop()
+        for table in self.lobby.tables.values():
+            table.timers.stop_game()
+            table.bots.cancel()
+        return None
+
+
 PASSWORD_THREADS = 2  # argon2id takes 64 MiB and tens of ms a hash: two at once at most, whatever the logins
 
 
@@ -139,7 +182,8 @@ class DataLock(service.Service):
         self.file.close()  # lets go of the lock
 
 
-def storage(top: service.MultiService, clock: IReactorTime, data: str | None) -> tuple[Records, Accounts]:
+def storage(top: service.MultiService, clock: IReactorTime, data: str | None,
+            ) -> tuple[Records, Accounts, StoreWriter | None]:
     """Open the store in the data directory (``StoreError``, naming the file and why, if it cannot be used, or
     if another server holds the directory): games written from its own thread and passwords worked on in theirs,
     or both inline on a clock with no threads (a fake one)."""
@@ -147,13 +191,13 @@ def storage(top: service.MultiService, clock: IReactorTime, data: str | None) ->
     store = open_store(data_directory(data))
     log.info("game records and accounts in {path}", path=str(store.path))
     if not IReactorFromThreads.providedBy(clock):
-        return Records.inline(store), Accounts(store, clock)
+        return Records.inline(store), Accounts(store, clock), None
     reactor = cast(IReactorFromThreads, clock)
     writer = StoreWriter(reactor, store)
     writer.setServiceParent(top)
     passwords = PasswordWork(reactor)
     passwords.setServiceParent(top)  # after the writer, so stopped before it closes the file (reverse order)
-    return Records(store, writer, RatingBoard(store)), Accounts(store, clock, passwords)
+    return Records(store, writer, RatingBoard(store)), Accounts(store, clock, passwords), writer
 
 
 def thinking(top: service.MultiService, clock: IReactorTime) -> Think:
@@ -192,7 +236,7 @@ def makeService(
     listen = listen_address(listen)
     motd_text = read_motd(motd or os.environ.get("MUDWIZ_MOTD") or DEFAULT_MOTD)
     top = service.MultiService()
-    records, accounts = storage(top, clock, data)
+    records, accounts, writer = storage(top, clock, data)
     think = thinking(top, clock)
     lobby = Lobby(
         clock,
@@ -206,10 +250,14 @@ def makeService(
             crowd=int(os.environ.get("MUDWIZ_PRESENCE_CROWD", PRESENCE_CROWD)),
         ),
         records=records,
+        seed=int(os.environ["MUDWIZ_SEED"]) if os.environ.get("MUDWIZ_SEED") else None,
     )
     lobby.accounts = accounts
     lobby.sysops = Sysops(lobby, accounts.store, stop or reactor_stop(clock))
     Farewell(lobby.sysops).setServiceParent(top)  # before the listeners: stopped after they stop accepting
+    lobby.journal = Journal(records.store, resume_code_of(lobby))
+    restore_tables(lobby, records.store.open_tables())
+    TableJournalService(lobby, lobby.journal, writer).setServiceParent(top)  # after the writer: stopped before it
     top.lobby = lobby  # type: ignore[attr-defined]
     login_timeout = float(os.environ.get("MUDWIZ_LOGIN_TIMEOUT", LOGIN_TIMEOUT))
     shared = (lobby, motd_text, login_timeout, connection_counter())  # one counter: the limits span transports

@@ -79,3 +79,17 @@ def test_ratings_bench_calibrates_each_bot_level_and_writes_nothing_unasked() ->
     assert all(rows) and {row.group(1) for row in rows if row} == {"random", "good"}, out
     assert all(float(row.group(3)) < 25 / 3 for row in rows if row), out  # two games made both surer
     assert (ROOT / "mudwiz" / "bot_ratings.py").read_bytes() == before
+
+
+def test_journal_bench_prints_its_figures() -> None:
+    """A tiny run of bench/journal.py (docs/performance.md quotes its figures; they are never checked)."""
+    out = subprocess.run([sys.executable, str(ROOT / "bench" / "journal.py"), "--moves", "200", "--games", "1"],
+                         capture_output=True, text=True, timeout=120, check=True).stdout
+    lines = out.splitlines()
+    figures = r" +n=\d+ +p50= *[\d.]+ µs  p99= *[\d.]+ µs  max= *[\d.]+ µs  mean= *[\d.]+ µs"
+    assert [line.split("  ")[0].strip() for line in lines] == ["move", "move, records", "table's calls", "table"], out
+    assert all(re.fullmatch(name + figures, line) for name, line in zip(("move", "move, records", "table's calls"),
+                                                                          lines, strict=False)), out
+    share = r"table +moves=\d+  \d+ µs a move .*, of which the journal [\d.]+ µs \([\d.]+%\)"
+    assert re.fullmatch(share, lines[3]), out
+

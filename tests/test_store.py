@@ -35,7 +35,7 @@ def test_an_empty_directory_is_made_and_its_file_migrated_from_version_0(tmp_pat
     assert db.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-    assert {"games", "game_seats", "accounts", "roles", "bans", "ratings"} <= tables
+    assert {"games", "game_seats", "accounts", "roles", "bans", "ratings", "tables", "table_moves"} <= tables
 
 
 def test_records_survive_reopening_and_names_match_in_any_case(tmp_path: Path) -> None:

@@ -325,6 +325,51 @@ def running_server(log: Path | None = None, **env: str) -> Iterator[Server]:
             data.cleanup()
 
 
+class RestartableServer:
+    """``mudwiz serve`` on one data directory and one port that a test may ``kill()`` (SIGKILL: no clean stop,
+    as in a crash) and ``start()`` again, as often as it likes; ``stop()`` is a clean one (TERM). Every run's
+    output is appended to one log file, each run headed by a line, for a failing test to show."""
+
+    def __init__(self, data: Path, log: Path, **env: str) -> None:
+        self.port = free_port()
+        self.address = ("127.0.0.1", self.port)
+        self.data = data
+        self.logpath = log
+        self.env = {**os.environ, "MUDWIZ_BOT_DELAY": "0.005", "MUDWIZ_GRACE": "120",
+                    "MUDWIZ_ARRIVAL_BURST": "100000", "MUDWIZ_DATA": str(data), **env}
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.runs = 0
+
+    def start(self) -> None:
+        self.runs += 1
+        with self.logpath.open("ab") as out:
+            out.write(f"==== run {self.runs}\n".encode())
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "mudwiz.cli", "serve", "--listen", f"tcp:{self.port}:interface=127.0.0.1"],
+                cwd=ROOT, env=self.env, stdout=out, stderr=subprocess.STDOUT,
+            )
+        wait_until_listening(self.port, self.proc, self.log)
+
+    def kill(self) -> None:
+        """``kill -9``: the process gets no chance to write, flush or close anything."""
+        assert self.proc is not None
+        self.proc.kill()
+        self.proc.wait()
+
+    def stop(self) -> int:
+        """A clean stop (TERM); returns the exit status."""
+        assert self.proc is not None
+        self.proc.terminate()
+        try:
+            return self.proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            return self.proc.wait()
+
+    def log(self) -> str:
+        return self.logpath.read_text(errors="replace") if self.logpath.exists() else ""
+
+
 class JsonClient:
     """A scripted client: logs in, switches to JSON mode, and reads one JSON object a line."""
 

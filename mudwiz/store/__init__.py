@@ -10,6 +10,7 @@ from mudwiz.store.base import (
     Ban,
     GameRecord,
     GameSummary,
+    JournaledTable,
     RateGame,
     Rating,
     Store,
@@ -18,5 +19,5 @@ from mudwiz.store.base import (
 )
 from mudwiz.store.sqlite import FILENAME, SQLiteStore, open_store
 
-__all__ = ["FILENAME", "Account", "AccountExists", "Ban", "GameRecord", "GameSummary", "RateGame", "Rating",
-           "SQLiteStore", "Store", "StoreError", "iso_time", "open_store"]
+__all__ = ["FILENAME", "Account", "AccountExists", "Ban", "GameRecord", "GameSummary", "JournaledTable", "RateGame",
+           "Rating", "SQLiteStore", "Store", "StoreError", "iso_time", "open_store"]

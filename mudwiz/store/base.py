@@ -1,10 +1,10 @@
 """What the server keeps between runs, as one narrow interface, so that SQL lives in one place (``sqlite.py``) and
 a server database for multi-process deployments can be another implementation of the same ``Store``.
 
-It keeps game records, accounts with their roles (sysop), bans and ratings; the table journal (issue #17) is to
-be further methods of ``Store``, with its own forward migration in the implementation. The store reads and
-writes ratings but does none of their maths: ``record_game`` is handed the update (mudwiz/ratings.py's
-``rate_game``) and applies it to the rows it reads, inside the transaction that stores the game.
+It keeps game records, accounts with their roles (sysop), bans, ratings and the table journal (every open table
+and its game's moves, so a restart rebuilds them: mudwiz/table/journal.py). The store reads and writes ratings
+but does none of their maths: ``record_game`` is handed the update (mudwiz/ratings.py's ``rate_game``) and
+applies it to the rows it reads, inside the transaction that stores the game.
 """
 
 from __future__ import annotations
@@ -58,7 +58,9 @@ class GameRecord:
     ``seats``: [{``name``, ``kind``}] in seat order, kind ``person``, ``bot:LEVEL`` or ``stand-in``;
     ``actions``: [{``seat`` (None: the table ended a round-end pause, action ``next``), ``action``, ``t``}], ``t``
     in seconds from the start; ``standings`` None for an abandoned game; ``started``/``ended`` the table's clock
-    (seconds since the epoch on a real server); ``id`` is given by the store.
+    (seconds since the epoch on a real server); ``id`` is given by the store. ``table_id``, not part of the
+    record, names the journaled table it was played at: storing the record ends that game's journal in the same
+    transaction, so a crash can neither lose the game nor record it twice.
     """
 
     game: str
@@ -72,10 +74,11 @@ class GameRecord:
     started: float
     ended: float
     id: int | None = field(default=None)
+    table_id: int | None = field(default=None, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         """The record as ``mudwiz export`` prints it (docs/protocol.md)."""
-        return {"id": self.id, **{k: v for k, v in asdict(self).items() if k != "id"}}
+        return {"id": self.id, **{k: v for k, v in asdict(self).items() if k not in ("id", "table_id")}}
 
     @property
     def players(self) -> list[str]:
@@ -122,14 +125,28 @@ class Rating:
 RateGame = Callable[[GameRecord, Mapping[str, Rating], Set[str]], list[Rating]]
 
 
+@dataclass(frozen=True)
+class JournaledTable:
+    """An open table as the journal holds it: its ``header`` (JSON: game, host, options, seats, ...), its current
+    or last game's ``seed`` and ``game`` (JSON: players, options, started, abandoned; both None before the
+    first), that game's ``moves`` in order ([{``seat``, ``action``, ``t``}], as in a ``GameRecord``), and whether
+    its record is ``recorded`` (stored by ``record_game``)."""
+
+    id: int
+    header: dict[str, Any]
+    seed: int | None
+    game: dict[str, Any] | None
+    moves: list[dict[str, Any]]
+    recorded: bool = False
+
+
 def iso_time(seconds: float) -> str:
     """A record's time as the protocol gives it: UTC, to the second (``2024-05-01T18:04:11Z``)."""
     return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 class Store(Protocol):
-    """Where the server keeps what outlives a run. Further methods (the table journal) come with issue #17's next
-    slices; callers hold a ``Store``, never the implementation."""
+    """Where the server keeps what outlives a run; callers hold a ``Store``, never the implementation."""
 
     def record_game(self, record: GameRecord, rate: RateGame | None = None) -> int:
         """Keep a finished or abandoned game; returns its id. Raises ``StoreError`` when it cannot. With ``rate``,
@@ -199,6 +216,36 @@ class Store(Protocol):
 
     def ban_on(self, kind: str, target: str, now: float) -> Ban | None:
         """The ban of ``target`` (a name in any case, or an address) in force at ``now``; None when it may log in."""
+        ...
+
+    # -- the table journal: small writes on the reactor thread, each committed before its effects are sent
+
+    def save_table(self, table_id: int, header: dict[str, Any]) -> None:
+        """Journal a table's header (made or replaced): who sits where, the host, the options."""
+        ...
+
+    def start_table_game(self, table_id: int, seed: int, game: dict[str, Any]) -> None:
+        """Journal the start of a table's game (its seed and how it is set up), forgetting the last game."""
+        ...
+
+    def mark_table_game(self, table_id: int, game: dict[str, Any]) -> None:
+        """Replace the journaled description of a table's current game (e.g. it is abandoned)."""
+        ...
+
+    def add_table_move(self, table_id: int, n: int, seat: int | None, action: str, t: float) -> None:
+        """Journal the ``n``-th (from 0) entry of the game's log."""
+        ...
+
+    def drop_table(self, table_id: int) -> None:
+        """Forget a closed table."""
+        ...
+
+    def open_tables(self) -> list[JournaledTable]:
+        """Every journaled table, by id, with its current game's moves in order."""
+        ...
+
+    def checkpoint(self) -> None:
+        """Move the write-ahead log into the database file (slow: fsyncs; not on the reactor thread)."""
         ...
 
     def close(self) -> None:

@@ -18,7 +18,17 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from mudwiz.store.base import Account, AccountExists, Ban, GameRecord, GameSummary, RateGame, Rating, StoreError
+from mudwiz.store.base import (
+    Account,
+    AccountExists,
+    Ban,
+    GameRecord,
+    GameSummary,
+    JournaledTable,
+    RateGame,
+    Rating,
+    StoreError,
+)
 
 FILENAME = "mudwiz.db"
 APPLICATION_ID = 0x6D75647A  # "mudz": a database this code made
@@ -98,6 +108,29 @@ MIGRATIONS: tuple[Migration, ...] = (
         )""",
         "CREATE INDEX ratings_by_game ON ratings (game, shown)",
     ),
+    # 5: the table journal (mudwiz/table/journal.py): every open table's header (JSON: game, host, options,
+    # seats) and its current or last game (seed; JSON: players, options, start time, abandoned; recorded: its
+    # record is stored, set in the record's own transaction), and that game's moves in order, so that a restart
+    # rebuilds each table at its last committed move. A table's rows go when it closes; its game's moves when
+    # the next game starts.
+    (
+        """CREATE TABLE tables (
+            id INTEGER PRIMARY KEY,
+            header TEXT NOT NULL,
+            seed INTEGER,
+            game TEXT,
+            recorded INTEGER NOT NULL DEFAULT 0,
+            updated REAL NOT NULL
+        )""",
+        """CREATE TABLE table_moves (
+            table_id INTEGER NOT NULL,
+            n INTEGER NOT NULL,
+            seat INTEGER,
+            action TEXT NOT NULL,
+            t REAL NOT NULL,
+            PRIMARY KEY (table_id, n)
+        )""",
+    ),
 )
 
 # sqlite3's error names -> what a person running the server should read
@@ -137,18 +170,40 @@ class SQLiteStore:
         # One connection, used by the reactor thread (reads) and the service's writer thread (record_game, see
         # service.StoreWriter), one at a time under this lock: a read never lands inside a write's transaction.
         self._lock = threading.RLock()
+        # Held by every write transaction of either connection (records, accounts, the journal): our two
+        # connections then never meet on SQLite's own write lock, whose busy handler sleeps and retries and can
+        # starve a journal write behind back-to-back records (bench/journal.py saw "database is locked"); a
+        # journal write waits at most for one transaction under way, woken as soon as it ends.
+        self._write_lock = threading.Lock()
         try:
             self._db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT, isolation_level=None, check_same_thread=False)
         except sqlite3.Error as exc:
             raise self._error(exc) from None
         try:
             self._open()
+            self._journal = self._journal_connection()
         except sqlite3.Error as exc:
             self._db.close()
             raise self._error(exc) from None
         except StoreError:
             self._db.close()
             raise
+
+    def _journal_connection(self) -> sqlite3.Connection:
+        """The table journal's own connection, used on the reactor thread only (under ``_journal_lock``).
+
+        ``synchronous = NORMAL`` in WAL mode: a commit is a write into the WAL file, no fsync, so it survives the
+        process's ``kill -9`` (the operating system has the bytes) though not a power cut, and costs tens of
+        microseconds instead of milliseconds (bench/journal.py). No automatic checkpoint here either (that fsyncs):
+        the store's thread runs ``checkpoint`` now and then, and the record writes' connection checkpoints as
+        before. A connection of its own (a connection has one ``synchronous`` setting, and the records keep FULL);
+        a journal write waits at most for a write transaction under way (``_write_lock``): a game's record as it
+        commits, rarely."""
+        db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT, isolation_level=None, check_same_thread=False)
+        db.execute("PRAGMA synchronous = NORMAL")
+        db.execute("PRAGMA wal_autocheckpoint = 0")
+        self._journal_lock = threading.Lock()
+        return db
 
     def _error(self, exc: sqlite3.Error) -> StoreError:
         name = getattr(exc, "sqlite_errorname", "")
@@ -196,7 +251,7 @@ class SQLiteStore:
 
     @contextmanager
     def _transaction(self) -> Iterator[None]:
-        with self._lock:
+        with self._lock, self._write_lock:
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 yield
@@ -208,8 +263,14 @@ class SQLiteStore:
     # ------------------------------------------------------------ game records
 
     def record_game(self, record: GameRecord, rate: RateGame | None = None) -> int:
+        """Insert the record; and mark its table's journaled game recorded in the same transaction (if that table
+        still journals this game, by its seed: the host may have started the next one while the record was queued),
+        so that a restart neither loses the record nor makes it twice; and ``rate``'s rating changes with them."""
         try:
             with self._transaction():
+                if record.table_id is not None:
+                    self._db.execute("UPDATE tables SET recorded = 1 WHERE id = ? AND seed = ?",
+                                     (record.table_id, record.seed))
                 cursor = self._db.execute(
                     "INSERT INTO games (game, options, table_options, seed, actions, standings, outcome, started, "
                     "ended) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -392,6 +453,87 @@ class SQLiteStore:
                                    (kind, target.lower(), now)).fetchone()
         return None if row is None else Ban(*row)
 
+    # ------------------------------------------------------------ the table journal
+
+    def _journal_write(self, sql: str, *params: tuple[Any, ...]) -> None:
+        """Run one or more statements (one a parameter tuple) as one transaction on the journal's connection."""
+        try:
+            with self._journal_lock, self._write_lock:
+                if len(params) == 1:
+                    self._journal.execute(sql, params[0])  # autocommit: one statement, one transaction
+                    return
+                self._journal.execute("BEGIN IMMEDIATE")
+                try:
+                    for statement, values in zip(sql.split(";"), params, strict=True):
+                        self._journal.execute(statement, values)
+                except BaseException:
+                    self._journal.execute("ROLLBACK")
+                    raise
+                self._journal.execute("COMMIT")
+        except sqlite3.Error as exc:
+            raise self._error(exc) from None
+
+    def save_table(self, table_id: int, header: dict[str, Any]) -> None:
+        self._journal_write("INSERT INTO tables (id, header, updated) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE "
+                            "SET header = excluded.header, updated = excluded.updated",
+                            (table_id, json.dumps(header, separators=(",", ":")), time.time()))
+
+    def start_table_game(self, table_id: int, seed: int, game: dict[str, Any]) -> None:
+        self._journal_write("UPDATE tables SET seed = ?, game = ?, recorded = 0, updated = ? WHERE id = ?;"
+                            "DELETE FROM table_moves WHERE table_id = ?",
+                            (seed, json.dumps(game, separators=(",", ":")), time.time(), table_id), (table_id,))
+
+    def mark_table_game(self, table_id: int, game: dict[str, Any]) -> None:
+        self._journal_write("UPDATE tables SET game = ?, updated = ? WHERE id = ? AND seed IS NOT NULL",
+                            (json.dumps(game, separators=(",", ":")), time.time(), table_id))
+
+    def add_table_move(self, table_id: int, n: int, seat: int | None, action: str, t: float) -> None:
+        self._journal_write("INSERT OR REPLACE INTO table_moves (table_id, n, seat, action, t) VALUES (?, ?, ?, ?, ?)",
+                            (table_id, n, seat, action, t))
+
+    def drop_table(self, table_id: int) -> None:
+        self._journal_write("DELETE FROM tables WHERE id = ?;DELETE FROM table_moves WHERE table_id = ?",
+                            (table_id,), (table_id,))
+
+    def open_tables(self) -> list[JournaledTable]:
+        """Read in one transaction, so a table and its moves are of one moment. A header that is not JSON is
+        handed on as ``{"error": ...}`` for the restore to report and skip, rather than failing every table."""
+        try:
+            with self._journal_lock:
+                self._journal.execute("BEGIN")
+                try:
+                    rows = self._journal.execute(
+                        "SELECT id, header, seed, game, recorded FROM tables ORDER BY id").fetchall()
+                    moves: dict[int, list[dict[str, Any]]] = {row[0]: [] for row in rows}
+                    for table_id, seat, action, t in self._journal.execute(
+                            "SELECT table_id, seat, action, t FROM table_moves ORDER BY table_id, n"):
+                        moves.setdefault(table_id, []).append({"seat": seat, "action": action, "t": t})
+                finally:
+                    self._journal.execute("COMMIT")
+        except sqlite3.Error as exc:
+            raise self._error(exc) from None
+        return [JournaledTable(id=table_id, header=_json_object(header), seed=seed,
+                               game=None if game is None else _json_object(game), moves=moves[table_id],
+                               recorded=bool(recorded))
+                for table_id, header, seed, game, recorded in rows]
+
+    def checkpoint(self) -> None:
+        try:
+            with self._lock:
+                self._db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        except sqlite3.Error as exc:
+            raise self._error(exc) from None
+
     def close(self) -> None:
+        with self._journal_lock:
+            self._journal.close()
         with self._lock:
             self._db.close()
+
+
+def _json_object(text: str) -> dict[str, Any]:
+    try:
+        value = json.loads(text)
+    except ValueError as exc:
+        return {"error": f"not JSON ({exc})"}
+    return value if isinstance(value, dict) else {"error": "not a JSON object"}

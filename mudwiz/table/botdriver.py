@@ -87,7 +87,7 @@ class BotDriver:
         if table.game is not game or moves != table.moves or seat >= len(table.seats) or table.seats[seat] is not bot:
             self.schedule()  # the table moved on, or someone else holds the seat now: ask whoever is there
             return
-        if not table.in_game:
+        if not table.in_game or table.journal.stopping:
             return
         if action is None and seat in game.waiting():
             action = self.any_move(seat)  # a bot that owes a move and has none (a bug) must not stall the table

@@ -23,6 +23,7 @@ from mudwiz.games.base import Event, Game
 from mudwiz.session import Session
 from mudwiz.table.botdriver import BotDriver
 from mudwiz.table.fanout import FanOut
+from mudwiz.table.journal import Journal, TableJournal
 from mudwiz.table.options import TableOptions
 from mudwiz.table.pacing import RoundConfirmation, TurnClock
 from mudwiz.table.recording import GameRecording, Records
@@ -35,11 +36,12 @@ log = Logger()
 
 @dataclass(frozen=True)
 class TableServices:
-    """What a table borrows from the server: where its bots think, where its finished games are kept (None: they
-    are not, as in tests that do not look)."""
+    """What a table borrows from the server: where its bots think, where its finished games are kept and where it
+    journals itself (None: they are not, as in tests that do not look)."""
 
     think: Think = think_inline
     records: Records | None = None
+    journal: Journal | None = None
 
 
 class Table:
@@ -75,6 +77,7 @@ class Table:
         self.turn_clock = TurnClock(self)
         self.seating = Seating(self)
         self.recording = GameRecording(self, server.records)
+        self.journal = TableJournal(self, server.journal)
         self.game: Game | None = None
         self.games_played = 0
         self.abandoned = False  # the game ended because no person was left playing it
@@ -202,7 +205,12 @@ class Table:
 
         A round end no longer waits for a person who is gone; a game with no person left in it is ended rather
         than played out by bots; a table nobody sits at or watches closes (at once when the last one left on
-        purpose, after ``idle_close`` seconds when they dropped, so that they find it if they come back)."""
+        purpose, after ``idle_close`` seconds when they dropped, so that they find it if they come back). Every
+        seating change comes here, so this is where the journal's header is kept up to date. Not while the server
+        stops: its connections dropping must neither end games nor close tables that are to be restored."""
+        if self.journal.stopping:
+            return
+        self.journal.save()
         if self.game is not None and self.in_game and not self.roster.humans():
             self.abandon()
         self.rounds.maybe_advance()
@@ -225,6 +233,7 @@ class Table:
         self.abandoned = True
         self.moves += 1
         self._stop_game_timers()
+        self.journal.abandoned()
         log.info("table {table} game abandoned seed={seed} log={log}", table=self.id, seed=self.game.seed,
                  log=self.game.log)
         self.recording.finish("abandoned")
@@ -244,6 +253,7 @@ class Table:
                 s.notice(f"table {self.id} is closed.")
                 s.deliver({"type": "left", "table": self.id})
         self.roster.clear()
+        self.journal.close()
         if self.on_empty:
             self.on_empty(self)
 
@@ -255,6 +265,7 @@ class Table:
         if self.in_game:
             raise BadCommand("options are set before /start")
         shown = self.config.set(name, value)
+        self.journal.save()
         self.announce(f"{session.name} sets {shown}.", exclude=session)
         self.send_states()
         return shown
@@ -264,6 +275,7 @@ class Table:
             raise BadCommand(f"only the host ({self.host}) can start the game")
         if self.in_game:
             raise BadCommand("the game is already running")
+        self._not_stopping()
         cls = self.game_class
         if len(self.seats) < cls.min_players:
             raise BadCommand(
@@ -276,6 +288,7 @@ class Table:
         self.recording.start()
         self.abandoned = False
         self.moves += 1
+        self.journal.started()
         log.info(
             "table {table} starts {game} seed={seed} players={players} options={options}",
             table=self.id, game=self.name, seed=seed, players=self.game.players, options=self.game.options,
@@ -295,15 +308,23 @@ class Table:
             raise IllegalAction("the game has not started (the host types /start)")
         if not self.in_game:
             raise IllegalAction("the game is over (the host may /start a new one)")
+        self._not_stopping()
         self.played(self.game.apply(seat, text))
+
+    def _not_stopping(self) -> None:
+        """Refuse what could not be journaled any more: the server is on its way down."""
+        if self.journal.stopping:
+            raise BadCommand("the server is stopping: moves are no longer taken (your table is kept for its restart)")
 
     def ok(self, session: Session) -> str | None:
         return self.rounds.confirm(session)
 
     def played(self, events: list[Event]) -> None:
-        """The game changed (a move, a round dealt): bump ``moves`` so stale timers know, then tell everyone."""
+        """The game changed (a move, a round dealt): bump ``moves`` so stale timers know, journal it, and only
+        then tell everyone (what anyone was told is restored after a crash)."""
         self.moves += 1
         self.recording.moved()
+        self.journal.moved()
         self._after(events)
 
     def _after(self, events: list[Event]) -> None:

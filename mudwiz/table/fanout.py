@@ -143,7 +143,8 @@ class FanOut:
             legal.append("/start")
         for p in view["players"]:
             p.update(people[p["name"].lower()])
-        return {**view, "legal": legal, "table_options": table.table_options, "confirmed": sorted(confirmed)}
+        return {**view, "legal": legal, "table_options": table.table_options, "confirmed": sorted(confirmed),
+                "moves": len(table.game.log)}
 
     def rating(self, name: str, holder: Session | None) -> int | None:
         """The rating shown for a seat in this table's game, from the ratings in memory (no read of the store for

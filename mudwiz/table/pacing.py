@@ -63,7 +63,7 @@ class RoundConfirmation:
         table = self.table
         table.timers.stop_confirm()
         assert table.game is not None
-        if table.game.phase != "roundend":
+        if table.game.phase != "roundend" or table.journal.stopping:  # stopping: the round is dealt after the restart
             return
         table.played(table.game.advance())
 

@@ -90,7 +90,7 @@ class GameRecording:
             seats=[{"name": name, "kind": seat_kind(s)} for name, s in zip(game.players, table.seats, strict=True)],
             actions=list(self.actions),
             standings=standings(game.players, game.scores, game.LOW_WINS) if outcome == "finished" else None,
-            outcome=outcome, started=self.started, ended=table.clock.seconds(),
+            outcome=outcome, started=self.started, ended=table.clock.seconds(), table_id=table.id,
         )
 
     def finish(self, outcome: str) -> None:

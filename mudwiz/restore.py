@@ -1,0 +1,153 @@
+"""Restart-safe tables: at the server's start, every table the journal holds (mudwiz/table/journal.py) is rebuilt
+at its last committed move: the same id, host, options and seats, the game replayed from its seed and moves
+(``Game.replay``), bots and stand-ins seated again, each person's seat kept for them as a dropped player's is (a
+fresh grace period), the round-end and turn clocks running again and the bots planning their moves.
+
+A table the journal cannot rebuild (a bad entry, a move the engine refuses) is logged in one line and skipped;
+the others are restored all the same, and the server starts.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from typing import Any
+
+from twisted.logger import Logger
+
+from mudwiz.lobby import Lobby
+from mudwiz.session import Session
+from mudwiz.store import JournaledTable
+from mudwiz.table import Table
+from mudwiz.table.botseat import BotSession
+from mudwiz.table.journal import TableJournal
+from mudwiz.table.options import table_option
+
+log = Logger()
+
+
+class Absent(Session):
+    """A person's restored seat until they log in again: not connected, so nothing is sent and nobody waits."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(name, mode="json")
+        self.connected = False
+
+    def deliver(self, message: dict[str, Any], event: Any = None) -> None:
+        """Nobody is there to read it; the person gets a fresh view when they come back."""
+
+
+def restore_tables(lobby: Lobby, journaled: list[JournaledTable]) -> list[Table]:
+    """Rebuild each journaled table in ``lobby``; returns those restored."""
+    restored = []
+    for saved in journaled:
+        try:
+            restored.append(restore(lobby, saved))
+        except Exception as exc:  # a bad entry costs its table, never the server
+            half_built = lobby.tables.get(saved.id)
+            if half_built is not None:
+                lobby._table_closed(half_built)  # unlisted, and no kept seat's timer left pointing at it
+            lobby._next_table = max(lobby._next_table, saved.id + 1)  # its id stays its own, for a later look
+            log.error("table {table} NOT restored from the journal: {why}", table=saved.id,
+                      why=f"{type(exc).__name__}: {exc}")
+    return restored
+
+
+def resume_code_of(lobby: Lobby) -> Callable[[str], str | None]:
+    """A guest's resume code by name, for the journal to keep with their seat: the lobby's ``resume_codes``
+    (lower-cased name -> code) where the server has them, else none."""
+    return lambda name: getattr(lobby, "resume_codes", {}).get(name.lower())
+
+
+def seat_session(seat: dict[str, Any], game: str, lobby: Lobby) -> Session:
+    """The session for a journaled seat: a bot of its level, a stand-in, or a person not back yet."""
+    name, kind = str(seat["name"]), str(seat["kind"])
+    if kind == "person":
+        codes = getattr(lobby, "resume_codes", None)  # guests' resume codes, where the server has them
+        if seat.get("resume") and isinstance(codes, dict):
+            codes[name.lower()] = seat["resume"]
+        return Absent(name)
+    seed = lobby.seeds.randrange(2**32)
+    if kind == "stand-in":
+        return BotSession(name, level="random", game=game, seed=seed, stand_in=True)
+    if kind.startswith("bot:"):
+        return BotSession(name, level=kind[4:], game=game, seed=seed, stand_in=False)
+    raise ValueError(f"seat {name!r} of unknown kind {kind!r}")
+
+
+def restore(lobby: Lobby, saved: JournaledTable) -> Table:
+    header = saved.header
+    if "error" in header:
+        raise ValueError(f"header {header['error']}")
+    seats = [seat_session(seat, header["game"], lobby) for seat in header["seats"]]
+    if not seats:
+        raise ValueError("no seats")
+    table = lobby.make_table(saved.id, header["game"], seats[0], journal=False)
+    for session in seats[1:]:
+        table.roster.seats.append(session)
+        session.table = table
+    table.host = str(header["host"])
+    set_options(table, header["options"])
+    if saved.seed is not None and saved.game is not None:
+        replay_game(table, saved)
+    table.journal = TableJournal(table, lobby.journal, moves=len(saved.moves))
+    table.journal.save()
+    finish_unrecorded(table, saved.recorded)
+    for session in seats:
+        if isinstance(session, Absent):
+            lobby.hold_seat(session.name, table)
+    if table.in_game:
+        rearm(table)
+    log.info("table {table} restored: {game}, {status}, {moves} moves, seats {seats}", table=table.id,
+             game=table.name, status=table.status, moves=len(saved.moves), seats=[s.name for s in table.seats])
+    return table
+
+
+def set_options(table: Table, chosen: dict[str, Any]) -> None:
+    """The host's options as journaled (already parsed values), checked as the game would check them."""
+    config = table.config
+    config.chosen = dict(chosen)
+    own = {name: value for name, value in chosen.items() if table_option(name) is not None}
+    config.settings = dataclasses.replace(config.settings, **own)
+    config.current()  # raises BadOption for a value or combination the game refuses
+
+
+def replay_game(table: Table, saved: JournaledTable) -> None:
+    """The game at its last journaled move, and its record so far (each move's time as first played)."""
+    assert saved.seed is not None and saved.game is not None
+    players = list(saved.game["players"])
+    if players != [s.name for s in table.seats]:
+        raise ValueError(f"the game's players {players} are not the seats {[s.name for s in table.seats]}")
+    log_entries = [(move["seat"], str(move["action"])) for move in saved.moves]
+    game, _ = table.game_class.replay(players, saved.game["options"], saved.seed, log_entries)
+    table.game = game
+    table.games_played = 1
+    table.abandoned = bool(saved.game.get("abandoned"))
+    table.moves += 1
+    recording = table.recording
+    recording.started = float(saved.game["started"])
+    recording.actions = [dict(move) for move in saved.moves]
+    recording.done = False
+
+
+def finish_unrecorded(table: Table, recorded: bool) -> None:
+    """A game that ended just before the crash, before its record was stored (the record marks the journaled
+    game ``recorded`` in its own transaction): record it now, once."""
+    if table.game is None or table.in_game:
+        return
+    if recorded:
+        table.recording.done = True
+        return
+    if table.abandoned:
+        table.recording.finish("abandoned")
+    elif table.game.finished:
+        table.recording.finish("finished")
+
+
+def rearm(table: Table) -> None:
+    """The clocks of a running game, as after its last move: the round end's, the turn's, the bots'."""
+    assert table.game is not None
+    if table.game.phase == "roundend":
+        table.rounds.round_ended()
+    table.bots.schedule()
+    table.turn_clock.restart()

@@ -1,0 +1,125 @@
+"""The table journal: what a table is (its header: game, host, options, seats) and its game's every move, committed
+to the store before the move's effects are sent to anyone, so that after a crash (``kill -9``) and a restart the
+table comes back at its last committed move (:mod:`mudwiz.restore` rebuilds it).
+
+``Journal`` is the server's side (the store, or none; stopped when the server stops, so that the connections
+dropping on the way down change nothing that was journaled); ``TableJournal`` is one table's part, which writes
+only what changed. The writes are small single transactions on the reactor thread, committed into SQLite's
+write-ahead log without an fsync (store/sqlite.py says why, bench/journal.py measures them).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from twisted.logger import Logger
+
+from mudwiz.store import Store, StoreError
+from mudwiz.table.recording import seat_kind
+
+if TYPE_CHECKING:
+    from mudwiz.table.core import Table
+
+log = Logger()
+
+
+class Journal:
+    """Where the tables journal to: ``store`` (None: nowhere, as in tests that do not look). ``resume_code``
+    gives a guest's resume code to keep with their seat (None: they have none)."""
+
+    def __init__(self, store: Store | None = None,
+                 resume_code: Callable[[str], str | None] | None = None) -> None:
+        self.store = store
+        self.resume_code = resume_code or (lambda name: None)
+        self.stopped = False
+
+    def stop(self) -> None:
+        """The server is stopping: from now on nothing is journaled (nor dropped), so every table is restored as
+        it was, not as the closing connections leave it."""
+        self.stopped = True
+
+
+class TableJournal:
+    """One table's journal: its header when it changes, its game's start and moves, its closing."""
+
+    def __init__(self, table: Table, journal: Journal | None, moves: int = 0) -> None:
+        self.table = table
+        self.journal = journal
+        self.store = journal.store if journal is not None else None
+        self.written = moves  # entries of the game's log already journaled
+        self.last_header = ""
+        self.closed = False
+
+    @property
+    def stopping(self) -> bool:
+        """The server is on its way down: moves are no longer taken (they could not be journaled)."""
+        return self.journal is not None and self.journal.stopped
+
+    def _write(self, what: str, fn: Callable[..., None], *args: Any) -> bool:
+        if self.store is None or self.closed or self.stopping:
+            return False
+        try:
+            fn(*args)
+        except StoreError as exc:  # the game goes on; only its restart-safety is lost, and the log says so
+            log.error("table {table} journal: {what} NOT written: {why}", table=self.table.id, what=what, why=exc)
+            return False
+        return True
+
+    def header(self) -> dict[str, Any]:
+        table = self.table
+        assert self.journal is not None
+        seats = []
+        for s in table.seats:
+            seat = {"name": s.name, "kind": seat_kind(s)}
+            code = self.journal.resume_code(s.name) if seat["kind"] == "person" else None
+            if code:
+                seat["resume"] = code
+            seats.append(seat)
+        return {"game": table.name, "host": table.host, "options": dict(table.options), "seats": seats}
+
+    def save(self) -> None:
+        """Journal the header if it changed (a seating, the host, an option)."""
+        if self.store is None or self.closed or self.stopping:
+            return
+        header = self.header()
+        text = json.dumps(header, sort_keys=True)
+        if text != self.last_header and self._write("header", self.store.save_table, self.table.id, header):
+            self.last_header = text
+
+    def started(self) -> None:
+        """A game starts: its seed and set-up (the header first: the seats it starts with)."""
+        game = self.table.game
+        assert game is not None and game.seed is not None
+        self.save()
+        self.written = 0
+        if self.store is not None:
+            self._write("start", self.store.start_table_game, self.table.id, game.seed, self.game_entry())
+
+    def game_entry(self) -> dict[str, Any]:
+        table, game = self.table, self.table.game
+        assert game is not None
+        return {"players": list(game.players), "options": dict(game.options), "started": table.recording.started,
+                "abandoned": table.abandoned}
+
+    def moved(self) -> None:
+        """Journal the game's new log entries, with their times as the record has them."""
+        actions = self.table.recording.actions
+        store = self.store
+        while store is not None and self.written < len(actions):
+            entry = actions[self.written]
+            if not self._write("move", store.add_table_move, self.table.id, self.written, entry["seat"],
+                               entry["action"], entry["t"]):
+                return
+            self.written += 1
+
+    def abandoned(self) -> None:
+        if self.store is not None:
+            self._write("abandonment", self.store.mark_table_game, self.table.id, self.game_entry())
+
+    def close(self) -> None:
+        """The table closed: forget it (unless the server is stopping: then it is to be restored)."""
+        if self.store is not None:
+            self._write("closing", self.store.drop_table, self.table.id)
+        self.closed = True

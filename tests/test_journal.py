@@ -1,0 +1,238 @@
+"""The table journal on a real SQLite file and real tables on a fake clock: a table rebuilt from the journal in a
+new lobby (as after a crash) is at its last move with its seats, host and options, its person gets the seat
+back by logging in, and the game finishes into one whole record; a bad entry costs only its table; a stopped
+journal keeps tables as they were; a record ends its game's journal in its own transaction."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from recorder import Recorder
+from test_records import SHORT, move
+from twisted.internet.task import Clock
+from twisted.logger import globalLogPublisher
+
+from mudwiz.commands import dispatch
+from mudwiz.errors import BadCommand
+from mudwiz.lobby import Lobby
+from mudwiz.restore import Absent, restore_tables, resume_code_of
+from mudwiz.store import SQLiteStore, open_store
+from mudwiz.table import Journal, Records
+
+
+def journaled_lobby(store: SQLiteStore, seed: int = 11) -> tuple[Clock, Lobby]:
+    clock = Clock()
+    clock.advance(1_700_000_000)
+    lobby = Lobby(clock, grace=30, bot_delay=0.5, seed=seed, records=Records.inline(store))
+    lobby.journal = Journal(store)
+    return clock, lobby
+
+
+def start_table(lobby: Lobby, game: str) -> Recorder:
+    alice = Recorder()
+    lobby.login(alice, "Alice")
+    dispatch(lobby, alice, f"/new {game}")
+    dispatch(lobby, alice, f"/option {SHORT[game]}")
+    dispatch(lobby, alice, "/option turn 0")
+    dispatch(lobby, alice, "/bot add random")
+    dispatch(lobby, alice, "/bot add good")
+    dispatch(lobby, alice, "/start")
+    return alice
+
+
+def play(clock: Clock, lobby: Lobby, person: Recorder, steps: int, seed: int = 3) -> None:
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if person.of_type("game_end"):
+            return
+        move(lobby, person, rng)
+        clock.advance(1)
+
+
+@pytest.mark.parametrize("game", ["wizard", "witches", "tiltowait"])
+def test_a_table_comes_back_at_its_last_move_and_its_game_is_recorded_once_whole(tmp_path: Path, game: str) -> None:
+    store = open_store(tmp_path)
+    clock, lobby = journaled_lobby(store)
+    alice = start_table(lobby, game)
+    play(clock, lobby, alice, 5)
+    before = lobby.tables[1]
+    assert before.game is not None and before.in_game and len(before.game.log) > 3
+    [saved] = store.open_tables()
+    assert [(m["seat"], m["action"]) for m in saved.moves] == before.game.log
+
+    clock2, lobby2 = journaled_lobby(store, seed=99)  # the server after a crash: same file, nothing else
+    [table] = restore_tables(lobby2, store.open_tables())
+    assert table.id == 1 and lobby2.tables == {1: table} and lobby2._next_table == 2
+    assert table.game is not None and table.game.log == before.game.log and table.game.seed == before.game.seed
+    assert [(s.name, type(s).__name__) for s in table.seats] == [("Alice", "Absent"), ("bot1", "BotSession"),
+                                                                   ("bot2", "BotSession")]
+    assert [getattr(s, "level", None) for s in table.seats] == [None, "random", "good"]
+    assert table.host == "Alice" and table.options == before.options and table.table_options["turn"] == 0
+    assert table.game.view(0) == before.game.view(0)
+    assert table.away_until["alice"] == clock2.seconds() + 30 and "alice" in lobby2.away
+    assert isinstance(table.seats[0], Absent)
+
+    back = Recorder()
+    lobby2.login(back, "alice")  # any case: the seat keeps its spelling
+    assert back.name == "Alice" and table.seats[0] is back and "alice" not in lobby2.away
+    assert back.last_state()["you"] == "Alice"
+    play(clock2, lobby2, back, 20_000, seed=4)
+    assert back.of_type("game_end")
+    [summary] = store.games_of("alice")
+    record = store.game(summary.id)
+    assert record is not None and record.outcome == "finished" and record.seed == before.game.seed
+    assert record.log[:len(before.game.log)] == before.game.log and record.log == table.game.log
+    assert record.actions[:len(before.recording.actions)] == before.recording.actions  # times as first played
+    [after] = store.open_tables()  # the table stays open with its game over, recorded
+    assert after.recorded and after.seed == record.seed and len(after.moves) == len(record.log)
+    _, lobby3 = journaled_lobby(store)
+    [again] = restore_tables(lobby3, store.open_tables())
+    assert again.status == "over" and again.game is not None and again.game.finished
+    assert len(store.games_of("alice")) == 1
+
+
+def test_a_game_that_ended_before_its_record_was_stored_is_recorded_at_the_restore(tmp_path: Path) -> None:
+    store = open_store(tmp_path)
+    clock, lobby = journaled_lobby(store)
+    lobby.records = None  # as if the server died between the last move and the record's commit
+    alice = Recorder()
+    lobby.login(alice, "Alice")
+    dispatch(lobby, alice, "/new wizard")
+    dispatch(lobby, alice, "/option rounds 1")
+    dispatch(lobby, alice, "/bot add random")
+    dispatch(lobby, alice, "/bot add random")
+    dispatch(lobby, alice, "/start")
+    play(clock, lobby, alice, 2_000)
+    assert alice.of_type("game_end") and store.games_of("alice") == []
+    _, lobby2 = journaled_lobby(store)
+    [table] = restore_tables(lobby2, store.open_tables())
+    assert table.status == "over"
+    [summary] = store.games_of("alice")
+    assert summary.outcome == "finished"
+    _, lobby3 = journaled_lobby(store)
+    restore_tables(lobby3, store.open_tables())
+    assert len(store.games_of("alice")) == 1  # recorded once: the record ended the journaled game
+
+
+def test_a_bad_entry_costs_its_table_only_and_says_why_in_one_line(tmp_path: Path) -> None:
+    store = open_store(tmp_path)
+    clock, lobby = journaled_lobby(store)
+    alice = start_table(lobby, "wizard")
+    play(clock, lobby, alice, 10)
+    store.save_table(7, {"game": "chess", "host": "x", "options": {}, "seats": [{"name": "x", "kind": "person"}]})
+    seats = [{"name": "y", "kind": "person"}, {"name": "b", "kind": "bot:random"}, {"name": "c", "kind": "bot:random"}]
+    store.save_table(8, {"game": "wizard", "host": "y", "options": {}, "seats": seats})
+    store.start_table_game(8, 5, {"players": ["y", "b", "c"], "options": {}, "started": 0.0, "abandoned": False})
+    store.add_table_move(8, 0, 2, "bid 99", 0.0)
+    lines: list[dict[str, Any]] = []
+    globalLogPublisher.addObserver(lines.append)
+    try:
+        _, lobby2 = journaled_lobby(store)
+        restored = restore_tables(lobby2, store.open_tables())
+    finally:
+        globalLogPublisher.removeObserver(lines.append)
+    assert [t.id for t in restored] == [1] and set(lobby2.tables) == {1} and lobby2._next_table == 9
+    errors = [e for e in lines if e.get("log_level") is not None and e["log_level"].name == "error"]
+    assert [e["table"] for e in errors] == [7, 8]
+    assert "chess" in errors[0]["why"]
+    assert errors[1]["why"].split(":")[0] in ("IllegalAction", "NotYourTurn"), errors[1]["why"]
+    assert lobby2.tables[1].journal.store is store  # the restored one journals on
+
+
+def test_a_stopped_journal_keeps_the_tables_as_the_server_left_them(tmp_path: Path) -> None:
+    store = open_store(tmp_path)
+    clock, lobby = journaled_lobby(store)
+    lobby.grace = 0  # a drop is a leave: the worst the connections closing at a stop could do to a table
+    waiting = Recorder()
+    lobby.login(waiting, "Wendy")
+    dispatch(lobby, waiting, "/new witches")
+    dispatch(lobby, waiting, "/bot add random")
+    dispatch(lobby, waiting, "/bot add random")
+    player = start_table(lobby, "wizard")
+    play(clock, lobby, player, 8)
+    journaled = store.open_tables()
+    assert [t.id for t in journaled] == [1, 2]
+    assert lobby.journal is not None
+    lobby.journal.stop()
+    table = lobby.tables[2]
+    with pytest.raises(BadCommand, match="the server is stopping"):
+        table.act(player, next(c for c in player.last_state()["legal"] if c != "/ok").lstrip("/"))
+    with pytest.raises(BadCommand, match="the server is stopping"):
+        lobby.tables[1].start(waiting)
+    lobby.disconnect(waiting)
+    lobby.disconnect(player)
+    assert store.open_tables() == journaled and store.games_of("alice") == []  # not recorded as abandoned
+    assert not table.abandoned and table.in_game
+
+
+def test_the_record_marks_its_tables_journaled_game_only_if_it_is_still_that_game(tmp_path: Path) -> None:
+    store = open_store(tmp_path)
+    clock, lobby = journaled_lobby(store)
+    alice = start_table(lobby, "wizard")
+    play(clock, lobby, alice, 10)
+    table = lobby.tables[1]
+    assert table.game is not None
+    record = table.recording.record("abandoned")
+    store.start_table_game(1, 12345, {"players": ["Alice", "bot1", "bot2"], "options": {}, "started": 0.0,
+                                      "abandoned": False})  # the next game started before the record was written
+    store.add_table_move(1, 0, 0, "bid 0", 1.0)
+    store.record_game(record)
+    [saved] = store.open_tables()
+    assert saved.seed == 12345 and len(saved.moves) == 1 and not saved.recorded
+    store.start_table_game(1, record.seed, {"players": ["Alice", "bot1", "bot2"], "options": {}, "started": 0.0,
+                                            "abandoned": False})
+    store.record_game(record)
+    [saved] = store.open_tables()
+    assert saved.seed == record.seed and saved.recorded
+    store.start_table_game(1, 777, {"players": ["Alice", "bot1", "bot2"], "options": {}, "started": 0.0,
+                                    "abandoned": False})
+    [saved] = store.open_tables()
+    assert saved.seed == 777 and not saved.recorded and saved.moves == []
+
+
+def test_a_stand_in_and_a_waiting_table_come_back_and_a_seat_not_claimed_goes_after_the_grace(tmp_path: Path) -> None:
+    store = open_store(tmp_path)
+    clock, lobby = journaled_lobby(store)
+    alice, carol, bob = Recorder(), Recorder(), Recorder()
+    for person, name in ((alice, "Alice"), (carol, "Carol"), (bob, "Bob")):
+        lobby.login(person, name)
+    dispatch(lobby, alice, "/new witches")  # table 1: Alice, Carol and a bot, playing
+    dispatch(lobby, carol, "/join 1")
+    dispatch(lobby, alice, "/bot add random")
+    dispatch(lobby, alice, "/start")
+    dispatch(lobby, bob, "/new wizard")  # table 2: Bob alone, waiting
+    play(clock, lobby, carol, 3)
+    table = lobby.tables[1]
+    table.replace_with_bot(0, "a stand-in for the test")  # as when Alice's grace ran out
+    assert table.in_game and store.open_tables()[0].header["seats"][0] == {"name": "Alice", "kind": "stand-in"}
+
+    clock2, lobby2 = journaled_lobby(store)
+    restored = {t.id: t for t in restore_tables(lobby2, store.open_tables())}
+    assert set(restored) == {1, 2}
+    assert restored[2].status == "waiting" and [s.name for s in restored[2].seats] == ["Bob"]
+    stand_in = restored[1].seats[0]
+    assert stand_in.is_bot and getattr(stand_in, "stand_in", False) and stand_in.name == "Alice"
+    assert restored[1].game is not None and restored[1].game.log == table.game.log  # type: ignore[union-attr]
+    back = Recorder()
+    lobby2.login(back, "Alice")  # her seat, from the stand-in
+    assert restored[1].seats[0] is back and back.last_state()["table"] == 1
+    clock2.advance(31)  # Bob's kept seat at the waiting table goes after the grace: the table closes, is forgotten
+    assert 2 not in lobby2.tables and [t.id for t in store.open_tables()] == [1]
+
+
+def test_a_guests_resume_code_is_kept_with_the_seat_where_the_lobby_has_them(tmp_path: Path) -> None:
+    store = open_store(tmp_path)
+    clock, lobby = journaled_lobby(store)
+    lobby.journal = Journal(store, resume_code_of(lobby))
+    alice = start_table(lobby, "wizard")
+    code = lobby.resume_codes["alice"]  # given at her login, as a guest
+    play(clock, lobby, alice, 2)
+    assert store.open_tables()[0].header["seats"][0] == {"name": "Alice", "kind": "person", "resume": code}
+    _, lobby2 = journaled_lobby(store)
+    restore_tables(lobby2, store.open_tables())
+    assert lobby2.resume_codes == {"alice": code}
+    _, without = journaled_lobby(store)  # a lobby with no resume codes restores the table all the same
+    assert [t.id for t in restore_tables(without, store.open_tables())] == [1]
