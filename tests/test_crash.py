@@ -144,12 +144,7 @@ class Player:
 
 def register(address: tuple[str, int], name: str) -> None:
     client = JsonClient(address, name)
-    assert client.request("/register")["type"] == "ok"
-    client.wait_for(lambda m: m["type"] == "password", since=0)
-    client.send(PASSWORD)
-    client.wait_for(lambda m: m["type"] == "password" and m["prompt"] == "Again", since=0)
-    client.send(json.dumps({"id": "again", "cmd": PASSWORD}))
-    assert client.wait_for(lambda m: m.get("id") == "again", since=0)["type"] == "ok"
+    assert client.register(PASSWORD)["type"] == "ok"
     client.close()
 
 

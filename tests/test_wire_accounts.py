@@ -5,7 +5,6 @@ in the server's log."""
 
 from __future__ import annotations
 
-import json
 import socket
 import time
 
@@ -65,12 +64,7 @@ def test_registered_names_over_telnet_and_json_and_the_password_goes_nowhere() -
         raw.close()
 
         robo = JsonClient(server, "Robo_J")
-        assert robo.request("/register")["type"] == "ok"
-        robo.wait_for(lambda m: m["type"] == "password", since=0)
-        robo.send(SECRET)
-        robo.wait_for(lambda m: m["type"] == "password" and m["prompt"] == "Again", since=0)
-        robo.send(json.dumps({"id": "again", "cmd": SECRET}))
-        done = robo.wait_for(lambda m: m.get("id") == "again", since=0)
+        done = robo.register(SECRET)
         assert done["type"] == "ok" and "Robo_J is registered" in done["text"]
         assert robo.request("/new wizard")["type"] == "ok"
         for _ in range(2):

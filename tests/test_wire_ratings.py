@@ -5,7 +5,6 @@ the kept games."""
 
 from __future__ import annotations
 
-import json
 import random
 from pathlib import Path
 
@@ -19,12 +18,7 @@ SECRET = "correct horse battery"
 
 def register(client: JsonClient) -> None:
     """``/register`` with the password asked twice (the JSON client answers the ``password`` messages)."""
-    assert client.request("/register")["type"] == "ok"
-    client.wait_for(lambda m: m["type"] == "password", since=0)
-    client.send(SECRET)
-    client.wait_for(lambda m: m["type"] == "password" and m["prompt"] == "Again", since=0)
-    client.send(json.dumps({"id": "again", "cmd": SECRET}))
-    assert client.wait_for(lambda m: m.get("id") == "again", since=0)["type"] == "ok"
+    assert client.register(SECRET)["type"] == "ok"
 
 
 def test_a_rated_game_over_the_wire_moves_the_ratings_shown_and_kept(tmp_path: Path) -> None:

@@ -5,7 +5,6 @@ directory refused, and ``twistd`` with a corrupt database saying so in one line.
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import socket
@@ -31,12 +30,7 @@ def admin(data: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 def register(server: tuple[str, int], name: str) -> JsonClient:
     client = JsonClient(server, name)
-    assert client.request("/register")["type"] == "ok"
-    client.wait_for(lambda m: m["type"] == "password", since=0)
-    client.send(SECRET)
-    client.wait_for(lambda m: m["type"] == "password" and m["prompt"] == "Again", since=0)
-    client.send(json.dumps({"id": "again", "cmd": SECRET}))
-    client.wait_for(lambda m: m.get("id") == "again" and m["type"] == "ok")
+    assert client.register(SECRET)["type"] == "ok"
     return client
 
 

@@ -452,6 +452,16 @@ class JsonClient:
         states = self.of_type("state")
         return states[-1] if states else None
 
+    def register(self, password: str) -> dict[str, Any]:
+        """``/register`` this name with ``password``, answering the ``password`` messages (asked twice); the
+        reply to the second answer (``ok``, or the error) is returned."""
+        assert self.request("/register")["type"] == "ok"
+        self.wait_for(lambda m: m["type"] == "password", since=0)
+        self.send(password)
+        self.wait_for(lambda m: m["type"] == "password" and m["prompt"] == "Again", since=0)
+        self.send(json.dumps({"id": "again", "cmd": password}))
+        return self.wait_for(lambda m: m.get("id") == "again", since=0)
+
     def close(self) -> None:
         self.sock.close()
 
