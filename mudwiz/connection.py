@@ -167,9 +167,9 @@ class Connection:
             self.send_lines([clean(line)])
         try:
             name = self.lobby.check_name(name)
-            accounts = self.lobby.accounts
-            if proof == "guest" and accounts is not None and accounts.find(name) is not None:
-                raise BadCommand(f"{name} is registered: log in with its password")
+            account = self.lobby.accounts.find(name) if self.lobby.accounts is not None else None
+            if proof == "guest" and account is not None:
+                raise BadCommand(f"{account.name} is registered: log in with its password")
             if proof == "guest" and self.lobby.needs_resume_code(name):
                 raise BadCommand(f"{name} is held for a guest who dropped: give its resume code as the password")
             if not self.refused("name", name):

@@ -240,3 +240,26 @@ def test_the_host_key_is_made_once_and_kept_across_restarts(tmp_path: Path) -> N
                            text=True, check=True).stdout
     assert prints[0] == prints[1] and prints[0] in shown  # as ssh-keygen computes it from the public key
     assert "mudwiz-test" in known.read_text()
+
+
+def test_chat_arriving_while_a_line_is_half_typed_is_written_above_it(server: tuple[Server, int]) -> None:
+    """The typed part is blanked, the chat written, and the typed part shown again below it: keys and output
+    never run together on one line, and the line still goes out whole."""
+    address, port = server
+    talker = JsonClient(address, "ssh_talker")
+    term = Terminal(ssh(port, "ssh_typist", "", "-tt"))
+    try:
+        term.read_until(b"Welcome, ssh_typist!", timeout=30)
+        at = len(term.output)
+        os.write(term.master, b"half a li")
+        term.read_until(b"half a li", since=at)
+        talker.request("sudden news")
+        shown = term.read_until(b"sudden news", since=at)
+        shown = term.read_until(b"half a li", since=shown.index(b"sudden news"))[at:]
+        assert re.search(rb"half a li\r\x1b\[K.*ssh_talker.*sudden news\r\nhalf a li$", shown), shown
+        os.write(term.master, b"ne\r")
+        said = talker.wait_for(lambda m: m["type"] == "chat" and m["from"] == "ssh_typist", timeout=15)
+        assert said["text"] == "half a line"
+    finally:
+        term.close()
+        talker.close()
