@@ -123,9 +123,9 @@ def test_a_wrong_password_is_refused_with_its_reason_and_then_throttled(server: 
     assert b"Welcome" not in said
 
 
-def test_a_guest_logs_in_with_an_empty_password_and_a_taken_or_bad_name_is_one_line(
+def test_a_guest_is_asked_no_password_and_a_taken_or_bad_name_is_one_line(
         server: tuple[Server, int]) -> None:
-    _, port = server
+    address, port = server
     guest = Terminal(ssh(port, "ssh_guest", "", "-tt"))
     try:
         shown = guest.read_until(b"Welcome, ssh_guest!", timeout=30)
@@ -136,6 +136,13 @@ def test_a_guest_logs_in_with_an_empty_password_and_a_taken_or_bad_name_is_one_l
         assert b"Welcome" not in taken.stdout
     finally:
         guest.close()
+    asked_nothing = piped(ssh(port, "ssh_quick", "", "-T", "-o", "BatchMode=yes")[3:], b"/quit\n")
+    assert asked_nothing.returncode == 0 and b"Welcome, ssh_quick!" in asked_nothing.stdout, asked_nothing  # none
+    registered = JsonClient(address, "Ssh_Batch")
+    register(registered, SECRET)
+    registered.close()
+    owner = piped(ssh(port, "ssh_batch", "", "-T", "-o", "BatchMode=yes")[3:])
+    assert owner.returncode == 255 and b"Permission denied (password)" in owner.stderr, owner  # asks a password
     bad = piped(ssh(port, "no good!", "", "-T"))
     assert bad.returncode == 1 and b"a name is 2 to 16 of the letters" in bad.stdout, bad
     ran = piped(ssh(port, "ssh_cmd", "", "-T") + ["/who"])

@@ -1,13 +1,13 @@
 """SSH (``MUDWIZ_SSH``, off unless set): conch's SSH server under the shared line protocol (lines.py), for BBS
 hosts and for people who would rather not send a password in the clear. Knows no rules.
 
-The SSH user name is the mudwiz name and the SSH password proves it, so there is no name prompt: a user is in
-the lobby right after the welcome. A registered name takes its account's password (checked by ``Accounts`` in
-its password threads; wrong ones count towards the same failed-login limit as on telnet, per address and per
-name); a guest's name held while its guest is away takes the guest's resume code; any other name is a guest's,
-with any password, an empty one included (docs/protocol.md, SSH). Why a login is refused (a wrong password, the
-limit) is sent as an SSH banner, which ``ssh`` shows. A name refused once in (not a name, connected already,
-banned) is one line, and the session ends.
+The SSH user name is the mudwiz name and the SSH password proves it, so there is no name prompt: a user is in the
+lobby right after the welcome. A registered name takes its account's password (checked by ``Accounts`` in its
+password threads; wrong ones count towards the same failed-login limit as on telnet, per address and per name); a
+guest's name held while its guest is away takes the guest's resume code; any other name is a guest's, let in by
+SSH's ``none`` method with no password asked, or with any password (docs/protocol.md, SSH). Why a login is refused
+(a wrong password, the limit) is sent as an SSH banner, which ``ssh`` shows. A name refused once in (not a name,
+connected already, banned) is one line, and the session ends.
 
 One session channel a connection, with a PTY or without. With a PTY (``ssh`` in a terminal) the client sends
 each key as it is pressed and echoes nothing, so the server edits the line as a BBS does (lineedit.py): it echoes,
@@ -150,6 +150,12 @@ class Names:
             raise UnauthorizedLogin(f"wrong resume code for {held} (a guest's name held while they are away)")
         return accounts.login(account.name, password, address).addCallback(self.proved, account.name)
 
+    def free(self, username: bytes) -> bool:
+        """Whether the name is a guest's for the taking (nobody registered it, no away guest holds it)."""
+        name = username.decode("utf-8", errors="replace")
+        accounts = self.lobby.accounts
+        return (accounts is None or accounts.find(name) is None) and not self.lobby.needs_resume_code(name)
+
     @staticmethod
     def proved(account: Account | None, name: str) -> Login:
         if account is None:
@@ -158,13 +164,26 @@ class Names:
 
 
 class UserAuth(userauth.SSHUserAuthServer):
-    """Conch's ``ssh-userauth`` with the peer's address in the credentials, the lobby's clock, and a refusal's
-    reason sent as a banner (``ssh`` shows it), since SSH's failure message carries none."""
+    """Conch's ``ssh-userauth`` with the peer's address in the credentials, the lobby's clock, a refusal's
+    reason sent as a banner (``ssh`` shows it, since SSH's failure message carries none), and the ``none``
+    method for a free name: a guest is let in without being asked for a password it does not need. For any
+    other name ``none`` fails, uncounted, and ``ssh`` goes on to ask for the password."""
 
     def serviceStarted(self) -> None:
         ssh: Any = self.transport
         self.clock = ssh.factory.lobby.clock
         super().serviceStarted()
+
+    def tryAuth(self, kind: bytes, user: bytes, data: bytes) -> defer.Deferred[Any]:
+        if kind == b"none":
+            return self.auth_none(data)
+        return super().tryAuth(kind, user, data)
+
+    def auth_none(self, packet: bytes) -> defer.Deferred[Any]:
+        ssh: Any = self.transport
+        if not ssh.factory.names.free(self.user):
+            return defer.fail(UnauthorizedLogin())
+        return self.portal.login(Password(self.user, b"", ssh.address), None, IConchUser)
 
     def auth_password(self, packet: bytes) -> defer.Deferred[Any]:
         password = common.getNS(packet[1:])[0]
@@ -428,7 +447,8 @@ class SSHFactory(LineFactory, ConchSSHFactory):  # type: ignore[misc]  # LineFac
         key = host_key(directory)
         self.publicKeys = {key.sshType(): key.public()}
         self.privateKeys = {key.sshType(): key}
-        self.portal = Portal(Realm(), [Names(lobby)])
+        self.names = Names(lobby)
+        self.portal = Portal(Realm(), [self.names])
         log.info("SSH host key {fingerprint} ({type}) in {path}", fingerprint=fingerprint(key), type=key.type(),
                  path=str(Path(directory) / HOST_KEY))
 
