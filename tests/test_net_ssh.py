@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from outbox import Outbox
+from twisted.conch.ssh.session import SSHSession, SSHSessionProcessProtocol
 from twisted.cred.error import UnauthorizedLogin
 from twisted.internet.address import IPv4Address
 from twisted.internet.task import Clock
@@ -21,8 +22,8 @@ from mudwiz.accounts import Accounts
 from mudwiz.connection import Connection
 from mudwiz.lobby import Lobby
 from mudwiz.net.limits import ConnectionCounter, Limits
-from mudwiz.net.lines import Refused
-from mudwiz.net.ssh import HOST_KEY, Login, MudTransport, Names, Password, SSHFactory, host_key
+from mudwiz.net.lines import MAX_BACKLOG, Refused
+from mudwiz.net.ssh import HOST_KEY, Login, MudTransport, Names, Password, Player, SSHFactory, host_key
 from mudwiz.store import StoreError, open_store
 
 SECRET = "a good long password"
@@ -176,3 +177,44 @@ def test_a_host_key_file_that_is_no_key_stops_the_start_with_its_name(tmp_path: 
     (tmp_path / HOST_KEY).write_text("not a key\n")
     with pytest.raises(StoreError, match=HOST_KEY):
         host_key(str(tmp_path))
+
+
+class Peer:
+    """Conch's side of an SSH connection as a channel sees it (``SSHConnection``'s sends), for a client that
+    never opens its window: nothing is ever sent, all waits in the channel."""
+
+    def __init__(self, transport: MudTransport) -> None:
+        self.transport = transport
+        self.requests: list[bytes] = []
+
+    def sendData(self, channel: Any, data: bytes) -> None:
+        raise AssertionError("a closed window lets nothing out")
+
+    def sendRequest(self, channel: Any, kind: bytes, data: bytes, wantReply: bool = False) -> None:
+        self.requests.append(kind)
+
+    def sendClose(self, channel: Any) -> None:
+        pass
+
+    def sendEOF(self, channel: Any) -> None:
+        pass
+
+
+def test_a_client_that_never_opens_its_channel_window_is_dropped(tmp_path: Path, lobby: Lobby) -> None:
+    """It may read every TCP packet, so the socket never backs up: what waits in the channel is counted too."""
+    ssh = factory(tmp_path, lobby, Limits(total=100, headroom=0))
+    transport = ssh.buildProtocol(IPv4Address("TCP", "10.0.0.9", 5000))
+    assert isinstance(transport, MudTransport)
+    wire = StringTransport()
+    transport.makeConnection(wire)
+    player = Player(Login("gina", "guest"))
+    channel = SSHSession(remoteWindow=0, remoteMaxPacket=32768, conn=Peer(transport), avatar=player)  # type: ignore[arg-type]
+    player.openShell(SSHSessionProcessProtocol(channel))
+    lines = player.lines
+    assert lines is not None and lines.connection.logged_in
+    for _ in range(MAX_BACKLOG // 1000):
+        lines.dataReceived(b"/help\n")
+        if lines.dropped:
+            break
+    assert lines.dropped and wire.disconnecting
+    assert MAX_BACKLOG - 20_000 < len(channel.buf) <= MAX_BACKLOG  # held up to the limit, then no more

@@ -9,6 +9,7 @@ import json
 import os
 import re
 import subprocess
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -270,3 +271,26 @@ def test_chat_arriving_while_a_line_is_half_typed_is_written_above_it(server: tu
     finally:
         term.close()
         talker.close()
+
+
+def test_an_ssh_client_that_stops_reading_is_dropped_and_the_server_goes_on(server: tuple[Server, int]) -> None:
+    """``ssh`` whose output nobody reads stops opening its channel's window: what waits for it, in the channel or
+    the socket, is counted, and past about 1 MB it is dropped (docs/protocol.md) rather than kept in memory."""
+    address, port = server
+    stuck = subprocess.Popen(ssh(port, "ssh_stuck", "", "-T"), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=subprocess.DEVNULL)
+    try:
+        assert stuck.stdin is not None
+        for _ in range(40):  # /help is some 4 KB: 8 MB asked for in all, none of it read
+            stuck.stdin.write(b"/help\n" * 50)
+            stuck.stdin.flush()
+            if "ssh_stuck: dropped" in address.log():
+                break
+        deadline = time.monotonic() + 30
+        while "ssh_stuck: dropped" not in address.log() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert re.search(r"ssh_stuck: dropped, \d+ bytes unread", address.log())
+        assert JsonClient(address, "ssh_after").request("/who")["type"] == "ok"
+    finally:
+        stuck.kill()
+        stuck.wait()
