@@ -155,6 +155,29 @@ class Connection:
             self.send_lines([clean(line)])
         self.prompt()
 
+    def start_as(self, name: str, proof: str) -> None:
+        """``start`` for a transport that proved who the user is itself (SSH: its user name and password): the
+        message of the day, then straight in as ``name``, no name prompt. ``proof`` says how: ``password`` (the
+        account's), ``resume`` (a held guest name's code) or ``guest`` (none: for a name nobody registered or
+        holds, looked at again here, since either may have changed since it was proved). A name refused (not a
+        name, connected already, banned, registered or held meanwhile) is one line, and the connection closes."""
+        if self.refused("address", self.session.address):
+            return
+        for line in self.motd.splitlines():
+            self.send_lines([clean(line)])
+        try:
+            name = self.lobby.check_name(name)
+            account = self.lobby.accounts.find(name) if self.lobby.accounts is not None else None
+            if proof == "guest" and account is not None:
+                raise BadCommand(f"{account.name} is registered: log in with its password")
+            if proof == "guest" and self.lobby.needs_resume_code(name):
+                raise BadCommand(f"{name} is held for a guest who dropped: give its resume code as the password")
+            if not self.refused("name", name):
+                self.enter(name, registered=proof == "password")
+        except MudwizError as exc:
+            self.session.deliver({"type": "error", "message": str(exc)})
+            self.outbox.close()
+
     def refused(self, kind: str, target: str) -> bool:
         """A banned address (at connection) or name (when given): one line saying until when, then closed."""
         sysops = self.lobby.sysops

@@ -26,6 +26,7 @@ from mudwiz.games import available, game_class
 from mudwiz.lobby import ARRIVAL_BURST, ARRIVAL_RATE, PRESENCE_CROWD, Lobby, PresenceLimits
 from mudwiz.net.limits import ConnectionCounter, Limits, raise_fd_limit
 from mudwiz.net.raw import RawFactory
+from mudwiz.net.ssh import SSHFactory
 from mudwiz.net.telnet import MudFactory
 from mudwiz.ratings import RatingBoard, rate_game
 from mudwiz.restore import restore_tables, resume_code_of
@@ -266,6 +267,9 @@ def makeService(
     telnet = MudFactory(*shared, name=os.environ.get("MUDWIZ_NAME") or "mudwiz", ports=ports)
     add_listener(top, "telnet", listen, telnet)
     add_listener(top, "raw", raw, RawFactory(*shared))
+    ssh = os.environ.get("MUDWIZ_SSH")
+    if ssh:  # off unless set: the host key is made (in the data directory) only for a server that listens
+        add_listener(top, "ssh", ssh, SSHFactory(*shared, directory=data_directory(data)))
     return top
 
 

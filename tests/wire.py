@@ -13,6 +13,7 @@ import os
 import random
 import select
 import shutil
+import signal
 import socket
 import struct
 import subprocess
@@ -54,6 +55,12 @@ class Terminal:
 
     def type(self, line: str) -> None:
         os.write(self.master, line.encode() + b"\r")
+
+    def resize(self, columns: int, rows: int) -> None:
+        """Resize the window, as dragging its corner does, and send the program SIGWINCH (the kernel would only
+        signal a session whose controlling terminal this is, and the program runs in a session of its own)."""
+        fcntl.ioctl(self.master, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
+        os.kill(self.proc.pid, signal.SIGWINCH)
 
     def read_until(self, needle: bytes, timeout: float = 10.0, since: int = 0) -> bytes:
         """Everything shown so far, once ``needle`` has been shown (at or after byte ``since`` of it)."""
@@ -504,3 +511,13 @@ def play_until_game_end(clients: list[JsonClient], rng: random.Random, limit: in
             pending[c.name] = rid
             c.send(f'{{"id": "{rid}", "cmd": "{cmd}"}}')
     raise AssertionError("the game did not finish")
+
+
+def register(client: JsonClient, password: str) -> None:
+    """``/register`` with the password asked twice: the JSON client answers the two ``password`` messages."""
+    assert client.register(password)["type"] == "ok"
+    client.wait_for(lambda m: m["type"] == "password", since=0)
+    client.send(password)
+    client.wait_for(lambda m: m["type"] == "password" and m["prompt"] == "Again", since=0)
+    client.send(json.dumps({"id": "again", "cmd": password}))
+    assert client.wait_for(lambda m: m.get("id") == "again", since=0)["type"] == "ok"

@@ -1,0 +1,459 @@
+"""SSH (``MUDWIZ_SSH``, off unless set): conch's SSH server under the shared line protocol (lines.py), for BBS
+hosts and for people who would rather not send a password in the clear. Knows no rules.
+
+The SSH user name is the mudwiz name and the SSH password proves it, so there is no name prompt: a user is in the
+lobby right after the welcome. A registered name takes its account's password (checked by ``Accounts`` in its
+password threads; wrong ones count towards the same failed-login limit as on telnet, per address and per name); a
+guest's name held while its guest is away takes the guest's resume code; any other name is a guest's, let in by
+SSH's ``none`` method with no password asked, or with any password (docs/protocol.md, SSH). Why a login is refused
+(a wrong password, the limit) is sent as an SSH banner, which ``ssh`` shows. A name refused once in (not a name,
+connected already, banned) is one line, and the session ends.
+
+One session channel a connection, with a PTY or without. With a PTY (``ssh`` in a terminal) the client sends
+each key as it is pressed and echoes nothing, so the server edits the line as a BBS does (lineedit.py): it echoes,
+rubs out, and ends lines; the PTY's terminal type picks the mode as telnet's TTYPE does (``terminal.
+TerminalTypes``), its window's width (and each ``window-change``) the width as NAWS does. Without one (``ssh -T``,
+a program) the bytes are lines as on the raw port. ``exec`` runs nothing: it is told so in one line.
+
+The host key is made in the data directory on the first start (``ssh_host_ed25519_key``, mode 0600, and its
+``.pub``) and read from there after; its fingerprint is logged at start, as ``ssh`` shows it.
+"""
+
+from __future__ import annotations
+
+import hmac
+import math
+import os
+import re
+import struct
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from cryptography.hazmat.primitives.asymmetric import ed25519
+from twisted.conch.avatar import ConchUser
+from twisted.conch.error import ConchError
+from twisted.conch.interfaces import IConchUser, ISession
+from twisted.conch.ssh import common, keys, session, userauth
+from twisted.conch.ssh.connection import OPEN_ADMINISTRATIVELY_PROHIBITED, SSHConnection
+from twisted.conch.ssh.factory import SSHFactory as ConchSSHFactory
+from twisted.conch.ssh.transport import DISCONNECT_BY_APPLICATION, SSHServerTransport
+from twisted.cred.checkers import ICredentialsChecker
+from twisted.cred.credentials import IUsernamePassword
+from twisted.cred.error import UnauthorizedLogin
+from twisted.cred.portal import IRealm, Portal
+from twisted.internet import defer
+from twisted.internet.interfaces import IDelayedCall
+from twisted.internet.protocol import Protocol, connectionDone
+from twisted.logger import Logger
+from twisted.python.failure import Failure
+from zope.interface import implementer
+
+from mudwiz.connection import LOGIN_TIMEOUT
+from mudwiz.lobby import Lobby
+from mudwiz.net import terminal
+from mudwiz.net.limits import ConnectionCounter
+from mudwiz.net.lineedit import LineEditor
+from mudwiz.net.lines import MAX_BACKLOG, LineFactory, LineProtocol
+from mudwiz.net.tcp import tune
+from mudwiz.store import Account, StoreError
+
+log = Logger()
+
+HOST_KEY = "ssh_host_ed25519_key"  # in the data directory; its public half beside it as HOST_KEY + ".pub"
+LINE_ENDS = re.compile(rb"(?<=[\r\n])")  # splits keystrokes after each line end, keeping it
+CLEAR_LINE = "\r\x1b[K"  # to the line's start, and blank it: where a line being typed is redrawn below output
+
+
+def host_key(directory: str) -> keys.Key:
+    """The server's host key, from ``directory``; made there on the first start (ed25519, the private key mode
+    0600, never replaced). Clients remember it: a new one makes ``ssh`` warn of an impostor, so it must outlive
+    restarts and moves (docs/operations.md: back it up with the database)."""
+    path = Path(directory) / HOST_KEY
+    if path.exists():
+        try:
+            return keys.Key.fromFile(str(path))
+        except (keys.BadKeyError, ValueError) as exc:
+            raise StoreError(f"{path} is not an SSH private key ({exc}); move it away to make a new one") from None
+    key = keys.Key(ed25519.Ed25519PrivateKey.generate())
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb") as private:
+            private.write(key.toString("OPENSSH"))
+        path.with_name(HOST_KEY + ".pub").write_bytes(key.public().toString("OPENSSH") + b" mudwiz\n")
+    except OSError as exc:
+        raise StoreError(f"cannot write the SSH host key {path}: {exc.strerror or exc}") from None
+    log.info("made a new SSH host key in {path}", path=str(path))
+    return key
+
+
+def fingerprint(key: keys.Key) -> str:
+    """The key's fingerprint as ``ssh`` and ``ssh-keygen -l`` show it: ``SHA256:`` and base64 without padding."""
+    return "SHA256:" + key.fingerprint(keys.FingerprintFormats.SHA256_BASE64).rstrip("=")
+
+
+# -- who logs in
+
+
+@implementer(IUsernamePassword)
+@dataclass
+class Password:
+    """A user name and password as SSH's ``password`` method gives them, with the address they come from (the
+    failed-login limit counts per address as well as per name)."""
+
+    username: bytes
+    password: bytes
+    address: str = ""
+
+    def checkPassword(self, password: bytes) -> bool:
+        return hmac.compare_digest(password, self.password)
+
+
+@dataclass(frozen=True)
+class Login:
+    """Who a login proved to be: the name, and how (``password``, ``resume`` or ``guest``:
+    ``Connection.start_as``)."""
+
+    name: str
+    proof: str
+
+
+@implementer(ICredentialsChecker)
+class Names:
+    """Checks an SSH user name and password as the name prompt would: an account's password (in the password
+    threads), a held guest name's resume code, or nothing for any other name (a guest's). Both kinds of secret
+    count failures in the lobby's one limit; a name or address over it is refused before anything is checked."""
+
+    credentialInterfaces = (IUsernamePassword,)
+
+    def __init__(self, lobby: Lobby) -> None:
+        self.lobby = lobby
+
+    def requestAvatarId(self, credentials: Any) -> defer.Deferred[Any]:
+        return defer.maybeDeferred(self.check, credentials)
+
+    def check(self, credentials: Any) -> Login | defer.Deferred[Login]:
+        name = bytes(credentials.username).decode("utf-8", errors="replace")
+        password = bytes(credentials.password).decode("utf-8", errors="replace")
+        address = str(getattr(credentials, "address", ""))
+        lobby, accounts = self.lobby, self.lobby.accounts
+        account = accounts.find(name) if accounts is not None else None
+        if account is None and not lobby.needs_resume_code(name):
+            return Login(name, "guest")  # a name nobody registered or holds; an invalid one is refused once in
+        held = account.name if account is not None else lobby.held_spelling(name)
+        wait = lobby.throttled(held, address)
+        if wait > 0:
+            raise UnauthorizedLogin(f"too many failed logins for {held}; try again in {math.ceil(wait)} s")
+        if accounts is None or account is None:
+            if lobby.resume_code_matches(held, password, address):
+                return Login(held, "resume")
+            raise UnauthorizedLogin(f"wrong resume code for {held} (a guest's name held while they are away)")
+        return accounts.login(account.name, password, address).addCallback(self.proved, account.name)
+
+    def free(self, username: bytes) -> bool:
+        """Whether the name is a guest's for the taking (nobody registered it, no away guest holds it)."""
+        name = username.decode("utf-8", errors="replace")
+        accounts = self.lobby.accounts
+        return (accounts is None or accounts.find(name) is None) and not self.lobby.needs_resume_code(name)
+
+    @staticmethod
+    def proved(account: Account | None, name: str) -> Login:
+        if account is None:
+            raise UnauthorizedLogin(f"wrong password for {name}")
+        return Login(account.name, "password")
+
+
+class UserAuth(userauth.SSHUserAuthServer):
+    """Conch's ``ssh-userauth`` with the peer's address in the credentials, the lobby's clock, a refusal's
+    reason sent as a banner (``ssh`` shows it, since SSH's failure message carries none), and the ``none``
+    method for a free name: a guest is let in without being asked for a password it does not need. For any
+    other name ``none`` fails, uncounted, and ``ssh`` goes on to ask for the password."""
+
+    def serviceStarted(self) -> None:
+        ssh: Any = self.transport
+        self.clock = ssh.factory.lobby.clock
+        super().serviceStarted()
+
+    def tryAuth(self, kind: bytes, user: bytes, data: bytes) -> defer.Deferred[Any]:
+        if kind == b"none":
+            return self.auth_none(data)
+        return super().tryAuth(kind, user, data)
+
+    def auth_none(self, packet: bytes) -> defer.Deferred[Any]:
+        ssh: Any = self.transport
+        if not ssh.factory.names.free(self.user):
+            return defer.fail(UnauthorizedLogin())
+        return self.portal.login(Password(self.user, b"", ssh.address), None, IConchUser)
+
+    def auth_password(self, packet: bytes) -> defer.Deferred[Any]:
+        password = common.getNS(packet[1:])[0]
+        credentials = Password(self.user, password, getattr(self.transport, "address", ""))
+        return self.portal.login(credentials, None, IConchUser).addErrback(self._ebPassword)
+
+    def _ebPassword(self, f: Failure) -> defer.Deferred[Any]:
+        if f.check(UnauthorizedLogin) and f.getErrorMessage() and self.transport is not None:
+            text = f.getErrorMessage().encode("utf-8", errors="replace") + b"\r\n"
+            self.transport.sendPacket(userauth.MSG_USERAUTH_BANNER, common.NS(text) + common.NS(b""))
+        return super()._ebPassword(f)
+
+
+@implementer(IRealm)
+class Realm:
+    """Each login a ``Player``."""
+
+    def requestAvatar(self, avatarId: Any, mind: Any, *interfaces: Any) -> tuple[Any, Player, Any]:
+        if IConchUser not in interfaces:
+            raise NotImplementedError("only SSH logins")
+        player = Player(avatarId)
+        return IConchUser, player, player.logout
+
+
+# -- the session
+
+
+@implementer(ISession)
+class Player(ConchUser):
+    """A logged-in SSH connection: its one session channel, the PTY's terminal type and window, and the shell's
+    line protocol once it runs."""
+
+    def __init__(self, login: Login) -> None:
+        super().__init__()
+        self.login = login
+        self.channelLookup[b"session"] = session.SSHSession
+        self.opened = False  # the session channel is open: no second one
+        self.pty = False
+        self.choice = terminal.Choice()
+        self.columns = 0  # the window's, as the PTY said: 0 for none
+        self.lines: SSHLines | None = None
+        self.ssh: SSHServerTransport | None = None
+
+    def lookupChannel(self, channelType: bytes, windowSize: int, maxPacket: int, data: bytes) -> Any:
+        if self.opened:
+            raise ConchError("one session a connection", OPEN_ADMINISTRATIVELY_PROHIBITED)
+        channel = super().lookupChannel(channelType, windowSize, maxPacket, data)
+        self.opened = True
+        return channel
+
+    def getPty(self, term: bytes, windowSize: tuple[int, int, int, int], modes: Any) -> None:
+        """The terminal type picks the mode as a TTYPE answer does; the window (rows, columns, ...) the width."""
+        self.pty = True
+        types = terminal.TerminalTypes()
+        types.add(term)
+        self.choice = types.choice()
+        self.columns = windowSize[1]
+
+    def describe(self, lines: SSHLines) -> None:
+        """What the PTY said, onto the connection's session before its first word."""
+        if self.pty:
+            lines.connection.session.adopt(self.choice.mode, self.choice.charset)
+            lines.connection.session.width = terminal.clamp_width(self.columns)
+
+    def openShell(self, proto: Any) -> None:
+        ssh = proto.session.conn.transport
+        assert isinstance(ssh, MudTransport)
+        self.ssh = ssh
+        self.lines = lines = SSHLines(ssh.mud(), ssh, self)
+        lines.makeConnection(Channel(proto))
+        proto.makeConnection(session.wrapProtocol(lines))
+
+    def execCommand(self, proto: Any, command: bytes) -> None:
+        """A command (``ssh HOST CMD``) is not a shell: one line, and the session ends with status 1."""
+        self.ssh = proto.session.conn.transport
+        proto.write(b"mudwiz runs no commands: log in with ssh and no command to play\r\n")
+        exit_status(proto, 1)
+        proto.loseConnection()
+
+    def windowChanged(self, newWindowSize: tuple[int, int, int, int]) -> None:
+        """The window was resized: what is drawn from now on fits the new width (NAWS does the same)."""
+        self.columns = newWindowSize[1]
+        if self.lines is not None and self.pty:
+            self.lines.connection.session.width = terminal.clamp_width(self.columns)
+
+    def eofReceived(self) -> None:
+        """The client has nothing more to send (``ssh -T`` reading a file): end the session, as ``/quit``."""
+        if self.lines is not None:
+            self.lines.close()
+
+    def closed(self) -> None:
+        """The session channel is closed both ways: the connection has no more use (one channel a connection)."""
+        if self.ssh is not None:
+            self.ssh.loseConnection()
+
+    def logout(self) -> None:
+        """The SSH connection is gone; the line protocol has already been told (its channel closed)."""
+
+
+class Channel:
+    """The session channel as the line protocol's transport: conch's end of it, with the ``disconnecting`` that
+    Twisted's line reader looks at (a line read after ``/quit`` is not acted on)."""
+
+    disconnecting = False
+
+    def __init__(self, proto: Any) -> None:
+        self.proto = proto
+        self.session = proto.session
+
+    def write(self, data: bytes) -> None:
+        self.proto.write(data)
+
+    def writeSequence(self, data: list[bytes]) -> None:
+        self.proto.write(b"".join(data))
+
+    def loseConnection(self) -> None:
+        self.disconnecting = True
+        self.proto.loseConnection()
+
+    def getPeer(self) -> Any:
+        return self.proto.getPeer()
+
+    def getHost(self) -> Any:
+        return self.proto.getHost()
+
+
+def exit_status(proto: Any, status: int) -> None:
+    """Tell the client the session's exit status, so ``ssh`` exits with it rather than with 255."""
+    channel = proto.session
+    if channel.conn is not None and not channel.closing:
+        channel.conn.sendRequest(channel, b"exit-status", struct.pack(">L", status))
+
+
+class SSHLines(LineProtocol):
+    """The line protocol on a session channel; with a PTY, the keys go through a ``LineEditor`` first."""
+
+    newline = "\r\n"
+
+    def __init__(self, factory: SSHFactory, ssh: MudTransport, player: Player) -> None:
+        super().__init__(factory, ssh.address)
+        self.ssh, self.player = ssh, player
+        self.editor = LineEditor() if player.pty else None
+
+    def socket(self) -> Any:
+        return self.ssh.transport  # the TCP connection under SSH, where a peer that does not read shows
+
+    def connectionMade(self) -> None:
+        """Logged in already: the session starts with the name SSH proved (no login timer: the SSH connection
+        had its own until here)."""
+        socket = self.socket()
+        if hasattr(socket, "registerProducer"):
+            socket.registerProducer(self.backlog, True)
+        self.player.describe(self)
+        self.connection.start_as(self.player.login.name, self.player.login.proof)
+
+    def logged_in(self) -> None:
+        self.ssh.logged_in()
+
+    def connectionLost(self, reason: Failure = connectionDone) -> None:
+        self.connection.lost()  # the limits count the SSH connection: MudTransport tells them
+
+    def dataReceived(self, data: bytes) -> None:
+        if self.editor is None:
+            super().dataReceived(data)
+            return
+        for typed in LINE_ENDS.split(data):  # a line at a time: what it does shows after its own echo
+            echo, lines = self.editor.feed(typed)
+            self.write(echo)
+            for line in lines:
+                super().dataReceived(line + b"\n")
+
+    def send(self, text: str) -> None:
+        """Output while a line is half typed (chat from others): the typed part is blanked, the output written,
+        and the typed part shown again below it, as a BBS keeps the input line last."""
+        typed = self.editor.shown if self.editor is not None else b""
+        if not typed or not text.endswith("\n"):
+            super().send(text)
+            return
+        super().send((CLEAR_LINE if self.connection.session.mode == "ansi" else "\n") + text)
+        self.write(typed)
+
+    def write(self, data: bytes) -> None:
+        """Bytes as they are (the echo of what is typed), counted as the text is."""
+        if data and self.transport is not None and self.unread(len(data)):
+            self.transport.write(data)
+
+    def unread(self, size: int) -> bool:
+        """Also counts what the SSH channel holds back for want of window: a client that stops reading may still
+        take TCP packets but stop opening its window, and conch would keep all the rest for it."""
+        held = len(getattr(getattr(self.transport, "session", None), "buf", b"") or b"")
+        if held + size > MAX_BACKLOG and not self.dropped:
+            self.backlog.paused, self.backlog.pending = True, max(self.backlog.pending, held)
+        return super().unread(size)
+
+    def secret(self, on: bool) -> None:
+        """A password is being typed (/register, /password): the editor echoes none of it."""
+        if self.editor is not None:
+            self.editor.secret = on
+
+    def close(self) -> None:
+        if self.transport is not None:
+            exit_status(self.transport, 0 if self.connection.logged_in else 1)  # 1: the name was refused
+        super().close()
+
+
+class MudTransport(SSHServerTransport):
+    """Conch's SSH server transport with the connection's address, its login timer (the SSH login and the
+    shell's start, within the login timeout) and its place in the connection limits, held from TCP connect to
+    close like any other transport's connection."""
+
+    address = ""
+    counted_in = False  # the limits count it as logged in
+    timer: IDelayedCall | None = None
+
+    def mud(self) -> SSHFactory:
+        assert isinstance(self.factory, SSHFactory)
+        return self.factory
+
+    def connectionMade(self) -> None:
+        super().connectionMade()
+        tune(self.transport)
+        timeout = self.mud().login_timeout
+        if timeout > 0:
+            self.timer = self.mud().lobby.clock.callLater(timeout, self.expired, timeout)
+
+    def expired(self, timeout: float) -> None:
+        self.timer = None
+        self.sendDisconnect(DISCONNECT_BY_APPLICATION, f"no login within {timeout:g} s: goodbye".encode())
+
+    def logged_in(self) -> None:
+        """The shell started and the name was accepted: no more login timer, and logged in for the limits."""
+        self.stop_timer()
+        counter = self.mud().counter
+        if counter is not None and not self.counted_in:
+            counter.logged_in(self.address)
+        self.counted_in = True
+
+    def stop_timer(self) -> None:
+        if self.timer is not None and self.timer.active():
+            self.timer.cancel()
+        self.timer = None
+
+    def connectionLost(self, reason: Failure | None = None) -> None:
+        self.stop_timer()
+        counter = self.mud().counter
+        if counter is not None:
+            counter.closed(self.address, self.counted_in)
+        super().connectionLost(reason)
+
+
+class SSHFactory(LineFactory, ConchSSHFactory):  # type: ignore[misc]  # LineFactory's buildProtocol admits first
+    """The SSH listener: the same lobby, login timeout and connection limits as telnet's and raw's, the host key
+    from ``directory`` (the data directory), and names and passwords checked by ``Names``."""
+
+    protocol = MudTransport
+    services = {b"ssh-userauth": UserAuth, b"ssh-connection": SSHConnection}
+
+    def __init__(self, lobby: Lobby, motd: str, login_timeout: float = LOGIN_TIMEOUT,
+                 counter: ConnectionCounter | None = None, *, directory: str) -> None:
+        super().__init__(lobby, motd, login_timeout, counter)
+        key = host_key(directory)
+        self.publicKeys = {key.sshType(): key.public()}
+        self.privateKeys = {key.sshType(): key}
+        self.names = Names(lobby)
+        self.portal = Portal(Realm(), [self.names])
+        log.info("SSH host key {fingerprint} ({type}) in {path}", fingerprint=fingerprint(key), type=key.type(),
+                 path=str(Path(directory) / HOST_KEY))
+
+    def framing(self, address: str) -> Protocol:
+        transport = ConchSSHFactory.buildProtocol(self, None)
+        assert isinstance(transport, MudTransport)
+        transport.address = address
+        return transport
