@@ -43,6 +43,7 @@ def serve_forever(listen: str | None, motd: str | None, data: str | None = None)
     from mudwiz.service import makeService
 
     stderr = sys.stderr  # the log takes over sys.stderr; a failure to start is said on the real one
+    from mudwiz.net.rlogin import TrustError
     from mudwiz.store import StoreError
 
     globalLogBeginner.beginLoggingTo([textFileLogObserver(sys.stdout)])
@@ -50,6 +51,9 @@ def serve_forever(listen: str | None, motd: str | None, data: str | None = None)
         top = makeService(listen, motd, data=data)
     except StoreError as exc:  # a damaged, locked, foreign or newer database, an unwritable directory: as is
         print(f"mudwiz: cannot use the game records: {exc}", file=stderr)
+        return 1
+    except TrustError as exc:  # MUDWIZ_RLOGIN_BBS unreadable
+        print(f"mudwiz: {exc}", file=stderr)
         return 1
     try:
         top.startService()
