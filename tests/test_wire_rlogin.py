@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pyte
 import pytest
-from wire import JsonClient, RloginClient, free_port, running_server
+from wire import JsonClient, RloginClient, Terminal, free_port, need, running_server
 
 TRUST = "dove=127.0.0.3 fsx:s3cret door:d00rkey"  # dove by its address; fsx and the door by their secrets
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
@@ -138,6 +138,26 @@ def test_the_window_size_a_client_sends_sets_the_width_drawn(bbs_server) -> None
         assert len(line) == 100, line  # the rule spans the window: 80 before the size came
     finally:
         caller.close()
+
+
+def test_the_real_rlogin_program_logs_in_answers_the_window_request_and_is_echoed(bbs_server) -> None:
+    """rsh-redone's ``rlogin`` (scripts/test installs it): the local user's name is the client-user, ``-l``
+    gives the server-user (the secret); on the urgent 0x80 it sends its terminal's size, 120 columns here."""
+    _, rlogin = bbs_server
+    user = os.environ.get("USER") or __import__("pwd").getpwuid(os.getuid()).pw_name
+    program = Terminal([need("rlogin"), "-4", "-p", str(rlogin[1]), "-l", "s3cret", "127.0.0.1"],
+                       env={**os.environ, "TERM": "xterm"}, size=(120, 30))
+    try:
+        welcome = f"Welcome, {user}@fsx!".encode()
+        assert welcome in program.read_until(welcome)  # (read_until returns early if the program exits)
+        start = len(program.output)
+        program.type("/who")
+        seen = program.read_until(b"Online (", since=start)[start:]
+        assert b"Online (" in seen and b"/who\r\n" in seen  # echoed by the server: the program echoes nothing
+        line = next(r for r in ANSI.sub("", seen.decode("cp437")).split("\r\n") if "Online (" in r)
+        assert len(line) == 120, line  # drawn for the window the program reported
+    finally:
+        program.close()
 
 
 def play_screen(rlogin: tuple[str, int], handle: str, term: str) -> bytes:
