@@ -220,11 +220,23 @@ def time_up(sock: socket.socket, stdout: int) -> None:
             return
 
 
+def door_minute() -> float:
+    """Seconds in a minute of BBS time: 60, unless ``MUDWIZ_DOOR_MINUTE`` says otherwise (for tests)."""
+    text = os.environ.get("MUDWIZ_DOOR_MINUTE", "60")
+    try:
+        minute = float(text)
+    except ValueError:
+        minute = 0
+    if not minute > 0:
+        raise DoorError(f"MUDWIZ_DOOR_MINUTE is {text[:20]!r}: a number of seconds above 0, or unset for 60")
+    return minute
+
+
 def run(drop_file: str, server: str | None = None, secret: str | None = None) -> int:
     """The door, from the command line: 0 when the caller is done, 1 (and one line) when it cannot run."""
-    minute = float(os.environ.get("MUDWIZ_DOOR_MINUTE", 60))
     address = server or os.environ.get("MUDWIZ_DOOR_SERVER") or DEFAULT_SERVER
     try:
+        minute = door_minute()
         caller = read_drop_file(Path(drop_file), minute)
         if caller.seconds_left <= 0:
             raise DoorError("no BBS time left for mudwiz")

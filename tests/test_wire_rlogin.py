@@ -70,6 +70,17 @@ def test_bytes_that_are_no_rlogin_handshake_are_refused_in_one_line(bbs_server) 
     assert output == b"\x01mudwiz: this is an rlogin port (RFC 1282); connect by telnet instead\r\n"
 
 
+def test_a_connection_that_sends_no_handshake_is_refused_when_the_login_timer_runs_out() -> None:
+    rlogin = free_port()
+    with running_server(MUDWIZ_RLOGIN=f"tcp:{rlogin}:interface=127.0.0.1", MUDWIZ_RLOGIN_BBS=TRUST,
+                        MUDWIZ_LOGIN_TIMEOUT="1"), socket.create_connection(("127.0.0.1", rlogin), timeout=10) as sock:
+        sock.sendall(b"\0half a handshake")
+        output = b""
+        while chunk := sock.recv(4096):
+            output += chunk
+    assert output == b"\x01mudwiz: no rlogin handshake in time: goodbye\r\n"
+
+
 def test_callers_chat_with_a_telnet_user_who_sees_handle_at_bbs(bbs_server) -> None:
     telnet, rlogin = bbs_server
     ann = JsonClient(telnet, "Ann_rl")
@@ -83,6 +94,27 @@ def test_callers_chat_with_a_telnet_user_who_sees_handle_at_bbs(bbs_server) -> N
         assert said["text"] == "hello Ann"
         ann.request("/tell Max@dove hi Max")
         caller.read_until(b"hi Max")
+    finally:
+        caller.close()
+        ann.close()
+
+
+def test_a_half_typed_line_is_put_back_after_output_that_interrupts_it(bbs_server) -> None:
+    telnet, rlogin = bbs_server
+    ann = JsonClient(telnet, "Ann_half")
+    caller = RloginClient(rlogin, "Half", "s3cret")
+    try:
+        caller.read_until(b"Welcome, Half@fsx!")
+        caller.type(b"/tel")
+        caller.read_until(b"/tel")
+        start = len(caller.output)
+        ann.request("say meanwhile")
+        seen = caller.read_until(b"/tel", since=start)[start:]
+        assert seen.startswith(b"\r\x1b[K")  # the half line taken off the screen,
+        assert seen.index(b"meanwhile") < seen.rindex(b"/tel")  # the chat shown, the half line put back
+        caller.type(b"l Ann_half hi\r")  # and what was typed before still counts
+        told = ann.wait_for(lambda m: m["type"] == "chat" and m["channel"] == "tell")
+        assert told["from"] == "Half@fsx" and told["text"] == "hi"
     finally:
         caller.close()
         ann.close()
