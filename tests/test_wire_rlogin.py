@@ -183,6 +183,9 @@ def test_the_real_rlogin_program_logs_in_answers_the_window_request_and_is_echoe
     try:
         welcome = f"Welcome, {user}@fsx!".encode()
         assert welcome in program.read_until(welcome)  # (read_until returns early if the program exits)
+        first = program.read_until(b"Online (")
+        rule = next(r for r in ANSI.sub("", first.decode("cp437")).split("\r\n") if "Online (" in r)
+        assert len(rule) == 120, rule  # the login waited for the window size: the first screen fits it
         start = len(program.output)
         program.type("/who")
         seen = program.read_until(b"Online (", since=start)[start:]

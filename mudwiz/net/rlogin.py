@@ -6,8 +6,9 @@ server-user is the BBS's shared secret (or anything, for a BBS trusted by its ad
 neither (``MUDWIZ_RLOGIN_BBS``, ``Trust``) is refused with one line, as rlogind refuses: a ``\\1`` byte, then
 the reason. A trusted one is answered ``\\0``, asked for its window size (the urgent byte ``0x80``; a client
 that answers sends ``FF FF 's' 's'`` and rows, columns, x and y pixels, four 16-bit numbers; one that does not,
-Synchronet's gateway among them, is drawn for 80 columns), and its caller is logged in as ``handle@tag`` at
-once (usertext.bbs_name): no name prompt, no password, since the BBS's own login is the proof.
+Synchronet's gateway among them, is drawn for 80 columns), and its caller is logged in as ``handle@tag`` as
+soon as the size comes or ``WINDOW_WAIT`` has passed (usertext.bbs_name): no name prompt, no password, since the
+BBS's own login is the proof.
 
 After that the stream is raw keys: the client echoes nothing, so the server echoes and edits the line
 (net/rawtty.py). The terminal type decides colour and charset as telnet's TTYPE does (net/terminal.py), except
@@ -25,9 +26,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from twisted.internet.interfaces import ITCPTransport
-from twisted.internet.protocol import Protocol
+from twisted.internet.interfaces import IDelayedCall, ITCPTransport
+from twisted.internet.protocol import Protocol, connectionDone
 from twisted.logger import Logger
+from twisted.python.failure import Failure
 
 from mudwiz.connection import MAX_LINE
 from mudwiz.net import terminal
@@ -41,6 +43,7 @@ MAX_HANDSHAKE = 1024  # bytes of the four handshake strings at most: RFC 1282 cl
 WINDOW_MAGIC = b"\xff\xffss"  # then rows, columns, x pixels, y pixels: 8 bytes
 WINDOW_LENGTH = len(WINDOW_MAGIC) + 8
 URGENT_WINDOW = b"\x80"  # TIOCPKT_WINDOW: "send me your window size", as out-of-band data
+WINDOW_WAIT = 0.3  # seconds the login waits for the window size, so the first screen has the right width
 
 
 class TrustError(ValueError):
@@ -172,6 +175,9 @@ class RloginLines(LineProtocol):
         self.pending = b""  # the handshake so far, then an unfinished window-size control
         self.editor = LineEditor(MAX_LINE)
         self.decoder: codecs.IncrementalDecoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        self.entering: tuple[str, str] | None = None  # (name, tag) to log in once the window size is known
+        self.held = b""  # keys typed before that
+        self.window_wait: IDelayedCall | None = None
 
     def begin(self) -> None:
         """Nothing until the handshake: the caller is logged in by it, not asked for a name."""
@@ -200,7 +206,24 @@ class RloginLines(LineProtocol):
         keys, sizes, self.pending = take_windows(data)
         for columns, _rows in sizes:
             self.connection.session.width = terminal.clamp_width(columns)
+        if self.entering is not None:  # not logged in yet: keys wait for the login
+            self.held += keys
+            if sizes:
+                self.enter()
+            return
         self.type(self.decoder.decode(keys))
+
+    def enter(self) -> None:
+        """Log the caller in: the window size came, or was waited for long enough (Synchronet's gateway never
+        sends it). Then the keys they typed meanwhile."""
+        if self.window_wait is not None and self.window_wait.active():
+            self.window_wait.cancel()
+        entering, self.entering, self.window_wait = self.entering, None, None
+        if entering is None or self.dropped or self.connection.gone:
+            return
+        self.connection.start_trusted(*entering)
+        held, self.held = self.held, b""
+        self.type(self.decoder.decode(held))
 
     def type(self, text: str) -> None:
         """Keys, echoed and edited; each finished line to the connection, in turn, before the keys after it."""
@@ -231,7 +254,8 @@ class RloginLines(LineProtocol):
         self.accept()
         log.info("rlogin from {peer}: {name} (terminal {term!r})", peer=self.address or "?", name=name,
                  term=handshake.terminal)
-        self.connection.start_trusted(name, tag)
+        self.entering = (name, tag)
+        self.window_wait = self.callLater(WINDOW_WAIT, self.enter)
         return True
 
     def accept(self) -> None:
@@ -247,6 +271,11 @@ class RloginLines(LineProtocol):
             sock.send(URGENT_WINDOW, socket.MSG_OOB)
         except OSError:
             transport.write(b"\0")
+
+    def connectionLost(self, reason: Failure = connectionDone) -> None:
+        if self.window_wait is not None and self.window_wait.active():
+            self.window_wait.cancel()
+        super().connectionLost(reason)
 
     def refuse(self, reason: str) -> None:
         """rlogind's refusal: ``\\1`` instead of the ``\\0``, one line, then closed."""
