@@ -37,6 +37,7 @@ def test_trust_by_address_network_or_secret() -> None:
 @pytest.mark.parametrize(("text", "error"), [
     ("dove", "'dove' is neither TAG=ADDRESS[,ADDRESS] nor TAG:SECRET"),
     ("dove:", "'dove:' is neither"),
+    ("dove=", "'dove=' names no address"),
     ("bad.tag=127.0.0.1", "the tag 'bad.tag' is not 1 to 15"),
     ("dove=bbs.example.org", "'bbs.example.org' is not an IP address or network"),
     ("a_tag_that_is_too_long:x", "is not 1 to 15"),

@@ -157,6 +157,21 @@ def test_nobody_can_type_a_bbs_name_at_the_prompt_and_a_bbs_caller_cannot_regist
         caller.close()
 
 
+def test_a_program_in_json_mode_over_rlogin_reads_json_lines_only(bbs_server) -> None:
+    _, rlogin = bbs_server
+    bot = RloginClient(rlogin, "Botty", "s3cret")
+    try:
+        bot.read_until(b"Welcome, Botty@fsx!")
+        bot.type(b"/mode json\r")
+        bot.read_until(b'"type":"ok"')
+        start = len(bot.output)
+        bot.type(b'{"id": 7, "cmd": "/who"}\r')
+        seen = bot.read_until(b'"id":7', since=start)[start:]
+        assert all(line.startswith(b"{") for line in seen.split(b"\r\n") if line), seen  # no echo of its keys
+    finally:
+        bot.close()
+
+
 def test_the_window_size_a_client_sends_sets_the_width_drawn(bbs_server) -> None:
     _, rlogin = bbs_server
     caller = RloginClient(rlogin, "Wide", "s3cret", term="xterm/38400")

@@ -68,6 +68,8 @@ class Trust:
             equals, colon = entry.find("="), entry.find(":")
             if equals > 0 and (colon < 0 or equals < colon):
                 tag, _, addresses = entry.partition("=")
+                if not addresses.strip(","):
+                    raise TrustError(f"MUDWIZ_RLOGIN_BBS: {entry!r} names no address")
                 networks += [(_network(a, entry), _tag(tag, entry)) for a in addresses.split(",") if a]
             elif colon > 0 and entry[colon + 1:]:
                 tag, _, secret = entry.partition(":")
@@ -229,7 +231,7 @@ class RloginLines(LineProtocol):
         """Keys, echoed and edited; each finished line to the connection, in turn, before the keys after it."""
         while text and not self.dropped and not getattr(self.transport, "disconnecting", False):
             edited = self.editor.feed(text)
-            if edited.echo:
+            if edited.echo and self.connection.session.mode != "json":  # a program reads lines, not its keys
                 self.write(edited.echo)
             if edited.line is not None:
                 self._guarded(self.connection.receive, edited.line)
