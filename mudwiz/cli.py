@@ -1,5 +1,6 @@
 """The ``mudwiz`` command: ``mudwiz serve`` runs the server without twistd; ``mudwiz client`` the terminal client;
-``mudwiz admin`` grants the sysop role and lifts bans (mudwiz/admin.py)."""
+``mudwiz admin`` grants the sysop role and lifts bans (mudwiz/admin.py); ``mudwiz door`` runs as a BBS door
+(mudwiz/door.py)."""
 
 from __future__ import annotations
 
@@ -21,6 +22,12 @@ def main(argv: list[str] | None = None) -> int:
     exporting.add_argument("id", type=int, help="the game's id (/history lists them)")
     exporting.add_argument("--data", help="the data directory (default $MUDWIZ_DATA or ./data)")
     admin.add_parser(sub)
+    door = sub.add_parser("door", help="run as a BBS door for the caller on stdin/stdout (docs/bbs.md)")
+    door.add_argument("drop_file", metavar="DROPFILE", help="the BBS's DOOR32.SYS or DOOR.SYS for this caller")
+    door.add_argument("--server", help="HOST:PORT of the server's rlogin port (default $MUDWIZ_DOOR_SERVER or "
+                      "127.0.0.1:4513)")
+    door.add_argument("--secret", help="this BBS's secret in the server's MUDWIZ_RLOGIN_BBS (default "
+                      "$MUDWIZ_DOOR_SECRET; none when the server trusts the door's address)")
     client = sub.add_parser("client", help="the full-screen terminal client")
     client.add_argument("address", nargs="?", default="localhost:4000", help="HOST[:PORT] (default localhost:4000)")
     args = parser.parse_args(argv)
@@ -30,6 +37,10 @@ def main(argv: list[str] | None = None) -> int:
         return export_game(args.id, args.data)
     if args.command == "admin":
         return admin.run(args)
+    if args.command == "door":
+        from mudwiz.door import run
+
+        return run(args.drop_file, args.server, args.secret)
     from mudwiz.client.app import run_client
 
     return run_client(args.address)
@@ -43,6 +54,7 @@ def serve_forever(listen: str | None, motd: str | None, data: str | None = None)
     from mudwiz.service import makeService
 
     stderr = sys.stderr  # the log takes over sys.stderr; a failure to start is said on the real one
+    from mudwiz.net.rlogin import TrustError
     from mudwiz.store import StoreError
 
     globalLogBeginner.beginLoggingTo([textFileLogObserver(sys.stdout)])
@@ -50,6 +62,9 @@ def serve_forever(listen: str | None, motd: str | None, data: str | None = None)
         top = makeService(listen, motd, data=data)
     except StoreError as exc:  # a damaged, locked, foreign or newer database, an unwritable directory: as is
         print(f"mudwiz: cannot use the game records: {exc}", file=stderr)
+        return 1
+    except TrustError as exc:  # MUDWIZ_RLOGIN_BBS unreadable
+        print(f"mudwiz: {exc}", file=stderr)
         return 1
     try:
         top.startService()

@@ -214,6 +214,9 @@ def _accounts(lobby: Lobby, arg: str, verb: str) -> Accounts:
 @command("register", "/register",
          f"make your name yours: a password ({MIN_PASSWORD}+ characters, asked twice) at each login from now on")
 def _register(lobby: Lobby, session: Session, arg: str) -> str | None:
+    if session.bbs is not None:
+        raise BadCommand(f"{session.name} is known by the login of the BBS {session.bbs}: a BBS caller's name "
+                         "needs no password here and cannot be registered")
     if _accounts(lobby, arg, "register").find(session.name) is not None:
         raise BadCommand(f"{session.name} is registered already; /password changes its password")
     session.ask_password("register")

@@ -178,6 +178,21 @@ class Connection:
             self.session.deliver({"type": "error", "message": str(exc)})
             self.outbox.close()
 
+    def start_trusted(self, name: str, bbs: str) -> None:
+        """A caller a trusted BBS vouches for (net/rlogin.py): the message of the day, then in as ``name``
+        (``handle@bbs``) at once, with no name prompt and no password or resume code, the BBS's own login being
+        the proof. A name that cannot log in now (banned, or already connected) is one line, and the end."""
+        self.session.bbs = bbs
+        if self.refused("address", self.session.address) or self.refused("name", name):
+            return
+        for line in self.motd.splitlines():
+            self.send_lines([clean(line)])
+        try:
+            self.enter(name)
+        except MudwizError as exc:
+            self.session.deliver({"type": "error", "message": str(exc)})
+            self.outbox.close()
+
     def refused(self, kind: str, target: str) -> bool:
         """A banned address (at connection) or name (when given): one line saying until when, then closed."""
         sysops = self.lobby.sysops

@@ -31,7 +31,7 @@ from mudwiz.session import Session
 from mudwiz.sysops import Sysops
 from mudwiz.table import IDLE_CLOSE, Journal, Records, Table, TableServices
 from mudwiz.thinking import Think, think_inline
-from mudwiz.usertext import NAME_RULE, one_line
+from mudwiz.usertext import BBS_NAME_RULE, NAME_RULE, one_line
 
 log = Logger()
 
@@ -120,9 +120,14 @@ class Lobby:
 
     # ------------------------------------------------------------ arriving and leaving
 
-    def check_name(self, name: str) -> str:
+    def check_name(self, name: str, bbs: str | None = None) -> str:
+        """``name`` if it may log in now. ``bbs`` is the tag of the trusted BBS link it came by: only then is it
+        ``handle@bbs`` (usertext.BBS_NAME_RULE), and only with that tag; typed at the prompt, ``@`` is refused."""
         name = name.strip()
-        if not NAME_RULE.match(name):
+        if bbs is not None:
+            if not BBS_NAME_RULE.match(name) or name.rpartition("@")[2] != bbs:
+                raise BadCommand(f"a BBS caller's name is HANDLE@{bbs}: 2 to 16 of A-Z a-z 0-9 _ - before the @")
+        elif not NAME_RULE.match(name):
             why = "; accented and non-Latin letters cannot be typed on every terminal" if not name.isascii() else ""
             raise BadCommand(f"a name is 2 to 16 of the letters A-Z and a-z, digits, _ or - (no spaces){why}")
         if name.lower() in self.users:
@@ -149,10 +154,10 @@ class Lobby:
         """Admit ``session`` as ``name`` (checked already: its password or resume code given where one is due);
         ``greet`` (the welcome) runs before a kept seat is handed back, so a returning player reads the welcome
         first and then their table. A guest keeps the resume code of a name they come back to, else gets one."""
-        session.name = self.held_spelling(self.check_name(name))
+        session.name = self.held_spelling(self.check_name(name, session.bbs))
         session.registered = registered
         key = session.name.lower()
-        if registered:
+        if registered or session.bbs is not None:  # a BBS caller comes back through the BBS: no code needed
             self.resume_codes.pop(key, None)
         elif key not in self.resume_codes or not self.holds_name(key):
             self.resume_codes[key] = new_resume_code()

@@ -27,6 +27,7 @@ from mudwiz.lobby import ARRIVAL_BURST, ARRIVAL_RATE, PRESENCE_CROWD, Lobby, Pre
 from mudwiz.net.limits import ConnectionCounter, Limits, raise_fd_limit
 from mudwiz.net.raw import RawFactory
 from mudwiz.net.ssh import SSHFactory
+from mudwiz.net.rlogin import RloginFactory, Trust, TrustError
 from mudwiz.net.telnet import MudFactory
 from mudwiz.ratings import RatingBoard, rate_game
 from mudwiz.restore import restore_tables, resume_code_of
@@ -270,7 +271,20 @@ def makeService(
     ssh = os.environ.get("MUDWIZ_SSH")
     if ssh:  # off unless set: the host key is made (in the data directory) only for a server that listens
         add_listener(top, "ssh", ssh, SSHFactory(*shared, directory=data_directory(data)))
+    rlogin = os.environ.get("MUDWIZ_RLOGIN")
+    if rlogin:
+        add_listener(top, "rlogin", rlogin, RloginFactory(*shared, trust=rlogin_trust()))
     return top
+
+
+def rlogin_trust() -> Trust:
+    """The BBSes the rlogin port takes callers from (``MUDWIZ_RLOGIN_BBS``, net/rlogin.py's ``Trust``);
+    ``TrustError`` when it cannot be read or names none, since such a port would refuse every caller."""
+    trust = Trust.parse(os.environ.get("MUDWIZ_RLOGIN_BBS", ""))
+    if not trust:
+        raise TrustError("MUDWIZ_RLOGIN is set but MUDWIZ_RLOGIN_BBS names no BBS (TAG=ADDRESS or TAG:SECRET): "
+                         "every caller would be refused")
+    return trust
 
 
 def endpoint_port(endpoint: str | None) -> str | None:
@@ -322,4 +336,7 @@ def tac_service() -> service.MultiService:
         return makeService()
     except StoreError as exc:
         print(f"mudwiz: cannot use the game records: {exc}", file=sys.stderr)
+        raise SystemExit(1) from None
+    except TrustError as exc:
+        print(f"mudwiz: {exc}", file=sys.stderr)
         raise SystemExit(1) from None

@@ -29,7 +29,7 @@ from mudwiz.errors import BadCommand
 from mudwiz.numbers import whole_number
 from mudwiz.session import Session
 from mudwiz.store import Ban, Store, StoreError, iso_time
-from mudwiz.usertext import NAME_RULE, one_line
+from mudwiz.usertext import BBS_NAME_RULE, NAME_RULE, one_line
 
 log = Logger()
 
@@ -64,7 +64,7 @@ def ban_target(text: str) -> tuple[str, str]:
         return "address", str(ipaddress.ip_address(text))
     except ValueError:
         pass
-    if not NAME_RULE.match(text):
+    if not NAME_RULE.match(text) and not BBS_NAME_RULE.match(text):
         raise BadCommand(f"{one_line(text)[:40]!r} is neither a name nor an IP address")
     return "name", text
 

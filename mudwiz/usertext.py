@@ -10,6 +10,10 @@ import re
 import unicodedata
 
 NAME_RULE = re.compile(r"^[A-Za-z0-9_-]{2,16}$")  # a user's name: typeable on any terminal, no spaces
+# A BBS caller's name, ``handle@tag``: given only by a trusted BBS link (net/rlogin.py), never typed at the name
+# prompt (NAME_RULE has no ``@``), so nobody can pose as a BBS's caller. 2-16 + 1 + 1-15: at most 32 characters.
+BBS_TAG_RULE = re.compile(r"^[A-Za-z0-9_-]{1,15}$")
+BBS_NAME_RULE = re.compile(r"^[A-Za-z0-9_-]{2,16}@[A-Za-z0-9_-]{1,15}$")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
@@ -26,6 +30,17 @@ def erase(text: str) -> str:
         else:
             kept.append(ch)
     return "".join(kept)
+
+
+def bbs_name(handle: str, tag: str) -> str | None:
+    """The name a BBS's caller goes by here: their handle as the BBS spells it (spaces, accents, punctuation)
+    made to fit the name rule, then ``@tag``: ``Joe Smith`` of ``dove`` is ``Joe_Smith@dove``. Spaces become
+    ``_``, accents are dropped from their letters, anything else outside A-Z a-z 0-9 _ - goes, and the handle is
+    cut to 16; None when fewer than 2 characters are left."""
+    folded = unicodedata.normalize("NFKD", handle.strip())
+    kept = re.sub(r"[^A-Za-z0-9_-]", "", re.sub(r"\s+", "_", folded))[:16]
+    name = f"{kept}@{tag}"
+    return name if BBS_NAME_RULE.match(name) else None
 
 
 def clean(text: str) -> str:

@@ -250,6 +250,58 @@ class TelnetClient:
         self.sock.close()
 
 
+class RloginClient:
+    """A scripted RFC 1282 client, as a BBS's rlogin gateway is: the handshake (``\\0 client-user \\0
+    server-user \\0 terminal/speed \\0``), then raw keys; ``output`` is every byte the server sent (the
+    ``\\0`` or refusal first), ``urgent`` the out-of-band bytes."""
+
+    def __init__(self, address: tuple[str, int], user: str, server_user: str = "", term: str = "ansi-bbs/38400",
+                 source: str | None = None) -> None:
+        self.sock = socket.create_connection(address, timeout=10, source_address=(source, 0) if source else None)
+        self.sock.sendall(b"\0" + user.encode() + b"\0" + server_user.encode() + b"\0" + term.encode() + b"\0")
+        self.output = self.sock.recv(1)  # b"\\0", or b"\\1" and the refusal
+        self.closed = not self.output
+        self.urgent = b""
+        if self.output == b"\0":  # the window-size request comes at once, out of band: read before passing it
+            _, _, pending = select.select([], [], [self.sock], 5)
+            if pending:
+                self.urgent = self.sock.recv(1, socket.MSG_OOB)
+
+    def type(self, keys: bytes) -> None:
+        self.sock.sendall(keys)
+
+    def window(self, columns: int, rows: int) -> None:
+        """The window-size control a client sends when asked: FF FF s s, rows, columns, x and y pixels."""
+        self.sock.sendall(b"\xff\xffss" + struct.pack("!HHHH", rows, columns, 0, 0))
+
+    def read_until(self, needle: bytes, timeout: float = 10.0, since: int = 0) -> bytes:
+        deadline = time.monotonic() + timeout
+        while needle not in self.output[since:]:
+            left = deadline - time.monotonic()
+            if left <= 0 or self.closed:
+                raise TimeoutError(f"{needle!r} not seen; got: {self.output[-600:]!r}")
+            self.read(min(left, 0.5))
+        return self.output
+
+    def read(self, timeout: float) -> None:
+        self.sock.settimeout(timeout)
+        try:
+            chunk = self.sock.recv(1 << 16)
+        except (TimeoutError, BlockingIOError):
+            return
+        self.closed = not chunk
+        self.output += chunk
+
+    def read_to_close(self, timeout: float = 10.0) -> bytes:
+        deadline = time.monotonic() + timeout
+        while not self.closed and time.monotonic() < deadline:
+            self.read(0.5)
+        return self.output
+
+    def close(self) -> None:
+        self.sock.close()
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -76,9 +76,14 @@ class LineProtocol(LineReceiver, TimeoutMixin):
         tune(socket)
         if hasattr(socket, "registerProducer"):
             socket.registerProducer(self.backlog, True)
-        self.connection.start()
+        self.begin()
         if self.connection.login_timeout > 0:
             self.setTimeout(self.connection.login_timeout)
+
+    def begin(self) -> None:
+        """The conversation's start: the message of the day and the name prompt. A framing with a handshake of
+        its own first (rlogin) starts it later."""
+        self.connection.start()
 
     def callLater(self, period: float, func: Any) -> IDelayedCall:
         """The login timer runs on the lobby's clock, so tests drive it with ``task.Clock``."""

@@ -1,0 +1,250 @@
+"""``mudwiz door DROPFILE``: mudwiz as a BBS door, for BBSes that run doors as programs (docs/bbs.md).
+
+The BBS runs the door with the caller on its stdin and stdout and writes a drop file about them: DOOR32.SYS or
+DOOR.SYS (``read_drop_file``). The door connects to a mudwiz server's rlogin port (net/rlogin.py) as that
+caller, trusted by the door's secret (the server-user field) or by its address, and relays bytes both ways
+untouched: the terminal is put in raw mode when stdin is one, and the server echoes and edits the line, so the
+door needs no line discipline of its own. The caller's name there is ``handle@tag``, the tag being the one the
+server's ``MUDWIZ_RLOGIN_BBS`` gives the secret.
+
+A door must not outlive the caller's time on the BBS: ``TimeLeft`` warns them at 5 minutes and at 1, and at
+zero the door leaves the table (``/leave``, so a bot takes the seat at once rather than after the grace
+period), quits, and exits. ``MUDWIZ_DOOR_MINUTE`` (seconds in a minute, 60) exists so tests need not wait.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import select
+import socket
+import struct
+import sys
+import termios
+import time
+import tty
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+DEFAULT_SERVER = "127.0.0.1:4513"
+WARNINGS = (5, 1)  # minutes left at which the caller is told
+COLUMNS = 80  # what a door draws for: BBS terminals are 80 columns; DOOR.SYS says only the rows
+DEFAULT_ROWS = 24
+MAX_DROP_FILE = 64 * 1024  # bytes: a drop file is some 50 short lines
+GOODBYE_WAIT = 5.0  # seconds the server has to say goodbye after /quit
+
+
+class DoorError(Exception):
+    """The door cannot run: a bad drop file, an unreachable or refusing server. One line, for the sysop's log
+    and the caller's screen."""
+
+
+@dataclass(frozen=True)
+class Caller:
+    """What the door needs from a drop file."""
+
+    handle: str
+    ansi: bool  # ANSI graphics; else plain ASCII
+    rows: int
+    seconds_left: float  # in door seconds (see ``MUDWIZ_DOOR_MINUTE``)
+    node: int
+
+    @property
+    def terminal(self) -> str:
+        """The rlogin terminal type: ``ansi-bbs`` is ANSI in CP437 (net/terminal.py), ``dumb`` plain ASCII."""
+        return "ansi-bbs" if self.ansi else "dumb"
+
+
+def read_drop_file(path: Path, minute: float = 60.0) -> Caller:
+    """The caller of a DOOR32.SYS or DOOR.SYS (by the file's name, else by its first line: DOOR.SYS starts
+    with ``COMn:``); ``DoorError`` naming the line at fault for a file that is not one."""
+    try:
+        with path.open("rb") as file:
+            data = file.read(MAX_DROP_FILE + 1)
+    except OSError as exc:
+        raise DoorError(f"cannot read the drop file {path}: {exc.strerror or exc}") from None
+    if len(data) > MAX_DROP_FILE:
+        raise DoorError(f"{path} is no drop file: longer than {MAX_DROP_FILE} bytes")
+    lines = [line.strip() for line in data.decode("cp437").splitlines()]
+    name = path.name.lower()
+    if name == "door32.sys" or (name != "door.sys" and not (lines[:1] and lines[0].upper().startswith("COM"))):
+        return door32(lines, path, minute)
+    return door_sys(lines, path, minute)
+
+
+def door32(lines: list[str], path: Path, minute: float) -> Caller:
+    """DOOR32.SYS (revision 1): 11 lines; 7 the handle, 9 minutes left, 10 emulation (0 ASCII, 1 ANSI,
+    2 Avatar, 3 RIP, 4 Max Graphics), 11 the node. It says nothing of the screen's rows."""
+    field = Fields(lines, path, "DOOR32.SYS", 11)
+    return Caller(field.text(7, "handle"), field.number(10, "emulation") != 0, DEFAULT_ROWS,
+                  field.number(9, "minutes left") * minute, field.number(11, "node"))
+
+
+def door_sys(lines: list[str], path: Path, minute: float) -> Caller:
+    """DOOR.SYS (31 or 52 lines): 4 the node, 10 the user's full name, 18 seconds left, 19 minutes left,
+    20 graphics (``GR`` ANSI, ``NG`` none, ``7E`` 7-bit, ``RIP``), 21 the screen's rows, 36 the alias (52-line
+    files; the handle when set, else the full name)."""
+    field = Fields(lines, path, "DOOR.SYS", 21)
+    alias = lines[35] if len(lines) > 35 else ""
+    seconds = field.number(18, "seconds left") if lines[17].isdigit() else field.number(19, "minutes left") * 60
+    rows = int(lines[20]) if lines[20].isdigit() and 0 < int(lines[20]) < 256 else DEFAULT_ROWS  # often blank
+    return Caller(alias or field.text(10, "user's full name"), field.text(20, "graphics mode").upper() in ("GR", "RIP"),
+                  rows, seconds * minute / 60, field.number(4, "node"))
+
+
+@dataclass(frozen=True)
+class Fields:
+    """A drop file's lines, read by number (from 1) with errors that name the line."""
+
+    lines: list[str]
+    path: Path
+    kind: str
+    least: int
+
+    def __post_init__(self) -> None:
+        if len(self.lines) < self.least:
+            raise DoorError(f"{self.path} is no {self.kind}: {len(self.lines)} lines, not {self.least} or more")
+
+    def text(self, number: int, what: str) -> str:
+        value = self.lines[number - 1]
+        if not value:
+            raise DoorError(f"{self.path}: line {number} ({what}) of the {self.kind} is empty")
+        return value
+
+    def number(self, number: int, what: str) -> int:
+        value = self.text(number, what)
+        try:
+            return int(value)
+        except ValueError:
+            raise DoorError(f"{self.path}: line {number} ({what}) of the {self.kind} is {value[:20]!r}, "
+                            "not a whole number") from None
+
+
+class TimeLeft:
+    """The caller's BBS time: what to tell them when (``due``), and when it is up."""
+
+    def __init__(self, seconds: float, minute: float, now: float) -> None:
+        self.end = now + seconds
+        self.minute = minute
+        self.warnings = [m for m in WARNINGS if m * minute < seconds]  # those still ahead
+
+    def next_event(self, now: float) -> float:
+        """Seconds until the next warning or the end."""
+        times = [self.end - m * self.minute for m in self.warnings] + [self.end]
+        return max(0.0, min(times) - now)
+
+    def due(self, now: float) -> str | None:
+        """The warning due now (and no longer ahead), if any."""
+        for m in list(self.warnings):
+            if now >= self.end - m * self.minute:
+                self.warnings.remove(m)
+                return f"*** {m} minute{'s' if m > 1 else ''} of your BBS time left ***"
+        return None
+
+    def up(self, now: float) -> bool:
+        return now >= self.end
+
+
+def connect(address: str, caller: Caller, secret: str) -> socket.socket:
+    """The rlogin connection as ``caller``: the handshake, the server's ``\\0``, then the window size (80
+    columns and the drop file's rows). ``DoorError`` with the server's one-line refusal, if it refuses."""
+    host, _, port = address.rpartition(":")
+    try:
+        sock = socket.create_connection((host or "127.0.0.1", int(port)), timeout=10)
+    except (OSError, ValueError) as exc:
+        why = getattr(exc, "strerror", None) or exc
+        raise DoorError(f"cannot reach the mudwiz server at {address}: {why}") from None
+    fields = [caller.handle, secret, f"{caller.terminal}/38400"]
+    sock.sendall(b"\0" + b"".join(f.encode("cp437", errors="replace") + b"\0" for f in fields))
+    answer = sock.recv(1)
+    if answer != b"\0":
+        refusal = (answer + sock.recv(512)).lstrip(b"\x01").split(b"\r\n")[0].decode("ascii", errors="replace")
+        sock.close()
+        raise DoorError(refusal or f"the server at {address} closed the connection")
+    sock.sendall(b"\xff\xffss" + struct.pack("!HHHH", caller.rows, COLUMNS, 0, 0))
+    sock.settimeout(None)
+    return sock
+
+
+@contextlib.contextmanager
+def raw_terminal(fd: int) -> Iterator[None]:
+    """Keys as typed and bytes as sent, while the door runs, when ``fd`` is a terminal (a pipe is already raw)."""
+    if not os.isatty(fd):
+        yield
+        return
+    saved = termios.tcgetattr(fd)
+    tty.setraw(fd)
+    try:
+        yield
+    finally:
+        termios.tcsetattr(fd, termios.TCSAFLUSH, saved)
+
+
+def relay(sock: socket.socket, time_left: TimeLeft, stdin: int = 0, stdout: int = 1) -> None:
+    """Bytes both ways until the server or the caller hangs up, or the time is up."""
+    while True:
+        now = time.monotonic()
+        warning = time_left.due(now)
+        if warning is not None:
+            os.write(stdout, f"\r\n{warning}\r\n".encode())
+        if time_left.up(now):
+            time_up(sock, stdout)
+            return
+        ready, _, _ = select.select([sock.fileno(), stdin], [], [], time_left.next_event(now))
+        if sock.fileno() in ready and not pass_on(sock.recv(65536), stdout):
+            return
+        if stdin in ready:
+            keys = os.read(stdin, 4096)
+            if not keys:  # the caller hung up
+                return
+            sock.sendall(keys)
+
+
+def pass_on(data: bytes, stdout: int) -> bool:
+    """The server's bytes to the caller; False once the server has closed."""
+    if data:
+        os.write(stdout, data)
+    return bool(data)
+
+
+def time_up(sock: socket.socket, stdout: int) -> None:
+    """Leave the table and quit (Ctrl-U first: whatever was half typed is not sent with them), then show what
+    the server says until it closes, a few seconds at most."""
+    os.write(stdout, b"\r\n*** Your BBS time is up: leaving the table. ***\r\n")
+    sock.sendall(b"\x15/leave\r/quit\r")
+    deadline = time.monotonic() + GOODBYE_WAIT
+    while (left := deadline - time.monotonic()) > 0:
+        ready, _, _ = select.select([sock], [], [], left)
+        if ready and not pass_on(sock.recv(65536), stdout):
+            return
+
+
+def door_minute() -> float:
+    """Seconds in a minute of BBS time: 60, unless ``MUDWIZ_DOOR_MINUTE`` says otherwise (for tests)."""
+    text = os.environ.get("MUDWIZ_DOOR_MINUTE", "60")
+    try:
+        minute = float(text)
+    except ValueError:
+        minute = 0
+    if not minute > 0:
+        raise DoorError(f"MUDWIZ_DOOR_MINUTE is {text[:20]!r}: a number of seconds above 0, or unset for 60")
+    return minute
+
+
+def run(drop_file: str, server: str | None = None, secret: str | None = None) -> int:
+    """The door, from the command line: 0 when the caller is done, 1 (and one line) when it cannot run."""
+    address = server or os.environ.get("MUDWIZ_DOOR_SERVER") or DEFAULT_SERVER
+    try:
+        minute = door_minute()
+        caller = read_drop_file(Path(drop_file), minute)
+        if caller.seconds_left <= 0:
+            raise DoorError("no BBS time left for mudwiz")
+        sock = connect(address, caller, secret if secret is not None else os.environ.get("MUDWIZ_DOOR_SECRET", ""))
+    except DoorError as exc:
+        print(f"mudwiz door: {exc}", file=sys.stderr)
+        os.write(1, f"mudwiz: {exc}\r\n".encode("ascii", errors="replace"))
+        return 1
+    with sock, raw_terminal(0):
+        relay(sock, TimeLeft(caller.seconds_left, minute, time.monotonic()))
+    return 0

@@ -1,0 +1,182 @@
+"""``mudwiz door`` as a BBS runs it: on a pseudo-terminal (the caller), with a drop file written here in each
+format, against a live server's rlogin port; the BBS time runs on a fast clock (``MUDWIZ_DOOR_MINUTE``).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pyte
+import pytest
+from wire import ROOT, JsonClient, Terminal, free_port, running_server
+
+from mudwiz.door import DoorError, TimeLeft, read_drop_file
+
+SECRET = "d00rkey"
+ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+
+
+def door32(handle: str = "Door Lee", minutes: str = "6", emulation: str = "1", node: str = "3") -> str:
+    """A DOOR32.SYS as ENiGMA½ and Mystic write it: comm type, handle, baud, BBS, record, real name, alias,
+    security, minutes left, emulation, node."""
+    return "\r\n".join(["2", "-1", "115200", "Test BBS 1.0", "7", "Lee Real", handle, "30", minutes, emulation,
+                        node]) + "\r\n"
+
+
+def door_sys(alias: str = "Lee2", full_name: str = "Lee Full", seconds: str = "240", graphics: str = "NG",
+             rows: str = "25") -> str:
+    """A 52-line DOOR.SYS as Synchronet writes it (the lines not read hold the spec's sample values)."""
+    lines = ["COM0:", "115200", "8", "2", "115200", "Y", "Y", "Y", "Y", full_name, "Somewhere", "555", "555",
+             "", "30", "12", "01/01/26", seconds, str(int(seconds) // 60), graphics, rows, "N", "1,2,3", "1",
+             "01/01/99", "7", "Z", "0", "0", "0", "999999", "01/01/00", "C:\\SBBS", "C:\\SBBS", "Sysop", alias,
+             "00:00", "Y", "N", "Y", "7", "1", "01/01/26", "00:00", "00:00", "0", "0", "0", "0", "", "0", "0"]
+    assert len(lines) == 52
+    return "\r\n".join(lines) + "\r\n"
+
+
+@pytest.fixture(scope="module")
+def rlogin_server() -> Iterator[tuple[tuple[str, int], int]]:
+    rlogin = free_port()
+    trust = f"door:{SECRET} dove=127.0.0.3"  # 127.0.0.1, where the door connects from, is not trusted by address
+    with running_server(MUDWIZ_RLOGIN=f"tcp:{rlogin}:interface=127.0.0.1", MUDWIZ_RLOGIN_BBS=trust) as server:
+        yield (server[0], server[1]), rlogin
+
+
+def door(path: Path, rlogin: int, minute: str, secret: str = SECRET) -> Terminal:
+    env = {**os.environ, "MUDWIZ_DOOR_MINUTE": minute}
+    return Terminal([sys.executable, "-m", "mudwiz.cli", "door", str(path), "--server", f"127.0.0.1:{rlogin}",
+                     "--secret", secret], env=env)
+
+
+def screen_of(text: str) -> list[str]:
+    screen = pyte.Screen(80, 24)
+    pyte.Stream(screen).feed(text)
+    return screen.display
+
+
+def test_a_door32_caller_plays_is_warned_and_leaves_the_table_cleanly_when_time_is_up(rlogin_server, tmp_path) -> None:
+    telnet, rlogin = rlogin_server
+    drop = tmp_path / "door32.sys"
+    drop.write_text(door32(), encoding="cp437")
+    ann = JsonClient(telnet, "Ann_door")
+    caller = door(drop, rlogin, minute="1.5")  # 6 minutes of 1.5 s: warned at 1.5 s and 7.5 s, out at 9 s
+    try:
+        caller.read_until(b"Welcome, Door_Lee@door!")
+        caller.type("/new wizard")
+        caller.read_until(b" is yours")
+        ann.wait_for(lambda m: m["type"] == "notice" and "Door_Lee@door opens table" in m["text"])
+        caller.read_until(b"*** 5 minutes of your BBS time left ***")
+        caller.read_until(b"*** 1 minute of your BBS time left ***")
+        caller.read_until(b"*** Your BBS time is up: leaving the table. ***")
+        caller.read_until(b"you leave table 1")  # the server's answers to the door's /leave and /quit
+        caller.read_until(b"bye")
+        assert caller.proc.wait(timeout=15) == 0
+        ann.wait_for(lambda m: m["type"] == "notice" and m["text"] == "Door_Lee@door has left.")
+        ann.request("/tables")
+        listed = [m for m in ann.messages[ann.mark:] if m["type"] == "tables"]
+        assert listed and "Door_Lee@door" not in str(listed[-1]["tables"])  # they left it: it closed, empty
+        text = caller.output.decode("cp437")
+        assert "\x1b[" in text and "\u2500" in text  # ANSI and CP437 rules, for an ANSI caller
+        screen = screen_of(text)
+        assert any("Your BBS time is up" in row for row in screen)
+        capture = os.environ.get("MUDWIZ_CAPTURE_DIR")  # docs/bbs.md's screens come from here
+        if capture:
+            Path(capture, "door-cp437.txt").write_text("\n".join(row.rstrip() for row in screen) + "\n")
+        for line in ANSI.sub("", text).replace("\b \b", "").split("\r\n"):
+            assert len(line) <= 80, line  # nothing past the width
+    finally:
+        caller.close()
+        ann.close()
+
+
+def test_a_door_sys_caller_without_graphics_gets_plain_ascii_and_only_the_warning_still_ahead(
+        rlogin_server, tmp_path) -> None:
+    _, rlogin = rlogin_server
+    drop = tmp_path / "DOOR.SYS"
+    drop.write_text(door_sys(seconds="240", graphics="NG"), encoding="cp437")  # 4 minutes: no 5-minute warning
+    caller = door(drop, rlogin, minute="1.5")
+    try:
+        caller.read_until(b"Welcome, Lee2@door!")  # the alias (line 36), not the full name
+        caller.type("/who")
+        caller.read_until(b"Lee2@door")
+        caller.read_until(b"Your BBS time is up")
+        assert caller.proc.wait(timeout=15) == 0
+        assert b"1 minute of your BBS time left" in caller.output and b"5 minutes" not in caller.output
+        assert max(caller.output) < 0x80 and b"\x1b[" not in caller.output  # plain ASCII: no colour, no CP437
+        screen = screen_of(caller.output.decode("ascii"))
+        assert any("Your BBS time is up" in row for row in screen)
+    finally:
+        caller.close()
+
+
+def run_door(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "mudwiz.cli", "door", *args], cwd=ROOT, capture_output=True,
+                          text=True, timeout=30, stdin=subprocess.DEVNULL)
+
+
+def test_a_wrong_secret_is_refused_in_one_line_and_the_door_exits(rlogin_server, tmp_path) -> None:
+    _, rlogin = rlogin_server
+    drop = tmp_path / "door32.sys"
+    drop.write_text(door32(), encoding="cp437")
+    done = run_door(str(drop), "--server", f"127.0.0.1:{rlogin}", "--secret", "guess")
+    assert done.returncode == 1
+    assert done.stderr == ("mudwiz door: mudwiz: this rlogin port takes callers of the BBSes its sysop trusts only; "
+                           "connect by telnet\n")
+    assert done.stdout.startswith("mudwiz: mudwiz: this rlogin port")  # the caller is told too
+
+
+@pytest.mark.parametrize(("name", "content", "error"), [
+    ("door32.sys", door32(minutes="lots"), "line 9 (minutes left) of the DOOR32.SYS is 'lots', not a whole number"),
+    ("door32.sys", "2\r\n-1\r\n", "is no DOOR32.SYS: 2 lines, not 11 or more"),
+    ("door32.sys", door32(handle=""), "line 7 (handle) of the DOOR32.SYS is empty"),
+    ("DOOR.SYS", door_sys().replace("\r\nNG\r\n", "\r\n\r\n"), "line 20 (graphics mode) of the DOOR.SYS is empty"),
+    ("DOOR.SYS", "COM1:\r\n" * 10, "is no DOOR.SYS: 10 lines, not 21 or more"),
+])
+def test_a_bad_drop_file_is_one_line_naming_the_line(tmp_path, name, content, error) -> None:
+    drop = tmp_path / name
+    drop.write_text(content, encoding="cp437")
+    done = run_door(str(drop), "--server", "127.0.0.1:1")
+    assert done.returncode == 1
+    assert done.stderr.count("\n") == 1 and error in done.stderr, done.stderr
+
+
+def test_an_unreachable_server_is_one_line(tmp_path) -> None:
+    drop = tmp_path / "door32.sys"
+    drop.write_text(door32(), encoding="cp437")
+    done = run_door(str(drop), "--server", f"127.0.0.1:{free_port()}")
+    assert done.returncode == 1
+    assert done.stderr.startswith("mudwiz door: cannot reach the mudwiz server at 127.0.0.1:") and \
+        done.stderr.count("\n") == 1
+
+
+def test_drop_files_read_as_the_specs_number_their_lines(tmp_path) -> None:
+    drop = tmp_path / "door32.sys"
+    drop.write_text(door32(handle="Ann B", minutes="10", emulation="0", node="4"), encoding="cp437")
+    caller = read_drop_file(drop, minute=60)
+    assert (caller.handle, caller.ansi, caller.rows, caller.seconds_left, caller.node) == ("Ann B", False, 24, 600, 4)
+    assert caller.terminal == "dumb"
+    drop = tmp_path / "DOOR.SYS"
+    drop.write_text(door_sys(alias="", full_name="Full Name", seconds="90", graphics="GR", rows="40"))
+    caller = read_drop_file(drop, minute=60)
+    assert (caller.handle, caller.ansi, caller.rows, caller.seconds_left, caller.node) == ("Full Name", True, 40, 90, 2)
+    assert caller.terminal == "ansi-bbs"
+    other = tmp_path / "drop.txt"  # another name: told apart by the first line (DOOR.SYS starts with COMn:)
+    other.write_text(door_sys(alias="Al"))
+    assert read_drop_file(other).handle == "Al"
+    with pytest.raises(DoorError, match="cannot read the drop file"):
+        read_drop_file(tmp_path / "missing.sys")
+
+
+def test_time_left_warns_once_at_each_mark_still_ahead() -> None:
+    left = TimeLeft(seconds=360, minute=60, now=0)  # 6 minutes
+    assert left.next_event(0) == 60 and left.due(0) is None
+    assert left.due(60) == "*** 5 minutes of your BBS time left ***" and left.due(61) is None
+    assert left.next_event(61) == 239
+    assert left.due(300) == "*** 1 minute of your BBS time left ***"
+    assert not left.up(359) and left.up(360) and left.next_event(400) == 0
+    assert TimeLeft(seconds=120, minute=60, now=0).warnings == [1]  # 2 minutes: only the 1-minute warning
