@@ -26,8 +26,8 @@ from mudwiz.games import available, game_class
 from mudwiz.lobby import ARRIVAL_BURST, ARRIVAL_RATE, PRESENCE_CROWD, Lobby, PresenceLimits
 from mudwiz.net.limits import ConnectionCounter, Limits, raise_fd_limit
 from mudwiz.net.raw import RawFactory
-from mudwiz.net.ssh import SSHFactory
 from mudwiz.net.rlogin import RloginFactory, Trust, TrustError
+from mudwiz.net.ssh import SSHFactory
 from mudwiz.net.telnet import MudFactory
 from mudwiz.ratings import RatingBoard, rate_game
 from mudwiz.restore import restore_tables, resume_code_of
