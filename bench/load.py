@@ -42,6 +42,7 @@ import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -80,7 +81,10 @@ class Server:
         self.kind = kind
         self.port = free_port()
         listen = f"tcp:{self.port}:interface=127.0.0.1:backlog=1024"
-        env = {**os.environ, "MUDWIZ_MAX_PER_ADDRESS": "0", "MUDWIZ_MAX_UNNAMED_PER_ADDRESS": "0",
+        # a data directory of its own, new each run: the table journal would bring back the last run's tables
+        self.data = tempfile.TemporaryDirectory(prefix="mudwiz-bench-")
+        env = {**os.environ, "MUDWIZ_DATA": self.data.name, "MUDWIZ_MAX_PER_ADDRESS": "0",
+               "MUDWIZ_MAX_UNNAMED_PER_ADDRESS": "0",
                "MUDWIZ_ARRIVAL_BURST": "1000000000", "MUDWIZ_BOT_DELAY": "0", "MUDWIZ_GRACE": "0",
                "MUDWIZ_LOGIN_TIMEOUT": "0"}
         if kind == "mudwiz":
@@ -123,6 +127,7 @@ class Server:
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()
+        self.data.cleanup()
 
 
 # ---------------------------------------------------------------- the clients (in the worker processes)

@@ -4,8 +4,11 @@ Starts a real server (``mudwiz serve``, bots moving without delay), fills ``--ta
 ``examples/bot.py`` hosts and three ``good`` bots each, and meanwhile sends ``/who`` from one more JSON
 connection every 20 ms, timing each reply. Prints percentiles per setting; figures, never assertions::
 
-    python bench/reactor.py                          # 0 and 4 bot threads, 0/1/4 busy tables, 10 s each
-    python bench/reactor.py --threads 4 --tables 8 --seconds 20
+    python bench/reactor.py          # bots inline, in 1 and 4 threads, in 1 process; 0/1/4 busy tables, 10 s each
+    python bench/reactor.py --where threads:1 --where processes:1 --tables 8 --seconds 20
+
+``--where``: ``inline`` (on the reactor thread), ``threads:N`` (N threads of the server's process, with the short
+switch interval) or ``processes:N`` (N worker processes, the server's default with N=1).
 """
 
 from __future__ import annotations
@@ -65,9 +68,12 @@ def ping(port: int, seconds: float) -> list[float]:
     return times
 
 
-def run(threads: int, tables: int, seconds: float) -> str:
+def run(where: str, tables: int, seconds: float) -> str:
     port = free_port()
-    env = {**os.environ, "MUDWIZ_BOT_DELAY": "0", "MUDWIZ_BOT_THREADS": str(threads), "MUDWIZ_GRACE": "0"}
+    kind, _, count = where.partition(":")
+    threads, processes = (count if kind == "threads" else "0"), (count if kind == "processes" else "0")
+    env = {**os.environ, "MUDWIZ_BOT_DELAY": "0", "MUDWIZ_BOT_THREADS": threads, "MUDWIZ_BOT_PROCESSES": processes,
+           "MUDWIZ_GRACE": "0"}
     listen = f"tcp:{port}:interface=127.0.0.1"
     data = tempfile.TemporaryDirectory(prefix="mudwiz-bench-")  # the games' records, not the checkout's data/
     server = subprocess.Popen([sys.executable, "-m", "mudwiz.cli", "serve", "--listen", listen, "--data", data.name],
@@ -90,19 +96,22 @@ def run(threads: int, tables: int, seconds: float) -> str:
         data.cleanup()
     ms = [1000 * t for t in times]
     q = statistics.quantiles(ms, n=100)
-    return (f"bot threads={threads} busy tables={tables:2}  /who round trip ms: median={q[49]:6.1f} "
+    return (f"bots {where:<11} busy tables={tables:2}  /who round trip ms: median={q[49]:6.1f} "
             f"p90={q[89]:6.1f} p99={q[98]:6.1f} max={max(ms):6.1f}  ({len(ms)} pings)")
 
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--threads", type=int, action="append", help="MUDWIZ_BOT_THREADS (repeat; default 0 and 4)")
+    parser.add_argument("--where", action="append", help="where bots think: inline, threads:N or processes:N "
+                        "(repeat; default inline, threads:1, threads:4, processes:1)")
     parser.add_argument("--tables", type=int, action="append", help="busy tables (repeat; default 0, 1, 4)")
     parser.add_argument("--seconds", type=float, default=10.0, help="seconds of pings per setting")
     args = parser.parse_args(argv)
-    for threads in args.threads or (0, 4):
+    for where in args.where or ("inline", "threads:1", "threads:4", "processes:1"):
+        if where != "inline" and not (where.startswith(("threads:", "processes:")) and where.split(":")[1].isdigit()):
+            parser.error(f"--where {where!r}: inline, threads:N or processes:N")
         for tables in args.tables or (0, 1, 4):
-            print(run(threads, tables, args.seconds), flush=True)
+            print(run(where, tables, args.seconds), flush=True)
 
 
 if __name__ == "__main__":

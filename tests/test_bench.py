@@ -93,3 +93,12 @@ def test_journal_bench_prints_its_figures() -> None:
     share = r"table +moves=\d+  \d+ µs a move .*, of which the journal [\d.]+ µs \([\d.]+%\)"
     assert re.fullmatch(share, lines[3]), out
 
+
+
+def test_reactor_bench_measures_each_place_bots_think() -> None:
+    """A tiny run of bench/reactor.py (docs/performance.md quotes its figures; they are never checked)."""
+    out = subprocess.run([sys.executable, str(ROOT / "bench" / "reactor.py"), "--where", "threads:1", "--where",
+                          "processes:1", "--tables", "1", "--seconds", "1"],
+                         capture_output=True, text=True, timeout=120, check=True).stdout
+    rows = r"bots (threads:1|processes:1) +busy tables= 1  /who round trip ms: median=.* \(\d+ pings\)"
+    assert len(out.splitlines()) == 2 and all(re.fullmatch(rows, line) for line in out.splitlines()), out
