@@ -21,7 +21,7 @@ from mudwiz.games.base import Game
 from mudwiz.lobby import WHO_PAGE, Lobby
 from mudwiz.numbers import whole_number
 from mudwiz.ratings import BOT_PREFIX, bot_rating
-from mudwiz.session import MODES, Session
+from mudwiz.session import CHARSET_MODES, MODES, Session
 from mudwiz.store import GameRecord, GameSummary, Rating, Store, iso_time
 from mudwiz.sysops import Sysops, shutdown_minutes
 from mudwiz.table import TABLE_OPTIONS, Table
@@ -183,15 +183,20 @@ def _tell(lobby: Lobby, session: Session, arg: str) -> str | None:
     return None
 
 
-@command("mode", "/mode ansi|ascii|json",
-         "colour screen, plain ASCII, or one JSON object a line for bots (a telnet client's terminal type picks "
-         "ansi or ascii until you choose)")
+@command("mode", "/mode ansi|ascii|cp437|json",
+         "colour screen, plain ASCII, colour in the PC code page for BBS terminals, or one JSON object a line for "
+         "bots (a telnet client's terminal type picks until you choose)")
 def _mode(lobby: Lobby, session: Session, arg: str) -> str | None:
     mode = arg.strip().lower()
-    if mode not in MODES:
-        raise BadCommand(f"usage: /mode {'|'.join(MODES)} (now: {session.mode})")
+    if mode not in (*MODES, *CHARSET_MODES):
+        raise BadCommand(f"usage: /mode {'|'.join((*MODES[:2], *CHARSET_MODES, *MODES[2:]))} (now: {session.mode})")
+    if session.charset_before is not None:  # out of a code page /mode put them in: back to the terminal's own
+        session.charset, session.charset_before = session.charset_before, None
+    if mode in CHARSET_MODES:
+        session.charset_before = session.charset
+        mode, session.charset = CHARSET_MODES[mode]
     session.mode, session.mode_chosen = mode, True
-    return f"mode {mode}"
+    return f"mode {arg.strip().lower()}"
 
 
 @command("quit", "/quit", "disconnect (a running game keeps your seat for a while)")

@@ -68,7 +68,6 @@ class ConnectionSession(Session):
         self.connection = connection
         self.presenter = Presenter(Style())
         self.width = WIDTH  # the client's window width (telnet NAWS), already clamped to what is drawn
-        self.charset = "utf-8"  # the client's: "utf-8", "cp437" or "ascii"; the framing encodes (and decodes) so
 
     def deliver(self, message: dict[str, Any], event: Event | None = None) -> None:
         if not self.connected:

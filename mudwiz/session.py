@@ -17,6 +17,8 @@ if TYPE_CHECKING:
     from mudwiz.table import Table
 
 MODES = ("ansi", "ascii", "json")
+# /mode cp437: the ansi mode in the IBM PC code page, for BBS terminals (SyncTERM, NetRunner) that show no UTF-8
+CHARSET_MODES = {"cp437": ("ansi", "cp437")}
 
 
 class Session:
@@ -28,6 +30,10 @@ class Session:
         self.name = name
         self.mode = mode
         self.mode_chosen = False  # the user typed /mode: what a terminal says about itself no longer changes it
+        # the client's charset: "utf-8", "cp437" or "ascii" (telnet TTYPE/CHARSET, rlogin, /mode cp437); a framing
+        # encodes output to it and decodes input from it
+        self.charset = "utf-8"
+        self.charset_before: str | None = None  # the charset before /mode cp437 changed it, put back by another /mode
         self.table: Table | None = None
         self.connected = True
         self.address = ""  # the peer's host as the network edge saw it; "" for bots and tests

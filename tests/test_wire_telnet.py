@@ -8,6 +8,7 @@ import os
 import re
 import shutil
 import socket
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -369,3 +370,41 @@ def test_a_wide_window_shows_the_score_sheet_beside_the_table(server: tuple[str,
         fits(view, 160, 40)
     finally:
         client.close()
+
+
+def test_mode_cp437_is_chosen_by_hand_and_left_again(server: tuple[str, int]) -> None:
+    """/mode cp437 on a link that says nothing of itself (nc): output in the code page, input read in it; another
+    /mode puts the charset back."""
+    nc, listener = NetcatSession(server), NetcatSession(server)
+
+    def after(session: NetcatSession, start: int, needle: bytes) -> bytes:
+        deadline = time.monotonic() + 10
+        while needle not in session.output[start:]:
+            assert time.monotonic() < deadline, session.output[start:]
+            chunk = session.proc.stdout.read()  # type: ignore[union-attr]  # non-blocking: None when nothing came
+            session.output += chunk or b""
+            time.sleep(0.02)
+        return session.output[start:]
+
+    try:
+        listener.send(b"cp_listener\n")
+        listener.read_until(b"Welcome, cp_listener")
+        nc.send(b"cp_user\n")
+        nc.read_until(b"Welcome, cp_user")
+        start = len(nc.output)
+        nc.send(b"/mode cp437\n/who cp_user\n")
+        rule = start + after(nc, start, b"Online (").index(b"Online (")
+        after(nc, rule, b"\r\n")  # the whole rule line
+        who = nc.output[start:]
+        assert b"mode cp437" in who and b"\xc4" * 10 in who and b"\xe2\x94\x80" not in who, who
+        nc.send("caf\u00e9 cp437\n".encode("cp437"))  # é typed on a CP437 terminal: 0x82
+        after(listener, 0, "caf\u00e9 cp437".encode())  # reaches a UTF-8 user as é
+        start = len(nc.output)
+        nc.send(b"/mode ansi\n/who cp_user\n")
+        rule = start + after(nc, start, b"Online (").index(b"Online (")
+        after(nc, rule, b"\r\n")
+        back = nc.output[start:]
+        assert b"mode ansi" in back and b"\xe2\x94\x80" in back and b"\xc4" * 10 not in back, back
+    finally:
+        nc.close()
+        listener.close()
