@@ -1,5 +1,5 @@
-"""The rlogin pieces without a socket: the trust list, the handshake, window-size controls in the key stream,
-the line editor for raw keys, and the ``handle@bbs`` names only a BBS link may give."""
+"""The rlogin pieces without a socket: the trust list, the handshake, window-size controls in the key stream, and
+the ``handle@bbs`` names only a BBS link may give. The line editor for its raw keys is tests/test_lineedit.py."""
 
 from __future__ import annotations
 
@@ -14,7 +14,6 @@ from wire import ROOT
 
 from mudwiz.errors import BadCommand
 from mudwiz.lobby import Lobby
-from mudwiz.net.rawtty import LineEditor
 from mudwiz.net.rlogin import Handshake, Trust, TrustError, choice, read_handshake, take_windows
 from mudwiz.usertext import bbs_name
 
@@ -71,21 +70,6 @@ def test_terminal_types_choose_mode_and_charset_with_cp437_for_a_bbs() -> None:
     assert (choice("ansi").mode, choice("ansi").charset) == ("ansi", "cp437")
     assert (choice("dumb").mode, choice("dumb").charset) == ("ascii", "ascii")
     assert choice("xterm-utf-8").charset == "utf-8"
-
-
-def test_the_line_editor_echoes_edits_and_ends_a_line_once_for_cr_lf() -> None:
-    editor = LineEditor(limit=5)
-    first = editor.feed("ab\x08c\x1b[Dd\r\nrest")
-    assert (first.echo, first.line, first.rest) == ("ab\b \bcd\r\n", "acd", "\nrest")
-    second = editor.feed(first.rest)
-    assert (second.echo, second.line, editor.partial) == ("rest", None, "rest")
-    assert editor.feed("xyz").echo == "x\a\a"  # 5 characters at most
-    assert editor.feed("\x15").echo == "\b \b" * 5 and editor.partial == ""
-    editor.feed("a b")
-    assert editor.feed("\x17").echo == "\b \b" and editor.partial == "a "
-    editor.echo = False
-    hidden = editor.feed("pw\r")
-    assert hidden.echo == "" and hidden.line == "a pw"
 
 
 def test_bbs_names_fit_the_rule_and_only_a_bbs_link_may_log_one_in() -> None:

@@ -1,99 +1,162 @@
-"""A line editor for a terminal with no line discipline of its own, as a BBS has one: keystrokes in, lines out.
+"""Line editing for a terminal with no line discipline of its own, sans-I/O: what a tty driver would have done,
+done here, once for every framing that gets raw keys.
 
-An SSH client with a PTY puts its terminal in raw mode and sends each key as it is pressed: no local echo, no
-backspace, no line until the server makes one. So the server does what a tty driver would: it echoes what is
-typed (nothing while a password is typed), rubs out the last character on Backspace or Delete (a whole UTF-8
-character), the line on Ctrl-U, the last word on Ctrl-W, drops the line on Ctrl-C, and ends a line on CR, LF,
-CR LF or CR NUL. Escape sequences (arrow and function keys, a bracketed paste's marks) are swallowed rather
-than typed into the line; other control characters are ignored; a tab is a space. Sans-I/O: ``feed`` returns
-what to echo and the lines finished, and the framing writes and reads them (net/ssh.py).
+An SSH client with a PTY (net/ssh.py) and an rlogin client, a BBS gateway or the door (net/rlogin.py) put the
+terminal in raw mode and send each key as it is pressed: no local echo, no backspace, no line until the server
+makes one. So the server does it, as a BBS does. ``Keyboard`` decodes the keys in the caller's charset (UTF-8 or
+CP437, so a rub-out takes back one character whatever its bytes) and ``LineEditor`` edits the text: it echoes
+what is typed (nothing while a password is typed); Backspace or Delete rubs out a character, Ctrl-U the line,
+Ctrl-W the last word; Ctrl-C drops the line (``^C``); Enter is CR, LF, CR LF or CR NUL (one line, not two);
+escape sequences (arrow and function keys, a bracketed paste's marks: ``ESC [ ... final``, ``ESC O x``,
+``ESC x``) are swallowed, other control characters ignored, a tab is a space; a line stops growing at ``limit``
+characters, with a bell for each key past it. A finished line comes back with the input after it, to be fed once
+the line has been acted on, so the line's output comes before the echo of what follows. ``Keyboard.around``
+keeps a half-typed line below output that interrupts it.
 """
 
 from __future__ import annotations
 
+import codecs
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
 from mudwiz.connection import MAX_LINE
 
-BACKSPACE, DELETE, CTRL_C, CTRL_U, CTRL_W, ESC, TAB = 0x08, 0x7F, 0x03, 0x15, 0x17, 0x1B, 0x09
-RUB_OUT = b"\b \b"  # back one column, blank it, back again
-NEWLINE = b"\r\n"
+BACKSPACE, DELETE, CTRL_C, CTRL_U, CTRL_W, ESC, TAB, BELL = "\b", "\x7f", "\x03", "\x15", "\x17", "\x1b", "\t", "\a"
+RUB_OUT = "\b \b"  # back one column, blank it, back again: works on every terminal
+NEWLINE = "\r\n"
+CLEAR_LINE = "\r\x1b[K"  # to the line's start, and blank it (ANSI): where a half-typed line is taken off
+LINE_ENDS = re.compile(rb"(?<=[\r\n])")  # splits key bytes after each line end, keeping it
+MAX_ESCAPE = 16  # characters of a CSI sequence at most: a stray ESC [ does not swallow what is typed after it
+
+
+@dataclass
+class Edited:
+    """What input came to, up to the first finished line: text to echo, the line (None: not finished yet) and
+    the input after it, to be fed once the line has been acted on (so its output comes before their echo)."""
+
+    echo: str = ""
+    line: str | None = None
+    rest: str = ""
 
 
 class LineEditor:
-    """The line being typed. ``secret`` (set by the framing for a password) stops the echo, Enter's included:
-    the connection writes the newline after a password itself. A line longer than ``limit`` bytes is kept at
-    ``limit + 1``, so the line protocol still sees it is too long and refuses it, at no cost in memory."""
+    """The line being typed and the state of a half-read escape sequence or line ending. ``secret`` (set by the
+    framing while a password is typed) stops the echo, Enter's included: the connection writes the newline after
+    a password itself."""
 
     def __init__(self, limit: int = MAX_LINE) -> None:
         self.limit = limit
-        self.line = bytearray()
+        self.chars: list[str] = []
         self.secret = False
-        self.escape = 0  # 0: none; 1: after ESC; 2: in a CSI sequence (ESC [ ...); 3: after ESC O (SS3)
-        self.after_cr = False  # the last byte ended a line with CR: an LF or NUL right after it is that same end
+        self.after_cr = False  # the last key was CR: an LF or NUL right after it is the same Enter
+        self.escape = ""  # an escape sequence being read: "", ESC, ESC [ (plus parameters) or ESC O
 
     @property
-    def shown(self) -> bytes:
-        """What the user has typed and sees echoed on their line, not yet sent (empty while a password is typed)."""
-        return b"" if self.secret else bytes(self.line)
+    def partial(self) -> str:
+        """The line typed so far."""
+        return "".join(self.chars)
 
-    def feed(self, data: bytes) -> tuple[bytes, list[bytes]]:
-        """Keystrokes -> (what to echo, the lines they finished, without their ending)."""
-        echo = bytearray()
-        lines: list[bytes] = []
-        for byte in data:
+    @property
+    def shown(self) -> str:
+        """What the user sees of it on their screen (nothing while a password is typed): what is put back after
+        output that interrupted it."""
+        return "" if self.secret else self.partial
+
+    def feed(self, text: str) -> Edited:
+        """Keys, up to the first line they finish -> what to echo, that line, and the keys after it."""
+        out = Edited()
+        echo: list[str] = []
+        for at, ch in enumerate(text):
             after_cr, self.after_cr = self.after_cr, False
-            if self.escape:
-                self._escaping(byte)
-            elif byte in (0x0A, 0x00) and after_cr:
+            if after_cr and ch in "\n\0":
                 continue
-            elif byte in (0x0D, 0x0A):
-                self.after_cr = byte == 0x0D
-                lines.append(bytes(self.line))
-                self.line.clear()
-                echo += b"" if self.secret else NEWLINE
-            else:
-                echo += self._key(byte)
-        return bytes(echo), lines
+            if ch in "\r\n":  # Enter ends an escape sequence too: a lone Esc key must not eat it
+                self.after_cr, self.escape = ch == "\r", ""
+                echo.append(NEWLINE)
+                out.line, out.rest = self.partial, text[at + 1:]
+                self.chars.clear()
+                break
+            echo.append(self._escaping(ch) if self.escape else self._key(ch))
+        out.echo = "" if self.secret else "".join(echo)
+        return out
 
-    def _key(self, byte: int) -> bytes:
-        """One key that is not a line's end: what it echoes."""
-        if byte == ESC:
-            self.escape = 1
-            return b""
-        if byte in (BACKSPACE, DELETE):
-            return self._rub_out(1)
-        if byte == CTRL_U:
-            return self._rub_out(len(self.line))
-        if byte == CTRL_W:
-            return self._rub_out(self._last_word())
-        if byte == CTRL_C:
-            self.line.clear()
-            return b"" if self.secret else b"^C" + NEWLINE
-        if byte == TAB:
-            byte = 0x20
-        if byte < 0x20 or len(self.line) > self.limit:
-            return b""
-        self.line.append(byte)
-        return b"" if self.secret else bytes((byte,))
+    def _key(self, ch: str) -> str:
+        """One key that is not Enter and not inside an escape sequence; what to echo for it."""
+        if ch in (BACKSPACE, DELETE):
+            return self._rub(1)
+        if ch == CTRL_U:
+            return self._rub(len(self.chars))
+        if ch == CTRL_W:
+            head, space, _ = self.partial.rstrip(" ").rpartition(" ")
+            return self._rub(len(self.chars) - len(head + space))
+        if ch == CTRL_C:
+            self.chars.clear()
+            return "^C" + NEWLINE
+        if ch == ESC:
+            self.escape = ESC
+            return ""
+        if ch == TAB:
+            ch = " "
+        if ch < " " or "\x80" <= ch < "\xa0":  # C0 and C1 controls: nothing to type
+            return ""
+        if len(self.chars) >= self.limit:
+            return BELL
+        self.chars.append(ch)
+        return ch
 
-    def _escaping(self, byte: int) -> None:
-        """Swallow an escape sequence: ESC and one character, ESC O and one, or ESC [ up to its final byte."""
-        if self.escape == 1:
-            self.escape = 2 if byte == ord("[") else 3 if byte == ord("O") else 0
-        elif self.escape == 3 or 0x40 <= byte <= 0x7E:
-            self.escape = 0
+    def _rub(self, count: int) -> str:
+        """Take back the last ``count`` characters (as many as there are); echo their rubbing out."""
+        count = min(count, len(self.chars))
+        del self.chars[len(self.chars) - count:]
+        return RUB_OUT * count
 
-    def _rub_out(self, characters: int) -> bytes:
-        """Remove the last ``characters`` characters (a UTF-8 character's bytes together); echo their rubbing out."""
-        removed = 0
-        while removed < characters and self.line:
-            while len(self.line) > 1 and 0x80 <= self.line[-1] < 0xC0:  # continuation bytes, then the lead byte
-                self.line.pop()
-            self.line.pop()
-            removed += 1
-        return b"" if self.secret else RUB_OUT * removed
+    def _escaping(self, ch: str) -> str:
+        """Swallow ``ESC [ params final`` (CSI), ``ESC O x`` (SS3) and ``ESC x``: keys, not text."""
+        if self.escape == ESC:
+            self.escape = ESC + ch if ch in "[O" else ""
+        elif self.escape == ESC + "O" or "@" <= ch <= "~" or len(self.escape) > MAX_ESCAPE:
+            self.escape = ""
+        else:
+            self.escape += ch
+        return ""
 
-    def _last_word(self) -> int:
-        """Characters from the end back to the start of the last word (the spaces after it included)."""
-        text = self.line.decode("utf-8", errors="replace")
-        kept = text.rstrip(" ")
-        return len(text) - len(kept) + len(kept.rsplit(" ", 1)[-1])
+
+class Keyboard:
+    """Raw key bytes for a ``LineEditor``: decoded in the caller's charset as it is when each line starts (``/mode
+    cp437`` may change it between two lines of one read), a character split across reads kept until its last
+    byte comes."""
+
+    def __init__(self, limit: int = MAX_LINE) -> None:
+        self.editor = LineEditor(limit)
+        self.charset = ""
+        self.decoder: codecs.IncrementalDecoder | None = None
+
+    def feed(self, data: bytes, charset: Callable[[], str]) -> Iterator[Edited]:
+        """What ``data`` comes to, a line at a time: the caller acts on each finished line before the next is
+        read, and ``charset()`` is asked afresh for the keys after it."""
+        for keys in LINE_ENDS.split(data):
+            text = self.decode(keys, charset())
+            while text:
+                edited = self.editor.feed(text)
+                yield edited
+                text = edited.rest
+
+    def decode(self, data: bytes, charset: str) -> str:
+        """Key bytes as text: CP437 from a CP437 terminal, else UTF-8 (invalid bytes replaced), as
+        ``terminal.decode`` reads a line."""
+        if self.decoder is None or charset != self.charset:
+            codec = "cp437" if charset == "cp437" else "utf-8"
+            self.decoder, self.charset = codecs.getincrementaldecoder(codec)(errors="replace"), charset
+        return self.decoder.decode(data)
+
+    def around(self, text: str, ansi: bool) -> str:
+        """Output as it is written while a line is half typed: the typed part taken off the screen (``CR ESC [K``,
+        or blanked with spaces without ANSI), the output, and the typed part shown again after it when the output
+        ends its line, so what the user types is never broken up by what others say."""
+        shown = self.editor.shown
+        if not shown or not text:
+            return text
+        blank = CLEAR_LINE if ansi else "\r" + " " * len(shown) + "\r"
+        return blank + text + (shown if text.endswith("\n") else "")

@@ -22,6 +22,7 @@ from mudwiz.connection import LOGIN_TIMEOUT, MAX_LINE, Connection
 from mudwiz.lobby import Lobby
 from mudwiz.net import terminal
 from mudwiz.net.limits import ConnectionCounter
+from mudwiz.net.lineedit import Keyboard
 from mudwiz.net.tcp import tune
 
 log = Logger()
@@ -55,6 +56,7 @@ class LineProtocol(LineReceiver, TimeoutMixin):
     delimiter = b"\n"  # every line ending is made this one first
     MAX_LENGTH = MAX_LINE
     newline = "\n"  # a line ending as written to ``transport``
+    keyboard: Keyboard | None = None  # raw keys to edit into lines (ssh with a PTY, rlogin); None: lines as sent
 
     def __init__(self, factory: LineFactory, address: str) -> None:
         self.factory = factory
@@ -106,6 +108,18 @@ class LineProtocol(LineReceiver, TimeoutMixin):
             super().dataReceived(data)
             data = self.after_refused
 
+    def keys(self, data: bytes) -> None:
+        """Raw keys from a terminal with no line discipline: edited (lineedit.py), echoed (not in JSON mode: a
+        program reads JSON lines only), each finished line acted on before the keys after it are echoed."""
+        assert self.keyboard is not None
+        for edited in self.keyboard.feed(data, lambda: self.connection.session.charset):
+            if self.dropped or getattr(self.transport, "disconnecting", False):
+                return
+            if edited.echo and self.connection.session.mode != "json":
+                self.write(edited.echo)
+            if edited.line is not None:
+                self._guarded(self.connection.receive, edited.line)
+
     def lineLengthExceeded(self, line: bytes) -> None:
         """Refuse the line, once, and read on: Twisted's default would drop the connection for a long paste.
         ``line`` is either an unfinished line (its tail is discarded as it comes) or a whole one and the rest."""
@@ -140,11 +154,17 @@ class LineProtocol(LineReceiver, TimeoutMixin):
     # -- text out (the Outbox)
 
     def send(self, text: str) -> None:
-        """Every byte out goes through here, so a peer that stops reading is noticed and dropped."""
+        """The connection's output; around a half-typed line when keys are edited here (``Keyboard.around``)."""
+        if self.keyboard is not None and self.connection.session.mode != "json":
+            text = self.keyboard.around(text, self.connection.session.mode == "ansi")
+        self.write(text.replace("\n", self.newline))
+
+    def write(self, text: str) -> None:
+        """Every byte out goes through here, so a peer that stops reading is noticed and dropped. In the client's
+        charset: UTF-8 unless the terminal type, CHARSET or ``/mode`` said otherwise."""
         if self.dropped or self.transport is None:
             return
-        # In the client's charset: UTF-8 unless telnet.py learnt otherwise from TTYPE or CHARSET.
-        data = terminal.encode(text.replace("\n", self.newline), self.connection.session.charset)
+        data = terminal.encode(text, self.connection.session.charset)
         if self.unread(len(data)):
             self.transport.write(data)
 
@@ -169,7 +189,10 @@ class LineProtocol(LineReceiver, TimeoutMixin):
             self.transport.loseConnection()
 
     def secret(self, on: bool) -> None:
-        """Raw lines have no echo to turn off: a raw client shows what its user types as it always does."""
+        """A password is typed: keys edited here are not echoed. Lines as sent have no echo to turn off: their
+        client shows what its user types as it always does (telnet.py turns its echo off by negotiation)."""
+        if self.keyboard is not None:
+            self.keyboard.editor.secret = on
 
 
 def peer(transport: Any) -> str:

@@ -11,13 +11,13 @@ soon as the size comes or ``WINDOW_WAIT`` has passed (usertext.bbs_name): no nam
 BBS's own login is the proof.
 
 After that the stream is raw keys: the client echoes nothing, so the server echoes and edits the line
-(net/rawtty.py). The terminal type decides colour and charset as telnet's TTYPE does (net/terminal.py), except
-that a terminal that says nothing of its charset is taken for CP437, the charset of BBS terminals.
+(net/lineedit.py, as for SSH with a PTY), reading the keys in the caller's charset. The terminal type decides
+colour and charset as telnet's TTYPE does (net/terminal.py), except that a terminal that says nothing of its
+charset is taken for CP437, the charset of BBS terminals.
 """
 
 from __future__ import annotations
 
-import codecs
 import hmac
 import ipaddress
 import socket
@@ -31,10 +31,9 @@ from twisted.internet.protocol import Protocol, connectionDone
 from twisted.logger import Logger
 from twisted.python.failure import Failure
 
-from mudwiz.connection import MAX_LINE
 from mudwiz.net import terminal
+from mudwiz.net.lineedit import Keyboard
 from mudwiz.net.lines import LineFactory, LineProtocol
-from mudwiz.net.rawtty import LineEditor
 from mudwiz.usertext import BBS_TAG_RULE, bbs_name
 
 log = Logger()
@@ -175,8 +174,7 @@ class RloginLines(LineProtocol):
         self.trust = factory.trust
         self.handshake: Handshake | None = None
         self.pending = b""  # the handshake so far, then an unfinished window-size control
-        self.editor = LineEditor(MAX_LINE)
-        self.decoder: codecs.IncrementalDecoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        self.keyboard = Keyboard()
         self.entering: tuple[str, str] | None = None  # (name, tag) to log in once the window size is known
         self.held = b""  # keys typed before that
         self.window_wait: IDelayedCall | None = None
@@ -213,7 +211,7 @@ class RloginLines(LineProtocol):
             if sizes:
                 self.enter()
             return
-        self.type(self.decoder.decode(keys))
+        self.keys(keys)
 
     def enter(self) -> None:
         """Log the caller in: the window size came, or was waited for long enough (Synchronet's gateway never
@@ -225,17 +223,7 @@ class RloginLines(LineProtocol):
             return
         self.connection.start_trusted(*entering)
         held, self.held = self.held, b""
-        self.type(self.decoder.decode(held))
-
-    def type(self, text: str) -> None:
-        """Keys, echoed and edited; each finished line to the connection, in turn, before the keys after it."""
-        while text and not self.dropped and not getattr(self.transport, "disconnecting", False):
-            edited = self.editor.feed(text)
-            if edited.echo and self.connection.session.mode != "json":  # a program reads lines, not its keys
-                self.write(edited.echo)
-            if edited.line is not None:
-                self._guarded(self.connection.receive, edited.line)
-            text = edited.rest
+        self.keys(held)
 
     def admit(self, handshake: Handshake) -> bool:
         """A trusted BBS's caller is answered and logged in; anyone else is refused in one line."""
@@ -250,9 +238,7 @@ class RloginLines(LineProtocol):
             return False
         said = choice(handshake.terminal)
         session = self.connection.session
-        session.adopt(said.mode, said.charset)
-        if said.charset == "cp437":
-            self.decoder = codecs.getincrementaldecoder("cp437")()
+        session.adopt(said.mode, said.charset)  # the keys are read in that charset too (``Keyboard``)
         self.accept()
         log.info("rlogin from {peer}: {name} (terminal {term!r})", peer=self.address or "?", name=name,
                  term=handshake.terminal)
@@ -285,28 +271,6 @@ class RloginLines(LineProtocol):
             self.dropped = True
             self.transport.write(b"\x01mudwiz: " + reason.encode("ascii", errors="replace") + b"\r\n")
             self.transport.loseConnection()
-
-    # -- text out
-
-    def write(self, text: str) -> None:
-        """Echo: in the caller's charset, counted against the unread backlog like any output."""
-        data = terminal.encode(text, self.connection.session.charset)
-        if self.transport is not None and self.unread(len(data)):
-            self.transport.write(data)
-
-    def send(self, text: str) -> None:
-        """Output that arrives while the caller is half-way through a line takes that line off the screen and
-        puts it back after, so what they type is never broken up by what others say."""
-        partial = self.editor.partial if self.editor.echo else ""
-        if not partial or not text or self.connection.session.mode == "json":
-            super().send(text)
-            return
-        blank = "\r\x1b[K" if self.connection.session.mode == "ansi" else "\r" + " " * len(partial) + "\r"
-        super().send(blank + text + (partial if text.endswith("\n") else ""))
-
-    def secret(self, on: bool) -> None:
-        """A password is typed with no echo."""
-        self.editor.echo = not on
 
 
 class RloginFactory(LineFactory):

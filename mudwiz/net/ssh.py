@@ -10,10 +10,11 @@ SSH's ``none`` method with no password asked, or with any password (docs/protoco
 connected already, banned) is one line, and the session ends.
 
 One session channel a connection, with a PTY or without. With a PTY (``ssh`` in a terminal) the client sends
-each key as it is pressed and echoes nothing, so the server edits the line as a BBS does (lineedit.py): it echoes,
-rubs out, and ends lines; the PTY's terminal type picks the mode as telnet's TTYPE does (``terminal.
-TerminalTypes``), its window's width (and each ``window-change``) the width as NAWS does. Without one (``ssh -T``,
-a program) the bytes are lines as on the raw port. ``exec`` runs nothing: it is told so in one line.
+each key as it is pressed and echoes nothing, so the server edits the line as a BBS does (lineedit.py, as it
+does for rlogin): it echoes, rubs out, and ends lines; the PTY's terminal type picks the mode as telnet's TTYPE
+does (``terminal.TerminalTypes``), its window's width (and each ``window-change``) the width as NAWS does.
+Without one (``ssh -T``, a program) the bytes are lines as on the raw port. ``exec`` runs nothing: it is told
+so in one line.
 
 The host key is made in the data directory on the first start (``ssh_host_ed25519_key``, mode 0600, and its
 ``.pub``) and read from there after; its fingerprint is logged at start, as ``ssh`` shows it.
@@ -24,7 +25,6 @@ from __future__ import annotations
 import hmac
 import math
 import os
-import re
 import struct
 from dataclasses import dataclass
 from pathlib import Path
@@ -53,7 +53,7 @@ from mudwiz.connection import LOGIN_TIMEOUT
 from mudwiz.lobby import Lobby
 from mudwiz.net import terminal
 from mudwiz.net.limits import ConnectionCounter
-from mudwiz.net.lineedit import LineEditor
+from mudwiz.net.lineedit import Keyboard
 from mudwiz.net.lines import MAX_BACKLOG, LineFactory, LineProtocol
 from mudwiz.net.tcp import tune
 from mudwiz.store import Account, StoreError
@@ -61,8 +61,6 @@ from mudwiz.store import Account, StoreError
 log = Logger()
 
 HOST_KEY = "ssh_host_ed25519_key"  # in the data directory; its public half beside it as HOST_KEY + ".pub"
-LINE_ENDS = re.compile(rb"(?<=[\r\n])")  # splits keystrokes after each line end, keeping it
-CLEAR_LINE = "\r\x1b[K"  # to the line's start, and blank it: where a line being typed is redrawn below output
 
 
 def host_key(directory: str) -> keys.Key:
@@ -318,14 +316,14 @@ def exit_status(proto: Any, status: int) -> None:
 
 
 class SSHLines(LineProtocol):
-    """The line protocol on a session channel; with a PTY, the keys go through a ``LineEditor`` first."""
+    """The line protocol on a session channel; with a PTY, the keys are edited into lines here (lineedit.py)."""
 
     newline = "\r\n"
 
     def __init__(self, factory: SSHFactory, ssh: MudTransport, player: Player) -> None:
         super().__init__(factory, ssh.address)
         self.ssh, self.player = ssh, player
-        self.editor = LineEditor() if player.pty else None
+        self.keyboard = Keyboard() if player.pty else None
 
     def socket(self) -> Any:
         return self.ssh.transport  # the TCP connection under SSH, where a peer that does not read shows
@@ -346,29 +344,10 @@ class SSHLines(LineProtocol):
         self.connection.lost()  # the limits count the SSH connection: MudTransport tells them
 
     def dataReceived(self, data: bytes) -> None:
-        if self.editor is None:
+        if self.keyboard is None:
             super().dataReceived(data)
-            return
-        for typed in LINE_ENDS.split(data):  # a line at a time: what it does shows after its own echo
-            echo, lines = self.editor.feed(typed)
-            self.write(echo)
-            for line in lines:
-                super().dataReceived(line + b"\n")
-
-    def send(self, text: str) -> None:
-        """Output while a line is half typed (chat from others): the typed part is blanked, the output written,
-        and the typed part shown again below it, as a BBS keeps the input line last."""
-        typed = self.editor.shown if self.editor is not None else b""
-        if not typed or not text.endswith("\n"):
-            super().send(text)
-            return
-        super().send((CLEAR_LINE if self.connection.session.mode == "ansi" else "\n") + text)
-        self.write(typed)
-
-    def write(self, data: bytes) -> None:
-        """Bytes as they are (the echo of what is typed), counted as the text is."""
-        if data and self.transport is not None and self.unread(len(data)):
-            self.transport.write(data)
+        else:
+            self.keys(data)
 
     def unread(self, size: int) -> bool:
         """Also counts what the SSH channel holds back for want of window: a client that stops reading may still
@@ -377,11 +356,6 @@ class SSHLines(LineProtocol):
         if held + size > MAX_BACKLOG and not self.dropped:
             self.backlog.paused, self.backlog.pending = True, max(self.backlog.pending, held)
         return super().unread(size)
-
-    def secret(self, on: bool) -> None:
-        """A password is being typed (/register, /password): the editor echoes none of it."""
-        if self.editor is not None:
-            self.editor.secret = on
 
     def close(self) -> None:
         if self.transport is not None:
