@@ -74,6 +74,21 @@ class Backend:
         self.opened.append(store)
         return store
 
+    def query(self, sql: str) -> list[tuple[Any, ...]]:
+        """Rows of ``sql`` read past the store, on a connection of the test's own (what is really kept)."""
+        if self.name == "sqlite":
+            import sqlite3
+
+            db = sqlite3.connect(self.location)
+            try:
+                return db.execute(sql).fetchall()
+            finally:
+                db.close()
+        import psycopg
+
+        with psycopg.connect(self.location) as pg:
+            return pg.execute(sql).fetchall()  # type: ignore[arg-type]  # a test's own constant SQL
+
 
 @pytest.fixture(params=["sqlite", "postgres"])
 def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]:
