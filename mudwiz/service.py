@@ -31,7 +31,7 @@ from mudwiz.net.ssh import SSHFactory
 from mudwiz.net.telnet import MudFactory
 from mudwiz.ratings import RatingBoard, rate_game
 from mudwiz.restore import restore_tables, resume_code_of
-from mudwiz.store import GameRecord, Store, StoreError, open_database, open_store
+from mudwiz.store import FILENAME, GameRecord, SQLiteStore, Store, StoreError, open_database, open_store
 from mudwiz.sysops import Farewell, Sysops
 from mudwiz.table import IDLE_CLOSE, Journal, Records
 from mudwiz.thinking import ProcessThinking, Think, ThreadedThinking, think_inline
@@ -182,6 +182,15 @@ class DataLock(service.Service):
     def stopService(self) -> None:
         super().stopService()
         self.file.close()  # lets go of the lock
+
+
+def existing_store(data: str | None) -> Store:
+    """The store a server would use, for ``mudwiz admin`` and ``mudwiz export`` beside it: the database of
+    ``MUDWIZ_DATABASE_URL``, else the data directory's SQLite file, which must exist (nothing is made here)."""
+    url = os.environ.get("MUDWIZ_DATABASE_URL")
+    if url:
+        return open_database(url)
+    return SQLiteStore(Path(data_directory(data)) / FILENAME, create=False)
 
 
 def storage(top: service.MultiService, clock: IReactorTime, data: str | None,
