@@ -330,3 +330,28 @@ def test_the_server_uses_postgres_when_given_a_database_url(postgres: Databases 
         again = postgres_store(url)
         assert again.account("alice") is not None
         again.close()
+
+
+def test_postgres_connections_dropped_by_the_server_cost_the_statement_under_way_only(
+        postgres: Databases | str) -> None:
+    """As when PostgreSQL restarts under a running mudwiz: the next use of each connection fails in one line,
+    and the one after works on a new connection (records and journal alike)."""
+    import psycopg
+
+    with postgres_databases(postgres).fresh() as url:
+        store = postgres_store(url)
+        store.create_account("Alice", "h")
+        store.save_table(1, {"game": "wizard"})
+        with psycopg.connect(url, autocommit=True) as admin:
+            ended = admin.execute("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = "
+                                  "current_database() AND pid <> pg_backend_pid()").fetchone()
+        assert ended == (2,)
+        with pytest.raises(StoreError, match=r"the server cannot be reached or dropped the connection"):
+            store.account("alice")
+        with pytest.raises(StoreError) as caught:
+            store.add_table_move(1, 0, 0, "bid 1", 0.5)
+        assert "\n" not in str(caught.value)
+        assert store.account("alice") is not None
+        store.add_table_move(1, 0, 0, "bid 1", 0.5)
+        assert [t.moves for t in store.open_tables()] == [[{"seat": 0, "action": "bid 1", "t": 0.5}]]
+        store.close()

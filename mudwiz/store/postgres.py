@@ -41,6 +41,7 @@ from mudwiz.store.base import (
     json_object,
 )
 
+JOURNAL_SETUP = "SET synchronous_commit = off"  # the journal's commits do not wait for the server's disk
 CONNECT_TIMEOUT = 5  # seconds to reach the server before saying it cannot be reached
 MIGRATION_LOCK = 0x6D75647A  # pg_advisory_xact_lock key ("mudz") held while migrating
 
@@ -172,10 +173,11 @@ class PostgresStore:
         # reads, records and accounts: the reactor thread and the writer thread, one at a time
         self._lock = threading.RLock()
         self._journal_lock = threading.Lock()  # the journal's connection: the reactor thread
+        self._closed = False
         self._db = self._connect()
         try:
             self._open()
-            self._journal = self._connect("SET synchronous_commit = off")
+            self._journal = self._connect(JOURNAL_SETUP)
         except BaseException:
             self._db.close()
             raise
@@ -188,6 +190,19 @@ class PostgresStore:
         except psycopg.Error as exc:
             raise self._error(exc) from None
         return db
+
+    def _records(self) -> psycopg.Connection[Any]:
+        """The records' connection (under ``_lock``), made again when the server dropped it: a restart of
+        PostgreSQL costs the statements under way (a ``StoreError`` each), not the rest of the server's life."""
+        if self._db.broken and not self._closed:
+            self._db = self._connect()
+        return self._db
+
+    def _journaling(self) -> psycopg.Connection[Any]:
+        """The journal's connection (under ``_journal_lock``), made again like ``_records``."""
+        if self._journal.broken and not self._closed:
+            self._journal = self._connect(JOURNAL_SETUP)
+        return self._journal
 
     def _error(self, exc: psycopg.Error) -> StoreError:
         detail = " ".join(str(exc).split())  # one line: libpq's messages span several
@@ -239,8 +254,9 @@ class PostgresStore:
     def _transaction(self) -> Iterator[psycopg.Connection[Any]]:
         with self._lock:
             try:
-                with self._db.transaction():
-                    yield self._db
+                db = self._records()
+                with db.transaction():
+                    yield db
             except psycopg.Error as exc:
                 raise self._error(exc) from None
 
@@ -248,7 +264,7 @@ class PostgresStore:
     def _reading(self) -> Iterator[psycopg.Connection[Any]]:
         with self._lock:
             try:
-                yield self._db
+                yield self._records()
             except psycopg.Error as exc:
                 raise self._error(exc) from None
 
@@ -385,7 +401,7 @@ class PostgresStore:
         error is kept as the ``StoreError``'s cause, for ``create_account`` to tell a taken name."""
         with self._lock:
             try:
-                return self._db.execute(sql, args).rowcount
+                return self._records().execute(sql, args).rowcount
             except psycopg.Error as exc:
                 raise self._error(exc) from exc
 
@@ -437,12 +453,13 @@ class PostgresStore:
         """One statement autocommitted, or several as one transaction, on the journal's connection."""
         with self._journal_lock:
             try:
+                db = self._journaling()
                 if len(statements) == 1:
-                    self._journal.execute(*statements[0])
+                    db.execute(*statements[0])
                     return
-                with self._journal.transaction():
+                with db.transaction():
                     for sql, args in statements:
-                        self._journal.execute(sql, args)
+                        db.execute(sql, args)
             except psycopg.Error as exc:
                 raise self._error(exc) from None
 
@@ -473,16 +490,14 @@ class PostgresStore:
         """Read in one snapshot (repeatable read), so a table and its moves are of one moment."""
         with self._journal_lock:
             try:
-                self._journal.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
-                try:
-                    rows = self._journal.execute(
-                        "SELECT id, header, seed, game, recorded FROM tables ORDER BY id").fetchall()
+                db = self._journaling()
+                with db.transaction():
+                    db.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+                    rows = db.execute("SELECT id, header, seed, game, recorded FROM tables ORDER BY id").fetchall()
                     moves: dict[int, list[dict[str, Any]]] = {row[0]: [] for row in rows}
-                    for table_id, seat, action, t in self._journal.execute(
+                    for table_id, seat, action, t in db.execute(
                             "SELECT table_id, seat, action, t FROM table_moves ORDER BY table_id, n"):
                         moves.setdefault(table_id, []).append({"seat": seat, "action": action, "t": t})
-                finally:
-                    self._journal.execute("COMMIT")
             except psycopg.Error as exc:
                 raise self._error(exc) from None
         return [JournaledTable(id=table_id, header=json_object(header), seed=seed,
@@ -494,6 +509,7 @@ class PostgresStore:
         """Nothing to do: PostgreSQL checkpoints its own WAL."""
 
     def close(self) -> None:
+        self._closed = True
         with self._journal_lock:
             self._journal.close()
         with self._lock:
