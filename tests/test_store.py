@@ -9,13 +9,15 @@ import importlib
 import os
 import re
 import sqlite3
+import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
 from conftest import Backend, postgres_databases
-from pgserver import Databases
+from pgserver import Databases, PgUnavailable, binary
 
 from mudwiz.store import FILENAME, AccountExists, Ban, GameRecord, StoreError, open_store
 from mudwiz.store.sqlite import APPLICATION_ID, MIGRATIONS
@@ -309,7 +311,8 @@ def test_postgres_names_its_database_without_the_password() -> None:
     assert redacted("postgresql://mud@/mudwiz?host=/tmp") == "postgresql://mud@/mudwiz?host=/tmp"
 
 
-def test_the_server_uses_postgres_when_given_a_database_url(postgres: Databases | str, tmp_path: Path) -> None:
+def test_the_server_uses_postgres_when_given_a_database_url(postgres: Databases | str, tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
     """``MUDWIZ_DATABASE_URL`` selects the store: a game recorded through the service is in the database."""
     from twisted.application.service import MultiService
     from twisted.internet.task import Clock
@@ -317,12 +320,8 @@ def test_the_server_uses_postgres_when_given_a_database_url(postgres: Databases 
     from mudwiz.service import storage
 
     with postgres_databases(postgres).fresh() as url:
-        os.environ["MUDWIZ_DATABASE_URL"] = url
-        try:
-            top = MultiService()
-            records, accounts, writer = storage(top, Clock(), str(tmp_path))
-        finally:
-            del os.environ["MUDWIZ_DATABASE_URL"]
+        monkeypatch.setenv("MUDWIZ_DATABASE_URL", url)
+        records, accounts, writer = storage(MultiService(), Clock(), str(tmp_path))
         assert writer is None and records.store.where == url
         accounts.store.create_account("Alice", "h")
         assert not (tmp_path / FILENAME).exists()
@@ -355,3 +354,21 @@ def test_postgres_connections_dropped_by_the_server_cost_the_statement_under_way
         store.add_table_move(1, 0, 0, "bid 1", 0.5)
         assert [t.moves for t in store.open_tables()] == [[{"seat": 0, "action": "bid 1", "t": 0.5}]]
         store.close()
+
+
+def test_without_the_postgres_client_a_database_url_is_one_clear_line() -> None:
+    """``psycopg`` is an optional extra: a server told to use PostgreSQL without it says what to install."""
+    script = ("import sys; sys.modules['psycopg'] = None\n"
+              "from mudwiz.store import StoreError, open_database\n"
+              "try:\n    open_database('postgresql://nobody@/nothing')\n"
+              "except StoreError as exc:\n    print(exc)\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=30)
+    assert done.stdout.startswith("MUDWIZ_DATABASE_URL is set but the PostgreSQL client cannot be loaded"), done
+    assert done.stdout.rstrip().endswith("install it: pip install 'mudwiz[postgres]'")
+
+
+def test_where_postgresql_cannot_be_started_its_tests_skip_saying_why() -> None:
+    with pytest.raises(PgUnavailable, match=r"no no-such-initdb: install Debian's postgresql package"):
+        binary("no-such-initdb")
+    with pytest.raises(pytest.skip.Exception, match="PostgreSQL cannot be started here: no initdb"):
+        postgres_databases("no initdb")
