@@ -9,9 +9,10 @@ starting at once apply them once.
 
 Two connections, as in ``SQLiteStore``: one for records, accounts and reads (the reactor thread and the store's
 writer thread, one at a time under a lock) and one for the table journal (the reactor thread), whose commits do
-not wait for the WAL to reach the disk (``synchronous_commit = off``): a journaled move survives mudwiz's crash
-but its last fraction of a second may not survive a crash of PostgreSQL's host. The records keep the server's
-default (on). ``psycopg`` is an optional dependency (the ``postgres`` extra): imported when this module is.
+not wait for the WAL to reach the disk (``synchronous_commit = off``): a journaled move survives mudwiz's crash,
+but the last fraction of a second of moves may not survive a crash of PostgreSQL or of its host
+(docs/scaling.md). The records keep the server's default (on). ``psycopg`` is an optional dependency (the
+``postgres`` extra): imported when this module is.
 """
 
 from __future__ import annotations
@@ -185,9 +186,13 @@ class PostgresStore:
     def _connect(self, *setup: str) -> psycopg.Connection[Any]:
         try:
             db = psycopg.connect(self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT)
+        except psycopg.Error as exc:
+            raise self._error(exc) from None
+        try:
             for statement in setup:
                 db.execute(statement)
         except psycopg.Error as exc:
+            db.close()
             raise self._error(exc) from None
         return db
 
