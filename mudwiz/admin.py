@@ -1,4 +1,5 @@
-"""``mudwiz admin``: the sysop role and the bans, from the command line, on the data directory's database.
+"""``mudwiz admin``: the sysop role and the bans, from the command line, on the data directory's database (or
+``MUDWIZ_DATABASE_URL``'s, as the server).
 
 It works while the server runs (SQLite shares the file: the server's lock on the data directory is not taken
 here, and a write waits up to the store's busy timeout for the server's), and the server reads roles and bans
@@ -11,10 +12,9 @@ import argparse
 import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 
 from mudwiz.errors import BadCommand
-from mudwiz.store import FILENAME, SQLiteStore, Store, StoreError, iso_time
+from mudwiz.store import Store, StoreError, iso_time
 from mudwiz.sysops import ROLES, ban_target
 
 
@@ -36,11 +36,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def run(args: argparse.Namespace) -> int:
-    from mudwiz.service import data_directory
+    from mudwiz.service import existing_store
 
-    path = Path(data_directory(args.data)) / FILENAME
     try:
-        store = SQLiteStore(path, create=False)
+        store = existing_store(args.data)
     except StoreError as exc:
         print(f"mudwiz: cannot open the accounts: {exc}", file=sys.stderr)
         return 1

@@ -80,16 +80,16 @@ def serve_forever(listen: str | None, motd: str | None, data: str | None = None)
 
 
 def export_game(game_id: int, data: str | None) -> int:
-    """Print game ``game_id`` of the data directory as one JSON document; a missing game or an unusable file is
-    one line on stderr and status 1. The server may be running: the file is shared (WAL)."""
+    """Print game ``game_id`` of the store (``MUDWIZ_DATABASE_URL``'s database, else the data directory's file) as
+    one JSON document; a missing game or an unusable store is one line on stderr and status 1. The server may be
+    running: the file is shared (WAL), and so is a database."""
     import json
-    from pathlib import Path
 
-    from mudwiz.service import data_directory
-    from mudwiz.store import FILENAME, SQLiteStore, StoreError
+    from mudwiz.service import existing_store
+    from mudwiz.store import StoreError
 
     try:
-        store = SQLiteStore(Path(data_directory(data)) / FILENAME, create=False)
+        store = existing_store(data)
     except StoreError as exc:
         print(f"mudwiz: cannot read the game records: {exc}", file=sys.stderr)
         return 1
@@ -101,7 +101,7 @@ def export_game(game_id: int, data: str | None) -> int:
     finally:
         store.close()
     if record is None:
-        print(f"mudwiz: there is no game {game_id} in {store.path}", file=sys.stderr)
+        print(f"mudwiz: there is no game {game_id} in {store.where}", file=sys.stderr)
         return 1
     print(json.dumps(record.to_dict(), indent=2))
     return 0

@@ -31,7 +31,7 @@ from mudwiz.net.ssh import SSHFactory
 from mudwiz.net.telnet import MudFactory
 from mudwiz.ratings import RatingBoard, rate_game
 from mudwiz.restore import restore_tables, resume_code_of
-from mudwiz.store import GameRecord, Store, StoreError, open_store
+from mudwiz.store import FILENAME, GameRecord, SQLiteStore, Store, StoreError, open_database, open_store
 from mudwiz.sysops import Farewell, Sysops
 from mudwiz.table import IDLE_CLOSE, Journal, Records
 from mudwiz.thinking import ProcessThinking, Think, ThreadedThinking, think_inline
@@ -184,14 +184,27 @@ class DataLock(service.Service):
         self.file.close()  # lets go of the lock
 
 
+def existing_store(data: str | None) -> Store:
+    """The store a server would use, for ``mudwiz admin`` and ``mudwiz export`` beside it: the database of
+    ``MUDWIZ_DATABASE_URL``, else the data directory's SQLite file, which must exist (nothing is made here)."""
+    url = os.environ.get("MUDWIZ_DATABASE_URL")
+    if url:
+        return open_database(url)
+    return SQLiteStore(Path(data_directory(data)) / FILENAME, create=False)
+
+
 def storage(top: service.MultiService, clock: IReactorTime, data: str | None,
             ) -> tuple[Records, Accounts, StoreWriter | None]:
-    """Open the store in the data directory (``StoreError``, naming the file and why, if it cannot be used, or
-    if another server holds the directory): games written from its own thread and passwords worked on in theirs,
+    """Open the store: the PostgreSQL database of ``MUDWIZ_DATABASE_URL`` when it is set, else the SQLite file in
+    the data directory (``StoreError``, naming it and why, if it cannot be used, or if another server holds the
+    directory): games written from its own thread and passwords worked on in theirs,
     or both inline on a clock with no threads (a fake one)."""
-    DataLock(data_directory(data)).setServiceParent(top)  # first: stopped last, after the store is closed
-    store = open_store(data_directory(data))
-    log.info("game records and accounts in {path}", path=str(store.path))
+    # First: stopped last, after the store is closed. Taken with PostgreSQL too, though it protects only the SQLite
+    # file: several processes sharing one database (issue #21) will need a lock of their own, not this one.
+    DataLock(data_directory(data)).setServiceParent(top)
+    url = os.environ.get("MUDWIZ_DATABASE_URL")
+    store = open_database(url) if url else open_store(data_directory(data))
+    log.info("game records and accounts in {where}", where=store.where)
     if not IReactorFromThreads.providedBy(clock):
         return Records.inline(store), Accounts(store, clock), None
     reactor = cast(IReactorFromThreads, clock)

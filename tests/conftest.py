@@ -17,3 +17,103 @@ from wire import running_server  # noqa: E402
 def server() -> Iterator[tuple[str, int]]:
     with running_server() as address:
         yield address
+
+
+# ---------------------------------------------------------------- the store on both backends
+
+import importlib.util  # noqa: E402
+from dataclasses import dataclass, field  # noqa: E402
+from typing import Any  # noqa: E402
+
+from pgserver import Databases, PgUnavailable, postgres_server  # noqa: E402
+
+from mudwiz.store import FILENAME, SQLiteStore, Store  # noqa: E402
+from mudwiz.store.sqlite import MIGRATIONS as SQLITE_MIGRATIONS  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[Databases | str]:
+    """One PostgreSQL server for the session (started on first use), or why there is none."""
+    if importlib.util.find_spec("psycopg") is None:
+        yield "the psycopg client is not installed (pip install -e '.[test]')"
+        return
+    try:
+        with postgres_server() as url:
+            yield Databases(url)
+    except PgUnavailable as exc:
+        yield str(exc)
+
+
+def postgres_databases(postgres: Databases | str) -> Databases:
+    """The session's server, or skip the test saying why there is none."""
+    if isinstance(postgres, str):
+        pytest.skip(f"PostgreSQL cannot be started here: {postgres}")
+    return postgres
+
+
+@dataclass
+class Backend:
+    """Where a test's store lives: ``open()`` opens it (again, as a restart does), with the backend's own
+    ``migrations`` (or some of them); ``where`` is how its messages name it."""
+
+    name: str
+    where: str
+    migrations: tuple[Any, ...]
+    location: str
+    opened: list[Store] = field(default_factory=list)
+
+    def open(self, migrations: tuple[Any, ...] | None = None) -> Any:
+        steps = self.migrations if migrations is None else migrations
+        store: Store
+        if self.name == "sqlite":
+            store = SQLiteStore(self.location, migrations=steps)
+        else:
+            from mudwiz.store.postgres import PostgresStore
+
+            store = PostgresStore(self.location, migrations=steps)
+        self.opened.append(store)
+        return store
+
+    def query(self, sql: str) -> list[tuple[Any, ...]]:
+        """Rows of ``sql`` read past the store, on a connection of the test's own (what is really kept)."""
+        if self.name == "sqlite":
+            import sqlite3
+
+            db = sqlite3.connect(self.location)
+            try:
+                return db.execute(sql).fetchall()
+            finally:
+                db.close()
+        import psycopg
+
+        with psycopg.connect(self.location) as pg:
+            return pg.execute(sql).fetchall()  # type: ignore[arg-type]  # a test's own constant SQL
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]:
+    """A fresh, empty store on SQLite (a file in the test's directory) and on PostgreSQL (a new database on the
+    session's server); every store the test opened is closed after it."""
+    if request.param == "sqlite":
+        path = str(tmp_path / FILENAME)
+        chosen = Backend("sqlite", path, SQLITE_MIGRATIONS, path)
+        yield chosen
+    else:
+        from mudwiz.store.postgres import MIGRATIONS, redacted
+
+        with postgres_databases(request.getfixturevalue("postgres")).fresh() as url:
+            chosen = Backend("postgres", redacted(url), MIGRATIONS, url)
+            try:
+                yield chosen
+            finally:
+                for store in chosen.opened:
+                    store.close()
+            return
+    for store in chosen.opened:
+        store.close()
+
+
+@pytest.fixture
+def store(backend: Backend) -> Any:
+    """A fresh store on each backend."""
+    return backend.open()

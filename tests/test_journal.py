@@ -1,12 +1,12 @@
-"""The table journal on a real SQLite file and real tables on a fake clock: a table rebuilt from the journal in a
-new lobby (as after a crash) is at its last move with its seats, host and options, its person gets the seat
-back by logging in, and the game finishes into one whole record; a bad entry costs only its table; a stopped
-journal keeps tables as they were; a record ends its game's journal in its own transaction."""
+"""The table journal on each store (a real SQLite file and a real PostgreSQL database: the ``store`` fixture) and
+real tables on a fake clock: a table rebuilt from the journal in a new lobby (as after a crash) is at its last move
+with its seats, host and options, its person gets the seat back by logging in, and the game finishes into one
+whole record; a bad entry costs only its table; a stopped journal keeps tables as they were; a record ends its
+game's journal in its own transaction."""
 
 from __future__ import annotations
 
 import random
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,11 +19,11 @@ from mudwiz.commands import dispatch
 from mudwiz.errors import BadCommand
 from mudwiz.lobby import Lobby
 from mudwiz.restore import Absent, restore_tables, resume_code_of
-from mudwiz.store import SQLiteStore, open_store
+from mudwiz.store import Store
 from mudwiz.table import Journal, Records
 
 
-def journaled_lobby(store: SQLiteStore, seed: int = 11) -> tuple[Clock, Lobby]:
+def journaled_lobby(store: Store, seed: int = 11) -> tuple[Clock, Lobby]:
     clock = Clock()
     clock.advance(1_700_000_000)
     lobby = Lobby(clock, grace=30, bot_delay=0.5, seed=seed, records=Records.inline(store))
@@ -53,8 +53,7 @@ def play(clock: Clock, lobby: Lobby, person: Recorder, steps: int, seed: int = 3
 
 
 @pytest.mark.parametrize("game", ["wizard", "witches", "tiltowait"])
-def test_a_table_comes_back_at_its_last_move_and_its_game_is_recorded_once_whole(tmp_path: Path, game: str) -> None:
-    store = open_store(tmp_path)
+def test_a_table_comes_back_at_its_last_move_and_its_game_is_recorded_once_whole(store: Store, game: str) -> None:
     clock, lobby = journaled_lobby(store)
     alice = start_table(lobby, game)
     play(clock, lobby, alice, 5)
@@ -94,8 +93,7 @@ def test_a_table_comes_back_at_its_last_move_and_its_game_is_recorded_once_whole
     assert len(store.games_of("alice")) == 1
 
 
-def test_a_game_that_ended_before_its_record_was_stored_is_recorded_at_the_restore(tmp_path: Path) -> None:
-    store = open_store(tmp_path)
+def test_a_game_that_ended_before_its_record_was_stored_is_recorded_at_the_restore(store: Store) -> None:
     clock, lobby = journaled_lobby(store)
     lobby.records = None  # as if the server died between the last move and the record's commit
     alice = Recorder()
@@ -117,8 +115,7 @@ def test_a_game_that_ended_before_its_record_was_stored_is_recorded_at_the_resto
     assert len(store.games_of("alice")) == 1  # recorded once: the record ended the journaled game
 
 
-def test_a_bad_entry_costs_its_table_only_and_says_why_in_one_line(tmp_path: Path) -> None:
-    store = open_store(tmp_path)
+def test_a_bad_entry_costs_its_table_only_and_says_why_in_one_line(store: Store) -> None:
     clock, lobby = journaled_lobby(store)
     alice = start_table(lobby, "wizard")
     play(clock, lobby, alice, 10)
@@ -142,8 +139,7 @@ def test_a_bad_entry_costs_its_table_only_and_says_why_in_one_line(tmp_path: Pat
     assert lobby2.tables[1].journal.store is store  # the restored one journals on
 
 
-def test_a_stopped_journal_keeps_the_tables_as_the_server_left_them(tmp_path: Path) -> None:
-    store = open_store(tmp_path)
+def test_a_stopped_journal_keeps_the_tables_as_the_server_left_them(store: Store) -> None:
     clock, lobby = journaled_lobby(store)
     lobby.grace = 0  # a drop is a leave: the worst the connections closing at a stop could do to a table
     waiting = Recorder()
@@ -168,8 +164,7 @@ def test_a_stopped_journal_keeps_the_tables_as_the_server_left_them(tmp_path: Pa
     assert not table.abandoned and table.in_game
 
 
-def test_the_record_marks_its_tables_journaled_game_only_if_it_is_still_that_game(tmp_path: Path) -> None:
-    store = open_store(tmp_path)
+def test_the_record_marks_its_tables_journaled_game_only_if_it_is_still_that_game(store: Store) -> None:
     clock, lobby = journaled_lobby(store)
     alice = start_table(lobby, "wizard")
     play(clock, lobby, alice, 10)
@@ -193,8 +188,7 @@ def test_the_record_marks_its_tables_journaled_game_only_if_it_is_still_that_gam
     assert saved.seed == 777 and not saved.recorded and saved.moves == []
 
 
-def test_a_stand_in_and_a_waiting_table_come_back_and_a_seat_not_claimed_goes_after_the_grace(tmp_path: Path) -> None:
-    store = open_store(tmp_path)
+def test_a_stand_in_and_a_waiting_table_come_back_and_a_seat_not_claimed_goes_after_the_grace(store: Store) -> None:
     clock, lobby = journaled_lobby(store)
     alice, carol, bob = Recorder(), Recorder(), Recorder()
     for person, name in ((alice, "Alice"), (carol, "Carol"), (bob, "Bob")):
@@ -223,8 +217,7 @@ def test_a_stand_in_and_a_waiting_table_come_back_and_a_seat_not_claimed_goes_af
     assert 2 not in lobby2.tables and [t.id for t in store.open_tables()] == [1]
 
 
-def test_a_guests_resume_code_is_kept_with_the_seat_where_the_lobby_has_them(tmp_path: Path) -> None:
-    store = open_store(tmp_path)
+def test_a_guests_resume_code_is_kept_with_the_seat_where_the_lobby_has_them(store: Store) -> None:
     clock, lobby = journaled_lobby(store)
     lobby.journal = Journal(store, resume_code_of(lobby))
     alice = start_table(lobby, "wizard")

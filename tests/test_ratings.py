@@ -1,22 +1,20 @@
 """Ratings: the maths of a game's update (mudwiz/ratings.py: places in order, shared places, bots' fixed entries,
-guests not kept, stand-ins as the person) and the store that keeps them on a real SQLite file (written in the
-game's own transaction, so a failing rating step stores no game either; a version 2 file migrated; the kept
-ratings equal a recomputation from the kept games)."""
+guests not kept, stand-ins as the person) and the store that keeps them, on a real SQLite file and a real
+PostgreSQL database (written in the game's own transaction, so a failing rating step stores no game either; a
+version 2 store migrated; the kept ratings equal a recomputation from the kept games)."""
 
 from __future__ import annotations
 
-import sqlite3
-from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import Backend
 
 from mudwiz.bot_ratings import BOT_RATINGS
 from mudwiz.bots import levels
 from mudwiz.games import available
 from mudwiz.ratings import MODEL, RatingBoard, bot_rating, rate_game, recompute, shown
-from mudwiz.store import FILENAME, GameRecord, Rating, SQLiteStore, StoreError, open_store
-from mudwiz.store.sqlite import MIGRATIONS
+from mudwiz.store import GameRecord, Rating, Store, StoreError
 
 HASH = "$argon2id$v=19$m=65536,t=3,p=4$c2FsdA$aGFzaA"  # never checked here: an account needs a hash
 
@@ -100,8 +98,8 @@ def test_a_stand_in_is_rated_as_the_person_and_an_abandoned_game_not_at_all() ->
 # ------------------------------------------------------------------ the store
 
 
-def test_the_store_keeps_the_ratings_with_the_games_ranked_in_each_game(tmp_path: Path) -> None:
-    store = open_store(tmp_path)
+def test_the_store_keeps_the_ratings_with_the_games_ranked_in_each_game(backend: Backend) -> None:
+    store = backend.open()
     for name in ("Ann", "Bob", "Cy"):
         store.create_account(name, HASH)
     store.record_game(game("Ann", "Bob", "Cy", "guest", ended=1.0), rate_game)
@@ -109,7 +107,7 @@ def test_the_store_keeps_the_ratings_with_the_games_ranked_in_each_game(tmp_path
     store.record_game(game("Cy", "Ann", name="witches", ended=3.0), rate_game)
     store.record_game(game("Cy", "Ann", outcome="abandoned", ended=4.0), rate_game)
     store.close()
-    store = open_store(tmp_path)
+    store = backend.open()
     top = store.top("wizard")
     assert [r.name for r in top] == sorted(["Ann", "Bob", "Cy"], key=lambda n: -store.rating(n, "wizard").shown)
     assert [r.rank for r in top] == [1, 2, 3] and top[0].shown >= top[1].shown >= top[2].shown
@@ -121,8 +119,7 @@ def test_the_store_keeps_the_ratings_with_the_games_ranked_in_each_game(tmp_path
     assert store.top("tiltowait") == []
 
 
-def test_tied_ratings_share_a_rank(tmp_path: Path) -> None:
-    store = open_store(tmp_path)
+def test_tied_ratings_share_a_rank(store: Store) -> None:
     for name in ("Ann", "Bob", "Cy"):
         store.create_account(name, HASH)
     store.record_game(game("Ann", "Bob", "Cy", places=[1, 1, 3]), rate_game)
@@ -133,8 +130,7 @@ def failing(record: GameRecord, current: Any, registered: Any) -> list[Rating]:
     raise RuntimeError("the rating step failed")
 
 
-def test_a_failing_rating_step_stores_no_game_either(tmp_path: Path) -> None:
-    store = open_store(tmp_path)
+def test_a_failing_rating_step_stores_no_game_either(store: Store) -> None:
     store.create_account("Ann", HASH)
     with pytest.raises(RuntimeError, match="rating step failed"):
         store.record_game(game("Ann", "Bob"), failing)
@@ -151,24 +147,22 @@ def test_a_failing_rating_step_stores_no_game_either(tmp_path: Path) -> None:
     assert len(store.games_of("Ann")) == 1 and store.rating("Ann", "wizard") is not None
 
 
-def test_a_version_2_file_gains_ratings_and_keeps_its_games_and_accounts(tmp_path: Path) -> None:
-    old = SQLiteStore(tmp_path / FILENAME, migrations=MIGRATIONS[:2])  # as the accounts slice left it
+def test_a_version_2_file_gains_ratings_and_keeps_its_games_and_accounts(backend: Backend) -> None:
+    old = backend.open(backend.migrations[:2])  # as the accounts slice left it
     kept = old.record_game(game("Ann", "Bob"))
     old.create_account("Ann", HASH)
     assert old.version == 2
     old.close()
-    store = open_store(tmp_path)
-    assert store.version == len(MIGRATIONS) and store.game(kept) is not None
+    store = backend.open()
+    assert store.version == len(backend.migrations) and store.game(kept) is not None
     assert store.account("ann") is not None and store.ratings_of("Ann") == []  # old games are not rated afresh
     store.record_game(game("Ann", "Bob"), rate_game)
     assert store.rating("ann", "wizard") is not None and store.rating("bob", "wizard") is None
     store.close()
-    db = sqlite3.connect(tmp_path / FILENAME)
-    assert db.execute("SELECT name_key, game, games FROM ratings").fetchall() == [("ann", "wizard", 1)]
+    assert backend.query("SELECT name_key, game, games FROM ratings") == [("ann", "wizard", 1)]
 
 
-def test_the_kept_ratings_equal_a_recomputation_from_the_kept_games(tmp_path: Path) -> None:
-    store = open_store(tmp_path)
+def test_the_kept_ratings_equal_a_recomputation_from_the_kept_games(store: Store) -> None:
     people = ["Ann", "Bob", "Cy", "Di"]
     for name in people:
         store.create_account(name, HASH)
@@ -184,8 +178,7 @@ def test_the_kept_ratings_equal_a_recomputation_from_the_kept_games(tmp_path: Pa
     assert kept[("ann", "wizard")].games == 4
 
 
-def test_the_board_reads_a_name_once_and_again_after_a_rated_game(tmp_path: Path) -> None:
-    store = open_store(tmp_path)
+def test_the_board_reads_a_name_once_and_again_after_a_rated_game(store: Store) -> None:
     store.create_account("Ann", HASH)
     board = RatingBoard(store)
     assert board.shown("Ann", "wizard") is None and board.best("Ann") is None

@@ -1,17 +1,29 @@
-"""The SQLite store on real files: migrations from an empty file up, reopening, and every file it must refuse
-(with its path in the message, the file left byte for byte as it was)."""
+"""The store on both backends (the ``backend`` fixture, tests/conftest.py: a real SQLite file and a real
+PostgreSQL database): migrations from empty up, reopening, names in any case, roles and bans; then what only one
+backend has: every SQLite file it must refuse (with its path in the message, the file left byte for byte as it
+was), and every PostgreSQL database or server it must refuse (in one line naming it)."""
 
 from __future__ import annotations
 
+import importlib
 import os
+import re
 import sqlite3
+import subprocess
+import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+from conftest import Backend, postgres_databases
+from pgserver import Databases, PgUnavailable, binary
 
-from mudwiz.store import FILENAME, AccountExists, Ban, GameRecord, SQLiteStore, StoreError, open_store
+from mudwiz.store import FILENAME, AccountExists, Ban, GameRecord, StoreError, open_store
 from mudwiz.store.sqlite import APPLICATION_ID, MIGRATIONS
+
+if TYPE_CHECKING:
+    from mudwiz.store.postgres import PostgresStore
 
 
 def record(*names: str, outcome: str = "finished", ended: float = 1000.0) -> GameRecord:
@@ -38,12 +50,12 @@ def test_an_empty_directory_is_made_and_its_file_migrated_from_version_0(tmp_pat
     assert {"games", "game_seats", "accounts", "roles", "bans", "ratings", "tables", "table_moves"} <= tables
 
 
-def test_records_survive_reopening_and_names_match_in_any_case(tmp_path: Path) -> None:
-    store = open_store(tmp_path)
+def test_records_survive_reopening_and_names_match_in_any_case(backend: Backend) -> None:
+    store = backend.open()
     first = store.record_game(record("Alice", "bot1", "bot2"))
     second = store.record_game(record("bob", "alice", outcome="abandoned", ended=2000.0))
     store.close()
-    store = open_store(tmp_path)
+    store = backend.open()
     assert [g.id for g in store.games_of("ALICE")] == [second, first]  # newest first
     assert [g.id for g in store.games_of("alice", limit=1)] == [second]
     assert store.games_of("carol") == []
@@ -55,39 +67,39 @@ def test_records_survive_reopening_and_names_match_in_any_case(tmp_path: Path) -
     assert store.game(999) is None
 
 
-def test_a_later_migration_is_applied_once_on_top_of_the_records(tmp_path: Path) -> None:
-    store = open_store(tmp_path)
+def test_a_later_migration_is_applied_once_on_top_of_the_records(backend: Backend) -> None:
+    store = backend.open()
     kept = store.record_game(record("alice", "bob"))
     store.close()
-    later = (*MIGRATIONS, ("CREATE TABLE later (name_key TEXT PRIMARY KEY)",))
-    store = SQLiteStore(tmp_path / FILENAME, migrations=later)
+    later = (*backend.migrations, ("CREATE TABLE later (name_key TEXT PRIMARY KEY)",))
+    store = backend.open(later)
     assert store.version == len(later) and store.game(kept) is not None
     store.close()
-    store = SQLiteStore(tmp_path / FILENAME, migrations=later)  # nothing left to apply: no second CREATE
+    store = backend.open(later)  # nothing left to apply: no second CREATE
     assert store.version == len(later)
     store.close()
-    with pytest.raises(StoreError, match=rf"{tmp_path / FILENAME}: its schema version {len(later)} is newer "
-                                         rf".* \({len(MIGRATIONS)}\)"):
-        open_store(tmp_path)
+    with pytest.raises(StoreError, match=rf"{re.escape(backend.where)}: its schema version {len(later)} is newer "
+                                         rf".* \({len(backend.migrations)}\)"):
+        backend.open()
 
 
-def test_a_version_1_file_gains_accounts_and_keeps_its_games(tmp_path: Path) -> None:
-    old = SQLiteStore(tmp_path / FILENAME, migrations=MIGRATIONS[:1])  # as the records slice left it
+def test_a_version_1_file_gains_accounts_and_keeps_its_games(backend: Backend) -> None:
+    old = backend.open(backend.migrations[:1])  # as the records slice left it
     kept = old.record_game(record("Alice", "bot1"))
     assert old.version == 1
     old.close()
-    store = open_store(tmp_path)
-    assert store.version == len(MIGRATIONS) and store.game(kept) is not None and store.account("alice") is None
+    store = backend.open()
+    assert store.version == len(backend.migrations) and store.game(kept) is not None and store.account("alice") is None
     store.create_account("Alice", "$argon2id$v=19$m=65536,t=3,p=4$c2FsdA$aGFzaA")
     store.close()
-    store = open_store(tmp_path)
+    store = backend.open()
     account = store.account("alice")
     assert account is not None and account.name == "Alice" and account.hash.endswith("$aGFzaA")
     store.close()
 
 
-def test_accounts_are_one_a_name_in_any_case_and_keep_their_spelling(tmp_path: Path) -> None:
-    store = open_store(tmp_path)
+def test_accounts_are_one_a_name_in_any_case_and_keep_their_spelling(backend: Backend) -> None:
+    store = backend.open()
     store.create_account("MixedCase", "h1")
     with pytest.raises(AccountExists):
         store.create_account("mixedcase", "h2")
@@ -180,25 +192,25 @@ def test_a_directory_that_cannot_be_made_or_written_is_refused(tmp_path: Path) -
     assert not (readonly / FILENAME).exists()
 
 
-def test_a_version_2_file_gains_roles_and_bans_and_keeps_its_accounts_and_games(tmp_path: Path) -> None:
-    old = SQLiteStore(tmp_path / FILENAME, migrations=MIGRATIONS[:2])  # as the accounts slice left it
+def test_a_version_2_file_gains_roles_and_bans_and_keeps_its_accounts_and_games(backend: Backend) -> None:
+    old = backend.open(backend.migrations[:2])  # as the accounts slice left it
     kept = old.record_game(record("Alice", "bot1"))
     old.create_account("Alice", "h1")
     assert old.version == 2
     old.close()
-    store = open_store(tmp_path)
-    assert store.version == len(MIGRATIONS) and store.game(kept) is not None
+    store = backend.open()
+    assert store.version == len(backend.migrations) and store.game(kept) is not None
     account = store.account("ALICE")
     assert account is not None and account.hash == "h1" and store.roles("alice") == set()
     store.grant_role("alice", "sysop")
     store.close()
-    store = open_store(tmp_path)
+    store = backend.open()
     assert store.roles("Alice") == {"sysop"} and store.holders("sysop") == ["Alice"]
     store.close()
 
 
-def test_roles_belong_to_accounts_in_any_case(tmp_path: Path) -> None:
-    store = open_store(tmp_path)
+def test_roles_belong_to_accounts_in_any_case(backend: Backend) -> None:
+    store = backend.open()
     with pytest.raises(KeyError):
         store.grant_role("guest", "sysop")  # no account: no role
     store.create_account("Bob", "h")
@@ -212,8 +224,8 @@ def test_roles_belong_to_accounts_in_any_case(tmp_path: Path) -> None:
     store.close()
 
 
-def test_bans_by_name_and_address_expire_are_replaced_and_lifted(tmp_path: Path) -> None:
-    store = open_store(tmp_path)
+def test_bans_by_name_and_address_expire_are_replaced_and_lifted(backend: Backend) -> None:
+    store = backend.open()
     store.add_ban(Ban("name", "Mallory", 1100.0, "alice", 1000.0))
     store.add_ban(Ban("address", "10.0.0.2", None, "admin", 1001.0))
     assert store.ban_on("name", "MALLORY", 1099.0) == Ban("name", "Mallory", 1100.0, "alice", 1000.0)
@@ -225,8 +237,138 @@ def test_bans_by_name_and_address_expire_are_replaced_and_lifted(tmp_path: Path)
     store.add_ban(Ban("name", "mallory", None, "carol", 1500.0))  # banned again: replaces the first
     assert store.bans(2000.0)[-1] == Ban("name", "mallory", None, "carol", 1500.0)
     store.close()
-    store = open_store(tmp_path)  # bans outlast a restart
+    store = backend.open()  # bans outlast a restart
     assert len(store.bans(2000.0)) == 2
     assert store.lift_ban("name", "MALLORY") and not store.lift_ban("name", "mallory")
     assert store.lift_ban("address", "10.0.0.2") and store.bans(0) == []
     store.close()
+
+
+def test_a_new_store_is_migrated_from_version_0_and_marked_as_mudwizs(backend: Backend) -> None:
+    store = backend.open()
+    assert store.version == len(backend.migrations)
+    assert store.where == backend.where and store.open_tables() == [] and store.top("wizard") == []
+    store.close()
+    again = backend.open()  # a second open finds it ours and at its version: nothing applied twice
+    assert again.version == len(backend.migrations)
+
+
+# ---------------------------------------------------------------- what only PostgreSQL has
+
+
+def postgres_store(url: str) -> PostgresStore:
+    from mudwiz.store.postgres import PostgresStore
+
+    return PostgresStore(url)
+
+
+def test_postgres_refuses_another_programs_database_untouched(postgres: Databases | str) -> None:
+    import psycopg
+
+    with postgres_databases(postgres).fresh() as url:
+        with psycopg.connect(url, autocommit=True) as db:
+            db.execute("CREATE TABLE photos (id INTEGER)")
+        with pytest.raises(StoreError, match=r"it is not a mudwiz database \(another program's tables: photos\)"):
+            postgres_store(url)
+        with psycopg.connect(url, autocommit=True) as db:
+            names = {n for (n,) in db.execute("SELECT table_name FROM information_schema.tables "
+                                              "WHERE table_schema = 'public'")}
+        assert names == {"photos"}
+
+
+def test_postgres_refuses_a_newer_schema_untouched(postgres: Databases | str) -> None:
+    import psycopg
+
+    with postgres_databases(postgres).fresh() as url:
+        postgres_store(url).close()
+        with psycopg.connect(url, autocommit=True) as db:
+            db.execute("UPDATE mudwiz_schema SET version = 99")
+        with pytest.raises(StoreError) as caught:
+            postgres_store(url)
+        known = len(importlib.import_module("mudwiz.store.postgres").MIGRATIONS)
+        assert f"schema version 99 is newer than this mudwiz knows ({known})" in str(caught.value)
+        with psycopg.connect(url, autocommit=True) as db:
+            assert db.execute("SELECT version FROM mudwiz_schema").fetchone() == (99,)
+
+
+def test_postgres_that_cannot_be_reached_or_has_no_such_database_is_one_clear_line(
+        postgres: Databases | str, tmp_path: Path) -> None:
+    databases = postgres_databases(postgres)
+    nowhere = f"postgresql://postgres@/postgres?host={tmp_path}&port=1"
+    with pytest.raises(StoreError) as caught:
+        postgres_store(nowhere)
+    message = str(caught.value)
+    assert message.startswith(f"{nowhere}: the server cannot be reached") and "\n" not in message, message
+    missing = databases.url.replace("@/postgres?", "@/no_such_db?")
+    with pytest.raises(StoreError, match=r"no_such_db.*: there is no such database \(create it: createdb\)"):
+        postgres_store(missing)
+
+
+def test_postgres_names_its_database_without_the_password() -> None:
+    from mudwiz.store.postgres import redacted
+
+    assert redacted("postgresql://mud:s3cret@db.example:5432/mudwiz") == "postgresql://mud:***@db.example:5432/mudwiz"
+    assert redacted("postgresql://mud@/mudwiz?host=/tmp") == "postgresql://mud@/mudwiz?host=/tmp"
+
+
+def test_the_server_uses_postgres_when_given_a_database_url(postgres: Databases | str, tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """``MUDWIZ_DATABASE_URL`` selects the store: a game recorded through the service is in the database."""
+    from twisted.application.service import MultiService
+    from twisted.internet.task import Clock
+
+    from mudwiz.service import storage
+
+    with postgres_databases(postgres).fresh() as url:
+        monkeypatch.setenv("MUDWIZ_DATABASE_URL", url)
+        records, accounts, writer = storage(MultiService(), Clock(), str(tmp_path))
+        assert writer is None and records.store.where == url
+        accounts.store.create_account("Alice", "h")
+        assert not (tmp_path / FILENAME).exists()
+        records.store.close()
+        again = postgres_store(url)
+        assert again.account("alice") is not None
+        again.close()
+
+
+def test_postgres_connections_dropped_by_the_server_cost_the_statement_under_way_only(
+        postgres: Databases | str) -> None:
+    """As when PostgreSQL restarts under a running mudwiz: the next use of each connection fails in one line,
+    and the one after works on a new connection (records and journal alike)."""
+    import psycopg
+
+    with postgres_databases(postgres).fresh() as url:
+        store = postgres_store(url)
+        store.create_account("Alice", "h")
+        store.save_table(1, {"game": "wizard"})
+        with psycopg.connect(url, autocommit=True) as admin:
+            ended = admin.execute("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = "
+                                  "current_database() AND pid <> pg_backend_pid()").fetchone()
+        assert ended == (2,)
+        with pytest.raises(StoreError, match=r"the server cannot be reached or dropped the connection"):
+            store.account("alice")
+        with pytest.raises(StoreError) as caught:
+            store.add_table_move(1, 0, 0, "bid 1", 0.5)
+        assert "\n" not in str(caught.value)
+        assert store.account("alice") is not None
+        store.add_table_move(1, 0, 0, "bid 1", 0.5)
+        assert [t.moves for t in store.open_tables()] == [[{"seat": 0, "action": "bid 1", "t": 0.5}]]
+        store.close()
+
+
+def test_without_the_postgres_client_a_database_url_is_one_clear_line() -> None:
+    """``psycopg`` is an optional extra: a server told to use PostgreSQL without it says what to install."""
+    script = ("import sys; sys.modules['psycopg'] = None\n"
+              "from mudwiz.store import StoreError, open_database\n"
+              "try:\n    open_database('postgresql://nobody@/nothing')\n"
+              "except StoreError as exc:\n    print(exc)\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=30)
+    assert done.stdout.startswith("MUDWIZ_DATABASE_URL is set but the PostgreSQL client cannot be loaded"), done
+    assert done.stdout.rstrip().endswith("install it: pip install 'mudwiz[postgres]'")
+
+
+def test_where_postgresql_cannot_be_started_its_tests_skip_saying_why() -> None:
+    with pytest.raises(PgUnavailable, match=r"no no-such-initdb: install Debian's postgresql package"):
+        binary("no-such-initdb")
+    with pytest.raises(pytest.skip.Exception, match="PostgreSQL cannot be started here: no initdb"):
+        postgres_databases("no initdb")

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import json
 import random
-from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import Backend
 from outbox import Outbox
 from twisted.internet.task import Clock
 from wire import pick_command
@@ -22,7 +22,7 @@ from mudwiz.connection import Connection
 from mudwiz.lobby import Lobby
 from mudwiz.render.ansi import Presenter
 from mudwiz.render.style import Style
-from mudwiz.store import Ban, SQLiteStore, open_store
+from mudwiz.store import Ban, Store
 from mudwiz.sysops import FAREWELL, Farewell, Sysops
 from mudwiz.table import Records
 
@@ -32,12 +32,13 @@ SYSOP_COMMANDS = ("/kick bob", "/ban bob", "/unban bob", "/bans", "/announce hel
 
 
 class Server:
-    """A lobby with accounts, records and sysops on one SQLite file; ``stops`` the times the stop was asked."""
+    """A lobby with accounts, records and sysops on one store (each backend: a SQLite file, a PostgreSQL
+    database); ``stops`` the times the stop was asked."""
 
-    def __init__(self, tmp_path: Path, grace: float = 30) -> None:
+    def __init__(self, backend: Backend, grace: float = 30) -> None:
         self.clock = Clock()
         self.clock.advance(1_700_000_000)
-        self.store: SQLiteStore = open_store(tmp_path)
+        self.store: Store = backend.open()
         self.lobby = Lobby(self.clock, grace=grace, bot_delay=0.5, seed=3, records=Records.inline(self.store))
         self.lobby.accounts = Accounts(self.store, self.clock)
         self.stops: list[float] = []
@@ -91,8 +92,8 @@ class User:
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Server:
-    return Server(tmp_path)
+def server(backend: Backend) -> Server:
+    return Server(backend)
 
 
 def test_every_sysop_command_is_refused_to_a_guest_and_to_a_registered_name_without_the_role(
@@ -153,7 +154,7 @@ def test_a_sysop_cannot_kick_or_ban_another_sysop(server: Server) -> None:
 
 
 def test_a_ban_by_name_disconnects_them_refuses_them_until_it_expires_and_is_in_the_store(
-        server: Server, tmp_path: Path) -> None:
+        server: Server, backend: Backend) -> None:
     server.account("Alice", "sysop")
     alice, bob = server.connect("Alice", SECRET), server.connect("Bob")
     reply = alice.reply("/ban bob 2")
@@ -168,7 +169,7 @@ def test_a_ban_by_name_disconnects_them_refuses_them_until_it_expires_and_is_in_
     alice.line("/bans")
     assert alice.of_type("bans")[-1]["bans"] == [{"kind": "name", "target": "bob", "until": "2023-11-14T22:15:20Z",
                                                   "by": "Alice", "since": "2023-11-14T22:13:20Z"}]
-    reopened = open_store(tmp_path)  # kept in the file, for the next run
+    reopened = backend.open()  # kept in the store, for the next run
     assert [b.target for b in reopened.bans(server.clock.seconds())] == ["bob"]
     reopened.close()
     server.clock.advance(121)  # expired
@@ -264,8 +265,8 @@ def play_a_little(server: Server, user: User, moves: int) -> None:
         server.clock.advance(1)
 
 
-def test_the_clean_stop_tells_everyone_closes_connections_and_abandons_no_running_game(tmp_path: Path) -> None:
-    server = Server(tmp_path, grace=0)  # a drop would hand the seat to a stand-in at once and abandon the game
+def test_the_clean_stop_tells_everyone_closes_connections_and_abandons_no_running_game(backend: Backend) -> None:
+    server = Server(backend, grace=0)  # a drop would hand the seat to a stand-in at once and abandon the game
     bob, carol = server.connect("bob"), server.connect("carol")
     bob.line("/new wizard")
     bob.line("/bot add random")

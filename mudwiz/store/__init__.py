@@ -19,5 +19,17 @@ from mudwiz.store.base import (
 )
 from mudwiz.store.sqlite import FILENAME, SQLiteStore, open_store
 
+
+def open_database(url: str) -> Store:
+    """The store on the PostgreSQL server of ``url`` (``MUDWIZ_DATABASE_URL``); psycopg is an optional extra,
+    imported only here, so a server on SQLite does not need it."""
+    try:
+        from mudwiz.store.postgres import PostgresStore
+    except ImportError as exc:
+        raise StoreError(f"MUDWIZ_DATABASE_URL is set but the PostgreSQL client cannot be loaded ({exc}); "
+                         "install it: pip install 'mudwiz[postgres]'") from None
+    return PostgresStore(url)
+
 __all__ = ["FILENAME", "Account", "AccountExists", "Ban", "GameRecord", "GameSummary", "JournaledTable", "RateGame",
-           "Rating", "SQLiteStore", "Store", "StoreError", "iso_time", "open_store"]
+           "Rating", "SQLiteStore", "Store", "StoreError", "iso_time", "open_database",
+           "open_store"]

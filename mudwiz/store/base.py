@@ -1,5 +1,6 @@
-"""What the server keeps between runs, as one narrow interface, so that SQL lives in one place (``sqlite.py``) and
-a server database for multi-process deployments can be another implementation of the same ``Store``.
+"""What the server keeps between runs, as one narrow interface, so that SQL lives in one package and a server
+database for multi-process deployments is another implementation of the same ``Store``: ``sqlite.py`` (the
+default, one file) and ``postgres.py`` (``MUDWIZ_DATABASE_URL``).
 
 It keeps game records, accounts with their roles (sysop), bans, ratings and the table journal (every open table
 and its game's moves, so a restart rebuilds them: mudwiz/table/journal.py). The store reads and writes ratings
@@ -9,6 +10,7 @@ applies it to the rows it reads, inside the transaction that stores the game.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping, Set
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
@@ -46,9 +48,9 @@ class Ban:
 
 
 class StoreError(Exception):
-    """The store cannot be used: the message names the file and the reason, meant to be read by whoever runs the
-    server (a corrupt, locked, foreign or newer file; a directory that cannot be created or written; a full disk).
-    """
+    """The store cannot be used: the message names the file or database and the reason, in one line, meant to be
+    read by whoever runs the server (a corrupt, locked, foreign or newer file or database; a directory that cannot
+    be created or written; a server that cannot be reached; a full disk)."""
 
 
 @dataclass(frozen=True)
@@ -140,6 +142,16 @@ class JournaledTable:
     recorded: bool = False
 
 
+def json_object(text: str) -> dict[str, Any]:
+    """A journaled header or game read back: a text that is not a JSON object becomes ``{"error": ...}``, for the
+    restore to report and skip that table rather than fail them all."""
+    try:
+        value = json.loads(text)
+    except ValueError as exc:
+        return {"error": f"not JSON ({exc})"}
+    return value if isinstance(value, dict) else {"error": "not a JSON object"}
+
+
 def iso_time(seconds: float) -> str:
     """A record's time as the protocol gives it: UTC, to the second (``2024-05-01T18:04:11Z``)."""
     return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
@@ -147,6 +159,8 @@ def iso_time(seconds: float) -> str:
 
 class Store(Protocol):
     """Where the server keeps what outlives a run; callers hold a ``Store``, never the implementation."""
+
+    where: str  # the file or the database (its URL without a password), as messages and the log name it
 
     def record_game(self, record: GameRecord, rate: RateGame | None = None) -> int:
         """Keep a finished or abandoned game; returns its id. Raises ``StoreError`` when it cannot. With ``rate``,

@@ -28,6 +28,7 @@ from mudwiz.store.base import (
     RateGame,
     Rating,
     StoreError,
+    json_object,
 )
 
 FILENAME = "mudwiz.db"
@@ -164,6 +165,7 @@ class SQLiteStore:
     def __init__(self, path: str | Path, *, migrations: Sequence[Migration] = MIGRATIONS,
                  create: bool = True) -> None:
         self.path = Path(path)
+        self.where = str(self.path)  # how messages and the log name it
         self.migrations = tuple(migrations)
         if not create and not self.path.is_file():
             raise StoreError(f"{self.path}: no such file")
@@ -512,8 +514,8 @@ class SQLiteStore:
                     self._journal.execute("COMMIT")
         except sqlite3.Error as exc:
             raise self._error(exc) from None
-        return [JournaledTable(id=table_id, header=_json_object(header), seed=seed,
-                               game=None if game is None else _json_object(game), moves=moves[table_id],
+        return [JournaledTable(id=table_id, header=json_object(header), seed=seed,
+                               game=None if game is None else json_object(game), moves=moves[table_id],
                                recorded=bool(recorded))
                 for table_id, header, seed, game, recorded in rows]
 
@@ -530,10 +532,3 @@ class SQLiteStore:
         with self._lock:
             self._db.close()
 
-
-def _json_object(text: str) -> dict[str, Any]:
-    try:
-        value = json.loads(text)
-    except ValueError as exc:
-        return {"error": f"not JSON ({exc})"}
-    return value if isinstance(value, dict) else {"error": "not a JSON object"}
