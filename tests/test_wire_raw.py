@@ -104,7 +104,9 @@ def test_a_taken_raw_port_is_named_in_the_one_line_that_stops_the_start(
 ) -> None:
     _, raw = ports
     taken = f"tcp:{raw[1]}:interface=127.0.0.1"
-    run = subprocess.run([sys.executable, "-m", "mudwiz.cli", "serve", "--listen", f"tcp:{free_port()}",
+    # the telnet port is the kernel's pick (tcp:0): a port found free and then taken by another test cannot
+    # make the start fail on it before it comes to the raw port
+    run = subprocess.run([sys.executable, "-m", "mudwiz.cli", "serve", "--listen", "tcp:0:interface=127.0.0.1",
                           "--data", str(tmp_path)],
                          cwd=ROOT, capture_output=True, text=True, timeout=30,
                          env={**os.environ, "MUDWIZ_RAW_LISTEN": taken})
