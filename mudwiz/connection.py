@@ -34,6 +34,7 @@ from mudwiz.usertext import clean, erase, one_line
 
 log = Logger()
 
+MAX_ID_NESTING = 32  # levels of arrays and objects a request's id may have: it is encoded again in the reply
 MAX_LINE = 4096  # bytes; a longer line is refused whole (the framing measures it), and the connection stays up
 LOGIN_TIMEOUT = 300.0  # seconds a connection may take to give its name (MUDWIZ_LOGIN_TIMEOUT; 0: no limit)
 NAME_PROMPT = "What is your name? "
@@ -219,6 +220,8 @@ class Connection:
                 request = json.loads(text)
                 if not isinstance(request, dict) or not isinstance(request.get("cmd"), str):
                     raise ValueError('a JSON request is {"id": ..., "cmd": "/command ..."}')
+                if nesting(request.get("id")) > MAX_ID_NESTING:
+                    raise ValueError(f'"id" is nested more than {MAX_ID_NESTING} deep; it is echoed in the reply')
             except ValueError as exc:
                 self.reply_error(BadCommand(f"bad JSON request: {exc}"), None)
                 return
@@ -332,7 +335,8 @@ class Connection:
             try:
                 request = json.loads(password)
                 if isinstance(request, dict) and isinstance(request.get("cmd"), str):
-                    password, request_id = request["cmd"], request.get("id")
+                    password = request["cmd"]
+                    request_id = request.get("id") if nesting(request.get("id")) <= MAX_ID_NESTING else None
             except (ValueError, RecursionError):
                 pass  # a password that begins with {
         if self.session.mode != "json":
@@ -468,6 +472,20 @@ class Connection:
 
 
 _NO_REPLY = object()
+
+
+def nesting(value: Any) -> int:
+    """How deep ``value`` nests arrays and objects (0 for a string or a number), counted without recursion: an id
+    nested ~1000 deep parses, but encoding it again for the reply, deeper in the stack, would not."""
+    deepest, stack = 0, [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list):
+            deepest = max(deepest, depth + 1)
+            if deepest > MAX_ID_NESTING:
+                return deepest
+            stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
+    return deepest
 
 
 def hint(session: Session, message: str) -> str:

@@ -88,6 +88,16 @@ def test_a_json_request_is_answered_with_its_id_and_a_malformed_one_without() ->
                                     '"cmd": "/command ..."}'}]
     connection.receive('{"cmd": ' + "[" * 5000)
     assert outbox.json_lines() == [{"type": "error", "message": "bad JSON request: nested too deeply"}]
+    # An id that parses but is nested so deep that encoding it again, for the reply, would recurse past the limit
+    # deeper in the stack (found by the fuzzer with orjson, which refuses past 254 levels and handed it back to
+    # the standard library): refused before anything is done, and the next request is answered.
+    for depth in (33, 300):
+        connection.receive(json.dumps({"id": [], "cmd": "/who"}).replace("[]", "[" * depth + "]" * depth))
+        assert outbox.json_lines() == [{"type": "error", "message": 'bad JSON request: "id" is nested more than 32 '
+                                        'deep; it is echoed in the reply'}]
+    deep_ok = json.loads("[" * 32 + "]" * 32)
+    connection.receive(json.dumps({"id": deep_ok, "cmd": "/who"}))
+    assert outbox.json_lines()[-1] == {"type": "ok", "id": deep_ok}
 
 
 def test_a_refused_move_at_a_table_ends_in_the_moves_the_player_may_make() -> None:
