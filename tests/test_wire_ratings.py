@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from wire import JsonClient, play_until_game_end, running_server
+from wire import JsonClient, play_until_game_end, register, running_server
 
 from mudwiz.ratings import bot_rating, recompute
 from mudwiz.store import open_store
@@ -16,17 +16,12 @@ from mudwiz.store import open_store
 SECRET = "correct horse battery"
 
 
-def register(client: JsonClient) -> None:
-    """``/register`` with the password asked twice (the JSON client answers the ``password`` messages)."""
-    assert client.register(SECRET)["type"] == "ok"
-
-
 def test_a_rated_game_over_the_wire_moves_the_ratings_shown_and_kept(tmp_path: Path) -> None:
     data = str(tmp_path / "data")
     with running_server(MUDWIZ_DATA=data) as address:
         ann, bob, guest = JsonClient(address, "Ann_R"), JsonClient(address, "Bob_R"), JsonClient(address, "Gus")
-        register(ann)
-        register(bob)
+        register(ann, SECRET)
+        register(bob, SECRET)
         assert ann.request("/rating")["type"] == "ok"
         assert ann.of_type("rating")[-1] == {"type": "rating", "name": "Ann_R", "bot": False, "ratings": []}
         for cmd in ("/new wizard", "/option rounds 2", "/bot add good"):
