@@ -149,11 +149,17 @@ class Connection:
     # -- lines in
 
     def start(self) -> None:
-        if self.refused("address", self.session.address):
-            return
+        if self.greet():
+            self.prompt()
+
+    def greet(self, name: str | None = None) -> bool:
+        """The message of the day, unless the address (or the ``name`` a transport brings) is banned: then one
+        line and the end. Whether to go on."""
+        if self.refused("address", self.session.address) or name is not None and self.refused("name", name):
+            return False
         for line in self.motd.splitlines():
             self.send_lines([clean(line)])
-        self.prompt()
+        return True
 
     def start_as(self, name: str, proof: str) -> None:
         """``start`` for a transport that proved who the user is itself (SSH: its user name and password): the
@@ -161,10 +167,8 @@ class Connection:
         account's), ``resume`` (a held guest name's code) or ``guest`` (none: for a name nobody registered or
         holds, looked at again here, since either may have changed since it was proved). A name refused (not a
         name, connected already, banned, registered or held meanwhile) is one line, and the connection closes."""
-        if self.refused("address", self.session.address):
+        if not self.greet():
             return
-        for line in self.motd.splitlines():
-            self.send_lines([clean(line)])
         try:
             name = self.lobby.check_name(name)
             account = self.lobby.accounts.find(name) if self.lobby.accounts is not None else None
@@ -175,23 +179,25 @@ class Connection:
             if not self.refused("name", name):
                 self.enter(name, registered=proof == "password")
         except MudwizError as exc:
-            self.session.deliver({"type": "error", "message": str(exc)})
-            self.outbox.close()
+            self.turned_away(exc)
 
     def start_trusted(self, name: str, bbs: str) -> None:
         """A caller a trusted BBS vouches for (net/rlogin.py): the message of the day, then in as ``name``
         (``handle@bbs``) at once, with no name prompt and no password or resume code, the BBS's own login being
         the proof. A name that cannot log in now (banned, or already connected) is one line, and the end."""
         self.session.bbs = bbs
-        if self.refused("address", self.session.address) or self.refused("name", name):
+        if not self.greet(name):
             return
-        for line in self.motd.splitlines():
-            self.send_lines([clean(line)])
         try:
             self.enter(name)
         except MudwizError as exc:
-            self.session.deliver({"type": "error", "message": str(exc)})
-            self.outbox.close()
+            self.turned_away(exc)
+
+    def turned_away(self, exc: MudwizError) -> None:
+        """A name a transport brought cannot come in: why, in one line, and the end (there is no prompt to
+        try another name at)."""
+        self.session.deliver({"type": "error", "message": str(exc)})
+        self.outbox.close()
 
     def refused(self, kind: str, target: str) -> bool:
         """A banned address (at connection) or name (when given): one line saying until when, then closed."""
