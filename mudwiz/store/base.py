@@ -11,7 +11,7 @@ applies it to the rows it reads, inside the transaction that stores the game.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Set
+from collections.abc import Callable, Iterable, Mapping, Sequence, Set
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Protocol
@@ -140,6 +140,38 @@ class JournaledTable:
     game: dict[str, Any] | None
     moves: list[dict[str, Any]]
     recorded: bool = False
+
+
+# Reading rows back, the same on every implementation: each selects these columns in this order, and JSON is
+# kept as text everywhere (a bad entry costs its own table or game, never the whole read).
+
+def summaries(rows: Sequence[Sequence[Any]], seats: Mapping[int, list[dict[str, str]]]) -> list[GameSummary]:
+    """``games_of``'s rows (id, game, standings, outcome, ended) with each game's seats."""
+    return [GameSummary(id=game_id, game=game, seats=seats[game_id],
+                        standings=None if standings is None else json.loads(standings), outcome=outcome,
+                        ended=ended)
+            for game_id, game, standings, outcome, ended in rows]
+
+
+def game_record(game_id: int, row: Sequence[Any], seats: list[dict[str, str]]) -> GameRecord:
+    """``game``'s row (game, options, table_options, seed, actions, standings, outcome, started, ended)."""
+    game, options, table_options, seed, actions, standings, outcome, started, ended = row
+    return GameRecord(game=game, options=json.loads(options), table_options=json.loads(table_options),
+                      seed=seed, seats=seats, actions=json.loads(actions),
+                      standings=None if standings is None else json.loads(standings), outcome=outcome,
+                      started=started, ended=ended, id=game_id)
+
+
+def journaled_tables(rows: Sequence[Sequence[Any]], moves: Iterable[Sequence[Any]]) -> list[JournaledTable]:
+    """``open_tables``'s rows (id, header, seed, game, recorded) and move rows (table_id, seat, action, t, in
+    order), read in one transaction."""
+    by_table: dict[int, list[dict[str, Any]]] = {row[0]: [] for row in rows}
+    for table_id, seat, action, t in moves:
+        by_table.setdefault(table_id, []).append({"seat": seat, "action": action, "t": t})
+    return [JournaledTable(id=table_id, header=json_object(header), seed=seed,
+                           game=None if game is None else json_object(game), moves=by_table[table_id],
+                           recorded=bool(recorded))
+            for table_id, header, seed, game, recorded in rows]
 
 
 def json_object(text: str) -> dict[str, Any]:

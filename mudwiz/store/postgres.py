@@ -39,7 +39,9 @@ from mudwiz.store.base import (
     RateGame,
     Rating,
     StoreError,
-    json_object,
+    game_record,
+    journaled_tables,
+    summaries,
 )
 
 JOURNAL_SETUP = "SET synchronous_commit = off"  # the journal's commits do not wait for the server's disk
@@ -340,10 +342,7 @@ class PostgresStore:
                 "ON g.id = s.game_id WHERE s.name_key = %s ORDER BY g.id DESC LIMIT %s", (name.lower(), limit),
             ).fetchall()
             seats = self._seats([r[0] for r in rows])
-        return [GameSummary(id=game_id, game=game, seats=seats[game_id],
-                            standings=None if standings is None else json.loads(standings), outcome=outcome,
-                            ended=ended)
-                for game_id, game, standings, outcome, ended in rows]
+        return summaries(rows, seats)
 
     def game(self, game_id: int) -> GameRecord | None:
         if not -2**63 <= game_id < 2**63:
@@ -356,11 +355,7 @@ class PostgresStore:
             if row is None:
                 return None
             seats = self._seats([game_id])[game_id]
-        game, options, table_options, seed, actions, standings, outcome, started, ended = row
-        return GameRecord(game=game, options=json.loads(options), table_options=json.loads(table_options),
-                          seed=seed, seats=seats, actions=json.loads(actions),
-                          standings=None if standings is None else json.loads(standings), outcome=outcome,
-                          started=started, ended=ended, id=game_id)
+        return game_record(game_id, row, seats)
 
     # ------------------------------------------------------------ ratings
 
@@ -499,16 +494,11 @@ class PostgresStore:
                 with db.transaction():
                     db.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
                     rows = db.execute("SELECT id, header, seed, game, recorded FROM tables ORDER BY id").fetchall()
-                    moves: dict[int, list[dict[str, Any]]] = {row[0]: [] for row in rows}
-                    for table_id, seat, action, t in db.execute(
-                            "SELECT table_id, seat, action, t FROM table_moves ORDER BY table_id, n"):
-                        moves.setdefault(table_id, []).append({"seat": seat, "action": action, "t": t})
+                    moves = db.execute(
+                        "SELECT table_id, seat, action, t FROM table_moves ORDER BY table_id, n").fetchall()
             except psycopg.Error as exc:
                 raise self._error(exc) from None
-        return [JournaledTable(id=table_id, header=json_object(header), seed=seed,
-                               game=None if game is None else json_object(game), moves=moves[table_id],
-                               recorded=bool(recorded))
-                for table_id, header, seed, game, recorded in rows]
+        return journaled_tables(rows, moves)
 
     def checkpoint(self) -> None:
         """Nothing to do: PostgreSQL checkpoints its own WAL."""
