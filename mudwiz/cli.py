@@ -76,7 +76,7 @@ def serve_forever(listen: str | None, motd: str | None, data: str | None = None)
         return 1
     reactor.addSystemEventTrigger("before", "shutdown", top.stopService)
     reactor.run()
-    return 0
+    return int(getattr(top, "exit_status", 0))  # 1: the node could not join its cluster (mudwiz/cluster/)
 
 
 def export_game(game_id: int, data: str | None) -> int:

@@ -18,7 +18,7 @@ import secrets
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from twisted.internet.interfaces import IDelayedCall, IReactorTime
 from twisted.logger import Logger
@@ -32,6 +32,9 @@ from mudwiz.sysops import Sysops
 from mudwiz.table import IDLE_CLOSE, Journal, Records, Table, TableServices
 from mudwiz.thinking import Think, think_inline
 from mudwiz.usertext import BBS_NAME_RULE, NAME_RULE, one_line
+
+if TYPE_CHECKING:
+    from mudwiz.cluster.service import ClusterService
 
 log = Logger()
 
@@ -97,6 +100,7 @@ class Lobby:
         self.stopping = False  # the server is stopping: a closing connection leaves its table as it is
         self.records = records  # None: games are not kept, /history and /game say so
         self.journal: Journal | None = None  # set by makeService; None: tables do not survive a restart
+        self.cluster: ClusterService | None = None  # set by makeService with MUDWIZ_REDIS_URL (mudwiz/cluster/)
         self.idle_close = idle_close
         self.think = think
         self.grace = grace

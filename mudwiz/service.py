@@ -21,6 +21,8 @@ from twisted.internet.protocol import Factory
 from twisted.logger import Logger
 
 from mudwiz.accounts import Accounts
+from mudwiz.cluster.bus import redis_url
+from mudwiz.cluster.service import ClusterService, node_name
 from mudwiz.connection import LOGIN_TIMEOUT
 from mudwiz.games import available, game_class
 from mudwiz.lobby import ARRIVAL_BURST, ARRIVAL_RATE, PRESENCE_CROWD, Lobby, PresenceLimits
@@ -274,20 +276,40 @@ def makeService(
     restore_tables(lobby, records.store.open_tables())
     TableJournalService(lobby, lobby.journal, writer).setServiceParent(top)  # after the writer: stopped before it
     top.lobby = lobby  # type: ignore[attr-defined]
+    listeners = cluster_node(top, lobby, clock) or top
     login_timeout = float(os.environ.get("MUDWIZ_LOGIN_TIMEOUT", LOGIN_TIMEOUT))
     shared = (lobby, motd_text, login_timeout, connection_counter())  # one counter: the limits span transports
     raw = os.environ.get("MUDWIZ_RAW_LISTEN")
     ports = [p for p in (endpoint_port(listen), endpoint_port(raw)) if p]  # what MSSP tells MUD crawlers
     telnet = MudFactory(*shared, name=os.environ.get("MUDWIZ_NAME") or "mudwiz", ports=ports)
-    add_listener(top, "telnet", listen, telnet)
-    add_listener(top, "raw", raw, RawFactory(*shared))
+    add_listener(listeners, "telnet", listen, telnet)
+    add_listener(listeners, "raw", raw, RawFactory(*shared))
     ssh = os.environ.get("MUDWIZ_SSH")
     if ssh:  # off unless set: the host key is made (in the data directory) only for a server that listens
-        add_listener(top, "ssh", ssh, SSHFactory(*shared, directory=data_directory(data)))
+        add_listener(listeners, "ssh", ssh, SSHFactory(*shared, directory=data_directory(data)))
     rlogin = os.environ.get("MUDWIZ_RLOGIN")
     if rlogin:
-        add_listener(top, "rlogin", rlogin, RloginFactory(*shared, trust=rlogin_trust()))
+        add_listener(listeners, "rlogin", rlogin, RloginFactory(*shared, trust=rlogin_trust()))
+    top.endpoints = getattr(listeners, "endpoints", {})  # type: ignore[attr-defined]
     return top
+
+
+def cluster_node(top: service.MultiService, lobby: Lobby, clock: IReactorTime) -> service.MultiService | None:
+    """With ``MUDWIZ_REDIS_URL`` set, this process is one node of a cluster (mudwiz/cluster/): the service that
+    joins it, under which the listeners go (they listen once it has joined). None: the process is the server."""
+    url = redis_url()
+    if url is None:
+        return None
+
+    def failed(why: str) -> None:
+        log.critical("{why}", why=why)
+        top.exit_status = 1  # type: ignore[attr-defined]  # what ``mudwiz serve`` exits with
+        reactor_stop(clock)()
+
+    cluster = ClusterService(url, node_name(), clock, failed)
+    cluster.setServiceParent(top)
+    lobby.cluster = cluster
+    return cluster
 
 
 def rlogin_trust() -> Trust:

@@ -8,6 +8,7 @@ network edge thin.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from mudwiz.errors import BadCommand
@@ -25,6 +26,9 @@ class Session:
     """Base class: subclasses implement ``deliver``. ``connected`` is False while a dropped user is away."""
 
     is_bot = False
+    # Told when the user's place changes (``table`` set, or ``elsewhere``): a cluster's presence tells the other
+    # processes where they are now (mudwiz/cluster/). None: nobody listens, as on a single process.
+    on_move: Callable[[Session], None] | None = None
 
     def __init__(self, name: str = "", mode: str = "ansi") -> None:
         self.name = name
@@ -34,7 +38,10 @@ class Session:
         # encodes output to it and decodes input from it
         self.charset = "utf-8"
         self.charset_before: str | None = None  # the charset before /mode cp437 changed it, put back by another /mode
-        self.table: Table | None = None
+        self._table: Table | None = None
+        # At a table another process of the cluster hosts: (node, table id, seated); that process plays it, and
+        # this one forwards the user's table commands there (mudwiz/cluster/). None: at no table elsewhere.
+        self.elsewhere: tuple[str, int, bool] | None = None
         self.connected = True
         self.address = ""  # the peer's host as the network edge saw it; "" for bots and tests
         self.registered = False  # logged in with an account's password, or registered it since
@@ -43,6 +50,23 @@ class Session:
         # the client already has (table/fanout.py)
         self.sheet_sent: tuple[int, int, int] | None = None
         self.replaying: tuple[int, int] | None = None  # (game id, step) last shown by /replay, for next and prev
+
+    @property
+    def table(self) -> Table | None:
+        """The table of this process the user is at (seated or watching), None in the lobby."""
+        return self._table
+
+    @table.setter
+    def table(self, table: Table | None) -> None:
+        moved = table is not self._table
+        self._table = table
+        if moved:
+            self.moved()
+
+    def moved(self) -> None:
+        """The user's place changed: whoever keeps track of it is told."""
+        if self.on_move is not None:
+            self.on_move(self)
 
     def deliver(self, message: dict[str, Any], event: Event | None = None) -> None:
         """Send one protocol message; ``event`` is the engine event it came from, for renderers that want it."""

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field  # noqa: E402
 from typing import Any  # noqa: E402
 
 from pgserver import Databases, PgUnavailable, postgres_server  # noqa: E402
+from redisserver import RedisUnavailable, redis_server  # noqa: E402
 
 from mudwiz.store import FILENAME, SQLiteStore, Store  # noqa: E402
 from mudwiz.store.sqlite import MIGRATIONS as SQLITE_MIGRATIONS  # noqa: E402
@@ -42,6 +43,28 @@ def postgres() -> Iterator[Databases | str]:
             yield Databases(url)
     except PgUnavailable as exc:
         yield str(exc)
+
+
+@pytest.fixture(scope="session")
+def redis_session() -> Iterator[str | RedisUnavailable]:
+    """One Redis server for the session (started on first use), or why there is none."""
+    try:
+        with redis_server() as url:
+            yield url
+    except RedisUnavailable as exc:
+        yield exc
+
+
+@pytest.fixture
+def redis_url(redis_session: str | RedisUnavailable) -> str:
+    """The session's Redis URL, emptied for this test (FLUSHALL), or skip the test saying why there is none."""
+    if isinstance(redis_session, RedisUnavailable):
+        pytest.skip(f"Redis cannot be started here: {redis_session}")
+    import subprocess
+
+    subprocess.run(["redis-cli", "-s", redis_session.removeprefix("unix://"), "FLUSHALL"], check=True,
+                   capture_output=True, timeout=10)
+    return redis_session
 
 
 def postgres_databases(postgres: Databases | str) -> Databases:

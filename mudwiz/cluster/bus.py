@@ -1,0 +1,214 @@
+"""The cluster's bus: Redis pub/sub between the processes ("nodes") of one mudwiz server.
+
+Each node listens on two channels: ``PREFIX:all`` (what every node hears: presence, lobby chat, the table
+directory, heartbeats) and ``PREFIX:node:NAME`` (what is for it alone: a tell, a command for a table it hosts,
+a view for a user connected to it). A message is one JSON object with ``op`` (what it is) and ``from`` (the
+sending node); handlers are registered by ``op``. Pub/sub is fire-and-forget: what must survive a crash goes to
+the store (PostgreSQL), never only here.
+
+The client is ``txredisapi`` (Twisted-native, reconnecting): one connection for commands (``redis``: SET, GET,
+INCR...) and one subscribed. After the subscribed connection comes back from a Redis restart, ``on_resubscribed``
+callbacks run, so the directory can ask every node to tell it again what it may have missed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import parse_qs, unquote, urlsplit
+
+from twisted.internet import defer
+from twisted.internet.endpoints import TCP4ClientEndpoint, UNIXClientEndpoint
+from twisted.internet.interfaces import IStreamClientEndpoint
+from twisted.internet.protocol import Factory, Protocol
+from twisted.logger import Logger
+
+from mudwiz.render.jsonl import dumps
+
+log = Logger()
+
+PREFIX = "mudwiz"
+Handler = Callable[[dict[str, Any]], None]
+
+
+class BusError(Exception):
+    """The Redis URL is malformed or Redis cannot be reached at start: one line saying which."""
+
+
+@dataclass(frozen=True)
+class RedisAddress:
+    """Where Redis is: ``redis://[:PASSWORD@]HOST[:PORT][/DB]`` or ``unix:///PATH[?db=N]``."""
+
+    host: str = "localhost"
+    port: int = 6379
+    path: str | None = None
+    db: int | None = None
+    password: str | None = None
+
+    @classmethod
+    def parse(cls, url: str) -> RedisAddress:
+        parts = urlsplit(url)
+        password = unquote(parts.password) if parts.password else None
+        try:
+            if parts.scheme == "unix":
+                db = parse_qs(parts.query).get("db", [None])[0]
+                return cls(path=parts.path, db=int(db) if db else None, password=password)
+            if parts.scheme == "redis":
+                db_text = parts.path.strip("/")
+                return cls(host=parts.hostname or "localhost", port=parts.port or 6379,
+                           db=int(db_text) if db_text else None, password=password)
+        except ValueError as exc:
+            raise BusError(f"MUDWIZ_REDIS_URL {shown(url)}: {exc}") from None
+        raise BusError(f"MUDWIZ_REDIS_URL {shown(url)}: not redis://HOST:PORT/DB or unix:///PATH")
+
+    def endpoint(self, reactor: Any) -> IStreamClientEndpoint:
+        if self.path is not None:
+            return UNIXClientEndpoint(reactor, self.path, timeout=5)
+        return TCP4ClientEndpoint(reactor, self.host, self.port, timeout=5)
+
+
+def shown(url: str) -> str:
+    """The URL for a log line, its password as ``***``."""
+    parts = urlsplit(url)
+    if parts.password:
+        return url.replace(f":{parts.password}@", ":***@", 1)
+    return url
+
+
+def redis_url() -> str | None:
+    """``MUDWIZ_REDIS_URL``: set, the server is one node of a cluster; unset, it is the whole server."""
+    return os.environ.get("MUDWIZ_REDIS_URL") or None
+
+
+class Bus:
+    """This node's end of the bus. ``start()`` connects both connections and subscribes (its Deferred fails with
+    ``BusError`` if Redis cannot be reached); ``publish``/``send``/``broadcast`` never block and never raise: a
+    message that cannot go is logged and dropped, as pub/sub would drop it for a node that is away."""
+
+    def __init__(self, url: str, node: str, reactor: Any, prefix: str = PREFIX) -> None:
+        self.url = url
+        self.address = RedisAddress.parse(url)
+        self.node = node
+        self.reactor = reactor
+        self.prefix = prefix
+        self.handlers: dict[str, list[Handler]] = {}
+        self.on_resubscribed: list[Callable[[], None]] = []
+        self.redis: Any = None  # txredisapi's connection handler for commands, once started
+        self._subscriber: Any = None
+        self._subscribed_once = False
+
+    @property
+    def all_channel(self) -> str:
+        return f"{self.prefix}:all"
+
+    def node_channel(self, node: str) -> str:
+        return f"{self.prefix}:node:{node}"
+
+    def key(self, *parts: str | int) -> str:
+        """A Redis key in this server's name space: ``key("table", 7)`` -> ``mudwiz:table:7``."""
+        return ":".join([self.prefix, *map(str, parts)])
+
+    def on(self, op: str, handler: Handler) -> None:
+        self.handlers.setdefault(op, []).append(handler)
+
+    # -- connecting
+
+    @defer.inlineCallbacks
+    def start(self) -> Any:
+        import txredisapi
+
+        a = self.address
+        try:  # one plain connection first: a wrong address is said at once, not after the retries' timeout
+            probe = yield a.endpoint(self.reactor).connect(Factory.forProtocol(Protocol))
+            probe.transport.loseConnection()
+        except Exception as exc:
+            raise BusError(f"cannot reach Redis at {shown(self.url)}: {first_error(exc)}") from None
+        commands = txredisapi.RedisFactory(None, a.db, 1, isLazy=True, password=a.password)
+        commands.initialDelay, commands.maxDelay = 0.2, 2.0
+        commands.startConnecting(a.endpoint(self.reactor))
+        bus = self
+
+        class Subscriber(txredisapi.SubscriberProtocol):
+            def messageReceived(self, pattern: Any, channel: str, message: str) -> None:
+                bus.received(channel, message)
+
+        class Subscribers(txredisapi.SubscriberFactory):
+            protocol = Subscriber
+
+            def buildProtocol(self, addr: Any) -> Any:
+                p = super().buildProtocol(addr)
+                p.whenConnected().addCallback(bus._subscribe)
+                return p
+
+        subscribers = Subscribers(isLazy=True)
+        subscribers.password, subscribers.dbid = a.password, a.db
+        subscribers.initialDelay, subscribers.maxDelay = 0.2, 2.0
+        subscribers.startConnecting(a.endpoint(self.reactor))
+        self._subscriber = subscribers
+        self.redis = commands.handler
+        try:
+            yield defer.DeferredList([commands.deferred, subscribers.deferred], fireOnOneErrback=True,
+                                     consumeErrors=True).addTimeout(10, self.reactor)
+            yield self.redis.ping()
+        except Exception as exc:
+            yield self.stop()
+            raise BusError(f"cannot reach Redis at {shown(self.url)}: {first_error(exc)}") from None
+
+    def _subscribe(self, protocol: Any) -> Any:
+        d = protocol.subscribe([self.all_channel, self.node_channel(self.node)])
+        again = self._subscribed_once
+        self._subscribed_once = True
+        if again:
+            log.info("bus: subscribed again after losing Redis")
+            d.addCallback(lambda _: [callback() for callback in self.on_resubscribed])
+        d.addErrback(lambda f: log.failure("bus: could not subscribe", f))
+        return protocol
+
+    def stop(self) -> defer.Deferred[Any]:
+        waits = []
+        if self.redis is not None:
+            waits.append(self.redis.disconnect())
+        if self._subscriber is not None:
+            waits.append(self._subscriber.disconnect())
+        return defer.DeferredList(waits, consumeErrors=True)
+
+    # -- sending and receiving
+
+    def publish(self, channel: str, message: dict[str, Any]) -> None:
+        if self.redis is None:
+            return
+        d = self.redis.publish(channel, dumps({**message, "from": self.node}))
+        d.addErrback(lambda f: log.warn("bus: {op} not sent: {why}", op=message.get("op"), why=f.getErrorMessage()))
+
+    def broadcast(self, message: dict[str, Any]) -> None:
+        """To every node, this one included (it handles its own message as the others do, or skips it)."""
+        self.publish(self.all_channel, message)
+
+    def send(self, node: str, message: dict[str, Any]) -> None:
+        self.publish(self.node_channel(node), message)
+
+    def received(self, channel: str, text: str) -> None:
+        """One message from Redis, handed to the handlers of its ``op``; a handler's error is logged, never lost
+        with the others'."""
+        try:
+            message = json.loads(text)
+            op = message["op"]
+        except (ValueError, KeyError, TypeError):
+            log.warn("bus: unreadable message on {channel}: {text!r}", channel=channel, text=text[:200])
+            return
+        for handler in self.handlers.get(op, []):
+            try:
+                handler(message)
+            except Exception:
+                log.failure("bus: handling {op} from {node} failed", op=op, node=message.get("from"))
+
+
+def first_error(exc: BaseException) -> str:
+    """The first underlying failure's message of a DeferredList/FirstError, or the exception's own."""
+    sub = getattr(exc, "subFailure", None)
+    if sub is not None:
+        return str(sub.getErrorMessage())
+    return str(exc) or type(exc).__name__

@@ -1,0 +1,113 @@
+"""Which nodes are alive: heartbeats on the bus, and a name no two live processes hold.
+
+Every ``BEAT`` seconds a node broadcasts ``{"op": "beat"}`` and renews its Redis key ``PREFIX:alive:NODE`` (its
+incarnation, expiring after ``DEAD_AFTER``). The key makes a node name exclusive: a process takes its name with
+``SET NX`` at start, so a second ``w1`` waits until the first one's key has expired (a restart after ``kill -9``
+waits at most ``DEAD_AFTER``) and gives up, saying so, if it never does. The beats tell the other nodes who is
+there without asking Redis: a node first heard is *new* (``on_new``: the others tell it what they have), one not
+heard for ``DEAD_AFTER`` seconds, or that said ``bye``, is *gone* (``on_gone``: its users left, its tables to be
+taken over).
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from typing import Any
+
+from twisted.internet import defer, task
+from twisted.internet.interfaces import IReactorTime
+from twisted.logger import Logger
+
+from mudwiz.cluster.bus import Bus, BusError
+
+log = Logger()
+
+BEAT = 1.0
+DEAD_AFTER = 4.0
+
+
+class Nodes:
+    def __init__(self, bus: Bus, clock: IReactorTime, beat: float = BEAT, dead_after: float = DEAD_AFTER) -> None:
+        self.bus = bus
+        self.clock = clock
+        self.beat_every = beat
+        self.dead_after = dead_after
+        self.incarnation = secrets.token_hex(6)
+        self.seen: dict[str, float] = {}  # other live nodes -> when last heard
+        self.on_new: list[Callable[[str], None]] = []
+        self.on_gone: list[Callable[[str], None]] = []
+        self._loop: task.LoopingCall | None = None
+        bus.on("beat", self._heard)
+        bus.on("bye", lambda m: self._gone(m["from"]))
+
+    @property
+    def me(self) -> str:
+        return self.bus.node
+
+    def alive_key(self, node: str) -> str:
+        return self.bus.key("alive", node)
+
+    def live(self) -> list[str]:
+        """Every node alive as far as this one knows, itself included, in name order."""
+        return sorted({self.me, *self.seen})
+
+    @defer.inlineCallbacks
+    def claim_name(self) -> Any:
+        """Take this node's name (``SET NX``), waiting out a dead predecessor's key; ``BusError`` if a live
+        process holds it."""
+        waited = 0.0
+        while True:
+            ok = yield self.bus.redis.set(self.alive_key(self.me), self.incarnation,
+                                          pexpire=int(self.dead_after * 1000), only_if_not_exists=True)
+            if ok:
+                return
+            if waited > self.dead_after + self.beat_every:
+                raise BusError(f"another live process is node {self.me} (MUDWIZ_NODE): choose another name")
+            yield task.deferLater(self.clock, self.beat_every / 2, lambda: None)
+            waited += self.beat_every / 2
+
+    def start(self) -> None:
+        self._loop = task.LoopingCall(self._beat)
+        self._loop.clock = self.clock
+        self._loop.start(self.beat_every, now=True)
+
+    def stop(self) -> defer.Deferred[Any]:
+        """A clean stop: ``bye`` to the others, and the name given up at once."""
+        if self._loop is not None and self._loop.running:
+            self._loop.stop()
+        self.bus.broadcast({"op": "bye"})
+        if self.bus.redis is None:
+            return defer.succeed(None)
+        return self.bus.redis.delete(self.alive_key(self.me)).addErrback(lambda _: None)
+
+    def _beat(self) -> None:
+        self.bus.broadcast({"op": "beat"})
+        d = self.bus.redis.set(self.alive_key(self.me), self.incarnation, pexpire=int(self.dead_after * 1000))
+        d.addErrback(lambda f: log.warn("bus: heartbeat not stored: {why}", why=f.getErrorMessage()))
+        now = self.clock.seconds()
+        for node, last in list(self.seen.items()):
+            if now - last > self.dead_after:
+                self._gone(node)
+
+    def _heard(self, message: dict[str, Any]) -> None:
+        node = message["from"]
+        if node == self.me:
+            return
+        new = node not in self.seen
+        self.seen[node] = self.clock.seconds()
+        if new:
+            log.info("node {node} is here", node=node)
+            for callback in self.on_new:
+                callback(node)
+
+    def _gone(self, node: str) -> None:
+        if node == self.me or self.seen.pop(node, None) is None:
+            return
+        log.info("node {node} is gone", node=node)
+        for callback in self.on_gone:
+            callback(node)
+
+    def is_alive(self, node: str) -> defer.Deferred[bool]:
+        """Whether ``node`` holds its name in Redis now: the word that counts before taking its tables."""
+        return self.bus.redis.get(self.alive_key(node)).addCallback(lambda value: value is not None)

@@ -1,0 +1,47 @@
+"""A throwaway Redis server for a test session: Debian's ``redis-server`` on a unix socket in a temporary
+directory, no persistence, stopped and removed at the end. Where it cannot be started, ``RedisUnavailable`` says
+why, and the tests that need it skip with that line."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+
+class RedisUnavailable(Exception):
+    """Redis cannot be started here; the message says why."""
+
+
+@contextmanager
+def redis_server() -> Iterator[str]:
+    """A running server; yields its URL (``unix:///.../redis.sock``)."""
+    binary = shutil.which("redis-server")
+    if binary is None:
+        raise RedisUnavailable("no redis-server: install Debian's redis-server package (./scripts/test does)")
+    home = Path(tempfile.mkdtemp(prefix="mudwiz-redis-"))
+    sock = home / "redis.sock"
+    process = subprocess.Popen(
+        [binary, "--port", "0", "--unixsocket", str(sock), "--unixsocketperm", "700", "--save", "",
+         "--appendonly", "no", "--dir", str(home), "--logfile", str(home / "log")],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 10
+        while not sock.exists():
+            if process.poll() is not None or time.monotonic() > deadline:
+                log = (home / "log").read_text(errors="replace") if (home / "log").exists() else ""
+                why = (log.strip().splitlines() or ["it did not start"])[-1]
+                raise RedisUnavailable(f"redis-server: {why}")
+            time.sleep(0.02)
+        yield f"unix://{sock}"
+    finally:
+        process.terminate()
+        try:
+            process.wait(5)
+        except subprocess.TimeoutExpired:
+            process.kill()
+        shutil.rmtree(home, ignore_errors=True)
