@@ -136,6 +136,13 @@ MIGRATIONS: tuple[Migration, ...] = (
             PRIMARY KEY (table_id, n)
         )""",
     ),
+    # 6: several processes on one database: a journaled table's node, and the next table number to hand out.
+    (
+        "ALTER TABLE tables ADD COLUMN node TEXT NOT NULL DEFAULT ''",
+        "CREATE INDEX tables_by_node ON tables (node, id)",
+        "CREATE TABLE table_ids (next_id BIGINT NOT NULL)",
+        "INSERT INTO table_ids (next_id) SELECT coalesce(max(id), 0) + 1 FROM tables",
+    ),
 )
 
 # psycopg's error classes -> what a person running the server should read (the first that matches)
@@ -463,10 +470,10 @@ class PostgresStore:
             except psycopg.Error as exc:
                 raise self._error(exc) from None
 
-    def save_table(self, table_id: int, header: dict[str, Any]) -> None:
-        self._journal_write(("INSERT INTO tables (id, header, updated) VALUES (%s, %s, %s) ON CONFLICT (id) DO "
-                             "UPDATE SET header = excluded.header, updated = excluded.updated",
-                             (table_id, json.dumps(header, separators=(",", ":")), time.time())))
+    def save_table(self, table_id: int, header: dict[str, Any], node: str = "") -> None:
+        self._journal_write(("INSERT INTO tables (id, header, updated, node) VALUES (%s, %s, %s, %s) ON CONFLICT "
+                             "(id) DO UPDATE SET header = excluded.header, updated = excluded.updated, node = "
+                             "excluded.node", (table_id, json.dumps(header, separators=(",", ":")), time.time(), node)))
 
     def start_table_game(self, table_id: int, seed: int, game: dict[str, Any]) -> None:
         self._journal_write(("UPDATE tables SET seed = %s, game = %s, recorded = false, updated = %s WHERE id = %s",
@@ -486,19 +493,45 @@ class PostgresStore:
         self._journal_write(("DELETE FROM tables WHERE id = %s", (table_id,)),
                             ("DELETE FROM table_moves WHERE table_id = %s", (table_id,)))
 
-    def open_tables(self) -> list[JournaledTable]:
+    def open_tables(self, node: str | None = None) -> list[JournaledTable]:
         """Read in one snapshot (repeatable read), so a table and its moves are of one moment."""
+        where, args = ("", ()) if node is None else ("WHERE t.node = %s", (node,))
         with self._journal_lock:
             try:
                 db = self._journaling()
                 with db.transaction():
                     db.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
-                    rows = db.execute("SELECT id, header, seed, game, recorded FROM tables ORDER BY id").fetchall()
+                    rows = db.execute(f"SELECT id, header, seed, game, recorded, node FROM tables t {where} "
+                                      "ORDER BY id", args).fetchall()
                     moves = db.execute(
-                        "SELECT table_id, seat, action, t FROM table_moves ORDER BY table_id, n").fetchall()
+                        "SELECT m.table_id, m.seat, m.action, m.t FROM table_moves m JOIN tables t "
+                        f"ON t.id = m.table_id {where} ORDER BY m.table_id, m.n", args).fetchall()
             except psycopg.Error as exc:
                 raise self._error(exc) from None
         return journaled_tables(rows, moves)
+
+    def claim_tables(self, from_node: str, to_node: str) -> list[int]:
+        """One ``UPDATE ... RETURNING``: a claim that meets rows another is moving waits for it, then finds them
+        no longer ``from_node``'s and leaves them (read committed), so two claims get disjoint sets."""
+        with self._journal_lock:
+            try:
+                rows = self._journaling().execute(
+                    "UPDATE tables SET node = %s, updated = %s WHERE node = %s RETURNING id",
+                    (to_node, time.time(), from_node)).fetchall()
+            except psycopg.Error as exc:
+                raise self._error(exc) from None
+        return sorted(table_id for (table_id,) in rows)
+
+    def reserve_table_ids(self, count: int) -> range:
+        """One ``UPDATE ... RETURNING`` of the counter row: concurrent reservations queue on its lock, each then
+        reading the one before's value."""
+        if count < 1:
+            raise ValueError(f"a block of {count} table numbers")
+        with self._transaction() as db:
+            [(first,)] = db.execute(
+                "UPDATE table_ids SET next_id = greatest(next_id, (SELECT coalesce(max(id), 0) + 1 FROM tables)) + "
+                "%s RETURNING next_id - %s", (count, count)).fetchall()
+        return range(first, first + count)
 
     def checkpoint(self) -> None:
         """Nothing to do: PostgreSQL checkpoints its own WAL."""

@@ -134,6 +134,15 @@ MIGRATIONS: tuple[Migration, ...] = (
             PRIMARY KEY (table_id, n)
         )""",
     ),
+    # 6: several processes on one database (issue #21): a journaled table's host, ``node`` (MUDWIZ_NODE; '' the
+    # single-process server, as every table journaled before), and the next table number to hand out, one row
+    # (starting above every table journaled so far), so that processes draw disjoint blocks of numbers.
+    (
+        "ALTER TABLE tables ADD COLUMN node TEXT NOT NULL DEFAULT ''",
+        "CREATE INDEX tables_by_node ON tables (node, id)",
+        "CREATE TABLE table_ids (next_id BIGINT NOT NULL)",
+        "INSERT INTO table_ids (next_id) SELECT coalesce(max(id), 0) + 1 FROM tables",
+    ),
 )
 
 # sqlite3's error names -> what a person running the server should read
@@ -470,10 +479,10 @@ class SQLiteStore:
         except sqlite3.Error as exc:
             raise self._error(exc) from None
 
-    def save_table(self, table_id: int, header: dict[str, Any]) -> None:
-        self._journal_write("INSERT INTO tables (id, header, updated) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE "
-                            "SET header = excluded.header, updated = excluded.updated",
-                            (table_id, json.dumps(header, separators=(",", ":")), time.time()))
+    def save_table(self, table_id: int, header: dict[str, Any], node: str = "") -> None:
+        self._journal_write("INSERT INTO tables (id, header, updated, node) VALUES (?, ?, ?, ?) ON CONFLICT (id) DO "
+                            "UPDATE SET header = excluded.header, updated = excluded.updated, node = excluded.node",
+                            (table_id, json.dumps(header, separators=(",", ":")), time.time(), node))
 
     def start_table_game(self, table_id: int, seed: int, game: dict[str, Any]) -> None:
         self._journal_write("UPDATE tables SET seed = ?, game = ?, recorded = 0, updated = ? WHERE id = ?;"
@@ -492,22 +501,48 @@ class SQLiteStore:
         self._journal_write("DELETE FROM tables WHERE id = ?;DELETE FROM table_moves WHERE table_id = ?",
                             (table_id,), (table_id,))
 
-    def open_tables(self) -> list[JournaledTable]:
+    def open_tables(self, node: str | None = None) -> list[JournaledTable]:
         """Read in one transaction, so a table and its moves are of one moment. A header that is not JSON is
         handed on as ``{"error": ...}`` for the restore to report and skip, rather than failing every table."""
+        where, args = ("", ()) if node is None else ("WHERE t.node = ?", (node,))
         try:
             with self._journal_lock:
                 self._journal.execute("BEGIN")
                 try:
                     rows = self._journal.execute(
-                        "SELECT id, header, seed, game, recorded FROM tables ORDER BY id").fetchall()
+                        f"SELECT id, header, seed, game, recorded, node FROM tables t {where} ORDER BY id",
+                        args).fetchall()
                     moves = self._journal.execute(
-                        "SELECT table_id, seat, action, t FROM table_moves ORDER BY table_id, n").fetchall()
+                        "SELECT m.table_id, m.seat, m.action, m.t FROM table_moves m JOIN tables t "
+                        f"ON t.id = m.table_id {where} ORDER BY m.table_id, m.n", args).fetchall()
                 finally:
                     self._journal.execute("COMMIT")
         except sqlite3.Error as exc:
             raise self._error(exc) from None
         return journaled_tables(rows, moves)
+
+    def claim_tables(self, from_node: str, to_node: str) -> list[int]:
+        """One statement, so one transaction: a table is moved by whichever claim reaches it first."""
+        try:
+            with self._journal_lock, self._write_lock:
+                rows = self._journal.execute("UPDATE tables SET node = ?, updated = ? WHERE node = ? RETURNING id",
+                                             (to_node, time.time(), from_node)).fetchall()
+        except sqlite3.Error as exc:
+            raise self._error(exc) from None
+        return sorted(table_id for (table_id,) in rows)
+
+    def reserve_table_ids(self, count: int) -> range:
+        """In a write transaction (``BEGIN IMMEDIATE``: one writer at a time on the file, any process)."""
+        if count < 1:
+            raise ValueError(f"a block of {count} table numbers")
+        try:
+            with self._transaction():
+                [(first,)] = self._db.execute(
+                    "UPDATE table_ids SET next_id = max(next_id, (SELECT coalesce(max(id), 0) + 1 FROM tables)) + ? "
+                    "RETURNING next_id - ?", (count, count)).fetchall()
+        except sqlite3.Error as exc:
+            raise self._error(exc) from None
+        return range(first, first + count)
 
     def checkpoint(self) -> None:
         try:
