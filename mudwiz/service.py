@@ -31,6 +31,7 @@ from mudwiz.net.raw import RawFactory
 from mudwiz.net.rlogin import RloginFactory, Trust, TrustError
 from mudwiz.net.ssh import SSHFactory
 from mudwiz.net.telnet import MudFactory
+from mudwiz.node import node_name
 from mudwiz.ratings import RatingBoard, rate_game
 from mudwiz.restore import restore_tables, resume_code_of
 from mudwiz.store import FILENAME, GameRecord, SQLiteStore, Store, StoreError, open_database, open_store
@@ -272,8 +273,9 @@ def makeService(
     lobby.accounts = accounts
     lobby.sysops = Sysops(lobby, accounts.store, stop or reactor_stop(clock))
     Farewell(lobby.sysops).setServiceParent(top)  # before the listeners: stopped after they stop accepting
-    lobby.journal = Journal(records.store, resume_code_of(lobby))
-    restore_tables(lobby, records.store.open_tables())
+    node = node_name()
+    lobby.journal = Journal(records.store, resume_code_of(lobby), node)
+    restore_tables(lobby, records.store.open_tables(node or None))  # a node its own tables; one process all
     TableJournalService(lobby, lobby.journal, writer).setServiceParent(top)  # after the writer: stopped before it
     top.lobby = lobby  # type: ignore[attr-defined]
     listeners = cluster_node(top, lobby, clock) or top
