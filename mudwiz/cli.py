@@ -73,7 +73,7 @@ def serve_forever(listen: str | None, motd: str | None, data: str | None = None,
     from twisted.internet.error import CannotListenError
     from twisted.logger import globalLogBeginner
 
-    from mudwiz.service import makeService
+    from mudwiz.service import cannot_listen, makeService
     from mudwiz.supervisor import ParentWatch, log_observer, parse_inherited
 
     stderr = sys.stderr  # the log takes over sys.stderr; a failure to start is said on the real one
@@ -92,9 +92,8 @@ def serve_forever(listen: str | None, motd: str | None, data: str | None = None,
     try:
         top.startService()
     except CannotListenError as exc:  # a taken port, a bad interface: one line, not a traceback
-        reason = getattr(exc.socketError, "strerror", None) or exc.socketError
         endpoints = top.endpoints  # type: ignore[attr-defined]  # set by makeService: the listening descriptions
-        print(f"mudwiz: cannot listen on {failed_endpoint(endpoints, exc.port)}: {reason}", file=stderr)
+        print(cannot_listen(endpoints, exc), file=stderr)
         top.stopService()  # the services that did start (the store's thread and file) let go
         return 1
     reactor.addSystemEventTrigger("before", "shutdown", top.stopService)
@@ -130,13 +129,6 @@ def export_game(game_id: int, data: str | None) -> int:
         return 1
     print(json.dumps(record.to_dict(), indent=2))
     return 0
-
-
-def failed_endpoint(endpoints: dict[str, str], port: object) -> str:
-    """Which of the endpoint descriptions a failure to listen on ``port`` is about (a description names its port
-    or socket path as one of its fields); the first one if none does."""
-    found = [e for e in endpoints.values() if str(port) in e.split(":")]
-    return (found or list(endpoints.values()))[0]
 
 
 if __name__ == "__main__":

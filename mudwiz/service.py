@@ -18,6 +18,7 @@ from typing import Any, cast
 
 from twisted.application import service, strports
 from twisted.internet import defer, task
+from twisted.internet.error import CannotListenError
 from twisted.internet.interfaces import (
     IListeningPort,
     IReactorFromThreads,
@@ -395,6 +396,19 @@ class InheritedPort(service.Service):
             port.stopReading()  # type: ignore[attr-defined]  # a tcp.Port (a FileDescriptor): no more accepts
             port.socket.close()  # type: ignore[attr-defined]  # this process's copy only: no shutdown, no unlink
             port.factory.doStop()  # type: ignore[attr-defined]
+
+
+def failed_endpoint(endpoints: dict[str, str], port: object) -> str:
+    """Which of the endpoint descriptions a failure to listen on ``port`` is about (a description names its port
+    or socket path as one of its fields); the first one if none does."""
+    found = [e for e in endpoints.values() if str(port) in e.split(":")]
+    return (found or list(endpoints.values()))[0]
+
+
+def cannot_listen(endpoints: dict[str, str], exc: CannotListenError) -> str:
+    """The one line for a listener that cannot listen (a taken port, a bad interface), naming its endpoint."""
+    reason = getattr(exc.socketError, "strerror", None) or exc.socketError
+    return f"mudwiz: cannot listen on {failed_endpoint(endpoints, exc.port)}: {reason}"
 
 
 def connection_counter() -> ConnectionCounter:

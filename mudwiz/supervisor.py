@@ -299,7 +299,7 @@ def run(workers: int, listen: str | None, motd: str | None, data: str | None) ->
     from twisted.logger import globalLogBeginner
 
     from mudwiz.net.ssh import host_key
-    from mudwiz.service import DataLock, data_directory, listener_endpoints
+    from mudwiz.service import DataLock, cannot_listen, data_directory, listener_endpoints
     from mudwiz.store import StoreError
 
     endpoints = listener_endpoints(listen)
@@ -316,10 +316,7 @@ def run(workers: int, listen: str | None, motd: str | None, data: str | None) ->
         print(f"mudwiz: cannot use the data directory: {exc}", file=sys.stderr)
         return 1
     except CannotListenError as exc:
-        from mudwiz.cli import failed_endpoint
-
-        reason = getattr(exc.socketError, "strerror", None) or exc.socketError
-        print(f"mudwiz: cannot listen on {failed_endpoint(endpoints, exc.port)}: {reason}", file=sys.stderr)
+        print(cannot_listen(endpoints, exc), file=sys.stderr)
         return 1
     globalLogBeginner.beginLoggingTo([log_observer("supervisor")])
     sockets = {name: port.fileno() for name, port in ports.items()}  # type: ignore[attr-defined]

@@ -132,6 +132,18 @@ def test_serve_with_several_workers_and_no_shared_store_is_refused_in_one_line(t
     assert not list(tmp_path.iterdir())  # refused before anything was made
 
 
+def test_a_taken_port_stops_the_supervisor_in_one_line_naming_it(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        endpoint = f"tcp:{taken.getsockname()[1]}:interface=127.0.0.1"
+        done = serve("--workers", "2", "--listen", f"tcp:{free_port()}:interface=127.0.0.1",
+                     env={**os.environ, **BOTH, "MUDWIZ_DATA": str(tmp_path), "MUDWIZ_RAW_LISTEN": endpoint})
+    assert done.returncode == 1
+    assert done.stderr.strip().splitlines() == [f"mudwiz: cannot listen on {endpoint}: Address already in use"]
+    assert "worker" not in done.stdout  # none started
+
+
 def test_serve_refuses_a_worker_count_below_one() -> None:
     done = serve("--workers", "0", env=dict(os.environ))
     assert done.returncode == 2 and "'0' is not a whole number from 1" in done.stderr
