@@ -387,6 +387,9 @@ class InheritedPort(service.Service):
         os.set_blocking(self.fd, False)  # shared by every worker: none may block in accept for a connection
         self.port = self.reactor.adoptStreamPort(self.fd, family.family, self.factory)  # adopts a copy
         os.close(self.fd)
+        # However the port comes to be closed (the reactor letting go of everything too), never shutdown(): on a
+        # listening socket it stops the listening of every process sharing it. (A private flag of tcp.Port's.)
+        self.port._shouldShutdown = False  # type: ignore[attr-defined]
 
     def stopService(self) -> None:
         super().stopService()

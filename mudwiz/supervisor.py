@@ -152,6 +152,12 @@ class Supervisor:
         try:
             process = cast(IReactorProcess, self.reactor).spawnProcess(
                 worker, sys.executable, self.argv(child, pipe_fd), env=env, childFDs=fds)
+        except OSError as exc:  # out of processes or descriptors: as if it had died at once
+            os.close(write)
+            log.error("worker {node} could not be started: {why}", node=worker.node, why=exc.strerror or exc)
+            self._restart_later(worker)
+            self._maybe_all_done()
+            return
         finally:
             os.close(read)  # the worker's end: the supervisor keeps only the write end
         worker.pid, worker.pipe = process.pid, write
@@ -171,7 +177,11 @@ class Supervisor:
             worker.done = True
         else:
             self._restart_later(worker)
-        if all(w.done for w in self.workers):
+        self._maybe_all_done()
+
+    def _maybe_all_done(self) -> None:
+        """Stop the supervisor once no worker is left to run or to start again (status 1 if one was given up)."""
+        if all(w.done for w in self.workers) and not self.stopping:
             self.status = 1 if any(w.gave_up for w in self.workers) else 0
             log.info("no worker left: the supervisor stops")
             cast(IReactorCore, self.reactor).stop()

@@ -198,8 +198,9 @@ def serving_pid(sock: socket.socket, server_port: int, pids: list[int]) -> int:
 class Workers:
     """``mudwiz serve --workers N`` on loopback (telnet and raw listeners), its log in a file."""
 
-    def __init__(self, tmp_path: Path, count: int, **env: str) -> None:
+    def __init__(self, tmp_path: Path, count: int, listen: str | None = None, **env: str) -> None:
         self.port, self.raw_port = free_port(), free_port()
+        self.listen = listen or f"tcp:{self.port}:interface=127.0.0.1"
         self.logpath = tmp_path / "workers.log"
         self.env = {**os.environ, "MUDWIZ_BOT_PROCESSES": "0", "MUDWIZ_DATA": str(tmp_path / "data"),
                     "MUDWIZ_REDIS_URL": DUMMY_REDIS, "MUDWIZ_ARRIVAL_BURST": "100000",
@@ -207,8 +208,7 @@ class Workers:
         self.env.pop("MUDWIZ_NODE", None)
         with self.logpath.open("wb") as out:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "mudwiz.cli", "serve", "--workers", str(count),
-                 "--listen", f"tcp:{self.port}:interface=127.0.0.1"],
+                [sys.executable, "-m", "mudwiz.cli", "serve", "--workers", str(count), "--listen", self.listen],
                 cwd=ROOT, env=self.env, stdout=out, stderr=subprocess.STDOUT)
 
     def log(self) -> str:
@@ -236,9 +236,10 @@ class Workers:
 
 
 @contextmanager
-def workers(tmp_path: Path, postgres: Databases | str, count: int = 2) -> Iterator[Workers]:
+def workers(tmp_path: Path, postgres: Databases | str, count: int = 2, listen: str | None = None,
+            **env: str) -> Iterator[Workers]:
     with postgres_databases(postgres).fresh() as url:
-        running = Workers(tmp_path, count, MUDWIZ_DATABASE_URL=url)
+        running = Workers(tmp_path, count, listen, MUDWIZ_DATABASE_URL=url, **env)
         try:
             yield running
         finally:
@@ -264,9 +265,12 @@ def spread(running: Workers, pids: list[int], port: int, connect: Callable[[int]
 
 def test_connections_on_every_listener_are_spread_over_the_workers(tmp_path: Path,
                                                                    postgres: Databases | str) -> None:
-    with workers(tmp_path, postgres, 3) as running:
+    ssh_port = free_port()
+    with workers(tmp_path, postgres, 3, MUDWIZ_SSH=f"tcp:{ssh_port}:interface=127.0.0.1") as running:
         pids = [running.ready(node) for node in ("w1", "w2", "w3")]
         assert [node_of(pid) for pid in pids] == ["w1", "w2", "w3"]
+        made = [line for line in running.log().splitlines() if "made a new SSH host key" in line]
+        assert len(made) == 1 and " supervisor [" in made[0]  # once, before the workers: never raced
         clients: list[JsonClient] = []
 
         def telnet(i: int) -> socket.socket:
@@ -280,6 +284,13 @@ def test_connections_on_every_listener_are_spread_over_the_workers(tmp_path: Pat
 
         assert len(spread(running, pids, running.port, telnet)) > 1, running.log()
         assert len(spread(running, pids, running.raw_port, raw)) > 1, running.log()
+
+        def ssh(i: int) -> socket.socket:
+            sock = socket.create_connection(("127.0.0.1", ssh_port), timeout=10)
+            assert sock.recv(100).startswith(b"SSH-2.0-")  # the server's banner: accepted
+            return sock
+
+        assert len(spread(running, pids, ssh_port, ssh)) > 1, running.log()
         for client in clients:
             client.close()
         second = serve("--listen", f"tcp:{free_port()}:interface=127.0.0.1", env=running.env)
@@ -287,6 +298,22 @@ def test_connections_on_every_listener_are_spread_over_the_workers(tmp_path: Pat
         assert running.stop() == 0, running.log()
         for pid in pids:
             assert gone(pid)
+
+
+def test_workers_share_a_unix_socket_and_its_path_goes_with_the_supervisor(
+        tmp_path: Path, postgres: Databases | str) -> None:
+    path = tmp_path / "mudwiz.sock"
+    with workers(tmp_path, postgres, listen=f"unix:{path}") as running:
+        running.ready("w1"), running.ready("w2")
+        for i in range(4):
+            with socket.socket(socket.AF_UNIX) as sock:
+                sock.settimeout(10)
+                sock.connect(str(path))
+                sock.sendall(f"Unix{i}\r\n".encode())
+                assert sock.recv(100)  # answered by a worker
+        assert running.stop() == 0, running.log()
+        assert running.log().count(f"MudFactory starting on '{path}'") == 2, running.log()  # both adopted it
+    assert not path.exists()  # removed by the supervisor, once the workers were gone
 
 
 def test_a_killed_worker_comes_back_under_its_node_name_while_the_port_keeps_accepting(
