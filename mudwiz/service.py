@@ -367,8 +367,9 @@ def add_listener(top: service.MultiService, name: str, endpoint: str | None, fac
 class InheritedPort(service.Service):
     """A listening socket this process was handed open by its supervisor (descriptor ``fd``), shared with the
     other workers: the kernel gives each new connection to one of the processes accepting on it. Stopping
-    closes only this process's descriptor and never shuts the socket down (that would stop it for every
-    worker) nor unlinks a unix socket's path (the supervisor's to remove)."""
+    closes only this process's descriptor: not ``stopListening``, which would unlink a unix socket's path
+    under the other workers (the supervisor removes it, last). (An adopted port is never ``shutdown()``:
+    Twisted knows the socket may be shared.)"""
 
     def __init__(self, fd: int, factory: ServerFactory, reactor: IReactorSocket | None = None) -> None:
         self.fd = fd
@@ -387,9 +388,6 @@ class InheritedPort(service.Service):
         os.set_blocking(self.fd, False)  # shared by every worker: none may block in accept for a connection
         self.port = self.reactor.adoptStreamPort(self.fd, family.family, self.factory)  # adopts a copy
         os.close(self.fd)
-        # However the port comes to be closed (the reactor letting go of everything too), never shutdown(): on a
-        # listening socket it stops the listening of every process sharing it. (A private flag of tcp.Port's.)
-        self.port._shouldShutdown = False  # type: ignore[attr-defined]
 
     def stopService(self) -> None:
         super().stopService()

@@ -304,13 +304,21 @@ def test_workers_share_a_unix_socket_and_its_path_goes_with_the_supervisor(
         tmp_path: Path, postgres: Databases | str) -> None:
     path = tmp_path / "mudwiz.sock"
     with workers(tmp_path, postgres, listen=f"unix:{path}") as running:
-        running.ready("w1"), running.ready("w2")
-        for i in range(4):
+        first, _ = running.ready("w1"), running.ready("w2")
+
+        def answered(name: str) -> None:
             with socket.socket(socket.AF_UNIX) as sock:
                 sock.settimeout(10)
                 sock.connect(str(path))
-                sock.sendall(f"Unix{i}\r\n".encode())
+                sock.sendall(f"{name}\r\n".encode())
                 assert sock.recv(100)  # answered by a worker
+
+        for i in range(4):
+            answered(f"Unix{i}")
+        os.kill(first, signal.SIGTERM)  # one worker stops: the path stays for the other
+        wait_until(lambda: "worker w1 stopped cleanly" in running.log(), "w1's end")
+        assert path.exists()
+        answered("Still")
         assert running.stop() == 0, running.log()
         assert running.log().count(f"MudFactory starting on '{path}'") == 2, running.log()  # both adopted it
     assert not path.exists()  # removed by the supervisor, once the workers were gone
@@ -335,6 +343,22 @@ def test_a_killed_worker_comes_back_under_its_node_name_while_the_port_keeps_acc
         assert again in held, running.log()  # the new w1 accepts on the inherited socket
         assert running.stop() == 0, running.log()
         assert gone(again) and gone(other)
+
+
+def test_a_worker_stopped_alone_is_not_restarted_and_leaves_the_socket_to_the_others(
+        tmp_path: Path, postgres: Databases | str) -> None:
+    with workers(tmp_path, postgres) as running:
+        first, other = running.ready("w1"), running.ready("w2")
+        os.kill(first, signal.SIGTERM)  # a clean stop of its own (as /shutdown there): status 0
+        wait_until(lambda: "worker w1 stopped cleanly: not restarting it" in running.log(), "w1's end")
+        for i in range(5):  # its port closed, not shut down: w2 still accepts on the shared socket
+            client = JsonClient(("127.0.0.1", running.port), f"left{i}")
+            assert serving_pid(client.sock, running.port, [other]) == other
+            client.close()
+        assert running.starts("w1") == [first]
+        os.kill(other, signal.SIGTERM)
+        assert running.proc.wait(timeout=30) == 0, running.log()
+        assert "no worker left: the supervisor stops" in running.log()
 
 
 def test_term_stops_every_worker_and_the_supervisor_exits_0(tmp_path: Path, postgres: Databases | str) -> None:
