@@ -21,7 +21,7 @@ from typing import Any, cast
 from twisted.internet import defer, fdesc
 from twisted.internet.abstract import FileDescriptor
 from twisted.internet.endpoints import serverFromString
-from twisted.internet.error import CannotListenError, ConnectionDone, ProcessTerminated
+from twisted.internet.error import CannotListenError, ConnectionDone, ProcessExitedAlready, ProcessTerminated
 from twisted.internet.interfaces import IDelayedCall, IListeningPort, IReactorCore, IReactorProcess, IReactorTime
 from twisted.internet.protocol import Factory, ProcessProtocol
 from twisted.logger import (
@@ -118,7 +118,7 @@ class Worker(ProcessProtocol):
         if self.running and self.transport is not None:
             try:
                 self.transport.signalProcess(name)
-            except OSError:  # ended meanwhile: processEnded is on its way
+            except (OSError, ProcessExitedAlready):  # ended meanwhile: processEnded is on its way
                 pass
 
 
