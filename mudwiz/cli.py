@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from mudwiz import admin
@@ -18,6 +19,12 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--listen", help=f"a Twisted endpoint description (default $MUDWIZ_LISTEN or {DEFAULT_LISTEN})")
     serve.add_argument("--motd", help="message-of-the-day file (default $MUDWIZ_MOTD or motd.txt)")
     serve.add_argument("--data", help="the data directory (default $MUDWIZ_DATA or ./data)")
+    serve.add_argument("--workers", type=positive, default=1, metavar="N",
+                       help="N server processes behind the same ports, under a supervisor that restarts them "
+                       "(default 1: this process alone); N > 1 needs MUDWIZ_DATABASE_URL and MUDWIZ_REDIS_URL "
+                       "(docs/scaling.md)")
+    serve.add_argument("--inherit", help=argparse.SUPPRESS)  # a worker's: its listeners' descriptors, NAME=FD,...
+    serve.add_argument("--parent-fd", type=int, help=argparse.SUPPRESS)  # a worker's: its supervisor's pipe
     exporting = sub.add_parser("export", help="print a recorded game as JSON (docs/protocol.md)")
     exporting.add_argument("id", type=int, help="the game's id (/history lists them)")
     exporting.add_argument("--data", help="the data directory (default $MUDWIZ_DATA or ./data)")
@@ -32,7 +39,11 @@ def main(argv: list[str] | None = None) -> int:
     client.add_argument("address", nargs="?", default="localhost:4000", help="HOST[:PORT] (default localhost:4000)")
     args = parser.parse_args(argv)
     if args.command == "serve":
-        return serve_forever(args.listen, args.motd, args.data)
+        if args.workers > 1:
+            from mudwiz import supervisor
+
+            return supervisor.run(args.workers, args.listen, args.motd, args.data)
+        return serve_forever(args.listen, args.motd, args.data, inherit=args.inherit, parent_fd=args.parent_fd)
     if args.command == "export":
         return export_game(args.id, args.data)
     if args.command == "admin":
@@ -46,20 +57,32 @@ def main(argv: list[str] | None = None) -> int:
     return run_client(args.address)
 
 
-def serve_forever(listen: str | None, motd: str | None, data: str | None = None) -> int:
+def positive(text: str) -> int:
+    """``--workers``' argument: a whole number from 1."""
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number from 1")
+    return int(text)
+
+
+def serve_forever(listen: str | None, motd: str | None, data: str | None = None, *, inherit: str | None = None,
+                  parent_fd: int | None = None) -> int:
+    """The server in this process until it is stopped. A worker of ``mudwiz serve --workers N`` is also given
+    the listening sockets it adopts (``inherit``) and the pipe from its supervisor (``parent_fd``), and stops
+    when that pipe ends (mudwiz/supervisor.py)."""
     from twisted.internet import reactor
     from twisted.internet.error import CannotListenError
-    from twisted.logger import globalLogBeginner, textFileLogObserver
+    from twisted.logger import globalLogBeginner
 
-    from mudwiz.service import makeService
+    from mudwiz.service import cannot_listen, makeService
+    from mudwiz.supervisor import ParentWatch, log_observer, parse_inherited
 
     stderr = sys.stderr  # the log takes over sys.stderr; a failure to start is said on the real one
     from mudwiz.net.rlogin import TrustError
     from mudwiz.store import StoreError
 
-    globalLogBeginner.beginLoggingTo([textFileLogObserver(sys.stdout)])
+    globalLogBeginner.beginLoggingTo([log_observer(os.environ.get("MUDWIZ_NODE"))])
     try:
-        top = makeService(listen, motd, data=data)
+        top = makeService(listen, motd, data=data, inherited=parse_inherited(inherit or ""))
     except StoreError as exc:  # a damaged, locked, foreign or newer database, an unwritable directory: as is
         print(f"mudwiz: cannot use the game records: {exc}", file=stderr)
         return 1
@@ -69,12 +92,13 @@ def serve_forever(listen: str | None, motd: str | None, data: str | None = None)
     try:
         top.startService()
     except CannotListenError as exc:  # a taken port, a bad interface: one line, not a traceback
-        reason = getattr(exc.socketError, "strerror", None) or exc.socketError
         endpoints = top.endpoints  # type: ignore[attr-defined]  # set by makeService: the listening descriptions
-        print(f"mudwiz: cannot listen on {failed_endpoint(endpoints, exc.port)}: {reason}", file=stderr)
+        print(cannot_listen(endpoints, exc), file=stderr)
         top.stopService()  # the services that did start (the store's thread and file) let go
         return 1
     reactor.addSystemEventTrigger("before", "shutdown", top.stopService)
+    if parent_fd is not None:
+        ParentWatch(reactor, parent_fd, reactor.stop).startReading()
     reactor.run()
     return int(getattr(top, "exit_status", 0))  # 1: the node could not join its cluster (mudwiz/cluster/)
 
@@ -105,13 +129,6 @@ def export_game(game_id: int, data: str | None) -> int:
         return 1
     print(json.dumps(record.to_dict(), indent=2))
     return 0
-
-
-def failed_endpoint(endpoints: dict[str, str], port: object) -> str:
-    """Which of the endpoint descriptions a failure to listen on ``port`` is about (a description names its port
-    or socket path as one of its fields); the first one if none does."""
-    found = [e for e in endpoints.values() if str(port) in e.split(":")]
-    return (found or list(endpoints.values()))[0]
 
 
 if __name__ == "__main__":

@@ -9,15 +9,24 @@ from __future__ import annotations
 
 import fcntl
 import os
+import re
+import socket
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, cast
 
 from twisted.application import service, strports
 from twisted.internet import defer, task
-from twisted.internet.interfaces import IReactorFromThreads, IReactorProcess, IReactorTime
-from twisted.internet.protocol import Factory
+from twisted.internet.error import CannotListenError
+from twisted.internet.interfaces import (
+    IListeningPort,
+    IReactorFromThreads,
+    IReactorProcess,
+    IReactorSocket,
+    IReactorTime,
+)
+from twisted.internet.protocol import Factory, ServerFactory
 from twisted.logger import Logger
 
 from mudwiz.accounts import Accounts
@@ -155,18 +164,33 @@ class PasswordWork(WorkerThreads):
 
 
 LOCKFILE = "mudwiz.lock"
+NODE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")  # it names a lock file: no path, no dot files
+
+
+def lock_file_name(node: str | None) -> str:
+    """``mudwiz.lock`` for a server alone on its data directory (no ``MUDWIZ_NODE``), ``mudwiz-<node>.lock`` for
+    one of several worker processes: workers lock each other out only under the same node name. ``StoreError``
+    for a node name that could not name a file."""
+    if node is None:
+        return LOCKFILE
+    if not NODE_NAME.fullmatch(node):
+        raise StoreError(f"MUDWIZ_NODE={node!r}: a node name is 1 to 64 letters, digits, '.', '_' or '-', "
+                         "starting with a letter or digit")
+    return f"mudwiz-{node}.lock"
 
 
 class DataLock(service.Service):
     """One server a data directory: an exclusive ``flock`` on ``mudwiz.lock`` in it, taken before the database
     is opened and held for the server's life (the kernel lets go of it when the process ends, however it ends).
     A second server on the directory is refused (``StoreError``) before it touches anything; ``mudwiz admin``
-    and ``mudwiz export`` do not take it, since SQLite lets them share the file with the running server."""
+    and ``mudwiz export`` do not take it, since SQLite lets them share the file with the running server.
+    A worker of ``mudwiz serve --workers N`` (``node`` given) locks ``mudwiz-<node>.lock`` instead, and its
+    supervisor holds ``mudwiz.lock``: one worker a node name, one server (however many workers) a directory."""
 
     name: str | None = "datalock"  # type: ignore[assignment]  # IService declares name None until set
 
-    def __init__(self, directory: str) -> None:
-        path = Path(directory) / LOCKFILE
+    def __init__(self, directory: str, node: str | None = None) -> None:
+        path = Path(directory) / lock_file_name(node)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             self.file = path.open("a+")
@@ -176,7 +200,8 @@ class DataLock(service.Service):
             fcntl.flock(self.file, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             self.file.close()
-            raise StoreError(f"{directory}: another mudwiz server is using this data directory (it holds {path}); "
+            who = "another mudwiz server is" if node is None else f"another mudwiz process named {node} is"
+            raise StoreError(f"{directory}: {who} using this data directory (it holds {path}); "
                              "stop it first, or set MUDWIZ_DATA to another directory") from None
         self.file.truncate(0)
         self.file.write(f"{os.getpid()}\n")  # who holds it, for whoever looks
@@ -204,7 +229,7 @@ def storage(top: service.MultiService, clock: IReactorTime, data: str | None,
     or both inline on a clock with no threads (a fake one)."""
     # First: stopped last, after the store is closed. Taken with PostgreSQL too, though it protects only the SQLite
     # file: several processes sharing one database (issue #21) will need a lock of their own, not this one.
-    DataLock(data_directory(data)).setServiceParent(top)
+    DataLock(data_directory(data), os.environ.get("MUDWIZ_NODE")).setServiceParent(top)
     url = os.environ.get("MUDWIZ_DATABASE_URL")
     store = open_database(url) if url else open_store(data_directory(data))
     log.info("game records and accounts in {where}", where=store.where)
@@ -243,10 +268,13 @@ def makeService(
     clock: IReactorTime | None = None,
     data: str | None = None,
     stop: Callable[[], None] | None = None,
+    inherited: Mapping[str, int] | None = None,
 ) -> service.MultiService:
     """Build the server: settings come from arguments, else ``MUDWIZ_*`` environment variables, else defaults.
     Raises ``StoreError`` when the data directory's database cannot be used: the server does not start.
-    ``stop`` is what ``/shutdown`` calls to stop the server: the reactor's ``stop`` unless given."""
+    ``stop`` is what ``/shutdown`` calls to stop the server: the reactor's ``stop`` unless given. ``inherited``
+    maps listeners' names (``telnet``, ``raw``, ``ssh``, ``rlogin``) to listening sockets this process was
+    handed open (a worker of ``mudwiz serve --workers N``, mudwiz/supervisor.py): those are adopted, not opened."""
     if clock is None:
         from twisted.internet import reactor
 
@@ -281,17 +309,17 @@ def makeService(
     listeners = cluster_node(top, lobby, clock, node) or top
     login_timeout = float(os.environ.get("MUDWIZ_LOGIN_TIMEOUT", LOGIN_TIMEOUT))
     shared = (lobby, motd_text, login_timeout, connection_counter())  # one counter: the limits span transports
-    raw = os.environ.get("MUDWIZ_RAW_LISTEN")
-    ports = [p for p in (endpoint_port(listen), endpoint_port(raw)) if p]  # what MSSP tells MUD crawlers
+    endpoints = listener_endpoints(listen)
+    ports = [p for p in (endpoint_port(listen), endpoint_port(endpoints.get("raw"))) if p]  # what MSSP tells crawlers
     telnet = MudFactory(*shared, name=os.environ.get("MUDWIZ_NAME") or "mudwiz", ports=ports)
-    add_listener(listeners, "telnet", listen, telnet)
-    add_listener(listeners, "raw", raw, RawFactory(*shared))
-    ssh = os.environ.get("MUDWIZ_SSH")
-    if ssh:  # off unless set: the host key is made (in the data directory) only for a server that listens
-        add_listener(listeners, "ssh", ssh, SSHFactory(*shared, directory=data_directory(data)))
-    rlogin = os.environ.get("MUDWIZ_RLOGIN")
-    if rlogin:
-        add_listener(listeners, "rlogin", rlogin, RloginFactory(*shared, trust=rlogin_trust()))
+    add_listener(listeners, "telnet", listen, telnet, inherited)
+    add_listener(listeners, "raw", endpoints.get("raw"), RawFactory(*shared), inherited)
+    if "ssh" in endpoints:  # off unless set: the host key is made (in the data directory) only for a listening server
+        add_listener(listeners, "ssh", endpoints["ssh"], SSHFactory(*shared, directory=data_directory(data)),
+                     inherited)
+    if "rlogin" in endpoints:
+        add_listener(listeners, "rlogin", endpoints["rlogin"], RloginFactory(*shared, trust=rlogin_trust()),
+                     inherited)
     top.endpoints = getattr(listeners, "endpoints", {})  # type: ignore[attr-defined]
     return top
 
@@ -325,6 +353,15 @@ def rlogin_trust() -> Trust:
     return trust
 
 
+def listener_endpoints(listen: str | None = None) -> dict[str, str]:
+    """The endpoint description of each listener that is on, by name: ``telnet`` (``listen_address``) and
+    whichever of ``raw``, ``ssh`` and ``rlogin`` their variables set (``MUDWIZ_RAW_LISTEN``, ``MUDWIZ_SSH``,
+    ``MUDWIZ_RLOGIN``). One list for ``makeService`` and for the supervisor that opens them for its workers."""
+    named = {"telnet": listen_address(listen), "raw": os.environ.get("MUDWIZ_RAW_LISTEN"),
+             "ssh": os.environ.get("MUDWIZ_SSH"), "rlogin": os.environ.get("MUDWIZ_RLOGIN")}
+    return {name: endpoint for name, endpoint in named.items() if endpoint}
+
+
 def endpoint_port(endpoint: str | None) -> str | None:
     """The TCP port of an endpoint description (``tcp:4000:interface=...`` is ``4000``), or None."""
     parts = (endpoint or "").split(":")
@@ -333,15 +370,66 @@ def endpoint_port(endpoint: str | None) -> str | None:
     return None
 
 
-def add_listener(top: service.MultiService, name: str, endpoint: str | None, factory: Factory) -> None:
+def add_listener(top: service.MultiService, name: str, endpoint: str | None, factory: Factory,
+                 inherited: Mapping[str, int] | None = None) -> None:
     """Listen on ``endpoint`` (a Twisted endpoint description) with ``factory``, as the service ``name``; a
     transport whose endpoint is not set (None or empty) is off. ``top.endpoints`` keeps the descriptions, so a
-    failure to listen can name the one at fault."""
+    failure to listen can name the one at fault. A socket for ``name`` in ``inherited`` (a descriptor number,
+    already listening on ``endpoint``) is adopted instead."""
     if endpoint:
-        server = strports.service(endpoint, factory)
+        fd = (inherited or {}).get(name)
+        server = strports.service(endpoint, factory) if fd is None else InheritedPort(fd, cast(ServerFactory, factory))
         server.setName(name)
         server.setServiceParent(top)
         top.endpoints = {**getattr(top, "endpoints", {}), name: endpoint}  # type: ignore[attr-defined]
+
+
+class InheritedPort(service.Service):
+    """A listening socket this process was handed open by its supervisor (descriptor ``fd``), shared with the
+    other workers: the kernel gives each new connection to one of the processes accepting on it. Stopping
+    closes only this process's descriptor: not ``stopListening``, which would unlink a unix socket's path
+    under the other workers (the supervisor removes it, last). (An adopted port is never ``shutdown()``:
+    Twisted knows the socket may be shared.)"""
+
+    def __init__(self, fd: int, factory: ServerFactory, reactor: IReactorSocket | None = None) -> None:
+        self.fd = fd
+        self.factory = factory
+        self.reactor = reactor
+        self.port: IListeningPort | None = None
+
+    def startService(self) -> None:
+        super().startService()
+        if self.reactor is None:
+            from twisted.internet import reactor
+
+            self.reactor = cast(IReactorSocket, reactor)
+        family = socket.socket(fileno=os.dup(self.fd))  # asks the socket its family; closes only its own copy
+        family.close()
+        os.set_blocking(self.fd, False)  # shared by every worker: none may block in accept for a connection
+        self.port = self.reactor.adoptStreamPort(self.fd, family.family, self.factory)  # adopts a copy
+        os.close(self.fd)
+
+    def stopService(self) -> None:
+        super().stopService()
+        port = self.port
+        if port is not None:
+            self.port = None
+            port.stopReading()  # type: ignore[attr-defined]  # a tcp.Port (a FileDescriptor): no more accepts
+            port.socket.close()  # type: ignore[attr-defined]  # this process's copy only: no shutdown, no unlink
+            port.factory.doStop()  # type: ignore[attr-defined]
+
+
+def failed_endpoint(endpoints: dict[str, str], port: object) -> str:
+    """Which of the endpoint descriptions a failure to listen on ``port`` is about (a description names its port
+    or socket path as one of its fields); the first one if none does."""
+    found = [e for e in endpoints.values() if str(port) in e.split(":")]
+    return (found or list(endpoints.values()))[0]
+
+
+def cannot_listen(endpoints: dict[str, str], exc: CannotListenError) -> str:
+    """The one line for a listener that cannot listen (a taken port, a bad interface), naming its endpoint."""
+    reason = getattr(exc.socketError, "strerror", None) or exc.socketError
+    return f"mudwiz: cannot listen on {failed_endpoint(endpoints, exc.port)}: {reason}"
 
 
 def connection_counter() -> ConnectionCounter:
