@@ -22,6 +22,7 @@ from twisted.logger import Logger
 
 from mudwiz.accounts import Accounts
 from mudwiz.cluster.bus import redis_url
+from mudwiz.cluster.presence import Presence
 from mudwiz.cluster.service import ClusterService, node_name
 from mudwiz.connection import LOGIN_TIMEOUT
 from mudwiz.games import available, game_class
@@ -309,6 +310,7 @@ def cluster_node(top: service.MultiService, lobby: Lobby, clock: IReactorTime) -
     cluster = ClusterService(url, node_name(), clock, failed)
     cluster.setServiceParent(top)
     lobby.cluster = cluster
+    cluster.add(Presence(lobby, cluster))  # who is online on the other nodes; lobby talk across them
     return cluster
 
 
