@@ -7,6 +7,7 @@ tested without processes."""
 
 from __future__ import annotations
 
+import json
 import random
 import subprocess
 import sys
@@ -19,9 +20,16 @@ from typing import Any
 import pytest
 from conftest import postgres_databases
 from pgserver import Databases
+from recorder import Recorder
+from twisted.internet import defer
+from twisted.internet.task import Clock
 from wire import ROOT, JsonClient, RestartableServer, play_until_game_end, register
 
-from mudwiz.cluster.presence import Replica, merged
+from mudwiz.cluster.bus import Bus
+from mudwiz.cluster.presence import Presence, Replica, merged
+from mudwiz.cluster.service import ClusterService
+from mudwiz.errors import BadCommand
+from mudwiz.lobby import Lobby
 
 SECRET = "cluster-sysop-pw"
 
@@ -54,6 +62,99 @@ def test_who_pages_of_two_nodes_merge_in_one_order() -> None:
     there = [{"name": n} for n in ("BEA", "dan", "fay")]
     assert [r["name"] for r in merged(here, there, None)] == ["al", "BEA", "Cat", "dan", "eve", "fay"]
     assert [r["name"] for r in merged(here, there, 4)] == ["al", "BEA", "Cat", "dan"]
+
+
+# ---------------------------------------------------------------- one node's presence, without Redis
+
+class Published:
+    """txredisapi's ``publish`` where no Redis is: what the node would have sent, by channel."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, dict[str, Any]]] = []
+
+    def publish(self, channel: str, text: str) -> defer.Deferred[int]:
+        self.sent.append((channel, json.loads(text)))
+        return defer.succeed(1)
+
+    def ops(self, op: str) -> list[tuple[str, dict[str, Any]]]:
+        return [(channel, m) for channel, m in self.sent if m["op"] == op]
+
+
+class Person(Recorder):
+    closed = False
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def lone_node(name: str = "n2") -> tuple[Lobby, Bus, Published, Clock]:
+    """A node's lobby and presence on a bus that was never started: a test says what the bus hears."""
+    clock = Clock()
+    lobby = Lobby(clock)
+    cluster = ClusterService("redis://localhost", name, clock, failed=lambda why: None)
+    published = Published()
+    cluster.bus.redis = published
+    lobby.remote = Presence(lobby, cluster)
+    return lobby, cluster.bus, published, clock
+
+
+def hear(bus: Bus, op: str, node: str, **fields: Any) -> None:
+    bus.received(bus.all_channel, json.dumps({"op": op, "from": node, **fields}))
+
+
+def row(name: str, where: str = "lobby") -> dict[str, Any]:
+    return {"name": name, "where": where, "rating": None, "rating_game": None, "registered": False}
+
+
+def test_a_node_tells_of_its_users_and_merges_the_others_into_its_lobby() -> None:
+    lobby, bus, published, _ = lone_node()
+    ann, cy = Person("ann"), Person("cy")
+    lobby.login(ann, "ann")
+    lobby.login(cy, "cy")
+    assert published.ops("user_on")[0] == ("mudwiz:all", {"op": "user_on", "from": "n2", "row": row("ann")})
+    hear(bus, "user_on", "n1", row=row("Bob", "table 3"))
+    hear(bus, "user_on", "n2", row=row("zed"))  # its own: it knows its users already
+    assert [(r["name"], r["where"]) for r in lobby.who()] == [("ann", "lobby"), ("Bob", "table 3"), ("cy", "lobby")]
+    assert lobby.online() == 3 and [r["name"] for r in lobby.who("b", 2)] == ["Bob", "cy"]
+    with pytest.raises(BadCommand, match="bob is already connected"):
+        lobby.check_name("bob")
+
+    ann.elsewhere = ("n1", 3, False)  # watching a table n1 hosts: out of the lobby
+    ann.moved()
+    assert published.ops("user_at")[-1][1]["row"]["where"] == "table 3 (watching)"
+    hear(bus, "chat", "n1", message={"type": "chat", "from": "Bob", "channel": "lobby", "text": "hi"})
+    hear(bus, "notice", "n1", text="Bob opens table 3 (Wizard).")
+    assert [m.get("text") for m in cy.messages[-2:]] == ["hi", "Bob opens table 3 (Wizard)."]
+    assert not ann.of_type("chat") and "Bob opens" not in str(ann.messages)
+
+    lobby.tell(cy, "BOB", "psst")
+    told = {"type": "chat", "from": "cy", "channel": "tell", "to": "Bob", "text": "psst"}
+    assert published.ops("to_user")[-1] == ("mudwiz:node:n1", {"op": "to_user", "from": "n2", "to": "bob",
+                                                               "message": told})
+    assert cy.messages[-1] == told  # the echo
+    bus.received("mudwiz:node:n2", json.dumps({"op": "to_user", "from": "n1", "to": "gone", "message": {
+        "type": "chat", "from": "Bob", "channel": "tell", "to": "gone", "text": "hey"}}))
+    assert published.ops("tell_lost")[-1] == ("mudwiz:node:n1", {"op": "tell_lost", "from": "n2", "to": "Bob",
+                                                                 "name": "gone"})
+
+    lobby.remote.node_gone("n1")  # type: ignore[union-attr]
+    assert [r["name"] for r in lobby.who()] == ["ann", "cy"] and lobby.online() == 2
+    lobby.disconnect(cy)
+    assert published.ops("user_off")[-1][1]["name"] == "cy"
+
+
+def test_a_name_let_in_by_two_nodes_at_once_stays_on_the_first_node_by_name() -> None:
+    lobby, bus, published, clock = lone_node("n2")
+    ann, bea = Person("ann"), Person("bea")
+    lobby.login(ann, "ann")
+    lobby.login(bea, "bea")
+    hear(bus, "user_on", "n3", row=row("ANN"))  # n2 comes first: n3 closes its own, n2 says its row again
+    assert not ann.closed
+    before = len(published.ops("user_at"))
+    clock.advance(1.0)
+    assert [m["row"]["name"] for _, m in published.ops("user_at")[before:]] == ["ann"]
+    hear(bus, "users", "n1", users=[row("Bea")])  # n1 comes first: n2 closes its own
+    assert bea.closed and "another process of this server" in bea.messages[-1]["text"]
 
 
 # ---------------------------------------------------------------- real nodes
@@ -147,7 +248,7 @@ def test_users_on_three_nodes_see_talk_to_and_tell_each_other(
             client.close()
 
 
-def test_a_sysop_kicks_and_announces_across_nodes_and_ratings_come_with_the_rows(
+def test_a_sysop_kicks_bans_and_announces_across_nodes_and_ratings_come_with_the_rows(
         tmp_path: Path, redis_url: str, postgres: Databases | str) -> None:
     with cluster(tmp_path, redis_url, postgres, 2) as (n1, n2):
         sysop = JsonClient(n1.address, "Sys")
@@ -177,12 +278,20 @@ def test_a_sysop_kicks_and_announces_across_nodes_and_ratings_come_with_the_rows
             assert sysop.request(cmd)["type"] == "ok", cmd
         play_until_game_end([sysop], random.Random(3))
         assert sysop.request("/leave")["type"] == "ok"
-        [own] = [r for r in who(sysop)["users"] if r["name"] == "Sys"]
-        assert own["rating"] is not None and own["rating_game"] == "wizard", own
+        own = eventually(lambda: [r for r in who(sysop)["users"] if r["name"] == "Sys" and r["rating"]],
+                         what="the game rated (the record is stored, then the board updated)")[0]
+        assert own["rating_game"] == "wizard", own
         eventually(lambda: [r for r in who(fay)["users"] if r["name"] == "Sys"] == [own],
                    what="n2's /who shows the rating n1 reads from its board")
+
+        banned = sysop.request("/ban FAY")
+        assert banned.get("text") == "FAY is banned until a sysop lifts it; disconnected: fay", banned
+        assert fay.wait_for(lambda m: m["type"] == "kicked")["text"] == "You are banned by the sysop Sys until a " \
+                                                                        "sysop lifts it."
+        eventually(lambda: who_names(sysop) == ["Sys"], what="the banned user gone from /who")
+        with pytest.raises(RuntimeError, match="banned"):  # the ban is in the shared store: every node keeps it
+            JsonClient(n2.address, "fay")
         sysop.close()
-        fay.close()
 
 
 def test_who_pages_span_the_nodes_and_a_killed_nodes_users_leave_it(

@@ -33,6 +33,7 @@ log = Logger()
 
 REFRESH = 5.0  # seconds between republishing the rows of this node's users that changed unheard
 HELLO_WAIT = 2.0  # seconds a starting node waits for the snapshots of the nodes alive
+TWIN_SETTLES = 1.0  # seconds after two nodes let one name in before the one that kept it says its row again
 SHOWN = ("name", "where", "rating", "rating_game")  # what a /who row shows of a replica's row
 Row = dict[str, Any]
 
@@ -238,6 +239,7 @@ class Presence:
 
     def _user_at(self, message: dict[str, Any]) -> None:
         self.replica.put(message["from"], message["row"])
+        self._twin(message["from"], message["row"]["name"])
 
     def _user_off(self, message: dict[str, Any]) -> None:
         self.replica.remove(message["from"], message["name"])
@@ -245,6 +247,26 @@ class Presence:
     def _users(self, message: dict[str, Any]) -> None:
         self.replica.replace_node(message["from"], message["users"])
         self.snapshots_from.add(message["from"])
+        for row in message["users"]:
+            self._twin(message["from"], row["name"])
+
+    def _twin(self, node: str, name: str) -> None:
+        """Two nodes let the same name in at the same moment (neither had heard of the other's login yet), or
+        a partition healed with it on both sides: the node first by name keeps it, the other closes its own."""
+        mine = self.lobby.users.get(name.lower())
+        if mine is None:
+            return
+        if node < self.me:
+            log.info("presence: {name} is online on node {node} too; closed here", name=name, node=node)
+            mine.notice(f"{mine.name} has just logged in on another process of this server too: this connection "
+                        f"closes; log in again under another name.")
+            mine.close()
+        else:  # once the twin's departure has removed its row everywhere, ours is said again
+            self.bus.reactor.callLater(TWIN_SETTLES, self._say_again, mine)
+
+    def _say_again(self, session: Session) -> None:
+        self.sent.pop(session.name.lower(), None)
+        self.moved(session)
 
     def _hello(self, message: dict[str, Any]) -> None:
         self.send_snapshot(message["from"])
