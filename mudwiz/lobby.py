@@ -152,6 +152,8 @@ class Lobby:
         """The first ``botN`` that no person (here or away) and nobody at ``table`` is called (each table counts
         its own bots from bot1: a person never shares a bot's name, as ``check_name`` sees to)."""
         taken = set(self.users) | set(self.away) | {s.name.lower() for s in table.seats}
+        if self.remote is not None:  # cluster: nor anyone online on another node
+            taken |= self.remote.replica.rows.keys()
         return next(f"bot{i}" for i in itertools.count(1) if f"bot{i}" not in taken)
 
     def login(

@@ -137,6 +137,9 @@ def test_a_node_tells_of_its_users_and_merges_the_others_into_its_lobby() -> Non
     assert published.ops("tell_lost")[-1] == ("mudwiz:node:n1", {"op": "tell_lost", "from": "n2", "to": "Bob",
                                                                  "name": "gone"})
 
+    hear(bus, "user_on", "n1", row=row("Bot1"))  # a person on n1: no bot at a table here takes that name
+    assert lobby.free_bot_name(lobby.new_table(cy, "wizard")) == "bot2"
+
     lobby.remote.node_gone("n1")  # type: ignore[union-attr]
     assert [r["name"] for r in lobby.who()] == ["ann", "cy"] and lobby.online() == 2
     lobby.disconnect(cy)
@@ -313,3 +316,28 @@ def test_who_pages_span_the_nodes_and_a_killed_nodes_users_leave_it(
         again.close()
         for client in clients[0::2]:
             client.close()
+
+
+def redis_cli(url: str, *args: str) -> str:
+    done = subprocess.run(["redis-cli", "-s", url.removeprefix("unix://"), *args], capture_output=True, text=True,
+                          timeout=10, check=True)
+    return done.stdout
+
+
+def test_after_losing_redis_the_nodes_say_their_users_again(
+        tmp_path: Path, redis_url: str, postgres: Databases | str) -> None:
+    with cluster(tmp_path, redis_url, postgres, 2) as (n1, n2):
+        ann, bob = JsonClient(n1.address, "ann"), JsonClient(n2.address, "bob")
+        eventually(lambda: who_names(ann) == ["ann", "bob"], what="ann sees bob")
+        eventually(lambda: "node n1 is here" in n2.log() and "node n2 is here" in n1.log(),
+                   what="each node has heard the other (and sent it its users)")
+        # what n1 may get wrong while Redis is away: here a departure it is told that never happened
+        redis_cli(redis_url, "PUBLISH", "mudwiz:all", json.dumps({"op": "user_off", "from": "n2", "name": "bob"}))
+        eventually(lambda: who_names(ann) == ["ann"], what="n1 believes bob left")
+        assert bob.request("/say still here")["type"] == "ok"  # nothing bob does is news to n2: no row changes
+        time.sleep(6)  # a refresh of n2's rows (every 5 s) does not say bob's again: it did not change
+        assert who_names(ann) == ["ann"]
+        assert int(redis_cli(redis_url, "CLIENT", "KILL", "TYPE", "pubsub")) >= 2  # both subscriptions lost
+        eventually(lambda: who_names(ann) == ["ann", "bob"], what="bob back in n1's /who after the resubscription")
+        ann.close()
+        bob.close()
