@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import bisect
 import heapq
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from twisted.internet import defer, task
 from twisted.logger import Logger
@@ -27,7 +27,6 @@ from mudwiz.session import Session
 
 if TYPE_CHECKING:
     from mudwiz.cluster.service import ClusterService
-    from mudwiz.lobby import Lobby
 
 log = Logger()
 
@@ -36,6 +35,19 @@ HELLO_WAIT = 2.0  # seconds a starting node waits for the snapshots of the nodes
 TWIN_SETTLES = 1.0  # seconds after two nodes let one name in before the one that kept it says its row again
 SHOWN = ("name", "where", "rating", "rating_game")  # what a /who row shows of a replica's row
 Row = dict[str, Any]
+
+
+class Home(Protocol):
+    """What the presence needs of this node's lobby (a Protocol, as the lobby names the presence)."""
+
+    users: dict[str, Session]
+    remote: Presence | None
+
+    def in_lobby(self) -> list[Session]: ...
+
+    def where(self, session: Session) -> str: ...
+
+    def shown_rating(self, session: Session) -> dict[str, Any]: ...
 
 
 class Replica:
@@ -113,7 +125,7 @@ class RemoteUser(Session):
 class Presence:
     """The presence as a part of a ``ClusterService``: ``lobby.remote`` once started."""
 
-    def __init__(self, lobby: Lobby, cluster: ClusterService, refresh: float = REFRESH) -> None:
+    def __init__(self, lobby: Home, cluster: ClusterService, refresh: float = REFRESH) -> None:
         self.lobby = lobby
         self.bus = cluster.bus
         self.nodes = cluster.nodes
