@@ -153,7 +153,7 @@ class Lobby:
         its own bots from bot1: a person never shares a bot's name, as ``check_name`` sees to)."""
         taken = set(self.users) | set(self.away) | {s.name.lower() for s in table.seats}
         if self.remote is not None:  # cluster: nor anyone online on another node
-            taken |= self.remote.replica.rows.keys()
+            taken |= self.remote.names()
         return next(f"bot{i}" for i in itertools.count(1) if f"bot{i}" not in taken)
 
     def login(

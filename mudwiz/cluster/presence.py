@@ -240,6 +240,10 @@ class Presence:
     def online(self, name: str) -> bool:
         return self.replica.get(name) is not None
 
+    def names(self) -> set[str]:
+        """The lower-cased names of the users of the other nodes."""
+        return set(self.replica.rows)
+
     def user(self, name: str) -> Session | None:
         """The user called ``name`` on another node, as a session whose messages go there; None if none is."""
         row = self.replica.get(name)
