@@ -150,7 +150,7 @@ def who_message(lobby: Lobby, start: str = "") -> dict[str, Any]:
     name the next page starts at (null on the last), so that /who costs a page however many are online."""
     rows = lobby.who(start, WHO_PAGE + 1)
     more = rows[WHO_PAGE]["name"] if len(rows) > WHO_PAGE else None
-    return {"type": "who", "users": rows[:WHO_PAGE], "total": len(lobby.users), "from": start or None,
+    return {"type": "who", "users": rows[:WHO_PAGE], "total": lobby.online(), "from": start or None,
             "next": more}
 
 

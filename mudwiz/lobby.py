@@ -34,6 +34,7 @@ from mudwiz.thinking import Think, think_inline
 from mudwiz.usertext import BBS_NAME_RULE, NAME_RULE, one_line
 
 if TYPE_CHECKING:
+    from mudwiz.cluster.presence import Presence
     from mudwiz.cluster.service import ClusterService
 
 log = Logger()
@@ -108,6 +109,7 @@ class Lobby:
         self.seeds = random.Random(seed)
         self.users: dict[str, Session] = {}  # lower-cased name -> session
         self._by_name: list[str] = []  # the keys of ``users`` in order: a /who page costs its length, not a sort
+        self.remote: Presence | None = None  # cluster: the users of the other nodes (mudwiz/cluster/presence.py)
         self.tables: dict[int, Table] = {}
         self.away: dict[str, tuple[Table, IDelayedCall]] = {}
         # lower-cased guest name -> its resume code, while the name is held (online, away, or a seat kept for it);
@@ -134,7 +136,7 @@ class Lobby:
         elif not NAME_RULE.match(name):
             why = "; accented and non-Latin letters cannot be typed on every terminal" if not name.isascii() else ""
             raise BadCommand(f"a name is 2 to 16 of the letters A-Z and a-z, digits, _ or - (no spaces){why}")
-        if name.lower() in self.users:
+        if name.lower() in self.users or (self.remote is not None and self.remote.online(name)):
             raise BadCommand(f"{name} is already connected; choose another name")
         if self.is_seated_bot(name):
             raise BadCommand(f"{name} is a computer player at a table; choose another name")
@@ -150,6 +152,8 @@ class Lobby:
         """The first ``botN`` that no person (here or away) and nobody at ``table`` is called (each table counts
         its own bots from bot1: a person never shares a bot's name, as ``check_name`` sees to)."""
         taken = set(self.users) | set(self.away) | {s.name.lower() for s in table.seats}
+        if self.remote is not None:  # cluster: nor anyone online on another node
+            taken |= self.remote.names()
         return next(f"bot{i}" for i in itertools.count(1) if f"bot{i}" not in taken)
 
     def login(
@@ -169,6 +173,8 @@ class Lobby:
         self.users[session.name.lower()] = session
         bisect.insort(self._by_name, session.name.lower())
         log.info("login {name}", name=session.name)
+        if self.remote is not None:  # cluster: the other nodes are told
+            self.remote.user_on(session)
         self.presence_notice(session, "arrived")
         if greet is not None:
             greet()
@@ -244,6 +250,8 @@ class Lobby:
         del self.users[session.name.lower()]
         del self._by_name[bisect.bisect_left(self._by_name, session.name.lower())]
         log.info("logout {name}", name=session.name)
+        if self.remote is not None:  # cluster: the other nodes are told
+            self.remote.user_off(session)
         if self.records is not None:
             self.records.board.forget(session.name)
         if self.stopping:  # the tables stay as they are: no grace, no stand-in, no game abandoned on the way down
@@ -325,18 +333,22 @@ class Lobby:
     # ------------------------------------------------------------ talk
 
     def in_lobby(self) -> list[Session]:
-        return [s for s in self.users.values() if s.table is None]
+        """The users of this process at no table, here or (cluster) at another node's."""
+        return [s for s in self.users.values() if s.table is None and s.elsewhere is None]
 
     def lobby_notice(self, text: str, exclude: Session | None = None) -> None:
+        """``text`` to everyone in the lobby (cluster: every node's lobby)."""
         for s in self.in_lobby():
             if s is not exclude:
                 s.notice(text)
+        if self.remote is not None:
+            self.remote.notice(text)
 
     def presence_notice(self, session: Session, verb: str) -> None:
         """``X has arrived/left.`` to the lobby, unless that address has been coming and going faster than a
         room can read, or more than ``presence_crowd`` people are online: then it is only counted, and a summary
         line says how many came and went."""
-        crowded = 0 < self.presence_crowd < len(self.users)
+        crowded = 0 < self.presence_crowd < self.online()
         if not crowded and (not session.address or self.presence.take(session.address)):
             self.lobby_notice(f"{session.name} has {verb}.", exclude=session)
             return
@@ -374,9 +386,28 @@ class Lobby:
         message = {"type": "chat", "from": session.name, "channel": LOBBY, "text": text}
         for s in self.in_lobby():
             s.deliver(message)
+        if self.remote is not None:  # cluster: to every node's lobby
+            self.remote.chat(message)
+
+    def find_user(self, name: str) -> Session | None:
+        """The user called ``name`` (any case) online here or (cluster) on another node: then a stand-in whose
+        ``deliver`` and ``close`` reach them there."""
+        here = self.users.get(name.lower())
+        if here is None and self.remote is not None:
+            return self.remote.user(name)
+        return here
+
+    def broadcast(self, message: dict[str, Any]) -> None:
+        """Cluster: ``message`` to every user of the other nodes too (a sysop's announcement); else nothing."""
+        if self.remote is not None:
+            self.remote.announce(message)
+
+    def online(self) -> int:
+        """How many are online on the whole server (cluster: on every node)."""
+        return len(self.users) + (self.remote.count() if self.remote is not None else 0)
 
     def tell(self, session: Session, name: str, text: str) -> None:
-        target = self.users.get(name.lower())
+        target = self.find_user(name)
         if target is None:
             raise BadCommand(f"nobody called {name} is online")
         if target is session:
@@ -392,14 +423,21 @@ class Lobby:
         start of one, any case) on."""
         first = bisect.bisect_left(self._by_name, start.lower())
         keys = self._by_name[first:] if limit is None else self._by_name[first:first + limit]
-        rows = []
-        for s in (self.users[key] for key in keys):
-            where = "lobby"
-            if s.table is not None:
-                seated = s.table.seat_of(s.name) is not None
-                where = f"table {s.table.id}" + ("" if seated else " (watching)")
-            rows.append({"name": s.name, "where": where, **self.shown_rating(s)})
+        rows = [{"name": s.name, "where": self.where(s), **self.shown_rating(s)} for s in map(self.users.get, keys)
+                if s is not None]
+        if self.remote is not None:  # cluster: the other nodes' users too, in the same order
+            return self.remote.who(rows, start, limit)
         return rows
+
+    def where(self, session: Session) -> str:
+        """Where /who says ``session`` is: ``lobby``, ``table 7``, ``table 7 (watching)``."""
+        if session.table is not None:
+            table_id, seated = session.table.id, session.table.seat_of(session.name) is not None
+        elif session.elsewhere is not None:  # cluster: at a table another node hosts
+            _, table_id, seated = session.elsewhere
+        else:
+            return LOBBY
+        return f"table {table_id}" + ("" if seated else " (watching)")
 
     def shown_rating(self, session: Session) -> dict[str, Any]:
         """``rating`` and its ``rating_game`` for ``/who``: in the game of the table they are at if they have one

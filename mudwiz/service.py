@@ -31,6 +31,7 @@ from twisted.logger import Logger
 
 from mudwiz.accounts import Accounts
 from mudwiz.cluster.bus import redis_url
+from mudwiz.cluster.presence import Presence
 from mudwiz.cluster.service import ClusterService, cluster_node_name
 from mudwiz.connection import LOGIN_TIMEOUT
 from mudwiz.games import available, game_class
@@ -340,6 +341,7 @@ def cluster_node(top: service.MultiService, lobby: Lobby, clock: IReactorTime, n
     cluster = ClusterService(url, node, clock, failed)
     cluster.setServiceParent(top)
     lobby.cluster = cluster
+    cluster.add(Presence(lobby, cluster))  # who is online on the other nodes; lobby talk across them
     return cluster
 
 

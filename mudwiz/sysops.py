@@ -48,6 +48,10 @@ class Online(Protocol):
     users: dict[str, Session]
     stopping: bool
 
+    def find_user(self, name: str) -> Session | None: ...  # here or (cluster) on another node
+
+    def broadcast(self, message: dict[str, Any]) -> None: ...  # cluster: to the users of the other nodes
+
 
 def until_text(until: float | None) -> str:
     """``until 2026-11-24 01:00:00 UTC``, or ``until a sysop lifts it``."""
@@ -128,7 +132,7 @@ class Sysops:
     # ------------------------------------------------------------ kick and ban
 
     def _online(self, name: str) -> Session:
-        target = self.lobby.users.get(name.lower())
+        target = self.lobby.find_user(name)
         if target is None:
             raise BadCommand(f"nobody called {name} is online")
         return target
@@ -179,7 +183,7 @@ class Sysops:
 
     def _banned_online(self, kind: str, target: str) -> list[Session]:
         if kind == "name":
-            found = self.lobby.users.get(target.lower())
+            found = self.lobby.find_user(target)
             return [found] if found is not None else []
         return [s for s in self.lobby.users.values() if s.address == target and not self.is_sysop(s)]
 
@@ -201,7 +205,9 @@ class Sysops:
             s.deliver(message)
 
     def announce(self, by: Session, text: str) -> None:
-        self.everyone({"type": "announce", "from": by.name, "text": one_line(text)})
+        message = {"type": "announce", "from": by.name, "text": one_line(text)}
+        self.everyone(message)
+        self.lobby.broadcast(message)
 
     # ------------------------------------------------------------ shutting down
 

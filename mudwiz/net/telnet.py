@@ -315,6 +315,6 @@ class MudFactory(LineFactory):
     def mssp(self) -> Mapping[str, str | Sequence[str]]:
         """The MSSP variables: the fixed ones, and NAME, PLAYERS (logged in now), UPTIME (the start, in Unix
         seconds), PORT and GAMES (this server's games; not a standard variable, crawlers show it as it is)."""
-        return {"NAME": self.name, "PLAYERS": str(len(self.lobby.users)), "UPTIME": str(int(self.started)),
+        return {"NAME": self.name, "PLAYERS": str(self.lobby.online()), "UPTIME": str(int(self.started)),
                 **({"PORT": list(self.ports)} if self.ports else {}), "GAMES": list(available()) or ["none"],
                 **MSSP_FIXED}
