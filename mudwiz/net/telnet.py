@@ -190,14 +190,16 @@ class TelnetLines(LineProtocol, TelnetProtocol):
         wanted = "yes" if on else "no"
         if state.state != wanted:
             state.state, state.negotiating = wanted, False
+            self.flush()  # after the prompt it follows
             socket.write(IAC + (WILL if on else WONT) + ECHO)
 
-    def send(self, text: str) -> None:
-        """Each piece the connection sends is a burst that ends where the user is to type (a prompt, or the
-        end of what a command or an event produced): a MUD client is told so by ``IAC EOR`` when it agreed to
-        EOR, else by ``IAC GA`` unless it suppressed go-aheads. Never before telnet is seen, nor in JSON mode,
-        whose lines are for a program (which has GMCP if it wants telnet's side channel)."""
-        super().send(text)
+    def emit(self, text: str) -> None:
+        """Each piece the connection sends (all it was sent while a line was acted on) is a burst that ends where
+        the user is to type (a prompt, or the end of what a command or an event produced): a MUD client is told
+        so by ``IAC EOR`` when it agreed to EOR, else by ``IAC GA`` unless it suppressed go-aheads. Never before
+        telnet is seen, nor in JSON mode, whose lines are for a program (which has GMCP if it wants telnet's
+        side channel)."""
+        super().emit(text)
         socket = self.socket()
         if not self.telnet or self.dropped or socket is None or not text or self.connection.session.mode == "json":
             return
