@@ -906,6 +906,9 @@ class Tiltowait(Game):
     def _player(self, seat: Seat, viewer: Seat | None) -> dict[str, Any]:
         return {"held": len(self.hands[seat]), "asleep": seat == self.asleep, "karuki": seat in self.called}
 
+    def _players_alike(self) -> bool:
+        return True  # ``_player`` reads no viewer
+
     def _view(self, seat: Seat | None) -> dict[str, Any]:
         return {
             "starter": self.players[self.starter],

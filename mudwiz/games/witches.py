@@ -471,6 +471,9 @@ class Witches(TrickTakingGame):
             points = fire_points(self.won[seat])
         return {**super()._player(seat, viewer), "points": points, "has_passed": self.passed[seat] is not None}
 
+    def _players_alike(self) -> bool:
+        return True  # ``_player`` reads no viewer
+
     def _view(self, seat: Seat | None) -> dict[str, Any]:
         passing = None
         if self._phase == Phase.PASSING:

@@ -389,6 +389,10 @@ class Wizard(TrickTakingGame):
             entry["cards"] = sorted(self.hands[seat], key=_ORDER.__getitem__)
         return entry
 
+    def _players_alike(self) -> bool:
+        """Hidden bids show a viewer their own; clairvoyance, everyone's cards but their own."""
+        return not (self.hidden_bids or self.clairvoyant)
+
     def _open_hand(self, seat: Seat) -> list[str]:
         return sorted(self.hands[seat], key=_ORDER.__getitem__)  # clairvoyance hides it from its holder only
 
