@@ -71,11 +71,12 @@ class FanOut:
     def state_for(self, session: Session, people: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
         """``session``'s state; ``people`` (``who_is_who``) when the caller sends many states of one update."""
         table = self.table
+        seated = table.roster.own_seat(session) is not None
         if table.game is None:
-            return {**self._head(session, self._alike()), **self._before_the_game(session,
-                    seated=table.roster.own_seat(session) is not None)}
-        seat = self.game_seat(session)
-        return self._in_the_game(session, seat, table.game.view(seat), people or self.who_is_who(), self._alike())
+            return {**self._head(seated, self._alike()), **self._before_the_game(session, seated=seated)}
+        seat = self._game_seat(session, seated)
+        return self._in_the_game(session, seated, seat, table.game.view(seat), people or self.who_is_who(),
+                                 self._alike())
 
     def _alike(self) -> dict[str, Any]:
         """What every viewer's state of one update has alike, besides the engine's shared view: worked out once."""
@@ -84,9 +85,9 @@ class FanOut:
         return {"observers": [o.name for o in table.observers], "status": table.status, "in_game": table.in_game,
                 "confirmed": sorted(table.rounds.confirmed),
                 "roundend": game is not None and game.phase == "roundend", "moves": len(game.log) if game else 0,
-                "merged": set()}
+                "table_options": table.table_options, "merged": set()}
 
-    def _head(self, session: Session, alike: dict[str, Any]) -> dict[str, Any]:
+    def _head(self, seated: bool, alike: dict[str, Any]) -> dict[str, Any]:
         """A state's first fields, the table's."""
         table = self.table
         return {
@@ -94,7 +95,7 @@ class FanOut:
             "table": table.id,
             "host": table.host,
             "status": alike["status"],
-            "observer": table.roster.own_seat(session) is None,
+            "observer": not seated,
             "observers": alike["observers"],
         }
 
@@ -141,7 +142,7 @@ class FanOut:
             people[name.lower()] = fields
         return people
 
-    def _in_the_game(self, session: Session, seat: int | None, view: dict[str, Any],
+    def _in_the_game(self, session: Session, seated: bool, seat: int | None, view: dict[str, Any],
                      people: dict[str, dict[str, Any]], alike: dict[str, Any]) -> dict[str, Any]:
         """The engine's ``view`` from ``session``'s seat, with what only the table knows: who is a bot, who is away
         and for how long, who has confirmed, and the table's own moves (``/ok``, ``/start``)."""
@@ -157,7 +158,7 @@ class FanOut:
             alike["merged"].add(id(players))
             for p in players:
                 p.update(people[p["name"].lower()])
-        return {**self._head(session, alike), **view, "legal": legal, "table_options": table.table_options,
+        return {**self._head(seated, alike), **view, "legal": legal, "table_options": alike["table_options"],
                 "confirmed": alike["confirmed"], "moves": alike["moves"]}
 
     def rating(self, name: str, holder: Session | None) -> int | None:
@@ -172,7 +173,10 @@ class FanOut:
     def game_seat(self, session: Session) -> int | None:
         """The engine's seat of ``session``, or None if it holds none. Found by name in the game's players: after
         a game ends, people leave and the table's seats shift, while the finished game's seats stay as dealt."""
-        if self.table.game is None or self.table.roster.own_seat(session) is None:
+        return self._game_seat(session, self.table.roster.own_seat(session) is not None)
+
+    def _game_seat(self, session: Session, seated: bool) -> int | None:
+        if self.table.game is None or not seated:
             return None
         name = session.name.lower()
         return next((i for i, p in enumerate(self.table.game.players) if p.lower() == name), None)
@@ -211,7 +215,8 @@ class FanOut:
             for s in viewers:
                 self.send_state(s, look=s is look)
             return
-        people, alike = self.who_is_who(), self._alike()
-        seats = [self.game_seat(s) for s in viewers]
-        for s, seat, view in zip(viewers, seats, table.game.views(seats), strict=True):
-            self._deliver_state(s, self._in_the_game(s, seat, view, people, alike), look=s is look)
+        people, alike, own_seat = self.who_is_who(), self._alike(), table.roster.own_seat
+        seated = [own_seat(s) is not None for s in viewers]
+        seats = [self._game_seat(s, at) for s, at in zip(viewers, seated, strict=True)]
+        for s, at, seat, view in zip(viewers, seated, seats, table.game.views(seats), strict=True):
+            self._deliver_state(s, self._in_the_game(s, at, seat, view, people, alike), look=s is look)
