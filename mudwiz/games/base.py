@@ -281,11 +281,16 @@ class Game(ABC):
         options = {k: v for k, v in self.options.items() if v is not None and v is not False and v != "off"}
         sheet = self.sheet_snapshot()
         ranked = standings(names, self.scores, self.LOW_WINS) if self.finished else None
-        return [self._one_view(seat, common, alike, options, sheet, ranked) for seat in seats]
+        observers = self._view(None) if len(seats) > 1 else None
+        return [self._one_view(seat, common, alike, observers, (options, sheet, ranked)) for seat in seats]
 
     def _one_view(self, seat: Seat | None, common: tuple[Any, ...], alike: list[dict[str, Any]] | None,
-                  options: dict[str, Any], sheet: list[dict[str, Any]], ranked: Any) -> dict[str, Any]:
+                  observers: dict[str, Any] | None, tail: tuple[Any, ...]) -> dict[str, Any]:
+        """One seat's view from the parts ``views`` built once; ``observers`` is an observer's ``_view``, which a
+        game with ``_view_own`` completes with the seat's own fields instead of building its ``_view`` anew."""
         game, phase, round_, rounds, dealer, turn, waiting = common
+        options, sheet, ranked = tail
+        own = self._view_own(seat) if observers is not None else None
         names = self.players
         return {
             "game": game,
@@ -300,7 +305,7 @@ class Game(ABC):
                 {"name": name, "score": self.scores[s], **self._player(s, seat)} for s, name in enumerate(names)],
             "hand": [] if seat is None else self._hand(seat),
             "legal": [] if seat is None else [str(a) for a in self.legal_actions(seat)],
-            **self._view(seat),
+            **(self._view(seat) if own is None or observers is None else {**observers, **own}),
             "options": options,
             "sheet": sheet,
             "standings": ranked,
@@ -356,6 +361,12 @@ class Game(ABC):
     def _view(self, seat: Seat | None) -> dict[str, Any]:
         """The game's own fields of ``seat``'s view, beside the common ones."""
         return {}
+
+    def _view_own(self, seat: Seat | None) -> dict[str, Any] | None:
+        """The fields of ``_view(seat)`` that may differ from an observer's (``_view(None)``), for ``views`` to put
+        over the observer's, built once for all seats; None (the default): no such split, ``_view`` is built
+        whole for each seat. A game that splits must name every field its ``_view`` builds from the seat."""
+        return None
 
     @abstractmethod
     def _apply(self, seat: Seat, action: Action) -> list[Event]:

@@ -411,3 +411,6 @@ class Wizard(TrickTakingGame):
             "trump": {"suit": self.trump, "card": self.turned},
             "forbidden_bid": None if seat is None else self.forbidden_bid(seat),
         }
+
+    def _view_own(self, seat: Seat | None) -> dict[str, Any]:
+        return {"forbidden_bid": None if seat is None else self.forbidden_bid(seat)}
