@@ -95,3 +95,21 @@ def test_a_telnet_client_gets_one_eor_a_burst_and_its_gmcp_before_each_message()
     gmcp, text = data.find(b"\xff\xfa\xc9Game.BidMade"), data.find(b"p0 bids 0")
     state = data.find(b"\xff\xfa\xc9Game.State")
     assert 0 <= gmcp < text < state, "each message's GMCP comes just before its text, as unbatched"
+
+
+def test_a_connection_whose_write_fails_keeps_no_one_elses_text_back() -> None:
+    factory = MudFactory(Lobby(Clock(), seed=1), "", 0.0)
+    clients = table(factory)
+
+    def broken(data: bytes) -> None:
+        raise RuntimeError("a bug below the framing")
+
+    clients[0].transport.write = broken  # type: ignore[method-assign]  # the mover's own reply fails
+    for c in clients[1:]:
+        c.fresh()
+    clients[0].json("/bid 0")
+    for c in clients[1:]:
+        assert [m["type"] for m in c.messages()] == ["bid_made", "state"], "the others are sent the move"
+    clients[0].transport.write = Counting.write.__get__(clients[0].transport)  # type: ignore[method-assign]
+    clients[1].json("/bid 0")
+    assert "bid_made" in [m["type"] for m in clients[0].messages()], "and the failed one is written to again"

@@ -49,7 +49,11 @@ def holding(call: Callable[..., None], *args: Any) -> None:
     finally:
         _held = None
         for protocol in held:
-            protocol.flush()
+            try:
+                protocol.flush()
+            except Exception:  # a bug writing to one connection must not keep the others' text back
+                protocol.held_text.clear()
+                log.failure("writing to {peer} failed", peer=peer(protocol.socket()))
 
 
 @implementer(IPushProducer)
