@@ -102,3 +102,16 @@ def test_reactor_bench_measures_each_place_bots_think() -> None:
                          capture_output=True, text=True, timeout=120, check=True).stdout
     rows = r"bots (threads:1|processes:1) +busy tables= 1  /who round trip ms: median=.* \(\d+ pings\)"
     assert len(out.splitlines()) == 2 and all(re.fullmatch(rows, line) for line in out.splitlines()), out
+
+
+def test_moves_bench_prints_a_commands_cpu() -> None:
+    """A tiny run of bench/moves.py: docs/performance.md quotes its figures. Every command it sends is a legal one
+    the server offered, so nearly all are game moves (the rest ``/ok`` and ``/start``)."""
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "moves.py"), "--tables", "2", "--commands", "300"],
+        capture_output=True, text=True, timeout=120, check=True,
+    ).stdout
+    found = re.fullmatch(r"moves 2 tables: 300 commands \((\d+) moves\) in [\d.]+ s CPU: \d+ µs/command, \d+ µs/move\n",
+                         out)
+    assert found is not None, out
+    assert 200 < int(found.group(1)) <= 300, out

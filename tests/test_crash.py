@@ -17,6 +17,7 @@ import json
 import os
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -100,14 +101,15 @@ class Player:
             self.in_game = False
             self.finished += 1
 
-    def step(self, rng: random.Random, more_games: bool) -> None:
-        """Read what came; answer the latest state with the next command if nothing is pending."""
+    def step(self, rng: random.Random, more_games: Callable[[], bool]) -> None:
+        """Read what came; answer the latest state with the next command if nothing is pending. ``more_games`` is
+        asked after reading: a game's end read here may be the one that makes it False."""
         assert self.client is not None
         self.client.read(0.002)
         self.take()
         if self.pending is not None or self.acted_on == self.states:
             return
-        command = self.next_command(rng, more_games)
+        command = self.next_command(rng, more_games())
         if command is None:
             return
         self.acted_on = self.states
@@ -202,7 +204,7 @@ def test_tables_survive_kill_9_at_random_moments(tmp_path: Path) -> None:
                 next_kill = time.monotonic() + rng.uniform(0.1, 1.5)
                 continue
             for p in players:
-                p.step(rng, more_games=len(kills) < KILLS or p.finished < GAMES_EACH)
+                p.step(rng, more_games=lambda p=p: len(kills) < KILLS or p.finished < GAMES_EACH)
         assert server.stop() == 0  # TERM with everyone connected: a clean stop ...
         for p in players:
             assert p.client is not None

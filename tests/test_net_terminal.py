@@ -181,3 +181,36 @@ def test_mssp_toggled_on_and_off_is_answered_three_times_and_oob_output_counts_t
     for _ in range(MAX_BACKLOG // 1000 + 1):
         lines.send_gmcp("Game.Big", {"x": "y" * 1000})
     assert lines.dropped and transport.disconnected
+
+
+def test_plain_telnet_data_is_read_as_conchs_own_parser_reads_it() -> None:
+    """The telnet framing hands plain data on without conch's byte-by-byte loop where it can (a CR-LF line, text
+    with no CR); what the protocol is given must be what conch would give it, byte for byte, for every CR form."""
+    from twisted.conch.telnet import Telnet, TelnetProtocol
+
+    from mudwiz.net.telnet import _Telnet
+
+    class Fast(_Telnet):
+        decided = True  # telnet or not is beside the point here
+
+        def __init__(self) -> None:
+            super().__init__(TelnetProtocol)  # refuses every option
+            self.got: list[bytes] = []
+
+        def applicationDataReceived(self, data: bytes) -> None:
+            self.got.append(data)
+
+    class Slow(Fast):
+        def dataReceived(self, data: bytes) -> None:
+            Telnet.dataReceived(self, data)
+
+    chunks = [b"abc\r\n", b"a\rb\r\n", b"x\r\0y\r\n", b"\r\r\n", b"one\r\ntwo\r\n", b"tail\r", b"\nnext\r\n",
+              b"\r\n", b"no newline", b"lf only\n", b"a\xff\xffb\r\n", b"ab\xff\xfd\x19cd\r\n", b"\r", b"\0z\r\n"]
+    fast, slow = Fast(), Slow()
+    for transport in (fast, slow):
+        transport.makeConnection(StringTransport())
+    for chunk in chunks:
+        fast.dataReceived(chunk)
+        slow.dataReceived(chunk)
+        assert b"".join(fast.got) == b"".join(slow.got), chunk
+    assert b"".join(fast.got).count(b"\n") == 13

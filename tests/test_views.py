@@ -61,9 +61,10 @@ PLAYER_KEYS = {
 }
 
 
-def views(game_name: str, players: int, options: dict[str, Any], seed: int) -> list[dict[str, Any]]:
+def views(game_name: str, players: int, options: dict[str, Any], seed: int, at_once: bool = False
+          ) -> list[dict[str, Any]]:
     """Every seat's and an observer's view when a round or phase begins and every fifth move, random bots playing
-    the seeded game to its end."""
+    the seeded game to its end; ``at_once``: all of them in one ``Game.views``, as a table's update builds them."""
     game = game_class(game_name)(players, options, seed)
     bots = [RandomBot(game_name, random.Random(seed * 100 + s)) for s in range(players)]
     taken: list[dict[str, Any]] = []
@@ -71,7 +72,8 @@ def views(game_name: str, players: int, options: dict[str, Any], seed: int) -> l
     for step in range(5000):
         now = (game.round, game.phase)
         if now != last or step % 5 == 0:
-            taken += [game.view(seat) for seat in [*range(players), None]]
+            seats = [*range(players), None]
+            taken += game.views(seats) if at_once else [game.view(seat) for seat in seats]
         last = now
         if game.finished:
             return taken
@@ -96,6 +98,14 @@ def test_every_view_is_what_each_engine_built(index: int) -> None:
     assert {v["phase"] for v in taken} >= {Phase.PLAYING, Phase.GAMEOVER}
     check_keys(game_name, taken)
     assert digest(taken) == DIGESTS[index]
+
+
+@pytest.mark.parametrize("index", range(len(GAMES)))
+def test_views_built_at_once_are_each_seats_own_view(index: int) -> None:
+    """What ``views`` shares among the seats (the players' entries where ``_players_alike``) changes none of them:
+    hidden bids and clairvoyance (GAMES 1, 2) show each seat more of the players than the others see."""
+    game_name, players, options, seed = GAMES[index]
+    assert digest(views(game_name, players, options, seed, at_once=True)) == DIGESTS[index]
 
 
 def test_a_witches_spell_view_is_what_the_engine_built() -> None:

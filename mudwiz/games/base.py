@@ -262,27 +262,53 @@ class Game(ABC):
         every game; the hooks give their game-specific values (``_rounds``, ``_dealer``, ``_hand``, ``_player``)
         and ``_view`` the game's own fields.
         """
+        return self.views([seat])[0]
+
+    def views(self, seats: Sequence[Seat | None]) -> list[dict[str, Any]]:
+        """``view`` of each of ``seats``, at once: what every viewer sees alike (the phase, who is waited on, the
+        options, the sheet, and the players' entries when ``_players_alike``) is built once and shared by all of
+        the views, each seat's own part (its hand, its legal moves, the game's ``_view``) added to it. A table
+        sends every viewer a state after every move, and building each whole was most of a move (issue #18).
+        Readers must not change the parts the views share."""
         waiting = self.waiting()
         names = self.players
+        alike = [{"name": name, "score": self.scores[s], **self._player(s, None)} for s, name in enumerate(names)] \
+            if self._players_alike() else None
+        common = (self.name, self.phase, self.round, self._rounds(), names[self._dealer()],
+                  names[waiting[0]] if len(waiting) == 1 else None, [names[s] for s in waiting])
+        # the options set to something: an unset number, a flag off and an "off" choice go unsaid (``is``, not
+        # ``in``: a number option set to 0 is set, though 0 == False)
+        options = {k: v for k, v in self.options.items() if v is not None and v is not False and v != "off"}
+        sheet = self.sheet_snapshot()
+        ranked = standings(names, self.scores, self.LOW_WINS) if self.finished else None
+        observers = self._view(None) if len(seats) > 1 else None
+        return [self._one_view(seat, common, alike, observers, (options, sheet, ranked)) for seat in seats]
+
+    def _one_view(self, seat: Seat | None, common: tuple[Any, ...], alike: list[dict[str, Any]] | None,
+                  observers: dict[str, Any] | None, tail: tuple[Any, ...]) -> dict[str, Any]:
+        """One seat's view from the parts ``views`` built once; ``observers`` is an observer's ``_view``, which a
+        game with ``_view_own`` completes with the seat's own fields instead of building its ``_view`` anew."""
+        game, phase, round_, rounds, dealer, turn, waiting = common
+        options, sheet, ranked = tail
+        own = self._view_own(seat) if observers is not None else None
+        names = self.players
         return {
-            "game": self.name,
-            "phase": self.phase,
-            "round": self.round,
-            "rounds": self._rounds(),
-            "dealer": names[self._dealer()],
-            "turn": names[waiting[0]] if len(waiting) == 1 else None,
-            "waiting": [names[s] for s in waiting],
+            "game": game,
+            "phase": phase,
+            "round": round_,
+            "rounds": rounds,
+            "dealer": dealer,
+            "turn": turn,
+            "waiting": waiting,
             "you": None if seat is None else names[seat],
-            "players": [{"name": name, "score": self.scores[s], **self._player(s, seat)}
-                        for s, name in enumerate(names)],
+            "players": alike if alike is not None else [
+                {"name": name, "score": self.scores[s], **self._player(s, seat)} for s, name in enumerate(names)],
             "hand": [] if seat is None else self._hand(seat),
             "legal": [] if seat is None else [str(a) for a in self.legal_actions(seat)],
-            **self._view(seat),
-            # the options set to something: an unset number, a flag off and an "off" choice go unsaid (``is``, not
-            # ``in``: a number option set to 0 is set, though 0 == False)
-            "options": {k: v for k, v in self.options.items() if v is not None and v is not False and v != "off"},
-            "sheet": self.sheet_snapshot(),
-            "standings": standings(names, self.scores, self.LOW_WINS) if self.finished else None,
+            **(self._view(seat) if own is None or observers is None else {**observers, **own}),
+            "options": options,
+            "sheet": sheet,
+            "standings": ranked,
         }
 
     def sheet_snapshot(self) -> list[dict[str, Any]]:
@@ -327,9 +353,20 @@ class Game(ABC):
         """What ``viewer`` may know of ``seat`` besides its name and score (``viewer`` None: an observer)."""
         return {}
 
+    def _players_alike(self) -> bool:
+        """Whether ``_player`` is now the same for every viewer, so ``views`` builds the players' entries once
+        and shares them. False unless a game says so: a game's own ``_player`` may show a viewer more."""
+        return False
+
     def _view(self, seat: Seat | None) -> dict[str, Any]:
         """The game's own fields of ``seat``'s view, beside the common ones."""
         return {}
+
+    def _view_own(self, seat: Seat | None) -> dict[str, Any] | None:
+        """The fields of ``_view(seat)`` that may differ from an observer's (``_view(None)``), for ``views`` to put
+        over the observer's, built once for all seats; None (the default): no such split, ``_view`` is built
+        whole for each seat. A game that splits must name every field its ``_view`` builds from the seat."""
+        return None
 
     @abstractmethod
     def _apply(self, seat: Seat, action: Action) -> list[Event]:

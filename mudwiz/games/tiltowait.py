@@ -906,6 +906,12 @@ class Tiltowait(Game):
     def _player(self, seat: Seat, viewer: Seat | None) -> dict[str, Any]:
         return {"held": len(self.hands[seat]), "asleep": seat == self.asleep, "karuki": seat in self.called}
 
+    def _players_alike(self) -> bool:
+        return True  # ``_player`` reads no viewer
+
+    def _view_own(self, seat: Seat | None) -> dict[str, Any]:
+        return {"drawn": self.drawn if seat is not None and seat == self.turn and self.situation == "drawn" else None}
+
     def _view(self, seat: Seat | None) -> dict[str, Any]:
         return {
             "starter": self.players[self.starter],
@@ -917,6 +923,6 @@ class Tiltowait(Game):
             "discard": len(self.discard),
             "answer": self.answer(),
             "next": self.players[self.turn] if self._phase == Phase.PLAYING else None,
-            "drawn": self.drawn if seat is not None and seat == self.turn and self.situation == "drawn" else None,
+            **self._view_own(seat),
             "free": self.free,
         }

@@ -471,11 +471,10 @@ class Witches(TrickTakingGame):
             points = fire_points(self.won[seat])
         return {**super()._player(seat, viewer), "points": points, "has_passed": self.passed[seat] is not None}
 
+    def _players_alike(self) -> bool:
+        return True  # ``_player`` reads no viewer
+
     def _view(self, seat: Seat | None) -> dict[str, Any]:
-        passing = None
-        if self._phase == Phase.PASSING:
-            target = None if seat is None else self.players[self.pass_target(seat)]
-            passing = {"count": self.pass_count, "to": target, "direction": self.direction}
         spell = None
         if self.caster is not None:
             spell = {"player": self.players[self.caster], "points": self.spell_points,
@@ -483,9 +482,18 @@ class Witches(TrickTakingGame):
         return {
             **super()._view(seat),
             "limit": self.limit,
+            **self._view_own(seat),
+            "spell": spell,
+        }
+
+    def _view_own(self, seat: Seat | None) -> dict[str, Any]:
+        passing = None
+        if self._phase == Phase.PASSING:
+            target = None if seat is None else self.players[self.pass_target(seat)]
+            passing = {"count": self.pass_count, "to": target, "direction": self.direction}
+        return {
             "pass": passing,
             "passed": None if seat is None else list(self.passed[seat] or []),
             "received": None if seat is None or self.received is None else list(self.received[seat]),
-            "spell": spell,
         }
 

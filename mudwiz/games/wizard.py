@@ -389,6 +389,10 @@ class Wizard(TrickTakingGame):
             entry["cards"] = sorted(self.hands[seat], key=_ORDER.__getitem__)
         return entry
 
+    def _players_alike(self) -> bool:
+        """Hidden bids show a viewer their own; clairvoyance, everyone's cards but their own."""
+        return not (self.hidden_bids or self.clairvoyant)
+
     def _open_hand(self, seat: Seat) -> list[str]:
         return sorted(self.hands[seat], key=_ORDER.__getitem__)  # clairvoyance hides it from its holder only
 
@@ -407,3 +411,6 @@ class Wizard(TrickTakingGame):
             "trump": {"suit": self.trump, "card": self.turned},
             "forbidden_bid": None if seat is None else self.forbidden_bid(seat),
         }
+
+    def _view_own(self, seat: Seat | None) -> dict[str, Any]:
+        return {"forbidden_bid": None if seat is None else self.forbidden_bid(seat)}

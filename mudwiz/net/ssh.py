@@ -358,6 +358,7 @@ class SSHLines(LineProtocol):
         return super().unread(size)
 
     def close(self) -> None:
+        self.flush()  # held text before the exit status
         if self.transport is not None:
             exit_status(self.transport, 0 if self.connection.logged_in else 1)  # 1: the name was refused
         super().close()

@@ -71,18 +71,33 @@ class FanOut:
     def state_for(self, session: Session, people: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
         """``session``'s state; ``people`` (``who_is_who``) when the caller sends many states of one update."""
         table = self.table
-        seat = table.roster.own_seat(session)
-        base: dict[str, Any] = {
+        seated = table.roster.own_seat(session) is not None
+        if table.game is None:
+            return {**self._head(seated, self._alike()), **self._before_the_game(session, seated=seated)}
+        seat = self._game_seat(session, seated)
+        return self._in_the_game(session, seated, seat, table.game.view(seat), people or self.who_is_who(),
+                                 self._alike())
+
+    def _alike(self) -> dict[str, Any]:
+        """What every viewer's state of one update has alike, besides the engine's shared view: worked out once."""
+        table = self.table
+        game = table.game
+        return {"observers": [o.name for o in table.observers], "status": table.status, "in_game": table.in_game,
+                "confirmed": sorted(table.rounds.confirmed),
+                "roundend": game is not None and game.phase == "roundend", "moves": len(game.log) if game else 0,
+                "table_options": table.table_options, "merged": set()}
+
+    def _head(self, seated: bool, alike: dict[str, Any]) -> dict[str, Any]:
+        """A state's first fields, the table's."""
+        table = self.table
+        return {
             "type": "state",
             "table": table.id,
             "host": table.host,
-            "status": table.status,
-            "observer": seat is None,
-            "observers": [o.name for o in table.observers],
+            "status": alike["status"],
+            "observer": not seated,
+            "observers": alike["observers"],
         }
-        if table.game is None:
-            return {**base, **self._before_the_game(session, seated=seat is not None)}
-        return {**base, **self._in_the_game(session, people or self.who_is_who())}
 
     def _before_the_game(self, session: Session, seated: bool) -> dict[str, Any]:
         """A waiting table's state: the seats so far, the options, and ``/start`` for a host who may."""
@@ -127,24 +142,24 @@ class FanOut:
             people[name.lower()] = fields
         return people
 
-    def _in_the_game(self, session: Session, people: dict[str, dict[str, Any]]) -> dict[str, Any]:
-        """The engine's view from ``session``'s seat, with what only the table knows: who is a bot, who is away
+    def _in_the_game(self, session: Session, seated: bool, seat: int | None, view: dict[str, Any],
+                     people: dict[str, dict[str, Any]], alike: dict[str, Any]) -> dict[str, Any]:
+        """The engine's ``view`` from ``session``'s seat, with what only the table knows: who is a bot, who is away
         and for how long, who has confirmed, and the table's own moves (``/ok``, ``/start``)."""
         table = self.table
-        assert table.game is not None
-        seat = self.game_seat(session)
-        view = table.game.view(seat)
-        legal = [f"/{a}" for a in view["legal"]] if table.in_game else []
-        confirmed = table.rounds.confirmed
-        confirming = table.in_game and table.game.phase == "roundend" and session.name not in confirmed
-        if seat is not None and confirming:
+        in_game = alike["in_game"]
+        legal = [f"/{a}" for a in view["legal"]] if in_game else []
+        if seat is not None and in_game and alike["roundend"] and session.name not in table.rounds.confirmed:
             legal.append("/ok")
-        if seat is not None and not table.in_game and table.is_host(session):
+        if seat is not None and not in_game and table.is_host(session):
             legal.append("/start")
-        for p in view["players"]:
-            p.update(people[p["name"].lower()])
-        return {**view, "legal": legal, "table_options": table.table_options, "confirmed": sorted(confirmed),
-                "moves": len(table.game.log)}
+        players = view["players"]
+        if id(players) not in alike["merged"]:  # the engine may share one list among the views of an update
+            alike["merged"].add(id(players))
+            for p in players:
+                p.update(people[p["name"].lower()])
+        return {**self._head(seated, alike), **view, "legal": legal, "table_options": alike["table_options"],
+                "confirmed": alike["confirmed"], "moves": alike["moves"]}
 
     def rating(self, name: str, holder: Session | None) -> int | None:
         """The rating shown for a seat in this table's game, from the ratings in memory (no read of the store for
@@ -158,14 +173,19 @@ class FanOut:
     def game_seat(self, session: Session) -> int | None:
         """The engine's seat of ``session``, or None if it holds none. Found by name in the game's players: after
         a game ends, people leave and the table's seats shift, while the finished game's seats stay as dealt."""
-        if self.table.game is None or self.table.roster.own_seat(session) is None:
+        return self._game_seat(session, self.table.roster.own_seat(session) is not None)
+
+    def _game_seat(self, session: Session, seated: bool) -> int | None:
+        if self.table.game is None or not seated:
             return None
         name = session.name.lower()
         return next((i for i, p in enumerate(self.table.game.players) if p.lower() == name), None)
 
     def send_state(self, session: Session, look: bool = False,
                    people: dict[str, dict[str, Any]] | None = None) -> None:
-        message = self.state_for(session, people)
+        self._deliver_state(session, self.state_for(session, people), look)
+
+    def _deliver_state(self, session: Session, message: dict[str, Any], look: bool) -> None:
         if look:
             message["look"] = True
         self._sheet_once(session, message, look)
@@ -187,8 +207,16 @@ class FanOut:
 
     def send_states(self, look: Session | None = None) -> None:
         """A fresh state to every connected person watching or seated; ``look`` is the one who gets it as a full
-        redraw. Bots get none: they are handed their view when it is their move."""
-        people = self.who_is_who() if self.table.game is not None else None
-        for s in self.table.roster.viewers():
-            if s.connected and not s.is_bot:
-                self.send_state(s, look=s is look, people=people)
+        redraw. Bots get none: they are handed their view when it is their move. In a game, the engine builds
+        every viewer's view at once, sharing what they see alike (``Game.views``)."""
+        table = self.table
+        viewers = [s for s in table.roster.viewers() if s.connected and not s.is_bot]
+        if table.game is None:
+            for s in viewers:
+                self.send_state(s, look=s is look)
+            return
+        people, alike, own_seat = self.who_is_who(), self._alike(), table.roster.own_seat
+        seated = [own_seat(s) is not None for s in viewers]
+        seats = [self._game_seat(s, at) for s, at in zip(viewers, seated, strict=True)]
+        for s, at, seat, view in zip(viewers, seated, seats, table.game.views(seats), strict=True):
+            self._deliver_state(s, self._in_the_game(s, at, seat, view, people, alike), look=s is look)

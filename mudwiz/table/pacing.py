@@ -4,7 +4,6 @@ Bots are never waited for; the clocks themselves are :mod:`.timers`."""
 
 from __future__ import annotations
 
-from functools import partial
 from typing import TYPE_CHECKING
 
 from mudwiz.errors import BadCommand, IllegalAction
@@ -73,30 +72,32 @@ class TurnClock:
 
     def __init__(self, table: Table) -> None:
         self.table = table
+        self.moves = -1  # the table's move count when the clock was last set: a call for an earlier one is stale
 
     def restart(self) -> None:
         table = self.table
-        table.timers.stop_turn()
         limit = table.config.settings.turn
-        if not limit or table.game is None or not table.in_game:
+        if (not limit or table.game is None or not table.in_game
+                or all(table.seats[s].is_bot for s in table.game.waiting())):
+            table.timers.stop_turn()
             return
-        if any(not table.seats[s].is_bot for s in table.game.waiting()):
-            table.timers.turn_clock(limit, partial(self._warn, table.moves), partial(self._time_up, table.moves))
+        self.moves = table.moves
+        table.timers.turn_clock(limit, self._warn, self._time_up)
 
-    def _warn(self, moves: int, left: float) -> None:
+    def _warn(self, left: float) -> None:
         """Tell whoever the game waits on that their clock is running out, before a move is made for them."""
         table = self.table
-        if table.game is None or moves != table.moves:
+        if table.game is None or self.moves != table.moves:
             return
         for seat in table.game.waiting():
             person = table.seats[seat]
             if not person.is_bot and person.connected:
                 person.notice(f"{left:g} s left for your move; then a random legal move is made for you.")
 
-    def _time_up(self, moves: int) -> None:
+    def _time_up(self) -> None:
         """A person took too long: play a random legal move for the first person the game still waits on."""
         table = self.table
-        if table.game is None or moves != table.moves:
+        if table.game is None or self.moves != table.moves:
             return
         for seat in table.game.waiting():
             person = table.seats[seat]

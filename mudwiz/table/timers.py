@@ -27,6 +27,7 @@ class Timers:
         self._turn: IDelayedCall | None = None
         self._warning: IDelayedCall | None = None
         self._idle: IDelayedCall | None = None
+        self._turn_set: tuple[float, Callable[[float], None], Callable[[], None]] | None = None  # the clock's terms
 
     # ------------------------------------------------------------ round confirmation
 
@@ -43,9 +44,18 @@ class Timers:
 
     def turn_clock(self, limit: float, warn: Callable[[float], None], time_up: Callable[[], None]) -> None:
         """A person's clock, afresh: ``time_up()`` after ``limit`` seconds, and ``warn(left)`` ``left`` seconds
-        before it (``TURN_WARNING``, or half the time for a clock shorter than twice that)."""
-        self.stop_turn()
+        before it (``TURN_WARNING``, or half the time for a clock shorter than twice that). A clock still running
+        with the same limit and callbacks is moved on (``reset``) rather than cancelled and made again: the clock
+        restarts on every move, and the reactor only notes a later time where a new call is two heap operations."""
         before = min(TURN_WARNING, limit / 2)
+        turn, warning = self._turn, self._warning
+        if (turn is not None and warning is not None and turn.active() and warning.active()
+                and self._turn_set == (limit, warn, time_up)):
+            turn.reset(limit)
+            warning.reset(limit - before)
+            return
+        self.stop_turn()
+        self._turn_set = (limit, warn, time_up)
         self._turn = self.clock.callLater(limit, time_up)
         self._warning = self.clock.callLater(limit - before, warn, before)
 

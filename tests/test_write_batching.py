@@ -1,0 +1,115 @@
+"""One write a connection an update (issue #18): what a line causes is held back and written to each connection
+once, at the end of the line, unchanged and in order; output outside a line, and writes beside the text (telnet's
+subnegotiations), keep their place. On the telnet listener's real protocol, over ``StringTransport``."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from twisted.internet.address import IPv4Address
+from twisted.internet.task import Clock
+from twisted.internet.testing import StringTransport
+
+from mudwiz.lobby import Lobby
+from mudwiz.net.telnet import MudFactory
+
+
+class Counting(StringTransport):
+    """A transport that counts the writes it is given."""
+
+    writes = 0
+
+    def write(self, data: bytes) -> None:
+        self.writes += 1
+        super().write(data)
+
+
+class Client:
+    def __init__(self, factory: MudFactory, first: bytes) -> None:
+        self.protocol: Any = factory.buildProtocol(IPv4Address("TCP", "10.0.0.1", 4000))
+        self.transport = Counting()
+        self.protocol.makeConnection(self.transport)
+        self.protocol.dataReceived(first)
+
+    def json(self, cmd: str) -> None:
+        self.protocol.dataReceived(json.dumps({"id": 1, "cmd": cmd}).encode() + b"\n")
+
+    def messages(self) -> list[dict[str, Any]]:
+        lines = self.transport.value().split(b"\n")
+        return [json.loads(line[line.find(b"{"):]) for line in lines if b"{" in line]
+
+    def fresh(self) -> None:
+        self.transport.clear()
+        self.transport.writes = 0
+
+
+def table(factory: MudFactory) -> list[Client]:
+    """A Wizard table of four JSON connections, its game started."""
+    clients = [Client(factory, f"/mode json\np{i}\n".encode()) for i in range(4)]
+    clients[0].json("/new wizard")
+    for c in clients[1:]:
+        c.json("/join 1")
+    clients[0].json("/start")
+    return clients
+
+
+def test_a_move_is_one_write_to_each_connection_at_the_table() -> None:
+    factory = MudFactory(Lobby(Clock(), seed=1), "", 0.0)
+    clients = table(factory)
+    for c in clients:
+        c.fresh()
+    clients[0].json("/bid 0")  # p0, left of the dealer, bids first
+    for c in clients:
+        kinds = [m["type"] for m in c.messages()]
+        assert kinds.count("state") == 1 and kinds.count("bid_made") == 1, kinds
+        assert c.transport.writes == 1, f"{c.transport.writes} writes for {kinds}"
+    assert [m["type"] for m in clients[0].messages()] == ["bid_made", "state", "ok"], "the reply after the move's news"
+    assert clients[1].messages()[-1]["legal"] == ["/bid 0", "/bid 1"], "the next bidder is offered the bids"
+
+
+def test_output_outside_a_line_is_written_at_once() -> None:
+    clock = Clock()
+    factory = MudFactory(Lobby(clock, seed=1), "", 0.0)
+    clients = table(factory)
+    clients[0].fresh()
+    clock.advance(300 - 30)  # the turn clock's warning, from a timer: nobody's line holds it back
+    assert b"30 s left for your move" in clients[0].transport.value()
+
+
+def test_a_telnet_client_gets_one_eor_a_burst_and_its_gmcp_before_each_message() -> None:
+    factory = MudFactory(Lobby(Clock(), seed=1), "", 0.0)
+    clients = table(factory)
+    eor = Client(factory, b"\xff\xfd\x19eor\r\n")  # DO EOR, a name
+    mud = Client(factory, b"\xff\xfd\x19\xff\xfd\xc9mud\r\n")  # DO EOR, DO GMCP, a name
+    eor.fresh()
+    eor.protocol.dataReceived(b"/watch 1\r\n")  # the table drawn, and the reply
+    data = eor.transport.value()
+    assert b"Waiting for p0 to bid" in data and b"you watch table 1" in data
+    assert data.count(b"\xff\xef") == 1 and data.endswith(b"\xff\xef"), "one burst, one IAC EOR, at its end"
+    assert eor.transport.writes == 2, "the text, then its IAC EOR"
+    mud.protocol.dataReceived(b"/watch 1\r\n")
+    mud.fresh()
+    clients[0].json("/bid 0")
+    data = mud.transport.value()
+    gmcp, text = data.find(b"\xff\xfa\xc9Game.BidMade"), data.find(b"p0 bids 0")
+    state = data.find(b"\xff\xfa\xc9Game.State")
+    assert 0 <= gmcp < text < state, "each message's GMCP comes just before its text, as unbatched"
+
+
+def test_a_connection_whose_write_fails_keeps_no_one_elses_text_back() -> None:
+    factory = MudFactory(Lobby(Clock(), seed=1), "", 0.0)
+    clients = table(factory)
+
+    def broken(data: bytes) -> None:
+        raise RuntimeError("a bug below the framing")
+
+    clients[0].transport.write = broken  # type: ignore[method-assign]  # the mover's own reply fails
+    for c in clients[1:]:
+        c.fresh()
+    clients[0].json("/bid 0")
+    for c in clients[1:]:
+        assert [m["type"] for m in c.messages()] == ["bid_made", "state"], "the others are sent the move"
+    clients[0].transport.write = Counting.write.__get__(clients[0].transport)  # type: ignore[method-assign]
+    clients[1].json("/bid 0")
+    assert "bid_made" in [m["type"] for m in clients[0].messages()], "and the failed one is written to again"
