@@ -23,6 +23,7 @@ from twisted.logger import Logger
 from mudwiz.accounts import Accounts
 from mudwiz.cluster.bus import redis_url
 from mudwiz.cluster.service import ClusterService, node_name
+from mudwiz.cluster.tables import ClusterTables
 from mudwiz.connection import LOGIN_TIMEOUT
 from mudwiz.games import available, game_class
 from mudwiz.lobby import ARRIVAL_BURST, ARRIVAL_RATE, PRESENCE_CROWD, Lobby, PresenceLimits
@@ -273,7 +274,8 @@ def makeService(
     lobby.sysops = Sysops(lobby, accounts.store, stop or reactor_stop(clock))
     Farewell(lobby.sysops).setServiceParent(top)  # before the listeners: stopped after they stop accepting
     lobby.journal = Journal(records.store, resume_code_of(lobby))
-    restore_tables(lobby, records.store.open_tables())
+    if redis_url() is None:  # a cluster's node restores its own tables once it has joined (cluster/tables.py)
+        restore_tables(lobby, records.store.open_tables())
     TableJournalService(lobby, lobby.journal, writer).setServiceParent(top)  # after the writer: stopped before it
     top.lobby = lobby  # type: ignore[attr-defined]
     listeners = cluster_node(top, lobby, clock) or top
@@ -309,6 +311,7 @@ def cluster_node(top: service.MultiService, lobby: Lobby, clock: IReactorTime) -
     cluster = ClusterService(url, node_name(), clock, failed)
     cluster.setServiceParent(top)
     lobby.cluster = cluster
+    cluster.add(ClusterTables(lobby, cluster, clock, lobby.records.store if lobby.records else None))
     return cluster
 
 

@@ -1,0 +1,124 @@
+"""Tables across a cluster's processes, on real servers: two or three ``mudwiz serve`` processes (nodes n1..n3) on
+one Redis and one PostgreSQL database. /tables lists every node's tables; users of two nodes play one table to its
+end (either node hosting it), an illegal move comes back as an error with its request id, an observer on another
+node sees what a local observer sees; a dropped player comes back on another node to their seat; and a host killed
+with kill -9 mid-game has its table taken over by a survivor, where its players find their seats as they were."""
+
+from __future__ import annotations
+
+import contextlib
+import random
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from conftest import postgres_databases
+from pgserver import Databases
+from wire import JsonClient, RestartableServer, play_until_game_end
+
+NOISE = ("chat", "notice", "ok", "error", "who", "tables", "welcome", "help")
+
+
+@contextlib.contextmanager
+def cluster(tmp_path: Path, redis_url: str, postgres: Databases | str, count: int = 2,
+            **env: str) -> Iterator[list[RestartableServer]]:
+    """``count`` nodes of one server, started and seeing each other; stopped (or killed) at the end."""
+    with postgres_databases(postgres).fresh() as url:
+        nodes = [RestartableServer(tmp_path / f"n{i}", tmp_path / f"n{i}.log", MUDWIZ_NODE=f"n{i}",
+                                   MUDWIZ_REDIS_URL=redis_url, MUDWIZ_DATABASE_URL=url, MUDWIZ_BOT_PROCESSES="0",
+                                   **env)
+                 for i in range(1, count + 1)]
+        try:
+            for node in nodes:
+                node.start()
+            yield nodes
+        except BaseException:
+            for node in nodes:
+                print(f"---- {node.logpath.name}\n{node.log()[-6000:]}")
+            raise
+        finally:
+            for node in nodes:
+                if node.proc is not None and node.proc.poll() is None:
+                    node.kill()
+
+
+def eventually(check: Callable[[], Any], what: str, timeout: float = 15.0) -> Any:
+    """``check()`` until it returns something true (its value), or fail saying ``what`` never happened."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = check()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what}: not within {timeout} s")
+        time.sleep(0.1)
+
+
+def tables(client: JsonClient) -> list[dict[str, Any]]:
+    assert client.request("/tables")["type"] == "ok"
+    return list(client.of_type("tables")[-1]["tables"])
+
+
+def listed(client: JsonClient, table: int) -> dict[str, Any] | None:
+    return next((t for t in tables(client) if t["id"] == table), None)
+
+
+def open_table(host: JsonClient, *setup: str) -> int:
+    assert host.request("/new wizard")["type"] == "ok"
+    for cmd in setup:
+        assert host.request(cmd)["type"] == "ok", cmd
+    state = host.last_state()
+    assert state is not None
+    return int(state["table"])
+
+
+def game_view(client: JsonClient, since: int) -> list[dict[str, Any]]:
+    """What a client was shown of the game from message ``since`` on, without chatter and replies."""
+    return [m for m in client.messages[since:] if m["type"] not in NOISE]
+
+
+def test_users_of_two_nodes_play_a_whole_game_at_either_nodes_table(
+        tmp_path: Path, redis_url: str, postgres: Databases | str) -> None:
+    with cluster(tmp_path, redis_url, postgres) as (n1, n2):
+        ann = JsonClient(n1.address, "Ann")
+        bob = JsonClient(n2.address, "Bob")
+        table = open_table(ann, "/option rounds 2")
+        seen = eventually(lambda: listed(bob, table), "n2 lists n1's table")
+        assert (seen["host"], seen["players"], seen["status"]) == ("Ann", ["Ann"], "waiting")
+        reply = bob.request(f"/join {table}")
+        assert reply == {"type": "ok", "id": reply["id"], "text": f"you sit at table {table}"}
+        bob.wait_for(lambda m: m["type"] == "state" and [p["name"] for p in m["players"]] == ["Ann", "Bob"],
+                     since=0)
+        watchers = [JsonClient(n1.address, "Carl"), JsonClient(n2.address, "Dora")]  # a local and a visiting eye
+        for w in watchers:
+            assert w.request(f"/watch {table}")["text"] == f"you watch table {table}"
+        marks = [len(w.messages) for w in watchers]
+        assert ann.request("/bot add random")["type"] == "ok"
+        assert bob.request("/start")["message"].startswith("only the host (Ann) can start")
+        assert ann.request("/start")["type"] == "ok"
+        state = bob.wait_for(lambda m: m["type"] == "state" and m["status"] == "playing", since=0)
+        assert state["you"] == "Bob" and state["table"] == table
+        illegal = bob.request("/play XX99")
+        assert illegal["type"] == "error" and illegal["id"] == f"Bob-{bob._next_id}", illegal
+        assert bob.request("/say hello from n2")["type"] == "ok"
+        ann.wait_for(lambda m: m["type"] == "chat" and m["text"] == "hello from n2" and m["from"] == "Bob", since=0)
+        play_until_game_end([ann, bob], random.Random(1))
+        for w in watchers:
+            w.wait_for(lambda m: m["type"] == "state" and m["status"] == "over", since=0)
+        local, remote = (game_view(w, mark) for w, mark in zip(watchers, marks, strict=True))
+        assert local == remote and any(m["type"] == "game_end" for m in local)
+        assert bob.request("/leave")["text"] == f"you leave table {table}"
+        assert bob.request("/who")["type"] == "ok"  # in the lobby again: answered at home
+        assert bob.request("/play B3")["message"].startswith("/play is a game move: sit at a table first")
+
+        # the other way round: n2's user hosts, n1's user visits
+        other = open_table(bob, "/option rounds 1", "/bot add random")
+        eventually(lambda: listed(ann, other), "n1 lists n2's table")
+        assert ann.request("/leave")["type"] == "ok"
+        assert ann.request(f"/join {other}")["type"] == "ok"
+        assert ann.request(f"/join {table}")["message"] == f"you are at table {other}; /leave it first"
+        assert bob.request("/start")["type"] == "ok"
+        play_until_game_end([ann, bob], random.Random(2))
+        ids = [t["id"] for t in tables(ann)]
+        assert ids == sorted(ids) and {table, other} <= set(ids)
