@@ -13,9 +13,10 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
 from conftest import postgres_databases
 from pgserver import Databases
-from wire import JsonClient, RestartableServer, play_until_game_end
+from wire import JsonClient, RestartableServer, pick_command, play_until_game_end
 
 NOISE = ("chat", "notice", "ok", "error", "who", "tables", "welcome", "help")
 
@@ -122,3 +123,58 @@ def test_users_of_two_nodes_play_a_whole_game_at_either_nodes_table(
         play_until_game_end([ann, bob], random.Random(2))
         ids = [t["id"] for t in tables(ann)]
         assert ids == sorted(ids) and {table, other} <= set(ids)
+
+
+def move_of(state: dict[str, Any], rng: random.Random) -> str:
+    command = pick_command([c for c in state["legal"] if c != "/start"], rng)
+    if command == "/pass":  # Witches: the pattern stands for any `count` cards of the hand
+        command = " ".join(["/pass", *rng.sample(state["hand"], state["pass"]["count"])])
+    return command
+
+
+def turn(client: JsonClient, others: list[JsonClient], rng: random.Random) -> dict[str, Any]:
+    """Play the ``others``' moves until it is the client's turn (not a round's /ok); the client's state then."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        client.read(0.05)
+        state = client.last_state()
+        if state is not None and state["status"] == "playing" and any(c != "/ok" for c in state["legal"]):
+            return state
+        for other in others:
+            other.read(0.01)
+            theirs = other.last_state()
+            if theirs is not None and theirs["legal"] and theirs is not getattr(other, "answered", None):
+                other.answered = theirs  # type: ignore[attr-defined]
+                other.request(move_of(theirs, rng))
+    raise AssertionError(f"{client.name}'s turn never came")
+
+
+def test_a_dropped_visitor_comes_back_on_any_node_to_the_same_seat(
+        tmp_path: Path, redis_url: str, postgres: Databases | str) -> None:
+    with cluster(tmp_path, redis_url, postgres) as (n1, n2):
+        ann = JsonClient(n1.address, "Ann")
+        bob = JsonClient(n2.address, "Bob")
+        code = bob.of_type("welcome")[0]["resume"]
+        table = open_table(ann, "/option rounds 3", "/bot add random")
+        eventually(lambda: listed(bob, table), "n2 lists n1's table")
+        assert bob.request(f"/join {table}")["type"] == "ok"
+        assert ann.request("/start")["type"] == "ok"
+        rng = random.Random(3)
+        for home, address in (("n2", n2.address), ("n1", n1.address)):  # back home (directory), then at the host
+            before = turn(bob, [ann], rng)
+            bob.close()
+            ann.wait_for(lambda m: m["type"] == "notice" and "Bob has lost the connection" in m["text"], since=0)
+            held = eventually(lambda: listed(ann, table), "the table is listed")
+            assert "Bob" in held["players"]
+            with pytest.raises(RuntimeError, match="wrong resume code for Bob"):  # a guest's held name is proved
+                JsonClient(address, "bob", password="222-333-444")
+            bob = JsonClient(address, "bob", password=code)
+            assert bob.of_type("welcome")[0]["name"] == "Bob" and bob.of_type("welcome")[0]["resume"] == code
+            back = bob.wait_for(lambda m: m["type"] == "state", since=0)
+            assert back["table"] == table and back["you"] == "Bob", (home, back)
+            assert (back["moves"], back["hand"], back["legal"]) == (before["moves"], before["hand"], before["legal"])
+            ann.wait_for(lambda m: m["type"] == "notice" and m["text"] == "Bob is back.", since=ann.mark)
+            ann.mark = len(ann.messages)
+            move = move_of(back, rng)
+            assert bob.request(move)["type"] == "ok", move
+        play_until_game_end([ann, bob], rng)

@@ -44,6 +44,7 @@ log = Logger()
 
 PUBLISH_EVERY = 0.25  # seconds between looks at this process's tables for changes to publish
 ID_BLOCK = 100  # table numbers drawn at once
+DROPPING = 3.0  # seconds a dropped user's seat elsewhere is assumed kept until its host publishes it
 LOCK_FOR = 30_000  # milliseconds a takeover lock lasts if its holder dies holding it
 
 
@@ -90,6 +91,9 @@ class ClusterTables:
         self.published: dict[int, str] = {}  # this process's tables as last published: id -> entry as JSON
         self.ids: list[int] = []
         self.gone: set[str] = set()  # nodes gone (no beat, or bye) and not heard since
+        # users of ours who dropped while seated elsewhere, until the host has published the seat it keeps for them
+        # (so nobody else takes the name meanwhile): lower-cased name -> (the seat, until when)
+        self.dropping: dict[str, tuple[Held, float]] = {}
         self.drawing: defer.Deferred[Any] | None = None
         self._loop: task.LoopingCall | None = None
         self.visits = Visits(self)
@@ -256,6 +260,10 @@ class ClusterTables:
             seat = entry.get("held", {}).get(key)
             if seat is not None:
                 return Held(seat["spelling"], seat.get("code_hash"), entry["node"], table_id)
+        dropping = self.dropping.get(key)
+        if dropping is not None and dropping[1] > self.clock.seconds():
+            return dropping[0]
+        self.dropping.pop(key, None)
         return None
 
     def code_matches(self, name: str, code: str) -> bool:
@@ -269,6 +277,13 @@ class ClusterTables:
             self.visits.reattach(session, held.node, held.table)
 
     def dropped(self, session: Session) -> None:
+        """Our user seated elsewhere dropped: the host keeps the seat; until it says so, this process does."""
+        assert session.elsewhere is not None
+        node, table, seated = session.elsewhere
+        if seated:
+            code = self.lobby.resume_code(session)
+            held = Held(session.name, code_hash(code) if code else None, node, table)
+            self.dropping[session.name.lower()] = (held, self.clock.seconds() + DROPPING)
         self.visits.dropped(session)
 
     # ------------------------------------------------------------ a process gone: its tables taken over
