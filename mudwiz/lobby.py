@@ -259,10 +259,10 @@ class Lobby:
         del self.users[session.name.lower()]
         del self._by_name[bisect.bisect_left(self._by_name, session.name.lower())]
         log.info("logout {name}", name=session.name)
-        if session.elsewhere is not None and self.remote_tables is not None:  # cluster: the host process keeps it
-            self.remote_tables.dropped(session)
         if self.records is not None:
             self.records.board.forget(session.name)
+        if session.elsewhere is not None and self.remote_tables is not None:  # cluster: the host process keeps it
+            self.remote_tables.dropped(session)
         if self.stopping:  # the tables stay as they are: no grace, no stand-in, no game abandoned on the way down
             session.connected = False
             return

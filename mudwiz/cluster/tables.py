@@ -32,6 +32,7 @@ from mudwiz.errors import BadCommand
 from mudwiz.numbers import whole_number
 from mudwiz.restore import restore_tables
 from mudwiz.session import Session
+from mudwiz.table.recording import seat_kind
 
 if TYPE_CHECKING:
     from mudwiz.cluster.bus import Bus
@@ -167,13 +168,17 @@ class ClusterTables:
     # ------------------------------------------------------------ the directory: ours, published
 
     def entry(self, table: Table) -> dict[str, Any]:
-        held = {}
+        """A table as the directory has it: ``held`` the seats kept for people not connected, ``people`` every
+        person's seat (held or not: all of them are, once this process is gone)."""
+        held, people = {}, {}
         for seat in table.seats:
             key = seat.name.lower()
-            if table.holds_seat_for(key):
-                code = self.lobby.resume_codes.get(key)
-                held[key] = {"spelling": seat.name, "code_hash": code_hash(code) if code else None}
-        return {"id": table.id, "node": self.me, "summary": table.summary(), "held": held}
+            if seat_kind(seat) == "person" or table.holds_seat_for(key):
+                code = self.lobby.resume_codes.get(key) or self.visits.code_of(key)
+                people[key] = {"spelling": seat.name, "code_hash": code_hash(code) if code else None}
+                if table.holds_seat_for(key):
+                    held[key] = people[key]
+        return {"id": table.id, "node": self.me, "summary": table.summary(), "held": held, "people": people}
 
     def publish(self) -> None:
         """Publish what changed at this process's tables since the last look."""
@@ -257,7 +262,7 @@ class ClusterTables:
         """The seat another process keeps for ``name``, if any."""
         key = name.lower()
         for table_id, entry in self.directory.items():
-            seat = entry.get("held", {}).get(key)
+            seat = entry.get("people" if entry["node"] in self.gone else "held", {}).get(key)
             if seat is not None:
                 return Held(seat["spelling"], seat.get("code_hash"), entry["node"], table_id)
         dropping = self.dropping.get(key)
