@@ -16,7 +16,9 @@ from typing import Any
 import pytest
 from conftest import postgres_databases
 from pgserver import Databases
-from wire import JsonClient, RestartableServer, pick_command, play_until_game_end
+from wire import JsonClient, RestartableServer, pick_command, play_until_game_end, register
+
+from mudwiz.store import Store
 
 NOISE = ("chat", "notice", "ok", "error", "who", "tables", "welcome", "help")
 
@@ -122,7 +124,7 @@ def test_users_of_two_nodes_play_a_whole_game_at_either_nodes_table(
         assert bob.request("/start")["type"] == "ok"
         play_until_game_end([ann, bob], random.Random(2))
         ids = [t["id"] for t in tables(ann)]
-        assert ids == sorted(ids) and {table, other} <= set(ids)
+        assert ids == sorted(ids) and {table, other} <= set(ids) and other != table  # numbers from two blocks
 
 
 def move_of(state: dict[str, Any], rng: random.Random) -> str:
@@ -179,3 +181,43 @@ def test_a_dropped_visitor_comes_back_on_any_node_to_the_same_seat(
             assert bob.request(move)["type"] == "ok", move
         play_until_game_end([ann, bob], rng)
 
+
+@pytest.mark.skipif(not hasattr(Store, "claim_tables"), reason="the store keeps no table's node yet (claim_tables)")
+def test_a_killed_hosts_table_is_taken_over_and_its_players_find_their_seats(
+        tmp_path: Path, redis_url: str, postgres: Databases | str) -> None:
+    with cluster(tmp_path, redis_url, postgres, count=3) as (n1, n2, n3):
+        ann = JsonClient(n1.address, "Ann")  # on the host: she reconnects to a survivor
+        code = ann.of_type("welcome")[0]["resume"]
+        bob = JsonClient(n2.address, "Bob")  # visitors: seated again where the table goes, without a word
+        cy = JsonClient(n3.address, "Cy")
+        register(cy, "cy-secret-9")
+        table = open_table(ann, "/option rounds 3", "/bot add random")
+        for visitor in (bob, cy):
+            eventually(lambda v=visitor: listed(v, table), f"{visitor.name}'s node lists the table")
+            assert visitor.request(f"/join {table}")["type"] == "ok"
+        assert ann.request("/start")["type"] == "ok"
+        rng = random.Random(4)
+        turn(bob, [ann, cy], rng)
+        for c in (ann, bob, cy):  # every move so far seen by all three
+            c.read(0.3)
+        before = {c.name: c.last_state() for c in (ann, bob, cy)}
+        assert all(state is not None and state["moves"] > 0 for state in before.values())
+        killed = {c.name: len(c.messages) for c in (bob, cy)}
+        n1.kill()
+        ann.close()
+        for visitor in (bob, cy):
+            visitor.wait_for(lambda m: m["type"] == "notice" and "stopped" in m["text"], since=0)
+        taker = eventually(lambda: "took over 1 tables of node n1" in n2.log() and n2
+                           or "took over 1 tables of node n1" in n3.log() and n3, "a survivor takes the table over")
+        assert not ("took over" in n2.log() and "took over" in n3.log())
+        listing = eventually(lambda: listed(bob, table), "the table is listed again")
+        assert listing["players"][0] == "Ann" and listing["status"] == "playing"
+        other = n2 if taker is n3 else n3
+        ann = JsonClient(other.address, "ann", password=code)
+        for c in (ann, bob, cy):
+            back = c.wait_for(lambda m: m["type"] == "state", since=0 if c is ann else killed[c.name])
+            was = before[c.name]
+            assert was is not None
+            assert [back[k] for k in ("table", "moves", "hand", "legal")] == \
+                [was[k] for k in ("table", "moves", "hand", "legal")], c.name
+        play_until_game_end([ann, bob, cy], rng)
