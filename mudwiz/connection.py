@@ -284,7 +284,7 @@ class Connection:
         remote = self.lobby.remote_tables
         if not self.logged_in or remote is None or self.asking is not None:
             return False
-        return remote.visits.forward(self.session, text, lambda reply: self.reply_ok(reply, request_id),
+        return remote.forward(self.session, text, lambda reply: self.reply_ok(reply, request_id),
                                      lambda error: self.reply_error(error, request_id))
 
     def handle(self, text: str) -> str | None | object:

@@ -34,8 +34,8 @@ from mudwiz.thinking import Think, think_inline
 from mudwiz.usertext import BBS_NAME_RULE, NAME_RULE, one_line
 
 if TYPE_CHECKING:
+    from mudwiz.cluster.seats import RemoteTables
     from mudwiz.cluster.service import ClusterService
-    from mudwiz.cluster.tables import ClusterTables
 
 log = Logger()
 
@@ -103,7 +103,7 @@ class Lobby:
         self.journal: Journal | None = None  # set by makeService; None: tables do not survive a restart
         self.cluster: ClusterService | None = None  # set by makeService with MUDWIZ_REDIS_URL (mudwiz/cluster/)
         # cluster: the tables other processes host, and the seats they keep (mudwiz/cluster/tables.py); None alone
-        self.remote_tables: ClusterTables | None = None
+        self.remote_tables: RemoteTables | None = None
         self.idle_close = idle_close
         self.think = think
         self.grace = grace

@@ -20,15 +20,16 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from twisted.internet import defer, task
 from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
 
+from mudwiz.cluster.seats import Held
 from mudwiz.cluster.visits import Visits
-from mudwiz.errors import BadCommand
+from mudwiz.errors import BadCommand, MudwizError
 from mudwiz.numbers import whole_number
 from mudwiz.restore import restore_tables
 from mudwiz.session import Session
@@ -51,16 +52,6 @@ LOCK_FOR = 30_000  # milliseconds a takeover lock lasts if its holder dies holdi
 
 def code_hash(code: str) -> str:
     return hashlib.sha256(code.encode()).hexdigest()
-
-
-@dataclass(frozen=True)
-class Held:
-    """A seat another process keeps for a name: who, how a guest proves it (None: an account's password), where."""
-
-    spelling: str
-    code_hash: str | None
-    node: str
-    table: int
 
 
 @defer.inlineCallbacks
@@ -280,6 +271,10 @@ class ClusterTables:
         held = self.held(session.name)
         if held is not None:
             self.visits.reattach(session, held.node, held.table)
+
+    def forward(self, session: Session, text: str, ok: Callable[[Any], None],
+                error: Callable[[MudwizError], None]) -> bool:
+        return self.visits.forward(session, text, ok, error)
 
     def dropped(self, session: Session) -> None:
         """Our user seated elsewhere dropped: the host keeps the seat; until it says so, this process does."""

@@ -22,9 +22,9 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
-from twisted.internet.interfaces import IDelayedCall
+from twisted.internet.interfaces import IDelayedCall, IReactorTime
 from twisted.logger import Logger
 
 from mudwiz.errors import BadCommand, MudwizError
@@ -32,7 +32,8 @@ from mudwiz.games.base import Event
 from mudwiz.session import Session
 
 if TYPE_CHECKING:
-    from mudwiz.cluster.tables import ClusterTables
+    from mudwiz.cluster.bus import Bus
+    from mudwiz.lobby import Lobby
 
 log = Logger()
 
@@ -75,6 +76,20 @@ class Visitor(Session):
             self.visits.lobby.resume_codes[self.name.lower()] = self.code
 
 
+class Directory(Protocol):
+    """What the visits need of the table directory (``ClusterTables``)."""
+
+    lobby: Lobby
+    bus: Bus
+    clock: IReactorTime
+
+    def remote_table(self, number: str) -> tuple[str, int] | None: ...
+
+    def reachable(self, node: str) -> bool: ...
+
+    def publish(self) -> None: ...
+
+
 @dataclass
 class Pending:
     """A forwarded command waiting for its answer."""
@@ -89,7 +104,7 @@ class Pending:
 class Visits:
     """Both ends of the visits: as a home (forwarding, answers, deliveries) and as a host (visitors)."""
 
-    def __init__(self, part: ClusterTables) -> None:
+    def __init__(self, part: Directory) -> None:
         self.part = part
         self.lobby = part.lobby
         self.bus = part.bus
