@@ -303,15 +303,30 @@ class ClusterTables:
             if (yield self.nodes.is_alive(node)):
                 return
             claimed = set(self.store.claim_tables(node, self.me))  # type: ignore[attr-defined]
+            if not claimed:  # another survivor was first, or it had none
+                return
             restored = restore_tables(self.lobby, [t for t in journaled(self.store, self.me) if t.id in claimed])
             log.info("node {node} took over {n} tables of node {dead}: {ids}", node=self.me, n=len(restored),
                      dead=node, ids=sorted(claimed))
             for table in restored:
                 self.directory.pop(table.id, None)
+                self.seat_again(table)
             self.publish()
             self.bus.broadcast({"op": "taken_over", "dead": node, "tables": sorted(claimed)})
         finally:
             yield self.unlock(node)
+
+    def seat_again(self, table: Table) -> None:
+        """Our users who sat at ``table`` on the dead process, here now, take their seats back at once."""
+        for seat in list(table.seats):
+            session = self.lobby.users.get(seat.name.lower())
+            if session is None or session.elsewhere is None or session.elsewhere[1] != table.id:
+                continue
+            self.visits.place(session, None)
+            away = self.lobby.away.pop(seat.name.lower(), None)
+            if away is not None and away[1].active():
+                away[1].cancel()
+            table.reattach(session)
 
     def _taken_over(self, m: dict[str, Any]) -> None:
         """The dead process's tables are another's now (published just before): what is left of it is gone."""
