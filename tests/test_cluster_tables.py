@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from conftest import postgres_databases
 from pgserver import Databases
-from wire import JsonClient, RestartableServer, pick_command, play_until_game_end, register
+from wire import JsonClient, RestartableServer, TelnetClient, pick_command, play_until_game_end, register
 
 from mudwiz.store import Store
 
@@ -96,7 +96,17 @@ def test_users_of_two_nodes_play_a_whole_game_at_either_nodes_table(
         watchers = [JsonClient(n1.address, "Carl"), JsonClient(n2.address, "Dora")]  # a local and a visiting eye
         for w in watchers:
             assert w.request(f"/watch {table}")["text"] == f"you watch table {table}"
+        screens = [TelnetClient(n1.address), TelnetClient(n2.address)]  # and two terminals, the same way
+        for name, screen in zip(("Tim", "Tess"), screens, strict=True):
+            screen.read_until(b"name?")
+            screen.send(name)
+            screen.read_until(b"Welcome")
+            screen.send("/mode ascii")
+            screen.read_until(b"mode ascii")
+            screen.send(f"/watch {table}")
+            screen.read_until(f"you watch table {table}".encode())
         marks = [len(w.messages) for w in watchers]
+        since = [len(screen.read_until(b"Tess is watching")) for screen in screens]
         assert ann.request("/bot add random")["type"] == "ok"
         assert bob.request("/start")["message"].startswith("only the host (Ann) can start")
         assert ann.request("/start")["type"] == "ok"
@@ -111,6 +121,9 @@ def test_users_of_two_nodes_play_a_whole_game_at_either_nodes_table(
             w.wait_for(lambda m: m["type"] == "state" and m["status"] == "over", since=0)
         local, remote = (game_view(w, mark) for w, mark in zip(watchers, marks, strict=True))
         assert local == remote and any(m["type"] == "game_end" for m in local)
+        assert ann.request("/say that was all")["type"] == "ok"
+        drawn = [screen.read_until(b"that was all", start=at) for screen, at in zip(screens, since, strict=True)]
+        assert drawn[0] == drawn[1] and b"Wizard starts" in drawn[0] and b"Game over." in drawn[0]
         assert bob.request("/leave")["text"] == f"you leave table {table}"
         assert bob.request("/who")["type"] == "ok"  # in the lobby again: answered at home
         assert bob.request("/play B3")["message"].startswith("/play is a game move: sit at a table first")
