@@ -69,7 +69,8 @@ def test_tables_lists_every_nodes_tables_by_number_and_numbers_come_from_the_blo
     part.publish()
     [(channel, up)] = [(c, m) for c, m in redis.sent if m["op"] == "table_up"]
     assert channel == "mudwiz:all" and up["table"]["summary"] == table.summary() and up["table"]["held"] == {}
-    assert up["table"]["people"] == {"ann": {"spelling": "Ann", "code_hash": code_hash(lobby.resume_codes["ann"])}}
+    assert up["table"]["people"] == {"ann": {"spelling": "Ann", "code_hash": code_hash(lobby.resume_codes["ann"]),
+                                             "home": "n1"}}
     part.publish()  # nothing changed: nothing sent
     assert len([m for _, m in redis.sent if m["op"] == "table_up"]) == 1
     hear(part, {"op": "table_gone", "id": 7}, sender="n3")  # not n3's table: ignored
@@ -93,7 +94,7 @@ def test_a_seat_held_elsewhere_is_proved_by_its_code_and_asked_for(node: Any) ->
 
 def test_a_dead_nodes_players_are_all_held_until_its_tables_are_taken_over(node: Any) -> None:
     lobby, part, clock, redis = node
-    people = {"eve": {"spelling": "Eve", "code_hash": None}}
+    people = {"eve": {"spelling": "Eve", "code_hash": None, "home": "n2"}}
     hear(part, {"op": "table_up", "table": entry(7, people=people)})
     assert not lobby.holds_name("eve")  # connected there
     part._node_gone("n2")
@@ -106,6 +107,15 @@ def test_a_dead_nodes_players_are_all_held_until_its_tables_are_taken_over(node:
     assert channel == "mudwiz:node:n3" and eve.elsewhere == ("n3", 7, True)
     hear(part, {"op": "taken_over", "dead": "n2", "tables": [7]}, sender="n3")
     assert [t["id"] for t in lobby.table_summaries()] == [7]
+
+
+def test_a_visitors_seat_is_held_once_their_own_node_is_gone(node: Any) -> None:
+    lobby, part, clock, redis = node
+    people = {"bob": {"spelling": "Bob", "code_hash": code_hash("7KQ-92M-XW4"), "home": "n3"}}
+    hear(part, {"op": "table_up", "table": entry(7, people=people)})
+    assert not lobby.holds_name("bob")
+    part._node_gone("n3")  # the table's node keeps his seat; it may not have said so yet
+    assert lobby.needs_resume_code("bob") and lobby.held_spelling("bob") == "Bob"
 
 
 def forward(part: ClusterTables, session: Recorder, line: str) -> list[Any]:

@@ -35,6 +35,10 @@ def cluster(tmp_path: Path, redis_url: str, postgres: Databases | str, count: in
         try:
             for node in nodes:
                 node.start()
+            names = [f"n{i}" for i in range(1, count + 1)]
+            for name, node in zip(names, nodes, strict=True):  # each has heard every other one's beat
+                eventually(lambda n=node, me=name: all(f"node {o} is here" in n.log() for o in names if o != me),
+                           f"{name} hears the other nodes")
             yield nodes
         except BaseException:
             for node in nodes:
@@ -235,3 +239,26 @@ def test_a_killed_hosts_table_is_taken_over_and_its_players_find_their_seats(
             assert [back[k] for k in ("table", "moves", "hand", "legal")] == \
                 [was[k] for k in ("table", "moves", "hand", "legal")], c.name
         play_until_game_end([ann, bob, cy], rng)
+
+
+def test_a_visitor_whose_node_is_killed_keeps_the_seat_and_comes_back_on_another(
+        tmp_path: Path, redis_url: str, postgres: Databases | str) -> None:
+    with cluster(tmp_path, redis_url, postgres, count=3) as (n1, n2, n3):
+        ann = JsonClient(n1.address, "Ann")
+        bob = JsonClient(n2.address, "Bob")
+        code = bob.of_type("welcome")[0]["resume"]
+        table = open_table(ann, "/option rounds 3", "/bot add random")
+        eventually(lambda: listed(bob, table), "n2 lists n1's table")
+        assert bob.request(f"/join {table}")["type"] == "ok"
+        assert ann.request("/start")["type"] == "ok"
+        rng = random.Random(5)
+        before = turn(bob, [ann], rng)
+        seen = len(ann.messages)
+        n2.kill()
+        ann.wait_for(lambda m: m["type"] == "notice" and "Bob has lost the connection" in m["text"], since=seen)
+        eventually(lambda: "node n2 is gone" in n3.log(), "n3 sees n2 gone")
+        bob = JsonClient(n3.address, "BOB", password=code)
+        back = bob.wait_for(lambda m: m["type"] == "state", since=0)
+        assert [back[k] for k in ("table", "you", "moves", "hand", "legal")] == \
+            [table, "Bob", before["moves"], before["hand"], before["legal"]]
+        play_until_game_end([ann, bob], rng)

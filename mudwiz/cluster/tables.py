@@ -28,7 +28,7 @@ from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
 
 from mudwiz.cluster.seats import Held
-from mudwiz.cluster.visits import Visits
+from mudwiz.cluster.visits import Visitor, Visits
 from mudwiz.errors import BadCommand, MudwizError
 from mudwiz.numbers import whole_number
 from mudwiz.restore import restore_tables
@@ -160,13 +160,15 @@ class ClusterTables:
 
     def entry(self, table: Table) -> dict[str, Any]:
         """A table as the directory has it: ``held`` the seats kept for people not connected, ``people`` every
-        person's seat (held or not: all of them are, once this process is gone)."""
+        person's seat with the node they are connected to (``home``): all of them are held once this process is
+        gone, and a visitor's once their home is."""
         held, people = {}, {}
         for seat in table.seats:
             key = seat.name.lower()
             if seat_kind(seat) == "person" or table.holds_seat_for(key):
                 code = self.lobby.resume_codes.get(key) or self.visits.code_of(key)
-                people[key] = {"spelling": seat.name, "code_hash": code_hash(code) if code else None}
+                people[key] = {"spelling": seat.name, "code_hash": code_hash(code) if code else None,
+                               "home": seat.home if isinstance(seat, Visitor) else self.me}
                 if table.holds_seat_for(key):
                     held[key] = people[key]
         return {"id": table.id, "node": self.me, "summary": table.summary(), "held": held, "people": people}
@@ -253,7 +255,10 @@ class ClusterTables:
         """The seat another process keeps for ``name``, if any."""
         key = name.lower()
         for table_id, entry in self.directory.items():
-            seat = entry.get("people" if entry["node"] in self.gone else "held", {}).get(key)
+            seat = entry.get("held", {}).get(key)
+            person = entry.get("people", {}).get(key)
+            if seat is None and person is not None and (entry["node"] in self.gone or person.get("home") in self.gone):
+                seat = person  # kept for them as soon as their process, or the table's, is known gone
             if seat is not None:
                 return Held(seat["spelling"], seat.get("code_hash"), entry["node"], table_id)
         dropping = self.dropping.get(key)

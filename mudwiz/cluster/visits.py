@@ -301,6 +301,8 @@ class Visits:
             self.report(current, force=True)
             current.table.send_state(current, look=True)
             return
+        if current is not None and current.home != home:  # proved elsewhere: their old home lost them
+            self._drop({"from": current.home, "name": current.name})
         table = self.held_table(key)
         if table is None:
             self.bus.send(home, {"op": "at", "to": m["name"], "table": None, "seated": False, "lost": True})
@@ -309,8 +311,6 @@ class Visits:
         assert held is not None
         visitor = Visitor(self, held.name, home)
         visitor.update(m)
-        if current is not None:
-            current.connected = False
         away = self.lobby.away.pop(key, None)
         if away is not None and away[1].active():
             away[1].cancel()
