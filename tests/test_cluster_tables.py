@@ -262,3 +262,32 @@ def test_a_visitor_whose_node_is_killed_keeps_the_seat_and_comes_back_on_another
         assert [back[k] for k in ("table", "you", "moves", "hand", "legal")] == \
             [table, "Bob", before["moves"], before["hand"], before["legal"]]
         play_until_game_end([ann, bob], rng)
+
+
+@pytest.mark.skipif(not hasattr(Store, "claim_tables"), reason="the store keeps no table's node yet (claim_tables)")
+def test_a_host_killed_and_restarted_at_once_has_its_table_restored_once(
+        tmp_path: Path, redis_url: str, postgres: Databases | str) -> None:
+    with cluster(tmp_path, redis_url, postgres) as (n1, n2):
+        ann = JsonClient(n1.address, "Ann")
+        code = ann.of_type("welcome")[0]["resume"]
+        bob = JsonClient(n2.address, "Bob")
+        table = open_table(ann, "/option rounds 3", "/bot add random")
+        eventually(lambda: listed(bob, table), "n2 lists n1's table")
+        assert bob.request(f"/join {table}")["type"] == "ok"
+        assert ann.request("/start")["type"] == "ok"
+        rng = random.Random(6)
+        while turn(bob, [ann], rng)["moves"] < 2:
+            assert bob.request(move_of(bob.last_state(), rng))["type"] == "ok"  # type: ignore[arg-type]
+        bob.read(0.3)
+        before = bob.last_state()
+        assert before is not None
+        mark = len(bob.messages)
+        n1.kill()
+        n1.start()  # the name is free once its key expires: it races n2 for the table, and one of them wins
+        back = bob.wait_for(lambda m: m["type"] == "state", since=mark, timeout=30)
+        assert [back[k] for k in ("table", "moves", "hand", "legal")] == \
+            [before[k] for k in ("table", "moves", "hand", "legal")]
+        restored = [line for node in (n1, n2) for line in node.log().splitlines() if f"table {table} restored" in line]
+        assert len(restored) == 1, restored
+        ann = JsonClient(n1.address, "Ann", password=code)
+        play_until_game_end([ann, bob], rng)
