@@ -291,3 +291,31 @@ def test_a_host_killed_and_restarted_at_once_has_its_table_restored_once(
         assert len(restored) == 1, restored
         ann = JsonClient(n1.address, "Ann", password=code)
         play_until_game_end([ann, bob], rng)
+
+
+@pytest.mark.skipif(not hasattr(Store, "claim_tables"), reason="the store keeps no table's node yet (claim_tables)")
+def test_a_host_stopped_cleanly_hands_its_table_over_as_it_was(
+        tmp_path: Path, redis_url: str, postgres: Databases | str) -> None:
+    with cluster(tmp_path, redis_url, postgres) as (n1, n2):
+        ann = JsonClient(n1.address, "Ann")
+        code = ann.of_type("welcome")[0]["resume"]
+        bob = JsonClient(n2.address, "Bob")
+        table = open_table(ann, "/option rounds 3", "/option botdelay 0", "/bot add random", "/bot add random")
+        eventually(lambda: listed(bob, table), "n2 lists n1's table")
+        assert bob.request(f"/join {table}")["type"] == "ok"
+        assert ann.request("/start")["type"] == "ok"
+        rng = random.Random(7)
+        while turn(bob, [ann], rng)["moves"] < 3:
+            assert bob.request(move_of(bob.last_state(), rng))["type"] == "ok"  # type: ignore[arg-type]
+        bob.read(0.3)
+        before = bob.last_state()
+        assert before is not None
+        mark = len(bob.messages)
+        assert n1.stop() == 0  # TERM: bye at once, so n2 takes over without waiting for missed beats
+        back = bob.wait_for(lambda m: m["type"] == "state", since=mark, timeout=15)
+        assert [back[k] for k in ("table", "moves", "hand", "legal")] == \
+            [before[k] for k in ("table", "moves", "hand", "legal")]
+        assert "took over 1 tables of node n1" in n2.log()
+        ann = JsonClient(n2.address, "Ann", password=code)
+        assert ann.wait_for(lambda m: m["type"] == "state", since=0)["moves"] == before["moves"]
+        play_until_game_end([ann, bob], rng)
