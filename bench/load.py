@@ -77,16 +77,17 @@ def free_port() -> int:
 class Server:
     """A server process: ``mudwiz serve`` or the floor, on a free loopback port."""
 
-    def __init__(self, kind: str, state_bytes: int) -> None:
+    def __init__(self, kind: str, state_bytes: int, env: dict[str, str] | None = None) -> None:
         self.kind = kind
         self.port = free_port()
+        self.ports = [self.port]  # where clients connect: one port here, one a node for bench/cluster.py
         listen = f"tcp:{self.port}:interface=127.0.0.1:backlog=1024"
         # a data directory of its own, new each run: the table journal would bring back the last run's tables
         self.data = tempfile.TemporaryDirectory(prefix="mudwiz-bench-")
         env = {**os.environ, "MUDWIZ_DATA": self.data.name, "MUDWIZ_MAX_PER_ADDRESS": "0",
                "MUDWIZ_MAX_UNNAMED_PER_ADDRESS": "0",
                "MUDWIZ_ARRIVAL_BURST": "1000000000", "MUDWIZ_BOT_DELAY": "0", "MUDWIZ_GRACE": "0",
-               "MUDWIZ_LOGIN_TIMEOUT": "0"}
+               "MUDWIZ_LOGIN_TIMEOUT": "0", **(env or {})}
         if kind == "mudwiz":
             # MUDWIZ_BENCH_PROFILE=FILE: the server runs under cProfile, its stats written to FILE when it stops
             profile = ["-m", "cProfile", "-o", os.environ["MUDWIZ_BENCH_PROFILE"]] \
@@ -313,8 +314,10 @@ async def idle_worker(wid: int, port: int, n: int, in_flight: int, go: Any, stop
     out.put(("done", wid, {}))
 
 
-async def play_worker(wid: int, port: int, tables: int, bots: bool, go: Any, stop: Any, out: Any,
-                      timeout: float) -> None:
+async def play_worker(wid: int, ports: list[int], tables: int, bots: bool, go: Any, stop: Any, out: Any,
+                      timeout: float, spread: bool = False) -> None:
+    """``ports``: the server's, or its nodes' (bench/cluster.py): table ``t`` is opened on ``ports[t % n]``, and
+    its other seats join from the same node, or with ``spread`` each from the next one."""
     stats = Stats()
     rng = random.Random(wid)
     all_tables: list[Table] = []
@@ -337,7 +340,7 @@ async def play_worker(wid: int, port: int, tables: int, bots: bool, go: Any, sto
             role = "botshost" if bots else ("host" if seat == 0 else "guest")
             c = Client(f"p{wid}t{t}s{seat}", stats, rng, table, role, welcomed)
             table.clients.append(c)
-            connects.append(connect(port, c))
+            connects.append(connect(ports[(t + (seat if spread else 0)) % len(ports)], c))
     deadline = time.monotonic() + timeout
     try:
         await asyncio.wait_for(asyncio.gather(*connects), timeout)
@@ -356,20 +359,21 @@ async def play_worker(wid: int, port: int, tables: int, bots: bool, go: Any, sto
     out.put(("done", wid, {"replies": stats.replies, "turns": stats.turns, "errors": stats.errors}))
 
 
-def worker(kind: str, *args: Any) -> None:
+def worker(kind: str, *args: Any, spread: bool = False) -> None:
     raise_fd_limit()
-    asyncio.run(idle_worker(*args) if kind == "idle" else play_worker(*args))
+    asyncio.run(idle_worker(*args) if kind == "idle" else play_worker(*args, spread=spread))
 
 
 # ---------------------------------------------------------------- runs (in the main process)
 
 
 class Workers:
-    def __init__(self, kind: str, shares: list[int], make_args: Callable[[int, int], tuple[Any, ...]]) -> None:
+    def __init__(self, kind: str, shares: list[int], make_args: Callable[[int, int], tuple[Any, ...]],
+                 spread: bool = False) -> None:
         ctx = multiprocessing.get_context("spawn")
         self.go, self.stop, self.out = ctx.Event(), ctx.Event(), ctx.Queue()
         self.procs = [ctx.Process(target=worker, args=(kind, wid, *make_args(wid, share), self.go, self.stop,
-                                                       self.out, TIMEOUT), daemon=True)
+                                                       self.out, TIMEOUT), kwargs={"spread": spread}, daemon=True)
                       for wid, share in enumerate(shares) if share]
         for p in self.procs:
             p.start()
@@ -430,8 +434,11 @@ def pct(xs: list[float], p: int) -> float:
     return statistics.quantiles(xs, n=100, method="inclusive")[p - 1]
 
 
-def run_play(server: Server, tables: int, args: argparse.Namespace, bots: bool = False) -> dict[str, float]:
-    w = Workers("play", shares(tables, args.workers), lambda wid, n: (server.port, n, bots))
+def run_play(server: Any, tables: int, args: argparse.Namespace, bots: bool = False,
+             spread: bool = False) -> dict[str, float]:
+    """``server``: a ``Server``, or anything with its ``ports``, ``port`` and ``cpu_s()`` (bench/cluster.py's
+    nodes, whose CPU is their sum)."""
+    w = Workers("play", shares(tables, args.workers), lambda wid, n: (server.ports, n, bots), spread=spread)
     whos: list[float] = []
     try:
         w.go.set()

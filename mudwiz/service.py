@@ -22,7 +22,7 @@ from twisted.logger import Logger
 
 from mudwiz.accounts import Accounts
 from mudwiz.cluster.bus import redis_url
-from mudwiz.cluster.service import ClusterService, node_name
+from mudwiz.cluster.service import ClusterService, cluster_node_name
 from mudwiz.cluster.tables import ClusterTables
 from mudwiz.connection import LOGIN_TIMEOUT
 from mudwiz.games import available, game_class
@@ -32,6 +32,7 @@ from mudwiz.net.raw import RawFactory
 from mudwiz.net.rlogin import RloginFactory, Trust, TrustError
 from mudwiz.net.ssh import SSHFactory
 from mudwiz.net.telnet import MudFactory
+from mudwiz.node import node_name
 from mudwiz.ratings import RatingBoard, rate_game
 from mudwiz.restore import restore_tables, resume_code_of
 from mudwiz.store import FILENAME, GameRecord, SQLiteStore, Store, StoreError, open_database, open_store
@@ -273,12 +274,13 @@ def makeService(
     lobby.accounts = accounts
     lobby.sysops = Sysops(lobby, accounts.store, stop or reactor_stop(clock))
     Farewell(lobby.sysops).setServiceParent(top)  # before the listeners: stopped after they stop accepting
-    lobby.journal = Journal(records.store, resume_code_of(lobby))
+    node = cluster_node_name() if redis_url() else node_name()
+    lobby.journal = Journal(records.store, resume_code_of(lobby), node)
     if redis_url() is None:  # a cluster's node restores its own tables once it has joined (cluster/tables.py)
-        restore_tables(lobby, records.store.open_tables())
+        restore_tables(lobby, records.store.open_tables(node or None))  # a named process its own; one process all
     TableJournalService(lobby, lobby.journal, writer).setServiceParent(top)  # after the writer: stopped before it
     top.lobby = lobby  # type: ignore[attr-defined]
-    listeners = cluster_node(top, lobby, clock) or top
+    listeners = cluster_node(top, lobby, clock, node) or top
     login_timeout = float(os.environ.get("MUDWIZ_LOGIN_TIMEOUT", LOGIN_TIMEOUT))
     shared = (lobby, motd_text, login_timeout, connection_counter())  # one counter: the limits span transports
     raw = os.environ.get("MUDWIZ_RAW_LISTEN")
@@ -296,7 +298,8 @@ def makeService(
     return top
 
 
-def cluster_node(top: service.MultiService, lobby: Lobby, clock: IReactorTime) -> service.MultiService | None:
+def cluster_node(top: service.MultiService, lobby: Lobby, clock: IReactorTime, node: str,
+                 ) -> service.MultiService | None:
     """With ``MUDWIZ_REDIS_URL`` set, this process is one node of a cluster (mudwiz/cluster/): the service that
     joins it, under which the listeners go (they listen once it has joined). None: the process is the server."""
     url = redis_url()
@@ -308,7 +311,7 @@ def cluster_node(top: service.MultiService, lobby: Lobby, clock: IReactorTime) -
         top.exit_status = 1  # type: ignore[attr-defined]  # what ``mudwiz serve`` exits with
         reactor_stop(clock)()
 
-    cluster = ClusterService(url, node_name(), clock, failed)
+    cluster = ClusterService(url, node, clock, failed)
     cluster.setServiceParent(top)
     lobby.cluster = cluster
     cluster.add(ClusterTables(lobby, cluster, clock, lobby.records.store if lobby.records else None))

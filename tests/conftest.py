@@ -98,19 +98,23 @@ class Backend:
         return store
 
     def query(self, sql: str) -> list[tuple[Any, ...]]:
-        """Rows of ``sql`` read past the store, on a connection of the test's own (what is really kept)."""
+        """Rows of ``sql`` read (or written, committed) past the store, on a connection of the test's own (what is
+        really kept; or a database as an older mudwiz left it)."""
         if self.name == "sqlite":
             import sqlite3
 
             db = sqlite3.connect(self.location)
             try:
-                return db.execute(sql).fetchall()
+                rows = db.execute(sql).fetchall()
+                db.commit()
+                return rows
             finally:
                 db.close()
         import psycopg
 
         with psycopg.connect(self.location) as pg:
-            return pg.execute(sql).fetchall()  # type: ignore[arg-type]  # a test's own constant SQL
+            cursor = pg.execute(sql)  # type: ignore[arg-type]  # a test's own constant SQL
+            return cursor.fetchall() if cursor.description else []
 
 
 @pytest.fixture(params=["sqlite", "postgres"])

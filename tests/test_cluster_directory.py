@@ -38,7 +38,7 @@ def node() -> tuple[Lobby, ClusterTables, task.Clock, PublishedTo]:
     part = ClusterTables(lobby, cluster, clock, store=None)
     redis = PublishedTo()
     cluster.bus.redis = redis
-    part.ids = list(range(201, 301))
+    part.ids = list(range(201, 301))  # as if drawn from a store
     return lobby, part, clock, redis
 
 

@@ -18,8 +18,6 @@ from conftest import postgres_databases
 from pgserver import Databases
 from wire import JsonClient, RestartableServer, TelnetClient, pick_command, play_until_game_end, register
 
-from mudwiz.store import Store
-
 NOISE = ("chat", "notice", "ok", "error", "who", "tables", "welcome", "help")
 
 
@@ -199,7 +197,6 @@ def test_a_dropped_visitor_comes_back_on_any_node_to_the_same_seat(
         play_until_game_end([ann, bob], rng)
 
 
-@pytest.mark.skipif(not hasattr(Store, "claim_tables"), reason="the store keeps no table's node yet (claim_tables)")
 def test_a_killed_hosts_table_is_taken_over_and_its_players_find_their_seats(
         tmp_path: Path, redis_url: str, postgres: Databases | str) -> None:
     with cluster(tmp_path, redis_url, postgres, count=3) as (n1, n2, n3):
@@ -264,7 +261,6 @@ def test_a_visitor_whose_node_is_killed_keeps_the_seat_and_comes_back_on_another
         play_until_game_end([ann, bob], rng)
 
 
-@pytest.mark.skipif(not hasattr(Store, "claim_tables"), reason="the store keeps no table's node yet (claim_tables)")
 def test_a_host_killed_and_restarted_at_once_has_its_table_restored_once(
         tmp_path: Path, redis_url: str, postgres: Databases | str) -> None:
     with cluster(tmp_path, redis_url, postgres) as (n1, n2):
@@ -293,7 +289,6 @@ def test_a_host_killed_and_restarted_at_once_has_its_table_restored_once(
         play_until_game_end([ann, bob], rng)
 
 
-@pytest.mark.skipif(not hasattr(Store, "claim_tables"), reason="the store keeps no table's node yet (claim_tables)")
 def test_a_host_stopped_cleanly_hands_its_table_over_as_it_was(
         tmp_path: Path, redis_url: str, postgres: Databases | str) -> None:
     with cluster(tmp_path, redis_url, postgres) as (n1, n2):

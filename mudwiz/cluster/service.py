@@ -24,14 +24,16 @@ from twisted.logger import Logger
 
 from mudwiz.cluster.bus import Bus, shown
 from mudwiz.cluster.nodes import Nodes
+from mudwiz.node import node_name
 
 log = Logger()
 
 
-def node_name() -> str:
-    """This process's node name: ``MUDWIZ_NODE`` (``mudwiz serve --workers N`` gives ``w1``..``wN``), else the
-    host's name and the process id, which no other live process has."""
-    return os.environ.get("MUDWIZ_NODE") or f"{socket.gethostname()}-{os.getpid()}"
+def cluster_node_name() -> str:
+    """This process's name in a cluster: ``MUDWIZ_NODE`` (``mudwiz serve --workers N`` gives ``w1``..``wN``),
+    else the host's name and the process id, which no other live process has (a restart is then a new node, and
+    the old one's tables are taken over as a dead node's)."""
+    return node_name() or f"{socket.gethostname()}-{os.getpid()}"
 
 
 class Part(Protocol):

@@ -8,9 +8,11 @@ change (``table_up``, ``table_gone``; looked at every ``PUBLISH_EVERY`` seconds,
 return), and sends a snapshot (``tables``) to a process it first hears. A guest's resume code travels as its
 SHA-256 only, so that any process can check the code a returning guest types.
 
-Table numbers come in blocks of ``ID_BLOCK`` from a Redis counter (``draw_table_ids``), drawn ahead of need, so
-``/new`` never waits. At start a process restores only its own journaled tables; when a process is gone, the
-survivors race for a Redis lock, and the winner (once Redis confirms the process holds no name) claims its tables
+Table numbers come in blocks of ``ID_BLOCK`` from the store's counter (``draw_table_ids``), so ``/new`` costs a
+transaction once every ``ID_BLOCK`` tables, and no number is given twice, even after Redis forgets everything.
+
+At start a process restores only its own journaled tables; when a process is gone, the survivors race for a Redis
+lock, and the winner (once Redis confirms the process holds no name) claims its tables
 in the journal and restores them as a restart would (seats kept for the grace period, resume codes from the
 journal), then publishes them: the users connected elsewhere are seated again at once, the others at their next
 login anywhere.
@@ -33,13 +35,13 @@ from mudwiz.errors import BadCommand, MudwizError
 from mudwiz.numbers import whole_number
 from mudwiz.restore import restore_tables
 from mudwiz.session import Session
+from mudwiz.store import StoreError
 from mudwiz.table.recording import seat_kind
 
 if TYPE_CHECKING:
-    from mudwiz.cluster.bus import Bus
     from mudwiz.cluster.service import ClusterService
     from mudwiz.lobby import Lobby
-    from mudwiz.store import JournaledTable, Store
+    from mudwiz.store import Store
     from mudwiz.table import Table
 
 log = Logger()
@@ -54,19 +56,10 @@ def code_hash(code: str) -> str:
     return hashlib.sha256(code.encode()).hexdigest()
 
 
-@defer.inlineCallbacks
-def draw_table_ids(bus: Bus, floor: int, count: int = ID_BLOCK) -> Any:
-    """A block of table numbers no other process gets: ``INCRBY`` on the shared counter, first set (NX) above
-    every journaled table. The one place numbers are drawn (a store's own counter may replace it)."""
-    key = bus.key("table_ids")
-    yield bus.redis.set(key, floor, only_if_not_exists=True)
-    top = yield bus.redis.incrby(key, count)
-    return range(int(top) - count + 1, int(top) + 1)
-
-
-def journaled(store: Store, node: str) -> list[JournaledTable]:
-    """The journaled tables ``node`` hosts."""
-    return [t for t in store.open_tables() if getattr(t, "node", node) == node]
+def draw_table_ids(store: Store, count: int = ID_BLOCK) -> range:
+    """A block of table numbers no other process gets: the store's counter, above every journaled table. The one
+    place numbers are drawn."""
+    return store.reserve_table_ids(count)
 
 
 class ClusterTables:
@@ -86,7 +79,6 @@ class ClusterTables:
         # users of ours who dropped while seated elsewhere, until the host has published the seat it keeps for them
         # (so nobody else takes the name meanwhile): lower-cased name -> (the seat, until when)
         self.dropping: dict[str, tuple[Held, float]] = {}
-        self.drawing: defer.Deferred[Any] | None = None
         self._loop: task.LoopingCall | None = None
         self.visits = Visits(self)
         lobby.remote_tables = self
@@ -109,8 +101,6 @@ class ClusterTables:
         if self.lobby.journal is not None:  # a visiting guest's seat is journaled with their resume code too
             own = self.lobby.journal.resume_code
             self.lobby.journal.resume_code = lambda name: own(name) or self.visits.code_of(name)
-        floor = max((t.id for t in self.store.open_tables()), default=0) if self.store is not None else 0
-        self.ids = list((yield draw_table_ids(self.bus, floor)))
         yield self.restore_own()
         self._loop = task.LoopingCall(self.publish)
         self._loop.clock = self.clock
@@ -135,7 +125,7 @@ class ClusterTables:
                 break
             yield task.deferLater(self.clock, 0.25, lambda: None)
         try:
-            restored = restore_tables(self.lobby, journaled(self.store, self.me))
+            restored = restore_tables(self.lobby, self.store.open_tables(self.me))
             log.info("node {node}: {n} journaled tables restored", node=self.me, n=len(restored))
         finally:
             yield self.unlock(self.me)
@@ -149,15 +139,15 @@ class ClusterTables:
     # ------------------------------------------------------------ numbers
 
     def new_table_id(self) -> int:
-        """The next number of this process's block; the next block is drawn when half of this one is gone."""
-        if len(self.ids) < ID_BLOCK // 2 and self.drawing is None:
-            floor = max(self.lobby.tables, default=0)
-            self.drawing = draw_table_ids(self.bus, floor)
-            self.drawing.addCallback(lambda block: self.ids.extend(block))
-            self.drawing.addErrback(lambda f: log.warn("table numbers not drawn: {why}", why=f.getErrorMessage()))
-            self.drawing.addBoth(lambda _: setattr(self, "drawing", None))
+        """The next number of this process's block, a new block drawn when it is used up (one small transaction
+        every ``ID_BLOCK`` tables)."""
+        if not self.ids and self.store is not None:
+            try:
+                self.ids.extend(draw_table_ids(self.store))
+            except StoreError as exc:
+                raise BadCommand(f"no table number can be drawn now ({exc}); try again in a moment") from None
         if not self.ids:
-            raise BadCommand("no table number is free yet (the server processes are still agreeing); try again")
+            raise BadCommand("no table number can be drawn: this server process keeps no store")
         return self.ids.pop(0)
 
     # ------------------------------------------------------------ the directory: ours, published
@@ -311,10 +301,10 @@ class ClusterTables:
         try:
             if (yield self.nodes.is_alive(node)):
                 return
-            claimed = set(self.store.claim_tables(node, self.me))  # type: ignore[attr-defined]
+            claimed = set(self.store.claim_tables(node, self.me))
             if not claimed:  # another survivor was first, or it had none
                 return
-            restored = restore_tables(self.lobby, [t for t in journaled(self.store, self.me) if t.id in claimed])
+            restored = restore_tables(self.lobby, [t for t in self.store.open_tables(self.me) if t.id in claimed])
             log.info("node {node} took over {n} tables of node {dead}: {ids}", node=self.me, n=len(restored),
                      dead=node, ids=sorted(claimed))
             for table in restored:

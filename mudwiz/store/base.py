@@ -131,8 +131,9 @@ RateGame = Callable[[GameRecord, Mapping[str, Rating], Set[str]], list[Rating]]
 class JournaledTable:
     """An open table as the journal holds it: its ``header`` (JSON: game, host, options, seats, ...), its current
     or last game's ``seed`` and ``game`` (JSON: players, options, started, abandoned; both None before the
-    first), that game's ``moves`` in order ([{``seat``, ``action``, ``t``}], as in a ``GameRecord``), and whether
-    its record is ``recorded`` (stored by ``record_game``)."""
+    first), that game's ``moves`` in order ([{``seat``, ``action``, ``t``}], as in a ``GameRecord``), whether
+    its record is ``recorded`` (stored by ``record_game``), and the ``node`` (process, ``MUDWIZ_NODE``) that hosts
+    it ('' for a single-process server)."""
 
     id: int
     header: dict[str, Any]
@@ -140,6 +141,7 @@ class JournaledTable:
     game: dict[str, Any] | None
     moves: list[dict[str, Any]]
     recorded: bool = False
+    node: str = ""
 
 
 # Reading rows back, the same on every implementation: each selects these columns in this order, and JSON is
@@ -163,15 +165,15 @@ def game_record(game_id: int, row: Sequence[Any], seats: list[dict[str, str]]) -
 
 
 def journaled_tables(rows: Sequence[Sequence[Any]], moves: Iterable[Sequence[Any]]) -> list[JournaledTable]:
-    """``open_tables``'s rows (id, header, seed, game, recorded) and move rows (table_id, seat, action, t, in
+    """``open_tables``'s rows (id, header, seed, game, recorded, node) and move rows (table_id, seat, action, t, in
     order), read in one transaction."""
     by_table: dict[int, list[dict[str, Any]]] = {row[0]: [] for row in rows}
     for table_id, seat, action, t in moves:
         by_table.setdefault(table_id, []).append({"seat": seat, "action": action, "t": t})
     return [JournaledTable(id=table_id, header=json_object(header), seed=seed,
                            game=None if game is None else json_object(game), moves=by_table[table_id],
-                           recorded=bool(recorded))
-            for table_id, header, seed, game, recorded in rows]
+                           recorded=bool(recorded), node=node)
+            for table_id, header, seed, game, recorded, node in rows]
 
 
 def json_object(text: str) -> dict[str, Any]:
@@ -266,8 +268,9 @@ class Store(Protocol):
 
     # -- the table journal: small writes on the reactor thread, each committed before its effects are sent
 
-    def save_table(self, table_id: int, header: dict[str, Any]) -> None:
-        """Journal a table's header (made or replaced): who sits where, the host, the options."""
+    def save_table(self, table_id: int, header: dict[str, Any], node: str = "") -> None:
+        """Journal a table's header (made or replaced): who sits where, the host, the options; and the ``node``
+        hosting it now ('' a single-process server)."""
         ...
 
     def start_table_game(self, table_id: int, seed: int, game: dict[str, Any]) -> None:
@@ -286,8 +289,19 @@ class Store(Protocol):
         """Forget a closed table."""
         ...
 
-    def open_tables(self) -> list[JournaledTable]:
-        """Every journaled table, by id, with its current game's moves in order."""
+    def open_tables(self, node: str | None = None) -> list[JournaledTable]:
+        """Every journaled table (or only ``node``'s), by id, with its current game's moves in order."""
+        ...
+
+    def claim_tables(self, from_node: str, to_node: str) -> list[int]:
+        """Make ``to_node`` the host of every open table of ``from_node`` (a process that died), in one atomic
+        step, and return their ids in order: of two processes claiming the same node at once, each gets a
+        disjoint set (normally one gets them all, the other none)."""
+        ...
+
+    def reserve_table_ids(self, count: int) -> range:
+        """A block of ``count`` fresh table numbers that no other caller, in this process or another, is ever
+        given: above every id ever handed out and every table in the journal. ``ValueError`` for a count below 1."""
         ...
 
     def checkpoint(self) -> None:

@@ -1,11 +1,12 @@
 """The ``Store`` on a PostgreSQL server (psycopg 3), for what several mudwiz processes will share (issue #21).
 
-The same semantics as ``SQLiteStore``, table for table: ``MIGRATIONS`` mirrors SQLite's versions one for one (so
-version N means the same schema on both; a new version is one more entry at the end of each), and the version is
-the one row of ``mudwiz_schema``, whose presence marks the database as mudwiz's. At start the database is refused,
-with where it is and why, in one line, when the server cannot be reached, the database holds another program's
-tables, or its schema is newer than this code knows. Migrations run under an advisory lock, so two processes
-starting at once apply them once.
+The same semantics as ``SQLiteStore`` and the same statements (``sql.py``), table for table: ``MIGRATIONS``
+mirrors SQLite's versions one for one (so version N means the same schema on both; a new version is one more
+entry at the end of each, or one ``sql.py`` states for both), and the version is the one row of
+``mudwiz_schema``, whose presence marks the database as mudwiz's. At start the database is refused, with where it
+is and why, in one line, when the server cannot be reached, the database holds another program's tables, or its
+schema is newer than this code knows. Migrations run under an advisory lock, so two processes starting at once
+apply them once.
 
 Two connections, as in ``SQLiteStore``: one for records, accounts and reads (the reactor thread and the store's
 writer thread, one at a time under a lock) and one for the table journal (the reactor thread), whose commits do
@@ -17,10 +18,8 @@ but the last fraction of a second of moves may not survive a crash of PostgreSQL
 
 from __future__ import annotations
 
-import json
 import re
 import threading
-import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -29,24 +28,17 @@ from urllib.parse import urlsplit, urlunsplit
 import psycopg
 from psycopg import errors
 
-from mudwiz.store.base import (
-    Account,
-    AccountExists,
-    Ban,
-    GameRecord,
-    GameSummary,
-    JournaledTable,
-    RateGame,
-    Rating,
-    StoreError,
-    game_record,
-    journaled_tables,
-    summaries,
-)
+from mudwiz.store.base import StoreError
+from mudwiz.store.sql import TABLE_NODES, Dialect, SQLStore, rows_of
 
 JOURNAL_SETUP = "SET synchronous_commit = off"  # the journal's commits do not wait for the server's disk
 CONNECT_TIMEOUT = 5  # seconds to reach the server before saying it cannot be reached
 MIGRATION_LOCK = 0x6D75647A  # pg_advisory_xact_lock key ("mudz") held while migrating
+
+# PostgreSQL's way: a list bound as one array (= ANY(%s)), greatest(a, b), and COLLATE "C" for byte order (the
+# default collation follows the locale), as SQLite orders text
+DIALECT = Dialect(placeholder="%s", arrays=True, greatest="greatest", text_order=' COLLATE "C"',
+                  duplicate=errors.UniqueViolation)
 
 Migration = tuple[str, ...]
 
@@ -136,6 +128,8 @@ MIGRATIONS: tuple[Migration, ...] = (
             PRIMARY KEY (table_id, n)
         )""",
     ),
+    # 6: tables owned by a node, and table numbers: the same on both databases, in sql.py.
+    TABLE_NODES,
 )
 
 # psycopg's error classes -> what a person running the server should read (the first that matches)
@@ -166,8 +160,10 @@ def redacted(url: str) -> str:
     return urlunsplit(parts._replace(netloc=f"{parts.username}:***@{netloc[-1]}"))
 
 
-class PostgresStore:
+class PostgresStore(SQLStore):
     """The records in one PostgreSQL database. Opening it brings its schema up to date or refuses it."""
+
+    dialect = DIALECT
 
     def __init__(self, url: str, *, migrations: Sequence[Migration] = MIGRATIONS) -> None:
         self.url = url
@@ -275,230 +271,37 @@ class PostgresStore:
             except psycopg.Error as exc:
                 raise self._error(exc) from None
 
-    # ------------------------------------------------------------ game records
-
-    def record_game(self, record: GameRecord, rate: RateGame | None = None) -> int:
-        """As ``SQLiteStore.record_game``: the record, its journaled game marked recorded (if still that game)
-        and ``rate``'s rating changes, in one transaction."""
-        with self._transaction() as db:
-            if record.table_id is not None:
-                db.execute("UPDATE tables SET recorded = true WHERE id = %s AND seed = %s",
-                           (record.table_id, record.seed))
-            row = db.execute(
-                "INSERT INTO games (game, options, table_options, seed, actions, standings, outcome, started, "
-                "ended) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING id",
-                (record.game, json.dumps(record.options), json.dumps(record.table_options), record.seed,
-                 json.dumps(record.actions, separators=(",", ":")),
-                 None if record.standings is None else json.dumps(record.standings), record.outcome,
-                 record.started, record.ended),
-            ).fetchone()
-            game_id = int(row[0]) if row else 0
-            with db.cursor() as cursor:
-                cursor.executemany(
-                    "INSERT INTO game_seats (game_id, seat, name, name_key, kind) VALUES (%s, %s, %s, %s, %s)",
-                    [(game_id, i, s["name"], s["name"].lower(), s["kind"]) for i, s in enumerate(record.seats)],
-                )
-            if rate is not None:
-                self._rate(db, record, rate)
-        return game_id
-
-    def _rate(self, db: psycopg.Connection[Any], record: GameRecord, rate: RateGame) -> None:
-        keys = sorted({s["name"].lower() for s in record.seats})
-        current = {r.name.lower(): r for r in self._ratings("r.game = %s AND r.name_key = ANY(%s)",
-                                                             (record.game, keys))}
-        registered = {k for (k,) in db.execute("SELECT name_key FROM accounts WHERE name_key = ANY(%s)", (keys,))}
-        with db.cursor() as cursor:
-            cursor.executemany(
-                "INSERT INTO ratings (name_key, game, name, mu, sigma, shown, games, updated) "
-                "VALUES (%s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (name_key, game) DO UPDATE SET "
-                "name = excluded.name, mu = excluded.mu, sigma = excluded.sigma, shown = excluded.shown, "
-                "games = excluded.games, updated = excluded.updated",
-                [(r.name.lower(), r.game, r.name, r.mu, r.sigma, r.shown, r.games, r.updated)
-                 for r in rate(record, current, registered)],
-            )
-
-    def _ratings(self, where: str, args: Sequence[Any], tail: str = "") -> list[Rating]:
-        """Ratings rows with their rank in their game (1 + how many there are shown higher: ties share one)."""
-        rows = self._db.execute(
-            "SELECT r.name, r.game, r.mu, r.sigma, r.shown, r.games, r.updated, (SELECT count(*) FROM ratings h "
-            f"WHERE h.game = r.game AND h.shown > r.shown) + 1 FROM ratings r WHERE {where} {tail}",
-            tuple(args),
-        ).fetchall()
-        return [Rating(name, game, mu, sigma, shown, games, updated, rank=int(rank))
-                for name, game, mu, sigma, shown, games, updated, rank in rows]
-
-    def _seats(self, ids: Sequence[int]) -> dict[int, list[dict[str, str]]]:
-        seats: dict[int, list[dict[str, str]]] = {i: [] for i in ids}
-        for game_id, name, kind in self._db.execute(
-                "SELECT game_id, name, kind FROM game_seats WHERE game_id = ANY(%s) ORDER BY game_id, seat",
-                (list(ids),)):
-            seats[game_id].append({"name": name, "kind": kind})
-        return seats
-
-    def games_of(self, name: str, limit: int = 10) -> list[GameSummary]:
-        with self._reading() as db:
-            rows = db.execute(
-                "SELECT g.id, g.game, g.standings, g.outcome, g.ended FROM game_seats s JOIN games g "
-                "ON g.id = s.game_id WHERE s.name_key = %s ORDER BY g.id DESC LIMIT %s", (name.lower(), limit),
-            ).fetchall()
-            seats = self._seats([r[0] for r in rows])
-        return summaries(rows, seats)
-
-    def game(self, game_id: int) -> GameRecord | None:
-        if not -2**63 <= game_id < 2**63:
-            return None  # beyond BIGINT: no such game (rather than the server's out-of-range error)
-        with self._reading() as db:
-            row = db.execute(
-                "SELECT game, options, table_options, seed, actions, standings, outcome, started, ended FROM games "
-                "WHERE id = %s", (game_id,),
-            ).fetchone()
-            if row is None:
-                return None
-            seats = self._seats([game_id])[game_id]
-        return game_record(game_id, row, seats)
-
-    # ------------------------------------------------------------ ratings
-
-    def rating(self, name: str, game: str) -> Rating | None:
-        with self._reading():
-            found = self._ratings("r.name_key = %s AND r.game = %s", (name.lower(), game))
-        return found[0] if found else None
-
-    def ratings_of(self, name: str) -> list[Rating]:
-        with self._reading():
-            return self._ratings("r.name_key = %s", (name.lower(),), 'ORDER BY r.game COLLATE "C"')
-
-    def top(self, game: str, limit: int = 10) -> list[Rating]:
-        with self._reading():
-            return self._ratings("r.game = %s", (game, limit),
-                                 'ORDER BY r.shown DESC, r.games DESC, r.name_key COLLATE "C" LIMIT %s')
-
-    # ------------------------------------------------------------ accounts
-
-    def account(self, name: str) -> Account | None:
-        with self._reading() as db:
-            row = db.execute("SELECT name, hash, created FROM accounts WHERE name_key = %s",
-                             (name.lower(),)).fetchone()
-        return None if row is None else Account(*row)
-
-    def create_account(self, name: str, password_hash: str) -> None:
-        try:
-            self._write("INSERT INTO accounts (name_key, name, hash, created) VALUES (%s, %s, %s, %s)",
-                        (name.lower(), name, password_hash, time.time()))
-        except StoreError as exc:
-            if isinstance(exc.__cause__, errors.UniqueViolation):
-                raise AccountExists(name) from None
-            raise
-
-    def set_password(self, name: str, password_hash: str) -> None:
-        if not self._write("UPDATE accounts SET hash = %s WHERE name_key = %s", (password_hash, name.lower())):
-            raise KeyError(name)
-
-    # ------------------------------------------------------------ roles and bans
-
     def _write(self, sql: str, args: tuple[Any, ...]) -> int:
-        """One statement, a transaction of its own (autocommit); the number of rows it changed. The driver's
-        error is kept as the ``StoreError``'s cause, for ``create_account`` to tell a taken name."""
+        """One statement, a transaction of its own (autocommit)."""
         with self._lock:
             try:
                 return self._records().execute(sql, args).rowcount
             except psycopg.Error as exc:
                 raise self._error(exc) from exc
 
-    def grant_role(self, name: str, role: str) -> None:
-        if self.account(name) is None:
-            raise KeyError(name)
-        self._write("INSERT INTO roles (name_key, role, granted) VALUES (%s, %s, %s) ON CONFLICT DO NOTHING",
-                    (name.lower(), role, time.time()))
-
-    def revoke_role(self, name: str, role: str) -> bool:
-        return self._write("DELETE FROM roles WHERE name_key = %s AND role = %s", (name.lower(), role)) > 0
-
-    def roles(self, name: str) -> set[str]:
-        with self._reading() as db:
-            rows = db.execute("SELECT role FROM roles WHERE name_key = %s", (name.lower(),)).fetchall()
-        return {role for (role,) in rows}
-
-    def holders(self, role: str) -> list[str]:
-        with self._reading() as db:
-            rows = db.execute("SELECT a.name FROM roles r JOIN accounts a ON a.name_key = r.name_key "
-                              'WHERE r.role = %s ORDER BY r.name_key COLLATE "C"', (role,)).fetchall()
-        return [name for (name,) in rows]
-
-    def add_ban(self, ban: Ban) -> None:
-        self._write('INSERT INTO bans (kind, target_key, target, until, "by", created) VALUES (%s, %s, %s, %s, %s, '
-                    '%s) ON CONFLICT (kind, target_key) DO UPDATE SET target = excluded.target, until = '
-                    'excluded.until, "by" = excluded."by", created = excluded.created',
-                    (ban.kind, ban.target.lower(), ban.target, ban.until, ban.by, ban.created))
-
-    def lift_ban(self, kind: str, target: str) -> bool:
-        return self._write("DELETE FROM bans WHERE kind = %s AND target_key = %s", (kind, target.lower())) > 0
-
-    def bans(self, now: float) -> list[Ban]:
-        with self._reading() as db:
-            rows = db.execute('SELECT kind, target, until, "by", created FROM bans WHERE until IS NULL OR '
-                              "until > %s ORDER BY created", (now,)).fetchall()
-        return [Ban(*row) for row in rows]
-
-    def ban_on(self, kind: str, target: str, now: float) -> Ban | None:
-        with self._reading() as db:
-            row = db.execute('SELECT kind, target, until, "by", created FROM bans WHERE kind = %s AND '
-                             "target_key = %s AND (until IS NULL OR until > %s)",
-                             (kind, target.lower(), now)).fetchone()
-        return None if row is None else Ban(*row)
-
-    # ------------------------------------------------------------ the table journal
-
-    def _journal_write(self, *statements: tuple[str, tuple[Any, ...]]) -> None:
+    def _journal_write(self, *statements: tuple[str, tuple[Any, ...]]) -> list[tuple[Any, ...]]:
         """One statement autocommitted, or several as one transaction, on the journal's connection."""
         with self._journal_lock:
             try:
                 db = self._journaling()
                 if len(statements) == 1:
-                    db.execute(*statements[0])
-                    return
+                    return rows_of(db.execute(*statements[0]))
                 with db.transaction():
-                    for sql, args in statements:
-                        db.execute(sql, args)
+                    return [rows_of(db.execute(sql, args)) for sql, args in statements][-1]
             except psycopg.Error as exc:
                 raise self._error(exc) from None
 
-    def save_table(self, table_id: int, header: dict[str, Any]) -> None:
-        self._journal_write(("INSERT INTO tables (id, header, updated) VALUES (%s, %s, %s) ON CONFLICT (id) DO "
-                             "UPDATE SET header = excluded.header, updated = excluded.updated",
-                             (table_id, json.dumps(header, separators=(",", ":")), time.time())))
-
-    def start_table_game(self, table_id: int, seed: int, game: dict[str, Any]) -> None:
-        self._journal_write(("UPDATE tables SET seed = %s, game = %s, recorded = false, updated = %s WHERE id = %s",
-                             (seed, json.dumps(game, separators=(",", ":")), time.time(), table_id)),
-                            ("DELETE FROM table_moves WHERE table_id = %s", (table_id,)))
-
-    def mark_table_game(self, table_id: int, game: dict[str, Any]) -> None:
-        self._journal_write(("UPDATE tables SET game = %s, updated = %s WHERE id = %s AND seed IS NOT NULL",
-                             (json.dumps(game, separators=(",", ":")), time.time(), table_id)))
-
-    def add_table_move(self, table_id: int, n: int, seat: int | None, action: str, t: float) -> None:
-        self._journal_write(("INSERT INTO table_moves (table_id, n, seat, action, t) VALUES (%s, %s, %s, %s, %s) "
-                             "ON CONFLICT (table_id, n) DO UPDATE SET seat = excluded.seat, action = "
-                             "excluded.action, t = excluded.t", (table_id, n, seat, action, t)))
-
-    def drop_table(self, table_id: int) -> None:
-        self._journal_write(("DELETE FROM tables WHERE id = %s", (table_id,)),
-                            ("DELETE FROM table_moves WHERE table_id = %s", (table_id,)))
-
-    def open_tables(self) -> list[JournaledTable]:
-        """Read in one snapshot (repeatable read), so a table and its moves are of one moment."""
+    @contextmanager
+    def _journal_read(self) -> Iterator[psycopg.Connection[Any]]:
+        """One snapshot (repeatable read), so a table and its moves are of one moment."""
         with self._journal_lock:
             try:
                 db = self._journaling()
                 with db.transaction():
                     db.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
-                    rows = db.execute("SELECT id, header, seed, game, recorded FROM tables ORDER BY id").fetchall()
-                    moves = db.execute(
-                        "SELECT table_id, seat, action, t FROM table_moves ORDER BY table_id, n").fetchall()
+                    yield db
             except psycopg.Error as exc:
                 raise self._error(exc) from None
-        return journaled_tables(rows, moves)
 
     def checkpoint(self) -> None:
         """Nothing to do: PostgreSQL checkpoints its own WAL."""

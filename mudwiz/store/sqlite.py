@@ -1,4 +1,5 @@
-"""The ``Store`` on one SQLite file (the standard library's ``sqlite3``), in WAL mode: the only SQL in mudwiz.
+"""The ``Store`` on one SQLite file (the standard library's ``sqlite3``), in WAL mode. The statements are
+``sql.py``'s, shared with PostgreSQL; here are the file, its connections and locks, and its schema's versions.
 
 The schema's version is ``PRAGMA user_version``, and ``MIGRATIONS`` holds one step per version: a file at version
 N is brought up by the steps after N, in one transaction, so version 2 is one more entry at the end, never an edit
@@ -9,33 +10,22 @@ path and the reason, rather than touched when it is another program's database o
 
 from __future__ import annotations
 
-import json
 import sqlite3
 import threading
-import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from mudwiz.store.base import (
-    Account,
-    AccountExists,
-    Ban,
-    GameRecord,
-    GameSummary,
-    JournaledTable,
-    RateGame,
-    Rating,
-    StoreError,
-    game_record,
-    journaled_tables,
-    summaries,
-)
+from mudwiz.store.base import StoreError
+from mudwiz.store.sql import TABLE_NODES, Dialect, SQLStore
 
 FILENAME = "mudwiz.db"
 APPLICATION_ID = 0x6D75647A  # "mudz": a database this code made
 BUSY_TIMEOUT = 1.0  # seconds to wait for another process's lock before saying the file is locked
+
+# SQLite's way: lists expanded into IN (?, ...), max(a, b), text in byte order already (BINARY collation)
+DIALECT = Dialect(placeholder="?", arrays=False, greatest="max", text_order="", duplicate=sqlite3.IntegrityError)
 
 Migration = tuple[str, ...]  # the statements that take the schema from one version to the next
 
@@ -134,6 +124,8 @@ MIGRATIONS: tuple[Migration, ...] = (
             PRIMARY KEY (table_id, n)
         )""",
     ),
+    # 6: tables owned by a node, and table numbers (issue #21): the same on both databases, in sql.py.
+    TABLE_NODES,
 )
 
 # sqlite3's error names -> what a person running the server should read
@@ -161,8 +153,10 @@ def open_store(data_dir: str | Path) -> SQLiteStore:
     return SQLiteStore(directory / FILENAME)
 
 
-class SQLiteStore:
+class SQLiteStore(SQLStore):
     """The records on one SQLite file. Opening it brings its schema up to date or refuses it (``StoreError``)."""
+
+    dialect = DIALECT
 
     def __init__(self, path: str | Path, *, migrations: Sequence[Migration] = MIGRATIONS,
                  create: bool = True) -> None:
@@ -241,7 +235,7 @@ class SQLiteStore:
         """Apply the steps after the file's version, all in one transaction, and set the new version. Done on
         every start even with nothing to apply: writing the version proves the file can be written, now rather
         than at the end of the first game."""
-        with self._transaction():
+        with self._immediate():
             version = self._pragma("user_version")
             for step in self.migrations[version:]:
                 for statement in step:
@@ -254,260 +248,69 @@ class SQLiteStore:
         return int(self._pragma("user_version"))
 
     @contextmanager
-    def _transaction(self) -> Iterator[None]:
+    def _immediate(self) -> Iterator[sqlite3.Connection]:
+        """A write transaction on the records' connection (``BEGIN IMMEDIATE``: the file's write lock taken at
+        once, so two processes' writers queue rather than one failing at its first write)."""
         with self._lock, self._write_lock:
             self._db.execute("BEGIN IMMEDIATE")
             try:
-                yield
+                yield self._db
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise
             self._db.execute("COMMIT")
 
-    # ------------------------------------------------------------ game records
-
-    def record_game(self, record: GameRecord, rate: RateGame | None = None) -> int:
-        """Insert the record; and mark its table's journaled game recorded in the same transaction (if that table
-        still journals this game, by its seed: the host may have started the next one while the record was queued),
-        so that a restart neither loses the record nor makes it twice; and ``rate``'s rating changes with them."""
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
         try:
-            with self._transaction():
-                if record.table_id is not None:
-                    self._db.execute("UPDATE tables SET recorded = 1 WHERE id = ? AND seed = ?",
-                                     (record.table_id, record.seed))
-                cursor = self._db.execute(
-                    "INSERT INTO games (game, options, table_options, seed, actions, standings, outcome, started, "
-                    "ended) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (record.game, json.dumps(record.options), json.dumps(record.table_options), record.seed,
-                     json.dumps(record.actions, separators=(",", ":")),
-                     None if record.standings is None else json.dumps(record.standings), record.outcome,
-                     record.started, record.ended),
-                )
-                game_id = int(cursor.lastrowid or 0)
-                self._db.executemany(
-                    "INSERT INTO game_seats (game_id, seat, name, name_key, kind) VALUES (?, ?, ?, ?, ?)",
-                    [(game_id, i, s["name"], s["name"].lower(), s["kind"]) for i, s in enumerate(record.seats)],
-                )
-                if rate is not None:
-                    self._rate(record, rate)
+            with self._immediate() as db:
+                yield db
         except sqlite3.Error as exc:
             raise self._error(exc) from None
-        return game_id
-
-    def _rate(self, record: GameRecord, rate: RateGame) -> None:
-        """Inside ``record_game``'s transaction: the seats' ratings and accounts in, ``rate``'s ratings out."""
-        keys = sorted({s["name"].lower() for s in record.seats})
-        marks = ",".join("?" * len(keys))
-        current = {r.name.lower(): r for r in self._ratings(f"r.game = ? AND r.name_key IN ({marks})",
-                                                             (record.game, *keys))}
-        registered = {k for (k,) in self._db.execute(f"SELECT name_key FROM accounts WHERE name_key IN ({marks})",
-                                                     keys)}
-        self._db.executemany(
-            "INSERT OR REPLACE INTO ratings (name_key, game, name, mu, sigma, shown, games, updated) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            [(r.name.lower(), r.game, r.name, r.mu, r.sigma, r.shown, r.games, r.updated)
-             for r in rate(record, current, registered)],
-        )
-
-    def _ratings(self, where: str, args: Sequence[Any], tail: str = "") -> list[Rating]:
-        """Ratings rows with their rank in their game (1 + how many there are shown higher: ties share one)."""
-        rows = self._db.execute(
-            "SELECT r.name, r.game, r.mu, r.sigma, r.shown, r.games, r.updated, (SELECT count(*) FROM ratings h "
-            f"WHERE h.game = r.game AND h.shown > r.shown) + 1 FROM ratings r WHERE {where} {tail}", tuple(args),
-        ).fetchall()
-        return [Rating(name, game, mu, sigma, shown, games, updated, rank=rank)
-                for name, game, mu, sigma, shown, games, updated, rank in rows]
 
     @contextmanager
-    def _reading(self) -> Iterator[None]:
+    def _reading(self) -> Iterator[sqlite3.Connection]:
         with self._lock:
             try:
-                yield
+                yield self._db
             except sqlite3.Error as exc:
                 raise self._error(exc) from None
 
-    def _seats(self, ids: Sequence[int]) -> dict[int, list[dict[str, str]]]:
-        marks = ",".join("?" * len(ids))
-        seats: dict[int, list[dict[str, str]]] = {i: [] for i in ids}
-        for game_id, name, kind in self._db.execute(
-                f"SELECT game_id, name, kind FROM game_seats WHERE game_id IN ({marks}) ORDER BY game_id, seat",
-                tuple(ids)):
-            seats[game_id].append({"name": name, "kind": kind})
-        return seats
-
-    def games_of(self, name: str, limit: int = 10) -> list[GameSummary]:
-        with self._reading():
-            rows = self._db.execute(
-                "SELECT g.id, g.game, g.standings, g.outcome, g.ended FROM game_seats s JOIN games g "
-                "ON g.id = s.game_id WHERE s.name_key = ? ORDER BY g.id DESC LIMIT ?", (name.lower(), limit),
-            ).fetchall()
-            seats = self._seats([r[0] for r in rows])
-        return summaries(rows, seats)
-
-    def game(self, game_id: int) -> GameRecord | None:
-        with self._reading():
-            row = self._db.execute(
-                "SELECT game, options, table_options, seed, actions, standings, outcome, started, ended FROM games "
-                "WHERE id = ?", (game_id,),
-            ).fetchone()
-            if row is None:
-                return None
-            seats = self._seats([game_id])[game_id]
-        return game_record(game_id, row, seats)
-
-    # ------------------------------------------------------------ ratings
-
-    def rating(self, name: str, game: str) -> Rating | None:
-        with self._reading():
-            found = self._ratings("r.name_key = ? AND r.game = ?", (name.lower(), game))
-        return found[0] if found else None
-
-    def ratings_of(self, name: str) -> list[Rating]:
-        with self._reading():
-            return self._ratings("r.name_key = ?", (name.lower(),), "ORDER BY r.game")
-
-    def top(self, game: str, limit: int = 10) -> list[Rating]:
-        with self._reading():
-            return self._ratings("r.game = ?", (game, limit),
-                                 "ORDER BY r.shown DESC, r.games DESC, r.name_key LIMIT ?")
-
-    # ------------------------------------------------------------ accounts
-
-    def account(self, name: str) -> Account | None:
-        with self._reading():
-            row = self._db.execute("SELECT name, hash, created FROM accounts WHERE name_key = ?",
-                                   (name.lower(),)).fetchone()
-        return None if row is None else Account(*row)
-
-    def create_account(self, name: str, password_hash: str) -> None:
-        try:
-            with self._transaction():
-                self._db.execute("INSERT INTO accounts (name_key, name, hash, created) VALUES (?, ?, ?, ?)",
-                                 (name.lower(), name, password_hash, time.time()))
-        except sqlite3.IntegrityError:
-            raise AccountExists(name) from None
-        except sqlite3.Error as exc:
-            raise self._error(exc) from None
-
-    def set_password(self, name: str, password_hash: str) -> None:
-        try:
-            with self._transaction():
-                changed = self._db.execute("UPDATE accounts SET hash = ? WHERE name_key = ?",
-                                           (password_hash, name.lower())).rowcount
-        except sqlite3.Error as exc:
-            raise self._error(exc) from None
-        if not changed:
-            raise KeyError(name)
-
-    # ------------------------------------------------------------ roles and bans
-
     def _write(self, sql: str, args: tuple[Any, ...]) -> int:
-        """One statement in a transaction of its own; the number of rows it changed."""
         try:
-            with self._transaction():
-                return int(self._db.execute(sql, args).rowcount)
+            with self._immediate() as db:
+                return int(db.execute(sql, args).rowcount)
         except sqlite3.Error as exc:
-            raise self._error(exc) from None
+            raise self._error(exc) from exc
 
-    def grant_role(self, name: str, role: str) -> None:
-        if self.account(name) is None:
-            raise KeyError(name)
-        self._write("INSERT OR IGNORE INTO roles (name_key, role, granted) VALUES (?, ?, ?)",
-                    (name.lower(), role, time.time()))
-
-    def revoke_role(self, name: str, role: str) -> bool:
-        return self._write("DELETE FROM roles WHERE name_key = ? AND role = ?", (name.lower(), role)) > 0
-
-    def roles(self, name: str) -> set[str]:
-        with self._reading():
-            rows = self._db.execute("SELECT role FROM roles WHERE name_key = ?", (name.lower(),)).fetchall()
-        return {role for (role,) in rows}
-
-    def holders(self, role: str) -> list[str]:
-        with self._reading():
-            rows = self._db.execute("SELECT a.name FROM roles r JOIN accounts a ON a.name_key = r.name_key "
-                                    "WHERE r.role = ? ORDER BY r.name_key", (role,)).fetchall()
-        return [name for (name,) in rows]
-
-    def add_ban(self, ban: Ban) -> None:
-        self._write("INSERT OR REPLACE INTO bans (kind, target_key, target, until, by, created) "
-                    "VALUES (?, ?, ?, ?, ?, ?)", (ban.kind, ban.target.lower(), ban.target, ban.until, ban.by,
-                                                  ban.created))
-
-    def lift_ban(self, kind: str, target: str) -> bool:
-        return self._write("DELETE FROM bans WHERE kind = ? AND target_key = ?", (kind, target.lower())) > 0
-
-    def bans(self, now: float) -> list[Ban]:
-        with self._reading():
-            rows = self._db.execute("SELECT kind, target, until, by, created FROM bans WHERE until IS NULL OR "
-                                    "until > ? ORDER BY created", (now,)).fetchall()
-        return [Ban(*row) for row in rows]
-
-    def ban_on(self, kind: str, target: str, now: float) -> Ban | None:
-        with self._reading():
-            row = self._db.execute("SELECT kind, target, until, by, created FROM bans WHERE kind = ? AND "
-                                   "target_key = ? AND (until IS NULL OR until > ?)",
-                                   (kind, target.lower(), now)).fetchone()
-        return None if row is None else Ban(*row)
-
-    # ------------------------------------------------------------ the table journal
-
-    def _journal_write(self, sql: str, *params: tuple[Any, ...]) -> None:
-        """Run one or more statements (one a parameter tuple) as one transaction on the journal's connection."""
+    def _journal_write(self, *statements: tuple[str, tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+        """On the journal's connection; a single statement is its own transaction (autocommit)."""
         try:
             with self._journal_lock, self._write_lock:
-                if len(params) == 1:
-                    self._journal.execute(sql, params[0])  # autocommit: one statement, one transaction
-                    return
+                if len(statements) == 1:
+                    return self._journal.execute(*statements[0]).fetchall()
                 self._journal.execute("BEGIN IMMEDIATE")
                 try:
-                    for statement, values in zip(sql.split(";"), params, strict=True):
-                        self._journal.execute(statement, values)
+                    rows = [self._journal.execute(sql, args).fetchall() for sql, args in statements][-1]
                 except BaseException:
                     self._journal.execute("ROLLBACK")
                     raise
                 self._journal.execute("COMMIT")
+                return rows
         except sqlite3.Error as exc:
             raise self._error(exc) from None
 
-    def save_table(self, table_id: int, header: dict[str, Any]) -> None:
-        self._journal_write("INSERT INTO tables (id, header, updated) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE "
-                            "SET header = excluded.header, updated = excluded.updated",
-                            (table_id, json.dumps(header, separators=(",", ":")), time.time()))
-
-    def start_table_game(self, table_id: int, seed: int, game: dict[str, Any]) -> None:
-        self._journal_write("UPDATE tables SET seed = ?, game = ?, recorded = 0, updated = ? WHERE id = ?;"
-                            "DELETE FROM table_moves WHERE table_id = ?",
-                            (seed, json.dumps(game, separators=(",", ":")), time.time(), table_id), (table_id,))
-
-    def mark_table_game(self, table_id: int, game: dict[str, Any]) -> None:
-        self._journal_write("UPDATE tables SET game = ?, updated = ? WHERE id = ? AND seed IS NOT NULL",
-                            (json.dumps(game, separators=(",", ":")), time.time(), table_id))
-
-    def add_table_move(self, table_id: int, n: int, seat: int | None, action: str, t: float) -> None:
-        self._journal_write("INSERT OR REPLACE INTO table_moves (table_id, n, seat, action, t) VALUES (?, ?, ?, ?, ?)",
-                            (table_id, n, seat, action, t))
-
-    def drop_table(self, table_id: int) -> None:
-        self._journal_write("DELETE FROM tables WHERE id = ?;DELETE FROM table_moves WHERE table_id = ?",
-                            (table_id,), (table_id,))
-
-    def open_tables(self) -> list[JournaledTable]:
-        """Read in one transaction, so a table and its moves are of one moment. A header that is not JSON is
-        handed on as ``{"error": ...}`` for the restore to report and skip, rather than failing every table."""
+    @contextmanager
+    def _journal_read(self) -> Iterator[sqlite3.Connection]:
         try:
             with self._journal_lock:
                 self._journal.execute("BEGIN")
                 try:
-                    rows = self._journal.execute(
-                        "SELECT id, header, seed, game, recorded FROM tables ORDER BY id").fetchall()
-                    moves = self._journal.execute(
-                        "SELECT table_id, seat, action, t FROM table_moves ORDER BY table_id, n").fetchall()
+                    yield self._journal
                 finally:
                     self._journal.execute("COMMIT")
         except sqlite3.Error as exc:
             raise self._error(exc) from None
-        return journaled_tables(rows, moves)
 
     def checkpoint(self) -> None:
         try:
@@ -521,4 +324,3 @@ class SQLiteStore:
             self._journal.close()
         with self._lock:
             self._db.close()
-

@@ -27,12 +27,15 @@ log = Logger()
 
 class Journal:
     """Where the tables journal to: ``store`` (None: nowhere, as in tests that do not look). ``resume_code``
-    gives a guest's resume code to keep with their seat (None: they have none)."""
+    gives a guest's resume code to keep with their seat (None: they have none). ``node`` is this process's name
+    (mudwiz/node.py), kept with every table it journals: the tables a restart of this node restores, or another
+    node claims when this one dies ('' the single-process server)."""
 
     def __init__(self, store: Store | None = None,
-                 resume_code: Callable[[str], str | None] | None = None) -> None:
+                 resume_code: Callable[[str], str | None] | None = None, node: str = "") -> None:
         self.store = store
         self.resume_code = resume_code or (lambda name: None)
+        self.node = node
         self.stopped = False
 
     def stop(self) -> None:
@@ -48,6 +51,7 @@ class TableJournal:
         self.table = table
         self.journal = journal
         self.store = journal.store if journal is not None else None
+        self.node = journal.node if journal is not None else ""
         self.written = moves  # entries of the game's log already journaled
         self.last_header = ""
         self.closed = False
@@ -85,7 +89,7 @@ class TableJournal:
             return
         header = self.header()
         text = json.dumps(header, sort_keys=True)
-        if text != self.last_header and self._write("header", self.store.save_table, self.table.id, header):
+        if text != self.last_header and self._write("header", self.store.save_table, self.table.id, header, self.node):
             self.last_header = text
 
     def started(self) -> None:

@@ -1,0 +1,189 @@
+"""Several processes as one server: what the cluster costs and what it gains (issue #21).
+
+Starts a throwaway Redis and PostgreSQL (tests/redisserver.py, tests/pgserver.py, as the tests do), then N
+``mudwiz serve`` nodes on loopback, each on its own port, sharing them (``MUDWIZ_REDIS_URL``,
+``MUDWIZ_DATABASE_URL``, ``MUDWIZ_NODE=n1..nN``); a single process on the same PostgreSQL with no Redis is the
+reference. Measures, with bench/load.py's load generator:
+
+- ``chat``: lobby chat latency: one JSON client says a numbered line every 20 ms on node 1; a listener on node 1
+  and (with N > 1) one on node 2 note when each line reaches them: p50/p99 of send -> seen, same process against
+  across processes (through Redis).
+- ``play``: T tables of 4 JSON clients playing flat out, as bench/load.py's play mode: moves/s, CPU µs per
+  command (summed over the nodes), turn latency p50/p99; with N = 1, 2, 4 nodes. ``local``: a table's four
+  clients all on the node that hosts it (what a balancer with table affinity gives); ``spread``: each seat on a
+  different node, so every view crosses the bus.
+
+Figures, never assertions::
+
+    python bench/cluster.py                                   # chat, then play at 200 tables with 1, 2, 4 nodes
+    python bench/cluster.py --mode play --nodes 2 --tables 100 --placement spread
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import statistics
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent / "tests"))
+from load import Server, fmt, pct, raise_fd_limit, run_play  # noqa: E402
+from pgserver import Databases, postgres_server  # noqa: E402
+from redisserver import redis_server  # noqa: E402
+
+
+class Nodes:
+    """N mudwiz nodes on the shared engines (or one plain process when ``redis`` is None)."""
+
+    def __init__(self, n: int, database: str, redis: str | None) -> None:
+        self.servers: list[Server] = []
+        for i in range(n):
+            env = {"MUDWIZ_DATABASE_URL": database, "MUDWIZ_NODE": f"n{i + 1}", "MUDWIZ_PRESENCE_CROWD": "0"}
+            if redis is not None:
+                env["MUDWIZ_REDIS_URL"] = redis
+            self.servers.append(Server("mudwiz", 0, env))
+        self.ports = [s.port for s in self.servers]
+        self.port = self.ports[0]
+        time.sleep(1.5 if n > 1 else 0)  # the nodes' first beats: each knows the others
+
+    def cpu_s(self) -> float:
+        return sum(s.cpu_s() for s in self.servers)
+
+    def stop(self) -> None:
+        for s in self.servers:
+            s.stop()
+
+
+@contextmanager
+def engines() -> Iterator[tuple[Databases, str]]:
+    with postgres_server() as pg, redis_server() as redis:
+        yield Databases(pg), redis
+
+
+class Line(asyncio.Protocol):
+    """A JSON client for the chat run: logs in, then notes when each numbered lobby line reaches it."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.buf = b""
+        self.seen: dict[int, float] = {}
+        self.welcome = asyncio.get_running_loop().create_future()
+        self.transport: asyncio.Transport | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport  # type: ignore[assignment]
+        self.transport.write(b"/mode json\r\n" + self.name.encode() + b"\r\n")  # type: ignore[union-attr]
+
+    def data_received(self, data: bytes) -> None:
+        lines = (self.buf + data).split(b"\n")
+        self.buf = lines.pop()
+        for raw in lines:
+            start = raw.find(b"{")
+            if start < 0:
+                continue
+            msg = json.loads(raw[start:])
+            if msg.get("type") == "welcome" and not self.welcome.done():
+                self.welcome.set_result(None)
+            elif msg.get("type") == "chat" and str(msg.get("text", "")).startswith("seq "):
+                self.seen.setdefault(int(msg["text"].split()[1]), time.monotonic())
+
+    def say(self, n: int) -> None:
+        assert self.transport is not None
+        self.transport.write(json.dumps({"cmd": f"/say seq {n}"}).encode() + b"\r\n")
+
+
+SPEAKERS = 20  # each says at most 10 lines, the chat limit's burst (lobby.CHAT_BURST): none is refused
+
+
+async def chat_latency(ports: list[int], lines: int) -> dict[str, float]:
+    loop = asyncio.get_running_loop()
+    speakers = [Line(f"speaker{i}") for i in range(SPEAKERS)]
+    near = Line("near")
+    far = Line("far") if len(ports) > 1 else None
+    for client, port in ((near, ports[0]), (far, ports[-1]), *((s, ports[0]) for s in speakers)):
+        if client is not None:
+            await loop.create_connection(lambda c=client: c, "127.0.0.1", port)
+            await client.welcome
+    await asyncio.sleep(1.5)  # the far node has heard of everyone
+    sent: dict[int, float] = {}
+    for n in range(min(lines, 10 * SPEAKERS)):
+        sent[n] = time.monotonic()
+        speakers[n % SPEAKERS].say(n)
+        await asyncio.sleep(0.02)
+    await asyncio.sleep(1.0)
+    figures: dict[str, float] = {}
+    for label, client in (("same", near), ("across", far)):
+        if client is None:
+            continue
+        lat = [1000 * (client.seen[n] - sent[n]) for n in sent if n in client.seen]
+        figures |= {f"{label} p50 ms": pct(lat, 50), f"{label} p99 ms": pct(lat, 99),
+                    f"{label} lost": float(len(sent) - len(lat))}
+    return figures
+
+
+def run_chat(databases: Databases, redis: str, args: argparse.Namespace) -> None:
+    for n in sorted({1, *(k for k in args.nodes if k > 1)})[:2]:
+        with databases.fresh() as url:
+            nodes = Nodes(n, url, redis if n > 1 else None)
+            try:
+                figures = asyncio.run(chat_latency(nodes.ports, args.lines))
+            finally:
+                nodes.stop()
+        print(f"chat {n} node(s) {'cluster' if n > 1 else 'single '}  {fmt(figures)}", flush=True)
+
+
+def run_plays(databases: Databases, redis: str, args: argparse.Namespace) -> None:
+    for tables in args.tables:
+        for n in args.nodes:
+            for placement in args.placement:
+                if n == 1 and placement == "spread":
+                    continue
+                runs = []
+                for _ in range(args.repeat):
+                    with databases.fresh() as url:
+                        nodes = Nodes(n, url, redis if n > 1 or args.single_on_redis else None)
+                        try:
+                            figures = run_play(nodes, tables, args, spread=placement == "spread")
+                        except RuntimeError as exc:
+                            print(f"play {tables} tables {n} node(s) {placement}: failed: {exc}", flush=True)
+                            continue
+                        finally:
+                            nodes.stop()
+                    runs.append(figures)
+                    print(f"play {tables:4} tables {n} node(s) {placement:6}  {fmt(figures)}", flush=True)
+                if len(runs) > 1:
+                    med = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
+                    print(f"play {tables:4} tables {n} node(s) {placement:6}  median  {fmt(med)}", flush=True)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--mode", action="append", choices=("chat", "play"), help="repeat; default both")
+    parser.add_argument("--nodes", type=int, nargs="+", default=[1, 2, 4], help="play: node counts")
+    parser.add_argument("--tables", type=int, nargs="+", default=[200], help="play: tables of 4 JSON clients")
+    parser.add_argument("--placement", nargs="+", choices=("local", "spread"), default=["local", "spread"])
+    parser.add_argument("--seconds", type=float, default=10.0, help="play: the measured window")
+    parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=2, help="load generator processes")
+    parser.add_argument("--lines", type=int, default=200, help="chat: lines said")
+    parser.add_argument("--single-on-redis", action="store_true", help="play: one node joins Redis too")
+    args = parser.parse_args(argv)
+    raise_fd_limit()
+    print(f"cluster: {os.cpu_count()} cpu(s), load generator {args.workers} process(es); figures, never assertions",
+          flush=True)
+    with ExitStack() as stack:
+        databases, redis = stack.enter_context(engines())
+        for mode in args.mode or ("chat", "play"):
+            (run_chat if mode == "chat" else run_plays)(databases, redis, args)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,345 @@
+"""The store's SQL, stated once for both databases: ``SQLStore`` holds every statement and every ``Store`` method
+(records, ratings, accounts, roles, bans, the table journal), and a small ``Dialect`` names the few things SQLite
+and PostgreSQL truly write differently. ``sqlite.py`` and ``postgres.py`` keep only what is theirs: connecting,
+locking, transactions, refusing a database that is not theirs to use, and their ``MIGRATIONS``.
+
+Statements are written with ``?`` placeholders (``Dialect.sql`` turns them into psycopg's ``%s``) in the SQL both
+understand: ``INSERT ... ON CONFLICT ... DO UPDATE`` (SQLite 3.24+), ``RETURNING`` (3.35+), ``true``/``false``,
+double-quoted identifiers. What differs is a field of the ``Dialect``: how a list is matched (``IN (?, ?)``
+against ``= ANY(%s)`` with one array), the larger of two values (``max`` against ``greatest``), how text is
+ordered byte for byte (SQLite's default; ``COLLATE "C"`` on PostgreSQL, whose default follows the locale), and the
+driver's error for a duplicate key.
+
+The schema's first five versions stay per backend, as they were applied: their DDL truly differs (INTEGER PRIMARY
+KEY against an identity column; REAL, INTEGER flags against DOUBLE PRECISION, BOOLEAN), and an applied version is
+never edited. A later version both can state alike is written once here (``TABLE_NODES``) and appended to both.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Sequence
+from contextlib import AbstractContextManager, closing
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from mudwiz.store.base import (
+    Account,
+    AccountExists,
+    Ban,
+    GameRecord,
+    GameSummary,
+    JournaledTable,
+    RateGame,
+    Rating,
+    StoreError,
+    game_record,
+    journaled_tables,
+    summaries,
+)
+
+DB = Any  # a DB-API connection, sqlite3's or psycopg's: both have execute (-> a cursor) and cursor()
+
+# 6: several processes on one database (issue #21): a journaled table's host, ``node`` (MUDWIZ_NODE; '' the
+# single-process server, as every table journaled before), and the next table number to hand out, one row
+# (started above every table journaled so far), so that processes draw disjoint blocks of numbers.
+TABLE_NODES: tuple[str, ...] = (
+    "ALTER TABLE tables ADD COLUMN node TEXT NOT NULL DEFAULT ''",
+    "CREATE INDEX tables_by_node ON tables (node, id)",
+    "CREATE TABLE table_ids (next_id BIGINT NOT NULL)",
+    "INSERT INTO table_ids (next_id) SELECT coalesce(max(id), 0) + 1 FROM tables",
+)
+
+BIGINT = range(-2**63, 2**63)  # the ids both databases can hold
+
+
+@dataclass(frozen=True)
+class Dialect:
+    """What one database writes its own way (the module's docstring lists why each is needed)."""
+
+    placeholder: str  # "?" or "%s"
+    arrays: bool  # a list is bound as one array (= ANY(%s)); else expanded into IN (?, ?, ...)
+    greatest: str  # the larger of two values: max(a, b) or greatest(a, b)
+    text_order: str  # appended to an ORDER BY of text, for byte order
+    duplicate: type[Exception]  # the driver's error for a key already taken
+
+    def sql(self, text: str) -> str:
+        """``text`` (``?`` placeholders, ``{greatest}`` and ``{text_order}`` fields) in this dialect."""
+        return _translated(self, text)
+
+    def one_of(self, column: str, values: Sequence[Any]) -> tuple[str, tuple[Any, ...]]:
+        """``column`` is one of ``values``: the condition (in ``?`` style) and its arguments."""
+        if self.arrays:
+            return f"{column} = ANY(?)", (list(values),)
+        return f"{column} IN ({','.join('?' * len(values))})", tuple(values)
+
+
+@lru_cache(maxsize=512)
+def _translated(dialect: Dialect, text: str) -> str:
+    return text.format(greatest=dialect.greatest, text_order=dialect.text_order).replace("?", dialect.placeholder)
+
+
+def compact(value: Any) -> str:
+    """JSON as the journal and the records keep it."""
+    return json.dumps(value, separators=(",", ":"))
+
+
+RATING_COLUMNS = ("SELECT r.name, r.game, r.mu, r.sigma, r.shown, r.games, r.updated, (SELECT count(*) FROM ratings h "
+                  "WHERE h.game = r.game AND h.shown > r.shown) + 1 FROM ratings r")
+BAN_COLUMNS = 'SELECT kind, target, until, "by", created FROM bans'
+GAME_COLUMNS = "SELECT game, options, table_options, seed, actions, standings, outcome, started, ended FROM games"
+
+
+class SQLStore:
+    """Every ``Store`` method, in SQL both databases run; a subclass gives the connections (the hooks below)."""
+
+    dialect: Dialect
+
+    # ------------------------------------------------------------ the hooks each database gives
+
+    def _transaction(self) -> AbstractContextManager[DB]:
+        """The records' connection in a write transaction (committed at the end, rolled back on an exception);
+        the driver's errors become ``StoreError``."""
+        raise NotImplementedError
+
+    def _reading(self) -> AbstractContextManager[DB]:
+        """The records' connection for reads; the driver's errors become ``StoreError``."""
+        raise NotImplementedError
+
+    def _write(self, sql: str, args: tuple[Any, ...]) -> int:
+        """One statement (in this dialect) in a transaction of its own; the rows it changed. The driver's error is
+        kept as the ``StoreError``'s cause, for ``create_account`` to tell a taken name."""
+        raise NotImplementedError
+
+    def _journal_write(self, *statements: tuple[str, tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+        """One statement, or several as one transaction, on the journal's connection; the rows the last returns."""
+        raise NotImplementedError
+
+    def _journal_read(self) -> AbstractContextManager[DB]:
+        """The journal's connection in a read transaction of one moment (a table and its moves agree)."""
+        raise NotImplementedError
+
+    def _sql(self, text: str) -> str:
+        return self.dialect.sql(text)
+
+    # ------------------------------------------------------------ game records
+
+    def record_game(self, record: GameRecord, rate: RateGame | None = None) -> int:
+        """Insert the record; and mark its table's journaled game recorded in the same transaction (if that table
+        still journals this game, by its seed: the host may have started the next one while the record was queued),
+        so that a restart neither loses the record nor makes it twice; and ``rate``'s rating changes with them."""
+        with self._transaction() as db:
+            if record.table_id is not None:
+                db.execute(self._sql("UPDATE tables SET recorded = true WHERE id = ? AND seed = ?"),
+                           (record.table_id, record.seed))
+            [(game_id,)] = db.execute(self._sql(
+                "INSERT INTO games (game, options, table_options, seed, actions, standings, outcome, started, "
+                "ended) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id"),
+                (record.game, json.dumps(record.options), json.dumps(record.table_options), record.seed,
+                 compact(record.actions), None if record.standings is None else json.dumps(record.standings),
+                 record.outcome, record.started, record.ended),
+            ).fetchall()
+            with closing(db.cursor()) as cursor:
+                cursor.executemany(
+                    self._sql("INSERT INTO game_seats (game_id, seat, name, name_key, kind) VALUES (?, ?, ?, ?, ?)"),
+                    [(game_id, i, s["name"], s["name"].lower(), s["kind"]) for i, s in enumerate(record.seats)],
+                )
+            if rate is not None:
+                self._rate(db, record, rate)
+        return int(game_id)
+
+    def _rate(self, db: DB, record: GameRecord, rate: RateGame) -> None:
+        """Inside ``record_game``'s transaction: the seats' ratings and accounts in, ``rate``'s ratings out."""
+        keys = sorted({s["name"].lower() for s in record.seats})
+        rated, rated_args = self.dialect.one_of("r.name_key", keys)
+        current = {r.name.lower(): r for r in self._ratings(db, f"r.game = ? AND {rated}", (record.game, *rated_args))}
+        known, known_args = self.dialect.one_of("name_key", keys)
+        registered = {k for (k,) in db.execute(self._sql(f"SELECT name_key FROM accounts WHERE {known}"), known_args)}
+        with closing(db.cursor()) as cursor:
+            cursor.executemany(self._sql(
+                "INSERT INTO ratings (name_key, game, name, mu, sigma, shown, games, updated) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (name_key, game) DO UPDATE SET "
+                "name = excluded.name, mu = excluded.mu, sigma = excluded.sigma, shown = excluded.shown, "
+                "games = excluded.games, updated = excluded.updated"),
+                [(r.name.lower(), r.game, r.name, r.mu, r.sigma, r.shown, r.games, r.updated)
+                 for r in rate(record, current, registered)],
+            )
+
+    def _ratings(self, db: DB, where: str, args: Sequence[Any], tail: str = "") -> list[Rating]:
+        """Ratings rows with their rank in their game (1 + how many there are shown higher: ties share one)."""
+        rows = db.execute(self._sql(f"{RATING_COLUMNS} WHERE {where} {tail}"), tuple(args)).fetchall()
+        return [Rating(name, game, mu, sigma, shown, games, updated, rank=int(rank))
+                for name, game, mu, sigma, shown, games, updated, rank in rows]
+
+    def _seats(self, db: DB, ids: Sequence[int]) -> dict[int, list[dict[str, str]]]:
+        seats: dict[int, list[dict[str, str]]] = {i: [] for i in ids}
+        among, args = self.dialect.one_of("game_id", ids)
+        for game_id, name, kind in db.execute(
+                self._sql(f"SELECT game_id, name, kind FROM game_seats WHERE {among} ORDER BY game_id, seat"), args):
+            seats[game_id].append({"name": name, "kind": kind})
+        return seats
+
+    def games_of(self, name: str, limit: int = 10) -> list[GameSummary]:
+        with self._reading() as db:
+            rows = db.execute(self._sql(
+                "SELECT g.id, g.game, g.standings, g.outcome, g.ended FROM game_seats s JOIN games g "
+                "ON g.id = s.game_id WHERE s.name_key = ? ORDER BY g.id DESC LIMIT ?"), (name.lower(), limit),
+            ).fetchall()
+            seats = self._seats(db, [r[0] for r in rows])
+        return summaries(rows, seats)
+
+    def game(self, game_id: int) -> GameRecord | None:
+        if game_id not in BIGINT:
+            return None  # no such game (rather than the driver's out-of-range error)
+        with self._reading() as db:
+            row = db.execute(self._sql(f"{GAME_COLUMNS} WHERE id = ?"), (game_id,)).fetchone()
+            if row is None:
+                return None
+            seats = self._seats(db, [game_id])[game_id]
+        return game_record(game_id, row, seats)
+
+    # ------------------------------------------------------------ ratings
+
+    def rating(self, name: str, game: str) -> Rating | None:
+        with self._reading() as db:
+            found = self._ratings(db, "r.name_key = ? AND r.game = ?", (name.lower(), game))
+        return found[0] if found else None
+
+    def ratings_of(self, name: str) -> list[Rating]:
+        with self._reading() as db:
+            return self._ratings(db, "r.name_key = ?", (name.lower(),), "ORDER BY r.game{text_order}")
+
+    def top(self, game: str, limit: int = 10) -> list[Rating]:
+        with self._reading() as db:
+            return self._ratings(db, "r.game = ?", (game, limit),
+                                 "ORDER BY r.shown DESC, r.games DESC, r.name_key{text_order} LIMIT ?")
+
+    # ------------------------------------------------------------ accounts
+
+    def account(self, name: str) -> Account | None:
+        with self._reading() as db:
+            row = db.execute(self._sql("SELECT name, hash, created FROM accounts WHERE name_key = ?"),
+                             (name.lower(),)).fetchone()
+        return None if row is None else Account(*row)
+
+    def create_account(self, name: str, password_hash: str) -> None:
+        try:
+            self._write(self._sql("INSERT INTO accounts (name_key, name, hash, created) VALUES (?, ?, ?, ?)"),
+                        (name.lower(), name, password_hash, time.time()))
+        except StoreError as exc:
+            if isinstance(exc.__cause__, self.dialect.duplicate):
+                raise AccountExists(name) from None
+            raise
+
+    def set_password(self, name: str, password_hash: str) -> None:
+        if not self._write(self._sql("UPDATE accounts SET hash = ? WHERE name_key = ?"),
+                           (password_hash, name.lower())):
+            raise KeyError(name)
+
+    # ------------------------------------------------------------ roles and bans
+
+    def grant_role(self, name: str, role: str) -> None:
+        if self.account(name) is None:
+            raise KeyError(name)
+        self._write(self._sql("INSERT INTO roles (name_key, role, granted) VALUES (?, ?, ?) ON CONFLICT DO NOTHING"),
+                    (name.lower(), role, time.time()))
+
+    def revoke_role(self, name: str, role: str) -> bool:
+        return self._write(self._sql("DELETE FROM roles WHERE name_key = ? AND role = ?"), (name.lower(), role)) > 0
+
+    def roles(self, name: str) -> set[str]:
+        with self._reading() as db:
+            rows = db.execute(self._sql("SELECT role FROM roles WHERE name_key = ?"), (name.lower(),)).fetchall()
+        return {role for (role,) in rows}
+
+    def holders(self, role: str) -> list[str]:
+        with self._reading() as db:
+            rows = db.execute(self._sql("SELECT a.name FROM roles r JOIN accounts a ON a.name_key = r.name_key "
+                                        "WHERE r.role = ? ORDER BY r.name_key{text_order}"), (role,)).fetchall()
+        return [name for (name,) in rows]
+
+    def add_ban(self, ban: Ban) -> None:
+        self._write(self._sql('INSERT INTO bans (kind, target_key, target, until, "by", created) VALUES (?, ?, ?, ?, '
+                              '?, ?) ON CONFLICT (kind, target_key) DO UPDATE SET target = excluded.target, until = '
+                              'excluded.until, "by" = excluded."by", created = excluded.created'),
+                    (ban.kind, ban.target.lower(), ban.target, ban.until, ban.by, ban.created))
+
+    def lift_ban(self, kind: str, target: str) -> bool:
+        return self._write(self._sql("DELETE FROM bans WHERE kind = ? AND target_key = ?"), (kind, target.lower())) > 0
+
+    def bans(self, now: float) -> list[Ban]:
+        with self._reading() as db:
+            rows = db.execute(self._sql(f"{BAN_COLUMNS} WHERE until IS NULL OR until > ? ORDER BY created"),
+                              (now,)).fetchall()
+        return [Ban(*row) for row in rows]
+
+    def ban_on(self, kind: str, target: str, now: float) -> Ban | None:
+        with self._reading() as db:
+            row = db.execute(self._sql(f"{BAN_COLUMNS} WHERE kind = ? AND target_key = ? AND (until IS NULL OR "
+                                       "until > ?)"), (kind, target.lower(), now)).fetchone()
+        return None if row is None else Ban(*row)
+
+    # ------------------------------------------------------------ the table journal
+
+    def save_table(self, table_id: int, header: dict[str, Any], node: str = "") -> None:
+        self._journal_write((self._sql(
+            "INSERT INTO tables (id, header, updated, node) VALUES (?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET "
+            "header = excluded.header, updated = excluded.updated, node = excluded.node"),
+            (table_id, compact(header), time.time(), node)))
+
+    def start_table_game(self, table_id: int, seed: int, game: dict[str, Any]) -> None:
+        self._journal_write(
+            (self._sql("UPDATE tables SET seed = ?, game = ?, recorded = false, updated = ? WHERE id = ?"),
+             (seed, compact(game), time.time(), table_id)),
+            (self._sql("DELETE FROM table_moves WHERE table_id = ?"), (table_id,)))
+
+    def mark_table_game(self, table_id: int, game: dict[str, Any]) -> None:
+        self._journal_write((self._sql("UPDATE tables SET game = ?, updated = ? WHERE id = ? AND seed IS NOT NULL"),
+                             (compact(game), time.time(), table_id)))
+
+    def add_table_move(self, table_id: int, n: int, seat: int | None, action: str, t: float) -> None:
+        self._journal_write((self._sql(
+            "INSERT INTO table_moves (table_id, n, seat, action, t) VALUES (?, ?, ?, ?, ?) ON CONFLICT (table_id, n) "
+            "DO UPDATE SET seat = excluded.seat, action = excluded.action, t = excluded.t"),
+            (table_id, n, seat, action, t)))
+
+    def drop_table(self, table_id: int) -> None:
+        self._journal_write((self._sql("DELETE FROM tables WHERE id = ?"), (table_id,)),
+                            (self._sql("DELETE FROM table_moves WHERE table_id = ?"), (table_id,)))
+
+    def open_tables(self, node: str | None = None) -> list[JournaledTable]:
+        """Read in one transaction, so a table and its moves are of one moment. A header that is not JSON is
+        handed on as ``{"error": ...}`` for the restore to report and skip, rather than failing every table."""
+        where, args = ("", ()) if node is None else ("WHERE t.node = ?", (node,))
+        with self._journal_read() as db:
+            rows = db.execute(self._sql(f"SELECT id, header, seed, game, recorded, node FROM tables t {where} "
+                                        "ORDER BY id"), args).fetchall()
+            moves = db.execute(self._sql("SELECT m.table_id, m.seat, m.action, m.t FROM table_moves m JOIN tables t "
+                                         f"ON t.id = m.table_id {where} ORDER BY m.table_id, m.n"), args).fetchall()
+        return journaled_tables(rows, moves)
+
+    def claim_tables(self, from_node: str, to_node: str) -> list[int]:
+        """One ``UPDATE ... RETURNING``, so one transaction: a claim that meets rows another is moving waits for it
+        (a row lock on PostgreSQL, the file's write lock on SQLite), then finds them no longer ``from_node``'s and
+        leaves them; two claims get disjoint sets."""
+        rows = self._journal_write((self._sql("UPDATE tables SET node = ?, updated = ? WHERE node = ? RETURNING id"),
+                                    (to_node, time.time(), from_node)))
+        return sorted(int(table_id) for (table_id,) in rows)
+
+    def reserve_table_ids(self, count: int) -> range:
+        """One ``UPDATE ... RETURNING`` of the counter row in a write transaction: concurrent reservations queue on
+        its lock (the file's on SQLite), each then reading the value the one before left."""
+        if count < 1:
+            raise ValueError(f"a block of {count} table numbers")
+        with self._transaction() as db:
+            [(first,)] = db.execute(self._sql(
+                "UPDATE table_ids SET next_id = {greatest}(next_id, (SELECT coalesce(max(id), 0) + 1 FROM tables)) "
+                "+ ? RETURNING next_id - ?"), (count, count)).fetchall()
+        return range(int(first), int(first) + count)
+
+
+def rows_of(cursor: Any) -> list[tuple[Any, ...]]:
+    """What a statement returned (none for one that returns no rows: psycopg raises on fetching those)."""
+    return list(cursor.fetchall()) if cursor.description else []
