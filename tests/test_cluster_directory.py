@@ -14,7 +14,7 @@ from twisted.internet import defer, task
 
 from mudwiz.cluster.service import ClusterService
 from mudwiz.cluster.tables import ClusterTables, code_hash
-from mudwiz.cluster.visits import ANSWER_WITHIN
+from mudwiz.cluster.visits import ANSWER_WITHIN, UNHEARD_WAIT
 from mudwiz.errors import MudwizError
 from mudwiz.lobby import Lobby
 
@@ -128,7 +128,18 @@ def test_which_lines_go_to_the_tables_node_and_what_an_unanswered_one_costs(node
     lobby, part, clock, redis = node
     hear(part, {"op": "table_up", "table": entry(7)})
     ann = login(lobby, "Ann")
-    assert forward(part, ann, "/join 8") == ["here"]  # no such table anywhere: refused here as before
+    unheard = forward(part, ann, "/join 8")  # nobody here knows table 8: it may have just opened elsewhere
+    clock.advance(UNHEARD_WAIT)
+    assert [str(e) for e in unheard] == ["there is no table 8; /tables lists them"]  # nor did it
+    opening = forward(part, ann, "/watch 9")
+    hear(part, {"op": "table_up", "table": entry(9, node="n3")}, sender="n3")  # it did: the line goes there
+    [(channel, cmd)] = [(c, m) for c, m in redis.sent if m["op"] == "cmd"]
+    assert channel == "mudwiz:node:n3" and cmd["line"] == "/watch 9" and opening == []
+    hear(part, {"op": "reply", "rid": cmd["rid"], "error": "you are banned from watching"}, sender="n3")
+    assert [str(e) for e in opening] == ["you are banned from watching"]
+    clock.advance(UNHEARD_WAIT)
+    assert len(opening) == 1
+    redis.sent.clear()
     assert forward(part, ann, "hello") == ["here"]  # lobby chat
     assert forward(part, ann, "/join 7") == []  # sent; the answer comes later
     [(channel, cmd)] = [(c, m) for c, m in redis.sent if m["op"] == "cmd"]

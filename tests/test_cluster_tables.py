@@ -88,13 +88,15 @@ def test_users_of_two_nodes_play_a_whole_game_at_either_nodes_table(
     with cluster(tmp_path, redis_url, postgres) as (n1, n2):
         ann = JsonClient(n1.address, "Ann")
         bob = JsonClient(n2.address, "Bob")
-        table = open_table(ann, "/option rounds 2")
-        seen = eventually(lambda: listed(bob, table), "n2 lists n1's table")
-        assert (seen["host"], seen["players"], seen["status"]) == ("Ann", ["Ann"], "waiting")
-        reply = bob.request(f"/join {table}")
+        assert ann.request("/new wizard")["type"] == "ok"
+        table = int(ann.last_state()["table"])  # type: ignore[index]
+        reply = bob.request(f"/join {table}")  # at once: the table is published as it opens
         assert reply == {"type": "ok", "id": reply["id"], "text": f"you sit at table {table}"}
         bob.wait_for(lambda m: m["type"] == "state" and [p["name"] for p in m["players"]] == ["Ann", "Bob"],
                      since=0)
+        seen = eventually(lambda: (t := listed(bob, table)) and len(t["players"]) == 2 and t, "n2 lists Bob there")
+        assert (seen["host"], seen["players"], seen["status"]) == ("Ann", ["Ann", "Bob"], "waiting")
+        assert ann.request("/option rounds 2")["type"] == "ok"
         watchers = [JsonClient(n1.address, "Carl"), JsonClient(n2.address, "Dora")]  # a local and a visiting eye
         for w in watchers:
             assert w.request(f"/watch {table}")["text"] == f"you watch table {table}"

@@ -26,7 +26,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from twisted.internet import defer, task
-from twisted.internet.interfaces import IReactorTime
+from twisted.internet.interfaces import IDelayedCall, IReactorTime
 from twisted.logger import Logger
 
 from mudwiz.cluster.seats import Held
@@ -80,6 +80,7 @@ class ClusterTables:
         # (so nobody else takes the name meanwhile): lower-cased name -> (the seat, until when)
         self.dropping: dict[str, tuple[Held, float]] = {}
         self._loop: task.LoopingCall | None = None
+        self._soon: IDelayedCall | None = None
         self.visits = Visits(self)
         lobby.remote_tables = self
         self.bus.on("table_up", self._table_up)
@@ -148,6 +149,7 @@ class ClusterTables:
                 raise BadCommand(f"no table number can be drawn now ({exc}); try again in a moment") from None
         if not self.ids:
             raise BadCommand("no table number can be drawn: this server process keeps no store")
+        self.soon()  # the others list it at once: its host's friends /join it from their nodes next
         return self.ids.pop(0)
 
     # ------------------------------------------------------------ the directory: ours, published
@@ -166,6 +168,11 @@ class ClusterTables:
                 if table.holds_seat_for(key):
                     held[key] = people[key]
         return {"id": table.id, "node": self.me, "summary": table.summary(), "held": held, "people": people}
+
+    def soon(self) -> None:
+        """Publish as soon as what is under way is done (a new table, a visitor's command), not at the next look."""
+        if self._soon is None or not self._soon.active():
+            self._soon = self.clock.callLater(0, self.publish)
 
     def publish(self) -> None:
         """Publish what changed at this process's tables since the last look."""
@@ -203,6 +210,7 @@ class ClusterTables:
         if table_id in self.lobby.tables:  # ours now (taken over): theirs is stale
             return
         self.directory[table_id] = entry
+        self.visits.heard_of(table_id)
         for key in entry.get("held", {}):
             session = self.lobby.users.get(key)
             if session is not None and session.connected and session.elsewhere is not None \

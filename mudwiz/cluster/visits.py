@@ -29,6 +29,7 @@ from twisted.logger import Logger
 
 from mudwiz.errors import BadCommand, MudwizError
 from mudwiz.games.base import Event
+from mudwiz.numbers import whole_number
 from mudwiz.session import Session
 
 if TYPE_CHECKING:
@@ -38,6 +39,9 @@ if TYPE_CHECKING:
 log = Logger()
 
 ANSWER_WITHIN = 5.0  # seconds a forwarded command waits for its host's answer
+# seconds a /join N of a table nobody here knows waits for word of it: one just opened on another process is
+# published at once, but the user who heard of it may be quicker than the bus
+UNHEARD_WAIT = 0.5
 # What a user at a table elsewhere types that goes to the table's process: the table's commands, chat and game
 # verbs (any verb that is not one of the lobby-wide commands below). Everything else is answered at home.
 TABLE_COMMANDS = frozenset({"say", "leave", "option", "start", "ok", "score", "look", "bot"})
@@ -89,6 +93,19 @@ class Directory(Protocol):
 
     def publish(self) -> None: ...
 
+    def soon(self) -> None: ...
+
+
+@dataclass
+class Awaiting:
+    """A /join or /watch of a table not heard of yet, waiting (at most ``UNHEARD_WAIT``) for word of it."""
+
+    session: Session
+    text: str
+    ok: Callable[[Any], None]
+    error: Callable[[MudwizError], None]
+    timer: IDelayedCall
+
 
 @dataclass
 class Pending:
@@ -111,6 +128,7 @@ class Visits:
         self.clock = part.clock
         self.visitors: dict[str, Visitor] = {}  # host: lower-cased name -> visitor seated or watching here
         self.pending: dict[str, Pending] = {}  # home: request key -> its callbacks
+        self.awaiting: dict[int, list[Awaiting]] = {}  # home: table number not heard of -> the lines asking for it
         self._keys = itertools.count(1)
         for op, handler in (("cmd", self._command), ("reply", self._reply), ("deliver", self._deliver),
                             ("at", self._at), ("drop", self._drop), ("reattach", self._reattach)):
@@ -145,7 +163,12 @@ class Visits:
         False when the line is for this process."""
         target = self.target(session, text)
         if target is None:
-            return False
+            number = self.unheard_of(session, text)
+            if number is None:
+                return False
+            self.awaiting.setdefault(number, []).append(Awaiting(session, text, ok, error, self.clock.callLater(
+                UNHEARD_WAIT, self._unheard, number)))
+            return True
         node, table = target
         verb = text.strip()[1:].partition(" ")[0].lower() if text.strip().startswith("/") else ""
         if session.elsewhere is not None and verb in MOVES:
@@ -163,6 +186,48 @@ class Visits:
         self.pending[key] = Pending(ok, error, node, table, timer)
         self.bus.send(node, {"op": "cmd", "rid": key, "line": text, **self.about(session)})
         return True
+
+    def unheard_of(self, session: Session, text: str) -> int | None:
+        """The number of a table ``/join N`` or ``/watch N`` asks for that nobody here knows of: it may have just
+        opened on another process, whose word of it is on its way."""
+        text = text.strip()
+        if session.elsewhere is not None or session.table is not None or not text.startswith("/"):
+            return None
+        verb, _, rest = text[1:].partition(" ")
+        number = whole_number(rest.strip().lstrip("#"))
+        if verb.lower() not in ("join", "watch") or number is None or number in self.lobby.tables:
+            return None
+        return number
+
+    def heard_of(self, table: int) -> None:
+        """Table ``table`` was published: the lines waiting for it go on (to its process, or answered here)."""
+        for waiting in self.awaiting.pop(table, []):
+            if waiting.timer.active():
+                waiting.timer.cancel()
+            self.go_on(waiting)
+
+    def _unheard(self, table: int) -> None:
+        waiting = self.awaiting.get(table, [])
+        for entry in [w for w in waiting if not w.timer.active()]:
+            waiting.remove(entry)
+            self.go_on(entry)
+        if not waiting:
+            self.awaiting.pop(table, None)
+
+    def go_on(self, waiting: Awaiting) -> None:
+        """A line that waited for word of its table: forwarded now, or carried out here ("there is no table N")."""
+        from mudwiz.commands import dispatch
+
+        session = waiting.session
+        if not session.connected or self.lobby.users.get(session.name.lower()) is not session:
+            return
+        if self.target(session, waiting.text) is not None:
+            self.forward(session, waiting.text, waiting.ok, waiting.error)
+            return
+        try:
+            waiting.ok(dispatch(self.lobby, session, waiting.text))
+        except MudwizError as exc:
+            waiting.error(exc)
 
     def about(self, session: Session) -> dict[str, Any]:
         """What the host needs to know of the user for their visitor."""
@@ -274,6 +339,7 @@ class Visits:
         self.report(visitor)
         self.keep(visitor)
         self.bus.send(home, {"op": "reply", "rid": m["rid"], **answer})
+        self.part.soon()
 
     def keep(self, visitor: Visitor) -> None:
         """A visitor at a table is kept (their next lines find it); one at none is forgotten."""
