@@ -162,7 +162,7 @@ def _who(lobby: Lobby, session: Session, arg: str) -> str | None:
 
 @command("tables", "/tables", "list the tables")
 def _tables(lobby: Lobby, session: Session, arg: str) -> str | None:
-    session.deliver({"type": "tables", "tables": [t.summary() for t in lobby.tables.values()]})
+    session.deliver({"type": "tables", "tables": lobby.table_summaries()})
     return None
 
 
@@ -377,7 +377,7 @@ def _score(lobby: Lobby, session: Session, arg: str) -> str | None:
 def _look(lobby: Lobby, session: Session, arg: str) -> str | None:
     if session.table is None:
         session.deliver(who_message(lobby))
-        session.deliver({"type": "tables", "tables": [t.summary() for t in lobby.tables.values()]})
+        session.deliver({"type": "tables", "tables": lobby.table_summaries()})
         return None
     session.table.send_state(session, look=True)
     return None

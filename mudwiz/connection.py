@@ -236,6 +236,8 @@ class Connection:
                 return
             request_id = request.get("id")
             text = one_line(request["cmd"]).strip()  # JSON may spell a line break (\\n) or a bidi override
+        if self.forwarded(text, request_id):
+            return
         try:
             reply = self.handle(text)
         except MudwizError as exc:
@@ -276,6 +278,15 @@ class Connection:
             self.lobby.disconnect(self.session)
         self.session.connected = False
 
+    def forwarded(self, text: str, request_id: Any) -> bool:
+        """Cluster: a command for a table another process hosts goes there, and its ok or error comes back to be
+        answered here with the request's id (mudwiz/cluster/visits.py). False: it is for this process."""
+        remote = self.lobby.remote_tables
+        if not self.logged_in or remote is None or self.asking is not None:
+            return False
+        return remote.forward(self.session, text, lambda reply: self.reply_ok(reply, request_id),
+                                     lambda error: self.reply_error(error, request_id))
+
     def handle(self, text: str) -> str | None | object:
         if self.logged_in:
             return dispatch(self.lobby, self.session, text)
@@ -306,7 +317,7 @@ class Connection:
         self.logged_in = True
         if self.on_login is not None:
             self.on_login()
-        if self.session.table is None:
+        if self.session.table is None and self.session.elsewhere is None:  # elsewhere: its process sends the table
             dispatch(self.lobby, self.session, "/look")
 
     # -- passwords

@@ -35,6 +35,7 @@ from mudwiz.usertext import BBS_NAME_RULE, NAME_RULE, one_line
 
 if TYPE_CHECKING:
     from mudwiz.cluster.presence import Presence
+    from mudwiz.cluster.seats import RemoteTables
     from mudwiz.cluster.service import ClusterService
 
 log = Logger()
@@ -102,6 +103,8 @@ class Lobby:
         self.records = records  # None: games are not kept, /history and /game say so
         self.journal: Journal | None = None  # set by makeService; None: tables do not survive a restart
         self.cluster: ClusterService | None = None  # set by makeService with MUDWIZ_REDIS_URL (mudwiz/cluster/)
+        # cluster: the tables other processes host, and the seats they keep (mudwiz/cluster/tables.py); None alone
+        self.remote_tables: RemoteTables | None = None
         self.idle_close = idle_close
         self.think = think
         self.grace = grace
@@ -189,6 +192,8 @@ class Lobby:
             if table.holds_seat_for(session.name):
                 table.reattach(session)
                 return
+        if self.remote_tables is not None:  # cluster: a seat another process keeps for them
+            self.remote_tables.reattach(session)
 
     def held_spelling(self, name: str) -> str:
         """``name`` as spelled by the seat kept for it, if any: a player back as ``HOSTY`` is ``hosty`` again,
@@ -198,7 +203,8 @@ class Lobby:
             held = table.seated(name)
             if held is not None and table.holds_seat_for(name):
                 return held.name
-        return name
+        remote = self.remote_tables.held(name) if self.remote_tables is not None else None  # cluster
+        return remote.spelling if remote is not None else name
 
     # ------------------------------------------------------------ holding a name
 
@@ -206,11 +212,16 @@ class Lobby:
         """Whether anyone holds ``name`` (any case): online, away in the grace period, or a seat kept for it at
         some table (its holder dropped, or a stand-in bot plays it after the grace period or a ``/leave``)."""
         key = name.lower()
-        return key in self.users or key in self.away or any(t.holds_seat_for(key) for t in self.tables.values())
+        return (key in self.users or key in self.away or any(t.holds_seat_for(key) for t in self.tables.values())
+                or self.remote_tables is not None and self.remote_tables.held(key) is not None)  # cluster
 
     def needs_resume_code(self, name: str) -> bool:
         """Whether logging in as ``name`` must give its guest's resume code: a guest holds it but is not here."""
         key = name.lower()
+        if self.remote_tables is not None and key not in self.users:  # cluster: a guest's seat another process keeps
+            remote = self.remote_tables.held(key)
+            if remote is not None and remote.code_hash is not None:
+                return True
         return key in self.resume_codes and key not in self.users and self.holds_name(key)
 
     def resume_code(self, session: Session) -> str | None:
@@ -234,6 +245,10 @@ class Lobby:
         """Whether ``code`` is the resume code of ``name``; a wrong one counts as a failed login."""
         issued = self.resume_codes.get(name.lower(), "")
         right = bool(issued) and hmac.compare_digest(typed_code(code).encode(), issued.encode())
+        if not right and self.remote_tables is not None:  # cluster: checked against the hash the directory has
+            right = self.remote_tables.code_matches(name, typed_code(code))
+            if right:  # theirs still: the welcome shows it again, and the seat's process is given it
+                self.resume_codes[name.lower()] = typed_code(code)
         return counted(self.failures, right, name, address)
 
     def _release(self, name: str) -> None:
@@ -254,9 +269,18 @@ class Lobby:
             self.remote.user_off(session)
         if self.records is not None:
             self.records.board.forget(session.name)
+        if session.elsewhere is not None and self.remote_tables is not None:  # cluster: the host process keeps it
+            self.remote_tables.dropped(session)
         if self.stopping:  # the tables stay as they are: no grace, no stand-in, no game abandoned on the way down
             session.connected = False
             return
+        self.drop_from_table(session)
+        self._release(session.name)
+        self.presence_notice(session, "left")
+
+    def drop_from_table(self, session: Session) -> None:
+        """``session``'s connection is gone: a running game keeps its seat for the grace period, else it leaves
+        its table (a cluster's visitor too, whose connection was on another process)."""
         table = session.table
         session.connected = False
         if table is not None:
@@ -268,8 +292,6 @@ class Lobby:
                 table.people_changed()
             else:
                 table.leave(session)
-        self._release(session.name)
-        self.presence_notice(session, "left")
 
     def hold_seat(self, name: str, table: Table) -> None:
         """Keep ``name``'s seat at ``table`` for the grace period (a dropped player's, or a restored table's)."""
@@ -294,9 +316,21 @@ class Lobby:
     def new_table(self, session: Session, game: str) -> Table:
         if session.table is not None:
             raise BadCommand(f"you are at table {session.table.id}; /leave it first")
-        table = self.make_table(self._next_table, game, session)
+        table = self.make_table(self.new_table_id(), game, session)
         self.lobby_notice(f"{session.name} opens table {table.id} ({table.game_class.title}).", exclude=session)
         return table
+
+    def new_table_id(self) -> int:
+        """The number of the next table opened here (a cluster's processes draw theirs from a shared counter)."""
+        if self.remote_tables is not None:
+            return self.remote_tables.new_table_id()
+        return self._next_table
+
+    def table_summaries(self) -> list[dict[str, Any]]:
+        """What ``/tables`` lists: this process's tables, and in a cluster the other processes' too, by number."""
+        if self.remote_tables is not None:
+            return self.remote_tables.summaries()
+        return [t.summary() for t in self.tables.values()]
 
     def make_table(self, table_id: int, game: str, host: Session, journal: bool = True) -> Table:
         """A table of this server's, listed from now on (``journal`` False: not journaled yet, as while the

@@ -33,6 +33,7 @@ from mudwiz.accounts import Accounts
 from mudwiz.cluster.bus import redis_url
 from mudwiz.cluster.presence import Presence
 from mudwiz.cluster.service import ClusterService, cluster_node_name
+from mudwiz.cluster.tables import ClusterTables
 from mudwiz.connection import LOGIN_TIMEOUT
 from mudwiz.games import available, game_class
 from mudwiz.lobby import ARRIVAL_BURST, ARRIVAL_RATE, PRESENCE_CROWD, Lobby, PresenceLimits
@@ -304,7 +305,8 @@ def makeService(
     Farewell(lobby.sysops).setServiceParent(top)  # before the listeners: stopped after they stop accepting
     node = cluster_node_name() if redis_url() else node_name()
     lobby.journal = Journal(records.store, resume_code_of(lobby), node)
-    restore_tables(lobby, records.store.open_tables(node or None))  # a node its own tables; one process all
+    if redis_url() is None:  # a cluster's node restores its own tables once it has joined (cluster/tables.py)
+        restore_tables(lobby, records.store.open_tables(node or None))  # a named process its own; one process all
     TableJournalService(lobby, lobby.journal, writer).setServiceParent(top)  # after the writer: stopped before it
     top.lobby = lobby  # type: ignore[attr-defined]
     listeners = cluster_node(top, lobby, clock, node) or top
@@ -342,6 +344,7 @@ def cluster_node(top: service.MultiService, lobby: Lobby, clock: IReactorTime, n
     cluster.setServiceParent(top)
     lobby.cluster = cluster
     cluster.add(Presence(lobby, cluster))  # who is online on the other nodes; lobby talk across them
+    cluster.add(ClusterTables(lobby, cluster, clock, lobby.records.store if lobby.records else None))
     return cluster
 
 

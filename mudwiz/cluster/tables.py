@@ -1,0 +1,341 @@
+"""Tables across the cluster's processes: one directory of every table, numbers no two processes give twice, play
+at a table another process hosts (visits.py), coming back on any process, and the takeover of a dead one's tables.
+
+A table lives on the process whose user opened it (its *host*). Every process keeps a replica of the others'
+tables, the **directory**: table id -> {node, summary (what /tables shows), held (the seats kept for people not
+connected: lower-cased name -> {spelling, code_hash})}. Each host publishes its own tables' entries when they
+change (``table_up``, ``table_gone``; looked at every ``PUBLISH_EVERY`` seconds, and at once after a drop or a
+return), and sends a snapshot (``tables``) to a process it first hears. A guest's resume code travels as its
+SHA-256 only, so that any process can check the code a returning guest types.
+
+Table numbers come in blocks of ``ID_BLOCK`` from the store's counter (``draw_table_ids``), so ``/new`` costs a
+transaction once every ``ID_BLOCK`` tables, and no number is given twice, even after Redis forgets everything.
+
+At start a process restores only its own journaled tables; when a process is gone, the survivors race for a Redis
+lock, and the winner (once Redis confirms the process holds no name) claims its tables
+in the journal and restores them as a restart would (seats kept for the grace period, resume codes from the
+journal), then publishes them: the users connected elsewhere are seated again at once, the others at their next
+login anywhere.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from twisted.internet import defer, task
+from twisted.internet.interfaces import IDelayedCall, IReactorTime
+from twisted.logger import Logger
+
+from mudwiz.cluster.seats import Held
+from mudwiz.cluster.visits import Visitor, Visits
+from mudwiz.errors import BadCommand, MudwizError
+from mudwiz.numbers import whole_number
+from mudwiz.restore import restore_tables
+from mudwiz.session import Session
+from mudwiz.store import StoreError
+from mudwiz.table.recording import seat_kind
+
+if TYPE_CHECKING:
+    from mudwiz.cluster.service import ClusterService
+    from mudwiz.lobby import Lobby
+    from mudwiz.store import Store
+    from mudwiz.table import Table
+
+log = Logger()
+
+PUBLISH_EVERY = 0.25  # seconds between looks at this process's tables for changes to publish
+ID_BLOCK = 100  # table numbers drawn at once
+DROPPING = 3.0  # seconds a dropped user's seat elsewhere is assumed kept until its host publishes it
+LOCK_FOR = 30_000  # milliseconds a takeover lock lasts if its holder dies holding it
+
+
+def code_hash(code: str) -> str:
+    return hashlib.sha256(code.encode()).hexdigest()
+
+
+def draw_table_ids(store: Store, count: int = ID_BLOCK) -> range:
+    """A block of table numbers no other process gets: the store's counter, above every journaled table. The one
+    place numbers are drawn."""
+    return store.reserve_table_ids(count)
+
+
+class ClusterTables:
+    """The cluster part for tables (``cluster.add``): the directory, the numbers, the visits, the takeover."""
+
+    def __init__(self, lobby: Lobby, cluster: ClusterService, clock: IReactorTime, store: Store | None) -> None:
+        self.lobby = lobby
+        self.cluster = cluster
+        self.bus = cluster.bus
+        self.nodes = cluster.nodes
+        self.clock = clock
+        self.store = store
+        self.directory: dict[int, dict[str, Any]] = {}  # the other processes' tables: id -> entry
+        self.published: dict[int, str] = {}  # this process's tables as last published: id -> entry as JSON
+        self.ids: list[int] = []
+        self.gone: set[str] = set()  # nodes gone (no beat, or bye) and not heard since
+        # users of ours who dropped while seated elsewhere, until the host has published the seat it keeps for them
+        # (so nobody else takes the name meanwhile): lower-cased name -> (the seat, until when)
+        self.dropping: dict[str, tuple[Held, float]] = {}
+        self._loop: task.LoopingCall | None = None
+        self._soon: IDelayedCall | None = None
+        self.visits = Visits(self)
+        lobby.remote_tables = self
+        self.bus.on("table_up", self._table_up)
+        self.bus.on("table_gone", self._table_gone)
+        self.bus.on("tables", self._snapshot)
+        self.bus.on("taken_over", self._taken_over)
+        self.nodes.on_new.append(self._node_new)
+        self.nodes.on_gone.append(self._node_gone)
+        self.bus.on_resubscribed.append(self._resend)
+
+    @property
+    def me(self) -> str:
+        return self.bus.node
+
+    # ------------------------------------------------------------ starting and stopping
+
+    @defer.inlineCallbacks
+    def start(self) -> Any:
+        if self.lobby.journal is not None:  # a visiting guest's seat is journaled with their resume code too
+            own = self.lobby.journal.resume_code
+            self.lobby.journal.resume_code = lambda name: own(name) or self.visits.code_of(name)
+        yield self.restore_own()
+        self._loop = task.LoopingCall(self.publish)
+        self._loop.clock = self.clock
+        self._loop.start(PUBLISH_EVERY, now=True)
+
+    def stop(self) -> None:
+        """A clean stop: the journal stops before the node says ``bye`` (the parts stop first), since a survivor
+        takes this node's tables over the moment it hears it, and must find them as they will stay."""
+        if self.lobby.journal is not None:
+            self.lobby.journal.stop()
+        if self._loop is not None and self._loop.running:
+            self._loop.stop()
+
+    @defer.inlineCallbacks
+    def restore_own(self) -> Any:
+        """This process's own journaled tables, under its takeover lock: a survivor taking them over meanwhile
+        finishes first, and then they are its, not ours."""
+        if self.store is None:
+            return
+        for _ in range(int(LOCK_FOR / 250) + 1):
+            if (yield self.lock(self.me)):
+                break
+            yield task.deferLater(self.clock, 0.25, lambda: None)
+        try:
+            restored = restore_tables(self.lobby, self.store.open_tables(self.me))
+            log.info("node {node}: {n} journaled tables restored", node=self.me, n=len(restored))
+        finally:
+            yield self.unlock(self.me)
+
+    def lock(self, node: str) -> defer.Deferred[Any]:
+        return self.bus.redis.set(self.bus.key("takeover", node), self.me, pexpire=LOCK_FOR, only_if_not_exists=True)
+
+    def unlock(self, node: str) -> defer.Deferred[Any]:
+        return self.bus.redis.delete(self.bus.key("takeover", node)).addErrback(lambda _: None)
+
+    # ------------------------------------------------------------ numbers
+
+    def new_table_id(self) -> int:
+        """The next number of this process's block, a new block drawn when it is used up (one small transaction
+        every ``ID_BLOCK`` tables)."""
+        if not self.ids and self.store is not None:
+            try:
+                self.ids.extend(draw_table_ids(self.store))
+            except StoreError as exc:
+                raise BadCommand(f"no table number can be drawn now ({exc}); try again in a moment") from None
+        if not self.ids:
+            raise BadCommand("no table number can be drawn: this server process keeps no store")
+        self.soon()  # the others list it at once: its host's friends /join it from their nodes next
+        return self.ids.pop(0)
+
+    # ------------------------------------------------------------ the directory: ours, published
+
+    def entry(self, table: Table) -> dict[str, Any]:
+        """A table as the directory has it: ``held`` the seats kept for people not connected, ``people`` every
+        person's seat with the node they are connected to (``home``): all of them are held once this process is
+        gone, and a visitor's once their home is."""
+        held, people = {}, {}
+        for seat in table.seats:
+            key = seat.name.lower()
+            if seat_kind(seat) == "person" or table.holds_seat_for(key):
+                code = self.lobby.resume_codes.get(key) or self.visits.code_of(key)
+                people[key] = {"spelling": seat.name, "code_hash": code_hash(code) if code else None,
+                               "home": seat.home if isinstance(seat, Visitor) else self.me}
+                if table.holds_seat_for(key):
+                    held[key] = people[key]
+        return {"id": table.id, "node": self.me, "summary": table.summary(), "held": held, "people": people}
+
+    def soon(self) -> None:
+        """Publish as soon as what is under way is done (a new table, a visitor's command), not at the next look."""
+        if self._soon is None or not self._soon.active():
+            self._soon = self.clock.callLater(0, self.publish)
+
+    def publish(self) -> None:
+        """Publish what changed at this process's tables since the last look."""
+        for table in list(self.lobby.tables.values()):
+            entry = self.entry(table)
+            text = json.dumps(entry, sort_keys=True)
+            if self.published.get(table.id) != text:
+                self.published[table.id] = text
+                self.bus.broadcast({"op": "table_up", "table": entry})
+        for table_id in [t for t in self.published if t not in self.lobby.tables]:
+            del self.published[table_id]
+            self.bus.broadcast({"op": "table_gone", "id": table_id})
+
+    def snapshot(self) -> dict[str, Any]:
+        return {"op": "tables", "tables": [self.entry(t) for t in self.lobby.tables.values()]}
+
+    def _node_new(self, node: str) -> None:
+        self.gone.discard(node)
+        self.bus.send(node, self.snapshot())
+
+    def _resend(self) -> None:
+        self.bus.broadcast(self.snapshot())
+
+    # ------------------------------------------------------------ the directory: theirs
+
+    def _table_up(self, m: dict[str, Any]) -> None:
+        if m["from"] == self.me:
+            return
+        self.put(m["table"])
+
+    def put(self, entry: dict[str, Any]) -> None:
+        """Another process's table, new or changed; a user of ours whose seat it keeps and who was at that table
+        (its process restarted, or another took it over) is seated again at once."""
+        table_id = int(entry["id"])
+        if table_id in self.lobby.tables:  # ours now (taken over): theirs is stale
+            return
+        self.directory[table_id] = entry
+        self.visits.heard_of(table_id)
+        for key in entry.get("held", {}):
+            session = self.lobby.users.get(key)
+            if session is not None and session.connected and session.elsewhere is not None \
+                    and session.elsewhere[1] == table_id:
+                self.visits.reattach(session, entry["node"], table_id)
+
+    def _table_gone(self, m: dict[str, Any]) -> None:
+        entry = self.directory.get(int(m["id"]))
+        if entry is not None and entry["node"] == m["from"]:
+            del self.directory[int(m["id"])]
+
+    def _snapshot(self, m: dict[str, Any]) -> None:
+        node = m["from"]
+        if node == self.me:
+            return
+        ids = {int(e["id"]) for e in m["tables"]}
+        for table_id in [t for t, e in self.directory.items() if e["node"] == node and t not in ids]:
+            del self.directory[table_id]
+        for entry in m["tables"]:
+            self.put(entry)
+
+    def summaries(self) -> list[dict[str, Any]]:
+        """Every table of the server, by number: ours as they are, the others' as last published."""
+        rows = {t.id: t.summary() for t in self.lobby.tables.values()}
+        for table_id, entry in self.directory.items():
+            rows.setdefault(table_id, entry["summary"])
+        return [rows[t] for t in sorted(rows)]
+
+    def remote_table(self, number: str) -> tuple[str, int] | None:
+        """(node, id) of table ``number`` when another process hosts it."""
+        n = whole_number(number)
+        if n is None or n in self.lobby.tables or n not in self.directory:
+            return None
+        return self.directory[n]["node"], n
+
+    def reachable(self, node: str) -> bool:
+        """Whether ``node`` is worth asking: not known gone (one not heard yet is asked; ``ANSWER_WITHIN``
+        bounds the wait)."""
+        return node not in self.gone
+
+    # ------------------------------------------------------------ seats kept elsewhere
+
+    def held(self, name: str) -> Held | None:
+        """The seat another process keeps for ``name``, if any."""
+        key = name.lower()
+        for table_id, entry in self.directory.items():
+            seat = entry.get("held", {}).get(key)
+            person = entry.get("people", {}).get(key)
+            if seat is None and person is not None and (entry["node"] in self.gone or person.get("home") in self.gone):
+                seat = person  # kept for them as soon as their process, or the table's, is known gone
+            if seat is not None:
+                return Held(seat["spelling"], seat.get("code_hash"), entry["node"], table_id)
+        dropping = self.dropping.get(key)
+        if dropping is not None and dropping[1] > self.clock.seconds():
+            return dropping[0]
+        self.dropping.pop(key, None)
+        return None
+
+    def code_matches(self, name: str, code: str) -> bool:
+        held = self.held(name)
+        return held is not None and held.code_hash is not None and held.code_hash == code_hash(code)
+
+    def reattach(self, session: Session) -> None:
+        """At login: the seat another process keeps for this (proven) name is asked for."""
+        held = self.held(session.name)
+        if held is not None:
+            self.visits.reattach(session, held.node, held.table)
+
+    def forward(self, session: Session, text: str, ok: Callable[[Any], None],
+                error: Callable[[MudwizError], None]) -> bool:
+        return self.visits.forward(session, text, ok, error)
+
+    def dropped(self, session: Session) -> None:
+        """Our user seated elsewhere dropped: the host keeps the seat; until it says so, this process does."""
+        assert session.elsewhere is not None
+        node, table, seated = session.elsewhere
+        if seated:
+            code = self.lobby.resume_code(session)
+            held = Held(session.name, code_hash(code) if code else None, node, table)
+            self.dropping[session.name.lower()] = (held, self.clock.seconds() + DROPPING)
+        self.visits.dropped(session)
+
+    # ------------------------------------------------------------ a process gone: its tables taken over
+
+    def _node_gone(self, node: str) -> None:
+        self.gone.add(node)
+        self.visits.node_gone(node)
+        self.take_over(node).addErrback(lambda f: log.failure("takeover of {node} failed", f, node=node))
+
+    @defer.inlineCallbacks
+    def take_over(self, node: str) -> Any:
+        """Race the other survivors for ``node``'s tables; the winner, once Redis says ``node`` is dead (not just
+        slow to beat), claims them in the journal and restores them here."""
+        if self.store is None or not (yield self.lock(node)):
+            return
+        try:
+            if (yield self.nodes.is_alive(node)):
+                return
+            claimed = set(self.store.claim_tables(node, self.me))
+            if not claimed:  # another survivor was first, or it had none
+                return
+            restored = restore_tables(self.lobby, [t for t in self.store.open_tables(self.me) if t.id in claimed])
+            log.info("node {node} took over {n} tables of node {dead}: {ids}", node=self.me, n=len(restored),
+                     dead=node, ids=sorted(claimed))
+            for table in restored:
+                self.directory.pop(table.id, None)
+                self.seat_again(table)
+            self.publish()
+            self.bus.broadcast({"op": "taken_over", "dead": node, "tables": sorted(claimed)})
+        finally:
+            yield self.unlock(node)
+
+    def seat_again(self, table: Table) -> None:
+        """Our users who sat at ``table`` on the dead process, here now, take their seats back at once."""
+        for seat in list(table.seats):
+            session = self.lobby.users.get(seat.name.lower())
+            if session is None or session.elsewhere is None or session.elsewhere[1] != table.id:
+                continue
+            self.visits.place(session, None)
+            away = self.lobby.away.pop(seat.name.lower(), None)
+            if away is not None and away[1].active():
+                away[1].cancel()
+            table.reattach(session)
+
+    def _taken_over(self, m: dict[str, Any]) -> None:
+        """The dead process's tables are another's now (published just before): what is left of it is gone."""
+        for table_id in [t for t, e in self.directory.items() if e["node"] == m["dead"]]:
+            del self.directory[table_id]

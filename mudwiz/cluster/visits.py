@@ -1,0 +1,398 @@
+"""Playing at a table another process hosts: the user's own process (their *home*) forwards their table commands,
+and the table's process (its *host*) seats a ``Visitor`` in their name that sends everything it is told home.
+
+On the host a visitor is an ordinary ``Session`` to the table, the lobby and the commands: its lines run through the
+same ``commands.dispatch`` as a local user's, so refusals, hints and timing are the same. It is not one of the host's
+users (not in ``lobby.users``, not in its /who): the user is their home's. Its ``deliver`` sends each message home
+(``deliver``), where the real session renders it as for a local table; where it sits is reported home (``at``),
+which sets or clears ``Session.elsewhere`` there.
+
+Messages (docs/scaling.md), each to one node:
+
+- home -> host ``cmd`` {rid, name, line, mode, charset, registered, code}: one line the user typed; answered by
+  ``reply`` {rid, ok | error} (no answer within ``ANSWER_WITHIN`` seconds: a one-line error, never a hang).
+- home -> host ``drop`` {name}: the user's connection is gone: the host keeps the seat as for a local drop.
+- any -> host ``reattach`` {name, mode, charset, registered, code}: the user logged in (anywhere) and proved the
+  name: the host seats a new visitor in the seat it kept and reports it (``at``).
+- host -> home ``deliver`` {to, message}, ``at`` {to, table, seated}.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
+
+from twisted.internet.interfaces import IDelayedCall, IReactorTime
+from twisted.logger import Logger
+
+from mudwiz.errors import BadCommand, MudwizError
+from mudwiz.games.base import Event
+from mudwiz.numbers import whole_number
+from mudwiz.session import Session
+
+if TYPE_CHECKING:
+    from mudwiz.cluster.bus import Bus
+    from mudwiz.lobby import Lobby
+
+log = Logger()
+
+ANSWER_WITHIN = 5.0  # seconds a forwarded command waits for its host's answer
+# seconds a /join N of a table nobody here knows waits for word of it: one just opened on another process is
+# published at once, but the user who heard of it may be quicker than the bus
+UNHEARD_WAIT = 0.5
+# What a user at a table elsewhere types that goes to the table's process: the table's commands, chat and game
+# verbs (any verb that is not one of the lobby-wide commands below). Everything else is answered at home.
+TABLE_COMMANDS = frozenset({"say", "leave", "option", "start", "ok", "score", "look", "bot"})
+MOVES = frozenset({"new", "join", "watch"})  # refused at home while at a table elsewhere, as at a local one
+
+
+def not_answering(table: int) -> BadCommand:
+    return BadCommand(f"table {table} is on a server process that is not answering; try again in a few seconds")
+
+
+class Visitor(Session):
+    """A user of another process at one of this process's tables: what the table says to it goes to their home."""
+
+    def __init__(self, visits: Visits, name: str, home: str) -> None:
+        super().__init__(name, mode="json")
+        self.visits = visits
+        self.home = home
+        self.code: str | None = None  # a guest's resume code, as their home issued it
+        self.reported: tuple[int | None, bool] = (None, False)  # where the home was last told they are
+
+    def deliver(self, message: dict[str, Any], event: Event | None = None) -> None:
+        if self.connected:
+            self.visits.bus.send(self.home, {"op": "deliver", "to": self.name, "message": message})
+
+    def moved(self) -> None:
+        """Not the presence's business (the user is their home's): the home is told where they are now."""
+        self.visits.report(self)
+
+    def update(self, message: dict[str, Any]) -> None:
+        """What the home says of the user with each line: their mode (the hint's spacing), charset, account."""
+        self.mode = str(message.get("mode") or "json")
+        self.charset = str(message.get("charset") or "utf-8")
+        self.registered = bool(message.get("registered"))
+        self.code = message.get("code") or None
+        if self.code is not None and not self.registered:  # the host's lobby guards the seat with it, as its own
+            self.visits.lobby.resume_codes[self.name.lower()] = self.code
+
+
+class Directory(Protocol):
+    """What the visits need of the table directory (``ClusterTables``)."""
+
+    lobby: Lobby
+    bus: Bus
+    clock: IReactorTime
+
+    def remote_table(self, number: str) -> tuple[str, int] | None: ...
+
+    def reachable(self, node: str) -> bool: ...
+
+    def publish(self) -> None: ...
+
+    def soon(self) -> None: ...
+
+
+@dataclass
+class Awaiting:
+    """A /join or /watch of a table not heard of yet, waiting (at most ``UNHEARD_WAIT``) for word of it."""
+
+    session: Session
+    text: str
+    ok: Callable[[Any], None]
+    error: Callable[[MudwizError], None]
+    timer: IDelayedCall
+
+
+@dataclass
+class Pending:
+    """A forwarded command waiting for its answer."""
+
+    ok: Callable[[Any], None]
+    error: Callable[[MudwizError], None]
+    node: str
+    table: int
+    timer: IDelayedCall
+
+
+class Visits:
+    """Both ends of the visits: as a home (forwarding, answers, deliveries) and as a host (visitors)."""
+
+    def __init__(self, part: Directory) -> None:
+        self.part = part
+        self.lobby = part.lobby
+        self.bus = part.bus
+        self.clock = part.clock
+        self.visitors: dict[str, Visitor] = {}  # host: lower-cased name -> visitor seated or watching here
+        self.pending: dict[str, Pending] = {}  # home: request key -> its callbacks
+        self.awaiting: dict[int, list[Awaiting]] = {}  # home: table number not heard of -> the lines asking for it
+        self._keys = itertools.count(1)
+        for op, handler in (("cmd", self._command), ("reply", self._reply), ("deliver", self._deliver),
+                            ("at", self._at), ("drop", self._drop), ("reattach", self._reattach)):
+            self.bus.on(op, handler)
+
+    # ------------------------------------------------------------ home: forwarding
+
+    def target(self, session: Session, text: str) -> tuple[str, int] | None:
+        """The (node, table) a line goes to, or None when this process answers it."""
+        text = text.strip()
+        if not text:
+            return None
+        verb, _, rest = text[1:].partition(" ") if text.startswith("/") else ("say", "", text)
+        verb = verb.lower()
+        if session.elsewhere is not None:
+            if verb in TABLE_COMMANDS or verb in MOVES or verb not in self.commands():
+                return session.elsewhere[0], session.elsewhere[1]
+            return None
+        if verb in ("join", "watch") and session.table is None:
+            return self.part.remote_table(rest.strip().lstrip("#"))
+        return None
+
+    @staticmethod
+    def commands() -> set[str]:
+        from mudwiz.commands import COMMANDS  # commands stand on the lobby, which stands on this
+
+        return set(COMMANDS)
+
+    def forward(self, session: Session, text: str, ok: Callable[[Any], None],
+                error: Callable[[MudwizError], None]) -> bool:
+        """Send ``text`` to the process hosting the user's table (``ok``/``error`` answer it when its reply comes);
+        False when the line is for this process."""
+        target = self.target(session, text)
+        if target is None:
+            number = self.unheard_of(session, text)
+            if number is None:
+                return False
+            self.awaiting.setdefault(number, []).append(Awaiting(session, text, ok, error, self.clock.callLater(
+                UNHEARD_WAIT, self._unheard, number)))
+            return True
+        node, table = target
+        verb = text.strip()[1:].partition(" ")[0].lower() if text.strip().startswith("/") else ""
+        if session.elsewhere is not None and verb in MOVES:
+            error(BadCommand(f"you are at table {table}; /leave it first"))
+            return True
+        if not self.part.reachable(node):
+            if verb == "leave" and session.elsewhere is not None:  # let go of a table nobody can reach
+                self.place(session, None)
+                ok(f"you leave table {table}")
+            else:
+                error(not_answering(table))
+            return True
+        key = f"{self.bus.node}:{next(self._keys)}"
+        timer = self.clock.callLater(ANSWER_WITHIN, self._unanswered, key)
+        self.pending[key] = Pending(ok, error, node, table, timer)
+        self.bus.send(node, {"op": "cmd", "rid": key, "line": text, **self.about(session)})
+        return True
+
+    def unheard_of(self, session: Session, text: str) -> int | None:
+        """The number of a table ``/join N`` or ``/watch N`` asks for that nobody here knows of: it may have just
+        opened on another process, whose word of it is on its way."""
+        text = text.strip()
+        if session.elsewhere is not None or session.table is not None or not text.startswith("/"):
+            return None
+        verb, _, rest = text[1:].partition(" ")
+        number = whole_number(rest.strip().lstrip("#"))
+        if verb.lower() not in ("join", "watch") or number is None or number in self.lobby.tables:
+            return None
+        return number
+
+    def heard_of(self, table: int) -> None:
+        """Table ``table`` was published: the lines waiting for it go on (to its process, or answered here)."""
+        for waiting in self.awaiting.pop(table, []):
+            if waiting.timer.active():
+                waiting.timer.cancel()
+            self.go_on(waiting)
+
+    def _unheard(self, table: int) -> None:
+        waiting = self.awaiting.get(table, [])
+        for entry in [w for w in waiting if not w.timer.active()]:
+            waiting.remove(entry)
+            self.go_on(entry)
+        if not waiting:
+            self.awaiting.pop(table, None)
+
+    def go_on(self, waiting: Awaiting) -> None:
+        """A line that waited for word of its table: forwarded now, or carried out here ("there is no table N")."""
+        from mudwiz.commands import dispatch
+
+        session = waiting.session
+        if not session.connected or self.lobby.users.get(session.name.lower()) is not session:
+            return
+        if self.target(session, waiting.text) is not None:
+            self.forward(session, waiting.text, waiting.ok, waiting.error)
+            return
+        try:
+            waiting.ok(dispatch(self.lobby, session, waiting.text))
+        except MudwizError as exc:
+            waiting.error(exc)
+
+    def about(self, session: Session) -> dict[str, Any]:
+        """What the host needs to know of the user for their visitor."""
+        return {"name": session.name, "mode": session.mode, "charset": session.charset,
+                "registered": session.registered, "code": self.lobby.resume_code(session)}
+
+    def _unanswered(self, key: str) -> None:
+        pending = self.pending.pop(key, None)
+        if pending is not None:
+            pending.error(not_answering(pending.table))
+
+    def _reply(self, m: dict[str, Any]) -> None:
+        pending = self.pending.pop(m["rid"], None)
+        if pending is None:  # too late: the user was told it was not answered
+            return
+        if pending.timer.active():
+            pending.timer.cancel()
+        if m.get("error") is not None:
+            pending.error(MudwizError(str(m["error"])))
+        else:
+            pending.ok(m.get("ok"))
+
+    def _deliver(self, m: dict[str, Any]) -> None:
+        session = self.lobby.users.get(str(m["to"]).lower())
+        if session is not None:
+            session.deliver(m["message"])
+
+    def _at(self, m: dict[str, Any]) -> None:
+        """The host says where the user is at its tables now."""
+        session = self.lobby.users.get(str(m["to"]).lower())
+        table = m.get("table")
+        if session is None:  # they dropped meanwhile: the host keeps their seat as for any drop
+            if table is not None:
+                self.bus.send(m["from"], {"op": "drop", "name": m["to"]})
+            return
+        if table is None:
+            if session.elsewhere is not None and session.elsewhere[0] == m["from"]:
+                if m.get("lost"):
+                    session.notice(f"your seat at table {session.elsewhere[1]} is no longer kept.")
+                self.place(session, None)
+            return
+        self.place(session, (m["from"], int(table), bool(m.get("seated"))))
+
+    @staticmethod
+    def place(session: Session, where: tuple[str, int, bool] | None) -> None:
+        if session.elsewhere != where:
+            session.elsewhere = where
+            session.moved()
+
+    def dropped(self, session: Session) -> None:
+        """The user's connection is gone: their table's process keeps the seat as it would for its own user."""
+        assert session.elsewhere is not None
+        self.bus.send(session.elsewhere[0], {"op": "drop", "name": session.name})
+
+    def reattach(self, session: Session, node: str, table: int) -> None:
+        """Ask ``node`` for the seat it keeps for ``session`` (who has proved the name)."""
+        self.place(session, (node, table, True))
+        if not self.part.reachable(node):
+            session.notice(f"table {table} is on a server process that is not answering; your seat is given back "
+                           "when another process takes the table over, in a few seconds")
+            return
+        self.bus.send(node, {"op": "reattach", **self.about(session)})
+
+    def node_gone(self, node: str) -> None:
+        """``node`` is gone: what waited for it is answered now, and its visitors here are dropped."""
+        for key, pending in list(self.pending.items()):
+            if pending.node == node:
+                self._unanswered(key)
+        for session in self.lobby.users.values():
+            if session.elsewhere is not None and session.elsewhere[0] == node:
+                session.notice(f"the server process of table {session.elsewhere[1]} stopped; another takes the "
+                               "table over in a few seconds, and your seat with it")
+        for visitor in [v for v in self.visitors.values() if v.home == node]:
+            self._drop({"from": node, "name": visitor.name})
+
+    # ------------------------------------------------------------ host: visitors
+
+    def report(self, visitor: Visitor, force: bool = False, lost: bool = False) -> None:
+        """Tell the visitor's home where they are, if that changed (seated or watching, which table)."""
+        table = visitor.table
+        seat = table.roster.own_seat(visitor) if table is not None else None
+        where = (table.id if table is not None else None, seat is not None)
+        if where == visitor.reported and not force:
+            return
+        visitor.reported = where
+        message = {"op": "at", "to": visitor.name, "table": where[0], "seated": where[1]}
+        if lost:
+            message["lost"] = True
+        self.bus.send(visitor.home, message)
+
+    def _command(self, m: dict[str, Any]) -> None:
+        from mudwiz.commands import dispatch
+        from mudwiz.connection import hint
+
+        home, key = m["from"], str(m["name"]).lower()
+        visitor = self.visitors.get(key)
+        if visitor is None or visitor.home != home:
+            visitor = Visitor(self, str(m["name"]), home)
+        visitor.update(m)
+        answer: dict[str, Any]
+        try:
+            answer = {"ok": dispatch(self.lobby, visitor, str(m["line"]))}
+        except MudwizError as exc:
+            answer = {"error": hint(visitor, str(exc))}
+        except Exception:  # a bug costs one reply, never the host's other tables
+            log.failure("forwarded command {line!r} from {name}@{home} failed", line=m["line"], name=m["name"],
+                        home=home)
+            answer = {"error": "internal error; the command was not carried out"}
+        self.report(visitor)
+        self.keep(visitor)
+        self.bus.send(home, {"op": "reply", "rid": m["rid"], **answer})
+        self.part.soon()
+
+    def keep(self, visitor: Visitor) -> None:
+        """A visitor at a table is kept (their next lines find it); one at none is forgotten."""
+        key = visitor.name.lower()
+        if visitor.table is not None and visitor.connected:
+            self.visitors[key] = visitor
+        elif self.visitors.get(key) is visitor:
+            del self.visitors[key]
+
+    def _drop(self, m: dict[str, Any]) -> None:
+        visitor = self.visitors.get(str(m["name"]).lower())
+        if visitor is None or visitor.home != m["from"]:
+            return
+        del self.visitors[visitor.name.lower()]
+        if visitor.code is not None and not visitor.registered:
+            self.lobby.resume_codes[visitor.name.lower()] = visitor.code  # the seat is the code's now
+        self.lobby.drop_from_table(visitor)
+        self.part.publish()
+
+    def _reattach(self, m: dict[str, Any]) -> None:
+        """A user who proved the name on ``m["from"]`` takes back the seat kept for it here."""
+        home, key = m["from"], str(m["name"]).lower()
+        current = self.visitors.get(key)
+        if current is not None and current.home == home and current.table is not None:  # asked twice
+            self.report(current, force=True)
+            current.table.send_state(current, look=True)
+            return
+        if current is not None and current.home != home:  # proved elsewhere: their old home lost them
+            self._drop({"from": current.home, "name": current.name})
+        table = self.held_table(key)
+        if table is None:
+            self.bus.send(home, {"op": "at", "to": m["name"], "table": None, "seated": False, "lost": True})
+            return
+        held = table.seated(key)
+        assert held is not None
+        visitor = Visitor(self, held.name, home)
+        visitor.update(m)
+        away = self.lobby.away.pop(key, None)
+        if away is not None and away[1].active():
+            away[1].cancel()
+        log.info("{name} is back at table {table} from {home}", name=visitor.name, table=table.id, home=home)
+        table.reattach(visitor)
+        self.keep(visitor)
+        self.part.publish()
+
+    def held_table(self, key: str) -> Any:
+        """The table of this process keeping a seat for ``key``, if any."""
+        away = self.lobby.away.get(key)
+        if away is not None and away[0].holds_seat_for(key):
+            return away[0]
+        return next((t for t in self.lobby.tables.values() if t.holds_seat_for(key)), None)
+
+    def code_of(self, name: str) -> str | None:
+        """A visiting guest's resume code, for the journal to keep with their seat."""
+        visitor = self.visitors.get(name.lower())
+        return visitor.code if visitor is not None and not visitor.registered else None

@@ -1,0 +1,168 @@
+"""One node's table directory and visits without processes: a real Lobby and ClusterTables on an unstarted bus,
+fed the messages other nodes would publish (``Bus.received``), what it publishes caught by a stand-in for the
+Redis client (a third-party connection, not our code). What is listed, what is held and proved, where a line goes,
+and what a user is told when the table's node does not answer."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from recorder import Recorder
+from twisted.internet import defer, task
+
+from mudwiz.cluster.service import ClusterService
+from mudwiz.cluster.tables import ClusterTables, code_hash
+from mudwiz.cluster.visits import ANSWER_WITHIN, UNHEARD_WAIT
+from mudwiz.errors import MudwizError
+from mudwiz.lobby import Lobby
+
+
+class PublishedTo:
+    """What the node published, by channel: the one call of the Redis client the bus makes when it sends."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, dict[str, Any]]] = []
+
+    def publish(self, channel: str, text: str) -> defer.Deferred[int]:
+        self.sent.append((channel, json.loads(text)))
+        return defer.succeed(1)
+
+
+@pytest.fixture
+def node() -> tuple[Lobby, ClusterTables, task.Clock, PublishedTo]:
+    clock = task.Clock()
+    lobby = Lobby(clock)
+    cluster = ClusterService("redis://localhost:1/0", "n1", clock, failed=lambda why: None)
+    part = ClusterTables(lobby, cluster, clock, store=None)
+    redis = PublishedTo()
+    cluster.bus.redis = redis
+    part.ids = list(range(201, 301))  # as if drawn from a store
+    return lobby, part, clock, redis
+
+
+def hear(part: ClusterTables, message: dict[str, Any], sender: str = "n2") -> None:
+    part.bus.received("mudwiz:all", json.dumps({**message, "from": sender}))
+
+
+def entry(table: int, node: str = "n2", held: dict[str, Any] | None = None,
+          people: dict[str, Any] | None = None) -> dict[str, Any]:
+    summary = {"id": table, "game": "wizard", "status": "playing", "host": "Eve", "players": ["Eve", "Bob"],
+               "observers": 0, "seats": "2/6"}
+    return {"id": table, "node": node, "summary": summary, "held": held or {}, "people": people or {}}
+
+
+def login(lobby: Lobby, name: str) -> Recorder:
+    session = Recorder()
+    lobby.login(session, name)
+    return session
+
+
+def test_tables_lists_every_nodes_tables_by_number_and_numbers_come_from_the_block(node: Any) -> None:
+    lobby, part, clock, redis = node
+    hear(part, {"op": "table_up", "table": entry(7)})
+    ann = login(lobby, "Ann")
+    table = lobby.new_table(ann, "wizard")
+    assert table.id == 201  # the node's block, not 1
+    assert [t["id"] for t in lobby.table_summaries()] == [7, 201]
+    part.publish()
+    [(channel, up)] = [(c, m) for c, m in redis.sent if m["op"] == "table_up"]
+    assert channel == "mudwiz:all" and up["table"]["summary"] == table.summary() and up["table"]["held"] == {}
+    assert up["table"]["people"] == {"ann": {"spelling": "Ann", "code_hash": code_hash(lobby.resume_codes["ann"]),
+                                             "home": "n1"}}
+    part.publish()  # nothing changed: nothing sent
+    assert len([m for _, m in redis.sent if m["op"] == "table_up"]) == 1
+    hear(part, {"op": "table_gone", "id": 7}, sender="n3")  # not n3's table: ignored
+    assert [t["id"] for t in lobby.table_summaries()] == [7, 201]
+    hear(part, {"op": "table_gone", "id": 7})
+    assert [t["id"] for t in lobby.table_summaries()] == [201]
+
+
+def test_a_seat_held_elsewhere_is_proved_by_its_code_and_asked_for(node: Any) -> None:
+    lobby, part, clock, redis = node
+    code = "7KQ-92M-XW4"
+    hear(part, {"op": "table_up", "table": entry(7, held={"bob": {"spelling": "Bob", "code_hash": code_hash(code)}})})
+    assert lobby.holds_name("BOB") and lobby.needs_resume_code("bob") and lobby.held_spelling("bob") == "Bob"
+    assert not lobby.resume_code_matches("bob", "222-333-444", "10.0.0.1")
+    assert lobby.resume_code_matches("bob", "7kq 92m xw4", "10.0.0.1")
+    bob = login(lobby, "bob")
+    assert (bob.name, bob.elsewhere, lobby.resume_code(bob)) == ("Bob", ("n2", 7, True), code)
+    [(channel, ask)] = [(c, m) for c, m in redis.sent if m["op"] == "reattach"]
+    assert channel == "mudwiz:node:n2" and (ask["name"], ask["code"], ask["registered"]) == ("Bob", code, False)
+
+
+def test_a_dead_nodes_players_are_all_held_until_its_tables_are_taken_over(node: Any) -> None:
+    lobby, part, clock, redis = node
+    people = {"eve": {"spelling": "Eve", "code_hash": None, "home": "n2"}}
+    hear(part, {"op": "table_up", "table": entry(7, people=people)})
+    assert not lobby.holds_name("eve")  # connected there
+    part._node_gone("n2")
+    assert lobby.holds_name("eve") and lobby.held_spelling("EVE") == "Eve" and not lobby.needs_resume_code("eve")
+    eve = login(lobby, "eve")  # an account's password proved it: she waits for the table's new host
+    assert eve.elsewhere == ("n2", 7, True) and "not answering" in eve.messages[-1]["text"]
+    assert not [m for _, m in redis.sent if m["op"] == "reattach"]
+    hear(part, {"op": "table_up", "table": entry(7, node="n3", held={"eve": people["eve"]})}, sender="n3")
+    [(channel, ask)] = [(c, m) for c, m in redis.sent if m["op"] == "reattach"]
+    assert channel == "mudwiz:node:n3" and eve.elsewhere == ("n3", 7, True)
+    hear(part, {"op": "taken_over", "dead": "n2", "tables": [7]}, sender="n3")
+    assert [t["id"] for t in lobby.table_summaries()] == [7]
+
+
+def test_a_visitors_seat_is_held_once_their_own_node_is_gone(node: Any) -> None:
+    lobby, part, clock, redis = node
+    people = {"bob": {"spelling": "Bob", "code_hash": code_hash("7KQ-92M-XW4"), "home": "n3"}}
+    hear(part, {"op": "table_up", "table": entry(7, people=people)})
+    assert not lobby.holds_name("bob")
+    part._node_gone("n3")  # the table's node keeps his seat; it may not have said so yet
+    assert lobby.needs_resume_code("bob") and lobby.held_spelling("bob") == "Bob"
+
+
+def forward(part: ClusterTables, session: Recorder, line: str) -> list[Any]:
+    answers: list[Any] = []
+    taken = part.visits.forward(session, line, answers.append, answers.append)
+    return answers if taken else ["here"]
+
+
+def test_which_lines_go_to_the_tables_node_and_what_an_unanswered_one_costs(node: Any) -> None:
+    lobby, part, clock, redis = node
+    hear(part, {"op": "table_up", "table": entry(7)})
+    ann = login(lobby, "Ann")
+    unheard = forward(part, ann, "/join 8")  # nobody here knows table 8: it may have just opened elsewhere
+    clock.advance(UNHEARD_WAIT)
+    assert [str(e) for e in unheard] == ["there is no table 8; /tables lists them"]  # nor did it
+    opening = forward(part, ann, "/watch 9")
+    hear(part, {"op": "table_up", "table": entry(9, node="n3")}, sender="n3")  # it did: the line goes there
+    [(channel, cmd)] = [(c, m) for c, m in redis.sent if m["op"] == "cmd"]
+    assert channel == "mudwiz:node:n3" and cmd["line"] == "/watch 9" and opening == []
+    hear(part, {"op": "reply", "rid": cmd["rid"], "error": "you are banned from watching"}, sender="n3")
+    assert [str(e) for e in opening] == ["you are banned from watching"]
+    clock.advance(UNHEARD_WAIT)
+    assert len(opening) == 1
+    redis.sent.clear()
+    assert forward(part, ann, "hello") == ["here"]  # lobby chat
+    assert forward(part, ann, "/join 7") == []  # sent; the answer comes later
+    [(channel, cmd)] = [(c, m) for c, m in redis.sent if m["op"] == "cmd"]
+    assert channel == "mudwiz:node:n2" and cmd["line"] == "/join 7" and cmd["name"] == "Ann"
+    hear(part, {"op": "at", "to": "Ann", "table": 7, "seated": True})
+    hear(part, {"op": "reply", "rid": cmd["rid"], "ok": "you sit at table 7"})
+    assert ann.elsewhere == ("n2", 7, True)
+    for line in ("hello", "/play R3", "/ok", "/leave", "/look", "/bot add"):
+        assert forward(part, ann, line) == [], line
+    for line in ("/who", "/tell Bob hi", "/tables", "/help", "/mode ascii"):
+        assert forward(part, ann, line) == ["here"], line
+    refused = forward(part, ann, "/join 201")
+    assert str(refused[0]) == "you are at table 7; /leave it first"
+    waiting = forward(part, ann, "/score")
+    clock.advance(ANSWER_WITHIN - 0.1)
+    assert waiting == []
+    clock.advance(0.1)  # no answer in time: one line, never a hang
+    assert isinstance(waiting[0], MudwizError) and str(waiting[0]) == (
+        "table 7 is on a server process that is not answering; try again in a few seconds")
+    hear(part, {"op": "deliver", "to": "ann", "message": {"type": "notice", "text": "from the table"}})
+    assert ann.messages[-1] == {"type": "notice", "text": "from the table"}
+    part._node_gone("n2")
+    assert "stopped" in ann.messages[-1]["text"]
+    unanswered = forward(part, ann, "/play R3")
+    assert str(unanswered[0]).startswith("table 7 is on a server process that is not answering")
+    assert forward(part, ann, "/leave") == ["you leave table 7"] and ann.elsewhere is None

@@ -1,0 +1,318 @@
+"""Tables across a cluster's processes, on real servers: two or three ``mudwiz serve`` processes (nodes n1..n3) on
+one Redis and one PostgreSQL database. /tables lists every node's tables; users of two nodes play one table to its
+end (either node hosting it), an illegal move comes back as an error with its request id, an observer on another
+node sees what a local observer sees; a dropped player comes back on another node to their seat; and a host killed
+with kill -9 mid-game has its table taken over by a survivor, where its players find their seats as they were."""
+
+from __future__ import annotations
+
+import contextlib
+import random
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import postgres_databases
+from pgserver import Databases
+from wire import JsonClient, RestartableServer, TelnetClient, pick_command, play_until_game_end, register
+
+NOISE = ("chat", "notice", "ok", "error", "who", "tables", "welcome", "help")
+
+
+@contextlib.contextmanager
+def cluster(tmp_path: Path, redis_url: str, postgres: Databases | str, count: int = 2,
+            **env: str) -> Iterator[list[RestartableServer]]:
+    """``count`` nodes of one server, started and seeing each other; stopped (or killed) at the end."""
+    with postgres_databases(postgres).fresh() as url:
+        nodes = [RestartableServer(tmp_path / f"n{i}", tmp_path / f"n{i}.log", MUDWIZ_NODE=f"n{i}",
+                                   MUDWIZ_REDIS_URL=redis_url, MUDWIZ_DATABASE_URL=url, MUDWIZ_BOT_PROCESSES="0",
+                                   **env)
+                 for i in range(1, count + 1)]
+        try:
+            for node in nodes:
+                node.start()
+            names = [f"n{i}" for i in range(1, count + 1)]
+            for name, node in zip(names, nodes, strict=True):  # each has heard every other one's beat
+                eventually(lambda n=node, me=name: all(f"node {o} is here" in n.log() for o in names if o != me),
+                           f"{name} hears the other nodes")
+            yield nodes
+        except BaseException:
+            for node in nodes:
+                print(f"---- {node.logpath.name}\n{node.log()[-6000:]}")
+            raise
+        finally:
+            for node in nodes:
+                if node.proc is not None and node.proc.poll() is None:
+                    node.kill()
+
+
+def eventually(check: Callable[[], Any], what: str, timeout: float = 15.0) -> Any:
+    """``check()`` until it returns something true (its value), or fail saying ``what`` never happened."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = check()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what}: not within {timeout} s")
+        time.sleep(0.1)
+
+
+def tables(client: JsonClient) -> list[dict[str, Any]]:
+    assert client.request("/tables")["type"] == "ok"
+    return list(client.of_type("tables")[-1]["tables"])
+
+
+def listed(client: JsonClient, table: int) -> dict[str, Any] | None:
+    return next((t for t in tables(client) if t["id"] == table), None)
+
+
+def open_table(host: JsonClient, *setup: str) -> int:
+    assert host.request("/new wizard")["type"] == "ok"
+    for cmd in setup:
+        assert host.request(cmd)["type"] == "ok", cmd
+    state = host.last_state()
+    assert state is not None
+    return int(state["table"])
+
+
+def game_view(client: JsonClient, since: int) -> list[dict[str, Any]]:
+    """What a client was shown of the game from message ``since`` on, without chatter and replies."""
+    return [m for m in client.messages[since:] if m["type"] not in NOISE]
+
+
+def test_users_of_two_nodes_play_a_whole_game_at_either_nodes_table(
+        tmp_path: Path, redis_url: str, postgres: Databases | str) -> None:
+    with cluster(tmp_path, redis_url, postgres) as (n1, n2):
+        ann = JsonClient(n1.address, "Ann")
+        bob = JsonClient(n2.address, "Bob")
+        assert ann.request("/new wizard")["type"] == "ok"
+        table = int(ann.last_state()["table"])  # type: ignore[index]
+        reply = bob.request(f"/join {table}")  # at once: the table is published as it opens
+        assert reply == {"type": "ok", "id": reply["id"], "text": f"you sit at table {table}"}
+        bob.wait_for(lambda m: m["type"] == "state" and [p["name"] for p in m["players"]] == ["Ann", "Bob"],
+                     since=0)
+        seen = eventually(lambda: (t := listed(bob, table)) and len(t["players"]) == 2 and t, "n2 lists Bob there")
+        assert (seen["host"], seen["players"], seen["status"]) == ("Ann", ["Ann", "Bob"], "waiting")
+        assert ann.request("/option rounds 2")["type"] == "ok"
+        watchers = [JsonClient(n1.address, "Carl"), JsonClient(n2.address, "Dora")]  # a local and a visiting eye
+        for w in watchers:
+            assert w.request(f"/watch {table}")["text"] == f"you watch table {table}"
+        screens = [TelnetClient(n1.address), TelnetClient(n2.address)]  # and two terminals, the same way
+        for name, screen in zip(("Tim", "Tess"), screens, strict=True):
+            screen.read_until(b"name?")
+            screen.send(name)
+            screen.read_until(b"Welcome")
+            screen.send("/mode ascii")
+            screen.read_until(b"mode ascii")
+            screen.send(f"/watch {table}")
+            screen.read_until(f"you watch table {table}".encode())
+        marks = [len(w.messages) for w in watchers]
+        since = [len(screen.read_until(b"Tess is watching")) for screen in screens]
+        assert ann.request("/bot add random")["type"] == "ok"
+        assert bob.request("/start")["message"].startswith("only the host (Ann) can start")
+        assert ann.request("/start")["type"] == "ok"
+        state = bob.wait_for(lambda m: m["type"] == "state" and m["status"] == "playing", since=0)
+        assert state["you"] == "Bob" and state["table"] == table
+        illegal = bob.request("/play XX99")
+        assert illegal["type"] == "error" and illegal["id"] == f"Bob-{bob._next_id}", illegal
+        assert bob.request("/say hello from n2")["type"] == "ok"
+        ann.wait_for(lambda m: m["type"] == "chat" and m["text"] == "hello from n2" and m["from"] == "Bob", since=0)
+        play_until_game_end([ann, bob], random.Random(1))
+        for w in watchers:
+            w.wait_for(lambda m: m["type"] == "state" and m["status"] == "over", since=0)
+        local, remote = (game_view(w, mark) for w, mark in zip(watchers, marks, strict=True))
+        assert local == remote and any(m["type"] == "game_end" for m in local)
+        assert ann.request("/say that was all")["type"] == "ok"
+        drawn = [screen.read_until(b"that was all", start=at) for screen, at in zip(screens, since, strict=True)]
+        assert drawn[0] == drawn[1] and b"Wizard starts" in drawn[0] and b"Game over." in drawn[0]
+        assert bob.request("/leave")["text"] == f"you leave table {table}"
+        assert bob.request("/who")["type"] == "ok"  # in the lobby again: answered at home
+        assert bob.request("/play B3")["message"].startswith("/play is a game move: sit at a table first")
+
+        # the other way round: n2's user hosts, n1's user visits
+        other = open_table(bob, "/option rounds 1", "/bot add random")
+        eventually(lambda: listed(ann, other), "n1 lists n2's table")
+        assert ann.request("/leave")["type"] == "ok"
+        assert ann.request(f"/join {other}")["type"] == "ok"
+        assert ann.request(f"/join {table}")["message"] == f"you are at table {other}; /leave it first"
+        assert bob.request("/start")["type"] == "ok"
+        play_until_game_end([ann, bob], random.Random(2))
+        ids = [t["id"] for t in tables(ann)]
+        assert ids == sorted(ids) and {table, other} <= set(ids) and other != table  # numbers from two blocks
+
+
+def move_of(state: dict[str, Any], rng: random.Random) -> str:
+    command = pick_command([c for c in state["legal"] if c != "/start"], rng)
+    if command == "/pass":  # Witches: the pattern stands for any `count` cards of the hand
+        command = " ".join(["/pass", *rng.sample(state["hand"], state["pass"]["count"])])
+    return command
+
+
+def turn(client: JsonClient, others: list[JsonClient], rng: random.Random) -> dict[str, Any]:
+    """Play the ``others``' moves until it is the client's turn (not a round's /ok); the client's state then."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        client.read(0.05)
+        state = client.last_state()
+        if state is not None and state["status"] == "playing" and any(c != "/ok" for c in state["legal"]):
+            return state
+        for other in others:
+            other.read(0.01)
+            theirs = other.last_state()
+            if theirs is not None and theirs["legal"] and theirs is not getattr(other, "answered", None):
+                other.answered = theirs  # type: ignore[attr-defined]
+                other.request(move_of(theirs, rng))
+    raise AssertionError(f"{client.name}'s turn never came")
+
+
+def test_a_dropped_visitor_comes_back_on_any_node_to_the_same_seat(
+        tmp_path: Path, redis_url: str, postgres: Databases | str) -> None:
+    with cluster(tmp_path, redis_url, postgres) as (n1, n2):
+        ann = JsonClient(n1.address, "Ann")
+        bob = JsonClient(n2.address, "Bob")
+        code = bob.of_type("welcome")[0]["resume"]
+        table = open_table(ann, "/option rounds 3", "/bot add random")
+        eventually(lambda: listed(bob, table), "n2 lists n1's table")
+        assert bob.request(f"/join {table}")["type"] == "ok"
+        assert ann.request("/start")["type"] == "ok"
+        rng = random.Random(3)
+        for home, address in (("n2", n2.address), ("n1", n1.address)):  # back home (directory), then at the host
+            before = turn(bob, [ann], rng)
+            seen = len(ann.messages)
+            bob.close()
+            ann.wait_for(lambda m: m["type"] == "notice" and "Bob has lost the connection" in m["text"], since=seen)
+            held = eventually(lambda: listed(ann, table), "the table is listed")
+            assert "Bob" in held["players"]
+            with pytest.raises(RuntimeError, match="wrong resume code for Bob"):  # a guest's held name is proved
+                JsonClient(address, "bob", password="222-333-444")
+            bob = JsonClient(address, "bob", password=code)
+            assert bob.of_type("welcome")[0]["name"] == "Bob" and bob.of_type("welcome")[0]["resume"] == code
+            back = bob.wait_for(lambda m: m["type"] == "state", since=0)
+            assert back["table"] == table and back["you"] == "Bob", (home, back)
+            assert (back["moves"], back["hand"], back["legal"]) == (before["moves"], before["hand"], before["legal"])
+            ann.wait_for(lambda m: m["type"] == "notice" and m["text"] == "Bob is back.", since=seen)
+            move = move_of(back, rng)
+            assert bob.request(move)["type"] == "ok", move
+        play_until_game_end([ann, bob], rng)
+
+
+def test_a_killed_hosts_table_is_taken_over_and_its_players_find_their_seats(
+        tmp_path: Path, redis_url: str, postgres: Databases | str) -> None:
+    with cluster(tmp_path, redis_url, postgres, count=3) as (n1, n2, n3):
+        ann = JsonClient(n1.address, "Ann")  # on the host: she reconnects to a survivor
+        code = ann.of_type("welcome")[0]["resume"]
+        bob = JsonClient(n2.address, "Bob")  # visitors: seated again where the table goes, without a word
+        cy = JsonClient(n3.address, "Cy")
+        register(cy, "cy-secret-9")
+        table = open_table(ann, "/option rounds 3", "/bot add random")
+        for visitor in (bob, cy):
+            eventually(lambda v=visitor: listed(v, table), f"{visitor.name}'s node lists the table")
+            assert visitor.request(f"/join {table}")["type"] == "ok"
+        assert ann.request("/start")["type"] == "ok"
+        rng = random.Random(4)
+        while turn(bob, [ann, cy], rng)["moves"] < 2:  # some moves made, and then Bob's turn
+            assert bob.request(move_of(bob.last_state(), rng))["type"] == "ok"  # type: ignore[arg-type]
+        for c in (ann, bob, cy):  # every move so far seen by all three
+            c.read(0.3)
+        before = {c.name.lower(): c.last_state() for c in (ann, bob, cy)}
+        assert all(state is not None and state["moves"] >= 2 for state in before.values())
+        killed = {c.name.lower(): len(c.messages) for c in (bob, cy)}
+        n1.kill()
+        ann.close()
+        taker = eventually(lambda: "took over 1 tables of node n1" in n2.log() and n2
+                           or "took over 1 tables of node n1" in n3.log() and n3, "a survivor takes the table over")
+        assert not ("took over" in n2.log() and "took over" in n3.log())
+        listing = eventually(lambda: listed(bob, table), "the table is listed again")
+        assert listing["players"][0] == "Ann" and listing["status"] == "playing"
+        other = n2 if taker is n3 else n3
+        eventually(lambda: "node n1 is gone" in other.log(), "the other survivor sees n1 gone")  # till then n1 is
+        # where she is online (the presence refuses her name), and her seat is not known to be kept for her
+        ann = JsonClient(other.address, "ann", password=code)
+        for c in (ann, bob, cy):
+            back = c.wait_for(lambda m: m["type"] == "state", since=0 if c is ann else killed[c.name.lower()])
+            was = before[c.name.lower()]
+            assert was is not None
+            assert [back[k] for k in ("table", "moves", "hand", "legal")] == \
+                [was[k] for k in ("table", "moves", "hand", "legal")], c.name
+        play_until_game_end([ann, bob, cy], rng)
+
+
+def test_a_visitor_whose_node_is_killed_keeps_the_seat_and_comes_back_on_another(
+        tmp_path: Path, redis_url: str, postgres: Databases | str) -> None:
+    with cluster(tmp_path, redis_url, postgres, count=3) as (n1, n2, n3):
+        ann = JsonClient(n1.address, "Ann")
+        bob = JsonClient(n2.address, "Bob")
+        code = bob.of_type("welcome")[0]["resume"]
+        table = open_table(ann, "/option rounds 3", "/bot add random")
+        eventually(lambda: listed(bob, table), "n2 lists n1's table")
+        assert bob.request(f"/join {table}")["type"] == "ok"
+        assert ann.request("/start")["type"] == "ok"
+        rng = random.Random(5)
+        before = turn(bob, [ann], rng)
+        seen = len(ann.messages)
+        n2.kill()
+        ann.wait_for(lambda m: m["type"] == "notice" and "Bob has lost the connection" in m["text"], since=seen)
+        eventually(lambda: "node n2 is gone" in n3.log(), "n3 sees n2 gone")
+        bob = JsonClient(n3.address, "BOB", password=code)
+        back = bob.wait_for(lambda m: m["type"] == "state", since=0)
+        assert [back[k] for k in ("table", "you", "moves", "hand", "legal")] == \
+            [table, "Bob", before["moves"], before["hand"], before["legal"]]
+        play_until_game_end([ann, bob], rng)
+
+
+def test_a_host_killed_and_restarted_at_once_has_its_table_restored_once(
+        tmp_path: Path, redis_url: str, postgres: Databases | str) -> None:
+    with cluster(tmp_path, redis_url, postgres) as (n1, n2):
+        ann = JsonClient(n1.address, "Ann")
+        code = ann.of_type("welcome")[0]["resume"]
+        bob = JsonClient(n2.address, "Bob")
+        table = open_table(ann, "/option rounds 3", "/bot add random")
+        eventually(lambda: listed(bob, table), "n2 lists n1's table")
+        assert bob.request(f"/join {table}")["type"] == "ok"
+        assert ann.request("/start")["type"] == "ok"
+        rng = random.Random(6)
+        while turn(bob, [ann], rng)["moves"] < 2:
+            assert bob.request(move_of(bob.last_state(), rng))["type"] == "ok"  # type: ignore[arg-type]
+        bob.read(0.3)
+        before = bob.last_state()
+        assert before is not None
+        mark = len(bob.messages)
+        n1.kill()
+        n1.start()  # the name is free once its key expires: it races n2 for the table, and one of them wins
+        back = bob.wait_for(lambda m: m["type"] == "state", since=mark, timeout=30)
+        assert [back[k] for k in ("table", "moves", "hand", "legal")] == \
+            [before[k] for k in ("table", "moves", "hand", "legal")]
+        restored = [line for node in (n1, n2) for line in node.log().splitlines() if f"table {table} restored" in line]
+        assert len(restored) == 1, restored
+        ann = JsonClient(n1.address, "Ann", password=code)
+        play_until_game_end([ann, bob], rng)
+
+
+def test_a_host_stopped_cleanly_hands_its_table_over_as_it_was(
+        tmp_path: Path, redis_url: str, postgres: Databases | str) -> None:
+    with cluster(tmp_path, redis_url, postgres) as (n1, n2):
+        ann = JsonClient(n1.address, "Ann")
+        code = ann.of_type("welcome")[0]["resume"]
+        bob = JsonClient(n2.address, "Bob")
+        table = open_table(ann, "/option rounds 3", "/option botdelay 0", "/bot add random", "/bot add random")
+        eventually(lambda: listed(bob, table), "n2 lists n1's table")
+        assert bob.request(f"/join {table}")["type"] == "ok"
+        assert ann.request("/start")["type"] == "ok"
+        rng = random.Random(7)
+        while turn(bob, [ann], rng)["moves"] < 3:
+            assert bob.request(move_of(bob.last_state(), rng))["type"] == "ok"  # type: ignore[arg-type]
+        bob.read(0.3)
+        before = bob.last_state()
+        assert before is not None
+        mark = len(bob.messages)
+        assert n1.stop() == 0  # TERM: bye at once, so n2 takes over without waiting for missed beats
+        back = bob.wait_for(lambda m: m["type"] == "state", since=mark, timeout=15)
+        assert [back[k] for k in ("table", "moves", "hand", "legal")] == \
+            [before[k] for k in ("table", "moves", "hand", "legal")]
+        assert "took over 1 tables of node n1" in n2.log()
+        ann = JsonClient(n2.address, "Ann", password=code)
+        assert ann.wait_for(lambda m: m["type"] == "state", since=0)["moves"] == before["moves"]
+        play_until_game_end([ann, bob], rng)
