@@ -231,7 +231,7 @@ def storage(top: service.MultiService, clock: IReactorTime, data: str | None,
     or both inline on a clock with no threads (a fake one)."""
     # First: stopped last, after the store is closed. Taken with PostgreSQL too, though it protects only the SQLite
     # file: several processes sharing one database (issue #21) will need a lock of their own, not this one.
-    DataLock(data_directory(data), os.environ.get("MUDWIZ_NODE")).setServiceParent(top)
+    DataLock(data_directory(data), node_name() or None).setServiceParent(top)
     url = os.environ.get("MUDWIZ_DATABASE_URL")
     store = open_database(url) if url else open_store(data_directory(data))
     log.info("game records and accounts in {where}", where=store.where)

@@ -185,7 +185,13 @@ def server_side_inode(server_port: int, client_port: int) -> int:
 
 def serving_pid(sock: socket.socket, server_port: int, pids: list[int]) -> int:
     """Which of ``pids`` holds the accepted end of ``sock``'s connection."""
-    link = f"socket:[{server_side_inode(server_port, sock.getsockname()[1])}]"
+    deadline = time.monotonic() + 5
+    while True:  # inode 0: still in the accept queue, no worker has taken it yet
+        inode = server_side_inode(server_port, sock.getsockname()[1])
+        if inode or time.monotonic() > deadline:
+            break
+        time.sleep(0.02)
+    link = f"socket:[{inode}]"
     for pid in pids:
         for fd in os.listdir(f"/proc/{pid}/fd"):
             try:
@@ -206,6 +212,8 @@ class Workers:
         self.env = {**os.environ, "MUDWIZ_BOT_PROCESSES": "0", "MUDWIZ_DATA": str(tmp_path / "data"),
                     "MUDWIZ_REDIS_URL": os.environ.get("MUDWIZ_REDIS_URL", DUMMY_REDIS),
                     "MUDWIZ_ARRIVAL_BURST": "100000",
+                    # the spread tests open tens of unnamed connections from 127.0.0.1, more than a worker lets in
+                    "MUDWIZ_MAX_UNNAMED_PER_ADDRESS": "0", "MUDWIZ_MAX_PER_ADDRESS": "0",
                     "MUDWIZ_RAW_LISTEN": f"tcp:{self.raw_port}:interface=127.0.0.1", **env}
         self.env.pop("MUDWIZ_NODE", None)
         with self.logpath.open("wb") as out:
