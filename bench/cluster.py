@@ -35,6 +35,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent / "tests"))
+import load  # noqa: E402
 from load import Server, fmt, pct, raise_fd_limit, run_play  # noqa: E402
 from pgserver import Databases, postgres_server  # noqa: E402
 from redisserver import redis_server  # noqa: E402
@@ -174,8 +175,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--workers", type=int, default=2, help="load generator processes")
     parser.add_argument("--lines", type=int, default=200, help="chat: lines said")
+    parser.add_argument("--timeout", type=float, default=300.0, help="play: seconds a run's setup may take")
     parser.add_argument("--single-on-redis", action="store_true", help="play: one node joins Redis too")
     args = parser.parse_args(argv)
+    load.TIMEOUT = args.timeout
     raise_fd_limit()
     print(f"cluster: {os.cpu_count()} cpu(s), load generator {args.workers} process(es); figures, never assertions",
           flush=True)

@@ -234,7 +234,9 @@ class Client(asyncio.Protocol):
         table = self.table
         if table is None:
             return
-        if cmd.startswith("/join") and ok:
+        if cmd.startswith("/join") and not ok:  # on a cluster the table may not have reached this node yet
+            asyncio.get_running_loop().call_later(0.2, self.send, cmd)
+        elif cmd.startswith("/join") and ok:
             table.joined += 1
             if table.joined == 3:
                 table.ready = True

@@ -12,7 +12,7 @@ import random
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -23,7 +23,7 @@ from pgserver import Databases
 from recorder import Recorder
 from twisted.internet import defer
 from twisted.internet.task import Clock
-from wire import ROOT, JsonClient, RestartableServer, play_until_game_end, register
+from wire import ROOT, JsonClient, RestartableServer, eventually, play_until_game_end, register
 
 from mudwiz.cluster.bus import Bus
 from mudwiz.cluster.presence import Presence, Replica, merged
@@ -177,18 +177,6 @@ def cluster(tmp_path: Path, redis_url: str, postgres: Databases | str, count: in
             for node in nodes:
                 if node.proc is not None and node.proc.poll() is None:
                     node.stop()
-
-
-def eventually(check: Callable[[], Any], timeout: float = 15.0, what: str = "") -> Any:
-    """``check()``'s first true result, asked again until ``timeout``."""
-    deadline = time.monotonic() + timeout
-    while True:
-        result = check()
-        if result:
-            return result
-        if time.monotonic() > deadline:
-            raise AssertionError(f"not within {timeout} s: {what}")
-        time.sleep(0.2)
 
 
 def who(client: JsonClient, start: str = "") -> dict[str, Any]:

@@ -9,14 +9,14 @@ from __future__ import annotations
 import contextlib
 import random
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from conftest import postgres_databases
 from pgserver import Databases
-from wire import JsonClient, RestartableServer, TelnetClient, pick_command, play_until_game_end, register
+from wire import JsonClient, RestartableServer, TelnetClient, eventually, pick_command, play_until_game_end, register
 
 NOISE = ("chat", "notice", "ok", "error", "who", "tables", "welcome", "help")
 
@@ -48,18 +48,6 @@ def cluster(tmp_path: Path, redis_url: str, postgres: Databases | str, count: in
                     node.kill()
 
 
-def eventually(check: Callable[[], Any], what: str, timeout: float = 15.0) -> Any:
-    """``check()`` until it returns something true (its value), or fail saying ``what`` never happened."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = check()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"{what}: not within {timeout} s")
-        time.sleep(0.1)
-
-
 def tables(client: JsonClient) -> list[dict[str, Any]]:
     assert client.request("/tables")["type"] == "ok"
     return list(client.of_type("tables")[-1]["tables"])
@@ -76,6 +64,27 @@ def open_table(host: JsonClient, *setup: str) -> int:
     state = host.last_state()
     assert state is not None
     return int(state["table"])
+
+
+def visiting(host: JsonClient, visitor: JsonClient, *setup: str) -> int:
+    """``host`` opens a Wizard table on their node and starts it once ``visitor``, on another node, has sat down
+    at it (once their node lists it); the table's number."""
+    table = open_table(host, "/option rounds 3", *setup)
+    eventually(lambda: listed(visitor, table), f"{visitor.name}'s node lists table {table}")
+    assert visitor.request(f"/join {table}")["type"] == "ok"
+    assert host.request("/start")["type"] == "ok"
+    return table
+
+
+def moved(visitor: JsonClient, host: JsonClient, rng: random.Random, moves: int) -> tuple[dict[str, Any], int]:
+    """Play until ``moves`` moves are made and it is ``visitor``'s turn: their state then, and where the messages
+    after it will start."""
+    while turn(visitor, [host], rng)["moves"] < moves:
+        assert visitor.request(move_of(visitor.last_state(), rng))["type"] == "ok"  # type: ignore[arg-type]
+    visitor.read(0.3)
+    before = visitor.last_state()
+    assert before is not None
+    return before, len(visitor.messages)
 
 
 def game_view(client: JsonClient, since: int) -> list[dict[str, Any]]:
@@ -174,10 +183,7 @@ def test_a_dropped_visitor_comes_back_on_any_node_to_the_same_seat(
         ann = JsonClient(n1.address, "Ann")
         bob = JsonClient(n2.address, "Bob")
         code = bob.of_type("welcome")[0]["resume"]
-        table = open_table(ann, "/option rounds 3", "/bot add random")
-        eventually(lambda: listed(bob, table), "n2 lists n1's table")
-        assert bob.request(f"/join {table}")["type"] == "ok"
-        assert ann.request("/start")["type"] == "ok"
+        table = visiting(ann, bob, "/bot add random")
         rng = random.Random(3)
         for home, address in (("n2", n2.address), ("n1", n1.address)):  # back home (directory), then at the host
             before = turn(bob, [ann], rng)
@@ -246,10 +252,7 @@ def test_a_visitor_whose_node_is_killed_keeps_the_seat_and_comes_back_on_another
         ann = JsonClient(n1.address, "Ann")
         bob = JsonClient(n2.address, "Bob")
         code = bob.of_type("welcome")[0]["resume"]
-        table = open_table(ann, "/option rounds 3", "/bot add random")
-        eventually(lambda: listed(bob, table), "n2 lists n1's table")
-        assert bob.request(f"/join {table}")["type"] == "ok"
-        assert ann.request("/start")["type"] == "ok"
+        table = visiting(ann, bob, "/bot add random")
         rng = random.Random(5)
         before = turn(bob, [ann], rng)
         seen = len(ann.messages)
@@ -269,17 +272,9 @@ def test_a_host_killed_and_restarted_at_once_has_its_table_restored_once(
         ann = JsonClient(n1.address, "Ann")
         code = ann.of_type("welcome")[0]["resume"]
         bob = JsonClient(n2.address, "Bob")
-        table = open_table(ann, "/option rounds 3", "/bot add random")
-        eventually(lambda: listed(bob, table), "n2 lists n1's table")
-        assert bob.request(f"/join {table}")["type"] == "ok"
-        assert ann.request("/start")["type"] == "ok"
+        table = visiting(ann, bob, "/bot add random")
         rng = random.Random(6)
-        while turn(bob, [ann], rng)["moves"] < 2:
-            assert bob.request(move_of(bob.last_state(), rng))["type"] == "ok"  # type: ignore[arg-type]
-        bob.read(0.3)
-        before = bob.last_state()
-        assert before is not None
-        mark = len(bob.messages)
+        before, mark = moved(bob, ann, rng, 2)
         n1.kill()
         n1.start()  # the name is free once its key expires: it races n2 for the table, and one of them wins
         back = bob.wait_for(lambda m: m["type"] == "state", since=mark, timeout=30)
@@ -297,17 +292,9 @@ def test_a_host_stopped_cleanly_hands_its_table_over_as_it_was(
         ann = JsonClient(n1.address, "Ann")
         code = ann.of_type("welcome")[0]["resume"]
         bob = JsonClient(n2.address, "Bob")
-        table = open_table(ann, "/option rounds 3", "/option botdelay 0", "/bot add random", "/bot add random")
-        eventually(lambda: listed(bob, table), "n2 lists n1's table")
-        assert bob.request(f"/join {table}")["type"] == "ok"
-        assert ann.request("/start")["type"] == "ok"
+        visiting(ann, bob, "/option botdelay 0", "/bot add random", "/bot add random")
         rng = random.Random(7)
-        while turn(bob, [ann], rng)["moves"] < 3:
-            assert bob.request(move_of(bob.last_state(), rng))["type"] == "ok"  # type: ignore[arg-type]
-        bob.read(0.3)
-        before = bob.last_state()
-        assert before is not None
-        mark = len(bob.messages)
+        before, mark = moved(bob, ann, rng, 3)
         assert n1.stop() == 0  # TERM: bye at once, so n2 takes over without waiting for missed beats
         back = bob.wait_for(lambda m: m["type"] == "state", since=mark, timeout=15)
         assert [back[k] for k in ("table", "moves", "hand", "legal")] == \

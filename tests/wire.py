@@ -302,6 +302,19 @@ class RloginClient:
         self.sock.close()
 
 
+def eventually(check: Callable[[], Any], what: str, timeout: float = 15.0) -> Any:
+    """``check()`` (asked again every 0.1 s) until it returns something true (its value), or fail saying ``what``
+    never happened: for what another process will do soon, not at once."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = check()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what}: not within {timeout} s")
+        time.sleep(0.1)
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
