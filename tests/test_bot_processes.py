@@ -8,10 +8,9 @@ import json
 import os
 import random
 import signal
-import time
 from pathlib import Path
 
-from wire import JsonClient, play_until_game_end, running_server
+from wire import JsonClient, eventually, play_until_game_end, running_server
 
 from mudwiz.botworker import Policies, serve
 from mudwiz.games import game_class
@@ -81,15 +80,6 @@ def alive(pid: int) -> bool:
     return stat.split(")")[1].split()[0] != "Z"
 
 
-def wait_until(predicate, timeout: float = 15.0) -> bool:  # type: ignore[no-untyped-def]
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.05)
-    return False
-
-
 def test_good_bots_play_through_the_servers_worker_which_is_replaced_when_it_dies() -> None:
     with running_server(MUDWIZ_BOT_PROCESSES="1") as server:
         host = JsonClient(server, "hosty")
@@ -97,7 +87,7 @@ def test_good_bots_play_through_the_servers_worker_which_is_replaced_when_it_die
         host.request("/option rounds 2")
         for _ in range(3):
             host.request("/bot add good")
-        assert wait_until(lambda: len(children(server.proc.pid)) == 1), "one worker process"
+        eventually(lambda: len(children(server.proc.pid)) == 1, "one worker process")
         (worker,) = children(server.proc.pid)
         host.request("/start")
         rng = random.Random(1)
@@ -107,7 +97,7 @@ def test_good_bots_play_through_the_servers_worker_which_is_replaced_when_it_die
                 host.request(state["legal"][0])
             host.read(0.05)
         os.kill(worker, signal.SIGKILL)
-        assert wait_until(lambda: children(server.proc.pid) - {worker}), "a new worker"
+        eventually(lambda: children(server.proc.pid) - {worker}, "a new worker")
         play_until_game_end([host], rng)
         assert host.of_type("game_end"), "the bots played the game to its end"
         assert server.alive()
@@ -115,8 +105,8 @@ def test_good_bots_play_through_the_servers_worker_which_is_replaced_when_it_die
 
 def test_no_worker_outlives_its_server() -> None:
     with running_server(MUDWIZ_BOT_PROCESSES="2") as server:
-        assert wait_until(lambda: len(children(server.proc.pid)) == 2)
+        eventually(lambda: len(children(server.proc.pid)) == 2, "two worker processes")
         workers = children(server.proc.pid)
         server.proc.kill()  # kill -9: no clean stop
         server.proc.wait()
-    assert wait_until(lambda: not any(alive(w) for w in workers)), "the workers see their stdin end and exit"
+    eventually(lambda: not any(alive(w) for w in workers), "the workers see their stdin end and exit")

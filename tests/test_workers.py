@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 from conftest import postgres_databases
 from pgserver import Databases
-from wire import ROOT, JsonClient, free_port
+from wire import ROOT, JsonClient, eventually, free_port
 
 from mudwiz.cluster.service import cluster_node_name
 from mudwiz.service import LOCKFILE, DataLock, lock_file_name
@@ -152,14 +152,6 @@ def test_serve_refuses_a_worker_count_below_one() -> None:
 
 # ---------------------------------------------------------------- the supervisor and its workers, for real
 
-def wait_until(done: Callable[[], object], what: str, timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not done():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.05)
-
-
 def gone(pid: int) -> bool:
     """No such process, or a zombie (ended; only its parent's wait is missing)."""
     try:
@@ -185,12 +177,9 @@ def server_side_inode(server_port: int, client_port: int) -> int:
 
 def serving_pid(sock: socket.socket, server_port: int, pids: list[int]) -> int:
     """Which of ``pids`` holds the accepted end of ``sock``'s connection."""
-    deadline = time.monotonic() + 5
-    while True:  # inode 0: still in the accept queue, no worker has taken it yet
-        inode = server_side_inode(server_port, sock.getsockname()[1])
-        if inode or time.monotonic() > deadline:
-            break
-        time.sleep(0.02)
+    # inode 0: still in the accept queue, no worker has taken it yet
+    inode = eventually(lambda: server_side_inode(server_port, sock.getsockname()[1]), "the connection accepted",
+                       timeout=5)
     link = f"socket:[{inode}]"
     for pid in pids:
         for fd in os.listdir(f"/proc/{pid}/fd"):
@@ -233,8 +222,8 @@ class Workers:
         its pid."""
         started = re.compile(rf" {node} \[[^\]]*\] RawFactory starting on {self.raw_port}\b")  # [-] or what
         # the cluster's join ran in (the listeners start once the node has joined)
-        wait_until(lambda: len(self.starts(node)) >= times and len(started.findall(self.log())) >= times,
-                   f"{node} ready\n{self.log()}")
+        eventually(lambda: len(self.starts(node)) >= times and len(started.findall(self.log())) >= times,
+                   f"{node} ready\n{self.log()}", timeout=30)
         return self.starts(node)[-1]
 
     def stop(self) -> int:
@@ -336,7 +325,7 @@ def test_workers_share_a_unix_socket_and_its_path_goes_with_the_supervisor(
         for i in range(4):
             answered(f"Unix{i}")
         os.kill(first, signal.SIGTERM)  # one worker stops: the path stays for the other
-        wait_until(lambda: "worker w1 stopped cleanly" in running.log(), "w1's end")
+        eventually(lambda: "worker w1 stopped cleanly" in running.log(), "w1's end", timeout=30)
         assert path.exists()
         answered("Still")
         assert running.stop() == 0, running.log()
@@ -370,7 +359,7 @@ def test_a_worker_stopped_alone_is_not_restarted_and_leaves_the_socket_to_the_ot
     with workers(tmp_path, postgres) as running:
         first, other = running.ready("w1"), running.ready("w2")
         os.kill(first, signal.SIGTERM)  # a clean stop of its own (as /shutdown there): status 0
-        wait_until(lambda: "worker w1 stopped cleanly: not restarting it" in running.log(), "w1's end")
+        eventually(lambda: "worker w1 stopped cleanly: not restarting it" in running.log(), "w1's end", timeout=30)
         for i in range(5):  # its port closed, not shut down: w2 still accepts on the shared socket
             client = JsonClient(("127.0.0.1", running.port), f"left{i}")
             assert serving_pid(client.sock, running.port, [other]) == other
@@ -404,7 +393,7 @@ def test_workers_stop_when_their_supervisor_is_killed(tmp_path: Path, postgres: 
         pids = [running.ready("w1"), running.ready("w2")]
         running.proc.kill()
         running.proc.wait()
-        wait_until(lambda: all(gone(pid) for pid in pids), f"orphaned workers to stop\n{running.log()}")
+        eventually(lambda: all(gone(pid) for pid in pids), f"orphaned workers to stop\n{running.log()}", timeout=30)
         assert running.log().count("the supervisor is gone: this worker stops") == 2
 
 
