@@ -108,6 +108,13 @@ class Nodes:
         for callback in self.on_gone:
             callback(node)
 
+    def alive_in_redis(self) -> defer.Deferred[set[str]]:
+        """The other nodes whose names Redis holds now (their liveness keys), before any of their beats is heard:
+        what a starting node waits to hear from."""
+        prefix = self.alive_key("")
+        return self.bus.redis.keys(prefix + "*").addCallback(
+            lambda keys: {str(k)[len(prefix):] for k in keys or []} - {self.me})
+
     def is_alive(self, node: str) -> defer.Deferred[bool]:
         """Whether ``node`` holds its name in Redis now: the word that counts before taking its tables."""
         return self.bus.redis.get(self.alive_key(node)).addCallback(lambda value: value is not None)

@@ -164,9 +164,7 @@ class Presence:
     def _hear_everyone(self) -> Any:
         """Ask every node for its users, and wait (at most ``HELLO_WAIT`` s) for the snapshots of those alive in
         Redis now: from the first login on, a name online elsewhere is refused and ``/who`` is whole."""
-        prefix = self.bus.key("alive", "")
-        keys = yield self.bus.redis.keys(prefix + "*")
-        alive = {str(k)[len(prefix):] for k in keys or []} - {self.me}
+        alive = yield self.nodes.alive_in_redis()
         self.bus.broadcast({"op": "hello"})
         waited = 0.0
         while not alive <= self.snapshots_from and waited < HELLO_WAIT:
