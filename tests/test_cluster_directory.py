@@ -9,8 +9,9 @@ import json
 from typing import Any
 
 import pytest
+from published import Published
 from recorder import Recorder
-from twisted.internet import defer, task
+from twisted.internet import task
 
 from mudwiz.cluster.service import ClusterService
 from mudwiz.cluster.tables import ClusterTables, code_hash
@@ -19,24 +20,13 @@ from mudwiz.errors import MudwizError
 from mudwiz.lobby import Lobby
 
 
-class PublishedTo:
-    """What the node published, by channel: the one call of the Redis client the bus makes when it sends."""
-
-    def __init__(self) -> None:
-        self.sent: list[tuple[str, dict[str, Any]]] = []
-
-    def publish(self, channel: str, text: str) -> defer.Deferred[int]:
-        self.sent.append((channel, json.loads(text)))
-        return defer.succeed(1)
-
-
 @pytest.fixture
-def node() -> tuple[Lobby, ClusterTables, task.Clock, PublishedTo]:
+def node() -> tuple[Lobby, ClusterTables, task.Clock, Published]:
     clock = task.Clock()
     lobby = Lobby(clock)
     cluster = ClusterService("redis://localhost:1/0", "n1", clock, failed=lambda why: None)
     part = ClusterTables(lobby, cluster, clock, store=None)
-    redis = PublishedTo()
+    redis = Published()
     cluster.bus.redis = redis
     part.ids = list(range(201, 301))  # as if drawn from a store
     return lobby, part, clock, redis

@@ -20,8 +20,8 @@ from typing import Any
 import pytest
 from conftest import postgres_databases
 from pgserver import Databases
+from published import Published
 from recorder import Recorder
-from twisted.internet import defer
 from twisted.internet.task import Clock
 from wire import ROOT, JsonClient, RestartableServer, eventually, play_until_game_end, register
 
@@ -65,20 +65,6 @@ def test_who_pages_of_two_nodes_merge_in_one_order() -> None:
 
 
 # ---------------------------------------------------------------- one node's presence, without Redis
-
-class Published:
-    """txredisapi's ``publish`` where no Redis is: what the node would have sent, by channel."""
-
-    def __init__(self) -> None:
-        self.sent: list[tuple[str, dict[str, Any]]] = []
-
-    def publish(self, channel: str, text: str) -> defer.Deferred[int]:
-        self.sent.append((channel, json.loads(text)))
-        return defer.succeed(1)
-
-    def ops(self, op: str) -> list[tuple[str, dict[str, Any]]]:
-        return [(channel, m) for channel, m in self.sent if m["op"] == op]
-
 
 class Person(Recorder):
     closed = False
