@@ -56,6 +56,7 @@ ROOT = Path(__file__).resolve().parent.parent
 TICK = os.sysconf("SC_CLK_TCK")
 SERVERS = ("mudwiz", "floor")
 NOT_MOVES = ("/ok", "/start")
+STATE_BYTES = 3600  # the floor's state line: mudwiz's median Wizard state at a 4-player table in play (state B p50)
 
 
 # ---------------------------------------------------------------- the servers
@@ -148,6 +149,7 @@ class Table:
 class Stats:
     replies: list[tuple[float, float, bool]] = field(default_factory=list)  # (when, latency, a game move)
     turns: list[tuple[float, float]] = field(default_factory=list)  # (when, latency)
+    state_bytes: list[int] = field(default_factory=list)  # each state line's size, as sent
     errors: int = 0
 
 
@@ -189,7 +191,10 @@ class Client(asyncio.Protocol):
         for raw in lines:
             start = raw.find(b"{")
             if start >= 0:
-                self.message(json.loads(raw[start:]))
+                msg = json.loads(raw[start:])
+                if msg.get("type") == "state":
+                    self.stats.state_bytes.append(len(raw) + 1)
+                self.message(msg)
 
     def send(self, cmd: str) -> None:
         self.req += 1
@@ -358,7 +363,8 @@ async def play_worker(wid: int, ports: list[int], tables: int, bots: bool, go: A
         for c in t.clients:
             if c.transport is not None:
                 c.transport.close()
-    out.put(("done", wid, {"replies": stats.replies, "turns": stats.turns, "errors": stats.errors}))
+    out.put(("done", wid, {"replies": stats.replies, "turns": stats.turns, "errors": stats.errors,
+                           "state_bytes": stats.state_bytes[-20000:]}))
 
 
 def worker(kind: str, *args: Any, spread: bool = False) -> None:
@@ -460,7 +466,8 @@ def run_play(server: Any, tables: int, args: argparse.Namespace, bots: bool = Fa
     figures = {"moves/s": moves / (end - start), "cpu µs/cmd": 1e6 * (cpu1 - cpu0) / max(1, len(replies)),
                "cpu %": 100 * (cpu1 - cpu0) / (end - start),
                "move p50": pct(lat, 50), "move p99": pct(lat, 99), "turn p50": pct(turns, 50),
-               "turn p99": pct(turns, 99), "errors": sum(rep["errors"] for rep in reports)}
+               "turn p99": pct(turns, 99), "state B p50": pct([b for rep in reports for b in rep["state_bytes"]], 50),
+               "errors": sum(rep["errors"] for rep in reports)}
     if bots:
         figures = {"/who p50": pct(whos, 50), "/who p99": pct(whos, 99), "/who max": max(whos, default=0.0),
                    "host moves/s": figures["moves/s"], "cpu %": figures["cpu %"], "errors": figures["errors"]}
@@ -518,8 +525,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--repeat", type=int, help="runs of each server, alternating (default: idle 1, else 2)")
     parser.add_argument("--workers", type=int, default=2, help="load generator processes")
     parser.add_argument("--in-flight", type=int, default=64, help="idle: logins pending at once per worker")
-    parser.add_argument("--state-bytes", type=int, default=3600,
-                        help="the floor's state line, bytes (mudwiz's median in play)")
+    parser.add_argument("--state-bytes", type=int, default=STATE_BYTES,
+                        help="the floor's state line, bytes (mudwiz's median in play: the play lines' state B p50)")
     parser.add_argument("--timeout", type=float, default=TIMEOUT, help="seconds a run's setup may take")
     parser.add_argument("--quick", action="store_true", help="a smoke run: small sizes, a 1 s window, one run each")
     args = parser.parse_args(argv)

@@ -38,11 +38,13 @@ from mudwiz.connection import LOGIN_TIMEOUT
 from mudwiz.games import available, game_class
 from mudwiz.lobby import ARRIVAL_BURST, ARRIVAL_RATE, PRESENCE_CROWD, Lobby, PresenceLimits
 from mudwiz.net.limits import ConnectionCounter, Limits, raise_fd_limit
+from mudwiz.net.lines import hold_per_turn
 from mudwiz.net.raw import RawFactory
 from mudwiz.net.rlogin import RloginFactory, Trust, TrustError
 from mudwiz.net.ssh import SSHFactory
 from mudwiz.net.telnet import MudFactory
 from mudwiz.node import node_name
+from mudwiz.outflow import gate
 from mudwiz.ratings import RatingBoard, rate_game
 from mudwiz.restore import restore_tables, resume_code_of
 from mudwiz.store import FILENAME, GameRecord, SQLiteStore, Store, StoreError, open_database, open_store
@@ -124,6 +126,7 @@ class TableJournalService(service.Service):
         self.journal = journal
         self.writer = writer
         self._loop: task.LoopingCall | None = None
+        self._ungate: Callable[[], None] = lambda: None
 
     def startService(self) -> None:
         super().startService()
@@ -131,6 +134,15 @@ class TableJournalService(service.Service):
             self._loop = task.LoopingCall(self._checkpoint)
             self._loop.clock = self.lobby.clock
             self._loop.start(CHECKPOINT_EVERY, now=False)
+            self._group()
+
+    def _group(self) -> None:
+        """On a running reactor, a turn's moves are journaled in one commit, made before any output leaves, and
+        the output of the turn's lines waits for the turn's end (net/lines.py ``hold_per_turn``): one commit
+        and one write a connection a turn, rather than a commit a move and a write a line (issue #18)."""
+        self.journal.grouped = True
+        self._ungate = gate(self.journal.commit)
+        hold_per_turn(self.lobby.clock.callLater)
 
     def _checkpoint(self) -> None:
         assert self.writer is not None
@@ -142,6 +154,9 @@ class TableJournalService(service.Service):
         super().stopService()
         if self._loop is not None and self._loop.running:
             self._loop.stop()
+        if self.journal.grouped:
+            hold_per_turn(None)  # what waits is written now, its moves committed first
+            self._ungate()
         self.journal.stop()
         for table in self.lobby.tables.values():
             table.timers.stop_game()

@@ -7,6 +7,7 @@ game's journal in its own transaction."""
 from __future__ import annotations
 
 import random
+import sqlite3
 from typing import Any
 
 import pytest
@@ -19,7 +20,7 @@ from mudwiz.commands import dispatch
 from mudwiz.errors import BadCommand
 from mudwiz.lobby import Lobby
 from mudwiz.restore import Absent, restore_tables, resume_code_of
-from mudwiz.store import Store
+from mudwiz.store import SQLiteStore, Store
 from mudwiz.table import Journal, Records
 
 
@@ -31,9 +32,9 @@ def journaled_lobby(store: Store, seed: int = 11) -> tuple[Clock, Lobby]:
     return clock, lobby
 
 
-def start_table(lobby: Lobby, game: str) -> Recorder:
+def start_table(lobby: Lobby, game: str, name: str = "Alice") -> Recorder:
     alice = Recorder()
-    lobby.login(alice, "Alice")
+    lobby.login(alice, name)
     dispatch(lobby, alice, f"/new {game}")
     dispatch(lobby, alice, f"/option {SHORT[game]}")
     dispatch(lobby, alice, "/option turn 0")
@@ -229,3 +230,50 @@ def test_a_guests_resume_code_is_kept_with_the_seat_where_the_lobby_has_them(sto
     assert lobby2.resume_codes == {"alice": code}
     _, without = journaled_lobby(store)  # a lobby with no resume codes restores the table all the same
     assert [t.id for t in restore_tables(without, store.open_tables())] == [1]
+
+
+def test_grouped_moves_wait_for_one_commit_that_writes_them_all(store: Store) -> None:
+    """A running server's journal (``grouped``) keeps a turn's moves until ``commit``, which runs before any
+    output leaves (mudwiz/outflow.py): two tables' moves then go in one transaction, and come back as ever."""
+    clock, lobby = journaled_lobby(store)
+    lobby.journal.grouped = True  # type: ignore[union-attr]
+    people = [start_table(lobby, "wizard"), start_table(lobby, "witches", "Bob")]
+    for person in people:
+        play(clock, lobby, person, 4)
+    logs = {t.id: list(t.game.log) for t in lobby.tables.values() if t.game is not None}
+    assert all(logs.values()) and lobby.journal.pending  # type: ignore[union-attr]
+    assert all(len(saved.moves) < len(logs[saved.id]) for saved in store.open_tables()), "not written yet"
+    lobby.journal.commit()  # type: ignore[union-attr]
+    assert {saved.id: [(m["seat"], m["action"]) for m in saved.moves] for saved in store.open_tables()} == logs
+    _, lobby2 = journaled_lobby(store)
+    restored = restore_tables(lobby2, store.open_tables())
+    assert {t.id: t.game.log for t in restored if t.game is not None} == logs
+
+
+def test_a_failed_group_commit_is_written_again_with_the_tables_next_move(tmp_path: Any) -> None:
+    """All of a commit's moves or none (here SQLite refuses one, as a full disk would): the game goes on, and each
+    table's journal writes its unwritten moves again with its next one, so none is missing or out of place."""
+    store = SQLiteStore(tmp_path / "mudwiz.sqlite")
+    clock, lobby = journaled_lobby(store)
+    lobby.journal.grouped = True  # type: ignore[union-attr]
+    alice = start_table(lobby, "wizard")
+    lobby.journal.commit()  # type: ignore[union-attr]
+    with sqlite3.connect(store.path) as db:  # another program's doing, on the real file
+        db.execute("CREATE TRIGGER refuse BEFORE INSERT ON table_moves WHEN NEW.n = 3 "
+                   "BEGIN SELECT RAISE(ABORT, 'disk full'); END")
+    play(clock, lobby, alice, 3)
+    logged: list[dict[str, Any]] = []
+    globalLogPublisher.addObserver(logged.append)
+    try:
+        lobby.journal.commit()  # type: ignore[union-attr]
+    finally:
+        globalLogPublisher.removeObserver(logged.append)
+    assert any("NOT written" in e.get("log_format", "") for e in logged)
+    [saved] = store.open_tables()
+    assert len(saved.moves) < 4, "the whole group was refused"
+    with sqlite3.connect(store.path) as db:
+        db.execute("DROP TRIGGER refuse")
+    play(clock, lobby, alice, 1)
+    lobby.journal.commit()  # type: ignore[union-attr]
+    [saved] = store.open_tables()
+    assert [(m["seat"], m["action"]) for m in saved.moves] == lobby.tables[1].game.log  # type: ignore[union-attr]

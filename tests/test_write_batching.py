@@ -1,10 +1,12 @@
 """One write a connection an update (issue #18): what a line causes is held back and written to each connection
-once, at the end of the line, unchanged and in order; output outside a line, and writes beside the text (telnet's
-subnegotiations), keep their place. On the telnet listener's real protocol, over ``StringTransport``."""
+once, at the end of the line (on a running server, of the reactor's turn, after one commit of the turn's moves),
+unchanged and in order; output outside a line, and writes beside the text (telnet's subnegotiations), keep their
+place. On the telnet listener's real protocol, over ``StringTransport``."""
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 from twisted.internet.address import IPv4Address
@@ -12,15 +14,22 @@ from twisted.internet.task import Clock
 from twisted.internet.testing import StringTransport
 
 from mudwiz.lobby import Lobby
+from mudwiz.net.lines import hold_per_turn
 from mudwiz.net.telnet import MudFactory
+from mudwiz.outflow import gate
+from mudwiz.store import SQLiteStore
+from mudwiz.table import Journal
 
 
 class Counting(StringTransport):
     """A transport that counts the writes it is given."""
 
     writes = 0
+    before: Any = None  # called before the first write, if set
 
     def write(self, data: bytes) -> None:
+        if self.before is not None and not self.writes:
+            self.before()
         self.writes += 1
         super().write(data)
 
@@ -113,3 +122,34 @@ def test_a_connection_whose_write_fails_keeps_no_one_elses_text_back() -> None:
     clients[0].transport.write = Counting.write.__get__(clients[0].transport)  # type: ignore[method-assign]
     clients[1].json("/bid 0")
     assert "bid_made" in [m["type"] for m in clients[0].messages()], "and the failed one is written to again"
+
+
+def test_on_a_running_server_a_turns_lines_leave_at_its_end_after_one_commit_of_their_moves(tmp_path: Path) -> None:
+    """``hold_per_turn`` (a running server's): what two lines of one reactor turn cause waits for the turn's end;
+    then their moves are committed in one go (the journal's gate) before the first byte leaves, and each
+    connection is written once with both moves' messages, in order."""
+    clock = Clock()
+    store = SQLiteStore(tmp_path / "mudwiz.sqlite")
+    lobby = Lobby(clock, seed=1)
+    lobby.journal = Journal(store)
+    lobby.journal.grouped = True
+    clients = table(MudFactory(lobby, "", 0.0))
+    journaled: list[int] = []  # the moves in the journal when each connection was first written to this turn
+    for c in clients:
+        c.fresh()
+        c.transport.before = lambda: journaled.append(len(store.open_tables()[0].moves))
+    ungate = gate(lobby.journal.commit)
+    hold_per_turn(clock.callLater)
+    try:
+        clients[0].json("/bid 0")
+        clients[1].json("/bid 1")
+        assert [c.transport.writes for c in clients] == [0, 0, 0, 0] and lobby.journal.pending
+        clock.advance(0)  # the turn ends
+    finally:
+        hold_per_turn(None)
+        ungate()
+    assert journaled == [2, 2, 2, 2], "committed, both moves at once, before anything was written"
+    for c in clients:
+        kinds = [m["type"] for m in c.messages()]
+        assert c.transport.writes == 1 and kinds.count("bid_made") == 2 and kinds.count("state") == 2, kinds
+    assert [m["player"] for m in clients[3].messages() if m["type"] == "bid_made"] == ["p0", "p1"]

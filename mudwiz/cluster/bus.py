@@ -26,6 +26,7 @@ from twisted.internet.interfaces import IStreamClientEndpoint
 from twisted.internet.protocol import Factory, Protocol
 from twisted.logger import Logger
 
+from mudwiz.outflow import before_output
 from mudwiz.render.jsonl import dumps
 
 log = Logger()
@@ -180,6 +181,7 @@ class Bus:
     def publish(self, channel: str, message: dict[str, Any]) -> None:
         if self.redis is None:
             return
+        before_output()  # a state for a visitor on another node leaves here: its move committed first
         d = self.redis.publish(channel, dumps({**message, "from": self.node}))
         d.addErrback(lambda f: log.warn("bus: {op} not sent: {why}", op=message.get("op"), why=f.getErrorMessage()))
 

@@ -24,20 +24,31 @@ from mudwiz.lobby import Lobby
 from mudwiz.net import terminal
 from mudwiz.net.limits import ConnectionCounter
 from mudwiz.net.lineedit import Keyboard
-from mudwiz.net.tcp import tune
+from mudwiz.net.tcp import tune, write_now
+from mudwiz.outflow import before_output
 
 log = Logger()
 
 MAX_BACKLOG = 1 << 20  # bytes written while the peer reads nothing; past this the connection is dropped
+# Characters held back for one connection (``holding``) past which they are written at once: what one turn's lines
+# cause is otherwise written in one piece, however much a client's burst of commands asked for, and the backlog
+# (which counts writes) would see it only once it was all in memory. Twisted's own buffer size.
+MAX_HELD = 1 << 16
 
 _held: list[LineProtocol] | None = None  # while a line is acted on: the connections with text held back
+# While the server holds output until its reactor turn ends (``hold_per_turn``): the reactor's ``callLater``,
+# the connections whose text waits for it, and the call that lets it go.
+_turn: Callable[..., Any] | None = None
+_waiting: list[LineProtocol] = []
+_turn_end: Any = None
 
 
 def holding(call: Callable[..., None], *args: Any) -> None:
     """``call(*args)`` with every connection's text held back and written once at its end, one write a
     connection: a move sends each viewer its events and a state, a dozen messages a table, and every write went
     through the layers down to the socket on its own (a sixth of a move's CPU, issue #18). What a connection is
-    sent is unchanged and in the same order; it leaves when the line that caused it is done, not earlier."""
+    sent is unchanged and in the same order; it leaves when the line that caused it is done, not earlier
+    (on a running server, when the reactor's turn is: ``hold_per_turn``)."""
     global _held
     if _held is not None:  # already held by a caller
         call(*args)
@@ -48,12 +59,46 @@ def holding(call: Callable[..., None], *args: Any) -> None:
         call(*args)
     finally:
         _held = None
-        for protocol in held:
-            try:
-                protocol.flush()
-            except Exception:  # a bug writing to one connection must not keep the others' text back
-                protocol.held_text.clear()
-                log.failure("writing to {peer} failed", peer=peer(protocol.socket()))
+        if _turn is not None and held:
+            _until_turn_ends(held)
+        else:
+            _release(held)
+
+
+def hold_per_turn(call_later: Callable[..., Any] | None) -> None:
+    """From now on (``call_later``: the reactor's) hold what lines cause until the reactor's turn ends, or no
+    longer (None: what waits is written now). A turn reads every connection that has data; their moves are then
+    committed to the journal at once (one transaction, ``outflow.before_output``) and each connection written
+    once, instead of a commit and a write a line (issue #18). Nothing leaves later than before: Twisted writes
+    a transport's buffer only at its next poll, which comes after the turn's end."""
+    global _turn
+    _turn = call_later
+    if call_later is None:
+        _end_of_turn()
+
+
+def _until_turn_ends(held: list[LineProtocol]) -> None:
+    global _turn_end
+    _waiting.extend(held)
+    if _turn_end is None and _turn is not None:
+        _turn_end = _turn(0, _end_of_turn)
+
+
+def _end_of_turn() -> None:
+    global _turn_end
+    _turn_end = None
+    waiting = _waiting[:]
+    _waiting.clear()
+    _release(waiting)
+
+
+def _release(held: list[LineProtocol]) -> None:
+    for protocol in held:
+        try:
+            protocol.flush()
+        except Exception:  # a bug writing to one connection must not keep the others' text back
+            protocol.held_text.clear()
+            log.failure("writing to {peer} failed", peer=peer(protocol.socket()))
 
 
 @implementer(IPushProducer)
@@ -95,6 +140,7 @@ class LineProtocol(LineReceiver, TimeoutMixin):
         self.discarding = False  # the start of a line was refused as too long; its tail is still to come
         self.after_refused = b""  # what followed a line refused as too long, in the data being read
         self.held_text: list[str] = []  # text held back while a line is acted on (``holding``)
+        self.held_size = 0  # its characters
 
     def socket(self) -> Any:
         """The TCP (or unix) transport itself: a layer in between (telnet) overrides this."""
@@ -190,7 +236,11 @@ class LineProtocol(LineReceiver, TimeoutMixin):
             return
         if not self.held_text:
             _held.append(self)
+            self.held_size = 0
         self.held_text.append(text)
+        self.held_size += len(text)
+        if self.held_size > MAX_HELD:  # a burst of commands (a paste of /help): out now, counted by the backlog
+            self.flush()
 
     def flush(self) -> None:
         """What was held back, as one piece."""
@@ -214,7 +264,8 @@ class LineProtocol(LineReceiver, TimeoutMixin):
             return
         data = terminal.encode(text, self.connection.session.charset)
         if self.unread(len(data)):
-            self.transport.write(data)
+            before_output()
+            write_now(self.transport, data)
 
     def unread(self, size: int) -> bool:
         """Count ``size`` bytes about to be written: False, and the connection dropped, once more than

@@ -6,6 +6,7 @@ import socket
 from typing import Any
 
 from twisted.internet.interfaces import ITCPTransport
+from twisted.internet.tcp import Server
 
 # A peer that vanished without a word (a laptop lid shut, a NAT that forgot us) is noticed after 60 s of silence
 # and 4 unanswered probes 15 s apart, some two minutes: the player's seat then goes to the grace period.
@@ -24,3 +25,26 @@ def tune(transport: Any) -> None:
         option = getattr(socket, name, None)  # Linux has all three; other systems some or none
         if option is not None:
             sock.setsockopt(socket.IPPROTO_TCP, option, value)
+
+
+def write_now(transport: Any, data: bytes) -> None:
+    """``transport.write(data)``, sent at once when it can be: on a TCP connection with nothing waiting in
+    Twisted's buffer, the bytes go to the socket here, as asyncio's transports do, instead of being buffered
+    until the reactor's next poll says the socket is writable. Twisted's way costs two ``epoll_ctl`` calls (the
+    socket watched for writing, then not) and a pass of the poll loop on every write: a tenth of a move's CPU
+    with four viewers at a table (issue #18). Whatever the socket does not take, or any other transport's
+    bytes, go through ``transport.write`` as before, after anything already buffered: the order never changes.
+
+    It reads Twisted's buffers (``dataBuffer``, ``offset``, ``_tempDataBuffer``: abstract.FileDescriptor's) to
+    know that nothing waits; tests/test_tcp_write.py checks them on the installed Twisted."""
+    if type(transport) is Server and data and transport.connected and not transport.disconnecting \
+            and not transport._writeDisconnected and not transport.TLS and not transport._tempDataBuffer \
+            and transport.offset == len(transport.dataBuffer):
+        try:
+            sent = transport.socket.send(data)
+        except OSError:  # full (EAGAIN) or broken: Twisted's own write buffers it, or finds the connection lost
+            sent = 0
+        if sent >= len(data):
+            return
+        data = data[sent:]
+    transport.write(data)

@@ -35,6 +35,7 @@ from mudwiz.connection import MAX_LINE
 from mudwiz.games import available
 from mudwiz.net import terminal
 from mudwiz.net.lines import LineFactory, LineProtocol, peer
+from mudwiz.net.tcp import write_now
 
 log = Logger()
 
@@ -289,10 +290,11 @@ class _Telnet(TelnetTransport):
     def write(self, data: bytes) -> None:
         """The protocol's text: IAC doubled and LF as CR LF by conch to a telnet client; before telnet is seen
         (and always to a raw client) LF as CR LF only, as the raw port writes: UTF-8 holds no byte 255."""
+        if self.transport is None:
+            return
         if getattr(self.protocol, "telnet", False):
-            super().write(data)
-        elif self.transport is not None:
-            self.transport.write(data.replace(b"\n", b"\r\n"))
+            data = data.replace(IAC, IAC + IAC)  # conch's TelnetTransport.write, then its LF as CR LF below
+        write_now(self.transport, data.replace(b"\n", b"\r\n"))
 
     def fault(self, piece: bytes, why: str) -> None:
         """Forget the command being read and go back to plain data; say so in the log once a connection."""

@@ -15,6 +15,7 @@ from mudwiz.store.base import (
     Rating,
     Store,
     StoreError,
+    TableMove,
     iso_time,
 )
 from mudwiz.store.sqlite import FILENAME, SQLiteStore, open_store
@@ -31,5 +32,5 @@ def open_database(url: str) -> Store:
     return PostgresStore(url)
 
 __all__ = ["FILENAME", "Account", "AccountExists", "Ban", "GameRecord", "GameSummary", "JournaledTable", "RateGame",
-           "Rating", "SQLiteStore", "Store", "StoreError", "iso_time", "open_database",
+           "Rating", "SQLiteStore", "Store", "StoreError", "TableMove", "iso_time", "open_database",
            "open_store"]

@@ -127,6 +127,10 @@ class Rating:
 RateGame = Callable[[GameRecord, Mapping[str, Rating], Set[str]], list[Rating]]
 
 
+# One entry of a table's journaled game log: (table_id, n, seat, action, t), as ``Store.add_table_move`` takes it.
+TableMove = tuple[int, int, int | None, str, float]
+
+
 @dataclass(frozen=True)
 class JournaledTable:
     """An open table as the journal holds it: its ``header`` (JSON: game, host, options, seats, ...), its current
@@ -283,6 +287,11 @@ class Store(Protocol):
 
     def add_table_move(self, table_id: int, n: int, seat: int | None, action: str, t: float) -> None:
         """Journal the ``n``-th (from 0) entry of the game's log."""
+        ...
+
+    def add_table_moves(self, moves: Sequence[TableMove]) -> None:
+        """Journal several tables' log entries, each ``(table_id, n, seat, action, t)`` as ``add_table_move``
+        takes them, in one transaction: all of them or none."""
         ...
 
     def drop_table(self, table_id: int) -> None:

@@ -35,6 +35,7 @@ from mudwiz.store.base import (
     RateGame,
     Rating,
     StoreError,
+    TableMove,
     game_record,
     journaled_tables,
     summaries,
@@ -300,10 +301,14 @@ class SQLStore:
                              (compact(game), time.time(), table_id)))
 
     def add_table_move(self, table_id: int, n: int, seat: int | None, action: str, t: float) -> None:
-        self._journal_write((self._sql(
-            "INSERT INTO table_moves (table_id, n, seat, action, t) VALUES (?, ?, ?, ?, ?) ON CONFLICT (table_id, n) "
-            "DO UPDATE SET seat = excluded.seat, action = excluded.action, t = excluded.t"),
-            (table_id, n, seat, action, t)))
+        self.add_table_moves([(table_id, n, seat, action, t)])
+
+    def add_table_moves(self, moves: Sequence[TableMove]) -> None:
+        sql = self._sql("INSERT INTO table_moves (table_id, n, seat, action, t) VALUES (?, ?, ?, ?, ?) "
+                        "ON CONFLICT (table_id, n) DO UPDATE SET seat = excluded.seat, action = excluded.action, "
+                        "t = excluded.t")
+        if moves:
+            self._journal_write(*[(sql, tuple(move)) for move in moves])
 
     def drop_table(self, table_id: int) -> None:
         self._journal_write((self._sql("DELETE FROM tables WHERE id = ?"), (table_id,)),

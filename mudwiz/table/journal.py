@@ -4,8 +4,9 @@ table comes back at its last committed move (:mod:`mudwiz.restore` rebuilds it).
 
 ``Journal`` is the server's side (the store, or none; stopped when the server stops, so that the connections
 dropping on the way down change nothing that was journaled); ``TableJournal`` is one table's part, which writes
-only what changed. The writes are small single transactions on the reactor thread, committed into SQLite's
-write-ahead log without an fsync (store/sqlite.py says why, bench/journal.py measures them).
+only what changed. The writes are small transactions on the reactor thread, committed into SQLite's write-ahead
+log without an fsync (store/sqlite.py says why, bench/journal.py measures them); on a running server a reactor
+turn's moves are one transaction, committed before any output leaves (``Journal.grouped``, mudwiz/outflow.py).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from twisted.logger import Logger
 
-from mudwiz.store import Store, StoreError
+from mudwiz.store import Store, StoreError, TableMove
 from mudwiz.table.recording import seat_kind
 
 if TYPE_CHECKING:
@@ -37,10 +38,29 @@ class Journal:
         self.resume_code = resume_code or (lambda name: None)
         self.node = node
         self.stopped = False
+        # Grouped (a running server's): moves wait here for ``commit``, which runs before any output leaves
+        # (mudwiz/outflow.py) and so once a reactor turn, instead of a transaction a move (issue #18).
+        self.grouped = False
+        self.pending: list[tuple[TableJournal, TableMove]] = []
+
+    def commit(self) -> None:
+        """Journal the moves waiting, all in one transaction. If that fails, the game goes on, as with a single
+        move's failure: each table's journal goes back to its first move not written, to write it again with the
+        table's next move."""
+        if not self.pending or self.store is None:
+            return
+        pending, self.pending = self.pending, []
+        try:
+            self.store.add_table_moves([move for _, move in pending])
+        except StoreError as exc:
+            log.error("table journal: {n} moves NOT written: {why}", n=len(pending), why=exc)
+            for table, (_, n, *_rest) in pending:
+                table.written = min(table.written, n)
 
     def stop(self) -> None:
         """The server is stopping: from now on nothing is journaled (nor dropped), so every table is restored as
         it was, not as the closing connections leave it."""
+        self.commit()
         self.stopped = True
 
 
@@ -64,6 +84,8 @@ class TableJournal:
     def _write(self, what: str, fn: Callable[..., None], *args: Any) -> bool:
         if self.store is None or self.closed or self.stopping:
             return False
+        assert self.journal is not None
+        self.journal.commit()  # the moves waiting go first, so the journal's writes keep their order
         try:
             fn(*args)
         except StoreError as exc:  # the game goes on; only its restart-safety is lost, and the log says so
@@ -111,6 +133,14 @@ class TableJournal:
         """Journal the game's new log entries, with their times as the record has them."""
         actions = self.table.recording.actions
         store = self.store
+        if store is not None and self.journal is not None and self.journal.grouped:
+            if not self.closed and not self.stopping:
+                pending = self.journal.pending
+                while self.written < len(actions):
+                    entry = actions[self.written]
+                    pending.append((self, (self.table.id, self.written, entry["seat"], entry["action"], entry["t"])))
+                    self.written += 1
+            return
         while store is not None and self.written < len(actions):
             entry = actions[self.written]
             if not self._write("move", store.add_table_move, self.table.id, self.written, entry["seat"],
