@@ -16,7 +16,7 @@ What it does, and nothing more (no game, no rules, no rendering, no limits, no l
   - when four are seated the host's ``state`` offers ``legal: ["/start"]``; ``/start`` starts the table:
     seat 0 has the turn;
   - at a playing table, any other command from the player whose turn it is is a move: each person seated is
-    sent one ``state`` line of ``--state-bytes`` bytes (padded; default 3600, the median size of mudwiz's Wizard
+    sent one ``state`` line of ``--state-bytes`` bytes (padded; default 1400, the median size of mudwiz's Wizard
     state at a 4-player table in play), the next seat's offering ``legal`` (four ``/play`` entries), everyone
     else's ``[]``. A bot seat moves at once (``callLater(0, ...)``: one bot move per reactor turn, so the
     reactor stays fair) with no thinking at all. The game never ends; there are no rounds, scores or ``/ok``.
@@ -173,7 +173,7 @@ class Floor(protocol.Factory):
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--listen", default="tcp:4000:interface=127.0.0.1", help="a Twisted endpoint description")
-    parser.add_argument("--state-bytes", type=int, default=3600, help="bytes of each state line sent for a move")
+    parser.add_argument("--state-bytes", type=int, default=1400, help="bytes of each state line sent for a move")
     args = parser.parse_args(argv)
     endpoints.serverFromString(reactor, args.listen).listen(Floor(args.state_bytes))
     reactor.run()  # type: ignore[attr-defined]

@@ -56,7 +56,7 @@ ROOT = Path(__file__).resolve().parent.parent
 TICK = os.sysconf("SC_CLK_TCK")
 SERVERS = ("mudwiz", "floor")
 NOT_MOVES = ("/ok", "/start")
-STATE_BYTES = 3600  # the floor's state line: mudwiz's median Wizard state at a 4-player table in play (state B p50)
+STATE_BYTES = 1400  # the floor's state line: mudwiz's median Wizard state at a 4-player table in play (state B p50)
 
 
 # ---------------------------------------------------------------- the servers

@@ -14,7 +14,7 @@ from twisted.internet.task import Clock
 from twisted.internet.testing import StringTransport
 
 from mudwiz.lobby import Lobby
-from mudwiz.net.lines import hold_per_turn
+from mudwiz.net.lines import MAX_HELD, hold_per_turn
 from mudwiz.net.telnet import MudFactory
 from mudwiz.outflow import gate
 from mudwiz.store import SQLiteStore
@@ -153,3 +153,21 @@ def test_on_a_running_server_a_turns_lines_leave_at_its_end_after_one_commit_of_
         kinds = [m["type"] for m in c.messages()]
         assert c.transport.writes == 1 and kinds.count("bid_made") == 2 and kinds.count("state") == 2, kinds
     assert [m["player"] for m in clients[3].messages() if m["type"] == "bid_made"] == ["p0", "p1"]
+
+
+def test_a_burst_of_commands_is_written_as_it_passes_the_held_limit_not_all_at_the_turns_end() -> None:
+    """Held text is bounded: past ``MAX_HELD`` characters a connection's text is written at once, so the backlog
+    limit (which counts writes) sees a client that pastes a screenful of ``/help`` and never reads."""
+    clock = Clock()
+    client = Client(MudFactory(Lobby(clock, seed=1), "", 0.0), b"/mode json\npaster\n")
+    client.fresh()
+    hold_per_turn(clock.callLater)
+    try:
+        client.protocol.dataReceived(b"/help\n" * 100)
+        written = len(client.transport.value())
+        assert client.transport.writes >= 2 and written >= MAX_HELD, "written while the turn still runs"
+        assert client.protocol.protocol.held_size <= MAX_HELD
+        clock.advance(0)
+    finally:
+        hold_per_turn(None)
+    assert [m["type"] for m in client.messages()].count("help") == 100
