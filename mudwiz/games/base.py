@@ -255,6 +255,12 @@ class Game(ABC):
     def waiting(self) -> list[Seat]:
         """The seats the game is waiting on (whose action it needs before it can go on)."""
 
+    def _legal_while(self, seat: Seat, waiting: list[Seat]) -> list[Action]:
+        """``legal_actions(seat)`` when ``waiting()`` is already known to be ``waiting``: ``views`` works it out
+        once for all the seats it builds. A game whose ``legal_actions`` starts from ``waiting()`` overrides
+        this to take it as given, and answers ``legal_actions`` with it."""
+        return self.legal_actions(seat)
+
     def view(self, seat: Seat | None) -> dict[str, Any]:
         """What ``seat`` may know, as plain JSON-ready data; ``None`` is an observer and sees no hand.
 
@@ -275,7 +281,7 @@ class Game(ABC):
         alike = [{"name": name, "score": self.scores[s], **self._player(s, None)} for s, name in enumerate(names)] \
             if self._players_alike() else None
         common = (self.name, self.phase, self.round, self._rounds(), names[self._dealer()],
-                  names[waiting[0]] if len(waiting) == 1 else None, [names[s] for s in waiting])
+                  names[waiting[0]] if len(waiting) == 1 else None, [names[s] for s in waiting], waiting)
         # the options set to something: an unset number, a flag off and an "off" choice go unsaid (``is``, not
         # ``in``: a number option set to 0 is set, though 0 == False)
         options = {k: v for k, v in self.options.items() if v is not None and v is not False and v != "off"}
@@ -288,7 +294,7 @@ class Game(ABC):
                   observers: dict[str, Any] | None, tail: tuple[Any, ...]) -> dict[str, Any]:
         """One seat's view from the parts ``views`` built once; ``observers`` is an observer's ``_view``, which a
         game with ``_view_own`` completes with the seat's own fields instead of building its ``_view`` anew."""
-        game, phase, round_, rounds, dealer, turn, waiting = common
+        game, phase, round_, rounds, dealer, turn, waiting, waited_on = common
         options, sheet, ranked = tail
         own = self._view_own(seat) if observers is not None else None
         names = self.players
@@ -304,7 +310,7 @@ class Game(ABC):
             "players": alike if alike is not None else [
                 {"name": name, "score": self.scores[s], **self._player(s, seat)} for s, name in enumerate(names)],
             "hand": [] if seat is None else self._hand(seat),
-            "legal": [] if seat is None else [str(a) for a in self.legal_actions(seat)],
+            "legal": [] if seat is None else [str(a) for a in self._legal_while(seat, waited_on)],
             **(self._view(seat) if own is None or observers is None else {**observers, **own}),
             "options": options,
             "sheet": sheet,

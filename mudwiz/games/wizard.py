@@ -263,7 +263,10 @@ class Wizard(TrickTakingGame):
         return sorted(set(hand))
 
     def legal_actions(self, seat: Seat) -> list[Action]:
-        if seat not in self.waiting():
+        return self._legal_while(seat, self.waiting())
+
+    def _legal_while(self, seat: Seat, waiting: list[Seat]) -> list[Action]:
+        if seat not in waiting:
             return []
         if self._phase == Phase.TRUMP:
             return list(_TRUMP)
