@@ -55,6 +55,18 @@ def _snake(name: str) -> str:
     return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
 
 
+# an event class -> its JSON type and its fields' names: asked for every event of every move, so worked out once
+# per class (a regular expression and ``dataclasses.fields`` each time were a few per cent of a move, issue #18)
+_SHAPES: dict[type, tuple[str, tuple[str, ...]]] = {}
+
+
+def _shape(cls: type) -> tuple[str, tuple[str, ...]]:
+    shape = _SHAPES.get(cls)
+    if shape is None:
+        shape = _SHAPES[cls] = (_snake(cls.__name__), tuple(f.name for f in dataclasses.fields(cls)))
+    return shape
+
+
 @dataclass(frozen=True)
 class Event:
     """Something that happened. Engines return these; renderers choose the words and colours.
@@ -65,7 +77,7 @@ class Event:
 
     @property
     def type(self) -> str:
-        return _snake(type(self).__name__)
+        return _shape(type(self))[0]
 
     def visible_to(self, viewer: str | None) -> Event | None:
         """The event as ``viewer`` (a player name, or None for an observer) may see it; None: not at all."""
@@ -74,7 +86,8 @@ class Event:
     def to_dict(self) -> dict[str, Any]:
         """The event's fields, as its message carries them. Flat: events hold plain JSON values, built fresh by
         each move and never changed, so they are shared rather than deep-copied (``asdict``) for every viewer."""
-        return {"type": self.type, **{f.name: getattr(self, f.name) for f in dataclasses.fields(self)}}
+        kind, names = _shape(type(self))
+        return {"type": kind, **{name: getattr(self, name) for name in names}}
 
 
 class TimedReveal(ABC):
