@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from mudwiz.games.base import Event, TimedReveal
+from mudwiz.games.base import Event, Game, TimedReveal
 from mudwiz.render import jsonl
 from mudwiz.session import Session
 from mudwiz.table.botseat import is_stand_in
@@ -26,28 +26,37 @@ class FanOut:
 
     def __init__(self, table: Table) -> None:
         self.table = table
+        # the game's seats by lower-cased player name, for the game they were worked out for: a game's players
+        # never change, and every viewer's seat is looked up in them on every move
+        self._seats_of: tuple[Game | None, dict[str, int]] = (None, {})
 
     def events(self, events: list[Event]) -> None:
         """Each event to each viewer as they may see it (observers as None); a timed reveal is ended for those
         who saw it, after its seconds."""
         table = self.table
-        messages: dict[int, dict[str, Any]] = {}  # id of an event as seen -> its message, built once for all
+        # id of an event as seen -> its message, built once for all, and itself if it opens cards for a while
+        messages: dict[int, tuple[dict[str, Any], TimedReveal | None]] = {}
+        seats = table.seats
         for viewer in table.roster.viewers():
             if viewer.is_bot:  # a bot reads its view when it is to move, never its messages
                 continue
             for event in events:
-                seen = event.visible_to(viewer.name if viewer in table.seats else None)
+                seen = event.visible_to(viewer.name if viewer in seats else None)
                 if seen is None:
                     continue
-                message = messages.get(id(seen))
-                if message is None:
-                    message = messages[id(seen)] = jsonl.Shared(
-                        {"type": seen.type, "table": table.id, "game": table.name, **_fields(seen)})
-                viewer.deliver(message, seen)
-                if isinstance(seen, TimedReveal) and seen.reveal_seconds > 0:
-                    ended = {"type": "reveal_end", "table": table.id, "game": table.name,
-                             "player": seen.revealed_player}
-                    table.timers.reveal_ends(seen.reveal_seconds, self._end_reveal, viewer, ended)
+                built = messages.get(id(seen))
+                if built is None:
+                    built = messages[id(seen)] = (
+                        jsonl.Shared({"type": seen.type, "table": table.id, "game": table.name, **_fields(seen)}),
+                        seen if isinstance(seen, TimedReveal) and seen.reveal_seconds > 0 else None)
+                viewer.deliver(built[0], seen)
+                if built[1] is not None:
+                    self._time_reveal(viewer, built[1])
+
+    def _time_reveal(self, viewer: Session, seen: TimedReveal) -> None:
+        table = self.table
+        ended = {"type": "reveal_end", "table": table.id, "game": table.name, "player": seen.revealed_player}
+        table.timers.reveal_ends(seen.reveal_seconds, self._end_reveal, viewer, ended)
 
     def _end_reveal(self, viewer: Session, message: dict[str, Any]) -> None:
         """The glimpse is over: say so, and draw the table again, so a line terminal's last screen no longer
@@ -73,7 +82,7 @@ class FanOut:
         table = self.table
         seated = table.roster.own_seat(session) is not None
         if table.game is None:
-            return {**self._head(seated, self._alike()), **self._before_the_game(session, seated=seated)}
+            return {**self._alike()["heads"][seated], **self._before_the_game(session, seated=seated)}
         seat = self._game_seat(session, seated)
         return self._in_the_game(session, seated, seat, table.game.view(seat), people or self.who_is_who(),
                                  self._alike())
@@ -82,22 +91,14 @@ class FanOut:
         """What every viewer's state of one update has alike, besides the engine's shared view: worked out once."""
         table = self.table
         game = table.game
-        return {"observers": [o.name for o in table.observers], "status": table.status, "in_game": table.in_game,
+        status = table.status
+        # a state's first fields, the table's: the same for every viewer but ``observer``, so made for each value
+        head = {"type": "state", "table": table.id, "host": table.host, "status": status, "observer": True,
+                "observers": [o.name for o in table.observers]}
+        return {"heads": (head, {**head, "observer": False}), "in_game": status == "playing",
                 "confirmed": sorted(table.rounds.confirmed),
                 "roundend": game is not None and game.phase == "roundend", "moves": len(game.log) if game else 0,
                 "table_options": table.table_options, "merged": set()}
-
-    def _head(self, seated: bool, alike: dict[str, Any]) -> dict[str, Any]:
-        """A state's first fields, the table's."""
-        table = self.table
-        return {
-            "type": "state",
-            "table": table.id,
-            "host": table.host,
-            "status": alike["status"],
-            "observer": not seated,
-            "observers": alike["observers"],
-        }
 
     def _before_the_game(self, session: Session, seated: bool) -> dict[str, Any]:
         """A waiting table's state: the seats so far, the options, and ``/start`` for a host who may."""
@@ -158,7 +159,7 @@ class FanOut:
             alike["merged"].add(id(players))
             for p in players:
                 p.update(people[p["name"].lower()])
-        return {**self._head(seated, alike), **view, "legal": legal, "table_options": alike["table_options"],
+        return {**alike["heads"][seated], **view, "legal": legal, "table_options": alike["table_options"],
                 "confirmed": alike["confirmed"], "moves": alike["moves"]}
 
     def rating(self, name: str, holder: Session | None) -> int | None:
@@ -176,10 +177,16 @@ class FanOut:
         return self._game_seat(session, self.table.roster.own_seat(session) is not None)
 
     def _game_seat(self, session: Session, seated: bool) -> int | None:
-        if self.table.game is None or not seated:
+        game = self.table.game
+        if game is None or not seated:
             return None
-        name = session.name.lower()
-        return next((i for i, p in enumerate(self.table.game.players) if p.lower() == name), None)
+        known, seats = self._seats_of
+        if known is not game:
+            seats = {}
+            for i, p in enumerate(game.players):
+                seats.setdefault(p.lower(), i)
+            self._seats_of = (game, seats)
+        return seats.get(session.name.lower())
 
     def send_state(self, session: Session, look: bool = False,
                    people: dict[str, dict[str, Any]] | None = None) -> None:
