@@ -62,6 +62,7 @@ def encode(message: dict[str, Any]) -> str:
 
 
 def _encode(message: dict[str, Any]) -> str:
-    if any(k in message for k in _PRIVATE):
-        message = {k: v for k, v in message.items() if k not in _PRIVATE}
+    for key in _PRIVATE:  # a loop, not ``any()`` over a generator: this is on every message's way out
+        if key in message:
+            return dumps({k: v for k, v in message.items() if k not in _PRIVATE})
     return dumps(message)
