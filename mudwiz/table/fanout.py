@@ -130,17 +130,18 @@ class FanOut:
         viewer: whether a bot holds the seat, whether they are away and for how long, a stand-in, their rating."""
         table = self.table
         assert table.game is not None
-        now = table.clock.seconds()
+        now, seated = table.clock.seconds(), table.roster.seated
         people = {}
         for name in table.game.players:
-            holder = table.seated(name)  # None once they left a finished game
-            fields: dict[str, Any] = {"bot": holder is not None and holder.is_bot,
-                                      "away": holder is None or not holder.connected, "stand_in": is_stand_in(holder),
+            holder = seated(name)  # None once they left a finished game
+            away = holder is None or not holder.connected
+            fields: dict[str, Any] = {"bot": holder is not None and holder.is_bot, "away": away,
+                                      "stand_in": is_stand_in(holder),
                                       "rating": self.rating(name, holder)}
-            until = table.away_until.get(name.lower())
-            if fields["away"] and until is not None:
+            key = name.lower()
+            if away and (until := table.away_until.get(key)) is not None:
                 fields["away_for"] = max(0, round(until - now))
-            people[name.lower()] = fields
+            people[key] = fields
         return people
 
     def _in_the_game(self, session: Session, seated: bool, seat: int | None, view: dict[str, Any],
