@@ -88,6 +88,24 @@ def test_every_view_shares_one_copy_of_the_sheet_until_it_changes() -> None:
     assert views[0]["sheet"][0] is not game.sheet[0], "never the engine's own entries"
 
 
+def test_a_new_round_on_the_sheet_is_copied_alone_and_the_old_copy_stays_as_it_was() -> None:
+    """The sheet's copy grows by the new rounds' entries only: the copy views already carry is left as it was,
+    and no entry of the new one is the engine's own."""
+    game = Wizard(["a", "b", "c"], {"rounds": 3}, seed=5)
+    copies = []
+    while not game.finished:
+        if game.phase == "roundend":
+            copies.append(game.view(None)["sheet"])
+            game.advance()
+            continue
+        seat = game.waiting()[0]
+        game.apply(seat, str(game.legal_actions(seat)[0]))
+    copies.append(game.view(None)["sheet"])
+    assert [len(c) for c in copies] == [1, 2, 3], "each view holds the sheet as it was when it was built"
+    assert copies[2] == game.sheet and copies[2][0] is copies[0][0], "an entry copied once is shared on"
+    assert not any(entry is mine for entry, mine in zip(copies[2], game.sheet, strict=True))
+    assert not any(a is b for a, b in zip(copies[2][2]["results"], game.sheet[2]["results"], strict=True))
+
 def test_the_client_keeps_the_sheet_a_state_leaves_out() -> None:
     clock, lobby, people = setup(confirm="0", rounds="3")
     dispatch(lobby, people[0], "/start")

@@ -333,11 +333,13 @@ class Game(ABC):
     def sheet_snapshot(self) -> list[dict[str, Any]]:
         """The score sheet as views carry it: a copy made once per scored round and shared by every view until
         the next (copying it for every view of every move was most of a move's cost, issue #18). Entries are only
-        ever appended, so its length says when it changed. Views never hold the engine's own objects; readers of
-        the shared copy must not change it."""
+        ever appended, so its length says when it changed, and only the new ones are copied. Views never hold
+        the engine's own objects; readers of the shared copy must not change it."""
         cached = self._sheet_copy
-        if cached is None or len(cached) != len(self.sheet):
+        if cached is None or len(cached) > len(self.sheet):
             cached = self._sheet_copy = copy.deepcopy(self.sheet)
+        elif len(cached) < len(self.sheet):  # a new list, as views already sent may hold the old one
+            cached = self._sheet_copy = [*cached, *copy.deepcopy(self.sheet[len(cached):])]
         return cached
 
     def revealed_view(self) -> dict[str, Any]:
@@ -420,9 +422,11 @@ class Game(ABC):
         if not 0 <= seat < len(self.players):
             raise IllegalAction(f"there is no seat {seat}")
         act = self.normalize(as_action(action))
-        if not self.legal_actions(seat):
+        legal = self.legal_actions(seat)
+        if not legal:
             raise NotYourTurn(self.out_of_turn(seat, act))
-        if not self.is_legal(seat, act):
+        # the list just made answers ``is_legal`` unless the game has its own (patterns such as Witches' ``pass``)
+        if not (act in legal if type(self).is_legal is Game.is_legal else self.is_legal(seat, act)):
             raise IllegalAction(self.explain(seat, act))
         events = self._apply(seat, act)
         self.log.append((seat, str(act)))
