@@ -10,6 +10,7 @@ from test_table import play_round, setup
 
 from mudwiz.client.model import Model
 from mudwiz.commands import dispatch
+from mudwiz.games.witches import PassDone
 from mudwiz.games.wizard import Wizard
 from mudwiz.table.botseat import BotSession
 
@@ -183,3 +184,23 @@ def test_who_keeps_name_order_as_people_come_and_go() -> None:
     lobby.login(Recorder(), "BOB")
     assert [u["name"] for u in lobby.who()] == ["al", "BOB", "Carl", "Mia"]
     assert [u["name"] for u in lobby.who("c", 2)] == ["Carl", "Mia"]
+
+
+def test_an_event_each_viewer_sees_their_own_way_reaches_each_as_theirs() -> None:
+    """An event's message is built once for all who see it alike, found by the seen event's identity: each
+    viewer's own version (Witches' ``pass_done``, made afresh for each) must never be taken for another's that
+    happens to be made at the same address once that one is freed. Five viewers: a freed version's address is
+    reused within a few (CPython), which sent one player another's received cards."""
+    clock, lobby, people = setup(n=4)
+    watchers = [Recorder(), Recorder()]
+    for i, w in enumerate(watchers):
+        lobby.login(w, f"w{i}")
+        dispatch(lobby, w, "/watch 1")
+    table = lobby.tables[1]
+    names = [p.name for p in people]
+    received = [{"player": name, "from": names[i - 1], "cards": [f"R{i + 1}"]} for i, name in enumerate(names)]
+    for _ in range(3):
+        table.fanout.events([PassDone(received)])
+        for p, mine in zip(people, received, strict=True):
+            assert p.messages[-1]["received"] == [mine]
+        assert all(w.messages[-1]["received"] == [] for w in watchers)

@@ -34,8 +34,9 @@ class FanOut:
         """Each event to each viewer as they may see it (observers as None); a timed reveal is ended for those
         who saw it, after its seconds."""
         table = self.table
-        # id of an event as seen -> its message, built once for all, and itself if it opens cards for a while
-        messages: dict[int, tuple[dict[str, Any], TimedReveal | None]] = {}
+        # id of an event as seen -> the event (held, so that its id is not reused by another one's as seen while
+        # this loop runs), its message, built once for all, and itself again if it opens cards for a while
+        messages: dict[int, tuple[Event, dict[str, Any], TimedReveal | None]] = {}
         seats = table.seats
         for viewer in table.roster.viewers():
             if viewer.is_bot:  # a bot reads its view when it is to move, never its messages
@@ -47,11 +48,11 @@ class FanOut:
                 built = messages.get(id(seen))
                 if built is None:
                     built = messages[id(seen)] = (
-                        jsonl.Shared({"type": seen.type, "table": table.id, "game": table.name, **_fields(seen)}),
+                        seen, jsonl.Shared({"type": seen.type, "table": table.id, "game": table.name, **_fields(seen)}),
                         seen if isinstance(seen, TimedReveal) and seen.reveal_seconds > 0 else None)
-                viewer.deliver(built[0], seen)
-                if built[1] is not None:
-                    self._time_reveal(viewer, built[1])
+                viewer.deliver(built[1], seen)
+                if built[2] is not None:
+                    self._time_reveal(viewer, built[2])
 
     def _time_reveal(self, viewer: Session, seen: TimedReveal) -> None:
         table = self.table
