@@ -29,6 +29,7 @@ from mudwiz.numbers import whole_number
 
 Seat = int
 ADVANCE = "next"  # the log's word for the table ending a round-end pause
+_NOTHING: Mapping[str, Any] = {}  # no fields (never changed)
 
 
 class Phase(StrEnum):
@@ -283,12 +284,15 @@ class Game(ABC):
         """
         return self.views([seat])[0]
 
-    def views(self, seats: Sequence[Seat | None]) -> list[dict[str, Any]]:
+    def views(self, seats: Sequence[Seat | None],
+              first: Sequence[Mapping[str, Any]] | None = None) -> list[dict[str, Any]]:
         """``view`` of each of ``seats``, at once: what every viewer sees alike (the phase, who is waited on, the
         options, the sheet, and the players' entries when ``_players_alike``) is built once and shared by all of
         the views, each seat's own part (its hand, its legal moves, the game's ``_view``) added to it. A table
         sends every viewer a state after every move, and building each whole was most of a move (issue #18).
-        Readers must not change the parts the views share."""
+        Readers must not change the parts the views share. ``first``, one for each seat: fields put before the
+        game's in that seat's view, so that a caller that sends the view with its own fields ahead (the table's
+        ``state``) fills in the view it is given rather than copying it into another dict."""
         waiting = self.waiting()
         names = self.players
         alike = [{"name": name, "score": self.scores[s], **self._player(s, None)} for s, name in enumerate(names)] \
@@ -301,10 +305,14 @@ class Game(ABC):
         sheet = self.sheet_snapshot()
         ranked = standings(names, self.scores, self.LOW_WINS) if self.finished else None
         observers = self._view(None) if len(seats) > 1 else None
-        return [self._one_view(seat, common, alike, observers, (options, sheet, ranked)) for seat in seats]
+        tail = (options, sheet, ranked)
+        if first is None:
+            return [self._one_view(seat, common, alike, observers, tail, _NOTHING) for seat in seats]
+        return [self._one_view(seat, common, alike, observers, tail, head)
+                for seat, head in zip(seats, first, strict=True)]
 
     def _one_view(self, seat: Seat | None, common: tuple[Any, ...], alike: list[dict[str, Any]] | None,
-                  observers: dict[str, Any] | None, tail: tuple[Any, ...]) -> dict[str, Any]:
+                  observers: dict[str, Any] | None, tail: tuple[Any, ...], head: Mapping[str, Any]) -> dict[str, Any]:
         """One seat's view from the parts ``views`` built once; ``observers`` is an observer's ``_view``, which a
         game with ``_view_own`` completes with the seat's own fields instead of building its ``_view`` anew."""
         game, phase, round_, rounds, dealer, turn, waiting, waited_on = common
@@ -312,6 +320,7 @@ class Game(ABC):
         own = self._view_own(seat) if observers is not None else None
         names = self.players
         return {
+            **head,
             "game": game,
             "phase": phase,
             "round": round_,
@@ -324,7 +333,8 @@ class Game(ABC):
                 {"name": name, "score": self.scores[s], **self._player(s, seat)} for s, name in enumerate(names)],
             "hand": [] if seat is None else self._hand(seat),
             "legal": [] if seat is None else [str(a) for a in self._legal_while(seat, waited_on)],
-            **(self._view(seat) if own is None or observers is None else {**observers, **own}),
+            **(observers if own is not None and observers is not None else _NOTHING),
+            **(own if own is not None else self._view(seat)),
             "options": options,
             "sheet": sheet,
             "standings": ranked,

@@ -84,9 +84,9 @@ class FanOut:
         seated = table.roster.own_seat(session) is not None
         if table.game is None:
             return {**self._alike()["heads"][seated], **self._before_the_game(session, seated=seated)}
-        seat = self._game_seat(session, seated)
-        return self._in_the_game(session, seated, seat, table.game.view(seat), people or self.who_is_who(),
-                                 self._alike())
+        seat, alike = self._game_seat(session, seated), self._alike()
+        return self._in_the_game(session, seat, table.game.views([seat], [alike["heads"][seated]])[0],
+                                 people or self.who_is_who(), alike)
 
     def _alike(self) -> dict[str, Any]:
         """What every viewer's state of one update has alike, besides the engine's shared view: worked out once."""
@@ -145,10 +145,11 @@ class FanOut:
             people[key] = fields
         return people
 
-    def _in_the_game(self, session: Session, seated: bool, seat: int | None, view: dict[str, Any],
+    def _in_the_game(self, session: Session, seat: int | None, view: dict[str, Any],
                      people: dict[str, dict[str, Any]], alike: dict[str, Any]) -> dict[str, Any]:
-        """The engine's ``view`` from ``session``'s seat, with what only the table knows: who is a bot, who is away
-        and for how long, who has confirmed, and the table's own moves (``/ok``, ``/start``)."""
+        """The engine's ``view`` from ``session``'s seat, made with the state's head first (``Game.views``'
+        ``first``), completed with what only the table knows: who is a bot, who is away and for how long, who
+        has confirmed, and the table's own moves (``/ok``, ``/start``)."""
         table = self.table
         in_game = alike["in_game"]
         legal = [f"/{a}" for a in view["legal"]] if in_game else []
@@ -161,8 +162,11 @@ class FanOut:
             alike["merged"].add(id(players))
             for p in players:
                 p.update(people[p["name"].lower()])
-        return {**alike["heads"][seated], **view, "legal": legal, "table_options": alike["table_options"],
-                "confirmed": alike["confirmed"], "moves": alike["moves"]}
+        view["legal"] = legal
+        view["table_options"] = alike["table_options"]
+        view["confirmed"] = alike["confirmed"]
+        view["moves"] = alike["moves"]
+        return view
 
     def rating(self, name: str, holder: Session | None) -> int | None:
         """The rating shown for a seat in this table's game, from the ratings in memory (no read of the store for
@@ -227,5 +231,6 @@ class FanOut:
         people, alike, own_seat = self.who_is_who(), self._alike(), table.roster.own_seat
         seated = [own_seat(s) is not None for s in viewers]
         seats = [self._game_seat(s, at) for s, at in zip(viewers, seated, strict=True)]
-        for s, at, seat, view in zip(viewers, seated, seats, table.game.views(seats), strict=True):
-            self._deliver_state(s, self._in_the_game(s, at, seat, view, people, alike), look=s is look)
+        heads = [alike["heads"][at] for at in seated]
+        for s, seat, view in zip(viewers, seats, table.game.views(seats, heads), strict=True):
+            self._deliver_state(s, self._in_the_game(s, seat, view, people, alike), look=s is look)
