@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from functools import cached_property
 
 from mudwiz.errors import IllegalAction
 
@@ -25,15 +24,8 @@ class Action:
     verb: str
     args: tuple[str, ...] = ()
 
-    @cached_property
-    def text(self) -> str:
-        """The wire text, made once: the engines share their actions (Wizard's bids and cards) across moves, and
-        every state lists the legal ones as text. Kept in the instance's dict, which a frozen dataclass allows
-        (no ``__setattr__``) and its equality, ordering and hash ignore (they compare the fields)."""
-        return " ".join((self.verb, *self.args))
-
     def __str__(self) -> str:
-        return self.text
+        return " ".join((self.verb, *self.args))
 
     @classmethod
     def parse(cls, text: str) -> Action:
