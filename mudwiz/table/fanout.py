@@ -228,9 +228,9 @@ class FanOut:
             for s in viewers:
                 self.send_state(s, look=s is look)
             return
-        people, alike, own_seat = self.who_is_who(), self._alike(), table.roster.own_seat
-        seated = [own_seat(s) is not None for s in viewers]
-        seats = [self._game_seat(s, at) for s, at in zip(viewers, seated, strict=True)]
+        people, alike, seats = self.who_is_who(), self._alike(), table.seats
+        seated = [s in seats for s in viewers]  # by identity: ``own_seat`` (not a seat kept under their name)
+        in_game = [self._game_seat(s, at) for s, at in zip(viewers, seated, strict=True)]
         heads = [alike["heads"][at] for at in seated]
-        for s, seat, view in zip(viewers, seats, table.game.views(seats, heads), strict=True):
+        for s, seat, view in zip(viewers, in_game, table.game.views(in_game, heads), strict=True):
             self._deliver_state(s, self._in_the_game(s, seat, view, people, alike), look=s is look)
