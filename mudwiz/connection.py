@@ -73,15 +73,16 @@ class ConnectionSession(Session):
     def deliver(self, message: dict[str, Any], event: Event | None = None) -> None:
         if not self.connected:
             return
-        if self.connection.on_message is not None:  # a side channel (telnet GMCP) carries every message too
-            self.connection.on_message(message)
+        connection = self.connection
+        if connection.on_message is not None:  # a side channel (telnet GMCP) carries every message too
+            connection.on_message(message)
         if self.mode == "json":
-            self.connection.send_lines([jsonl.encode(message)])
+            connection.send_line(jsonl.encode(message))
             return
         style = self.style()
         if self.presenter.style != style:  # the mode, window or charset changed: drawn so from now on
             self.presenter.style = style
-        self.connection.send_lines(fit(self.presenter.lines(message, event), style.width))
+        connection.send_lines(fit(self.presenter.lines(message, event), style.width))
 
     def style(self) -> Style:
         style = Style.for_mode(self.mode, self.width)
@@ -476,11 +477,16 @@ class Connection:
 
     def send_lines(self, lines: list[str]) -> None:
         if lines:
-            # A person's Enter moved their cursor past the prompt; a JSON reader's stream has no Enter in it, so
-            # its first line must not be glued to "What is your name? ".
-            head = "\n" if self.prompt_open or (self.line_open and self.session.mode == "json") else ""
-            self.prompt_open = False
-            self.send(head + "\n".join(lines) + "\n")
+            self.send_line("\n".join(lines))
+
+    def send_line(self, line: str) -> None:
+        """One line (or lines joined), ended: what ``send_lines`` does, without a list for the one line of a JSON
+        message, several of which go out on every move."""
+        # A person's Enter moved their cursor past the prompt; a JSON reader's stream has no Enter in it, so its
+        # first line must not be glued to "What is your name? ".
+        head = "\n" if self.prompt_open or (self.line_open and self.session.mode == "json") else ""
+        self.prompt_open = self.line_open = False  # what ``send`` would say of text ending in a line break
+        self.outbox.send(head + line + "\n")
 
     def send(self, text: str) -> None:
         if text:

@@ -10,6 +10,7 @@ from test_table import play_round, setup
 
 from mudwiz.client.model import Model
 from mudwiz.commands import dispatch
+from mudwiz.games.witches import PassDone
 from mudwiz.games.wizard import Wizard
 from mudwiz.table.botseat import BotSession
 
@@ -88,6 +89,24 @@ def test_every_view_shares_one_copy_of_the_sheet_until_it_changes() -> None:
     assert views[0]["sheet"][0] is not game.sheet[0], "never the engine's own entries"
 
 
+def test_a_new_round_on_the_sheet_is_copied_alone_and_the_old_copy_stays_as_it_was() -> None:
+    """The sheet's copy grows by the new rounds' entries only: the copy views already carry is left as it was,
+    and no entry of the new one is the engine's own."""
+    game = Wizard(["a", "b", "c"], {"rounds": 3}, seed=5)
+    copies = []
+    while not game.finished:
+        if game.phase == "roundend":
+            copies.append(game.view(None)["sheet"])
+            game.advance()
+            continue
+        seat = game.waiting()[0]
+        game.apply(seat, str(game.legal_actions(seat)[0]))
+    copies.append(game.view(None)["sheet"])
+    assert [len(c) for c in copies] == [1, 2, 3], "each view holds the sheet as it was when it was built"
+    assert copies[2] == game.sheet and copies[2][0] is copies[0][0], "an entry copied once is shared on"
+    assert not any(entry is mine for entry, mine in zip(copies[2], game.sheet, strict=True))
+    assert not any(a is b for a, b in zip(copies[2][2]["results"], game.sheet[2]["results"], strict=True))
+
 def test_the_client_keeps_the_sheet_a_state_leaves_out() -> None:
     clock, lobby, people = setup(confirm="0", rounds="3")
     dispatch(lobby, people[0], "/start")
@@ -165,3 +184,23 @@ def test_who_keeps_name_order_as_people_come_and_go() -> None:
     lobby.login(Recorder(), "BOB")
     assert [u["name"] for u in lobby.who()] == ["al", "BOB", "Carl", "Mia"]
     assert [u["name"] for u in lobby.who("c", 2)] == ["Carl", "Mia"]
+
+
+def test_an_event_each_viewer_sees_their_own_way_reaches_each_as_theirs() -> None:
+    """An event's message is built once for all who see it alike, found by the seen event's identity: each
+    viewer's own version (Witches' ``pass_done``, made afresh for each) must never be taken for another's that
+    happens to be made at the same address once that one is freed. Five viewers: a freed version's address is
+    reused within a few (CPython), which sent one player another's received cards."""
+    clock, lobby, people = setup(n=4)
+    watchers = [Recorder(), Recorder()]
+    for i, w in enumerate(watchers):
+        lobby.login(w, f"w{i}")
+        dispatch(lobby, w, "/watch 1")
+    table = lobby.tables[1]
+    names = [p.name for p in people]
+    received = [{"player": name, "from": names[i - 1], "cards": [f"R{i + 1}"]} for i, name in enumerate(names)]
+    for _ in range(3):
+        table.fanout.events([PassDone(received)])
+        for p, mine in zip(people, received, strict=True):
+            assert p.messages[-1]["received"] == [mine]
+        assert all(w.messages[-1]["received"] == [] for w in watchers)

@@ -32,9 +32,12 @@ def test_orjson_and_the_standard_library_write_the_same_bytes(game: str) -> None
         seat = g.waiting()[0]
         messages += [e.to_dict() for e in g.apply(seat, bot.choose(g.view(seat)) or "")]
     assert len(messages) > 100
+    assert jsonl.ENCODER == "orjson"
     for message in messages:
-        assert jsonl._stdlib(message) == orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
+        assert jsonl._stdlib(message) == jsonl.dumps(message) == orjson.dumps(message).decode()
     assert jsonl.encode({"big": 2**70}) == '{"big":1180591620717411303424}', "past 64 bits: the stdlib's"
+    assert jsonl.encode({"type": "x", 1: [True], None: 2}) == '{"type":"x","1":[true],"null":2}', \
+        "a key that is no string: the stdlib's"
 
 
 def test_the_stdlib_is_used_when_asked_or_without_orjson() -> None:

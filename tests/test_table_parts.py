@@ -168,6 +168,28 @@ def test_a_stand_in_keeps_the_seat_for_its_holder_who_takes_it_back() -> None:
     assert not is_stand_in(BotSession("bot1", stand_in=False)) and not is_stand_in(None)
 
 
+
+def test_the_roster_finds_each_seat_after_every_kind_of_change_to_the_seats() -> None:
+    """``seat_of`` answers from an index by name: it must follow the seats through the roster's own changes and
+    through changes made to the plain list itself (a restore appends to it, tests replace and remove)."""
+    roster = Roster("ann")
+    ann, bob, cy = Recorder("Ann"), Recorder("bob"), Recorder("cy")
+    roster.sit(ann)
+    roster.sit(bob)
+    assert [roster.seat_of(n) for n in ("ANN", "Bob", "cy")] == [0, 1, None]
+    roster.seats.append(cy)  # as restore.py does
+    assert roster.seat_of("CY") == 2 and roster.own_seat(cy) == 2
+    bot = roster.stand_in(1, "wizard", seed=1)
+    assert roster.seated("bob") is bot and roster.own_seat(bob) is None
+    back = Recorder("BOB")
+    roster.put_back(1, back)
+    assert roster.seated("bob") is back and roster.own_seat(back) == 1
+    del roster.seats[0]  # as a leaving player's seat is taken away before a game
+    assert [roster.seat_of(n) for n in ("ann", "bob", "cy")] == [None, 0, 1]
+    roster.seats[1] = Recorder("dee")
+    assert roster.seat_of("cy") is None and roster.seat_of("DEE") == 1
+    roster.clear()
+    assert roster.seat_of("bob") is None and roster.own_seat(back) is None
 # ---------------------------------------------------------------- timed reveals
 
 

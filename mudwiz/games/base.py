@@ -29,6 +29,7 @@ from mudwiz.numbers import whole_number
 
 Seat = int
 ADVANCE = "next"  # the log's word for the table ending a round-end pause
+_NOTHING: Mapping[str, Any] = {}  # no fields (never changed)
 
 
 class Phase(StrEnum):
@@ -55,6 +56,18 @@ def _snake(name: str) -> str:
     return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
 
 
+# an event class -> its JSON type and its fields' names: asked for every event of every move, so worked out once
+# per class (a regular expression and ``dataclasses.fields`` each time were a few per cent of a move, issue #18)
+_SHAPES: dict[type, tuple[str, tuple[str, ...]]] = {}
+
+
+def _shape(cls: type) -> tuple[str, tuple[str, ...]]:
+    shape = _SHAPES.get(cls)
+    if shape is None:
+        shape = _SHAPES[cls] = (_snake(cls.__name__), tuple(f.name for f in dataclasses.fields(cls)))
+    return shape
+
+
 @dataclass(frozen=True)
 class Event:
     """Something that happened. Engines return these; renderers choose the words and colours.
@@ -65,7 +78,7 @@ class Event:
 
     @property
     def type(self) -> str:
-        return _snake(type(self).__name__)
+        return _shape(type(self))[0]
 
     def visible_to(self, viewer: str | None) -> Event | None:
         """The event as ``viewer`` (a player name, or None for an observer) may see it; None: not at all."""
@@ -74,7 +87,8 @@ class Event:
     def to_dict(self) -> dict[str, Any]:
         """The event's fields, as its message carries them. Flat: events hold plain JSON values, built fresh by
         each move and never changed, so they are shared rather than deep-copied (``asdict``) for every viewer."""
-        return {"type": self.type, **{f.name: getattr(self, f.name) for f in dataclasses.fields(self)}}
+        kind, names = _shape(type(self))
+        return {"type": kind, **{name: getattr(self, name) for name in names}}
 
 
 class TimedReveal(ABC):
@@ -255,6 +269,12 @@ class Game(ABC):
     def waiting(self) -> list[Seat]:
         """The seats the game is waiting on (whose action it needs before it can go on)."""
 
+    def _legal_while(self, seat: Seat, waiting: list[Seat]) -> list[Action]:
+        """``legal_actions(seat)`` when ``waiting()`` is already known to be ``waiting``: ``views`` works it out
+        once for all the seats it builds. A game whose ``legal_actions`` starts from ``waiting()`` overrides
+        this to take it as given, and answers ``legal_actions`` with it."""
+        return self.legal_actions(seat)
+
     def view(self, seat: Seat | None) -> dict[str, Any]:
         """What ``seat`` may know, as plain JSON-ready data; ``None`` is an observer and sees no hand.
 
@@ -264,35 +284,43 @@ class Game(ABC):
         """
         return self.views([seat])[0]
 
-    def views(self, seats: Sequence[Seat | None]) -> list[dict[str, Any]]:
+    def views(self, seats: Sequence[Seat | None],
+              first: Sequence[Mapping[str, Any]] | None = None) -> list[dict[str, Any]]:
         """``view`` of each of ``seats``, at once: what every viewer sees alike (the phase, who is waited on, the
         options, the sheet, and the players' entries when ``_players_alike``) is built once and shared by all of
         the views, each seat's own part (its hand, its legal moves, the game's ``_view``) added to it. A table
         sends every viewer a state after every move, and building each whole was most of a move (issue #18).
-        Readers must not change the parts the views share."""
+        Readers must not change the parts the views share. ``first``, one for each seat: fields put before the
+        game's in that seat's view, so that a caller that sends the view with its own fields ahead (the table's
+        ``state``) fills in the view it is given rather than copying it into another dict."""
         waiting = self.waiting()
         names = self.players
         alike = [{"name": name, "score": self.scores[s], **self._player(s, None)} for s, name in enumerate(names)] \
             if self._players_alike() else None
         common = (self.name, self.phase, self.round, self._rounds(), names[self._dealer()],
-                  names[waiting[0]] if len(waiting) == 1 else None, [names[s] for s in waiting])
+                  names[waiting[0]] if len(waiting) == 1 else None, [names[s] for s in waiting], waiting)
         # the options set to something: an unset number, a flag off and an "off" choice go unsaid (``is``, not
         # ``in``: a number option set to 0 is set, though 0 == False)
         options = {k: v for k, v in self.options.items() if v is not None and v is not False and v != "off"}
         sheet = self.sheet_snapshot()
         ranked = standings(names, self.scores, self.LOW_WINS) if self.finished else None
         observers = self._view(None) if len(seats) > 1 else None
-        return [self._one_view(seat, common, alike, observers, (options, sheet, ranked)) for seat in seats]
+        tail = (options, sheet, ranked)
+        if first is None:
+            return [self._one_view(seat, common, alike, observers, tail, _NOTHING) for seat in seats]
+        return [self._one_view(seat, common, alike, observers, tail, head)
+                for seat, head in zip(seats, first, strict=True)]
 
     def _one_view(self, seat: Seat | None, common: tuple[Any, ...], alike: list[dict[str, Any]] | None,
-                  observers: dict[str, Any] | None, tail: tuple[Any, ...]) -> dict[str, Any]:
+                  observers: dict[str, Any] | None, tail: tuple[Any, ...], head: Mapping[str, Any]) -> dict[str, Any]:
         """One seat's view from the parts ``views`` built once; ``observers`` is an observer's ``_view``, which a
         game with ``_view_own`` completes with the seat's own fields instead of building its ``_view`` anew."""
-        game, phase, round_, rounds, dealer, turn, waiting = common
+        game, phase, round_, rounds, dealer, turn, waiting, waited_on = common
         options, sheet, ranked = tail
         own = self._view_own(seat) if observers is not None else None
         names = self.players
         return {
+            **head,
             "game": game,
             "phase": phase,
             "round": round_,
@@ -304,8 +332,9 @@ class Game(ABC):
             "players": alike if alike is not None else [
                 {"name": name, "score": self.scores[s], **self._player(s, seat)} for s, name in enumerate(names)],
             "hand": [] if seat is None else self._hand(seat),
-            "legal": [] if seat is None else [str(a) for a in self.legal_actions(seat)],
-            **(self._view(seat) if own is None or observers is None else {**observers, **own}),
+            "legal": [] if seat is None else [str(a) for a in self._legal_while(seat, waited_on)],
+            **(observers if own is not None and observers is not None else _NOTHING),
+            **(own if own is not None else self._view(seat)),
             "options": options,
             "sheet": sheet,
             "standings": ranked,
@@ -314,11 +343,13 @@ class Game(ABC):
     def sheet_snapshot(self) -> list[dict[str, Any]]:
         """The score sheet as views carry it: a copy made once per scored round and shared by every view until
         the next (copying it for every view of every move was most of a move's cost, issue #18). Entries are only
-        ever appended, so its length says when it changed. Views never hold the engine's own objects; readers of
-        the shared copy must not change it."""
+        ever appended, so its length says when it changed, and only the new ones are copied. Views never hold
+        the engine's own objects; readers of the shared copy must not change it."""
         cached = self._sheet_copy
-        if cached is None or len(cached) != len(self.sheet):
+        if cached is None or len(cached) > len(self.sheet):
             cached = self._sheet_copy = copy.deepcopy(self.sheet)
+        elif len(cached) < len(self.sheet):  # a new list, as views already sent may hold the old one
+            cached = self._sheet_copy = [*cached, *copy.deepcopy(self.sheet[len(cached):])]
         return cached
 
     def revealed_view(self) -> dict[str, Any]:
@@ -401,9 +432,11 @@ class Game(ABC):
         if not 0 <= seat < len(self.players):
             raise IllegalAction(f"there is no seat {seat}")
         act = self.normalize(as_action(action))
-        if not self.legal_actions(seat):
+        legal = self.legal_actions(seat)
+        if not legal:
             raise NotYourTurn(self.out_of_turn(seat, act))
-        if not self.is_legal(seat, act):
+        # the list just made answers ``is_legal`` unless the game has its own (patterns such as Witches' ``pass``)
+        if not (act in legal if type(self).is_legal is Game.is_legal else self.is_legal(seat, act)):
             raise IllegalAction(self.explain(seat, act))
         events = self._apply(seat, act)
         self.log.append((seat, str(act)))

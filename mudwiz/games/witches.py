@@ -283,7 +283,10 @@ class Witches(TrickTakingGame):
         return sorted(cards, key=_ORDER.__getitem__)
 
     def legal_actions(self, seat: Seat) -> list[Action]:
-        if seat not in self.waiting():
+        return self._legal_while(seat, self.waiting())
+
+    def _legal_while(self, seat: Seat, waiting: list[Seat]) -> list[Action]:
+        if seat not in waiting:
             return []
         if self._phase == Phase.PASSING:
             return [Action("pass")]  # a pattern: any pass_count cards of the hand (see is_legal)

@@ -263,7 +263,10 @@ class Wizard(TrickTakingGame):
         return sorted(set(hand))
 
     def legal_actions(self, seat: Seat) -> list[Action]:
-        if seat not in self.waiting():
+        return self._legal_while(seat, self.waiting())
+
+    def _legal_while(self, seat: Seat, waiting: list[Seat]) -> list[Action]:
+        if seat not in waiting:
             return []
         if self._phase == Phase.TRUMP:
             return list(_TRUMP)
@@ -378,14 +381,13 @@ class Wizard(TrickTakingGame):
         return sorted(self.hands[seat], key=_ORDER.__getitem__)
 
     def _player(self, seat: Seat, viewer: Seat | None) -> dict[str, Any]:
-        bid = self.bids[seat] if self.bid_visible(seat, viewer) else None
-        entry = {
-            **super()._player(seat, viewer),
-            "projected": None if bid is None else self.scores[seat] + round_score(bid, self.tricks[seat]),
-            "bid": bid,
-            "has_bid": self.bids[seat] is not None,
-        }
-        if self.clairvoyant and viewer is not None and seat != viewer:
+        made = self.bids[seat]
+        bid = made if made is not None and self.bid_visible(seat, viewer) else None
+        entry = super()._player(seat, viewer)  # a fresh dict, filled in rather than copied (once a seat a view)
+        entry["projected"] = None if bid is None else self.scores[seat] + round_score(bid, self.tricks[seat])
+        entry["bid"] = bid
+        entry["has_bid"] = made is not None
+        if viewer is not None and seat != viewer and self.clairvoyant:
             entry["cards"] = sorted(self.hands[seat], key=_ORDER.__getitem__)
         return entry
 

@@ -39,9 +39,12 @@ class BotDriver:
         table, game = self.table, self.table.game
         if game is None or not table.in_game:
             return
+        bots = [seat for seat, s in enumerate(table.seats) if s.is_bot]
+        if not bots:  # a table of people: nothing to plan, after every move
+            return
         waiting = set(game.waiting())
-        for seat, s in enumerate(table.seats):
-            if not s.is_bot or seat in self._thinking or seat in self._timers and self._timers[seat].active():
+        for seat in bots:
+            if seat in self._thinking or seat in self._timers and self._timers[seat].active():
                 continue
             legal = game.legal_actions(seat)
             if seat not in waiting and not legal:

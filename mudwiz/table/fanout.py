@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from mudwiz.games.base import Event, TimedReveal
+from mudwiz.games.base import Event, Game, TimedReveal
 from mudwiz.render import jsonl
 from mudwiz.session import Session
 from mudwiz.table.botseat import is_stand_in
@@ -26,28 +26,38 @@ class FanOut:
 
     def __init__(self, table: Table) -> None:
         self.table = table
+        # the game's seats by lower-cased player name, for the game they were worked out for: a game's players
+        # never change, and every viewer's seat is looked up in them on every move
+        self._seats_of: tuple[Game | None, dict[str, int]] = (None, {})
 
     def events(self, events: list[Event]) -> None:
         """Each event to each viewer as they may see it (observers as None); a timed reveal is ended for those
         who saw it, after its seconds."""
         table = self.table
-        messages: dict[int, dict[str, Any]] = {}  # id of an event as seen -> its message, built once for all
+        # id of an event as seen -> the event (held, so that its id is not reused by another one's as seen while
+        # this loop runs), its message, built once for all, and itself again if it opens cards for a while
+        messages: dict[int, tuple[Event, dict[str, Any], TimedReveal | None]] = {}
+        seats = table.seats
         for viewer in table.roster.viewers():
             if viewer.is_bot:  # a bot reads its view when it is to move, never its messages
                 continue
             for event in events:
-                seen = event.visible_to(viewer.name if viewer in table.seats else None)
+                seen = event.visible_to(viewer.name if viewer in seats else None)
                 if seen is None:
                     continue
-                message = messages.get(id(seen))
-                if message is None:
-                    message = messages[id(seen)] = jsonl.Shared(
-                        {"type": seen.type, "table": table.id, "game": table.name, **_fields(seen)})
-                viewer.deliver(message, seen)
-                if isinstance(seen, TimedReveal) and seen.reveal_seconds > 0:
-                    ended = {"type": "reveal_end", "table": table.id, "game": table.name,
-                             "player": seen.revealed_player}
-                    table.timers.reveal_ends(seen.reveal_seconds, self._end_reveal, viewer, ended)
+                built = messages.get(id(seen))
+                if built is None:
+                    built = messages[id(seen)] = (
+                        seen, jsonl.Shared({"type": seen.type, "table": table.id, "game": table.name, **_fields(seen)}),
+                        seen if isinstance(seen, TimedReveal) and seen.reveal_seconds > 0 else None)
+                viewer.deliver(built[1], seen)
+                if built[2] is not None:
+                    self._time_reveal(viewer, built[2])
+
+    def _time_reveal(self, viewer: Session, seen: TimedReveal) -> None:
+        table = self.table
+        ended = {"type": "reveal_end", "table": table.id, "game": table.name, "player": seen.revealed_player}
+        table.timers.reveal_ends(seen.reveal_seconds, self._end_reveal, viewer, ended)
 
     def _end_reveal(self, viewer: Session, message: dict[str, Any]) -> None:
         """The glimpse is over: say so, and draw the table again, so a line terminal's last screen no longer
@@ -73,31 +83,23 @@ class FanOut:
         table = self.table
         seated = table.roster.own_seat(session) is not None
         if table.game is None:
-            return {**self._head(seated, self._alike()), **self._before_the_game(session, seated=seated)}
-        seat = self._game_seat(session, seated)
-        return self._in_the_game(session, seated, seat, table.game.view(seat), people or self.who_is_who(),
-                                 self._alike())
+            return {**self._alike()["heads"][seated], **self._before_the_game(session, seated=seated)}
+        seat, alike = self._game_seat(session, seated), self._alike()
+        return self._in_the_game(session, seat, table.game.views([seat], [alike["heads"][seated]])[0],
+                                 people or self.who_is_who(), alike)
 
     def _alike(self) -> dict[str, Any]:
         """What every viewer's state of one update has alike, besides the engine's shared view: worked out once."""
         table = self.table
         game = table.game
-        return {"observers": [o.name for o in table.observers], "status": table.status, "in_game": table.in_game,
+        status = table.status
+        # a state's first fields, the table's: the same for every viewer but ``observer``, so made for each value
+        head = {"type": "state", "table": table.id, "host": table.host, "status": status, "observer": True,
+                "observers": [o.name for o in table.observers]}
+        return {"heads": (head, {**head, "observer": False}), "in_game": status == "playing",
                 "confirmed": sorted(table.rounds.confirmed),
                 "roundend": game is not None and game.phase == "roundend", "moves": len(game.log) if game else 0,
                 "table_options": table.table_options, "merged": set()}
-
-    def _head(self, seated: bool, alike: dict[str, Any]) -> dict[str, Any]:
-        """A state's first fields, the table's."""
-        table = self.table
-        return {
-            "type": "state",
-            "table": table.id,
-            "host": table.host,
-            "status": alike["status"],
-            "observer": not seated,
-            "observers": alike["observers"],
-        }
 
     def _before_the_game(self, session: Session, seated: bool) -> dict[str, Any]:
         """A waiting table's state: the seats so far, the options, and ``/start`` for a host who may."""
@@ -129,23 +131,25 @@ class FanOut:
         viewer: whether a bot holds the seat, whether they are away and for how long, a stand-in, their rating."""
         table = self.table
         assert table.game is not None
-        now = table.clock.seconds()
+        now, seated = table.clock.seconds(), table.roster.seated
         people = {}
         for name in table.game.players:
-            holder = table.seated(name)  # None once they left a finished game
-            fields: dict[str, Any] = {"bot": holder is not None and holder.is_bot,
-                                      "away": holder is None or not holder.connected, "stand_in": is_stand_in(holder),
+            holder = seated(name)  # None once they left a finished game
+            away = holder is None or not holder.connected
+            fields: dict[str, Any] = {"bot": holder is not None and holder.is_bot, "away": away,
+                                      "stand_in": is_stand_in(holder),
                                       "rating": self.rating(name, holder)}
-            until = table.away_until.get(name.lower())
-            if fields["away"] and until is not None:
+            key = name.lower()
+            if away and (until := table.away_until.get(key)) is not None:
                 fields["away_for"] = max(0, round(until - now))
-            people[name.lower()] = fields
+            people[key] = fields
         return people
 
-    def _in_the_game(self, session: Session, seated: bool, seat: int | None, view: dict[str, Any],
+    def _in_the_game(self, session: Session, seat: int | None, view: dict[str, Any],
                      people: dict[str, dict[str, Any]], alike: dict[str, Any]) -> dict[str, Any]:
-        """The engine's ``view`` from ``session``'s seat, with what only the table knows: who is a bot, who is away
-        and for how long, who has confirmed, and the table's own moves (``/ok``, ``/start``)."""
+        """The engine's ``view`` from ``session``'s seat, made with the state's head first (``Game.views``'
+        ``first``), completed with what only the table knows: who is a bot, who is away and for how long, who
+        has confirmed, and the table's own moves (``/ok``, ``/start``)."""
         table = self.table
         in_game = alike["in_game"]
         legal = [f"/{a}" for a in view["legal"]] if in_game else []
@@ -158,8 +162,11 @@ class FanOut:
             alike["merged"].add(id(players))
             for p in players:
                 p.update(people[p["name"].lower()])
-        return {**self._head(seated, alike), **view, "legal": legal, "table_options": alike["table_options"],
-                "confirmed": alike["confirmed"], "moves": alike["moves"]}
+        view["legal"] = legal
+        view["table_options"] = alike["table_options"]
+        view["confirmed"] = alike["confirmed"]
+        view["moves"] = alike["moves"]
+        return view
 
     def rating(self, name: str, holder: Session | None) -> int | None:
         """The rating shown for a seat in this table's game, from the ratings in memory (no read of the store for
@@ -176,10 +183,16 @@ class FanOut:
         return self._game_seat(session, self.table.roster.own_seat(session) is not None)
 
     def _game_seat(self, session: Session, seated: bool) -> int | None:
-        if self.table.game is None or not seated:
+        game = self.table.game
+        if game is None or not seated:
             return None
-        name = session.name.lower()
-        return next((i for i, p in enumerate(self.table.game.players) if p.lower() == name), None)
+        known, seats = self._seats_of
+        if known is not game:
+            seats = {}
+            for i, p in enumerate(game.players):
+                seats.setdefault(p.lower(), i)
+            self._seats_of = (game, seats)
+        return seats.get(session.name.lower())
 
     def send_state(self, session: Session, look: bool = False,
                    people: dict[str, dict[str, Any]] | None = None) -> None:
@@ -215,8 +228,9 @@ class FanOut:
             for s in viewers:
                 self.send_state(s, look=s is look)
             return
-        people, alike, own_seat = self.who_is_who(), self._alike(), table.roster.own_seat
-        seated = [own_seat(s) is not None for s in viewers]
-        seats = [self._game_seat(s, at) for s, at in zip(viewers, seated, strict=True)]
-        for s, at, seat, view in zip(viewers, seated, seats, table.game.views(seats), strict=True):
-            self._deliver_state(s, self._in_the_game(s, at, seat, view, people, alike), look=s is look)
+        people, alike, seats = self.who_is_who(), self._alike(), table.seats
+        seated = [s in seats for s in viewers]  # by identity: ``own_seat`` (not a seat kept under their name)
+        in_game = [self._game_seat(s, at) for s, at in zip(viewers, seated, strict=True)]
+        heads = [alike["heads"][at] for at in seated]
+        for s, seat, view in zip(viewers, in_game, table.game.views(in_game, heads), strict=True):
+            self._deliver_state(s, self._in_the_game(s, seat, view, people, alike), look=s is look)

@@ -39,6 +39,9 @@ class Settings:
         return cls(**defaults)
 
 
+_SETTING_NAMES = tuple(f.name for f in dataclasses.fields(Settings))  # in order; every state carries them
+
+
 def show(value: Any) -> str:
     """An option's value as /option prints it: flags and unset numbers read on or off."""
     if value is True:
@@ -58,7 +61,7 @@ class TableOptions:
 
     def settings_dict(self) -> dict[str, Any]:
         """The settings as a ``state`` carries them (a flat copy: ``asdict`` deep-copies every value, per state)."""
-        return {f.name: getattr(self.settings, f.name) for f in dataclasses.fields(self.settings)}
+        return {name: getattr(self.settings, name) for name in _SETTING_NAMES}
 
     def game_options(self) -> dict[str, Any]:
         """The host's choices the engine is built with: the table's own are not the game's business."""

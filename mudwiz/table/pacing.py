@@ -73,6 +73,8 @@ class TurnClock:
     def __init__(self, table: Table) -> None:
         self.table = table
         self.moves = -1  # the table's move count when the clock was last set: a call for an earlier one is stale
+        # the clock's calls, made once: ``Timers.turn_clock`` moves a running clock on when they are the same ones
+        self._calls = (self._warn, self._time_up)
 
     def restart(self) -> None:
         table = self.table
@@ -82,7 +84,7 @@ class TurnClock:
             table.timers.stop_turn()
             return
         self.moves = table.moves
-        table.timers.turn_clock(limit, self._warn, self._time_up)
+        table.timers.turn_clock(limit, *self._calls)
 
     def _warn(self, left: float) -> None:
         """Tell whoever the game waits on that their clock is running out, before a move is made for them."""

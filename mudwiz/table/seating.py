@@ -23,11 +23,22 @@ class Roster:
         self.observers: list[Session] = []
         self.host = host
         self.away_until: dict[str, float] = {}  # lower-cased name -> when a dropped player's kept seat is lost
+        # seats by lower-cased name, as of ``_indexed`` (the seats when it was made): looked up several times a
+        # move, so not a scan of the seats with ``lower()`` each time (issue #18)
+        self._index: dict[str, int] = {}
+        self._indexed: list[Session] = []
 
     def seat_of(self, name: str) -> int | None:
         """The seat of ``name``, which may be typed in any case (names are unique ignoring case)."""
-        name = name.lower()
-        return next((i for i, s in enumerate(self.seats) if s.name.lower() == name), None)
+        if self._indexed != self.seats:  # the seats changed since (by any path: ``seats`` is a plain list)
+            self._reindex()
+        return self._index.get(name.lower())
+
+    def _reindex(self) -> None:
+        self._indexed = list(self.seats)
+        self._index = {}
+        for i, s in enumerate(self._indexed):
+            self._index.setdefault(s.name.lower(), i)  # the first, should two ever share a name
 
     def own_seat(self, session: Session) -> int | None:
         """The seat ``session`` itself holds: not one kept under its name for another session (a dropped one's)."""
