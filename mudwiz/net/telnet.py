@@ -201,8 +201,10 @@ class TelnetLines(LineProtocol, TelnetProtocol):
         telnet is seen, nor in JSON mode, whose lines are for a program (which has GMCP if it wants telnet's
         side channel)."""
         super().emit(text)
+        if not self.telnet or self.dropped or not text or self.connection.session.mode == "json":
+            return
         socket = self.socket()
-        if not self.telnet or self.dropped or socket is None or not text or self.connection.session.mode == "json":
+        if socket is None:
             return
         telnet: Any = self.transport
         eor, sga = telnet.getOptionState(OPT_EOR).us, telnet.getOptionState(SGA).us

@@ -291,6 +291,15 @@ class PostgresStore(SQLStore):
             except psycopg.Error as exc:
                 raise self._error(exc) from None
 
+    def _journal_write_many(self, sql: str, rows: Sequence[tuple[Any, ...]]) -> None:
+        with self._journal_lock:
+            try:
+                db = self._journaling()
+                with db.transaction(), db.cursor() as cursor:
+                    cursor.executemany(sql, rows)
+            except psycopg.Error as exc:
+                raise self._error(exc) from None
+
     @contextmanager
     def _journal_read(self) -> Iterator[psycopg.Connection[Any]]:
         """One snapshot (repeatable read), so a table and its moves are of one moment."""

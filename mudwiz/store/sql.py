@@ -118,6 +118,11 @@ class SQLStore:
         """One statement, or several as one transaction, on the journal's connection; the rows the last returns."""
         raise NotImplementedError
 
+    def _journal_write_many(self, sql: str, rows: Sequence[tuple[Any, ...]]) -> None:
+        """One statement run for each of ``rows`` (the driver's ``executemany``), as one transaction, on the
+        journal's connection: a turn's moves (``add_table_moves``) without a Python loop of statements."""
+        raise NotImplementedError
+
     def _journal_read(self) -> AbstractContextManager[DB]:
         """The journal's connection in a read transaction of one moment (a table and its moves agree)."""
         raise NotImplementedError
@@ -307,8 +312,10 @@ class SQLStore:
         sql = self._sql("INSERT INTO table_moves (table_id, n, seat, action, t) VALUES (?, ?, ?, ?, ?) "
                         "ON CONFLICT (table_id, n) DO UPDATE SET seat = excluded.seat, action = excluded.action, "
                         "t = excluded.t")
-        if moves:
-            self._journal_write(*[(sql, tuple(move)) for move in moves])
+        if len(moves) == 1:
+            self._journal_write((sql, tuple(moves[0])))
+        elif moves:
+            self._journal_write_many(sql, moves)
 
     def drop_table(self, table_id: int) -> None:
         self._journal_write((self._sql("DELETE FROM tables WHERE id = ?"), (table_id,)),

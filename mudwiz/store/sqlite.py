@@ -286,19 +286,32 @@ class SQLiteStore(SQLStore):
     def _journal_write(self, *statements: tuple[str, tuple[Any, ...]]) -> list[tuple[Any, ...]]:
         """On the journal's connection; a single statement is its own transaction (autocommit)."""
         try:
-            with self._journal_lock, self._write_lock:
-                if len(statements) == 1:
+            if len(statements) == 1:
+                with self._journal_lock, self._write_lock:
                     return self._journal.execute(*statements[0]).fetchall()
-                self._journal.execute("BEGIN IMMEDIATE")
-                try:
-                    rows = [self._journal.execute(sql, args).fetchall() for sql, args in statements][-1]
-                except BaseException:
-                    self._journal.execute("ROLLBACK")
-                    raise
-                self._journal.execute("COMMIT")
-                return rows
+            with self._journal_transaction() as db:
+                return [db.execute(sql, args).fetchall() for sql, args in statements][-1]
         except sqlite3.Error as exc:
             raise self._error(exc) from None
+
+    def _journal_write_many(self, sql: str, rows: Sequence[tuple[Any, ...]]) -> None:
+        try:
+            with self._journal_transaction() as db:
+                db.executemany(sql, rows)
+        except sqlite3.Error as exc:
+            raise self._error(exc) from None
+
+    @contextmanager
+    def _journal_transaction(self) -> Iterator[sqlite3.Connection]:
+        """The journal's connection in a write transaction: committed at the end, rolled back on any error."""
+        with self._journal_lock, self._write_lock:
+            self._journal.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._journal
+            except BaseException:
+                self._journal.execute("ROLLBACK")
+                raise
+            self._journal.execute("COMMIT")
 
     @contextmanager
     def _journal_read(self) -> Iterator[sqlite3.Connection]:
