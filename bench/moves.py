@@ -27,6 +27,7 @@ from twisted.internet import reactor  # noqa: E402
 from twisted.internet.address import IPv4Address  # noqa: E402
 from twisted.internet.testing import StringTransport  # noqa: E402
 
+from mudwiz.cli import tune_gc  # noqa: E402
 from mudwiz.lobby import Lobby  # noqa: E402
 from mudwiz.net.telnet import MudFactory  # noqa: E402
 
@@ -77,6 +78,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--profile", help="write a cProfile of the measured commands to this file")
     args = parser.parse_args(argv)
+    tune_gc()  # the collector as ``mudwiz serve`` runs it
     rng = random.Random(args.seed)
     # the reactor as the clock, never run: its timers (turn clocks) are set and moved as in a server, none fires
     # (``task.Clock`` would sort all its calls at each new one, a cost no server has)

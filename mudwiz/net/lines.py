@@ -253,7 +253,7 @@ class LineProtocol(LineReceiver, TimeoutMixin):
         """A piece of output to the wire; around a half-typed line when keys are edited here (``Keyboard.around``)."""
         if self.keyboard is not None and self.connection.session.mode != "json":
             text = self.keyboard.around(text, self.connection.session.mode == "ansi")
-        self.write(text.replace("\n", self.newline))
+        self.write(text if self.newline == "\n" else text.replace("\n", self.newline))
 
     def write(self, text: str) -> None:
         """Every byte out goes through here, so a peer that stops reading is noticed and dropped. In the client's
