@@ -251,14 +251,20 @@ class SQLiteStore(SQLStore):
     def _immediate(self) -> Iterator[sqlite3.Connection]:
         """A write transaction on the records' connection (``BEGIN IMMEDIATE``: the file's write lock taken at
         once, so two processes' writers queue rather than one failing at its first write)."""
-        with self._lock, self._write_lock:
-            self._db.execute("BEGIN IMMEDIATE")
+        with self._immediate_on(self._db, self._lock) as db:
+            yield db
+
+    @contextmanager
+    def _immediate_on(self, db: sqlite3.Connection, lock: Any) -> Iterator[sqlite3.Connection]:
+        """``db`` (under its ``lock``) in a write transaction: committed at the end, rolled back on any error."""
+        with lock, self._write_lock:
+            db.execute("BEGIN IMMEDIATE")
             try:
-                yield self._db
+                yield db
             except BaseException:
-                self._db.execute("ROLLBACK")
+                db.execute("ROLLBACK")
                 raise
-            self._db.execute("COMMIT")
+            db.execute("COMMIT")
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
@@ -303,15 +309,9 @@ class SQLiteStore(SQLStore):
 
     @contextmanager
     def _journal_transaction(self) -> Iterator[sqlite3.Connection]:
-        """The journal's connection in a write transaction: committed at the end, rolled back on any error."""
-        with self._journal_lock, self._write_lock:
-            self._journal.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._journal
-            except BaseException:
-                self._journal.execute("ROLLBACK")
-                raise
-            self._journal.execute("COMMIT")
+        """The journal's connection in a write transaction (``_immediate_on``)."""
+        with self._immediate_on(self._journal, self._journal_lock) as db:
+            yield db
 
     @contextmanager
     def _journal_read(self) -> Iterator[sqlite3.Connection]:
