@@ -53,7 +53,9 @@ class Journal:
         try:
             self.store.add_table_moves([move for _, move in pending])
         except StoreError as exc:
-            log.error("table journal: {n} moves NOT written: {why}", n=len(pending), why=exc)
+            tables = sorted({table.table.id for table, _ in pending})
+            log.error("table journal: {n} moves of tables {tables} NOT written: {why}", n=len(pending),
+                      tables=tables, why=exc)
             for table, (_, n, *_rest) in pending:
                 table.written = min(table.written, n)
 
@@ -130,23 +132,18 @@ class TableJournal:
                 "abandoned": table.abandoned}
 
     def moved(self) -> None:
-        """Journal the game's new log entries, with their times as the record has them."""
-        actions = self.table.recording.actions
-        store = self.store
-        if store is not None and self.journal is not None and self.journal.grouped:
-            if not self.closed and not self.stopping:
-                pending = self.journal.pending
-                while self.written < len(actions):
-                    entry = actions[self.written]
-                    pending.append((self, (self.table.id, self.written, entry["seat"], entry["action"], entry["t"])))
-                    self.written += 1
+        """Journal the game's new log entries, with their times as the record has them: queued for the journal's
+        ``commit``, made at once unless the journal is ``grouped`` (then before any output leaves)."""
+        if self.store is None or self.closed or self.stopping:
             return
-        while store is not None and self.written < len(actions):
+        assert self.journal is not None
+        actions, pending = self.table.recording.actions, self.journal.pending
+        while self.written < len(actions):
             entry = actions[self.written]
-            if not self._write("move", store.add_table_move, self.table.id, self.written, entry["seat"],
-                               entry["action"], entry["t"]):
-                return
+            pending.append((self, (self.table.id, self.written, entry["seat"], entry["action"], entry["t"])))
             self.written += 1
+        if not self.journal.grouped:
+            self.journal.commit()
 
     def abandoned(self) -> None:
         if self.store is not None:
