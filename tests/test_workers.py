@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 from conftest import postgres_databases
 from pgserver import Databases
-from wire import ROOT, JsonClient, eventually, free_port
+from wire import ROOT, JsonClient, eventually, free_port, stop_process
 
 from mudwiz.cluster.service import cluster_node_name
 from mudwiz.service import LOCKFILE, DataLock, lock_file_name
@@ -227,13 +227,7 @@ class Workers:
         return self.starts(node)[-1]
 
     def stop(self) -> int:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-        try:
-            return self.proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            return self.proc.wait()
+        return stop_process(self.proc, 30)
 
 
 @pytest.fixture(autouse=True)

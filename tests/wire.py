@@ -344,6 +344,16 @@ class Server(tuple):  # type: ignore[type-arg]
         return os.pread(fd, os.fstat(fd).st_size, 0).decode("utf-8", errors="replace")
 
 
+def stop_process(proc: subprocess.Popen[Any], timeout: float) -> int:
+    """A clean stop (TERM), then KILL if it has not ended within ``timeout`` seconds; the exit status."""
+    proc.terminate()
+    try:
+        return proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        return proc.wait()
+
+
 def wait_until_listening(port: int, proc: subprocess.Popen[bytes], log: Callable[[], str]) -> None:
     """Return once the server started as ``proc`` accepts on ``port``; raise with its ``log`` if it dies or takes
     more than 20 s."""
@@ -385,12 +395,7 @@ def running_server(log: Path | None = None, **env: str) -> Iterator[Server]:
     try:
         yield server
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop_process(proc, 10)
         server._final = server.log()
         logfile.close()
         if data:
@@ -431,12 +436,7 @@ class RestartableServer:
     def stop(self) -> int:
         """A clean stop (TERM); returns the exit status."""
         assert self.proc is not None
-        self.proc.terminate()
-        try:
-            return self.proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            return self.proc.wait()
+        return stop_process(self.proc, 15)
 
     def log(self) -> str:
         return self.logpath.read_text(errors="replace") if self.logpath.exists() else ""
