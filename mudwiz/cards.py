@@ -25,7 +25,13 @@ class Action:
     args: tuple[str, ...] = ()
 
     def __str__(self) -> str:
-        return " ".join((self.verb, *self.args))
+        # Worked out once an action: the games' legal moves are module constants, turned into text for every
+        # state (issue #18). Not a field, so equality, order and hashing are as before.
+        text = self.__dict__.get("_text")
+        if text is None:
+            text = " ".join((self.verb, *self.args))
+            object.__setattr__(self, "_text", text)
+        return text
 
     @classmethod
     def parse(cls, text: str) -> Action:

@@ -294,51 +294,52 @@ class Game(ABC):
         game's in that seat's view, so that a caller that sends the view with its own fields ahead (the table's
         ``state``) fills in the view it is given rather than copying it into another dict."""
         waiting = self.waiting()
-        names = self.players
-        alike = [{"name": name, "score": self.scores[s], **self._player(s, None)} for s, name in enumerate(names)] \
-            if self._players_alike() else None
-        common = (self.name, self.phase, self.round, self._rounds(), names[self._dealer()],
-                  names[waiting[0]] if len(waiting) == 1 else None, [names[s] for s in waiting], waiting)
+        names, scores = self.players, self.scores
+        alike = self._players_alike()
+        # The fields before the game's own, as an observer has them: each view is this with its seat's own values
+        # put over it, in place (a dict merge keeps the first place of a key), so that the views cost dict merges
+        # and the seats' own fields rather than every field built again for every seat (issue #18).
+        pre = {
+            "game": self.name,
+            "phase": self.phase,
+            "round": self.round,
+            "rounds": self._rounds(),
+            "dealer": names[self._dealer()],
+            "turn": names[waiting[0]] if len(waiting) == 1 else None,
+            "waiting": [names[s] for s in waiting],
+            "you": None,
+            "players": self._players_seen_by(None) if alike else None,
+            "hand": [],
+            "legal": [],
+        }
         # the options set to something: an unset number, a flag off and an "off" choice go unsaid (``is``, not
         # ``in``: a number option set to 0 is set, though 0 == False)
-        options = {k: v for k, v in self.options.items() if v is not None and v is not False and v != "off"}
-        sheet = self.sheet_snapshot()
-        ranked = standings(names, self.scores, self.LOW_WINS) if self.finished else None
-        observers = self._view(None) if len(seats) > 1 else None
-        tail = (options, sheet, ranked)
-        if first is None:
-            return [self._one_view(seat, common, alike, observers, tail, _NOTHING) for seat in seats]
-        return [self._one_view(seat, common, alike, observers, tail, head)
-                for seat, head in zip(seats, first, strict=True)]
-
-    def _one_view(self, seat: Seat | None, common: tuple[Any, ...], alike: list[dict[str, Any]] | None,
-                  observers: dict[str, Any] | None, tail: tuple[Any, ...], head: Mapping[str, Any]) -> dict[str, Any]:
-        """One seat's view from the parts ``views`` built once; ``observers`` is an observer's ``_view``, which a
-        game with ``_view_own`` completes with the seat's own fields instead of building its ``_view`` anew."""
-        game, phase, round_, rounds, dealer, turn, waiting, waited_on = common
-        options, sheet, ranked = tail
-        own = self._view_own(seat) if observers is not None else None
-        names = self.players
-        return {
-            **head,
-            "game": game,
-            "phase": phase,
-            "round": round_,
-            "rounds": rounds,
-            "dealer": dealer,
-            "turn": turn,
-            "waiting": waiting,
-            "you": None if seat is None else names[seat],
-            "players": alike if alike is not None else [
-                {"name": name, "score": self.scores[s], **self._player(s, seat)} for s, name in enumerate(names)],
-            "hand": [] if seat is None else self._hand(seat),
-            "legal": [] if seat is None else [str(a) for a in self._legal_while(seat, waited_on)],
-            **(observers if own is not None and observers is not None else _NOTHING),
-            **(own if own is not None else self._view(seat)),
-            "options": options,
-            "sheet": sheet,
-            "standings": ranked,
+        post = {
+            "options": {k: v for k, v in self.options.items() if v is not None and v is not False and v != "off"},
+            "sheet": self.sheet_snapshot(),
+            "standings": standings(names, scores, self.LOW_WINS) if self.finished else None,
         }
+        observers = self._view(None) if len(seats) > 1 else None
+        views = []
+        for i, seat in enumerate(seats):
+            mine: dict[str, Any] = {}
+            if seat is not None:
+                mine["you"] = names[seat]
+                mine["hand"] = self._hand(seat)
+                mine["legal"] = [str(a) for a in self._legal_while(seat, waiting)]
+            if not alike:
+                mine["players"] = self._players_seen_by(seat)
+            own = self._view_own(seat) if observers is not None else None
+            head = _NOTHING if first is None else first[i]
+            if own is None:  # the game's fields built whole for the seat
+                views.append({**head, **pre, **mine, **self._view(seat), **post})
+            else:
+                views.append({**head, **pre, **mine, **observers, **own, **post})
+        return views
+
+    def _players_seen_by(self, viewer: Seat | None) -> list[dict[str, Any]]:
+        scores = self.scores
+        return [{"name": name, "score": scores[s], **self._player(s, viewer)} for s, name in enumerate(self.players)]
 
     def sheet_snapshot(self) -> list[dict[str, Any]]:
         """The score sheet as views carry it: a copy made once per scored round and shared by every view until
@@ -553,7 +554,12 @@ class TrickTakingGame(Game):
         return self.dealer
 
     def _player(self, seat: Seat, viewer: Seat | None) -> dict[str, Any]:
-        return {"tricks": self.tricks[seat], "held": len(self.hands[seat]), "played": dict(self.trick).get(seat)}
+        played = None
+        for s, card in self.trick:  # at most a card a seat: a loop, not a dict made for every seat of every view
+            if s == seat:
+                played = card
+                break
+        return {"tricks": self.tricks[seat], "held": len(self.hands[seat]), "played": played}
 
     def _view(self, seat: Seat | None) -> dict[str, Any]:
         """What every trick-taking game shows: the cards dealt, who leads, the trick and the one taken before."""
