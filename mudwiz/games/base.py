@@ -331,7 +331,7 @@ class Game(ABC):
                 mine["players"] = self._players_seen_by(seat)
             own = self._view_own(seat) if observers is not None else None
             head = _NOTHING if first is None else first[i]
-            if own is None:  # the game's fields built whole for the seat
+            if own is None or observers is None:  # the game's fields built whole for the seat
                 views.append({**head, **pre, **mine, **self._view(seat), **post})
             else:
                 views.append({**head, **pre, **mine, **observers, **own, **post})
