@@ -549,6 +549,14 @@ def measure(mode: str, size: int, args: argparse.Namespace) -> None:
             ratio[key] = m / f if f else float("nan")
         print(f"{mode:4} {label:>12}  ratio mudwiz/floor (medians)  "
               + "  ".join(f"{k} {v:6.2f}x" for k, v in ratio.items()), flush=True)
+        if len(runs["mudwiz"]) > 1 and len(runs["mudwiz"]) == len(runs["floor"]):
+            # each run against the floor's run right after it: the machine's speed drifts between runs, and a
+            # pair's ratio is what that drift disturbs least
+            key = {"idle": "login s", "play": "moves/s", "bots": "/who p99"}[mode]
+            pairs = [m[key] / f[key] if f[key] else float("nan")
+                     for m, f in zip(runs["mudwiz"], runs["floor"], strict=True)]
+            print(f"{mode:4} {label:>12}  ratio mudwiz/floor by pair  {key} "
+                  + " ".join(f"{v:.2f}x" for v in pairs), flush=True)
 
 
 def main(argv: Sequence[str] | None = None) -> None:
