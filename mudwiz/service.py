@@ -109,7 +109,7 @@ class StoreWriter(WorkerThreads):
         return None
 
 
-CHECKPOINT_EVERY = 30.0  # seconds between the journal's WAL checkpoints in the store's thread
+CHECKPOINT_EVERY = 30.0  # seconds between the journal's pruning and WAL checkpoints in the store's thread
 
 
 class TableJournalService(service.Service):
@@ -147,8 +147,14 @@ class TableJournalService(service.Service):
     def _checkpoint(self) -> None:
         assert self.writer is not None
         store = self.writer.store
-        self.writer.run(store.checkpoint).addErrback(
-            lambda failure: log.error("journal checkpoint failed: {why}", why=failure.getErrorMessage()))
+
+        def tidy() -> None:
+            """The rows no table reads any more go first (the moves are append-only: sql.py), then the WAL."""
+            store.prune_journal()
+            store.checkpoint()
+
+        self.writer.run(tidy).addErrback(
+            lambda failure: log.error("journal pruning or checkpoint failed: {why}", why=failure.getErrorMessage()))
 
     def stopService(self) -> defer.Deferred[None] | None:
         super().stopService()

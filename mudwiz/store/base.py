@@ -169,13 +169,15 @@ def game_record(game_id: int, row: Sequence[Any], seats: list[dict[str, str]]) -
 
 
 def journaled_tables(rows: Sequence[Sequence[Any]], moves: Iterable[Sequence[Any]]) -> list[JournaledTable]:
-    """``open_tables``'s rows (id, header, seed, game, recorded, node) and move rows (table_id, seat, action, t, in
-    order), read in one transaction."""
-    by_table: dict[int, list[dict[str, Any]]] = {row[0]: [] for row in rows}
-    for table_id, seat, action, t in moves:
-        by_table.setdefault(table_id, []).append({"seat": seat, "action": action, "t": t})
+    """``open_tables``'s rows (id, header, seed, game, recorded, node) and move rows (table_id, n, seat, action, t,
+    in the order written), read in one transaction. A move written twice (again after a group commit that
+    failed) is its latest row."""
+    by_table: dict[int, dict[int, dict[str, Any]]] = {row[0]: {} for row in rows}
+    for table_id, n, seat, action, t in moves:
+        by_table.setdefault(table_id, {})[n] = {"seat": seat, "action": action, "t": t}
     return [JournaledTable(id=table_id, header=json_object(header), seed=seed,
-                           game=None if game is None else json_object(game), moves=by_table[table_id],
+                           game=None if game is None else json_object(game),
+                           moves=[entry for _, entry in sorted(by_table[table_id].items())],
                            recorded=bool(recorded), node=node)
             for table_id, header, seed, game, recorded, node in rows]
 
@@ -311,6 +313,11 @@ class Store(Protocol):
     def reserve_table_ids(self, count: int) -> range:
         """A block of ``count`` fresh table numbers that no other caller, in this process or another, is ever
         given: above every id ever handed out and every table in the journal. ``ValueError`` for a count below 1."""
+        ...
+
+    def prune_journal(self) -> int:
+        """Delete the journal's rows that no open table's current game reads (earlier games', closed tables');
+        how many. Slow on a large journal: not on the reactor thread."""
         ...
 
     def checkpoint(self) -> None:

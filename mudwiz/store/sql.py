@@ -53,6 +53,37 @@ TABLE_NODES: tuple[str, ...] = (
     "INSERT INTO table_ids (next_id) SELECT coalesce(max(id), 0) + 1 FROM tables",
 )
 
+
+
+def append_only_moves(seq: str) -> tuple[str, ...]:
+    """Version 7: the journal's moves in the order they were written, ``seq`` (this database's auto-numbered key)
+    first, with no index on the table: a turn's moves, one for each of up to hundreds of tables, were a B-tree
+    insert each at a page of its own (the key was the table's), most of a group commit's time and 150 KB of WAL
+    a commit (issue #18); now they fill the last page or two. A table's current game is its rows from
+    ``tables.moves_from`` on, so a new game forgets the last by moving that mark, not by a DELETE that needs
+    the table's rows found; rows left behind (earlier games', closed tables') are pruned later, off the reactor
+    (``prune_journal``). A row written again (after a failed group commit) is read as its latest."""
+    return (
+        f"""CREATE TABLE table_moves_v7 (
+            seq {seq},
+            table_id BIGINT NOT NULL,
+            n INTEGER NOT NULL,
+            seat INTEGER,
+            action TEXT NOT NULL,
+            t DOUBLE PRECISION NOT NULL
+        )""",
+        "INSERT INTO table_moves_v7 (table_id, n, seat, action, t) "
+        "SELECT table_id, n, seat, action, t FROM table_moves ORDER BY table_id, n",
+        "DROP TABLE table_moves",
+        "ALTER TABLE table_moves_v7 RENAME TO table_moves",
+        "ALTER TABLE tables ADD COLUMN moves_from BIGINT NOT NULL DEFAULT 0",  # 0: every row kept so far is current
+    )
+
+
+# the first row a table made now (or a game started now) may call its own: after every row written so far
+NEXT_SEQ = "(SELECT coalesce(max(seq), 0) + 1 FROM table_moves)"
+PRUNE_CHUNK = 2000  # rows looked at in one pruning transaction, which holds the write lock the journal waits on
+
 BIGINT = range(-2**63, 2**63)  # the ids both databases can hold
 
 
@@ -291,15 +322,15 @@ class SQLStore:
 
     def save_table(self, table_id: int, header: dict[str, Any], node: str = "") -> None:
         self._journal_write((self._sql(
-            "INSERT INTO tables (id, header, updated, node) VALUES (?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET "
-            "header = excluded.header, updated = excluded.updated, node = excluded.node"),
+            f"INSERT INTO tables (id, header, updated, node, moves_from) VALUES (?, ?, ?, ?, {NEXT_SEQ}) "
+            "ON CONFLICT (id) DO UPDATE SET header = excluded.header, updated = excluded.updated, "
+            "node = excluded.node"),
             (table_id, compact(header), time.time(), node)))
 
     def start_table_game(self, table_id: int, seed: int, game: dict[str, Any]) -> None:
-        self._journal_write(
-            (self._sql("UPDATE tables SET seed = ?, game = ?, recorded = false, updated = ? WHERE id = ?"),
-             (seed, compact(game), time.time(), table_id)),
-            (self._sql("DELETE FROM table_moves WHERE table_id = ?"), (table_id,)))
+        self._journal_write((self._sql(
+            f"UPDATE tables SET seed = ?, game = ?, recorded = false, updated = ?, moves_from = {NEXT_SEQ} "
+            "WHERE id = ?"), (seed, compact(game), time.time(), table_id)))
 
     def mark_table_game(self, table_id: int, game: dict[str, Any]) -> None:
         self._journal_write((self._sql("UPDATE tables SET game = ?, updated = ? WHERE id = ? AND seed IS NOT NULL"),
@@ -309,17 +340,14 @@ class SQLStore:
         self.add_table_moves([(table_id, n, seat, action, t)])
 
     def add_table_moves(self, moves: Sequence[TableMove]) -> None:
-        sql = self._sql("INSERT INTO table_moves (table_id, n, seat, action, t) VALUES (?, ?, ?, ?, ?) "
-                        "ON CONFLICT (table_id, n) DO UPDATE SET seat = excluded.seat, action = excluded.action, "
-                        "t = excluded.t")
+        sql = self._sql("INSERT INTO table_moves (table_id, n, seat, action, t) VALUES (?, ?, ?, ?, ?)")
         if len(moves) == 1:
             self._journal_write((sql, tuple(moves[0])))
         elif moves:
             self._journal_write_many(sql, moves)
 
     def drop_table(self, table_id: int) -> None:
-        self._journal_write((self._sql("DELETE FROM tables WHERE id = ?"), (table_id,)),
-                            (self._sql("DELETE FROM table_moves WHERE table_id = ?"), (table_id,)))
+        self._journal_write((self._sql("DELETE FROM tables WHERE id = ?"), (table_id,)))  # its moves: pruned later
 
     def open_tables(self, node: str | None = None) -> list[JournaledTable]:
         """Read in one transaction, so a table and its moves are of one moment. A header that is not JSON is
@@ -328,9 +356,26 @@ class SQLStore:
         with self._journal_read() as db:
             rows = db.execute(self._sql(f"SELECT id, header, seed, game, recorded, node FROM tables t {where} "
                                         "ORDER BY id"), args).fetchall()
-            moves = db.execute(self._sql("SELECT m.table_id, m.seat, m.action, m.t FROM table_moves m JOIN tables t "
-                                         f"ON t.id = m.table_id {where} ORDER BY m.table_id, m.n"), args).fetchall()
+            moves = db.execute(self._sql("SELECT m.table_id, m.n, m.seat, m.action, m.t FROM table_moves m JOIN "
+                                         f"tables t ON t.id = m.table_id AND m.seq >= t.moves_from {where} "
+                                         "ORDER BY m.seq"), args).fetchall()
         return journaled_tables(rows, moves)
+
+    def prune_journal(self) -> int:
+        """Delete the journal's rows no table reads any more, ``PRUNE_CHUNK`` rows of the log at a time, each its
+        own transaction, so that a journal write waits at most for one of them. The last row stays, so the
+        numbering never goes back (SQLite numbers a row after the largest there)."""
+        with self._reading() as db:
+            first, last = db.execute("SELECT min(seq), max(seq) FROM table_moves").fetchone()
+        pruned = 0
+        if first is None:
+            return pruned
+        sql = self._sql("DELETE FROM table_moves WHERE seq >= ? AND seq < ? AND NOT EXISTS (SELECT 1 FROM tables t "
+                        "WHERE t.id = table_moves.table_id AND t.moves_from <= table_moves.seq)")
+        for start in range(int(first), int(last), PRUNE_CHUNK):
+            with self._transaction() as db:
+                pruned += db.execute(sql, (start, min(start + PRUNE_CHUNK, int(last)))).rowcount
+        return pruned
 
     def claim_tables(self, from_node: str, to_node: str) -> list[int]:
         """One ``UPDATE ... RETURNING``, so one transaction: a claim that meets rows another is moving waits for it

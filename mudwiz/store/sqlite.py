@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from mudwiz.store.base import StoreError
-from mudwiz.store.sql import TABLE_NODES, Dialect, SQLStore
+from mudwiz.store.sql import TABLE_NODES, Dialect, SQLStore, append_only_moves
 
 FILENAME = "mudwiz.db"
 APPLICATION_ID = 0x6D75647A  # "mudz": a database this code made
@@ -105,7 +105,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     # seats) and its current or last game (seed; JSON: players, options, start time, abandoned; recorded: its
     # record is stored, set in the record's own transaction), and that game's moves in order, so that a restart
     # rebuilds each table at its last committed move. A table's rows go when it closes; its game's moves when
-    # the next game starts.
+    # the next game starts (from version 7 on, the moves are no longer read then, and pruned later).
     (
         """CREATE TABLE tables (
             id INTEGER PRIMARY KEY,
@@ -126,6 +126,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     ),
     # 6: tables owned by a node, and table numbers (issue #21): the same on both databases, in sql.py.
     TABLE_NODES,
+    # 7: the journal's moves in the order written (issue #18): sql.py.
+    append_only_moves("INTEGER PRIMARY KEY"),
 )
 
 # sqlite3's error names -> what a person running the server should read
