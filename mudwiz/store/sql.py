@@ -54,7 +54,6 @@ TABLE_NODES: tuple[str, ...] = (
 )
 
 
-
 def append_only_moves(seq: str) -> tuple[str, ...]:
     """Version 7: the journal's moves in the order they were written, ``seq`` (this database's auto-numbered key)
     first, with no index on the table: a turn's moves, one for each of up to hundreds of tables, were a B-tree
