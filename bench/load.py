@@ -213,7 +213,7 @@ class Client(asyncio.Protocol):
     def state_legal(self, raw: bytes, start: int) -> bool:
         """A state's ``legal`` read alone, the only field a seated client uses once its table is known: the floor's
         state is one padding string, mudwiz's the table's whole view, and parsing all of it was most of the
-        generator's CPU against mudwiz. False (parse it whole) if the field is not a plain list of strings."""
+        generator's CPU against mudwiz. False (parse it whole) if no ``"legal":[...]`` is found that reads as JSON."""
         at = raw.find(b'"legal":[', start)
         end = raw.find(b"]", at)
         if at < 0 or end < 0:

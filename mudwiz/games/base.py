@@ -292,7 +292,7 @@ class Game(ABC):
         sends every viewer a state after every move, and building each whole was most of a move (issue #18).
         Readers must not change the parts the views share. ``first``, one for each seat: fields put before the
         game's in that seat's view, so that a caller that sends the view with its own fields ahead (the table's
-        ``state``) fills in the view it is given rather than copying it into another dict."""
+        ``state``) gets them in the one dict made for the view, not in a second dict the view is copied into."""
         waiting = self.waiting()
         names, scores = self.players, self.scores
         alike = self._players_alike()
