@@ -74,6 +74,8 @@ def hold_per_turn(call_later: Callable[..., Any] | None) -> None:
     global _turn
     _turn = call_later
     if call_later is None:
+        if _turn_end is not None and _turn_end.active():
+            _turn_end.cancel()  # what it would release goes now
         _end_of_turn()
 
 
