@@ -354,12 +354,13 @@ def test_a_wide_window_shows_the_score_sheet_beside_the_table(server: tuple[str,
         client.send("wide_sheet")
         client.read_until(b"Welcome, wide_sheet")
         start_game(client, b"Your turn")
-        for _ in range(20):  # round 1 has one card each: bid, then play it (the state says which moves are legal)
+        for _ in range(20):  # round 1 has one card each: bid, then play it (the state says which moves are legal;
+            # a Wizard turned up has the dealer name trump first)
             client.wait(lambda: any(p == "Game.State" for p, _ in client.gmcp()))
             state = [d for p, d in client.gmcp() if p == "Game.State"][-1]
             if state.get("round", 1) > 1:
                 break
-            moves = [m for m in state["legal"] if m.startswith(("/bid", "/play", "/ok"))]
+            moves = [m for m in state["legal"] if m.startswith(("/bid", "/trump", "/play", "/ok"))]
             seen = len(client.subnegotiations)
             if moves:
                 client.send(moves[0])
