@@ -19,6 +19,7 @@ from twisted.protocols.policies import TimeoutMixin
 from twisted.python.failure import Failure
 from zope.interface import implementer
 
+from mudwiz import outflow
 from mudwiz.connection import LOGIN_TIMEOUT, MAX_LINE, Connection
 from mudwiz.lobby import Lobby
 from mudwiz.net import terminal
@@ -55,14 +56,19 @@ def holding(call: Callable[..., None], *args: Any) -> None:
         return
     held: list[LineProtocol] = []
     _held = held
+    outflow.open_batch()  # its work is done before what it holds is written: below, or at the turn's end
     try:
         call(*args)
     finally:
-        _held = None
-        if _turn is not None and held:
-            _until_turn_ends(held)
-        else:
-            _release(held)
+        try:
+            if _turn is None:
+                outflow.close_batch()
+        finally:
+            _held = None
+            if _turn is not None:
+                _until_turn_ends(held)
+            else:
+                _release(held)
 
 
 def hold_per_turn(call_later: Callable[..., Any] | None) -> None:
@@ -87,8 +93,15 @@ def _until_turn_ends(held: list[LineProtocol]) -> None:
 
 
 def _end_of_turn() -> None:
-    global _turn_end
+    global _turn_end, _held
     _turn_end = None
+    held: list[LineProtocol] = []
+    _held = held  # what the batch's work sends is held with the rest
+    try:
+        outflow.close_batch()
+    finally:
+        _held = None
+    _waiting.extend(held)
     waiting = _waiting[:]
     _waiting.clear()
     _release(waiting)

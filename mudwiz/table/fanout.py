@@ -3,6 +3,7 @@ fresh ``state`` whenever their view may have changed, the table's notices and it
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import TYPE_CHECKING, Any
 
 from mudwiz.games.base import Event, Game, TimedReveal
@@ -218,12 +219,15 @@ class FanOut:
         else:
             session.sheet_sent = mark
 
-    def send_states(self, look: Session | None = None) -> None:
-        """A fresh state to every connected person watching or seated; ``look`` is the one who gets it as a full
-        redraw. Bots get none: they are handed their view when it is their move. In a game, the engine builds
-        every viewer's view at once, sharing what they see alike (``Game.views``)."""
+    def send_states(self, look: Session | None = None, skip: Collection[str] = ()) -> None:
+        """A fresh state to every connected person watching or seated but those named in ``skip`` (sent theirs
+        already); ``look`` is the one who gets it as a full redraw. Bots get none: they are handed their view when
+        it is their move. In a game, the engine builds every viewer's view at once, sharing what they see alike
+        (``Game.views``)."""
         table = self.table
-        viewers = [s for s in table.roster.viewers() if s.connected and not s.is_bot]
+        viewers = [s for s in table.roster.viewers() if s.connected and not s.is_bot and s.name not in skip]
+        if not viewers:
+            return
         if table.game is None:
             for s in viewers:
                 self.send_state(s, look=s is look)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from mudwiz import outflow
 from mudwiz.errors import BadCommand, IllegalAction
 from mudwiz.session import Session
 
@@ -19,6 +20,9 @@ class RoundConfirmation:
     def __init__(self, table: Table) -> None:
         self.table = table
         self.confirmed: set[str] = set()
+        # the last to /ok (sent their state at once) and the move count then: the rest get theirs at the batch's end
+        self._current = ""
+        self._current_at = -1
 
     def pending(self) -> list[str]:
         """Connected people who have not confirmed: people who left or dropped are not waited for."""
@@ -33,9 +37,30 @@ class RoundConfirmation:
             raise BadCommand("only seated players confirm the round")
         self.confirmed.add(session.name)
         pending = self.pending()
-        self.maybe_advance()
+        if pending and table.in_game:
+            self._shown(session)
+        else:
+            self.maybe_advance()
         # The last /ok deals the next round at once: its reply must not read as if it came after that deal.
         return f"confirmed; waiting for {', '.join(pending)}" if pending else None
+
+    def _shown(self, session: Session) -> None:
+        """Who has confirmed, shown: at once to the one who just did (whose reply must follow their state, and
+        who may not ``/ok`` again), to everyone else once the batch of output ends. People confirm together (a
+        round's result reaches them all at once), and a state for everyone on each ``/ok`` was four times a
+        move's fan-out at every round's end; the last ``/ok`` deals, and that sends everyone a state anyway."""
+        table = self.table
+        table.fanout.send_state(session)
+        self._current, self._current_at = session.name, table.moves
+        outflow.at_batch_end(("confirmed", id(self)), self._show_the_rest)
+
+    def _show_the_rest(self) -> None:
+        """Everyone's state but the last confirmer's (each ``/ok`` made the others' out of date)."""
+        table = self.table
+        if self._current_at != table.moves or table.game is None or table.game.phase != "roundend" \
+                or not table.in_game:
+            return  # the round was dealt meanwhile (everyone has a newer state) or the game is over
+        table.fanout.send_states(skip=(self._current,))
 
     def round_ended(self) -> None:
         """A round just ended: nobody has confirmed it yet; go on after ``confirm`` seconds, or after a bot's
