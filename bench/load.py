@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import multiprocessing
 import os
@@ -402,6 +403,10 @@ async def play_worker(wid: int, ports: list[int], tables: int, bots: bool, go: A
 
 def worker(kind: str, *args: Any, spread: bool = False) -> None:
     raise_fd_limit()
+    # The collector off: a worker's lists of figures only grow, so its full collections came ever further apart
+    # and ever longer (80 ms at the end of a run), each delaying every reply the worker was reading then: a
+    # latency of the instrument's own that was counted as the server's. What a worker makes has no cycles to find.
+    gc.disable()
     asyncio.run(idle_worker(*args) if kind == "idle" else play_worker(*args, spread=spread))
 
 

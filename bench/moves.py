@@ -5,9 +5,12 @@
 transport. Clients answer their latest ``state`` with a random entry of ``legal`` as bench/load.py's do, one
 command at a time round the tables. Prints CPU µs per command and per game move (``time.process_time``), so
 other load on the machine matters less than to the socket benchmark. No journal (no store), no sockets: the
-figure is the server's own work a command. Figures, never assertions::
+figure is the server's own work a command. With ``--turns`` output is held per turn as on a running server
+(``hold_per_turn``): in each turn every client with a move makes it, then the turn's output is written, so work
+done once a batch (a round end's ``/ok``s, ``outflow.at_batch_end``) is counted as a server does it. Figures,
+never assertions::
 
-    python bench/moves.py [--tables 50] [--commands 20000] [--seed 1] [--profile FILE]
+    python bench/moves.py [--tables 50] [--commands 20000] [--seed 1] [--turns] [--profile FILE]
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from twisted.internet.testing import StringTransport  # noqa: E402
 
 from mudwiz.cli import tune_gc  # noqa: E402
 from mudwiz.lobby import Lobby  # noqa: E402
+from mudwiz.net.lines import hold_per_turn  # noqa: E402
 from mudwiz.net.telnet import MudFactory  # noqa: E402
 
 NOT_MOVES = ("/ok", "/start")
@@ -71,12 +75,25 @@ class Client:
                     self.table = message.get("table", self.table)
 
 
+class _NoCall:
+    """The delayed call ``hold_per_turn`` is handed: made once a turn and run by ``run``, never cancelled."""
+
+    def active(self) -> bool:
+        return False
+
+    def cancel(self) -> None:
+        pass
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=50)
     parser.add_argument("--commands", type=int, default=20000, help="commands measured (after 2,000 of warm-up)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--profile", help="write a cProfile of the measured commands to this file")
+    parser.add_argument("--turns", action="store_true",
+                        help="hold output per turn as a running server does (net/lines.py hold_per_turn): each turn "
+                             "every client with a move makes it, then what the turn held is written")
     args = parser.parse_args(argv)
     tune_gc()  # the collector as ``mudwiz serve`` runs it
     rng = random.Random(args.seed)
@@ -95,6 +112,8 @@ def main(argv: list[str] | None = None) -> None:
         tables.append([host, *guests])
     clients = [c for table in tables for c in table]
 
+    turn_end: list[Any] = []  # with --turns: the call that ends the turn, as the reactor would make it
+
     def run(n: int) -> int:
         moves = 0
         while n > 0:
@@ -106,7 +125,14 @@ def main(argv: list[str] | None = None) -> None:
                     c.command(cmd)
                     moves += not cmd.startswith(NOT_MOVES)
                     n -= 1
+            if turn_end:  # every client with a move made it: the turn ends, and what it held is written
+                start = time.process_time()
+                turn_end.pop()()
+                Client.spent += time.process_time() - start
         return moves
+
+    if args.turns:
+        hold_per_turn(lambda delay, call: turn_end.append(call) or _NoCall())
 
     run(2000)
     profile = cProfile.Profile() if args.profile else None
@@ -118,7 +144,10 @@ def main(argv: list[str] | None = None) -> None:
         profile.disable()
         profile.dump_stats(args.profile)
     spent = Client.spent
-    print(f"moves {args.tables} tables: {args.commands} commands ({moves} moves) in {spent:.2f} s CPU: "
+    if args.turns:
+        hold_per_turn(None)
+    turns = " (per turn)" if args.turns else ""
+    print(f"moves {args.tables} tables{turns}: {args.commands} commands ({moves} moves) in {spent:.2f} s CPU: "
           f"{spent / args.commands * 1e6:.0f} µs/command, {spent / moves * 1e6:.0f} µs/move")
 
 
