@@ -152,6 +152,7 @@ class Table:
     ready: bool = False  # everyone seated: the host may /start
     playing: bool = False  # a game move has been answered
     pending: float | None = None  # when the last game move was sent, until someone is offered a move
+    start_at: float = 0.0  # the first game's /start not before this (``--stagger``)
 
 
 @dataclass
@@ -302,6 +303,9 @@ class Client(asyncio.Protocol):
             return
         if not (self.fresh and self.legal and self.table.ready):
             return
+        if self.legal == ["/start"] and not self.table.playing and time.monotonic() < self.table.start_at:
+            asyncio.get_running_loop().call_at(self.table.start_at, self.act)  # the loop's clock is monotonic
+            return
         cmd = self.rng.choice(self.legal)
         if not cmd.startswith(NOT_MOVES):
             self.table.pending = time.monotonic()
@@ -356,9 +360,10 @@ async def idle_worker(wid: int, port: int, n: int, in_flight: int, go: Any, stop
 
 
 async def play_worker(wid: int, ports: list[int], tables: int, bots: bool, go: Any, stop: Any, out: Any,
-                      timeout: float, spread: bool = False) -> None:
+                      timeout: float, spread: bool = False, stagger: float = 0.0) -> None:
     """``ports``: the server's, or its nodes' (bench/cluster.py): table ``t`` is opened on ``ports[t % n]``, and
-    its other seats join from the same node, or with ``spread`` each from the next one."""
+    its other seats join from the same node, or with ``spread`` each from the next one. ``stagger``: each table's
+    first game starts at a random moment of that many seconds from the start, not all at once."""
     stats = Stats()
     rng = random.Random(wid)
     all_tables: list[Table] = []
@@ -374,8 +379,9 @@ async def play_worker(wid: int, ports: list[int], tables: int, bots: bool, go: A
             c.join()
 
     connects = []
+    began = time.monotonic()
     for t in range(tables):
-        table = Table()
+        table = Table(start_at=began + rng.uniform(0, stagger))
         all_tables.append(table)
         for seat in range(1 if bots else 4):
             role = "botshost" if bots else ("host" if seat == 0 else "guest")
@@ -401,13 +407,13 @@ async def play_worker(wid: int, ports: list[int], tables: int, bots: bool, go: A
                            "state_bytes": stats.state_bytes[-20000:]}))
 
 
-def worker(kind: str, *args: Any, spread: bool = False) -> None:
+def worker(kind: str, *args: Any, **options: Any) -> None:
     raise_fd_limit()
     # The collector off: a worker's lists of figures only grow, so its full collections came ever further apart
     # and ever longer (80 ms at the end of a run), each delaying every reply the worker was reading then: a
     # latency of the instrument's own that was counted as the server's. What a worker makes has no cycles to find.
     gc.disable()
-    asyncio.run(idle_worker(*args) if kind == "idle" else play_worker(*args, spread=spread))
+    asyncio.run(idle_worker(*args) if kind == "idle" else play_worker(*args, **options))
 
 
 # ---------------------------------------------------------------- runs (in the main process)
@@ -415,11 +421,12 @@ def worker(kind: str, *args: Any, spread: bool = False) -> None:
 
 class Workers:
     def __init__(self, kind: str, shares: list[int], make_args: Callable[[int, int], tuple[Any, ...]],
-                 spread: bool = False) -> None:
+                 **options: Any) -> None:
+        """``options``: ``play_worker``'s keywords (``spread``, ``stagger``)."""
         ctx = multiprocessing.get_context("spawn")
         self.go, self.stop, self.out = ctx.Event(), ctx.Event(), ctx.Queue()
         self.procs = [ctx.Process(target=worker, args=(kind, wid, *make_args(wid, share), self.go, self.stop,
-                                                       self.out, TIMEOUT), kwargs={"spread": spread}, daemon=True)
+                                                       self.out, TIMEOUT), kwargs=options, daemon=True)
                       for wid, share in enumerate(shares) if share]
         for p in self.procs:
             p.start()
@@ -489,7 +496,8 @@ def run_play(server: Any, tables: int, args: argparse.Namespace, bots: bool = Fa
              spread: bool = False) -> dict[str, float]:
     """``server``: a ``Server``, or anything with its ``ports``, ``port`` and ``cpu_s()`` (bench/cluster.py's
     nodes, whose CPU is their sum)."""
-    w = Workers("play", shares(tables, args.workers), lambda wid, n: (server.ports, n, bots), spread=spread)
+    w = Workers("play", shares(tables, args.workers), lambda wid, n: (server.ports, n, bots), spread=spread,
+                stagger=getattr(args, "stagger", 0.0))
     whos: list[float] = []
     try:
         w.go.set()
@@ -573,6 +581,9 @@ def main(argv: Sequence[str] | None = None) -> None:
                         help="play: tables of 4 JSON clients (default 50, 200, 500); bots: tables of 3 good bots "
                              "and a JSON host (default 16, 64, 128)")
     parser.add_argument("--seconds", type=float, default=10.0, help="play, bots: the measured window")
+    parser.add_argument("--stagger", type=float, default=0.0,
+                        help="play: start each table's first game at a random moment of this many seconds (default 0: "
+                             "all at once, and as every table then plays at the same pace, their round ends coincide)")
     parser.add_argument("--repeat", type=int, help="runs of each server, alternating (default: idle 1, else 2)")
     parser.add_argument("--workers", type=int, default=2, help="load generator processes")
     parser.add_argument("--in-flight", type=int, default=64, help="idle: logins pending at once per worker")
