@@ -30,6 +30,8 @@ class FanOut:
         # the game's seats by lower-cased player name, for the game they were worked out for: a game's players
         # never change, and every viewer's seat is looked up in them on every move
         self._seats_of: tuple[Game | None, dict[str, int]] = (None, {})
+        # the last ``who_is_who``: for its game, its holders of the players' seats and whether each was connected
+        self._people: tuple[Game, list[Session | None], list[bool], dict[str, dict[str, Any]]] | None = None
 
     def events(self, events: list[Event]) -> None:
         """Each event to each viewer as they may see it (observers as None); a timed reveal is ended for those
@@ -131,12 +133,21 @@ class FanOut:
         """What only the table knows of each of the game's players, by lower-cased name, the same for every
         viewer: whether a bot holds the seat, whether they are away and for how long, a stand-in, their rating."""
         table = self.table
-        assert table.game is not None
-        now, seated = table.clock.seconds(), table.roster.seated
+        game = table.game
+        assert game is not None
+        seated = table.roster.seated
+        holders = [seated(name) for name in game.players]  # None once they left a finished game
+        connected = [h is not None and h.connected for h in holders]
+        known = self._people
+        # The same holders, all connected, in a game still running: nothing here has changed (a session's kind is
+        # fixed, ratings change at a game's end), and building it was a tenth of a state's cost (issue #18).
+        if known is not None and known[0] is game and known[1] == holders and all(connected) \
+                and known[2] == connected and not game.finished:
+            return known[3]
+        now = table.clock.seconds()
         people = {}
-        for name in table.game.players:
-            holder = seated(name)  # None once they left a finished game
-            away = holder is None or not holder.connected
+        for name, holder, on in zip(game.players, holders, connected, strict=True):
+            away = not on
             fields: dict[str, Any] = {"bot": holder is not None and holder.is_bot, "away": away,
                                       "stand_in": is_stand_in(holder),
                                       "rating": self.rating(name, holder)}
@@ -144,6 +155,7 @@ class FanOut:
             if away and (until := table.away_until.get(key)) is not None:
                 fields["away_for"] = max(0, round(until - now))
             people[key] = fields
+        self._people = (game, holders, connected, people)
         return people
 
     def _in_the_game(self, session: Session, seat: int | None, view: dict[str, Any],
