@@ -88,7 +88,8 @@ def test_the_turn_clock_warns_before_time_is_up_and_a_new_clock_replaces_the_old
     assert fired == ["warn 30", "warn 5", "up again"], "the first clock's time-up was cancelled"
 
 
-def test_setting_the_same_turn_clock_again_moves_it_on_without_a_new_call() -> None:
+def test_setting_the_same_turn_clock_again_moves_its_end_on_without_a_new_call() -> None:
+    """A move restarts the clock: only its end is moved; its one pending call waits again when it comes early."""
     clock, fired = Clock(), []
     timers = Timers(clock)
 
@@ -102,7 +103,7 @@ def test_setting_the_same_turn_clock_again_moves_it_on_without_a_new_call() -> N
     calls = list(clock.getDelayedCalls())
     clock.advance(4)
     timers.turn_clock(10, warn, up)  # a move: the clock starts afresh
-    assert list(clock.getDelayedCalls()) == calls, "the same two calls, moved on"
+    assert list(clock.getDelayedCalls()) == calls and len(calls) == 1, "the same one call, no new one"
     clock.advance(4.9)
     assert fired == [], "warned 5 s after the restart, not 5 s after the first start"
     clock.advance(0.2)
@@ -111,8 +112,10 @@ def test_setting_the_same_turn_clock_again_moves_it_on_without_a_new_call() -> N
     assert fired == ["warn 5"]
     clock.advance(0.2)
     assert fired == ["warn 5", "up"]
-    timers.turn_clock(10, warn, up)  # after it ran out: new calls
-    assert len(clock.getDelayedCalls()) == 2
+    timers.turn_clock(10, warn, up)  # after it ran out: a new call
+    assert len(clock.getDelayedCalls()) == 1
+    timers.stop_turn()
+    assert clock.getDelayedCalls() == [], "stopped: nothing left pending"
 
 
 def test_the_game_timers_stop_with_the_game_but_not_the_idle_close_nor_a_reveal() -> None:
