@@ -65,6 +65,8 @@ def one_line(text: str) -> str:
     pieces (a family becomes its people), and tag-built flags lose their tags: an accepted cost of removing
     every invisible character.
     """
+    if text.isascii() and text.isprintable():  # the common case (a command): nothing to break, clean or remove
+        return text
     text = clean(_BREAKS.sub(" ", text))
     if text.isascii():
         return text
