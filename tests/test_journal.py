@@ -19,6 +19,7 @@ from twisted.logger import globalLogPublisher
 from mudwiz.commands import dispatch
 from mudwiz.errors import BadCommand
 from mudwiz.lobby import Lobby
+from mudwiz.outflow import gate
 from mudwiz.restore import Absent, restore_tables, resume_code_of
 from mudwiz.store import SQLiteStore, Store
 from mudwiz.table import Journal, Records
@@ -277,3 +278,32 @@ def test_a_failed_group_commit_is_written_again_with_the_tables_next_move(tmp_pa
     lobby.journal.commit()  # type: ignore[union-attr]
     [saved] = store.open_tables()
     assert [(m["seat"], m["action"]) for m in saved.moves] == lobby.tables[1].game.log  # type: ignore[union-attr]
+
+
+def test_a_games_last_moves_are_journaled_before_its_record_is_kept(store: Store) -> None:
+    """On a running server the journal commits a turn's moves together (``grouped``, before any output), and the
+    record goes to the store's thread at once: a record kept before its game's last moves were committed, and a
+    crash between the two, replayed the game to its end after the restart and recorded it twice. The record now
+    waits for the commit."""
+    clock = Clock()
+    clock.advance(1_700_000_000)
+    seen: list[tuple[int, int]] = []  # at each record: the journaled moves, the game's
+    inline = Records.inline(store)
+
+    def keep(record: Any) -> Any:
+        [saved] = store.open_tables()
+        [table] = [t for t in lobby.tables.values() if t.game is not None]
+        seen.append((len(saved.moves), len(table.game.log)))
+        return inline.keep(record)
+
+    lobby = Lobby(clock, grace=30, bot_delay=0.5, seed=11, records=Records(store, keep, inline.board))
+    lobby.journal = Journal(store)
+    lobby.journal.grouped = True
+    ungate = gate(lobby.journal.commit)
+    try:
+        alice = start_table(lobby, "wizard")
+        play(clock, lobby, alice, 500)
+    finally:
+        ungate()
+    assert alice.of_type("game_end"), "the game was played to its end"
+    assert len(seen) == 1 and seen[0][0] == seen[0][1] > 0, seen

@@ -20,6 +20,7 @@ from twisted.logger import Logger
 from twisted.python.failure import Failure
 
 from mudwiz.games.base import standings
+from mudwiz.outflow import before_output
 from mudwiz.ratings import RatingBoard, rate_game
 from mudwiz.session import Session
 from mudwiz.store import GameRecord, Store, StoreError
@@ -112,6 +113,10 @@ class GameRecording:
             log.error("table {table} game record NOT stored: {why}; the record: {record}", table=table_id, why=why,
                       record=json.dumps(record.to_dict()))
 
+        # The game's last moves are committed before its record: on a running server the record goes to the
+        # store's thread at once, while the moves wait for the reactor turn's group commit (outflow.py), and a
+        # crash between the two replayed the game to its end after the restart and recorded it a second time.
+        before_output()
         self.keep(record).addCallbacks(kept, lost)
 
     def rated(self, record: GameRecord) -> None:
