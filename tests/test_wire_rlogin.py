@@ -177,6 +177,7 @@ def test_the_window_size_a_client_sends_sets_the_width_drawn(bbs_server) -> None
     caller = RloginClient(rlogin, "Wide", "s3cret", term="xterm/38400")
     try:
         caller.read_until(b"Welcome, Wide@fsx!")
+        caller.read_until(b"Online (")  # the login's own lobby view, drawn 80 wide, read whole before /who's
         start = len(caller.output)
         caller.window(100, 30)
         caller.type(b"/who\r")
