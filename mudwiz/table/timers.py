@@ -13,6 +13,11 @@ IDLE_CLOSE = 60.0  # seconds a table with nobody seated or watching stays open (
 TURN_WARNING = 30.0  # seconds before a person's turn clock runs out that they are warned
 
 
+def _warned_before(limit: float) -> float:
+    """Seconds before a turn clock of ``limit`` runs out that its person is warned."""
+    return min(TURN_WARNING, limit / 2)
+
+
 def _cancel(call: IDelayedCall | None) -> None:
     if call is not None and call.active():
         call.cancel()
@@ -49,21 +54,20 @@ class Timers:
         every move, so a running one with the same terms only has its end moved: its one pending call, when it
         comes, finds the end later than it was set for and waits again (issue #18: moving two calls on every
         move was a sixtieth of its CPU)."""
-        now = self.clock.seconds()
-        if self._turn is not None and self._turn_set == (limit, warn, time_up):
-            self._turn_due, self._warned = now + limit, False
+        running = self._turn is not None and self._turn_set == (limit, warn, time_up)
+        self._turn_due, self._warned = self.clock.seconds() + limit, False
+        if running:
             return
         self.stop_turn()
         self._turn_set = (limit, warn, time_up)
-        self._turn_due, self._warned = now + limit, False
-        self._turn = self.clock.callLater(limit - min(TURN_WARNING, limit / 2), self._turn_check)
+        self._turn = self.clock.callLater(limit - _warned_before(limit), self._turn_check)
 
     def _turn_check(self) -> None:
         """The turn clock's call: early (the end moved since it was set) it waits again; else it warns, then at
         the end says time is up."""
         assert self._turn_set is not None
         limit, warn, time_up = self._turn_set
-        before = min(TURN_WARNING, limit / 2)
+        before = _warned_before(limit)
         now, due = self.clock.seconds(), self._turn_due
         if not self._warned and now < due - before:
             self._turn = self.clock.callLater(due - before - now, self._turn_check)
