@@ -30,8 +30,8 @@ class FanOut:
         # the game's seats by lower-cased player name, for the game they were worked out for: a game's players
         # never change, and every viewer's seat is looked up in them on every move
         self._seats_of: tuple[Game | None, dict[str, int]] = (None, {})
-        # the last ``who_is_who``: for its game, its holders of the players' seats and whether each was connected
-        self._people: tuple[Game, list[Session | None], list[bool], dict[str, dict[str, Any]]] | None = None
+        # the last ``who_is_who`` made with every holder of a seat connected, for its game and those holders
+        self._people: tuple[Game, list[Session | None], dict[str, dict[str, Any]]] | None = None
 
     def events(self, events: list[Event]) -> None:
         """Each event to each viewer as they may see it (observers as None); a timed reveal is ended for those
@@ -138,12 +138,12 @@ class FanOut:
         seated = table.roster.seated
         holders = [seated(name) for name in game.players]  # None once they left a finished game
         connected = [h is not None and h.connected for h in holders]
-        known = self._people
         # The same holders, all connected, in a game still running: nothing here has changed (a session's kind is
         # fixed, ratings change at a game's end), and building it was a tenth of a state's cost (issue #18).
-        if known is not None and known[0] is game and known[1] == holders and all(connected) \
-                and known[2] == connected and not game.finished:
-            return known[3]
+        steady = all(connected) and not game.finished
+        known = self._people
+        if steady and known is not None and known[0] is game and known[1] == holders:
+            return known[2]
         now = table.clock.seconds()
         people = {}
         for name, holder, on in zip(game.players, holders, connected, strict=True):
@@ -155,7 +155,7 @@ class FanOut:
             if away and (until := table.away_until.get(key)) is not None:
                 fields["away_for"] = max(0, round(until - now))
             people[key] = fields
-        self._people = (game, holders, connected, people)
+        self._people = (game, holders, people) if steady else None
         return people
 
     def _in_the_game(self, session: Session, seat: int | None, view: dict[str, Any],
