@@ -224,7 +224,7 @@ class Connection:
         request_id: Any = None
         if text.startswith("{"):
             try:
-                request = json.loads(text)
+                request = jsonl.loads(text)
                 if not isinstance(request, dict) or not isinstance(request.get("cmd"), str):
                     raise ValueError('a JSON request is {"id": ..., "cmd": "/command ..."}')
                 if nesting(request.get("id")) > MAX_ID_NESTING:

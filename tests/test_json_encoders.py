@@ -9,6 +9,8 @@ import sys
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mudwiz.games import game_class
 from mudwiz.render import jsonl
@@ -49,3 +51,43 @@ def test_the_stdlib_is_used_when_asked_or_without_orjson() -> None:
                          check=True).stdout
     assert out.strip() == "orjson"
     assert json.loads(jsonl.encode({"type": "notice", "text": "日本語"})) == {"type": "notice", "text": "日本語"}
+
+
+def _read(loads: Any, text: str) -> tuple[str, Any, Any]:
+    try:
+        value = loads(text)
+    except ValueError as exc:  # json.JSONDecodeError is one
+        return "refused", type(exc).__name__, str(exc)
+    except RecursionError:
+        return "refused", "RecursionError", ""
+    return "read", value, type(value.get("id")) if isinstance(value, dict) else None
+
+
+REQUESTS = [
+    '{"id":1,"cmd":"/play R1"}', '{"id":1,"id":"x","cmd":"/a"}', '{"id":18446744073709551615,"cmd":"x"}',
+    '{"id":18446744073709551616,"cmd":"x"}', '{"id":-9223372036854775809,"cmd":"x"}', '{"id":1.0,"cmd":"x"}',
+    '{"id":1e400,"cmd":"x"}', '{"id":NaN,"cmd":"x"}', '{"id":"\\ud800","cmd":"x"}', '{"id":[1,{"a":2.5}]}',
+    '[1,2]', '"x"', '{"id":2,"cmd":"x"} x', ' {"id":true,"cmd":"\\u0000"} ', '{"cmd":"a\tb"}', '{"id":null}',
+    "[" * 1100 + "]" * 1100, '{"id":' + "[" * 2000,
+]
+
+
+@pytest.mark.parametrize("text", REQUESTS)
+def test_a_request_reads_as_the_standard_library_reads_it(text: str) -> None:
+    """orjson reads request lines (``jsonl.loads``) only where it reads them as the standard library does: the
+    same value, the same type of ``id`` (echoed in the reply), the same refusal and message."""
+    assert jsonl.loads is not json.loads, "orjson is installed: the fast reader is in use"
+    assert _read(jsonl.loads, text) == _read(json.loads, text)
+
+
+@given(st.recursive(st.none() | st.booleans() | st.integers(min_value=-2**80, max_value=2**80)
+                    | st.floats(allow_nan=True, allow_infinity=True) | st.text(max_size=8),
+                    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from(["id", "cmd", "x"]),
+                                                                               inner, max_size=3),
+                    max_leaves=8), st.integers(min_value=0, max_value=40), st.text(max_size=3))
+@settings(max_examples=400, deadline=None)
+def test_any_request_reads_as_the_standard_library_reads_it(value: Any, cut: int, noise: str) -> None:
+    """Requests of every shape, whole or cut short or with a few characters put in."""
+    text = json.dumps({"id": value, "cmd": "/who"}) if cut % 2 else json.dumps(value)
+    for variant in (text, text[:cut], text[:cut] + noise + text[cut:]):
+        assert _read(jsonl.loads, variant) == _read(json.loads, variant)
