@@ -32,7 +32,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import bisect
 import gc
+import itertools
 import json
 import multiprocessing
 import os
@@ -503,10 +505,13 @@ def run_play(server: Any, tables: int, args: argparse.Namespace, bots: bool = Fa
         w.go.set()
         w.wait("playing")
         cpu0, gen0, start = server.cpu_s(), w.cpu_s(), time.monotonic()
+        samples = [(start, cpu0)]  # (when, the server's CPU s): its CPU a command second by second
         if bots:
             whos = monitor(server.port, args.seconds)
         else:
-            time.sleep(args.seconds)
+            while (now := time.monotonic()) < start + args.seconds:
+                time.sleep(min(1.0, start + args.seconds - now))
+                samples.append((time.monotonic(), server.cpu_s()))
         cpu1, gen1, end = server.cpu_s(), w.cpu_s(), time.monotonic()
     finally:
         reports = w.finish()
@@ -519,10 +524,25 @@ def run_play(server: Any, tables: int, args: argparse.Namespace, bots: bool = Fa
                "move p50": pct(lat, 50), "move p99": pct(lat, 99), "turn p50": pct(turns, 50),
                "turn p99": pct(turns, 99), "state B p50": pct([b for rep in reports for b in rep["state_bytes"]], 50),
                "errors": sum(rep["errors"] for rep in reports)}
+    if not bots:
+        figures["µs/cmd 1 s min"], figures["µs/cmd 1 s max"] = by_second(samples, [r[0] for r in replies])
     if bots:
         figures = {"/who p50": pct(whos, 50), "/who p99": pct(whos, 99), "/who max": max(whos, default=0.0),
                    "host moves/s": figures["moves/s"], "cpu %": figures["cpu %"], "errors": figures["errors"]}
     return figures
+
+
+def by_second(samples: list[tuple[float, float]], replied: list[float]) -> tuple[float, float]:
+    """The server's CPU a command in its cheapest and its dearest second of the window (``samples``: when, CPU s;
+    ``replied``: when each reply came). At saturation the turn latency follows the dearest seconds: a run's spread
+    says how much of its p99 is the machine's own unsteadiness (bench/steadiness.py measures that alone)."""
+    replied = sorted(replied)
+    costs = []
+    for (t0, c0), (t1, c1) in itertools.pairwise(samples):
+        n = bisect.bisect_left(replied, t1) - bisect.bisect_left(replied, t0)
+        if n and t1 - t0 > 0.5:
+            costs.append(1e6 * (c1 - c0) / n)
+    return (min(costs), max(costs)) if costs else (float("nan"), float("nan"))
 
 
 def monitor(port: int, seconds: float) -> list[float]:

@@ -53,7 +53,7 @@ def test_load_bench_quick_prints_figures_and_ratios_for_each_mode() -> None:
     """``bench/load.py --quick`` in each mode (issue #18): it runs both servers and prints its figure lines and the
     ratio line; the figures themselves are never checked."""
     for mode, label, keys in (("idle", "50 conns", ("login s", "KB/conn")),
-                              ("play", "4 tables", ("moves/s", "cpu µs/cmd", "move p99", "turn p99")),
+                              ("play", "4 tables", ("moves/s", "cpu µs/cmd", "move p99", "turn p99", "µs/cmd 1 s min", "µs/cmd 1 s max")),
                               ("bots", "2 tables", ("/who p50", "/who p99"))):
         out = subprocess.run(
             [sys.executable, str(ROOT / "bench" / "load.py"), "--quick", "--mode", mode, "--timeout", "60"],
@@ -115,3 +115,14 @@ def test_moves_bench_prints_a_commands_cpu() -> None:
                          out)
     assert found is not None, out
     assert 200 < int(found.group(1)) <= 300, out
+
+
+def test_steadiness_bench_prints_the_machines_speed_by_window() -> None:
+    """A tiny run of bench/steadiness.py (docs/performance.md quotes its figures; they are never checked)."""
+    out = subprocess.run([sys.executable, str(ROOT / "bench" / "steadiness.py"), "--seconds", "1", "--window", "0.1"],
+                         capture_output=True, text=True, timeout=60, check=True).stdout
+    found = re.fullmatch(r"steadiness: (\d+) windows of 0.1 s CPU; each window's speed as a share of the fastest's: "
+                         r"slowest ([\d.]+), p10 ([\d.]+), median ([\d.]+); windows below 0.8: (\d+)\n", out)
+    assert found is not None, out
+    assert 1 <= int(found.group(1)) <= 11, out
+    assert float(found.group(2)) <= float(found.group(3)) <= float(found.group(4)) <= 1.0, out
