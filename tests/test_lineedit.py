@@ -7,6 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mudwiz.net.lineedit import CLEAR_LINE, RUB_OUT, Keyboard, LineEditor
+from mudwiz.render.style import cell_width
 
 
 def typed(*chunks: bytes, secret: bool = False, charset: str = "utf-8", limit: int = 16,
@@ -151,3 +152,32 @@ def test_how_the_keys_are_split_into_reads_changes_nothing(data: bytes, cuts: li
     chunks = [data[start:end] for start, end in zip(at, at[1:], strict=False)]
     whole, split = typed(data, charset=charset), typed(*chunks, charset=charset)
     assert whole[:2] == split[:2] and whole[2].partial == split[2].partial
+
+
+def test_a_rub_out_takes_back_the_cells_a_character_took_on_the_screen() -> None:
+    """A wide character (CJK, fullwidth) takes two cells: Backspace rubs out both. A combining mark goes with the
+    character it is on, and takes no cell of its own. Ctrl-U and Ctrl-W count cells alike."""
+    echo, lines, _ = typed("日本".encode() + b"\x7f\r")
+    assert lines == ["日"] and echo == "日本" + RUB_OUT * 2 + "\r\n"
+    echo, lines, _ = typed("ae\u0301".encode() + b"\x08\r")  # a, e with a combining acute: one character shown
+    assert lines == ["a"] and echo == "ae\u0301" + RUB_OUT + "\r\n"
+    echo, lines, _ = typed("a日\u0301".encode() + b"\x15\r")
+    assert lines == [""] and echo.count(RUB_OUT) == 3
+    echo, lines, _ = typed("go 全角".encode() + b"\x17\r")
+    assert lines == ["go "] and echo.count(RUB_OUT) == 4
+    echo, lines, _ = typed("\u0301".encode() + b"\x7f\r")  # a lone combining mark: taken back, no cell to rub
+    assert lines == [""] and RUB_OUT not in echo
+
+
+def test_without_ansi_a_half_typed_wide_line_is_blanked_cell_for_cell() -> None:
+    keyboard = Keyboard()
+    list(keyboard.feed("日本語".encode(), lambda: "utf-8"))
+    assert keyboard.around("news\n", ansi=False) == "\r" + " " * 6 + "\r" + "news\n日本語"
+
+
+@given(st.text(st.characters(blacklist_characters="\x1b"), max_size=12))  # no Esc: Ctrl-U would end its sequence
+def test_ctrl_u_rubs_out_as_many_cells_as_the_typed_line_took(text: str) -> None:
+    _, _, editor = typed(text.encode())
+    shown = editor.partial
+    assert editor.feed("\x15").echo == RUB_OUT * cell_width(shown)
+    assert editor.partial == ""

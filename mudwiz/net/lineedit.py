@@ -5,7 +5,8 @@ An SSH client with a PTY (net/ssh.py) and an rlogin client, a BBS gateway or the
 terminal in raw mode and send each key as it is pressed: no local echo, no backspace, no line until the server
 makes one. So the server does it, as a BBS does. ``Keyboard`` decodes the keys in the caller's charset (UTF-8 or
 CP437, so a rub-out takes back one character whatever its bytes) and ``LineEditor`` edits the text: it echoes
-what is typed (nothing while a password is typed); Backspace or Delete rubs out a character, Ctrl-U the line,
+what is typed (nothing while a password is typed); Backspace or Delete rubs out a character (with the combining
+marks on it, and both cells of a wide one: a rub-out is echoed for each cell the screen shows), Ctrl-U the line,
 Ctrl-W the last word; Ctrl-C drops the line (``^C``); Enter is CR, LF, CR LF or CR NUL (one line, not two);
 escape sequences (arrow and function keys, a bracketed paste's marks: ``ESC [ ... final``, ``ESC O x``,
 ``ESC x``) are swallowed, other control characters ignored, a tab is a space; a line stops growing at ``limit``
@@ -22,6 +23,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from mudwiz.connection import MAX_LINE
+from mudwiz.render.style import cell_width, char_width
 
 BACKSPACE, DELETE, CTRL_C, CTRL_U, CTRL_W, ESC, TAB, BELL = "\b", "\x7f", "\x03", "\x15", "\x17", "\x1b", "\t", "\a"
 RUB_OUT = "\b \b"  # back one column, blank it, back again: works on every terminal
@@ -85,7 +87,7 @@ class LineEditor:
     def _key(self, ch: str) -> str:
         """One key that is not Enter and not inside an escape sequence; what to echo for it."""
         if ch in (BACKSPACE, DELETE):
-            return self._rub(1)
+            return self._rub(self._last_character())
         if ch == CTRL_U:
             return self._rub(len(self.chars))
         if ch == CTRL_W:
@@ -106,11 +108,20 @@ class LineEditor:
         self.chars.append(ch)
         return ch
 
+    def _last_character(self) -> int:
+        """How many code points the last character on the screen is: itself and the combining marks after it."""
+        chars, count = self.chars, 0
+        while count < len(chars) and char_width(chars[-1 - count]) == 0:
+            count += 1
+        return min(count + 1, len(chars))
+
     def _rub(self, count: int) -> str:
-        """Take back the last ``count`` characters (as many as there are); echo their rubbing out."""
+        """Take back the last ``count`` code points (as many as there are); echo their rubbing out, a rub-out for
+        each cell they took on the screen (two for a wide character, none for a combining mark)."""
         count = min(count, len(self.chars))
+        taken = "".join(self.chars[len(self.chars) - count:])
         del self.chars[len(self.chars) - count:]
-        return RUB_OUT * count
+        return RUB_OUT * cell_width(taken)
 
     def _escaping(self, ch: str) -> str:
         """Swallow ``ESC [ params final`` (CSI), ``ESC O x`` (SS3) and ``ESC x``: keys, not text."""
@@ -158,5 +169,5 @@ class Keyboard:
         shown = self.editor.shown
         if not shown or not text:
             return text
-        blank = CLEAR_LINE if ansi else "\r" + " " * len(shown) + "\r"
+        blank = CLEAR_LINE if ansi else "\r" + " " * cell_width(shown) + "\r"
         return blank + text + (shown if text.endswith("\n") else "")
