@@ -74,7 +74,7 @@ class Table:
         self.turn = (self.turn + 1) % len(self.seats)
         self.tell_all()
         if self.seats[self.turn] is None:
-            reactor.callLater(0, self.move)  # type: ignore[attr-defined]
+            reactor.callLater(0, self.move)
 
 
 class FloorLine(LineReceiver):
@@ -176,7 +176,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--state-bytes", type=int, default=1400, help="bytes of each state line sent for a move")
     args = parser.parse_args(argv)
     endpoints.serverFromString(reactor, args.listen).listen(Floor(args.state_bytes))
-    reactor.run()  # type: ignore[attr-defined]
+    reactor.run()
 
 
 if __name__ == "__main__":

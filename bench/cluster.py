@@ -111,7 +111,10 @@ async def chat_latency(ports: list[int], lines: int) -> dict[str, float]:
     far = Line("far") if len(ports) > 1 else None
     for client, port in ((near, ports[0]), (far, ports[-1]), *((s, ports[0]) for s in speakers)):
         if client is not None:
-            await loop.create_connection(lambda c=client: c, "127.0.0.1", port)
+            def made(c: Line = client) -> Line:
+                return c
+
+            await loop.create_connection(made, "127.0.0.1", port)
             await client.welcome
     await asyncio.sleep(1.5)  # the far node has heard of everyone
     sent: dict[int, float] = {}

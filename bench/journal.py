@@ -23,6 +23,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # runnable from a checkout without installing
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -79,7 +80,7 @@ def with_records(store: SQLiteStore, moves: int) -> list[float]:
 class Quiet(Session):
     """A seated person whose messages are built (the fan-out's work) and then dropped."""
 
-    def deliver(self, message: dict, event: object = None) -> None:  # type: ignore[type-arg]
+    def deliver(self, message: dict[str, Any], event: object = None) -> None:
         pass
 
 

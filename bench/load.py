@@ -341,7 +341,12 @@ async def idle_worker(wid: int, port: int, n: int, in_flight: int, go: Any, stop
     async def one(i: int) -> None:
         async with gate:
             done = loop.create_future()
-            c = Client(f"i{wid}x{i}", stats, rng, on_welcome=lambda _c: done.done() or done.set_result(None))
+
+            def welcomed(_c: Client) -> None:
+                if not done.done():
+                    done.set_result(None)
+
+            c = Client(f"i{wid}x{i}", stats, rng, on_welcome=welcomed)
             clients.append(c)
             await connect(port, c)
             await done
@@ -401,8 +406,8 @@ async def play_worker(wid: int, ports: list[int], tables: int, bots: bool, go: A
     except (TimeoutError, OSError) as exc:
         out.put(("failed", wid, f"{sum(t.playing for t in all_tables)} of {tables} tables playing ({exc!r})"))
     await wait_stop(stop, time.monotonic() + timeout)
-    for t in all_tables:
-        for c in t.clients:
+    for each in all_tables:
+        for c in each.clients:
             if c.transport is not None:
                 c.transport.close()
     out.put(("done", wid, {"replies": stats.replies, "turns": stats.turns, "errors": stats.errors,

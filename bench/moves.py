@@ -131,8 +131,12 @@ def main(argv: list[str] | None = None) -> None:
                 Client.spent += time.process_time() - start
         return moves
 
+    def end_turn_later(delay: float, call: Any) -> _NoCall:
+        turn_end.append(call)
+        return _NoCall()
+
     if args.turns:
-        hold_per_turn(lambda delay, call: turn_end.append(call) or _NoCall())
+        hold_per_turn(end_turn_later)
 
     run(2000)
     profile = cProfile.Profile() if args.profile else None
