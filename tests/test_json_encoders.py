@@ -53,14 +53,18 @@ def test_the_stdlib_is_used_when_asked_or_without_orjson() -> None:
     assert json.loads(jsonl.encode({"type": "notice", "text": "日本語"})) == {"type": "notice", "text": "日本語"}
 
 
-def _read(loads: Any, text: str) -> tuple[str, Any, Any]:
+def _read(loads: Any, text: str) -> tuple[Any, ...]:
+    """What the server takes from a request line (connection.py): an object or not, its ``id`` (echoed in the
+    reply: value and type) and its ``cmd``; or the refusal, with its message. No other field is ever read."""
     try:
         value = loads(text)
     except ValueError as exc:  # json.JSONDecodeError is one
         return "refused", type(exc).__name__, str(exc)
     except RecursionError:
         return "refused", "RecursionError", ""
-    return "read", value, type(value.get("id")) if isinstance(value, dict) else None
+    if not isinstance(value, dict):
+        return "read", type(value)
+    return "read", value.get("id"), type(value.get("id")), value.get("cmd"), type(value.get("cmd"))
 
 
 REQUESTS = [
@@ -75,7 +79,7 @@ REQUESTS = [
 @pytest.mark.parametrize("text", REQUESTS)
 def test_a_request_reads_as_the_standard_library_reads_it(text: str) -> None:
     """orjson reads request lines (``jsonl.loads``) only where it reads them as the standard library does: the
-    same value, the same type of ``id`` (echoed in the reply), the same refusal and message."""
+    same ``id`` (echoed in the reply) and ``cmd``, of the same types; the same refusal and message."""
     assert jsonl.loads is not json.loads, "orjson is installed: the fast reader is in use"
     assert _read(jsonl.loads, text) == _read(json.loads, text)
 

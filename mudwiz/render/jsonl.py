@@ -43,15 +43,17 @@ dumps = _choose_dumps()
 ENCODER = "stdlib" if dumps is _stdlib else "orjson"
 
 # A request's "id" of one of these types is read alike by both decoders; any other (a float, which may be an integer
-# past 64 bits that orjson reads as a float, a list, an object) is read again by the standard library.
+# past 64 bits that orjson reads as a float, a list, an object) is read again by the standard library. A request's
+# other fields but "cmd" are never read.
 _EXACT_IDS = (int, str, bool, type(None))
 
 
 def _choose_loads() -> Callable[[str], Any]:
     """How a JSON request line is read: with orjson where it encodes (``dumps``), a seventh of the standard
-    library's time (its decoder was 2 % of a command's CPU, issue #18), but only where the two read the same.
-    Anything orjson refuses (NaN, 1e400, nesting past 1,024, lone surrogates), or a request whose ``id`` it might
-    read differently, is read by the standard library, whose verdict and error message stand."""
+    library's time (its decoder was 2 % of a command's CPU, issue #18), but only where the two read what the server
+    uses alike: an object, its ``id`` and its ``cmd`` string. Anything orjson refuses (NaN, 1e400, nesting past
+    1,024, lone surrogates), or a request whose ``id`` or ``cmd`` it might read differently, is read by the
+    standard library, whose value, verdict and error message stand."""
     if dumps is _stdlib:
         return json.loads
     import orjson
@@ -63,7 +65,7 @@ def _choose_loads() -> Callable[[str], Any]:
             value = orjson_loads(text)
         except refused:
             return stdlib_loads(text)
-        if type(value) is dict and isinstance(value.get("id"), _EXACT_IDS):
+        if type(value) is dict and type(value.get("cmd")) is str and isinstance(value.get("id"), _EXACT_IDS):
             return value
         return stdlib_loads(text)
 
