@@ -171,3 +171,52 @@ def test_a_burst_of_commands_is_written_as_it_passes_the_held_limit_not_all_at_t
     finally:
         hold_per_turn(None)
     assert [m["type"] for m in client.messages()].count("help") == 100
+
+
+def test_on_a_running_server_a_bots_move_leaves_as_one_write_after_its_commit(tmp_path: Path) -> None:
+    """Output that no line causes (a bot's move, from its timer) is held to the turn's end as well: each person
+    at the table is written once with the move's news and their state, after the move is committed."""
+    clock = Clock()
+    store = SQLiteStore(tmp_path / "mudwiz.sqlite")
+    lobby = Lobby(clock, seed=1)
+    lobby.journal = Journal(store)
+    lobby.journal.grouped = True
+    factory = MudFactory(lobby, "", 0.0)
+    host = Client(factory, b"/mode json\nhost\n")
+    watcher = Client(factory, b"/mode json\nwatcher\n")
+    host.json("/new wizard")
+    for _ in range(3):
+        host.json("/bot add")
+    host.json("/start")
+    watcher.json("/watch 1")
+    journaled: list[int] = []  # the moves in the journal when each connection was first written to
+    ungate = gate(lobby.journal.commit)
+    hold_per_turn(clock.callLater)
+    try:
+        for c in (host, watcher):
+            c.transport.before = lambda: journaled.append(len(store.open_tables()[0].moves))
+        legal = [m for m in host.messages() if m["type"] == "state"][-1]["legal"]
+        bots_moved = 0
+        for _ in range(30):
+            if bots_moved == 3:
+                break
+            if legal:  # the host's own bid: a line, as always, its turn ended at once
+                host.json(legal[0])
+                clock.advance(0)
+            for c in (host, watcher):
+                c.fresh()
+            journaled.clear()
+            clock.advance(1)  # a bot's delay: it moves, and the turn its timer ran in ends
+            news = [m for m in host.messages() if m["type"] in ("bid_made", "trump_chosen")]
+            states = [m for m in host.messages() if m["type"] == "state"]
+            legal = states[-1]["legal"] if states else []
+            if news:
+                bots_moved += 1
+                for c in (host, watcher):
+                    kinds = [m["type"] for m in c.messages()]
+                    assert c.transport.writes == 1 and kinds[-1] == "state", kinds
+                assert journaled == [len(store.open_tables()[0].moves)] * 2, "committed before the first byte"
+        assert bots_moved == 3, "the three bots bid"
+    finally:
+        hold_per_turn(None)
+        ungate()

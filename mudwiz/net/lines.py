@@ -243,14 +243,19 @@ class LineProtocol(LineReceiver, TimeoutMixin):
     # -- text out (the Outbox)
 
     def send(self, text: str) -> None:
-        """The connection's output: held back while a line is acted on (``holding``), else written at once. Keys
-        edited here are never held: their echo is written as they come, and text goes around the line being
-        typed as it stands when the text is sent."""
-        if _held is None or self.keyboard is not None:
+        """The connection's output: held back while a line is acted on (``holding``), and on a running server
+        (``hold_per_turn``) whatever causes it, a line or not (a bot's move, a timer, a thread's answer): all of
+        it waits for the reactor's turn to end, so that one event's news leaves as one write a connection, after
+        one commit of its moves. Else written at once. Keys edited here are never held: their echo is written as
+        they come, and text goes around the line being typed as it stands when the text is sent."""
+        if self.keyboard is not None or _held is None and _turn is None:
             self.emit(text)
             return
         if not self.held_text:
-            _held.append(self)
+            if _held is not None:
+                _held.append(self)
+            else:  # outside any line: held to the turn's end
+                _until_turn_ends([self])
             self.held_size = 0
         self.held_text.append(text)
         self.held_size += len(text)
