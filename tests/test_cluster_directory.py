@@ -137,9 +137,9 @@ def test_which_lines_go_to_the_tables_node_and_what_an_unanswered_one_costs(node
     hear(part, {"op": "at", "to": "Ann", "table": 7, "seated": True})
     hear(part, {"op": "reply", "rid": cmd["rid"], "ok": "you sit at table 7"})
     assert ann.elsewhere == ("n2", 7, True)
-    for line in ("hello", "/play R3", "/ok", "/leave", "/look", "/bot add"):
-        assert forward(part, ann, line) == [], line
-    for line in ("/who", "/tell Bob hi", "/tables", "/help", "/mode ascii"):
+    for line in ("hello", "/play R3", "/ok", "/leave", "/look", "/bot add", "/help", "/rules", "/spells"):
+        assert forward(part, ann, line) == [], line  # /help, /rules, /spells: the table's game is known there
+    for line in ("/who", "/tell Bob hi", "/tables", "/mode ascii"):
         assert forward(part, ann, line) == ["here"], line
     refused = forward(part, ann, "/join 201")
     assert str(refused[0]) == "you are at table 7; /leave it first"
@@ -155,4 +155,5 @@ def test_which_lines_go_to_the_tables_node_and_what_an_unanswered_one_costs(node
     assert "stopped" in ann.messages[-1]["text"]
     unanswered = forward(part, ann, "/play R3")
     assert str(unanswered[0]).startswith("table 7 is on a server process that is not answering")
+    assert forward(part, ann, "/help") == ["here"], "help never fails: answered at home when the host is gone"
     assert forward(part, ann, "/leave") == ["you leave table 7"] and ann.elsewhere is None

@@ -127,14 +127,26 @@ def test_users_of_two_nodes_play_a_whole_game_at_either_nodes_table(
         assert state["you"] == "Bob" and state["table"] == table
         illegal = bob.request("/play XX99")
         assert illegal["type"] == "error" and illegal["id"] == f"Bob-{bob._next_id}", illegal
+        # lobby commands that say more at a table: answered where Bob's table is
+        for line, topic, says in (("/rules", "rules wizard", "Wizard rules"),
+                                  ("/help", None, "Wizard moves at this table")):
+            at = len(bob.messages)
+            assert bob.request(line)["type"] == "ok", line
+            shown = bob.wait_for(lambda m: m["type"] == "help", since=at)
+            assert shown["topic"] == topic and says in shown["text"], (line, shown)
         assert bob.request("/say hello from n2")["type"] == "ok"
         ann.wait_for(lambda m: m["type"] == "chat" and m["text"] == "hello from n2" and m["from"] == "Bob", since=0)
         play_until_game_end([ann, bob], random.Random(1))
         for w in watchers:
             w.wait_for(lambda m: m["type"] == "state" and m["status"] == "over", since=0)
-        local, remote = (game_view(w, mark) for w, mark in zip(watchers, marks, strict=True))
-        assert local == remote and any(m["type"] == "game_end" for m in local)
         assert ann.request("/say that was all")["type"] == "ok"
+        # each watcher's view up to that line, which both are sent after the same messages (the table's node puts
+        # them in one order): what came after the game (its ratings) is in both or in neither
+        ends = [w.messages.index(w.wait_for(lambda m: m["type"] == "chat" and m["text"] == "that was all", since=0))
+                for w in watchers]
+        local, remote = (game_view(w, mark)[:len(game_view(w, mark)) - len(game_view(w, end))]
+                         for w, mark, end in zip(watchers, marks, ends, strict=True))
+        assert local == remote and any(m["type"] == "game_end" for m in local)
         drawn = [screen.read_until(b"that was all", start=at) for screen, at in zip(screens, since, strict=True)]
         assert drawn[0] == drawn[1] and b"Wizard starts" in drawn[0] and b"Game over." in drawn[0]
         assert bob.request("/leave")["text"] == f"you leave table {table}"

@@ -46,6 +46,9 @@ UNHEARD_WAIT = 0.5
 # verbs (any verb that is not one of the lobby-wide commands below). Everything else is answered at home.
 TABLE_COMMANDS = frozenset({"say", "leave", "option", "start", "ok", "score", "look", "bot"})
 MOVES = frozenset({"new", "join", "watch"})  # refused at home while at a table elsewhere, as at a local one
+# Lobby commands that say more at a table (its game's moves, rules and spells): answered where the table is, or at
+# home, without them, when that process does not answer (help must never fail).
+ABOUT_THE_TABLE = frozenset({"help", "rules", "spells"})
 
 
 def not_answering(table: int) -> BadCommand:
@@ -144,7 +147,7 @@ class Visits:
         verb, _, rest = text[1:].partition(" ") if text.startswith("/") else ("say", "", text)
         verb = verb.lower()
         if session.elsewhere is not None:
-            if verb in TABLE_COMMANDS or verb in MOVES or verb not in self.commands():
+            if verb in TABLE_COMMANDS or verb in MOVES or verb in ABOUT_THE_TABLE or verb not in self.commands():
                 return session.elsewhere[0], session.elsewhere[1]
             return None
         if verb in ("join", "watch") and session.table is None:
@@ -175,6 +178,8 @@ class Visits:
             error(BadCommand(f"you are at table {table}; /leave it first"))
             return True
         if not self.part.reachable(node):
+            if verb in ABOUT_THE_TABLE:
+                return False
             if verb == "leave" and session.elsewhere is not None:  # let go of a table nobody can reach
                 self.place(session, None)
                 ok(f"you leave table {table}")
