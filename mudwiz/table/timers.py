@@ -69,14 +69,13 @@ class Timers:
         limit, warn, time_up = self._turn_set
         before = _warned_before(limit)
         now, due = self.clock.seconds(), self._turn_due
-        if not self._warned and now < due - before:
-            self._turn = self.clock.callLater(due - before - now, self._turn_check)
+        comes = due if self._warned else due - before  # the warning's moment, or once given the end's
+        if now < comes:
+            self._turn = self.clock.callLater(comes - now, self._turn_check)
         elif not self._warned:
             self._warned = True
             self._turn = self.clock.callLater(due - now, self._turn_check)
             warn(before)
-        elif now < due:
-            self._turn = self.clock.callLater(due - now, self._turn_check)
         else:
             self._turn = None  # spent: time_up may start the next person's clock
             time_up()
