@@ -531,7 +531,7 @@ def run_play(server: Any, tables: int, args: argparse.Namespace, bots: bool = Fa
                "errors": sum(rep["errors"] for rep in reports)}
     if not bots:
         figures["µs/cmd 1 s min"], figures["µs/cmd 1 s max"] = by_second(samples, [r[0] for r in replies])
-    if bots:
+    else:
         figures = {"/who p50": pct(whos, 50), "/who p99": pct(whos, 99), "/who max": max(whos, default=0.0),
                    "host moves/s": figures["moves/s"], "cpu %": figures["cpu %"], "errors": figures["errors"]}
     return figures

@@ -87,9 +87,9 @@ def moved(visitor: JsonClient, host: JsonClient, rng: random.Random, moves: int)
     return before, len(visitor.messages)
 
 
-def game_view(client: JsonClient, since: int) -> list[dict[str, Any]]:
-    """What a client was shown of the game from message ``since`` on, without chatter and replies."""
-    return [m for m in client.messages[since:] if m["type"] not in NOISE]
+def game_view(client: JsonClient, since: int, until: int | None = None) -> list[dict[str, Any]]:
+    """What a client was shown of the game from message ``since`` on (to ``until``), without chatter and replies."""
+    return [m for m in client.messages[since:until] if m["type"] not in NOISE]
 
 
 def test_users_of_two_nodes_play_a_whole_game_at_either_nodes_table(
@@ -144,8 +144,7 @@ def test_users_of_two_nodes_play_a_whole_game_at_either_nodes_table(
         # them in one order): what came after the game (its ratings) is in both or in neither
         ends = [w.messages.index(w.wait_for(lambda m: m["type"] == "chat" and m["text"] == "that was all", since=0))
                 for w in watchers]
-        local, remote = (game_view(w, mark)[:len(game_view(w, mark)) - len(game_view(w, end))]
-                         for w, mark, end in zip(watchers, marks, ends, strict=True))
+        local, remote = (game_view(w, mark, end) for w, mark, end in zip(watchers, marks, ends, strict=True))
         assert local == remote and any(m["type"] == "game_end" for m in local)
         drawn = [screen.read_until(b"that was all", start=at) for screen, at in zip(screens, since, strict=True)]
         assert drawn[0] == drawn[1] and b"Wizard starts" in drawn[0] and b"Game over." in drawn[0]
