@@ -63,6 +63,17 @@ def table(factory: MudFactory) -> list[Client]:
     return clients
 
 
+def journaled_lobby(tmp_path: Path) -> tuple[Clock, SQLiteStore, Lobby]:
+    """A lobby on a fake clock whose table journal groups its moves, as a running server's does (a real SQLite
+    file): the commit waits for the journal's gate, run before anything is written."""
+    clock = Clock()
+    store = SQLiteStore(tmp_path / "mudwiz.sqlite")
+    lobby = Lobby(clock, seed=1)
+    lobby.journal = Journal(store)
+    lobby.journal.grouped = True
+    return clock, store, lobby
+
+
 def test_a_move_is_one_write_to_each_connection_at_the_table() -> None:
     factory = MudFactory(Lobby(Clock(), seed=1), "", 0.0)
     clients = table(factory)
@@ -128,11 +139,7 @@ def test_on_a_running_server_a_turns_lines_leave_at_its_end_after_one_commit_of_
     """``hold_per_turn`` (a running server's): what two lines of one reactor turn cause waits for the turn's end;
     then their moves are committed in one go (the journal's gate) before the first byte leaves, and each
     connection is written once with both moves' messages, in order."""
-    clock = Clock()
-    store = SQLiteStore(tmp_path / "mudwiz.sqlite")
-    lobby = Lobby(clock, seed=1)
-    lobby.journal = Journal(store)
-    lobby.journal.grouped = True
+    clock, store, lobby = journaled_lobby(tmp_path)
     clients = table(MudFactory(lobby, "", 0.0))
     journaled: list[int] = []  # the moves in the journal when each connection was first written to this turn
     for c in clients:
@@ -176,11 +183,7 @@ def test_a_burst_of_commands_is_written_as_it_passes_the_held_limit_not_all_at_t
 def test_on_a_running_server_a_bots_move_leaves_as_one_write_after_its_commit(tmp_path: Path) -> None:
     """Output that no line causes (a bot's move, from its timer) is held to the turn's end as well: each person
     at the table is written once with the move's news and their state, after the move is committed."""
-    clock = Clock()
-    store = SQLiteStore(tmp_path / "mudwiz.sqlite")
-    lobby = Lobby(clock, seed=1)
-    lobby.journal = Journal(store)
-    lobby.journal.grouped = True
+    clock, store, lobby = journaled_lobby(tmp_path)
     factory = MudFactory(lobby, "", 0.0)
     host = Client(factory, b"/mode json\nhost\n")
     watcher = Client(factory, b"/mode json\nwatcher\n")
