@@ -9,12 +9,14 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from twisted.internet.address import IPv4Address
 from twisted.internet.task import Clock
 from twisted.internet.testing import StringTransport
 
 from mudwiz.lobby import Lobby
-from mudwiz.net.lines import MAX_HELD, hold_per_turn
+from mudwiz.net import lines
+from mudwiz.net.lines import MAX_HELD, SHARE_LINES, hold_per_turn
 from mudwiz.net.telnet import MudFactory
 from mudwiz.outflow import gate
 from mudwiz.store import SQLiteStore
@@ -162,9 +164,13 @@ def test_on_a_running_server_a_turns_lines_leave_at_its_end_after_one_commit_of_
     assert [m["player"] for m in clients[3].messages() if m["type"] == "bid_made"] == ["p0", "p1"]
 
 
-def test_a_burst_of_commands_is_written_as_it_passes_the_held_limit_not_all_at_the_turns_end() -> None:
+def test_a_burst_of_commands_is_written_as_it_passes_the_held_limit_not_all_at_the_turns_end(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """Held text is bounded: past ``MAX_HELD`` characters a connection's text is written at once, so the backlog
-    limit (which counts writes) sees a client that pastes a screenful of ``/help`` and never reads."""
+    limit (which counts writes) sees a client that pastes a screenful of ``/help`` and never reads. (A turn's
+    share of lines is lifted here, so all of them are acted on in the one turn: test_wire_fairness.py.)"""
+    monkeypatch.setattr(lines, "SHARE_LINES", 1000)
+    monkeypatch.setattr(lines, "SHARE_SECONDS", 60.0)
     clock = Clock()
     client = Client(MudFactory(Lobby(clock, seed=1), "", 0.0), b"/mode json\npaster\n")
     client.fresh()
@@ -178,6 +184,51 @@ def test_a_burst_of_commands_is_written_as_it_passes_the_held_limit_not_all_at_t
     finally:
         hold_per_turn(None)
     assert [m["type"] for m in client.messages()].count("help") == 100
+
+
+class Turns:
+    """The reactor's turns, one at a time: ``hold_per_turn``'s ``callLater``, each call made in a turn run at
+    the next (``task.Clock.advance(0)`` would also run the calls made while it runs, all turns at once)."""
+
+    def __init__(self) -> None:
+        self.calls: list[Any] = []
+
+    def call_later(self, delay: float, fn: Any, *args: Any) -> Any:
+        assert delay == 0
+        self.calls.append((fn, args))
+        return self
+
+    def active(self) -> bool:  # the turn's end, as a delayed call: never cancelled here
+        return False
+
+    def next(self) -> None:
+        calls, self.calls = self.calls, []
+        for fn, args in calls:
+            fn(*args)
+
+
+def test_a_burst_is_acted_on_a_share_a_turn_its_socket_unread_in_between_and_every_line_in_order() -> None:
+    """A turn acts on at most ``SHARE_LINES`` of one connection's lines; the rest wait in the buffer, the socket
+    paused (the kernel keeps what comes), until the next turn. Nothing is lost or reordered."""
+    client = Client(MudFactory(Lobby(Clock(), seed=1), "", 0.0), b"/mode json\nsharer\n")
+    client.fresh()
+    turns = Turns()
+    hold_per_turn(turns.call_later)
+    try:
+        client.protocol.dataReceived(b"".join(b'{"id":%d,"cmd":"/who"}\n' % i for i in range(100)))
+        turns.next()  # the first turn ends: its output is written, the next share is read
+        first = [m["id"] for m in client.messages() if m["type"] == "ok"]
+        assert 0 < len(first) <= SHARE_LINES
+        assert client.transport.producerState == "paused"
+        taken = 1
+        while turns.calls and taken < 100:
+            turns.next()
+            taken += 1
+    finally:
+        hold_per_turn(None)
+    assert [m["id"] for m in client.messages() if m["type"] == "ok"] == list(range(100))
+    assert taken > 100 // SHARE_LINES
+    assert client.transport.producerState == "producing"
 
 
 def test_on_a_running_server_a_bots_move_leaves_as_one_write_after_its_commit(tmp_path: Path) -> None:

@@ -8,7 +8,8 @@ never reads is dropped after ``MAX_BACKLOG`` bytes; and the connection limits, w
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from time import perf_counter
 from typing import Any
 
 from twisted.internet.interfaces import IDelayedCall, IPushProducer
@@ -24,7 +25,7 @@ from mudwiz.connection import LOGIN_TIMEOUT, MAX_LINE, Connection
 from mudwiz.lobby import Lobby
 from mudwiz.net import terminal
 from mudwiz.net.limits import ConnectionCounter
-from mudwiz.net.lineedit import Keyboard
+from mudwiz.net.lineedit import Edited, Keyboard
 from mudwiz.net.tcp import tune, write_now
 from mudwiz.outflow import before_output
 
@@ -36,12 +37,20 @@ MAX_BACKLOG = 1 << 20  # bytes written while the peer reads nothing; past this t
 # (which counts writes) would see it only once it was all in memory. Twisted's own buffer size.
 MAX_HELD = 1 << 16
 
+# One connection's share of a reactor turn, on a running server (``hold_per_turn``): once it has had this many
+# lines acted on, or they took this long, the rest of what it sent waits for the next turn, its socket unread
+# meanwhile. A read was acted on whole: one client pipelining 5,000 ``/help`` in one write held every other
+# connection up for 3 s, and a costly command (``/replay``) repeated would for minutes.
+SHARE_LINES = 32
+SHARE_SECONDS = 0.005
+
 _held: list[LineProtocol] | None = None  # while a line is acted on: the connections with text held back
 # While the server holds output until its reactor turn ends (``hold_per_turn``): the reactor's ``callLater``,
 # the connections whose text waits for it, and the call that lets it go.
 _turn: Callable[..., Any] | None = None
 _waiting: list[LineProtocol] = []
 _turn_end: Any = None
+_turns = 0  # turns ended: a connection's share is of the turn this counts
 
 
 def holding(call: Callable[..., None], *args: Any) -> None:
@@ -93,8 +102,9 @@ def _until_turn_ends(held: list[LineProtocol]) -> None:
 
 
 def _end_of_turn() -> None:
-    global _turn_end, _held
+    global _turn_end, _held, _turns
     _turn_end = None
+    _turns += 1
     held: list[LineProtocol] = []
     _held = held  # what the batch's work sends is held with the rest
     try:
@@ -156,6 +166,10 @@ class LineProtocol(LineReceiver, TimeoutMixin):
         self.after_refused = b""  # what followed a line refused as too long, in the data being read
         self.held_text: list[str] = []  # text held back while a line is acted on (``holding``)
         self.held_size = 0  # its characters
+        # this connection's share of a turn (``SHARE_LINES``): the turn it is of, when it began, its lines so far
+        self.share_turn, self.share_began, self.share_lines = -1, 0.0, 0
+        self.lines_left: Iterator[Edited] | None = None  # keys edited into lines not yet acted on, its share spent
+        self.keys_left = b""  # keys come while those wait
 
     def socket(self) -> Any:
         """The TCP (or unix) transport itself: a layer in between (telnet) overrides this."""
@@ -185,8 +199,12 @@ class LineProtocol(LineReceiver, TimeoutMixin):
     # -- bytes in
 
     def dataReceived(self, data: bytes) -> None:
-        data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n").replace(b"\0", b"")
-        while data and not getattr(self.transport, "disconnecting", False):
+        self._read(data.replace(b"\r\n", b"\n").replace(b"\r", b"\n").replace(b"\0", b""))
+
+    def _read(self, data: bytes) -> None:
+        """Lines out of ``data`` after what is buffered, each acted on in turn, until the share is spent
+        (``paused``: the rest stays in the buffer). ``b""``: read on in the buffer."""
+        while not getattr(self.transport, "disconnecting", False):
             if self.discarding:  # the tail of a line already refused
                 _, end, data = data.partition(self.delimiter)
                 if not end:
@@ -195,28 +213,73 @@ class LineProtocol(LineReceiver, TimeoutMixin):
             self.after_refused = b""
             super().dataReceived(data)
             data = self.after_refused
+            if not data:
+                return
 
     def keys(self, data: bytes) -> None:
         """Raw keys from a terminal with no line discipline: edited (lineedit.py), echoed (not in JSON mode: a
         program reads JSON lines only), each finished line acted on before the keys after it are echoed."""
         assert self.keyboard is not None
-        for edited in self.keyboard.feed(data, lambda: self.connection.session.charset):
+        if self.paused:  # lines typed before these wait for the next turn: these go after them
+            self.keys_left += data
+            return
+        self._edited(self.keyboard.feed(data, lambda: self.connection.session.charset))
+
+    def _edited(self, lines: Iterator[Edited]) -> None:
+        for edited in lines:
             if self.dropped or getattr(self.transport, "disconnecting", False):
                 return
             if edited.echo and self.connection.session.mode != "json":
                 self.write(edited.echo)
             if edited.line is not None:
-                self._guarded(self.connection.receive, edited.line)
+                self._act(self.connection.receive, edited.line)
+                if self.paused:
+                    self.lines_left = lines
+                    return
+
+    def _act(self, call: Any, *args: Any) -> None:
+        """A line acted on, against this connection's share of the reactor's turn: once the share is spent, it
+        reads no more until the next turn (``SHARE_LINES``), so every other connection's lines come first."""
+        now = perf_counter()
+        if self.share_turn != _turns:
+            self.share_turn, self.share_began, self.share_lines = _turns, now, 0
+        self._guarded(call, *args)
+        self.share_lines += 1
+        if _turn is not None and (self.share_lines >= SHARE_LINES or perf_counter() - self.share_began
+                                  >= SHARE_SECONDS) and not self.paused:
+            self.paused = True  # LineReceiver's own flag: it stops, the rest of the data kept in its buffer
+            socket = self.socket()
+            if hasattr(socket, "pauseProducing"):
+                socket.pauseProducing()  # the kernel holds what comes meanwhile (and slows the sender down)
+            _turn(0, self._read_on)
+
+    def _read_on(self) -> None:
+        """The next turn: a new share, and the lines left waiting, before anything read after them."""
+        self.paused, self.share_turn = False, -1
+        if self.dropped or self.connection.gone or self.transport is None \
+                or getattr(self.transport, "disconnecting", False):
+            return
+        socket = self.socket()
+        if hasattr(socket, "resumeProducing") and getattr(socket, "connected", True):
+            socket.resumeProducing()
+        lines, self.lines_left = self.lines_left, None
+        if lines is not None:
+            self._edited(lines)
+            if not self.paused and self.keys_left:
+                keys, self.keys_left = self.keys_left, b""
+                self.keys(keys)
+        else:
+            self._read(b"")
 
     def lineLengthExceeded(self, line: bytes) -> None:
         """Refuse the line, once, and read on: Twisted's default would drop the connection for a long paste.
         ``line`` is either an unfinished line (its tail is discarded as it comes) or a whole one and the rest."""
         _, end, self.after_refused = line.partition(self.delimiter)
         self.discarding = not end
-        self._guarded(self.connection.line_too_long)
+        self._act(self.connection.line_too_long)
 
     def lineReceived(self, line: bytes) -> None:
-        self._guarded(self.connection.receive, terminal.decode(line, self.connection.session.charset))
+        self._act(self.connection.receive, terminal.decode(line, self.connection.session.charset))
 
     def logged_in(self) -> None:
         """The connection gave its name (and password, which is checked in a thread: this may come later than
