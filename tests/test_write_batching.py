@@ -192,10 +192,11 @@ class Turns:
 
     def __init__(self) -> None:
         self.calls: list[Any] = []
+        self.delays: list[float] = []
 
     def call_later(self, delay: float, fn: Any, *args: Any) -> Any:
-        assert delay == 0
         self.calls.append((fn, args))
+        self.delays.append(delay)
         return self
 
     def active(self) -> bool:  # the turn's end, as a delayed call: never cancelled here
@@ -229,6 +230,55 @@ def test_a_burst_is_acted_on_a_share_a_turn_its_socket_unread_in_between_and_eve
     assert [m["id"] for m in client.messages() if m["type"] == "ok"] == list(range(100))
     assert taken > 100 // SHARE_LINES
     assert client.transport.producerState == "producing"
+
+
+class Ticks:
+    """``perf_counter`` for ``net/lines.py``: each reading ``step`` seconds after the last."""
+
+    def __init__(self, step: float) -> None:
+        self.now, self.step = 0.0, step
+
+    def __call__(self) -> float:
+        self.now += self.step
+        return self.now
+
+
+def test_a_line_that_took_longer_than_a_share_rests_its_connection_pace_times_as_long(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A costly line (a replay of a long game) is acted on, then its connection rests ``PACE`` times what it took
+    before the next line is read: a client that repeats it gets at most a quarter of the server."""
+    monkeypatch.setattr(lines, "perf_counter", Ticks(0.010))  # every line takes 10 ms: twice a share
+    client = Client(MudFactory(Lobby(Clock(), seed=1), "", 0.0), b"/mode json\nslow\n")
+    client.fresh()
+    turns = Turns()
+    hold_per_turn(turns.call_later)
+    try:
+        client.protocol.dataReceived(b'{"id":1,"cmd":"/who"}\n{"id":2,"cmd":"/who"}\n')
+        assert client.protocol.protocol.paused and client.transport.producerState == "paused"
+        rest = [d for d in turns.delays if d > 0]
+        assert rest == [pytest.approx(lines.PACE * 0.010)]
+        turns.next()  # the turn's end, and the rest's end (run here at once)
+        turns.next()
+    finally:
+        hold_per_turn(None)
+    assert [m["id"] for m in client.messages() if m["type"] == "ok"] == [1, 2]
+
+
+def test_cheap_lines_are_never_rested_only_shared_out_a_turn_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(lines, "perf_counter", Ticks(0.001))  # a line takes 1 ms: a share is spent in 3
+    client = Client(MudFactory(Lobby(Clock(), seed=1), "", 0.0), b"/mode json\ncheap\n")
+    client.fresh()
+    turns = Turns()
+    hold_per_turn(turns.call_later)
+    try:
+        client.protocol.dataReceived(b"".join(b'{"id":%d,"cmd":"/who"}\n' % i for i in range(10)))
+        while turns.calls:
+            turns.next()
+    finally:
+        hold_per_turn(None)
+    assert [m["id"] for m in client.messages() if m["type"] == "ok"] == list(range(10))
+    assert set(turns.delays) == {0}
+    assert len(turns.delays) >= 10 // 3  # a pause every share, a turn's end every turn
 
 
 def test_on_a_running_server_a_bots_move_leaves_as_one_write_after_its_commit(tmp_path: Path) -> None:

@@ -43,6 +43,10 @@ MAX_HELD = 1 << 16
 # connection up for 3 s, and a costly command (``/replay``) repeated would for minutes.
 SHARE_LINES = 32
 SHARE_SECONDS = 0.005
+# A line that alone took longer than a share (a replay of a long game: 10-20 ms) rests its connection this many
+# times as long before its next line is read: a client repeating costly commands gets at most a quarter of the
+# server, however fast it sends them. Lines of a few milliseconds, everyone's, are never slowed.
+PACE = 3
 
 _held: list[LineProtocol] | None = None  # while a line is acted on: the connections with text held back
 # While the server holds output until its reactor turn ends (``hold_per_turn``): the reactor's ``callLater``,
@@ -239,19 +243,29 @@ class LineProtocol(LineReceiver, TimeoutMixin):
 
     def _act(self, call: Any, *args: Any) -> None:
         """A line acted on, against this connection's share of the reactor's turn: once the share is spent, it
-        reads no more until the next turn (``SHARE_LINES``), so every other connection's lines come first."""
-        now = perf_counter()
+        reads no more until the next turn (``SHARE_LINES``), so every other connection's lines come first; after
+        a line that took longer than a share, not for ``PACE`` times as long."""
+        began = perf_counter()
         if self.share_turn != _turns:
-            self.share_turn, self.share_began, self.share_lines = _turns, now, 0
+            self.share_turn, self.share_began, self.share_lines = _turns, began, 0
         self._guarded(call, *args)
         self.share_lines += 1
-        if _turn is not None and (self.share_lines >= SHARE_LINES or perf_counter() - self.share_began
-                                  >= SHARE_SECONDS) and not self.paused:
-            self.paused = True  # LineReceiver's own flag: it stops, the rest of the data kept in its buffer
-            socket = self.socket()
-            if hasattr(socket, "pauseProducing"):
-                socket.pauseProducing()  # the kernel holds what comes meanwhile (and slows the sender down)
-            _turn(0, self._read_on)
+        if _turn is None or self.paused:
+            return
+        ended = perf_counter()
+        if ended - began >= SHARE_SECONDS:
+            self._pause(PACE * (ended - began))
+        elif self.share_lines >= SHARE_LINES or ended - self.share_began >= SHARE_SECONDS:
+            self._pause(0)
+
+    def _pause(self, seconds: float) -> None:
+        """Read no more for ``seconds`` (0: until the next turn)."""
+        assert _turn is not None
+        self.paused = True  # LineReceiver's own flag: it stops, the rest of the data kept in its buffer
+        socket = self.socket()
+        if hasattr(socket, "pauseProducing"):
+            socket.pauseProducing()  # the kernel holds what comes meanwhile (and slows the sender down)
+        _turn(seconds, self._read_on)
 
     def _read_on(self) -> None:
         """The next turn: a new share, and the lines left waiting, before anything read after them."""
