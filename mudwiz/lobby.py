@@ -436,6 +436,14 @@ class Lobby:
         if self.remote is not None:
             self.remote.announce(message)
 
+    def ban_elsewhere(self, address: str, text: str, by: str, until: float | None) -> bool:
+        """Cluster: a sysop banned ``address`` here; the other nodes close their connections from it. False when
+        there are no other nodes."""
+        if self.remote is None:
+            return False
+        self.remote.ban_address(address, text, by, until)
+        return True
+
     def online(self) -> int:
         """How many are online on the whole server (cluster: on every node)."""
         return len(self.users) + (self.remote.count() if self.remote is not None else 0)

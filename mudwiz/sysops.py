@@ -52,6 +52,8 @@ class Online(Protocol):
 
     def broadcast(self, message: dict[str, Any]) -> None: ...  # cluster: to the users of the other nodes
 
+    def ban_elsewhere(self, address: str, text: str, by: str, until: float | None) -> bool: ...  # cluster
+
 
 def until_text(until: float | None) -> str:
     """``until 2026-11-24 01:00:00 UTC``, or ``until a sysop lifts it``."""
@@ -175,11 +177,18 @@ class Sysops:
         log.info("{by} bans {kind} {target} {until}", by=by.name, kind=kind, target=target, until=until_text(until))
         shown = f"{kind} {target}" if kind == "address" else target
         text = f"You are banned by the sysop {by.name} {until_text(until)}."
+        gone = self.drop_banned(kind, target, text, by.name, until)
+        told = kind == "address" and self.lobby.ban_elsewhere(target, text, by.name, until)
+        return f"{shown} is banned {until_text(until)}" + (f"; disconnected: {', '.join(gone)}" if gone else "") + (
+            "; the other nodes disconnect theirs" if told else "")
+
+    def drop_banned(self, kind: str, target: str, text: str, by: str, until: float | None) -> list[str]:
+        """Close the connections a new ban refuses (``text`` says why): here, or on another node for a name;
+        an address's on another node are that node's to close (``ban_elsewhere``). Their names."""
         online = self._banned_online(kind, target)
         for s in online:
-            self.remove(s, text, by.name, until)
-        gone = [s.name for s in online]
-        return f"{shown} is banned {until_text(until)}" + (f"; disconnected: {', '.join(gone)}" if gone else "")
+            self.remove(s, text, by, until)
+        return [s.name for s in online]
 
     def _banned_online(self, kind: str, target: str) -> list[Session]:
         if kind == "name":

@@ -268,6 +268,18 @@ def test_a_sysop_kicks_bans_and_announces_across_nodes_and_ratings_come_with_the
         eventually(lambda: who_names(sysop) == ["Sys"], what="the banned user gone from /who")
         with pytest.raises(RuntimeError, match="banned"):  # the ban is in the shared store: every node keeps it
             JsonClient(n2.address, "fay")
+
+        # an address banned on n1: its connections are closed on every node, not only on the sysop's
+        gus, hal = JsonClient(n2.address, "gus", source="127.0.0.2"), JsonClient(n1.address, "hal", source="127.0.0.2")
+        eventually(lambda: who_names(sysop) == ["gus", "hal", "Sys"], what="gus and hal online")
+        banned = sysop.request("/ban 127.0.0.2")
+        assert banned.get("text") == "address 127.0.0.2 is banned until a sysop lifts it; disconnected: hal; the " \
+                                     "other nodes disconnect theirs", banned
+        for kicked in (gus, hal):
+            assert kicked.wait_for(lambda m: m["type"] == "kicked")["text"].startswith("You are banned by the sysop")
+        eventually(lambda: who_names(sysop) == ["Sys"], what="the banned address's users gone from /who")
+        with pytest.raises(ConnectionError):  # refused at connection, in one line, before any name
+            JsonClient(n2.address, "ivy", source="127.0.0.2")
         sysop.close()
 
 

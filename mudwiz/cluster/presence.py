@@ -27,6 +27,7 @@ from mudwiz.session import Session
 
 if TYPE_CHECKING:
     from mudwiz.cluster.service import ClusterService
+    from mudwiz.sysops import Sysops
 
 log = Logger()
 
@@ -42,6 +43,7 @@ class Home(Protocol):
 
     users: dict[str, Session]
     remote: Presence | None
+    sysops: Sysops | None
 
     def in_lobby(self) -> list[Session]: ...
 
@@ -136,7 +138,8 @@ class Presence:
         self._loop: task.LoopingCall | None = None
         handlers = {"user_on": self._user_at, "user_at": self._user_at, "user_off": self._user_off,
                     "users": self._users, "hello": self._hello, "chat": self._chat, "notice": self._notice,
-                    "announce": self._announce, "to_user": self._to_user, "tell_lost": self._tell_lost}
+                    "announce": self._announce, "to_user": self._to_user, "tell_lost": self._tell_lost,
+                    "ban_address": self._ban_address}
         for op, handler in handlers.items():
             self.bus.on(op, self._others(handler))
         self.nodes.on_new.append(self.send_snapshot)
@@ -296,6 +299,16 @@ class Presence:
 
     def announce(self, message: dict[str, Any]) -> None:
         self.bus.broadcast({"op": "announce", "message": message})
+
+    def ban_address(self, address: str, text: str, by: str, until: float | None) -> None:
+        """A sysop here banned ``address``: every node closes its own connections from it (the addresses of a
+        node's users stay on that node: rows, which every /who shows, carry none)."""
+        self.bus.broadcast({"op": "ban_address", "address": address, "text": text, "by": by, "until": until})
+
+    def _ban_address(self, message: dict[str, Any]) -> None:
+        sysops = self.lobby.sysops
+        if sysops is not None:
+            sysops.drop_banned("address", message["address"], message["text"], message["by"], message["until"])
 
     def _chat(self, message: dict[str, Any]) -> None:
         for s in self.lobby.in_lobby():
