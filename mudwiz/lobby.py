@@ -115,6 +115,9 @@ class Lobby:
         self.remote: Presence | None = None  # cluster: the users of the other nodes (mudwiz/cluster/presence.py)
         self.tables: dict[int, Table] = {}
         self.away: dict[str, tuple[Table, IDelayedCall]] = {}
+        # lower-cased name -> the table they watched and until when: a watcher whose connection dropped (or who
+        # watched a table restored after a restart) watches it again on logging in within the grace period
+        self.watch_kept: dict[str, tuple[Table, float]] = {}
         # lower-cased guest name -> its resume code, while the name is held (online, away, or a seat kept for it);
         # in memory only: a journal of tables may save it with the seats it guards.
         self.resume_codes: dict[str, str] = {}
@@ -192,6 +195,8 @@ class Lobby:
             if table.holds_seat_for(session.name):
                 table.reattach(session)
                 return
+        if self.watch_again(session):
+            return
         if self.remote_tables is not None:  # cluster: a seat another process keeps for them
             self.remote_tables.reattach(session)
 
@@ -291,7 +296,27 @@ class Lobby:
                 table.send_states()
                 table.people_changed()
             else:
+                if not seated and self.grace > 0 and session in table.observers:
+                    self.keep_watch(session.name, table)
                 table.leave(session)
+
+    def keep_watch(self, name: str, table: Table) -> None:
+        """``name`` watches ``table`` again if they log in within the grace period (``watch_again``)."""
+        now = self.clock.seconds()
+        if len(self.watch_kept) >= 256:  # those who never came back: gone once their time is up
+            self.watch_kept = {k: kept for k, kept in self.watch_kept.items() if kept[1] >= now}
+        self.watch_kept[name.lower()] = (table, now + self.grace)
+
+    def watch_again(self, session: Session) -> bool:
+        """Back within the grace period: watch the table kept for them (``keep_watch``), if it is still open."""
+        kept = self.watch_kept.pop(session.name.lower(), None)
+        if kept is None or session.table is not None:
+            return False
+        table, until = kept
+        if until < self.clock.seconds() or self.tables.get(table.id) is not table:
+            return False
+        table.watch(session)
+        return True
 
     def hold_seat(self, name: str, table: Table) -> None:
         """Keep ``name``'s seat at ``table`` for the grace period (a dropped player's, or a restored table's)."""

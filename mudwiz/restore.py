@@ -1,7 +1,8 @@
 """Restart-safe tables: at the server's start, every table the journal holds (mudwiz/table/journal.py) is rebuilt
 at its last committed move: the same id, host, options and seats, the game replayed from its seed and moves
 (``Game.replay``), bots and stand-ins seated again, each person's seat kept for them as a dropped player's is (a
-fresh grace period), the round-end and turn clocks running again and the bots planning their moves.
+fresh grace period), and so is each watcher's place (``Lobby.keep_watch``), the round-end and turn clocks running
+again and the bots planning their moves.
 
 A table the journal cannot rebuild (a bad entry, a move the engine refuses) is logged in one line and skipped;
 the others are restored all the same, and the server starts.
@@ -96,6 +97,8 @@ def restore(lobby: Lobby, saved: JournaledTable) -> Table:
     for session in seats:
         if isinstance(session, Absent):
             lobby.hold_seat(session.name, table)
+    for name in header.get("observers", []):
+        lobby.keep_watch(str(name), table)
     if table.in_game:
         rearm(table)
     log.info("table {table} restored: {game}, {status}, {moves} moves, seats {seats}", table=table.id,

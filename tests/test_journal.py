@@ -219,6 +219,41 @@ def test_a_stand_in_and_a_waiting_table_come_back_and_a_seat_not_claimed_goes_af
     assert 2 not in lobby2.tables and [t.id for t in store.open_tables()] == [1]
 
 
+def test_a_watcher_watches_again_after_a_drop_or_a_restart_within_the_grace_and_not_after(store: Store) -> None:
+    clock, lobby = journaled_lobby(store)
+    alice = start_table(lobby, "wizard")
+    olga = Recorder()
+    lobby.login(olga, "Olga")
+    dispatch(lobby, olga, "/watch 1")
+    assert store.open_tables()[0].header["observers"] == ["Olga"]
+    lobby.disconnect(olga)  # her connection drops
+    table = lobby.tables[1]
+    assert olga not in table.observers
+    back = Recorder()
+    lobby.login(back, "olga")
+    assert back in table.observers and back.last_state()["table"] == 1 and back.last_state()["observer"]
+    assert any(m["type"] == "notice" and "Olga is watching table 1" in m["text"] for m in alice.messages)
+    lobby.disconnect(back)
+    clock.advance(31)  # past the grace: she comes back to the lobby
+    late = Recorder()
+    lobby.login(late, "Olga")
+    assert late.table is None and late not in table.observers
+
+    dispatch(lobby, late, "/watch 1")  # watching when the server stops: the journal's header names her
+    lobby.stopping = True
+    lobby.disconnect(late)
+    clock2, lobby2 = journaled_lobby(store)
+    [restored] = restore_tables(lobby2, store.open_tables())
+    again = Recorder()
+    lobby2.login(again, "Olga")
+    assert again in restored.observers and again.last_state()["observer"]
+    lobby2.disconnect(again)
+    clock2.advance(31)
+    gone = Recorder()
+    lobby2.login(gone, "Olga")
+    assert gone.table is None
+
+
 def test_a_guests_resume_code_is_kept_with_the_seat_where_the_lobby_has_them(store: Store) -> None:
     clock, lobby = journaled_lobby(store)
     lobby.journal = Journal(store, resume_code_of(lobby))

@@ -105,7 +105,11 @@ class TableJournal:
             if code:
                 seat["resume"] = code
             seats.append(seat)
-        return {"game": table.name, "host": table.host, "options": dict(table.options), "seats": seats}
+        header = {"game": table.name, "host": table.host, "options": dict(table.options), "seats": seats}
+        watchers = [s.name for s in table.observers if not s.is_bot]
+        if watchers:  # watched again by the same people after a restart (``Lobby.keep_watch``)
+            header["observers"] = watchers
+        return header
 
     def save(self) -> None:
         """Journal the header if it changed (a seating, the host, an option)."""
