@@ -209,3 +209,23 @@ def test_telnet_is_asked_for_the_code_with_its_echo_off() -> None:
         assert code.encode() not in b"\n".join(watcher.raw)
         watcher.close()
     assert code not in server.log()
+
+
+def test_a_watcher_who_drops_watches_the_table_again_on_coming_back() -> None:
+    with running_server(MUDWIZ_GRACE="120") as server:
+        host, olga = JsonClient(server, "Host_W"), JsonClient(server, "Olga_W")
+        assert host.request("/new wizard")["type"] == "ok"
+        assert olga.request("/watch 1")["type"] == "ok"
+        olga.close()
+        gone = host.wait_for(lambda m: m["type"] == "notice" and m["text"] == "Olga_W stops watching.", since=0)
+        back = JsonClient(server, "Olga_W")
+        state = back.wait_for(lambda m: m["type"] == "state", since=0)
+        assert (state["table"], state["observer"], state["you"]) == (1, True, None), state
+        assert back.messages.index(back.of_type("welcome")[0]) < back.messages.index(state)
+        host.wait_for(lambda m: m["type"] == "notice" and m["text"] == "Olga_W is watching table 1.",
+                      since=host.messages.index(gone))
+        assert [m["text"] for m in host.of_type("notice") if "watching" in m["text"]] == [
+            "Olga_W is watching table 1.", "Olga_W stops watching.", "Olga_W is watching table 1."]
+        assert back.request("/leave")["type"] == "ok"  # and she may go as ever
+        host.close()
+        back.close()
