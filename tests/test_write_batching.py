@@ -208,15 +208,26 @@ class Turns:
             fn(*args)
 
 
-def test_a_burst_is_acted_on_a_share_a_turn_its_socket_unread_in_between_and_every_line_in_order() -> None:
-    """A turn acts on at most ``SHARE_LINES`` of one connection's lines; the rest wait in the buffer, the socket
-    paused (the kernel keeps what comes), until the next turn. Nothing is lost or reordered."""
-    client = Client(MudFactory(Lobby(Clock(), seed=1), "", 0.0), b"/mode json\nsharer\n")
+def sharing(name: str) -> tuple[Client, Turns]:
+    """A JSON connection logged in as ``name``, on a running server whose turns the test runs (``Turns``)."""
+    client = Client(MudFactory(Lobby(Clock(), seed=1), "", 0.0), b"/mode json\n" + name.encode() + b"\n")
     client.fresh()
     turns = Turns()
     hold_per_turn(turns.call_later)
+    return client, turns
+
+
+def whos(ids: range) -> bytes:
+    """Requests of ``/who``, one a line, with these ids."""
+    return b"".join(b'{"id":%d,"cmd":"/who"}\n' % i for i in ids)
+
+
+def test_a_burst_is_acted_on_a_share_a_turn_its_socket_unread_in_between_and_every_line_in_order() -> None:
+    """A turn acts on at most ``SHARE_LINES`` of one connection's lines; the rest wait in the buffer, the socket
+    paused (the kernel keeps what comes), until the next turn. Nothing is lost or reordered."""
+    client, turns = sharing("sharer")
     try:
-        client.protocol.dataReceived(b"".join(b'{"id":%d,"cmd":"/who"}\n' % i for i in range(100)))
+        client.protocol.dataReceived(whos(range(100)))
         turns.next()  # the first turn ends: its output is written, the next share is read
         first = [m["id"] for m in client.messages() if m["type"] == "ok"]
         assert 0 < len(first) <= SHARE_LINES
@@ -248,12 +259,9 @@ def test_a_line_that_took_longer_than_a_share_rests_its_connection_pace_times_as
     """A costly line (a replay of a long game) is acted on, then its connection rests ``PACE`` times what it took
     before the next line is read: a client that repeats it gets at most a quarter of the server."""
     monkeypatch.setattr(lines, "perf_counter", Ticks(0.010))  # every line takes 10 ms: twice a share
-    client = Client(MudFactory(Lobby(Clock(), seed=1), "", 0.0), b"/mode json\nslow\n")
-    client.fresh()
-    turns = Turns()
-    hold_per_turn(turns.call_later)
+    client, turns = sharing("slow")
     try:
-        client.protocol.dataReceived(b'{"id":1,"cmd":"/who"}\n{"id":2,"cmd":"/who"}\n')
+        client.protocol.dataReceived(whos(range(1, 3)))
         assert client.protocol.protocol.paused and client.transport.producerState == "paused"
         rest = [d for d in turns.delays if d > 0]
         assert rest == [pytest.approx(lines.PACE * 0.010)]
@@ -266,12 +274,9 @@ def test_a_line_that_took_longer_than_a_share_rests_its_connection_pace_times_as
 
 def test_cheap_lines_are_never_rested_only_shared_out_a_turn_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(lines, "perf_counter", Ticks(0.001))  # a line takes 1 ms: a share is spent in 3
-    client = Client(MudFactory(Lobby(Clock(), seed=1), "", 0.0), b"/mode json\ncheap\n")
-    client.fresh()
-    turns = Turns()
-    hold_per_turn(turns.call_later)
+    client, turns = sharing("cheap")
     try:
-        client.protocol.dataReceived(b"".join(b'{"id":%d,"cmd":"/who"}\n' % i for i in range(10)))
+        client.protocol.dataReceived(whos(range(10)))
         while turns.calls:
             turns.next()
     finally:
