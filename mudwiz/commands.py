@@ -13,6 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from twisted.internet import defer
+
 from mudwiz import replay
 from mudwiz.accounts import MIN_PASSWORD, Accounts
 from mudwiz.errors import BadCommand, IllegalAction, MudwizError
@@ -26,27 +28,32 @@ from mudwiz.store import GameRecord, GameSummary, Rating, Store, iso_time
 from mudwiz.sysops import Sysops, shutdown_minutes
 from mudwiz.table import TABLE_OPTIONS, Table
 
+# What a command answers: its ``ok``'s text (None: none), or a Deferred of it, for work run in slices
+# (mudwiz/slices.py): the connection answers once it fires, and reads the user's next line only then.
+Reply = str | None | defer.Deferred[str | None]
+Run = Callable[[Lobby, Session, str], Reply]
+
 
 @dataclass(frozen=True)
 class Command:
     name: str
     usage: str
     help: str
-    run: Callable[[Lobby, Session, str], str | None]
+    run: Run
 
 
 COMMANDS: dict[str, Command] = {}
 
 
-def command(name: str, usage: str, help: str) -> Callable[[Callable[[Lobby, Session, str], str | None]], Any]:
-    def register(fn: Callable[[Lobby, Session, str], str | None]) -> Callable[[Lobby, Session, str], str | None]:
+def command(name: str, usage: str, help: str) -> Callable[[Run], Any]:
+    def register(fn: Run) -> Run:
         COMMANDS[name] = Command(name, usage, help, fn)
         return fn
 
     return register
 
 
-def dispatch(lobby: Lobby, session: Session, line: str) -> str | None:
+def dispatch(lobby: Lobby, session: Session, line: str) -> Reply:
     """Carry out one line typed by a logged-in user: a /command, or chat to the room they are in."""
     line = line.strip()
     if not line:
@@ -554,7 +561,7 @@ def _replay_step(session: Session, words: list[str]) -> tuple[int, int, int]:
 
 @command("replay", "/replay ID [STEP] | next | prev",
          "a recorded game move by move, every hand shown: STEP 0 is the deal, /replay next the move after")
-def _replay(lobby: Lobby, session: Session, arg: str) -> str | None:
+def _replay(lobby: Lobby, session: Session, arg: str) -> Reply:
     store = _store(lobby)
     game_id, step, way = _replay_step(session, arg.lower().split())
     record = store.game(game_id)
@@ -567,9 +574,13 @@ def _replay(lobby: Lobby, session: Session, arg: str) -> str | None:
     if step > replay.steps(record):
         raise BadCommand(replay.bad_step(record, step))
     count = replay.REPLAY_FRAMES if session.mode == "json" else 1  # a person reads one step at a time
-    session.deliver(replay.replay_message(record, step, count))
-    session.replaying = (game_id, step)
-    return None
+
+    def show(message: dict[str, Any]) -> None:
+        session.deliver(message)
+        session.replaying = (game_id, step)
+
+    # replayed from the deal to the step: a long game's hundreds of milliseconds, in slices
+    return lobby.slices(replay.building(record, step, count)).addCallback(show)
 
 
 # ------------------------------------------------------------------ rules at the table

@@ -60,6 +60,9 @@ class Outbox(Protocol):
         """What the user types next is a password (``on``), or no longer: telnet turns the client's echo off and
         on again; a framing with no such thing does nothing."""
 
+    def wait(self, done: defer.Deferred[Any]) -> None:
+        """Read no more of the user's lines until ``done`` fires (its answer is sent first)."""
+
 
 class ConnectionSession(Session):
     """The user as the lobby and the tables see them: each message is rendered for the mode they chose."""
@@ -247,10 +250,28 @@ class Connection:
             log.failure("command {text!r} from {name} failed", text=text, name=self.session.name)
             self.reply_error(MudwizError("internal error; the command was not carried out"), request_id)
         else:
-            if reply is not _NO_REPLY:
-                self.reply_ok(reply, request_id)
+            self.reply(reply, text, request_id)
         if self.asking is not None:  # the name of an account, /register or /password: ask for the first one
             self.ask()
+
+    def reply(self, reply: Any, text: str, request_id: Any) -> None:
+        """The ``ok`` to a command done (``reply``: its text), or once its work in slices is (a Deferred of it,
+        mudwiz/slices.py: the user's next line is read only then)."""
+        if isinstance(reply, defer.Deferred):
+            reply.addCallbacks(self.reply_ok, self.reply_failed, callbackArgs=(request_id,),
+                               errbackArgs=(text, request_id))
+            if not reply.called:
+                self.outbox.wait(reply)
+        elif reply is not _NO_REPLY:
+            self.reply_ok(reply, request_id)
+
+    def reply_failed(self, failure: Failure, text: str, request_id: Any) -> None:
+        """Work in slices failed: as ``receive`` answers a command that raises."""
+        if failure.check(MudwizError):
+            self.reply_error(failure.value, request_id)
+        else:
+            log.failure("command {text!r} from {name} failed", failure, text=text, name=self.session.name)
+            self.reply_error(MudwizError("internal error; the command was not carried out"), request_id)
 
     def reply_ok(self, text: Any, request_id: Any) -> None:
         message: dict[str, Any] = {"type": "ok"}

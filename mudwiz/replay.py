@@ -18,6 +18,7 @@ from typing import Any
 from mudwiz.errors import BadCommand, MudwizError
 from mudwiz.games import game_class
 from mudwiz.games.base import Game
+from mudwiz.slices import Work, finish
 from mudwiz.store import GameRecord, iso_time
 
 REPLAY_FRAMES = 100  # frames one JSON ``replay`` message carries at most
@@ -62,6 +63,11 @@ def steps(record: GameRecord) -> int:
 def frames(record: GameRecord, first: int = 0, last: int | None = None) -> Iterator[Frame]:
     """The frames ``first`` to ``last`` (default: to the end), in order; the steps before ``first`` are applied
     without building views. A record its engine refuses (a damaged file) stops with a ``BadCommand``."""
+    return (frame for frame in _walk(record, first, last) if frame is not None)
+
+
+def _walk(record: GameRecord, first: int, last: int | None) -> Iterator[Frame | None]:
+    """``frames``, with a None for each step before ``first``: a place where the work may stop a while."""
     last = steps(record) if last is None else min(last, steps(record))
     game = engine(record)(record.players, record.options, record.seed)
     if first <= 0:
@@ -75,6 +81,8 @@ def frames(record: GameRecord, first: int = 0, last: int | None = None) -> Itera
         if number >= first:
             player = None if seat is None else record.players[seat]
             yield Frame(number, player, action, entry["t"], [e.to_dict() for e in events], game.revealed_view())
+        else:
+            yield None
 
 
 def moves(record: GameRecord, first: int = 1, last: int | None = None) -> list[dict[str, Any]]:
@@ -114,15 +122,27 @@ def replay_message(record: GameRecord, first: int = 0, count: int = REPLAY_FRAME
     """The ``replay`` message (docs/protocol.md): the game's header and frames ``first`` .. ``first+count-1``
     (fewer at the end, or as many as fit ``budget`` bytes of JSON), in the compact form that
     ``render.common.frame_view`` undoes."""
+    return finish(building(record, first, count, budget))
+
+
+def building(record: GameRecord, first: int = 0, count: int = REPLAY_FRAMES,
+             budget: int = REPLAY_BYTES) -> Work[dict[str, Any]]:
+    """``replay_message`` as work in pieces (mudwiz/slices.py), one a step of the game: a long game's replay is
+    made without holding the server up."""
     if not 0 <= first <= steps(record):
         raise BadCommand(bad_step(record, first))
-    shown = list(frames(record, first, first + count - 1))
+    shown = []
+    for frame in _walk(record, first, first + count - 1):
+        if frame is not None:
+            shown.append(frame)
+        yield
     while True:
         message = _message(record, shown)
         size = len(json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode())
         if size <= budget or len(shown) == 1:
             return message
         shown = shown[:max(1, min(len(shown) - 1, len(shown) * budget // size))]
+        yield
 
 
 def _message(record: GameRecord, shown: list[Frame]) -> dict[str, Any]:

@@ -47,6 +47,7 @@ from mudwiz.node import node_name
 from mudwiz.outflow import gate
 from mudwiz.ratings import RatingBoard, rate_game
 from mudwiz.restore import restore_tables, resume_code_of
+from mudwiz.slices import Sliced
 from mudwiz.store import FILENAME, GameRecord, SQLiteStore, Store, StoreError, open_database, open_store
 from mudwiz.sysops import Farewell, Sysops
 from mudwiz.table import IDLE_CLOSE, Journal, Records
@@ -322,6 +323,7 @@ def makeService(
         seed=int(os.environ["MUDWIZ_SEED"]) if os.environ.get("MUDWIZ_SEED") else None,
     )
     lobby.accounts = accounts
+    lobby.slices = Sliced(clock)
     lobby.sysops = Sysops(lobby, accounts.store, stop or reactor_stop(clock))
     Farewell(lobby.sysops).setServiceParent(top)  # before the listeners: stopped after they stop accepting
     node = cluster_node_name() if redis_url() else node_name()

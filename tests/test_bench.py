@@ -127,3 +127,10 @@ def test_steadiness_bench_prints_the_machines_speed_by_window() -> None:
     assert found is not None, out
     assert 1 <= int(found.group(1)) <= 11, out
     assert float(found.group(2)) <= float(found.group(3)) <= float(found.group(4)) <= 1.0, out
+
+
+def test_burst_bench_times_others_while_one_connection_floods() -> None:
+    out = subprocess.run([sys.executable, str(ROOT / "bench" / "burst.py"), "--kind", "help", "--seconds", "1"],
+                         capture_output=True, text=True, timeout=120, check=True).stdout
+    assert re.fullmatch(r"burst help +/who round trip ms: p50= *[\d.]+ p99= *[\d.]+ max= *[\d.]+ \(\d+ pings\)"
+                        r"  flood answered +[\d.]+/s\n", out), out

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from recorder import Recorder
 from test_records import lobby_on, play_out, seat_person_and_bots
+from twisted.internet.defer import Deferred
 from twisted.internet.task import Clock
 from wire import ROOT
 
@@ -56,7 +57,9 @@ def test_a_json_user_gets_the_frames_compact_and_bounded(tmp_path: Path, game: s
     got: list[dict[str, object]] = []
     first = 0
     while first < len(whole):
-        assert dispatch(lobby, bob, f"/replay {record.id} {first}" if first else f"/replay {record.id}") is None
+        reply = dispatch(lobby, bob, f"/replay {record.id} {first}" if first else f"/replay {record.id}")
+        answered: list[object] = []
+        assert isinstance(reply, Deferred) and reply.addBoth(answered.append) and answered == [None], answered
         message = bob.of_type("replay")[-1]
         assert (message["id"], message["game"], message["steps"], message["first"]) == (
             record.id, game, len(record.actions), first)

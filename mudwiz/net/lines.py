@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator
 from time import perf_counter
 from typing import Any
 
+from twisted.internet.defer import Deferred
 from twisted.internet.interfaces import IDelayedCall, IPushProducer
 from twisted.internet.protocol import Factory, Protocol, connectionDone
 from twisted.logger import Logger
@@ -261,11 +262,27 @@ class LineProtocol(LineReceiver, TimeoutMixin):
     def _pause(self, seconds: float) -> None:
         """Read no more for ``seconds`` (0: until the next turn)."""
         assert _turn is not None
+        self._stop_reading()
+        _turn(seconds, self._read_on)
+
+    def _stop_reading(self) -> None:
         self.paused = True  # LineReceiver's own flag: it stops, the rest of the data kept in its buffer
         socket = self.socket()
         if hasattr(socket, "pauseProducing"):
             socket.pauseProducing()  # the kernel holds what comes meanwhile (and slows the sender down)
-        _turn(seconds, self._read_on)
+
+    def wait(self, done: Deferred[Any]) -> None:
+        """Read no more lines until ``done`` fires: a command whose work runs in slices (mudwiz/slices.py) is
+        answered before the user's next line is acted on, as any other is."""
+        self._stop_reading()
+        done.addBoth(self._done_waiting)
+
+    def _done_waiting(self, result: Any) -> Any:
+        if _turn is not None:
+            _turn(0, self._read_on)  # from the reactor, not from inside the work's last slice
+        else:
+            self._read_on()
+        return result
 
     def _read_on(self) -> None:
         """The next turn: a new share, and the lines left waiting, before anything read after them."""

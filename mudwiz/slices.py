@@ -1,0 +1,66 @@
+"""Long work on the reactor in slices, so that nobody waits for it: replaying a recorded game to the step asked
+for is some 20 µs a move, 200 ms for a 9,000-move Tiltowait game, and done whole it held up every connection
+of the server that long (bench/burst.py).
+
+The work is a generator that yields (``None``) wherever it may stop and returns its result. ``inline`` runs it
+to its end at once (tests on a fake clock, and anything that needs no reactor); ``Sliced`` runs it a slice of
+at most ``SLICE`` seconds per reactor turn, with Twisted's ``Cooperator``, round the pieces of work under way.
+Either way the caller gets a Deferred of the result (already fired, inline).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Generator
+from typing import Any, Protocol, TypeVar
+
+from twisted.internet import defer, task
+from twisted.internet.interfaces import IReactorTime
+
+T = TypeVar("T")
+Work = Generator[None, None, T]
+
+SLICE = 0.002  # seconds of such work a reactor turn, at most (one step past it)
+
+
+class Run(Protocol):
+    def __call__(self, work: Work[T]) -> defer.Deferred[T]: ...
+
+
+def finish(work: Work[T]) -> T:
+    """``work`` run to its end: its result."""
+    while True:
+        try:
+            next(work)
+        except StopIteration as done:
+            return done.value
+
+
+def inline(work: Work[T]) -> defer.Deferred[T]:
+    """Run at once: the Deferred has fired (or failed) when this returns."""
+    return defer.maybeDeferred(finish, work)
+
+
+def _deadline() -> Callable[[], bool]:
+    end = time.monotonic() + SLICE
+    return lambda: time.monotonic() >= end
+
+
+class Sliced:
+    """Runs work a slice a reactor turn (``SLICE``), between the turns' reading and writing."""
+
+    def __init__(self, clock: IReactorTime) -> None:
+        self.cooperator = task.Cooperator(terminationPredicateFactory=_deadline,
+                                          scheduler=lambda step: clock.callLater(0, step))
+
+    def __call__(self, work: Work[T]) -> defer.Deferred[T]:
+        result: list[Any] = []
+
+        def pieces() -> Generator[None, None, None]:
+            result.append((yield from work))
+
+        return self.cooperator.coiterate(pieces()).addCallback(lambda _: result[0])
+
+    def stop(self) -> None:
+        """The server stops: work under way is dropped (its Deferreds fail)."""
+        self.cooperator.stop()
