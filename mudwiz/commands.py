@@ -24,6 +24,7 @@ from mudwiz.lobby import WHO_PAGE, Lobby
 from mudwiz.numbers import whole_number
 from mudwiz.ratings import BOT_PREFIX, bot_rating
 from mudwiz.session import CHARSET_MODES, MODES, Session
+from mudwiz.slices import Work
 from mudwiz.store import GameRecord, GameSummary, Rating, Store, iso_time
 from mudwiz.sysops import Sysops, shutdown_minutes
 from mudwiz.table import TABLE_OPTIONS, Table
@@ -453,34 +454,40 @@ def _history(lobby: Lobby, session: Session, arg: str) -> str | None:
     return None
 
 
-def replay_sheet(record: GameRecord) -> tuple[list[dict[str, Any]], list[int]] | None:
+def replay_sheet(record: GameRecord) -> Work[tuple[list[dict[str, Any]], list[int]] | None]:
     """The score sheet and scores of a recorded game, rebuilt by replaying it (the record keeps the moves, not
-    what follows from them); None when it cannot be, as when its game is no longer installed."""
+    what follows from them), as work in slices (a step of the game a piece); None when it cannot be, as when its
+    game is no longer installed."""
     try:
-        game, _ = game_class(record.game).replay(record.players, record.options, record.seed, record.log)
+        game = game_class(record.game)(record.players, record.options, record.seed)
+        for seat, action in record.log:
+            game.step(seat, action)
+            yield
     except MudwizError:
         return None
     return game.sheet, game.scores
 
 
 @command("game", "/game ID", "a recorded game's score sheet and standings (/history lists the IDs)")
-def _game(lobby: Lobby, session: Session, arg: str) -> str | None:
+def _game(lobby: Lobby, session: Session, arg: str) -> Reply:
     number = whole_number(arg.strip().lstrip("#"))
     if number is None:
         raise BadCommand("usage: /game ID; /history lists your games")
     record = _store(lobby).game(number)
     if record is None:
         raise BadCommand(f"there is no game {number}; /history lists your games")
-    replayed = replay_sheet(record)
-    sheet: list[dict[str, Any]] = replayed[0] if replayed else []
-    scores: list[int | None] = list(replayed[1]) if replayed else [None] * len(record.seats)
-    session.deliver({
-        "type": "game", "id": record.id, "game": record.game, "date": iso_time(record.ended),
-        "outcome": record.outcome, "options": record.options,
-        "players": [{**seat, "score": score} for seat, score in zip(record.seats, scores, strict=True)],
-        "sheet": sheet, "standings": record.standings,
-    })
-    return None
+
+    def show(replayed: tuple[list[dict[str, Any]], list[int]] | None) -> None:
+        sheet: list[dict[str, Any]] = replayed[0] if replayed else []
+        scores: list[int | None] = list(replayed[1]) if replayed else [None] * len(record.seats)
+        session.deliver({
+            "type": "game", "id": record.id, "game": record.game, "date": iso_time(record.ended),
+            "outcome": record.outcome, "options": record.options,
+            "players": [{**seat, "score": score} for seat, score in zip(record.seats, scores, strict=True)],
+            "sheet": sheet, "standings": record.standings,
+        })
+
+    return lobby.slices(replay_sheet(record)).addCallback(show)
 
 
 # ------------------------------------------------------------------ ratings

@@ -92,3 +92,22 @@ def test_a_replay_then_a_who_in_one_write_are_answered_in_that_order(tmp_path: P
         answers = [(m["type"], m.get("id")) for m in client.messages[start:] if m["type"] in ("replay", "who", "ok")]
         assert answers == [("replay", record.id), ("ok", "r"), ("who", None), ("ok", "w")], answers
         client.close()
+
+
+def test_a_games_sheet_is_replayed_a_step_a_turn_and_shown_as_when_done_at_once(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(slices, "SLICE", 0.0)
+    lobby, _, record = recorded(tmp_path, "witches")
+    bob = Recorder(mode="json")
+    lobby.login(bob, "bob")
+    dispatch(lobby, bob, f"/game {record.id}")  # inline: shown at once
+    [whole] = bob.of_type("game")
+    turn = Turns()
+    lobby.slices = Sliced(turn)  # type: ignore[arg-type]
+    reply = dispatch(lobby, bob, f"/game {record.id}")
+    turns = 0
+    while not reply.called:  # type: ignore[union-attr]
+        turn.next()
+        turns += 1
+    assert turns >= steps(record) and bob.of_type("game") == [whole, whole]
+    assert whole["sheet"] and all(p["score"] is not None for p in whole["players"])
