@@ -39,8 +39,8 @@ class RoundConfirmation:
         pending = self.pending()
         if pending and table.in_game:
             self._shown(session)
-        else:
-            self.maybe_advance()
+        elif table.in_game:  # nobody left to wait for (``maybe_advance``'s finding, without asking again)
+            self.advance()
         # The last /ok deals the next round at once: its reply must not read as if it came after that deal.
         return f"confirmed; waiting for {', '.join(pending)}" if pending else None
 
