@@ -24,7 +24,7 @@ from mudwiz.lobby import WHO_PAGE, Lobby
 from mudwiz.numbers import whole_number
 from mudwiz.ratings import BOT_PREFIX, bot_rating
 from mudwiz.session import CHARSET_MODES, MODES, Session
-from mudwiz.slices import Work
+from mudwiz.slices import Work, unless
 from mudwiz.store import GameRecord, GameSummary, Rating, Store, iso_time
 from mudwiz.sysops import Sysops, shutdown_minutes
 from mudwiz.table import TABLE_OPTIONS, Table
@@ -487,7 +487,7 @@ def _game(lobby: Lobby, session: Session, arg: str) -> Reply:
             "sheet": sheet, "standings": record.standings,
         })
 
-    return lobby.slices(replay_sheet(record)).addCallback(show)
+    return lobby.slices(unless(lambda: not session.connected, replay_sheet(record))).addCallback(show)
 
 
 # ------------------------------------------------------------------ ratings
@@ -582,12 +582,13 @@ def _replay(lobby: Lobby, session: Session, arg: str) -> Reply:
         raise BadCommand(replay.bad_step(record, step))
     count = replay.REPLAY_FRAMES if session.mode == "json" else 1  # a person reads one step at a time
 
-    def show(message: dict[str, Any]) -> None:
-        session.deliver(message)
-        session.replaying = (game_id, step)
+    def show(message: dict[str, Any] | None) -> None:
+        if message is not None:  # None: they left before it was made
+            session.deliver(message)
+            session.replaying = (game_id, step)
 
     # replayed from the deal to the step: a long game's hundreds of milliseconds, in slices
-    return lobby.slices(replay.building(record, step, count)).addCallback(show)
+    return lobby.slices(unless(lambda: not session.connected, replay.building(record, step, count))).addCallback(show)
 
 
 # ------------------------------------------------------------------ rules at the table

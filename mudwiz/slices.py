@@ -36,6 +36,19 @@ def finish(work: Work[T]) -> T:
             return done.value
 
 
+def unless(gone: Callable[[], bool], work: Work[T]) -> Work[T | None]:
+    """``work``, given up (its result None) as soon as ``gone()``: whoever asked for it left, and nobody would
+    read the answer (a client asking and leaving, again and again, must not pile up work)."""
+    while not gone():
+        try:
+            next(work)
+        except StopIteration as done:
+            return done.value
+        yield
+    work.close()
+    return None
+
+
 def inline(work: Work[T]) -> defer.Deferred[T]:
     """Run at once: the Deferred has fired (or failed) when this returns."""
     return defer.maybeDeferred(finish, work)

@@ -111,3 +111,23 @@ def test_a_games_sheet_is_replayed_a_step_a_turn_and_shown_as_when_done_at_once(
         turns += 1
     assert turns >= steps(record) and bob.of_type("game") == [whole, whole]
     assert whole["sheet"] and all(p["score"] is not None for p in whole["players"])
+
+
+def test_work_for_someone_who_left_is_given_up_at_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A client asking for a long replay and leaving, again and again, must not pile up work nobody reads."""
+    monkeypatch.setattr(slices, "SLICE", 0.0)
+    lobby, _, record = recorded(tmp_path, "tiltowait")
+    turn = Turns()
+    lobby.slices = Sliced(turn)  # type: ignore[arg-type]
+    bob = Recorder(mode="json")
+    lobby.login(bob, "bob")
+    reply = dispatch(lobby, bob, f"/replay {record.id} {steps(record)}")
+    for _ in range(3):
+        turn.next()
+    lobby.disconnect(bob)
+    turns = 0
+    while not reply.called and turns < 10:  # type: ignore[union-attr]
+        turn.next()
+        turns += 1
+    assert reply.called and turns <= 2 < steps(record) - 3  # type: ignore[union-attr]
+    assert not bob.of_type("replay") and bob.replaying is None
