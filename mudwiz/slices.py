@@ -73,7 +73,3 @@ class Sliced:
             result.append((yield from work))
 
         return self.cooperator.coiterate(pieces()).addCallback(lambda _: result[0])
-
-    def stop(self) -> None:
-        """The server stops: work under way is dropped (its Deferreds fail)."""
-        self.cooperator.stop()
