@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 from recorder import Recorder
 from test_replay_command import recorded
+from turns import Turns
 from wire import JsonClient, running_server
 
 from mudwiz import slices
@@ -20,26 +20,6 @@ from mudwiz.commands import dispatch
 from mudwiz.errors import BadCommand
 from mudwiz.replay import replay_message, steps
 from mudwiz.slices import Sliced, finish, inline
-
-
-class Turns:
-    """A reactor's ``callLater(0, ...)``, its turns run one at a time by the test (``task.Clock`` would run the
-    calls made during a turn in that turn too)."""
-
-    def __init__(self) -> None:
-        self.calls: list[tuple[Any, tuple[Any, ...]]] = []
-
-    def callLater(self, delay: float, fn: Any, *args: Any) -> Turns:  # noqa: N802  # IReactorTime's name
-        self.calls.append((fn, args))
-        return self
-
-    def cancel(self) -> None:
-        pass
-
-    def next(self) -> None:
-        calls, self.calls = self.calls, []
-        for fn, args in calls:
-            fn(*args)
 
 
 def test_a_replay_runs_a_step_a_turn_while_others_are_answered_and_its_message_is_the_whole_ones(

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from turns import Turns
 from twisted.internet.address import IPv4Address
 from twisted.internet.task import Clock
 from twisted.internet.testing import StringTransport
@@ -186,34 +187,12 @@ def test_a_burst_of_commands_is_written_as_it_passes_the_held_limit_not_all_at_t
     assert [m["type"] for m in client.messages()].count("help") == 100
 
 
-class Turns:
-    """The reactor's turns, one at a time: ``hold_per_turn``'s ``callLater``, each call made in a turn run at
-    the next (``task.Clock.advance(0)`` would also run the calls made while it runs, all turns at once)."""
-
-    def __init__(self) -> None:
-        self.calls: list[Any] = []
-        self.delays: list[float] = []
-
-    def call_later(self, delay: float, fn: Any, *args: Any) -> Any:
-        self.calls.append((fn, args))
-        self.delays.append(delay)
-        return self
-
-    def active(self) -> bool:  # the turn's end, as a delayed call: never cancelled here
-        return False
-
-    def next(self) -> None:
-        calls, self.calls = self.calls, []
-        for fn, args in calls:
-            fn(*args)
-
-
 def sharing(name: str) -> tuple[Client, Turns]:
     """A JSON connection logged in as ``name``, on a running server whose turns the test runs (``Turns``)."""
     client = Client(MudFactory(Lobby(Clock(), seed=1), "", 0.0), b"/mode json\n" + name.encode() + b"\n")
     client.fresh()
     turns = Turns()
-    hold_per_turn(turns.call_later)
+    hold_per_turn(turns.callLater)
     return client, turns
 
 
