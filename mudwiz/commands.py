@@ -11,7 +11,7 @@ import math
 import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from twisted.internet import defer
 
@@ -33,6 +33,7 @@ from mudwiz.table import TABLE_OPTIONS, Table
 # (mudwiz/slices.py): the connection answers once it fires, and reads the user's next line only then.
 Reply = str | None | defer.Deferred[str | None]
 Run = Callable[[Lobby, Session, str], Reply]
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -454,6 +455,12 @@ def _history(lobby: Lobby, session: Session, arg: str) -> str | None:
     return None
 
 
+def in_slices(lobby: Lobby, session: Session, work: Work[T]) -> defer.Deferred[T | None]:
+    """``work`` for ``session`` run as the lobby runs long work (mudwiz/slices.py), given up (None) once they
+    have gone: nobody would read its answer."""
+    return lobby.slices(unless(lambda: not session.connected, work))
+
+
 def replay_sheet(record: GameRecord) -> Work[tuple[list[dict[str, Any]], list[int]] | None]:
     """The score sheet and scores of a recorded game, rebuilt by replaying it (the record keeps the moves, not
     what follows from them), as work in slices (a step of the game a piece); None when it cannot be, as when its
@@ -487,7 +494,7 @@ def _game(lobby: Lobby, session: Session, arg: str) -> Reply:
             "sheet": sheet, "standings": record.standings,
         })
 
-    return lobby.slices(unless(lambda: not session.connected, replay_sheet(record))).addCallback(show)
+    return in_slices(lobby, session, replay_sheet(record)).addCallback(show)
 
 
 # ------------------------------------------------------------------ ratings
@@ -588,7 +595,7 @@ def _replay(lobby: Lobby, session: Session, arg: str) -> Reply:
             session.replaying = (game_id, step)
 
     # replayed from the deal to the step: a long game's hundreds of milliseconds, in slices
-    return lobby.slices(unless(lambda: not session.connected, replay.building(record, step, count))).addCallback(show)
+    return in_slices(lobby, session, replay.building(record, step, count)).addCallback(show)
 
 
 # ------------------------------------------------------------------ rules at the table

@@ -28,7 +28,7 @@ from mudwiz.errors import BadCommand
 from mudwiz.numbers import whole_number
 from mudwiz.ratelimit import Buckets, FailureLimit
 from mudwiz.session import Session
-from mudwiz.slices import Run, inline
+from mudwiz.slices import Runner, inline
 from mudwiz.sysops import Sysops
 from mudwiz.table import IDLE_CLOSE, Journal, Records, Table, TableServices
 from mudwiz.thinking import Think, think_inline
@@ -104,7 +104,7 @@ class Lobby:
         self.records = records  # None: games are not kept, /history and /game say so
         self.journal: Journal | None = None  # set by makeService; None: tables do not survive a restart
         # how long work (a replay) is run: at once here; a slice a reactor turn on a server (mudwiz/slices.py)
-        self.slices: Run = inline
+        self.slices: Runner = inline
         self.cluster: ClusterService | None = None  # set by makeService with MUDWIZ_REDIS_URL (mudwiz/cluster/)
         # cluster: the tables other processes host, and the seats they keep (mudwiz/cluster/tables.py); None alone
         self.remote_tables: RemoteTables | None = None

@@ -23,7 +23,9 @@ Work = Generator[None, None, T]
 SLICE = 0.002  # seconds of such work a reactor turn, at most (one step past it)
 
 
-class Run(Protocol):
+class Runner(Protocol):
+    """How work is run: ``inline`` or ``Sliced``."""
+
     def __call__(self, work: Work[T]) -> defer.Deferred[T]: ...
 
 
