@@ -18,7 +18,10 @@ What it does, and nothing more (no game, no rules, no rendering, no limits, no l
   - at a playing table, any other command from the player whose turn it is is a move: each person seated is
     sent one ``state`` line of ``--state-bytes`` bytes (padded; default 1400, the median size of mudwiz's Wizard
     state at a 4-player table in play), the next seat's offering ``legal`` (four ``/play`` entries), everyone
-    else's ``[]``. A bot seat moves at once (``callLater(0, ...)``: one bot move per reactor turn, so the
+    else's ``[]``. With ``--work-us US`` each move first spends ``US`` µs of the thread's CPU in a busy loop,
+    standing for a game's own work (rules, views, encoding, journal) at a known price: ``bench/load.py
+    --floor-work`` runs such floors to find what work a move can cost before a latency target is missed.
+    A bot seat moves at once (``callLater(0, ...)``: one bot move per reactor turn, so the
     reactor stays fair) with no thinking at all. The game never ends; there are no rounds, scores or ``/ok``.
     From anyone else at the table a move is an ``error``;
   - anything else: ``ok``.
@@ -36,6 +39,7 @@ from __future__ import annotations
 import argparse
 import json
 import socket
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -46,12 +50,13 @@ LEGAL = ["/play R1", "/play R2", "/play G3", "/play Z"]
 
 
 class Table:
-    def __init__(self, tid: int, host: FloorLine, state_bytes: int) -> None:
+    def __init__(self, tid: int, host: FloorLine, state_bytes: int, work_us: float = 0.0) -> None:
         self.id = tid
         self.host = host
         self.seats: list[FloorLine | None] = [host]  # None: a bot
         self.turn = -1  # -1: not started
         self.state_bytes = state_bytes
+        self.work = work_us / 1e6
 
     def state(self, to: FloorLine | None) -> bytes:
         legal: list[str] = []
@@ -71,10 +76,19 @@ class Table:
                 seat.sendLine(self.state(seat))
 
     def move(self) -> None:
+        if self.work:
+            spin(self.work)
         self.turn = (self.turn + 1) % len(self.seats)
         self.tell_all()
         if self.seats[self.turn] is None:
             reactor.callLater(0, self.move)
+
+
+def spin(seconds: float) -> None:
+    """Spends ``seconds`` of this thread's CPU (not wall time: a busy machine must not shrink the work)."""
+    end = time.thread_time() + seconds
+    while time.thread_time() < end:
+        pass
 
 
 class FloorLine(LineReceiver):
@@ -135,7 +149,7 @@ class FloorLine(LineReceiver):
                                          for n, u in f.users.items()])
         elif verb == "/new":
             f.last_id += 1
-            self.table = f.tables[f.last_id] = Table(f.last_id, self, f.state_bytes)
+            self.table = f.tables[f.last_id] = Table(f.last_id, self, f.state_bytes, f.work_us)
             self.sendLine(self.table.state(self))
         elif verb == "/join":
             found = f.tables.get(int(rest)) if rest.strip().isdigit() else None
@@ -160,7 +174,8 @@ class FloorLine(LineReceiver):
 
 
 class Floor(protocol.Factory):
-    def __init__(self, state_bytes: int) -> None:
+    def __init__(self, state_bytes: int, work_us: float = 0.0) -> None:
+        self.work_us = work_us
         self.users: dict[str, FloorLine] = {}
         self.tables: dict[int, Table] = {}
         self.last_id = 0
@@ -174,8 +189,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--listen", default="tcp:4000:interface=127.0.0.1", help="a Twisted endpoint description")
     parser.add_argument("--state-bytes", type=int, default=1400, help="bytes of each state line sent for a move")
+    parser.add_argument("--work-us", type=float, default=0.0, help="µs of CPU spent on each move (default 0)")
     args = parser.parse_args(argv)
-    endpoints.serverFromString(reactor, args.listen).listen(Floor(args.state_bytes))
+    endpoints.serverFromString(reactor, args.listen).listen(Floor(args.state_bytes, args.work_us))
     reactor.run()
 
 

@@ -57,7 +57,6 @@ from reactor import ping  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 TICK = os.sysconf("SC_CLK_TCK")
-SERVERS = ("mudwiz", "floor")
 NOT_MOVES = ("/ok", "/start")
 # The messages a client acts on. The others (mudwiz's events, notices, chat) are skipped unparsed: the generator
 # shares the machine with the server, and parsing what it ignores took CPU from whichever server sends more of it.
@@ -90,7 +89,7 @@ def free_port() -> int:
 class Server:
     """A server process: ``mudwiz serve`` or the floor, on a free loopback port."""
 
-    def __init__(self, kind: str, state_bytes: int, env: dict[str, str] | None = None) -> None:
+    def __init__(self, kind: str, state_bytes: int, env: dict[str, str] | None = None, work_us: float = 0.0) -> None:
         self.kind = kind
         self.port = free_port()
         self.ports = [self.port]  # where clients connect: one port here, one a node for bench/cluster.py
@@ -108,7 +107,7 @@ class Server:
             cmd = [sys.executable, *profile, "-m", "mudwiz.cli", "serve", "--listen", listen]
         else:
             cmd = [sys.executable, str(ROOT / "bench" / "baseline.py"), "--listen", listen,
-                   "--state-bytes", str(state_bytes)]
+                   "--state-bytes", str(state_bytes), "--work-us", str(work_us)]
         self.proc = subprocess.Popen(cmd, env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
@@ -563,10 +562,12 @@ def fmt(figures: dict[str, float]) -> str:
 
 def measure(mode: str, size: int, args: argparse.Namespace) -> None:
     label = {"idle": f"{size} conns", "play": f"{size} tables", "bots": f"{size} tables"}[mode]
-    runs: dict[str, list[dict[str, float]]] = {s: [] for s in SERVERS}
+    work = {"mudwiz": 0.0, "floor": 0.0, **{f"floor+{us:g}": us for us in args.floor_work or ()}}
+    kinds = [k for k in work if not (args.floors_only and k == "mudwiz")]
+    runs: dict[str, list[dict[str, float]]] = {s: [] for s in kinds}
     for i in range(args.repeat):
-        for kind in SERVERS:
-            server = Server(kind, args.state_bytes)
+        for kind in kinds:
+            server = Server(kind.partition("+")[0], args.state_bytes, work_us=work[kind])
             try:
                 if mode == "idle":
                     figures = run_idle(server, size, args)
@@ -579,7 +580,7 @@ def measure(mode: str, size: int, args: argparse.Namespace) -> None:
                 server.stop()
             runs[kind].append(figures)
             print(f"{mode:4} {label:>12}  {kind:6} #{i + 1}  {fmt(figures)}", flush=True)
-    if runs["mudwiz"] and runs["floor"]:
+    if runs.get("mudwiz") and runs["floor"]:
         ratio = {}
         for key in (k for k in runs["mudwiz"][0] if k != "errors"):  # errors: counts, 0 when all is well
             m = statistics.median(r[key] for r in runs["mudwiz"])
@@ -614,6 +615,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--in-flight", type=int, default=64, help="idle: logins pending at once per worker")
     parser.add_argument("--state-bytes", type=int, default=STATE_BYTES,
                         help="the floor's state line, bytes (mudwiz's median in play: the play lines' state B p50)")
+    parser.add_argument("--floor-work", type=float, action="append",
+                        help="play: also a floor that spends this many µs of CPU on each move (bench/baseline.py "
+                             "--work-us), standing for a game's own work; repeat to scan what work a move may cost "
+                             "before a latency target is missed")
+    parser.add_argument("--floors-only", action="store_true", help="run the floors alone, not mudwiz")
     parser.add_argument("--timeout", type=float, default=TIMEOUT, help="seconds a run's setup may take")
     parser.add_argument("--quick", action="store_true", help="a smoke run: small sizes, a 1 s window, one run each")
     args = parser.parse_args(argv)

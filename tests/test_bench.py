@@ -105,6 +105,23 @@ def test_reactor_bench_measures_each_place_bots_think() -> None:
     assert len(out.splitlines()) == 2 and all(re.fullmatch(rows, line) for line in out.splitlines()), out
 
 
+def test_load_bench_floor_work_spends_its_cpu_on_each_move() -> None:
+    """``--floor-work US`` adds a floor that spends US µs of CPU on each move (docs/performance.md uses a scan of
+    them to say what work a move may cost before the turn p99 target is missed): its CPU a command is at least
+    that (a lower bound, not a timing: the busy loop counts the thread's own CPU), and ``--floors-only`` runs no
+    mudwiz."""
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "load.py"), "--quick", "--mode", "play", "--floors-only",
+         "--floor-work", "3000", "--timeout", "60"],
+        capture_output=True, text=True, timeout=120, check=True,
+    ).stdout
+    assert "mudwiz #1" not in out, out
+    assert re.search(r"^play +4 tables  floor  #1 ", out, re.M), out
+    worked = re.search(r"^play +4 tables  floor\+3000 #1 .*cpu µs/cmd +([\d.]+)", out, re.M)
+    assert worked is not None, out
+    assert float(worked.group(1)) >= 2700, out  # every answered command is a move, each 3,000 µs of CPU or more
+
+
 def test_moves_bench_prints_a_commands_cpu() -> None:
     """A tiny run of bench/moves.py: docs/performance.md quotes its figures. Every command it sends is a legal one
     the server offered, so nearly all are game moves (the rest ``/ok`` and ``/start``)."""
