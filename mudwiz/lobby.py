@@ -120,7 +120,7 @@ class Lobby:
         self.away: dict[str, tuple[Table, IDelayedCall]] = {}
         # lower-cased name -> the table they watched and until when: a watcher whose connection dropped (or who
         # watched a table restored after a restart) watches it again on logging in within the grace period
-        self.watch_kept: dict[str, tuple[Table, float]] = {}
+        self.watch_kept: dict[str, tuple[Table, float, str]] = {}  # name -> (table, until, name as spelled)
         # lower-cased guest name -> its resume code, while the name is held (online, away, or a seat kept for it);
         # in memory only: a journal of tables may save it with the seats it guards.
         self.resume_codes: dict[str, str] = {}
@@ -204,23 +204,27 @@ class Lobby:
             self.remote_tables.reattach(session)
 
     def held_spelling(self, name: str) -> str:
-        """``name`` as spelled by the seat kept for it, if any: a player back as ``HOSTY`` is ``hosty`` again,
-        so the host checks, the engine's private events and the score sheet all still know them."""
+        """``name`` as spelled by the seat (or watch) kept for it, if any: a player back as ``HOSTY`` is ``hosty``
+        again, so the host checks, the engine's private events and the score sheet all still know them."""
         back = self.away.get(name.lower())
         for table in [back[0]] if back else self.tables.values():
             held = table.seated(name)
             if held is not None and table.holds_seat_for(name):
                 return held.name
+        if self._watch_held(name.lower()):
+            return self.watch_kept[name.lower()][2]
         remote = self.remote_tables.held(name) if self.remote_tables is not None else None  # cluster
         return remote.spelling if remote is not None else name
 
     # ------------------------------------------------------------ holding a name
 
     def holds_name(self, name: str) -> bool:
-        """Whether anyone holds ``name`` (any case): online, away in the grace period, or a seat kept for it at
-        some table (its holder dropped, or a stand-in bot plays it after the grace period or a ``/leave``)."""
+        """Whether anyone holds ``name`` (any case): online, away in the grace period, a seat kept for it at some
+        table (its holder dropped, or a stand-in bot plays it after the grace period or a ``/leave``), or a watch
+        kept for a watcher who dropped."""
         key = name.lower()
         return (key in self.users or key in self.away or any(t.holds_seat_for(key) for t in self.tables.values())
+                or self._watch_held(key)
                 or self.remote_tables is not None and self.remote_tables.held(key) is not None)  # cluster
 
     def needs_resume_code(self, name: str) -> bool:
@@ -304,18 +308,28 @@ class Lobby:
                 table.leave(session)
 
     def keep_watch(self, name: str, table: Table) -> None:
-        """``name`` watches ``table`` again if they log in within the grace period (``watch_again``)."""
+        """``name`` watches ``table`` again if they log in within the grace period (``watch_again``). The name is
+        held meanwhile (``holds_name``), as a dropped player's is: a guest's comes back with its resume code, so
+        nobody else who takes the name is put in their place."""
         now = self.clock.seconds()
         if len(self.watch_kept) >= 256:  # those who never came back: gone once their time is up
-            self.watch_kept = {k: kept for k, kept in self.watch_kept.items() if kept[1] >= now}
-        self.watch_kept[name.lower()] = (table, now + self.grace)
+            over = [k for k, kept in self.watch_kept.items() if kept[1] < now]
+            for key in over:
+                del self.watch_kept[key]
+                self._release(key)
+        self.watch_kept[name.lower()] = (table, now + self.grace, name)
+
+    def _watch_held(self, key: str) -> bool:
+        """Whether a watch kept for ``key`` (lower-cased) still waits for them: in time, its table still open."""
+        kept = self.watch_kept.get(key)
+        return kept is not None and kept[1] >= self.clock.seconds() and self.tables.get(kept[0].id) is kept[0]
 
     def watch_again(self, session: Session) -> bool:
         """Back within the grace period: watch the table kept for them (``keep_watch``), if it is still open."""
         kept = self.watch_kept.pop(session.name.lower(), None)
         if kept is None or session.table is not None:
             return False
-        table, until = kept
+        table, until, _ = kept
         if until < self.clock.seconds() or self.tables.get(table.id) is not table:
             return False
         table.watch(session)

@@ -76,6 +76,18 @@ def seat_session(seat: dict[str, Any], game: str, lobby: Lobby) -> Session:
     raise ValueError(f"seat {name!r} of unknown kind {kind!r}")
 
 
+def watcher_session(watcher: str | dict[str, Any], lobby: Lobby) -> str:
+    """A journaled watcher's name, their guest's resume code (if any) put back with the lobby's codes as a kept
+    seat's is (``seat_session``). A name alone is a registered watcher's, or a journal from before the codes."""
+    if isinstance(watcher, str):
+        return watcher
+    name = str(watcher["name"])
+    codes = getattr(lobby, "resume_codes", None)
+    if watcher.get("resume") and isinstance(codes, dict):
+        codes[name.lower()] = watcher["resume"]
+    return name
+
+
 def restore(lobby: Lobby, saved: JournaledTable) -> Table:
     header = saved.header
     if "error" in header:
@@ -97,8 +109,8 @@ def restore(lobby: Lobby, saved: JournaledTable) -> Table:
     for session in seats:
         if isinstance(session, Absent):
             lobby.hold_seat(session.name, table)
-    for name in header.get("observers", []):
-        lobby.keep_watch(str(name), table)
+    for watcher in header.get("observers", []):
+        lobby.keep_watch(watcher_session(watcher, lobby), table)
     if table.in_game:
         rearm(table)
     log.info("table {table} restored: {game}, {status}, {moves} moves, seats {seats}", table=table.id,

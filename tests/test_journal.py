@@ -268,6 +268,36 @@ def test_a_guests_resume_code_is_kept_with_the_seat_where_the_lobby_has_them(sto
     assert [t.id for t in restore_tables(without, store.open_tables())] == [1]
 
 
+def test_a_guest_watchers_name_is_held_with_the_watch_and_their_code_kept_over_a_restart(store: Store) -> None:
+    """A watch kept for a guest holds their name as a kept seat does: whoever takes it must give their resume code,
+    until the grace is over; the journal keeps the code with the watcher's name, so a restart keeps it too."""
+    clock, lobby = journaled_lobby(store)
+    lobby.journal = Journal(store, resume_code_of(lobby))
+    start_table(lobby, "wizard")
+    olga = Recorder()
+    lobby.login(olga, "Olga")
+    code = lobby.resume_codes["olga"]
+    dispatch(lobby, olga, "/watch 1")
+    assert store.open_tables()[0].header["observers"] == [{"name": "Olga", "resume": code}]
+    lobby.disconnect(olga)
+    assert lobby.holds_name("OLGA") and lobby.needs_resume_code("olga")
+    clock.advance(31)  # the grace is over: the name is anyone's again
+    assert not lobby.holds_name("olga") and not lobby.needs_resume_code("olga")
+    someone = Recorder()
+    lobby.login(someone, "Olga")
+    assert someone.table is None and lobby.resume_codes["olga"] != code  # a new guest's name, with a code of its own
+
+    dispatch(lobby, someone, "/watch 1")
+    newer = lobby.resume_codes["olga"]
+    lobby.stopping = True
+    lobby.disconnect(someone)
+    clock2, lobby2 = journaled_lobby(store)
+    restore_tables(lobby2, store.open_tables())
+    assert lobby2.resume_codes["olga"] == newer and lobby2.needs_resume_code("Olga")
+    clock2.advance(31)
+    assert not lobby2.needs_resume_code("Olga")
+
+
 def test_grouped_moves_wait_for_one_commit_that_writes_them_all(store: Store) -> None:
     """A running server's journal (``grouped``) keeps a turn's moves until ``commit``, which runs before any
     output leaves (mudwiz/outflow.py): two tables' moves then go in one transaction, and come back as ever."""

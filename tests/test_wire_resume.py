@@ -211,14 +211,18 @@ def test_telnet_is_asked_for_the_code_with_its_echo_off() -> None:
     assert code not in server.log()
 
 
-def test_a_watcher_who_drops_watches_the_table_again_on_coming_back() -> None:
+def test_a_watcher_who_drops_watches_the_table_again_on_coming_back_with_the_code() -> None:
     with running_server(MUDWIZ_GRACE="120") as server:
         host, olga = JsonClient(server, "Host_W"), JsonClient(server, "Olga_W")
         assert host.request("/new wizard")["type"] == "ok"
         assert olga.request("/watch 1")["type"] == "ok"
+        code = code_of(olga)
         olga.close()
         gone = host.wait_for(lambda m: m["type"] == "notice" and m["text"] == "Olga_W stops watching.", since=0)
-        back = JsonClient(server, "Olga_W")
+        said, thief = refusal(server, "olga_w", "")  # her name is held for her, as a dropped player's is
+        assert asked(thief) and said == "wrong resume code for Olga_W"
+        back = JsonClient(server, "OLGA_W", password=code)
+        assert back.of_type("welcome")[0]["name"] == "Olga_W"  # as she was called while watching
         state = back.wait_for(lambda m: m["type"] == "state", since=0)
         assert (state["table"], state["observer"], state["you"]) == (1, True, None), state
         assert back.messages.index(back.of_type("welcome")[0]) < back.messages.index(state)
