@@ -104,21 +104,28 @@ def recompute(records: Iterable[GameRecord], registered: Set[str]) -> dict[tuple
 class RatingBoard:
     """The ratings of the people the server shows, in memory: read from the store once a name (when it is first
     shown after logging in), read again when a game it played is rated, forgotten when it logs out. So a state
-    sent to a table or a ``/who`` costs no read of the store."""
+    sent to a table or a ``/who`` costs no read of the store. Names that never log out here (players of a table
+    who dropped, a rated game's absent players) would stay for ever: past ``LIMIT`` names the oldest read goes,
+    to be read again if it is shown again."""
+
+    LIMIT = 20_000  # ~10 MB at most; twice the 10,000 people online that issue #18 measures
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        self._known: dict[str, dict[str, Rating]] = {}  # lower-cased name -> game -> rating
+        self._known: dict[str, dict[str, Rating]] = {}  # lower-cased name -> game -> rating, oldest read first
 
     def of(self, name: str) -> dict[str, Rating]:
         """``name``'s ratings by game (none: a guest, or a player yet to finish a rated game)."""
         key = name.lower()
         if key not in self._known:
             try:
-                self._known[key] = {r.game: r for r in self.store.ratings_of(name)}
+                found = {r.game: r for r in self.store.ratings_of(name)}
             except StoreError as exc:  # shown without ratings this time, read again next time
                 log.error("ratings of {name} not read: {why}", name=name, why=str(exc))
                 return {}
+            if len(self._known) >= self.LIMIT:
+                del self._known[next(iter(self._known))]
+            self._known[key] = found
         return self._known[key]
 
     def shown(self, name: str, game: str) -> int | None:

@@ -178,6 +178,20 @@ def test_the_kept_ratings_equal_a_recomputation_from_the_kept_games(store: Store
     assert kept[("ann", "wizard")].games == 4
 
 
+def test_the_board_keeps_at_most_its_limit_of_names_forgetting_the_oldest_read(store: Store) -> None:
+    store.create_account("Ann", HASH)
+    store.record_game(game("Ann", "Bob"), rate_game)
+    board = RatingBoard(store)
+    board.LIMIT = 3
+    ann = board.shown("Ann", "wizard")
+    assert ann is not None
+    for name in ("Bob", "Cy", "Di", "Eve"):  # names shown and never logged out here
+        board.shown(name, "wizard")
+    assert len(board._known) == 3 and "ann" not in board._known and "bob" not in board._known
+    assert board.shown("ANN", "wizard") == ann  # read again when shown again
+    assert list(board._known) == ["di", "eve", "ann"]
+
+
 def test_the_board_reads_a_name_once_and_again_after_a_rated_game(store: Store) -> None:
     store.create_account("Ann", HASH)
     board = RatingBoard(store)
