@@ -113,6 +113,7 @@ class RatingBoard:
     def __init__(self, store: Store) -> None:
         self.store = store
         self._known: dict[str, dict[str, Rating]] = {}  # lower-cased name -> game -> rating, oldest read first
+        self.failed = 0  # reads the store refused: what was shown meanwhile lacks a rating, so is not to be kept
 
     def of(self, name: str) -> dict[str, Rating]:
         """``name``'s ratings by game (none: a guest, or a player yet to finish a rated game)."""
@@ -122,6 +123,7 @@ class RatingBoard:
                 found = {r.game: r for r in self.store.ratings_of(name)}
             except StoreError as exc:  # shown without ratings this time, read again next time
                 log.error("ratings of {name} not read: {why}", name=name, why=str(exc))
+                self.failed += 1
                 return {}
             if len(self._known) >= self.LIMIT:
                 del self._known[next(iter(self._known))]

@@ -9,12 +9,17 @@ from typing import Any
 
 import pytest
 from conftest import Backend
+from recorder import Recorder
+from twisted.internet.task import Clock
 
 from mudwiz.bot_ratings import BOT_RATINGS
 from mudwiz.bots import levels
+from mudwiz.commands import dispatch
 from mudwiz.games import available
+from mudwiz.lobby import Lobby
 from mudwiz.ratings import MODEL, RatingBoard, bot_rating, rate_game, recompute, shown
 from mudwiz.store import GameRecord, Rating, Store, StoreError
+from mudwiz.table import Records
 
 HASH = "$argon2id$v=19$m=65536,t=3,p=4$c2FsdA$aGFzaA"  # never checked here: an account needs a hash
 
@@ -203,3 +208,38 @@ def test_the_board_reads_a_name_once_and_again_after_a_rated_game(store: Store) 
                                                                                                       "wizard").shown
     assert board.for_seat("bot1", "bot:good", "wizard") == bot_rating("wizard", "good").shown
     assert board.for_seat("Ann", "stand-in", "wizard") == after
+
+
+def test_a_rating_the_store_did_not_give_is_asked_again_on_the_tables_next_update(store: Store) -> None:
+    """A table keeps its players' ratings between updates while nothing about them changes (issue #18); a read the
+    store refused is not kept as "no rating": the next state shows it (the store's failure made on purpose, once)."""
+    store.create_account("Ann", HASH)
+    store.record_game(game("Ann", "Bob"), rate_game)
+    expected = store.rating("Ann", "wizard")
+    assert expected is not None
+    lobby = Lobby(Clock(), grace=30, bot_delay=0.5, seed=11, records=Records.inline(store))
+    ann = Recorder()
+    lobby.login(ann, "Ann", registered=True)
+    for cmd in ("/new wizard", "/bot add random", "/bot add random"):
+        dispatch(lobby, ann, cmd)
+    assert lobby.records is not None
+    lobby.records.board.forget("Ann")
+    real = store.ratings_of
+    refusals = []
+
+    def refuse_once(name: str) -> list[Rating]:
+        if not refusals:
+            refusals.append(name)
+            raise StoreError("the disk is busy")
+        return real(name)
+
+    store.ratings_of = refuse_once  # type: ignore[method-assign]
+    dispatch(lobby, ann, "/start")
+    assert refusals == ["Ann"]
+
+    def ann_rating() -> int | None:
+        return next(p["rating"] for p in ann.last_state()["players"] if p["name"] == "Ann")
+
+    assert ann_rating() is None  # not read this time
+    dispatch(lobby, ann, "/look")
+    assert ann_rating() == expected.shown

@@ -145,6 +145,8 @@ class FanOut:
         if steady and known is not None and known[0] is game and known[1] == holders:
             return known[2]
         now = table.clock.seconds()
+        board = table.recording.board
+        failed = board.failed if board is not None else 0
         people = {}
         for name, holder, on in zip(game.players, holders, connected, strict=True):
             away = not on
@@ -155,6 +157,8 @@ class FanOut:
             if away and (until := table.away_until.get(key)) is not None:
                 fields["away_for"] = max(0, round(until - now))
             people[key] = fields
+        if board is not None and board.failed != failed:  # a rating not read: asked again on the next update
+            steady = False
         self._people = (game, holders, people) if steady else None
         return people
 
