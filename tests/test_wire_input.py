@@ -10,9 +10,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from wire import running_server
+from wire import JsonClient, running_server
 
-IAC, SB, SE, WILL = b"\xff", b"\xfa", b"\xf0", b"\xfb"
+IAC, SB, SE, WILL, GMCP = b"\xff", b"\xfa", b"\xf0", b"\xfb", b"\xc9"
 
 # Each case is sent in the writes listed; the last write also carries the login, which must not be lost with it.
 BAD_TELNET = {
@@ -23,8 +23,9 @@ BAD_TELNET = {
     "SE without SB": [IAC + SE],
     "WILL at the end of a write, nothing after it": [IAC + WILL, b"\x00"],
     "a subnegotiation of one escaped IAC": [IAC + SB + IAC + IAC + IAC + SE],
-    "a subnegotiation that never ends": [IAC + SB + b"x" * 3000],
-    "a subnegotiation of escaped IACs that never ends": [IAC + SB + IAC * 3000],
+    "an over-long subnegotiation": [IAC + SB + b"x" * 3000 + IAC + SE],
+    "an over-long subnegotiation of escaped IACs": [IAC + SB + IAC * 3000 + IAC + SE],
+    "an over-long subnegotiation over three writes, IAC SE split": [IAC + SB + b"x" * 600, b"y" * 100 + IAC, SE],
     "all of them in one write": [IAC + SB + IAC + SE + IAC + b"\x01" + IAC + SE + IAC + SB + IAC + IAC + IAC + SE],
 }
 
@@ -61,6 +62,26 @@ def test_malformed_telnet_input_costs_nothing_but_itself(logged: tuple[tuple[str
     text = log.read_text(errors="replace")
     assert "Traceback" not in text
     assert text.count("bad telnet input") <= len(BAD_TELNET)  # a line at most per connection
+
+
+def test_an_over_long_subnegotiation_is_dropped_up_to_its_end_and_none_of_it_becomes_a_line(
+        logged: tuple[tuple[str, int], Path]) -> None:
+    """A MUD client's GMCP message past the limit (a large ``Char.Login``, say) is no text its user typed: none
+    of it is said in the lobby or run as a command, and what follows its IAC SE is read as ever."""
+    address, log = logged
+    ear = JsonClient(address, "ear_sb")  # in the lobby: hears what is said there
+    with socket.create_connection(address, timeout=10) as sock:
+        read_until(sock, b"What is your name? ")
+        sock.sendall(b"gmcp_sb\r\n")
+        read_until(sock, b"Welcome, gmcp_sb!")
+        payload = b'Char.Login {"name": "' + b"A" * 520 + b'"}\r\n/say injected from a subnegotiation\r\n'
+        sock.sendall(IAC + SB + GMCP + payload[:300])
+        sock.sendall(payload[300:] + IAC + IAC + b" still inside" + IAC + SE + b"/say after it\r\n")
+        ear.wait_for(lambda m: m["type"] == "chat" and m["text"] == "after it", since=0)
+    said = b"\n".join(ear.raw)
+    assert b"injected" not in said and b"AAAA" not in said and b"still inside" not in said
+    ear.close()
+    assert "Traceback" not in log.read_text(errors="replace")
 
 
 def test_json_nested_past_the_recursion_limit_gets_an_error_line(logged: tuple[tuple[str, int], Path]) -> None:

@@ -25,7 +25,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from twisted.conch.telnet import ECHO, EOR, GA, IAC, SGA, WILL, WONT, Telnet, TelnetProtocol, TelnetTransport
+from twisted.conch.telnet import ECHO, EOR, GA, IAC, SE, SGA, WILL, WONT, Telnet, TelnetProtocol, TelnetTransport
 from twisted.internet import defer
 from twisted.internet.protocol import Protocol
 from twisted.logger import Logger
@@ -223,19 +223,25 @@ class _Telnet(TelnetTransport):
     and lose the rest of what it sent. So bytes go to the parser in pieces: plain data up to the next IAC at once,
     the bytes of a telnet command one at a time. A piece that raises is logged in one line (the first on a
     connection only) and the parser starts again on plain data: the bad command is lost, nothing else. A
-    subnegotiation longer than ``MAX_SUBNEGOTIATION`` bytes is no real one: it is given up the same way, and what
-    follows is read as plain data.
+    subnegotiation longer than ``MAX_SUBNEGOTIATION`` bytes is given up the same way, and the rest of it, up to
+    its ``IAC SE``, is dropped unread: it is the client's data for an option (a MUD client's large GMCP message),
+    never text the user typed, so none of it may become a line (it was once said in the lobby as chat).
     """
 
     faulted = False  # a parser fault on this connection has been logged
     decided = False  # telnet or not has been decided (the first line came, or an IAC)
     first_line = b""  # what came before the first line's end, while undecided
+    skipping = False  # in an over-long subnegotiation: bytes are dropped up to its IAC SE
+    skipped_iac = False  # while skipping, the last byte was an IAC (its next byte says SE or an escaped 255)
 
     def dataReceived(self, data: bytes) -> None:
         if not self.decided:
             self.decide(data)
         at = 0
         while at < len(data):
+            if self.skipping:
+                at = self.skip(data, at)
+                continue
             if self.state not in ("data", "subnegotiation") or data[at] == IAC[0]:
                 end = at + 1
             else:
@@ -251,7 +257,26 @@ class _Telnet(TelnetTransport):
             except Exception as exc:
                 self.fault(piece, repr(exc))
             if self.state.startswith("subnegotiation") and len(self.commands) > MAX_SUBNEGOTIATION:
+                ended_on_iac = self.state == "subnegotiation-escaped"  # the piece's last byte began IAC SE or IAC IAC
                 self.fault(piece, f"subnegotiation longer than {MAX_SUBNEGOTIATION} bytes")
+                self.skipping, self.skipped_iac = True, ended_on_iac
+
+    def skip(self, data: bytes, at: int) -> int:
+        """Drop the rest of an over-long subnegotiation from ``data[at:]``: where plain reading goes on, just past
+        its ``IAC SE`` (``len(data)`` if it has not come yet). ``IAC IAC`` inside it is a data byte 255."""
+        while at < len(data):
+            if self.skipped_iac:
+                self.skipped_iac = False
+                if data[at] == SE[0]:
+                    self.skipping = False
+                    return at + 1
+                at += 1  # IAC IAC: an escaped 255, still inside
+                continue
+            found = data.find(IAC, at)
+            if found < 0:
+                return len(data)
+            self.skipped_iac, at = True, found + 1
+        return at
 
     def plain(self, piece: bytes) -> bool:
         """Hand a piece of plain data (no IAC) to the protocol at once when it needs none of conch's byte-by-byte
