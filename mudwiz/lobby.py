@@ -158,12 +158,14 @@ class Lobby:
                    for t in self.tables.values() if (seat := t.seat_of(name)) is not None)
 
     def free_bot_name(self, table: Table) -> str:
-        """The first ``botN`` that no person (here or away) and nobody at ``table`` is called (each table counts
-        its own bots from bot1: a person never shares a bot's name, as ``check_name`` sees to)."""
-        taken = set(self.users) | set(self.away) | {s.name.lower() for s in table.seats}
+        """The first ``botN`` that nobody at ``table`` is called and no person holds (online, away, a seat or a
+        watch kept for them: ``holds_name``). Each table counts its own bots from bot1; a person never shares a
+        bot's name, as ``check_name`` sees to, so a bot named as someone who is coming back would lock them out."""
+        taken = {s.name.lower() for s in table.seats}
         if self.remote is not None:  # cluster: nor anyone online on another node
             taken |= self.remote.names()
-        return next(f"bot{i}" for i in itertools.count(1) if f"bot{i}" not in taken)
+        return next(name for i in itertools.count(1)
+                    if (name := f"bot{i}") not in taken and not self.holds_name(name))
 
     def login(
         self, session: Session, name: str, greet: Callable[[], None] | None = None, *, registered: bool = False

@@ -327,6 +327,34 @@ def test_people_and_bots_never_share_a_name() -> None:
     assert [s.name for s in lobby.tables[2].seats] == ["p9", "bot3"]
 
 
+def test_a_new_bot_never_takes_the_name_of_someone_coming_back_to_a_seat_or_a_watch() -> None:
+    """A guest called ``bot2`` whose seat a stand-in keeps, and one called ``bot3`` whose watch is kept after a
+    drop: a host's new bots elsewhere skip both names, so each comes back under their own (found by a probe:
+    the new bot took the name, and its owner was refused it as a computer player's)."""
+    clock, lobby, people = setup(n=1)
+    host = people[0]
+    seated, watcher = Recorder(), Recorder()
+    lobby.login(seated, "bot2")
+    lobby.login(watcher, "bot3")
+    dispatch(lobby, seated, "/join 1")
+    dispatch(lobby, host, "/bot add random")  # bot1
+    dispatch(lobby, host, "/start")
+    dispatch(lobby, seated, "/leave")  # mid-game: a stand-in keeps bot2's seat for them
+    lobby.disconnect(seated)
+    dispatch(lobby, watcher, "/watch 1")
+    lobby.disconnect(watcher)  # their watch (and name) is kept for the grace period
+    other = Recorder()
+    lobby.login(other, "p9")
+    dispatch(lobby, other, "/new witches")
+    for _ in range(3):
+        dispatch(lobby, other, "/bot add random")
+    assert [s.name for s in lobby.tables[2].seats] == ["p9", "bot1", "bot4", "bot5"]
+    back = Recorder()
+    lobby.login(back, "bot3")  # no computer player has their name: they watch again
+    assert back in lobby.tables[1].observers
+    assert lobby.holds_name("bot2") and not lobby.is_seated_bot("bot2")
+
+
 def test_nobody_can_flood_a_room_with_chat() -> None:
     clock, lobby, people = setup(n=3)
     for i in range(10):
