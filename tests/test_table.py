@@ -355,6 +355,35 @@ def test_a_new_bot_never_takes_the_name_of_someone_coming_back_to_a_seat_or_a_wa
     assert lobby.holds_name("bot2") and not lobby.is_seated_bot("bot2")
 
 
+def test_start_is_offered_only_when_it_would_start_the_game() -> None:
+    """A client that sends what ``legal`` offers must never loop on a refused ``/start``: Wizard's tournament is
+    for 3 to 5 players, so six seats with it chosen offer no ``/start`` (found by a probe), five do; a finished
+    game's host is offered the next one under the same rule."""
+    clock, lobby, people = setup(n=1)
+    host = people[0]
+    dispatch(lobby, host, "/option tournament")
+    for _ in range(5):
+        dispatch(lobby, host, "/bot add random")
+    assert "/start" not in host.last_state()["legal"]
+    with pytest.raises(BadOption, match="tournament is for 3 to 5 players, not 6"):
+        dispatch(lobby, host, "/start")
+    dispatch(lobby, host, "/bot remove bot5")
+    assert host.last_state()["legal"] == ["/start"]
+    dispatch(lobby, host, "/option tournament off")
+    dispatch(lobby, host, "/option rounds 1")
+    dispatch(lobby, host, "/start")
+    while lobby.tables[1].in_game:
+        clock.advance(1)
+        if legal := host.last_state()["legal"]:
+            dispatch(lobby, host, legal[0])
+    assert host.last_state()["legal"] == ["/start"]
+    dispatch(lobby, host, "/bot add random")  # six seats: rounds=1 holds for six, tournament is off
+    assert host.last_state()["legal"] == ["/start"]
+    dispatch(lobby, host, "/option rounds off")
+    dispatch(lobby, host, "/option tournament")  # taken while seats may still change; six cannot start it
+    assert "/start" not in host.last_state()["legal"]
+
+
 def test_nobody_can_flood_a_room_with_chat() -> None:
     clock, lobby, people = setup(n=3)
     for i in range(10):

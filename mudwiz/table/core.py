@@ -17,7 +17,7 @@ from typing import Any
 from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
 
-from mudwiz.errors import BadCommand, IllegalAction
+from mudwiz.errors import BadCommand, BadOption, IllegalAction
 from mudwiz.games import game_class
 from mudwiz.games.base import Event, Game
 from mudwiz.session import Session
@@ -295,6 +295,19 @@ class Table:
         )
         self.announce(f"{cls.title} starts: {', '.join(self.game.players)}.")
         self._after(self.game.start_events)
+
+    def can_start(self) -> bool:
+        """Whether ``/start`` would start a game with the seats and options as they are: enough players, and options
+        that hold for that many (Wizard's ``tournament`` is for 3 to 5). A state offers ``/start`` only then, so a
+        client that sends what ``legal`` offers never loops on a refused start."""
+        cls = self.game_class
+        if not cls.min_players <= len(self.seats) <= cls.max_players:
+            return False
+        try:
+            cls.check_options(self.config.game_options(), len(self.seats))
+        except BadOption:
+            return False
+        return True
 
     # ------------------------------------------------------------ play
 

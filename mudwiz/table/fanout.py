@@ -107,7 +107,7 @@ class FanOut:
     def _before_the_game(self, session: Session, seated: bool) -> dict[str, Any]:
         """A waiting table's state: the seats so far, the options, and ``/start`` for a host who may."""
         table = self.table
-        can_start = table.is_host(session) and len(table.seats) >= table.game_class.min_players
+        can_start = table.is_host(session) and table.can_start()
         return {
             "game": table.name,
             "phase": "waiting",
@@ -172,7 +172,7 @@ class FanOut:
         legal = [f"/{a}" for a in view["legal"]] if in_game else []
         if seat is not None and in_game and alike["roundend"] and session.name not in table.rounds.confirmed:
             legal.append("/ok")
-        if seat is not None and not in_game and table.is_host(session):
+        if seat is not None and not in_game and table.is_host(session) and table.can_start():
             legal.append("/start")
         players = view["players"]
         if id(players) not in alike["merged"]:  # the engine may share one list among the views of an update
