@@ -384,6 +384,35 @@ def test_start_is_offered_only_when_it_would_start_the_game() -> None:
     assert "/start" not in host.last_state()["legal"]
 
 
+def test_stand_ins_leave_when_their_game_is_over_so_the_next_game_is_played_only_by_those_seated() -> None:
+    """A stand-in plays out the game of the person who left it, and no other: once it is over the stand-in goes,
+    the person may watch or sit down again, and the host's next /start deals nobody in under an absent person's
+    name (found by a probe: it did, and the person was refused /join and /watch as "already seated")."""
+    clock, lobby, people = setup(n=2)
+    host, cb = people
+    dispatch(lobby, host, "/option rounds 1")
+    dispatch(lobby, host, "/bot add random")
+    dispatch(lobby, host, "/start")
+    dispatch(lobby, cb, "/leave")
+    table = lobby.tables[1]
+    assert [s.name for s in table.seats] == ["p0", "p1", "bot1"] and table.seats[1].is_bot
+    while table.in_game:
+        clock.advance(1)
+        if legal := host.last_state()["legal"]:
+            dispatch(lobby, host, legal[0])
+    assert [s.name for s in table.seats] == ["p0", "bot1"]
+    assert any("the stand-in for p1 leaves the table" in m["text"] for m in host.of_type("notice"))
+    assert "/start" not in host.last_state()["legal"]  # two seated: Wizard needs three
+    with pytest.raises(BadCommand, match="needs 3 to 6 players; 2 seated"):
+        dispatch(lobby, host, "/start")
+    dispatch(lobby, cb, "/watch 1")
+    assert cb in table.observers
+    dispatch(lobby, cb, "/join 1")  # a watcher sits down
+    assert [s.name for s in table.seats] == ["p0", "bot1", "p1"] and table.seats[2] is cb
+    dispatch(lobby, host, "/start")
+    assert table.game is not None and table.game.players == ["p0", "bot1", "p1"]
+
+
 def test_nobody_can_flood_a_room_with_chat() -> None:
     clock, lobby, people = setup(n=3)
     for i in range(10):

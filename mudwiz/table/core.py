@@ -352,6 +352,7 @@ class Table:
                 table=self.id, seed=self.game.seed, log=self.game.log,
             )
             self.recording.finish("finished")
+            self.seating.stand_ins_go()
         self.send_states()
         self.bots.schedule()
         self.turn_clock.restart()

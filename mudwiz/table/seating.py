@@ -166,6 +166,22 @@ class Seating:
         table.people_changed()
         table.bots.schedule()
 
+    def stand_ins_go(self) -> None:
+        """The game they stood in for is over: the stand-ins leave. Left seated, the host's next ``/start`` dealt
+        them into a new game under their absent people's names (and it was rated as theirs), while the people
+        themselves were refused ``/join`` and ``/watch`` there as "already seated"."""
+        table, roster = self.table, self.table.roster
+        gone = [s for s in roster.seats if is_stand_in(s)]
+        if not gone:
+            return
+        roster.seats[:] = [s for s in roster.seats if not is_stand_in(s)]
+        for bot in gone:
+            bot.table = None
+        names = ", ".join(s.name for s in gone)
+        table.announce(f"The game is over: the stand-in{'s' if len(gone) > 1 else ''} for {names} "
+                       f"leave{'' if len(gone) > 1 else 's'} the table.")
+        table.people_changed()
+
     def reattach(self, session: Session) -> None:
         """A dropped player is back under the same name: their seat, with a fresh view."""
         table, roster = self.table, self.table.roster
