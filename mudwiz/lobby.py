@@ -317,9 +317,10 @@ class Lobby:
         if len(self.watch_kept) >= 256:  # those who never came back: gone once their time is up
             over = [k for k, kept in self.watch_kept.items() if kept[1] < now]
             for key in over:
-                del self.watch_kept[key]
+                self.watch_kept.pop(key)[0].roster.watch_until.pop(key, None)
                 self._release(key)
         self.watch_kept[name.lower()] = (table, now + self.grace, name)
+        table.roster.watch_until[name.lower()] = (name, now + self.grace)
 
     def _watch_held(self, key: str) -> bool:
         """Whether a watch kept for ``key`` (lower-cased) still waits for them: in time, its table still open."""
@@ -329,9 +330,12 @@ class Lobby:
     def watch_again(self, session: Session) -> bool:
         """Back within the grace period: watch the table kept for them (``keep_watch``), if it is still open."""
         kept = self.watch_kept.pop(session.name.lower(), None)
-        if kept is None or session.table is not None:
+        if kept is None:
             return False
         table, until, _ = kept
+        table.roster.watch_until.pop(session.name.lower(), None)
+        if session.table is not None:
+            return False
         if until < self.clock.seconds() or self.tables.get(table.id) is not table:
             return False
         table.watch(session)

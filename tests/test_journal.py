@@ -298,6 +298,32 @@ def test_a_guest_watchers_name_is_held_with_the_watch_and_their_code_kept_over_a
     assert not lobby2.needs_resume_code("Olga")
 
 
+def test_a_watcher_who_dropped_just_before_a_restart_watches_again_after_it(store: Store) -> None:
+    """Dropped a moment before the server stopped: their watch was kept but they were no longer watching, so the
+    journal's header no longer named them and the restart lost their watch (found by a probe). The header names
+    the watchers whose watch is kept, while it is."""
+    clock, lobby = journaled_lobby(store)
+    lobby.journal = Journal(store, resume_code_of(lobby))
+    alice = start_table(lobby, "wizard")
+    olga = Recorder()
+    lobby.login(olga, "Olga")
+    code = lobby.resume_codes["olga"]
+    dispatch(lobby, olga, "/watch 1")
+    lobby.disconnect(olga)  # her connection drops; the server stops a moment later
+    assert store.open_tables()[0].header["observers"] == [{"name": "Olga", "resume": code}]
+    lobby.stopping = True
+    lobby.disconnect(alice)
+    clock2, lobby2 = journaled_lobby(store)
+    [restored] = restore_tables(lobby2, store.open_tables())
+    assert lobby2.needs_resume_code("olga") and lobby2.resume_codes["olga"] == code
+    again = Recorder()
+    lobby2.login(again, "Olga")
+    assert again in restored.observers and again.last_state()["observer"]
+    assert restored.roster.watch_until == {}
+    clock.advance(31)  # past the grace, a header names no watcher whose watch was given up
+    assert lobby.tables[1].journal.header().get("observers") is None
+
+
 def test_grouped_moves_wait_for_one_commit_that_writes_them_all(store: Store) -> None:
     """A running server's journal (``grouped``) keeps a turn's moves until ``commit``, which runs before any
     output leaves (mudwiz/outflow.py): two tables' moves then go in one transaction, and come back as ever."""

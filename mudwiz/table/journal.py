@@ -106,11 +106,13 @@ class TableJournal:
                 seat["resume"] = code
             seats.append(seat)
         header = {"game": table.name, "host": table.host, "options": dict(table.options), "seats": seats}
+        now = table.clock.seconds()
+        names = [s.name for s in table.observers if not s.is_bot]
+        names += [name for name, until in table.roster.watch_until.values() if until >= now]  # dropped, coming back
         watchers: list[str | dict[str, str]] = []
-        for s in table.observers:
-            if not s.is_bot:  # a guest's code with their name: the same person proves it when they come back
-                code = self.journal.resume_code(s.name)
-                watchers.append({"name": s.name, "resume": code} if code else s.name)
+        for name in names:  # a guest's code with their name: the same person proves it when they come back
+            code = self.journal.resume_code(name)
+            watchers.append({"name": name, "resume": code} if code else name)
         if watchers:  # watched again by the same people after a restart (``Lobby.keep_watch``)
             header["observers"] = watchers
         return header

@@ -23,6 +23,9 @@ class Roster:
         self.observers: list[Session] = []
         self.host = host
         self.away_until: dict[str, float] = {}  # lower-cased name -> when a dropped player's kept seat is lost
+        # lower-cased name -> (name, until): watchers who dropped, whose watch is kept (``Lobby.keep_watch``);
+        # the journal's header names them with the watchers here, so a restart meanwhile keeps their watch too
+        self.watch_until: dict[str, tuple[str, float]] = {}
         # seats by lower-cased name, as of ``_indexed`` (the seats when it was made): looked up several times a
         # move, so not a scan of the seats with ``lower()`` each time (issue #18)
         self._index: dict[str, int] = {}
