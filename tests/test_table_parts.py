@@ -41,6 +41,12 @@ def test_botdelay_off_is_the_servers_pace_and_a_number_is_milliseconds() -> None
     assert options.pace(0.5) == 0.25
     assert options.set("botdelay", "off") == "botdelay = off" and options.settings.botdelay is None
     assert options.pace(0.5) == 0.5
+    # 0 ms is bots moving at once, not "off" (0 == False: it once read off, whose help says the server's pace)
+    assert options.set("botdelay", "0") == "botdelay = 0" and options.settings.botdelay == 0
+    assert options.pace(0.5) == 0
+    options.set("turn", "off")
+    shown = {row["name"]: row["shown"] for row in options.rows()}
+    assert (shown["botdelay"], shown["turn"], shown["confirm"], shown["notequal"]) == ("0", "off", "120", "off")
 
 
 def test_a_table_number_needs_a_value_in_range() -> None:

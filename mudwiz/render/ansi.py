@@ -188,7 +188,7 @@ class Presenter:
         columns, and a terminal's own wrapping would cut words in half under the names."""
         rows = [self.style.rule(f"Options of table {m['table']} ({m['game']})")]
         for o in m["options"]:
-            value = {True: "on", False: "off", None: "off"}.get(o["value"], str(o["value"]))
+            value = str(o["shown"])
             head = f"  {o['name']:<13} {value:<6} "
             rows += wrap_words(head + self.style.text(o["help"]), self.style.width, indent=len(head))
         rows.append("  /option NAME [VALUE] sets one (host, before /start).")

@@ -42,11 +42,13 @@ class Settings:
 _SETTING_NAMES = tuple(f.name for f in dataclasses.fields(Settings))  # in order; every state carries them
 
 
-def show(value: Any) -> str:
-    """An option's value as /option prints it: flags and unset numbers read on or off."""
+def show(opt: Option, value: Any) -> str:
+    """An option's value as /option prints it: flags and unset numbers read on or off, and so does 0 for the
+    table's clocks (``turn``, ``confirm``: 0 is no limit). Not ``value in (False, None)``: 0 == False, and a
+    ``botdelay`` of 0 ms (bots move at once) is no "off" (the server's pace)."""
     if value is True:
         return "on"
-    if value in (False, None):
+    if value is False or value is None or (value == 0 and table_option(opt.name) is opt and opt.default is not None):
         return "off"
     return str(value)
 
@@ -74,8 +76,8 @@ class TableOptions:
     def rows(self) -> list[dict[str, Any]]:
         """Every option with its current value and help, for /option and the protocol's ``options`` message."""
         current = self.current()
-        return [{"name": opt.name, "value": current[opt.name], "help": opt.help, "kind": opt.kind}
-                for opt in (*self.game_class.OPTIONS, *TABLE_OPTIONS)]
+        return [{"name": opt.name, "value": current[opt.name], "shown": show(opt, current[opt.name]), "help": opt.help,
+                 "kind": opt.kind} for opt in (*self.game_class.OPTIONS, *TABLE_OPTIONS)]
 
     def set(self, name: str, value: str | None) -> str:
         """Set one option as typed (``None``: no value given); returns ``name = value`` as it now reads.
@@ -97,7 +99,7 @@ class TableOptions:
             parsed = opt.parse(value)
             self.game_class.check_options({**self.game_options(), name: parsed}, None)
         self.chosen[name] = parsed
-        return f"{name} = {show(self.current()[name])}"
+        return f"{name} = {show(opt, self.current()[name])}"
 
     def pace(self, server_delay: float) -> float:
         """Seconds a bot waits before moving, so people can follow the play: the host's choice or the server's."""
