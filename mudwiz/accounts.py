@@ -9,6 +9,7 @@ runs it at once, for a fake clock. Looking an account up is one indexed read, do
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -37,10 +38,16 @@ def _keys(name: str, address: str) -> list[str]:
     return [f"account {name.lower()}"] + ([f"address {address}"] if address else [])  # "": a unix socket
 
 
-def throttled(failures: FailureLimit, name: str, address: str) -> float:
-    """Seconds before ``name`` may be tried from ``address`` again (0: now): the name and the address each count
-    their failures, so neither one name from many addresses nor many names from one address can be guessed."""
-    return max(failures.wait(key) for key in _keys(name, address))
+def throttled(failures: FailureLimit, name: str, address: str) -> str | None:
+    """Why ``name`` may not be tried from ``address`` yet, in one line (None: it may now). The name and the
+    address each count their failures, so neither one name from many addresses nor many names from one address
+    can be guessed; the line blames the name when it is held back itself, else the address."""
+    waits = [failures.wait(key) for key in _keys(name, address)]
+    wait = max(waits)
+    if wait <= 0:
+        return None
+    who = f"for {name}" if waits[0] > 0 else f"from {address}"
+    return f"too many failed logins {who}; try again in {math.ceil(wait)} s"
 
 
 def counted(failures: FailureLimit, right: bool, name: str, address: str) -> bool:
@@ -70,8 +77,8 @@ class Accounts:
     def find(self, name: str) -> Account | None:
         return self.store.account(name)
 
-    def throttled(self, name: str, address: str) -> float:
-        """Seconds before ``name`` may be tried from ``address`` again (0: now)."""
+    def throttled(self, name: str, address: str) -> str | None:
+        """Why ``name`` may not be tried from ``address`` yet (None: it may now)."""
         return throttled(self.failures, name, address)
 
     def _counted(self, right: bool, name: str, address: str) -> bool:

@@ -7,7 +7,6 @@ listed here one by one: any verb the table's game declares in its ``VERBS`` goes
 
 from __future__ import annotations
 
-import math
 import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -242,9 +241,9 @@ def _password(lobby: Lobby, session: Session, arg: str) -> str | None:
     accounts = _accounts(lobby, arg, "password")
     if not session.registered:
         raise BadCommand("only a registered name logged in with its password has one to change; /register")
-    wait = accounts.throttled(session.name, session.address)
-    if wait > 0:
-        raise BadCommand(f"too many failed logins for {session.name}; try again in {math.ceil(wait)} s")
+    refused = accounts.throttled(session.name, session.address)
+    if refused is not None:
+        raise BadCommand(refused)
     session.ask_password("password")
     return "your password now, then the new one twice; none is shown"
 

@@ -10,7 +10,6 @@ renderer of each mode. Nothing here knows sockets, bytes or timers (the framing 
 from __future__ import annotations
 
 import json
-import math
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -350,9 +349,9 @@ class Connection:
         return self.lobby.accounts
 
     def throttle(self, name: str) -> None:
-        wait = self.lobby.throttled(name, self.session.address)
-        if wait > 0:
-            raise BadCommand(f"too many failed logins for {name}; try again in {math.ceil(wait)} s")
+        refused = self.lobby.throttled(name, self.session.address)
+        if refused is not None:
+            raise BadCommand(refused)
 
     def ask(self) -> None:
         """Prompt for the dialogue's next password: on a terminal with the echo off, to a JSON client a message."""

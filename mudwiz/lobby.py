@@ -251,8 +251,8 @@ class Lobby:
         """Failed logins: wrong resume codes count with wrong passwords, so neither is the cheaper to guess."""
         return self.accounts.failures if self.accounts is not None else self._failures
 
-    def throttled(self, name: str, address: str) -> float:
-        """Seconds before a login as ``name`` may be tried from ``address`` again (0: now)."""
+    def throttled(self, name: str, address: str) -> str | None:
+        """Why a login as ``name`` may not be tried from ``address`` yet, in one line (None: it may now)."""
         return throttled(self.failures, name, address)
 
     def resume_code_matches(self, name: str, code: str, address: str) -> bool:

@@ -158,8 +158,8 @@ def test_failed_logins_are_throttled_per_account_and_per_address(tmp_path: Path)
     owner, outbox2 = connect(lobby, "10.1.1.1")  # from elsewhere too: the account is held back
     owner.receive("target")
     assert "too many failed logins for target; try again in 60 s" in outbox2.take()
-    guesser.receive("other")  # and this address, for any account
-    assert "too many failed logins for other; try again in 60 s" in outbox.take()
+    guesser.receive("other")  # and this address, for any account: the line says it is the address
+    assert "too many failed logins from 10.6.6.6; try again in 60 s" in outbox.take()
     clock.advance(60)
     owner.receive("target")
     owner.receive(SECRET)

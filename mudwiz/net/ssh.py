@@ -23,7 +23,6 @@ The host key is made in the data directory on the first start (``ssh_host_ed2551
 from __future__ import annotations
 
 import hmac
-import math
 import os
 import struct
 from dataclasses import dataclass
@@ -139,9 +138,9 @@ class Names:
         if account is None and not lobby.needs_resume_code(name):
             return Login(name, "guest")  # a name nobody registered or holds; an invalid one is refused once in
         held = account.name if account is not None else lobby.held_spelling(name)
-        wait = lobby.throttled(held, address)
-        if wait > 0:
-            raise UnauthorizedLogin(f"too many failed logins for {held}; try again in {math.ceil(wait)} s")
+        refused = lobby.throttled(held, address)
+        if refused is not None:
+            raise UnauthorizedLogin(refused)
         if accounts is None or account is None:
             if lobby.resume_code_matches(held, password, address):
                 return Login(held, "resume")
