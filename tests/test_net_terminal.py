@@ -139,6 +139,12 @@ def test_fit_wraps_and_cuts_painted_lines_to_the_width() -> None:
     assert fit([row], 40) == ["   bot1  0  (20)  0/0  --  leads"]  # a table row stays one row, columns closer
     assert fit([row], 80) == [row]  # a line that fits keeps its columns
     assert fit(["\x1b[90m   player" + " " * 40 + "card\x1b[0m"], 40) == ["\x1b[90m   player  card\x1b[0m"]
+    # a line broken in pieces: each piece keeps the paint in force where it starts, and each ends reset, even
+    # when the cut dropped the line's own reset (a word wider than the window: the colour ran into the prompt)
+    error = "\x1b[31;1m! unknown command: /x" + "A" * 100 + " and \x1b[4mmore\x1b[24m words\x1b[0m"
+    assert fit([error], 40) == ["\x1b[31;1m! unknown command:\x1b[0m",
+                                "\x1b[31;1m  /x" + "A" * 36 + "\x1b[0m",
+                                "\x1b[31;1m  and \x1b[4mmore\x1b[24m words\x1b[0m"]
 
 
 def test_gmcp_names_and_decoding() -> None:

@@ -237,6 +237,29 @@ def fit(lines: list[str], width: int) -> list[str]:
     for line in lines:
         if visible_len(line) > width:
             line = _squeeze(line)
-        pieces = [line] if visible_len(line) <= width else wrap_words(line, width)
-        fitted += [cut_painted(piece, width) for piece in pieces]
+        if visible_len(line) <= width:
+            fitted.append(line)
+            continue
+        fitted += [_closed(cut_painted(piece, width)) for piece in _carry_paint(wrap_words(line, width))]
     return fitted
+
+
+_RESETS = (f"{_CSI}0m", f"{_CSI}m")
+
+
+def _carry_paint(pieces: list[str]) -> list[str]:
+    """The pieces of one painted line, each opened with the paint in force where it starts: every piece is cut
+    on its own, so the later ones lost their colour, and a cut that dropped the line's closing reset left the
+    colour running into whatever came next (the prompt)."""
+    out, painting = [], ""
+    for piece in pieces:
+        out.append(painting + piece)
+        for code in _ANSI.finditer(piece):
+            if code.group().endswith("m"):  # colours and attributes, not cursor moves
+                painting = "" if code.group() in _RESETS else painting + code.group()
+    return out
+
+
+def _closed(piece: str) -> str:
+    """``piece`` ending with its paint reset, if it paints at all."""
+    return piece + _RESETS[0] if _CSI in piece and not piece.endswith(_RESETS) else piece
