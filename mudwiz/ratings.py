@@ -19,7 +19,8 @@ kept. ``RatingBoard`` keeps the ratings of the people online in memory for the s
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Set
+import time
+from collections.abc import Callable, Iterable, Mapping, Set
 from functools import cache
 
 from openskill.models import PlackettLuce
@@ -109,22 +110,34 @@ class RatingBoard:
     to be read again if it is shown again."""
 
     LIMIT = 20_000  # ~10 MB at most; twice the 10,000 people online that issue #18 measures
+    RETRY = 5.0  # seconds before a name whose read the store refused is asked of it again
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, clock: Callable[[], float] = time.monotonic) -> None:
         self.store = store
+        self.clock = clock
         self._known: dict[str, dict[str, Rating]] = {}  # lower-cased name -> game -> rating, oldest read first
-        self.failed = 0  # reads the store refused: what was shown meanwhile lacks a rating, so is not to be kept
+        # lower-cased name -> when its read, refused, may be tried again: while the store is down a table's every
+        # update would otherwise ask it again, and log its refusal, for each player shown
+        self._refused: dict[str, float] = {}
+        self.failed = 0  # reads not given: what was shown meanwhile lacks a rating, so is not to be kept
 
     def of(self, name: str) -> dict[str, Rating]:
         """``name``'s ratings by game (none: a guest, or a player yet to finish a rated game)."""
         key = name.lower()
         if key not in self._known:
-            try:
-                found = {r.game: r for r in self.store.ratings_of(name)}
-            except StoreError as exc:  # shown without ratings this time, read again next time
-                log.error("ratings of {name} not read: {why}", name=name, why=str(exc))
+            if self._refused.get(key, 0.0) > self.clock():  # refused a moment ago: not asked (nor logged) again yet
                 self.failed += 1
                 return {}
+            try:
+                found = {r.game: r for r in self.store.ratings_of(name)}
+            except StoreError as exc:  # shown without ratings this time, read again after RETRY
+                log.error("ratings of {name} not read: {why}", name=name, why=str(exc))
+                self.failed += 1
+                if len(self._refused) >= self.LIMIT:
+                    self._refused.clear()
+                self._refused[key] = self.clock() + self.RETRY
+                return {}
+            self._refused.pop(key, None)
             if len(self._known) >= self.LIMIT:
                 del self._known[next(iter(self._known))]
             self._known[key] = found

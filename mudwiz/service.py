@@ -264,7 +264,7 @@ def storage(top: service.MultiService, clock: IReactorTime, data: str | None,
     writer.setServiceParent(top)
     passwords = PasswordWork(reactor)
     passwords.setServiceParent(top)  # after the writer, so stopped before it closes the file (reverse order)
-    return Records(store, writer, RatingBoard(store)), Accounts(store, clock, passwords), writer
+    return Records(store, writer, RatingBoard(store, clock.seconds)), Accounts(store, clock, passwords), writer
 
 
 def thinking(top: service.MultiService, clock: IReactorTime) -> Think:

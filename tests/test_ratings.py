@@ -210,24 +210,29 @@ def test_the_board_reads_a_name_once_and_again_after_a_rated_game(store: Store) 
     assert board.for_seat("Ann", "stand-in", "wizard") == after
 
 
-def test_a_rating_the_store_did_not_give_is_asked_again_on_the_tables_next_update(store: Store) -> None:
+def test_a_rating_the_store_did_not_give_is_asked_again_after_a_pause_and_shown(store: Store) -> None:
     """A table keeps its players' ratings between updates while nothing about them changes (issue #18); a read the
-    store refused is not kept as "no rating": the next state shows it (the store's failure made on purpose, once)."""
+    store refused is not kept as "no rating", nor asked again on every update while the store is down: after
+    ``RETRY`` seconds the next state shows it (the store's failure made on purpose, once)."""
     store.create_account("Ann", HASH)
     store.record_game(game("Ann", "Bob"), rate_game)
     expected = store.rating("Ann", "wizard")
     assert expected is not None
-    lobby = Lobby(Clock(), grace=30, bot_delay=0.5, seed=11, records=Records.inline(store))
+    clock = Clock()
+    lobby = Lobby(clock, grace=30, bot_delay=0.5, seed=11, records=Records.inline(store))
     ann = Recorder()
     lobby.login(ann, "Ann", registered=True)
     for cmd in ("/new wizard", "/bot add random", "/bot add random"):
         dispatch(lobby, ann, cmd)
     assert lobby.records is not None
-    lobby.records.board.forget("Ann")
+    board = lobby.records.board
+    board.clock = clock.seconds
+    board.forget("Ann")
     real = store.ratings_of
-    refusals = []
+    refusals, reads = [], []
 
     def refuse_once(name: str) -> list[Rating]:
+        reads.append(name)
         if not refusals:
             refusals.append(name)
             raise StoreError("the disk is busy")
@@ -242,4 +247,7 @@ def test_a_rating_the_store_did_not_give_is_asked_again_on_the_tables_next_updat
 
     assert ann_rating() is None  # not read this time
     dispatch(lobby, ann, "/look")
-    assert ann_rating() == expected.shown
+    assert ann_rating() is None and reads == ["Ann"]  # nor asked again at once (the store is down: quiet)
+    clock.advance(board.RETRY)
+    dispatch(lobby, ann, "/look")
+    assert ann_rating() == expected.shown and reads == ["Ann", "Ann"]
