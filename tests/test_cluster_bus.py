@@ -28,17 +28,22 @@ SCRIPT = textwrap.dedent('''
         na, nb = Nodes(a, reactor, beat=0.1, dead_after=0.5), Nodes(b, reactor, beat=0.1, dead_after=0.5)
         na.on_new.append(lambda n: seen.append(["a sees new", n]))
         na.on_gone.append(lambda n: seen.append(["a sees gone", n]))
+        nb.on_gone.append(lambda n: seen.append(["b sees gone", n]))
         b.on("hello", lambda m: seen.append(["b got", m["text"], m["from"]]))
         a.on("hello", lambda m: seen.append(["a got", m["text"], m["from"]]))
         yield na.claim_name(); yield nb.claim_name()
         na.start(); nb.start()
         twin_bus = Bus(url, "a", reactor)
         yield twin_bus.start()
+        twin = Nodes(twin_bus, reactor, beat=0.1, dead_after=0.5)
         try:
-            yield Nodes(twin_bus, reactor, beat=0.1, dead_after=0.5).claim_name()
+            yield twin.claim_name()
             seen.append(["twin took a"])
         except BusError as exc:
             seen.append(["twin refused", str(exc)])
+        yield twin.stop()  # as the refused process stops: it must not speak for the live a
+        yield task.deferLater(reactor, 0.2, lambda: None)
+        seen.append(["a alive after the twin stopped?", (yield nb.is_alive("a")), ["b sees gone", "a"] in seen])
         yield twin_bus.stop()
         yield task.deferLater(reactor, 0.3, lambda: None)
         a.send("b", {"op": "hello", "text": "just b"})
@@ -72,5 +77,7 @@ def test_two_nodes_talk_hear_beats_and_see_a_clean_stop(redis_url: str) -> None:
     assert ["a sees gone", "b"] in seen and ["b alive after bye?", False] in seen
     refused = [row for row in seen if row[0] == "twin refused"]
     assert refused and "another live process is node a" in refused[0][1]
+    # the refused twin stopping says no bye for a, nor deletes a's key (the others took a for gone: a split brain)
+    assert ["a alive after the twin stopped?", True, False] in seen
     unreachable = [row for row in seen if row[0] == "unreachable"]
     assert unreachable and unreachable[0][1].startswith("cannot reach Redis at unix:///nonexistent/redis.sock")

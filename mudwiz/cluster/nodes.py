@@ -38,6 +38,7 @@ class Nodes:
         self.on_new: list[Callable[[str], None]] = []
         self.on_gone: list[Callable[[str], None]] = []
         self._loop: task.LoopingCall | None = None
+        self.claimed = False  # this process holds the node's name (``claim_name``), so speaks for it as it stops
         bus.on("beat", self._heard)
         bus.on("bye", lambda m: self._gone(m["from"]))
 
@@ -61,6 +62,7 @@ class Nodes:
             ok = yield self.bus.redis.set(self.alive_key(self.me), self.incarnation,
                                           pexpire=int(self.dead_after * 1000), only_if_not_exists=True)
             if ok:
+                self.claimed = True
                 return
             if waited > self.dead_after + self.beat_every:
                 raise BusError(f"another live process is node {self.me} (MUDWIZ_NODE): choose another name")
@@ -73,9 +75,14 @@ class Nodes:
         self._loop.start(self.beat_every, now=True)
 
     def stop(self) -> defer.Deferred[Any]:
-        """A clean stop: ``bye`` to the others, and the name given up at once."""
+        """A clean stop: ``bye`` to the others, and the name given up at once. Only by the process that holds the
+        name: one refused it (another live process is that node) said ``bye`` and deleted the live one's key, so
+        the others took the live node for gone and took its running tables over (a split brain)."""
         if self._loop is not None and self._loop.running:
             self._loop.stop()
+        if not self.claimed:
+            return defer.succeed(None)
+        self.claimed = False
         self.bus.broadcast({"op": "bye"})
         if self.bus.redis is None:
             return defer.succeed(None)

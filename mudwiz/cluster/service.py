@@ -50,6 +50,7 @@ class ClusterService(service.MultiService):
         self.bus = Bus(url, node, clock)
         self.nodes = Nodes(self.bus, clock)
         self.parts: list[Part] = []
+        self.started: list[Part] = []  # stopped as they stop: a join refused before them must not speak as the node
         self.failed = failed  # what to do when joining fails: log the line and stop the process
         self.joined: defer.Deferred[None] = defer.Deferred()  # fires once the node has joined and listens
 
@@ -73,6 +74,7 @@ class ClusterService(service.MultiService):
         yield self.nodes.claim_name()
         self.nodes.start()
         for part in self.parts:
+            self.started.append(part)
             yield part.start()
         log.info("node {node} joined the cluster on {url}", node=self.node, url=shown(self.bus.url))
         for child in self:  # the listeners, now
@@ -91,7 +93,7 @@ class ClusterService(service.MultiService):
             yield super().stopService()  # the listeners first
         else:
             service.Service.stopService(self)
-        for part in reversed(self.parts):
+        for part in reversed(self.started):
             try:
                 yield part.stop()
             except Exception:
