@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import select
 import socket
 import struct
@@ -66,7 +67,9 @@ def read_drop_file(path: Path, minute: float = 60.0) -> Caller:
         raise DoorError(f"cannot read the drop file {path}: {exc.strerror or exc}") from None
     if len(data) > MAX_DROP_FILE:
         raise DoorError(f"{path} is no drop file: longer than {MAX_DROP_FILE} bytes")
-    lines = [line.strip() for line in data.decode("cp437").splitlines()]
+    # control characters out: a NUL in the handle shifted the rlogin handshake's fields (the terminal type was
+    # then typed into the lobby's chat)
+    lines = [_CONTROL.sub("", line).strip() for line in data.decode("cp437").splitlines()]
     name = path.name.lower()
     if name == "door32.sys" or (name != "door.sys" and not (lines[:1] and lines[0].upper().startswith("COM"))):
         return door32(lines, path, minute)
@@ -87,10 +90,18 @@ def door_sys(lines: list[str], path: Path, minute: float) -> Caller:
     files; the handle when set, else the full name)."""
     field = Fields(lines, path, "DOOR.SYS", 21)
     alias = lines[35] if len(lines) > 35 else ""
-    seconds = field.number(18, "seconds left") if lines[17].isdigit() else field.number(19, "minutes left") * 60
-    rows = int(lines[20]) if lines[20].isdigit() and 0 < int(lines[20]) < 256 else DEFAULT_ROWS  # often blank
+    seconds = field.number(18, "seconds left") if _digits(lines[17]) else field.number(19, "minutes left") * 60
+    rows = int(lines[20]) if _digits(lines[20]) and 0 < int(lines[20]) < 256 else DEFAULT_ROWS  # often blank
     return Caller(alias or field.text(10, "user's full name"), field.text(20, "graphics mode").upper() in ("GR", "RIP"),
                   rows, seconds * minute / 60, field.number(4, "node"))
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def _digits(text: str) -> bool:
+    """Plain digits: ``str.isdigit`` also takes ``²`` (CP437's 0xFD), which ``int`` refuses."""
+    return text.isascii() and text.isdigit()
 
 
 @dataclass(frozen=True)
@@ -121,10 +132,14 @@ class Fields:
                             "not a whole number") from None
 
 
+MAX_TIME_LEFT = 7 * 86400.0  # seconds: a BBS's "time left" past a week is as good as no limit
+
+
 class TimeLeft:
     """The caller's BBS time: what to tell them when (``due``), and when it is up."""
 
     def __init__(self, seconds: float, minute: float, now: float) -> None:
+        seconds = min(seconds, MAX_TIME_LEFT)  # a drop file's 10**25 minutes overflowed select's timeout
         self.end = now + seconds
         self.minute = minute
         self.warnings = [m for m in WARNINGS if m * minute < seconds]  # those still ahead

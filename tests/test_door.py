@@ -172,6 +172,23 @@ def test_drop_files_read_as_the_specs_number_their_lines(tmp_path) -> None:
         read_drop_file(tmp_path / "missing.sys")
 
 
+def test_odd_drop_file_bytes_are_read_without_a_crash_and_kept_out_of_the_handle(tmp_path) -> None:
+    """Found by a probe: CP437's ``²`` (0xFD) passed ``str.isdigit`` and crashed ``int``; a NUL in the alias
+    shifted the rlogin handshake's fields; 10**25 minutes overflowed ``select``'s timeout."""
+    drop = tmp_path / "DOOR.SYS"
+    text = door_sys(alias="Ali\0as\x07", rows="\xfd").replace("\r\n240\r\n4\r\n", "\r\n\xfd\r\n4\r\n")
+    drop.write_bytes(text.encode("latin-1"))
+    caller = read_drop_file(drop, minute=60)
+    assert (caller.handle, caller.rows, caller.seconds_left) == ("Alias", 24, 4 * 60)  # line 19's 4 minutes
+    drop32 = tmp_path / "door32.sys"
+    drop32.write_text(door32(handle="\0\x1b", minutes="9" * 25), encoding="cp437")
+    with pytest.raises(DoorError, match="line 7 \\(handle\\) of the DOOR32.SYS is empty"):
+        read_drop_file(drop32)
+    drop32.write_text(door32(minutes="9" * 25), encoding="cp437")
+    left = TimeLeft(read_drop_file(drop32, minute=60).seconds_left, minute=60, now=0)
+    assert 0 < left.next_event(0) <= 7 * 86400  # a week at most: as good as no limit, and select takes it
+
+
 def test_time_left_warns_once_at_each_mark_still_ahead() -> None:
     left = TimeLeft(seconds=360, minute=60, now=0)  # 6 minutes
     assert left.next_event(0) == 60 and left.due(0) is None
