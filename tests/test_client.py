@@ -12,6 +12,8 @@ import contextlib
 import io
 import random
 import re
+import threading
+import time
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -304,6 +306,44 @@ def test_long_lines_in_the_log_break_between_words(server: tuple[str, int]) -> N
 
     screen = Screen(130, 24)
     with driven(server, screen.output) as run:
+        run(script)
+
+
+HOSTILE = [  # each broke the client's reading for good (found by a probe with a fake server)
+    '{"type":"welcome"}', '{"type":"who"}', '{"type":5}', '{"type":"tables","tables":[1,2]}',
+    '{"type":"state","table":1,"legal":5,"players":[]}', '{"type":"notice","text":NaN}',
+    '{"type":"round_end","round":1,"results":[{"player":"x"}]}', '{"a":' + "[" * 50_000,
+    '{"type":"welcome","name":"Zed"}', '{"type":"who","users":[{"name":"Zed","where":"lobby"}]}',
+]
+
+
+def test_messages_the_client_cannot_read_are_skipped_and_it_reads_on() -> None:
+    """A server (a fake one here) that sends messages with fields missing or of the wrong kind: each is skipped
+    with a line in the log, the picture stays drawable, and the well-formed ones after them are taken."""
+    async def script(d: Driver) -> None:
+        await d.until(lambda: d.model.name == "Zed" and bool(d.model.who), what="the good messages")
+        assert d.model.connection == "connected" and d.model.logged_in and d.model.state is None
+        skipped = [line for line in map(strip_ansi, d.model.log) if "could not be read; skipped" in line]
+        assert len(skipped) >= 6, list(d.model.log)
+        d.client.table_lines()  # still drawable
+
+    async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        writer.write("".join(line + "\r\n" for line in HOSTILE).encode())
+        await writer.drain()
+        await reader.read()  # open until the client goes
+
+    port = free_port()
+
+    def fake_server() -> None:
+        async def main() -> None:
+            server = await asyncio.start_server(serve, "127.0.0.1", port)
+            async with server:
+                await asyncio.sleep(20)
+        asyncio.run(main())
+
+    threading.Thread(target=fake_server, daemon=True).start()
+    time.sleep(0.3)
+    with driven(("127.0.0.1", port)) as run:
         run(script)
 
 

@@ -112,13 +112,30 @@ class ClientApp:
     # ------------------------------------------------------------ the connection's callbacks
 
     def on_message(self, message: dict[str, Any]) -> None:
-        if self.answer_resume(message):
-            self.refresh()
-            return
-        self.model.apply(message)
-        if message["type"] == "error" and not self.model.logged_in:
-            self.model.name = None  # refused: the next line typed is a new try
+        """One message into the picture. One the client cannot read or draw (a field missing or of the wrong
+        kind) is skipped with a line in the log, the picture left as it was: it once stopped the reading for good
+        (or every redraw after it), with the status line still saying connected."""
+        saved = dict(vars(self.model))
+        try:
+            if self.answer_resume(message):
+                self.refresh()
+                return
+            self.model.apply(message)
+            if message["type"] == "error" and not self.model.logged_in:
+                self.model.name = None  # refused: the next line typed is a new try
+            self.drawn()
+        except Exception as exc:  # the server's mistake (or another server's), never the end of this client
+            vars(self.model).update(saved)
+            kind = str(message.get("type"))[:20]
+            self.model.note(STYLE.paint(f"a {kind!r} message from the server could not be read; skipped "
+                                        f"({type(exc).__name__}: {str(exc)[:60]})", "grey"))
         self.refresh()
+
+    def drawn(self) -> None:
+        """Draw the panes once, so a message that leaves the picture undrawable is refused when it comes."""
+        self.table_lines()
+        panes.status_line(self.model, self.columns())
+        panes.sheet_lines(self.model)
 
     def answer_resume(self, message: dict[str, Any]) -> bool:
         """The server asks the resume code of the guest name this client had (F5 after a drop): give it, so

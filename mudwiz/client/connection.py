@@ -42,7 +42,7 @@ def split_line(line: str) -> tuple[str, dict[str, Any] | None]:
         return line, None
     try:
         message = json.loads(line[start:])
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested past the interpreter's depth
         return line, None
     if not isinstance(message, dict) or "type" not in message:
         return line, None
