@@ -279,16 +279,21 @@ class Lobby:
         del self.users[session.name.lower()]
         del self._by_name[bisect.bisect_left(self._by_name, session.name.lower())]
         log.info("logout {name}", name=session.name)
-        if self.remote is not None:  # cluster: the other nodes are told
-            self.remote.user_off(session)
         if self.records is not None:
             self.records.board.forget(session.name)
         if session.elsewhere is not None and self.remote_tables is not None:  # cluster: the host process keeps it
             self.remote_tables.dropped(session)
         if self.stopping:  # the tables stay as they are: no grace, no stand-in, no game abandoned on the way down
+            if self.remote is not None:
+                self.remote.user_off(session)
             session.connected = False
             return
+        table = session.table
         self.drop_from_table(session)
+        if self.remote is not None:  # cluster: the other nodes are told, the seat kept for them first (the same
+            if self.remote_tables is not None and table is not None and self.tables.get(table.id) is table:
+                self.remote_tables.publish_table(table)  # bus, in order), or their name is free there meanwhile
+            self.remote.user_off(session)
         self._release(session.name)
         self.presence_notice(session, "left")
 

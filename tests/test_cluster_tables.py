@@ -7,7 +7,9 @@ with kill -9 mid-game has its table taken over by a survivor, where its players 
 from __future__ import annotations
 
 import contextlib
+import json
 import random
+import socket
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -214,6 +216,43 @@ def test_a_dropped_visitor_comes_back_on_any_node_to_the_same_seat(
             move = move_of(back, rng)
             assert bob.request(move)["type"] == "ok", move
         play_until_game_end([ann, bob], rng)
+
+
+def first_answer(address: tuple[str, int], name: str) -> dict[str, Any]:
+    """What a node first answers a JSON login as ``name`` that gives no code: ``welcome``, ``password`` (the code
+    is asked) or ``error`` (taken). Nothing is answered to a question, so no failure is counted."""
+    with socket.create_connection(address, timeout=10) as sock:
+        sock.sendall(f"/mode json\r\n{name}\r\n".encode())
+        said = b""
+        while True:
+            chunk = sock.recv(65536)
+            assert chunk, said
+            said += chunk
+            for line in said.split(b"\n")[:-1]:
+                start = line.find(b"{")
+                if start >= 0 and (m := json.loads(line[start:]))["type"] in ("welcome", "password", "error"):
+                    return m
+
+
+def test_a_host_nodes_guest_who_drops_keeps_their_name_on_every_node_from_the_first_moment(
+        tmp_path: Path, redis_url: str, postgres: Databases | str) -> None:
+    """Found by a probe: the other nodes heard that the guest left before they heard of the seat kept for them,
+    so for some 10-250 ms their name was anyone's there, and the one who took it locked them out of their seat."""
+    with cluster(tmp_path, redis_url, postgres) as (n1, n2):
+        hst = JsonClient(n1.address, "HstX")
+        code = hst.of_type("welcome")[0]["resume"]
+        vis = JsonClient(n2.address, "VisX")
+        table = visiting(hst, vis, "/bot add random")
+        hst.close()
+        answers = []
+        deadline = time.monotonic() + 1.0
+        while time.monotonic() < deadline:  # every moment after the drop: never a welcome without the code
+            answers.append(first_answer(n2.address, "hstx"))
+            assert answers[-1]["type"] != "welcome", answers
+        assert answers[-1]["type"] == "password", answers[-1]
+        back = JsonClient(n2.address, "hstx", password=code)
+        state = back.wait_for(lambda m: m["type"] == "state", since=0)
+        assert (state["table"], state["you"]) == (table, "HstX")
 
 
 def test_a_killed_hosts_table_is_taken_over_and_its_players_find_their_seats(

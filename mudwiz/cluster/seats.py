@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 if TYPE_CHECKING:
     from mudwiz.errors import MudwizError
     from mudwiz.session import Session
+    from mudwiz.table import Table
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,9 @@ class RemoteTables(Protocol):
 
     def dropped(self, session: Session) -> None:
         """A user at another process's table lost their connection."""
+
+    def publish_table(self, table: Table) -> None:
+        """Tell the other processes of this process's ``table`` now, if it changed."""
 
     def new_table_id(self) -> int:
         """A table number no other process gives."""

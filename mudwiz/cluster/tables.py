@@ -177,14 +177,19 @@ class ClusterTables:
     def publish(self) -> None:
         """Publish what changed at this process's tables since the last look."""
         for table in list(self.lobby.tables.values()):
-            entry = self.entry(table)
-            text = json.dumps(entry, sort_keys=True)
-            if self.published.get(table.id) != text:
-                self.published[table.id] = text
-                self.bus.broadcast({"op": "table_up", "table": entry})
+            self.publish_table(table)
         for table_id in [t for t in self.published if t not in self.lobby.tables]:
             del self.published[table_id]
             self.bus.broadcast({"op": "table_gone", "id": table_id})
+
+    def publish_table(self, table: Table) -> None:
+        """Publish ``table`` now if it changed: a seat kept for a player who dropped must reach the other processes
+        before the news that they left, or their name is anyone's there for a moment (``Lobby.disconnect``)."""
+        entry = self.entry(table)
+        text = json.dumps(entry, sort_keys=True)
+        if self.published.get(table.id) != text:
+            self.published[table.id] = text
+            self.bus.broadcast({"op": "table_up", "table": entry})
 
     def snapshot(self) -> dict[str, Any]:
         return {"op": "tables", "tables": [self.entry(t) for t in self.lobby.tables.values()]}
