@@ -268,6 +268,12 @@ def test_a_killed_hosts_table_is_taken_over_and_its_players_find_their_seats(
             eventually(lambda v=visitor: listed(v, table), f"{visitor.name}'s node lists the table")
             assert visitor.request(f"/join {table}")["type"] == "ok"
         assert ann.request("/start")["type"] == "ok"
+        # watchers on the two survivors: one is the taker's own user, the other watches it from its node (found by
+        # a probe: both were stranded after the takeover, shown nothing more)
+        watchers = [JsonClient(n2.address, "Wn2"), JsonClient(n3.address, "Wn3")]
+        for w in watchers:
+            eventually(lambda w=w: listed(w, table), f"{w.name}'s node lists the table")
+            assert w.request(f"/watch {table}")["type"] == "ok"
         rng = random.Random(4)
         while turn(bob, [ann, cy], rng)["moves"] < 2:  # some moves made, and then Bob's turn
             assert bob.request(move_of(bob.last_state(), rng))["type"] == "ok"  # type: ignore[arg-type]
@@ -275,7 +281,7 @@ def test_a_killed_hosts_table_is_taken_over_and_its_players_find_their_seats(
             c.read(0.3)
         before = {c.name.lower(): c.last_state() for c in (ann, bob, cy)}
         assert all(state is not None and state["moves"] >= 2 for state in before.values())
-        killed = {c.name.lower(): len(c.messages) for c in (bob, cy)}
+        killed = {c.name.lower(): len(c.messages) for c in (bob, cy, *watchers)}
         n1.kill()
         ann.close()
         taker = eventually(lambda: "took over 1 tables of node n1" in n2.log() and n2
@@ -293,7 +299,13 @@ def test_a_killed_hosts_table_is_taken_over_and_its_players_find_their_seats(
             assert was is not None
             assert [back[k] for k in ("table", "moves", "hand", "legal")] == \
                 [was[k] for k in ("table", "moves", "hand", "legal")], c.name
+        for w in watchers:  # watching the table at its new process
+            seen = w.wait_for(lambda m: m["type"] == "state", since=killed[w.name.lower()])
+            assert (seen["table"], seen["observer"]) == (table, True), w.name
         play_until_game_end([ann, bob, cy], rng)
+        for w in watchers:
+            w.wait_for(lambda m: m["type"] == "state" and m["status"] == "over", since=killed[w.name.lower()])
+            assert not [m for m in w.of_type("notice")[-3:] if "your seat with it" in m["text"]], w.name
 
 
 def test_a_visitor_whose_node_is_killed_keeps_the_seat_and_comes_back_on_another(

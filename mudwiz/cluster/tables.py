@@ -221,6 +221,22 @@ class ClusterTables:
             if session is not None and session.connected and session.elsewhere is not None \
                     and session.elsewhere[1] == table_id:
                 self.visits.reattach(session, entry["node"], table_id)
+        for session in list(self.lobby.users.values()):  # watchers of it, its process changed: watching it there
+            where = session.elsewhere
+            if session.connected and where is not None and where[1] == table_id and not where[2] \
+                    and where[0] != entry["node"]:
+                self.watch_again(session, table_id)
+
+    def watch_again(self, session: Session, table_id: int) -> None:
+        """``session`` watched ``table_id`` on a process that stopped; another has it now: watch it there (it was
+        left stranded, its commands sent to a process no longer answering)."""
+        self.visits.place(session, None)
+
+        def failed(exc: MudwizError) -> None:
+            session.notice(f"table {table_id} moved to another server process; /watch {table_id} to watch it "
+                           f"again ({exc})")
+
+        self.visits.forward(session, f"/watch {table_id}", lambda _: None, failed)
 
     def _table_gone(self, m: dict[str, Any]) -> None:
         entry = self.directory.get(int(m["id"]))
@@ -339,6 +355,12 @@ class ClusterTables:
             if away is not None and away[1].active():
                 away[1].cancel()
             table.reattach(session)
+        for session in list(self.lobby.users.values()):  # and those who watched it, here now, watch it again
+            where = session.elsewhere
+            if session.connected and where is not None and where[1] == table.id and not where[2]:
+                self.visits.place(session, None)
+                if not self.lobby.watch_again(session) and session.table is None:
+                    table.watch(session)
 
     def _taken_over(self, m: dict[str, Any]) -> None:
         """The dead process's tables are another's now (published just before): what is left of it is gone."""

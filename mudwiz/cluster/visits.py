@@ -303,8 +303,9 @@ class Visits:
                 self._unanswered(key)
         for session in self.lobby.users.values():
             if session.elsewhere is not None and session.elsewhere[0] == node:
+                kept = "your seat with it" if session.elsewhere[2] else "you watch it there again"
                 session.notice(f"the server process of table {session.elsewhere[1]} stopped; another takes the "
-                               "table over in a few seconds, and your seat with it")
+                               f"table over in a few seconds, and {kept}")
         for visitor in [v for v in self.visitors.values() if v.home == node]:
             self._drop({"from": node, "name": visitor.name})
 
