@@ -250,8 +250,13 @@ class Connection:
             self.reply_error(MudwizError("internal error; the command was not carried out"), request_id)
         else:
             self.reply(reply, text, request_id)
-        if self.asking is not None:  # the name of an account, /register or /password: ask for the first one
+        if self.dialogue() is not None:  # the name of an account, /register or /password: ask for the first one
             self.ask()
+
+    def dialogue(self) -> Asking | None:
+        """``self.asking``, read anew: a command may have started a dialogue, and a type checker (and mypyc,
+        which compiles by its types) would hold ``self.asking`` to be None still after the check at the top."""
+        return self.asking
 
     def reply(self, reply: Any, text: str, request_id: Any) -> None:
         """The ``ok`` to a command done (``reply``: its text), or once its work in slices is (a Deferred of it,

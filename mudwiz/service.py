@@ -29,6 +29,7 @@ from twisted.internet.interfaces import (
 from twisted.internet.protocol import Factory, ServerFactory
 from twisted.logger import Logger
 
+from mudwiz import compiled
 from mudwiz.accounts import Accounts
 from mudwiz.cluster.bus import redis_url
 from mudwiz.cluster.presence import Presence
@@ -305,6 +306,7 @@ def makeService(
         clock = cast(IReactorTime, reactor)
     listen = listen_address(listen)
     motd_text = read_motd(motd or os.environ.get("MUDWIZ_MOTD") or DEFAULT_MOTD)
+    log.info("{how}", how=compiled.describe())
     top = service.MultiService()
     records, accounts, writer = storage(top, clock, data)
     think = thinking(top, clock)

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from mypy_extensions import mypyc_attr
+
 from mudwiz.errors import BadCommand
 
 if TYPE_CHECKING:
@@ -22,6 +24,7 @@ MODES = ("ansi", "ascii", "json")
 CHARSET_MODES = {"cp437": ("ansi", "cp437")}
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Session:
     """Base class: subclasses implement ``deliver``. ``connected`` is False while a dropped user is away."""
 

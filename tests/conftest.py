@@ -13,6 +13,21 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from wire import running_server  # noqa: E402
 
 
+def pytest_report_header() -> str:
+    """Whether the suite runs the hot modules compiled (an editable install builds them: setup.py)."""
+    from mudwiz import compiled
+
+    return f"mudwiz: {compiled.describe()}"
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """A compiled module older than its source would be tested instead of the edit: refuse to run."""
+    from mudwiz import compiled
+
+    if compiled.stale():
+        pytest.exit(f"mudwiz: {compiled.describe()}", returncode=3)
+
+
 @pytest.fixture(scope="session")
 def server() -> Iterator[tuple[str, int]]:
     with running_server() as address:

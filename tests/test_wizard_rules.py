@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from mudwiz.errors import BadOption, IllegalAction, NotYourTurn
-from mudwiz.games.base import Event, standings
+from mudwiz.games.base import Event, Phase, standings
 from mudwiz.games.wizard import Wizard, round_score
 
 DECK = [f"{s}{r}" for s in "BGRY" for r in range(1, 14)] + ["Z"] * 4 + ["N"] * 4
@@ -53,7 +53,7 @@ def position(
     game.bids = list(bids) if bids is not None else [None] * n
     game.tricks = [0] * n
     game.trick, game.last_trick = [], []
-    game._phase = "playing" if bids is not None else "bidding"
+    game._phase = Phase.PLAYING if bids is not None else Phase.BIDDING
     return game
 
 

@@ -23,6 +23,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, ClassVar
 
+from mypy_extensions import mypyc_attr
+
 from mudwiz.cards import Action, as_action, remove_card
 from mudwiz.errors import BadOption, IllegalAction, NotYourTurn
 from mudwiz.numbers import whole_number
@@ -68,6 +70,7 @@ def _shape(cls: type) -> tuple[str, tuple[str, ...]]:
     return shape
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass(frozen=True)
 class Event:
     """Something that happened. Engines return these; renderers choose the words and colours.
@@ -91,6 +94,7 @@ class Event:
         return {"type": kind, **{name: getattr(self, name) for name in names}}
 
 
+@mypyc_attr(native_class=False)
 class TimedReveal(ABC):
     """Declared by an event that opens cards to its viewers for a while (Tiltowait's MILWA: ``class
     MilwaReveal(Event, TimedReveal)``). Engines keep no clock, so the event says for how long and whose cards; the
@@ -106,6 +110,16 @@ class TimedReveal(ABC):
     @abstractmethod
     def revealed_player(self) -> str:
         """Whose cards are open: the ``player`` of the ``reveal_end`` message that closes them."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Refuse, when it is defined, a class that does not say how long and whose: Python would refuse to make
+        one of its events, but not once ``Event`` is compiled (mudwiz/compiled.py), whose events are made by
+        mypyc's code, which does not look for abstract methods."""
+        super().__init_subclass__(**kwargs)
+        missing = [name for name in ("reveal_seconds", "revealed_player")
+                   if getattr(cls, name) is getattr(TimedReveal, name)]
+        if missing:
+            raise TypeError(f"{cls.__name__} declares a TimedReveal but leaves abstract: {', '.join(missing)}")
 
 
 # ---------------------------------------------------------------- options
@@ -157,6 +171,7 @@ class Option:
 # ---------------------------------------------------------------- the game
 
 
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
 class Game(ABC):
     """Base of every rules engine: options, the action log, refusal without side effects, replay."""
 
@@ -174,7 +189,9 @@ class Game(ABC):
     # owns its text, so a game added as a plugin brings its rules along; ``options`` is written from OPTIONS.
     RULES: ClassVar[Mapping[str, str]] = {}
     LOW_WINS: ClassVar[bool] = False  # the lowest total wins (Witches' fire points), for the standings
-    _phase: Phase  # set by ``_start`` and the moves; ``ROUNDEND`` and ``GAMEOVER`` mean the same in every game
+    # a Phase, set by ``_start`` and the moves; ``ROUNDEND`` and ``GAMEOVER`` mean the same in every game (typed
+    # ``str``: a plugin's game may set the word itself, which a compiled Game would refuse as no Phase)
+    _phase: str
     # set by ``_start`` in every game, and read by ``view``:
     round: int  # the round (hand) being played, from 1
     scores: list[int]  # running totals, by seat
@@ -253,8 +270,9 @@ class Game(ABC):
         """Set up the first round (shuffle, deal) and return what happened."""
 
     @property
-    def phase(self) -> Phase:
-        """Where the game stands: e.g. ``BIDDING``, ``PLAYING``, ``ROUNDEND``, ``GAMEOVER`` (each equal to its word)."""
+    def phase(self) -> str:
+        """Where the game stands: e.g. ``BIDDING``, ``PLAYING``, ``ROUNDEND``, ``GAMEOVER`` (each equal to its word;
+        a plain ``str`` as far as the types go, so that a plugin's game may set ``_phase`` to the word itself)."""
         return self._phase
 
     @property
@@ -340,6 +358,23 @@ class Game(ABC):
     def _players_seen_by(self, viewer: Seat | None) -> list[dict[str, Any]]:
         scores = self.scores
         return [{"name": name, "score": scores[s], **self._player(s, viewer)} for s, name in enumerate(self.players)]
+
+    def __copy__(self) -> Game:
+        """A shallow copy, as ``copy.copy`` makes of any object: the same attributes, the containers shared.
+        Written out because a compiled ``Game`` (mudwiz/compiled.py) would hand a copy of an interpreted subclass
+        (a plugin's game, Tiltowait) the original's very ``__dict__``, so that setting an attribute on the copy
+        set it on the original too."""
+        cls = type(self)
+        new = cls.__new__(cls)
+        state: dict[str, Any] = dict(self.__getstate__())  # type: ignore[call-overload]  # object: a dict here
+        if isinstance(state.get("__dict__"), dict):
+            state["__dict__"] = dict(state["__dict__"])
+        setstate = getattr(new, "__setstate__", None)
+        if setstate is not None:
+            setstate(state)
+        else:
+            new.__dict__.update(state)
+        return new
 
     def sheet_snapshot(self) -> list[dict[str, Any]]:
         """The score sheet as views carry it: a copy made once per scored round and shared by every view until
@@ -531,6 +566,7 @@ class GameEnd(Event):
 # ---------------------------------------------------------------- trick-taking
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class TrickTakingGame(Game):
     """What Wizard and Witches share: cards go to the trick in turn, a full trick goes to its winner, the
     winner leads the next, and the hand ends when the cards run out. Games differ only in the hooks."""

@@ -331,7 +331,8 @@ class Witches(TrickTakingGame):
         return super().is_legal(seat, action)
 
     def explain(self, seat: Seat, action: Action) -> str:
-        phase_verb = {Phase.PASSING: "pass", Phase.PLAYING: "play", Phase.SPELL: "spell"}.get(self._phase)
+        verbs: dict[str, str] = {Phase.PASSING: "pass", Phase.PLAYING: "play", Phase.SPELL: "spell"}
+        phase_verb = verbs.get(self._phase)
         if action.verb != phase_verb:
             return f"now is the time to /{phase_verb}, not /{action.verb}"
         if action.verb == "pass":

@@ -293,7 +293,8 @@ class Wizard(TrickTakingGame):
         return Action("play", (HIDDEN if arg == HIDDEN else DECK.parse(arg),))
 
     def explain(self, seat: Seat, action: Action) -> str:
-        phase_verb = {Phase.TRUMP: "trump", Phase.BIDDING: "bid", Phase.PLAYING: "play"}[self._phase]
+        verbs: dict[str, str] = {Phase.TRUMP: "trump", Phase.BIDDING: "bid", Phase.PLAYING: "play"}
+        phase_verb = verbs[self._phase]
         if action.verb != phase_verb:
             return f"now is the time to /{phase_verb}, not /{action.verb}"
         (arg,) = action.args

@@ -7,12 +7,15 @@ import itertools
 import random
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from mudwiz.bots import make_policy
 from mudwiz.session import Session
 
 _tokens = itertools.count(1)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class BotSession(Session):
     """A seat held by a computer: it receives messages like anyone and ignores them; the table asks it to move.
 

@@ -22,6 +22,15 @@ def _fields(event: Event) -> dict[str, Any]:
     return data
 
 
+def _timed(event: object) -> Any:
+    """``event`` if it opens cards for a while (a ``TimedReveal``), else None. Asked of its class's bases, not with
+    ``isinstance``: mypyc (mudwiz/compiled.py) decides ``isinstance(x, TimedReveal)`` is False at compile time,
+    and ``Any`` is returned for the same reason (a ``TimedReveal`` in the types would be checked again that way)."""
+    if TimedReveal in type(event).__mro__ and getattr(event, "reveal_seconds") > 0:  # noqa: B009
+        return event
+    return None
+
+
 class FanOut:
     """Turns the table's news into protocol messages, one viewer at a time; it decides nothing about the game."""
 
@@ -39,7 +48,7 @@ class FanOut:
         table = self.table
         # id of an event as seen -> the event (held, so that its id is not reused by another one's as seen while
         # this loop runs), its message, built once for all, and itself again if it opens cards for a while
-        messages: dict[int, tuple[Event, dict[str, Any], TimedReveal | None]] = {}
+        messages: dict[int, tuple[Event, dict[str, Any], Any]] = {}  # the last: ``_timed``'s
         seats = table.seats
         for viewer in table.roster.viewers():
             if viewer.is_bot:  # a bot reads its view when it is to move, never its messages
@@ -52,12 +61,13 @@ class FanOut:
                 if built is None:
                     built = messages[id(seen)] = (
                         seen, jsonl.Shared({"type": seen.type, "table": table.id, "game": table.name, **_fields(seen)}),
-                        seen if isinstance(seen, TimedReveal) and seen.reveal_seconds > 0 else None)
+                        _timed(seen))
                 viewer.deliver(built[1], seen)
                 if built[2] is not None:
                     self._time_reveal(viewer, built[2])
 
-    def _time_reveal(self, viewer: Session, seen: TimedReveal) -> None:
+    def _time_reveal(self, viewer: Session, seen: Any) -> None:
+        """``seen``: a ``TimedReveal`` (typed ``Any``: see ``_timed``)."""
         table = self.table
         ended = {"type": "reveal_end", "table": table.id, "game": table.name, "player": seen.revealed_player}
         table.timers.reveal_ends(seen.reveal_seconds, self._end_reveal, viewer, ended)

@@ -1,0 +1,57 @@
+"""Which modules the build compiles with mypyc (setup.py), and whether this install runs them compiled.
+
+The modules on a move's path, from the command to the bytes written: each one is plain typed Python, and the
+pure-Python install runs the same source (docs/performance.md, "The ninth round").
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.machinery
+from pathlib import Path
+
+HOT = (
+    "games.base", "games.wizard", "games.witches",
+    "table.__init__", "table.botdriver", "table.botseat", "table.core", "table.fanout", "table.journal",
+    "table.options", "table.pacing", "table.recording", "table.seating", "table.timers",
+    "render.jsonl", "connection", "session", "lobby", "outflow",
+)
+
+
+def module_name(hot: str) -> str:
+    return "mudwiz." + hot.removesuffix(".__init__")
+
+
+def compiled() -> list[str]:
+    """The hot modules this process runs compiled (an extension module, not the .py source)."""
+    return [hot for hot in HOT if _is_extension(module_name(hot))]
+
+
+def _is_extension(name: str) -> bool:
+    origin = getattr(importlib.import_module(name), "__file__", None) or ""
+    return origin.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
+
+
+def stale() -> list[str]:
+    """Compiled modules older than their source: an edit since the build, which the compiled module shadows
+    (an editable install puts them beside the source). ``pip install -e .`` again builds them anew."""
+    out = []
+    for hot in HOT:
+        source = Path(__file__).parent.joinpath(*hot.split(".")).with_suffix(".py")
+        for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+            built = source.with_name(source.stem + suffix)
+            if built.exists() and built.stat().st_mtime < source.stat().st_mtime:
+                out.append(hot)
+    return out
+
+
+def describe() -> str:
+    """One line for the server's log: how much of a move's path runs compiled, and what shadows an edit."""
+    done = compiled()
+    if not done:
+        return f"the {len(HOT)} hot modules run as pure Python (not compiled: setup.py says why)"
+    line = f"{len(done)} of {len(HOT)} hot modules run compiled with mypyc"
+    old = stale()
+    if old:
+        line += f"; older than their source, so an edit is not running: {', '.join(old)} (pip install -e . again)"
+    return line
