@@ -23,8 +23,9 @@ ROOT = Path(__file__).resolve().parent
 
 
 def _hot_modules() -> list[str]:
-    namespace: dict[str, object] = {}
-    exec((ROOT / "mudwiz" / "compiled.py").read_text(), namespace)  # not imported: the package is not built yet
+    path = ROOT / "mudwiz" / "compiled.py"
+    namespace: dict[str, object] = {"__file__": str(path), "__name__": "mudwiz_compiled"}
+    exec(path.read_text(), namespace)  # not imported: the package is not built yet
     return [f"mudwiz/{name.replace('.', '/')}.py" for name in namespace["HOT"]]  # type: ignore[attr-defined]
 
 
@@ -44,10 +45,22 @@ def _why_not() -> str | None:
     return None
 
 
+def _remove_old_builds() -> None:
+    """An editable install's compiled modules from an earlier build, which would still be imported before the
+    source: a pure-Python install must not leave them."""
+    for module in _hot_modules():
+        source = ROOT / module
+        for built in source.parent.glob(f"{source.stem}.*{sysconfig.get_config_var('SHLIB_SUFFIX') or '.so'}"):
+            built.unlink()
+    for runtime in ROOT.glob(f"*__mypyc.*{sysconfig.get_config_var('SHLIB_SUFFIX') or '.so'}"):
+        runtime.unlink()
+
+
 def _extensions() -> list[object]:
     why = _why_not()
     if why is not None:
         print(f"mudwiz: installing as pure Python ({why}); moves cost ~30 % more CPU", file=sys.stderr)
+        _remove_old_builds()
         return []
     from mypyc.build import mypycify
 

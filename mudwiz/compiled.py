@@ -32,12 +32,14 @@ def _is_extension(name: str) -> bool:
     return origin.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
 
 
-def stale() -> list[str]:
+def stale(package: Path = Path(__file__).parent) -> list[str]:
     """Compiled modules older than their source: an edit since the build, which the compiled module shadows
     (an editable install puts them beside the source). ``pip install -e .`` again builds them anew."""
     out = []
     for hot in HOT:
-        source = Path(__file__).parent.joinpath(*hot.split(".")).with_suffix(".py")
+        source = package.joinpath(*hot.split(".")).with_suffix(".py")
+        if not source.exists():
+            continue
         for suffix in importlib.machinery.EXTENSION_SUFFIXES:
             built = source.with_name(source.stem + suffix)
             if built.exists() and built.stat().st_mtime < source.stat().st_mtime:
@@ -49,7 +51,8 @@ def describe() -> str:
     """One line for the server's log: how much of a move's path runs compiled, and what shadows an edit."""
     done = compiled()
     if not done:
-        return f"the {len(HOT)} hot modules run as pure Python (not compiled: setup.py says why)"
+        return (f"the {len(HOT)} hot modules run as pure Python (not compiled when installed: no C compiler or "
+                f"Python headers, or MUDWIZ_COMPILE=0; pip install -v says which)")
     line = f"{len(done)} of {len(HOT)} hot modules run compiled with mypyc"
     old = stale()
     if old:

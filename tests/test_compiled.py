@@ -1,0 +1,54 @@
+"""The move's path compiled with mypyc (setup.py, mudwiz/compiled.py): that an install which can compile does, so
+that this suite tests what a server runs; that an edit a stale build would hide is caught; and what compiling
+changed in the engines' behaviour (docs/performance.md, the ninth round)."""
+
+from __future__ import annotations
+
+import copy
+import os
+import shutil
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+from mudwiz import compiled
+from mudwiz.games.tiltowait import Tiltowait
+from mudwiz.games.wizard import Wizard
+
+
+def can_compile() -> bool:
+    compiler = (sysconfig.get_config_var("CC") or "cc").split()[0]
+    return (os.environ.get("MUDWIZ_COMPILE", "1") != "0" and shutil.which(compiler) is not None
+            and (Path(sysconfig.get_paths()["include"]) / "Python.h").exists())
+
+
+@pytest.mark.skipif(not can_compile(), reason="no C compiler or Python headers here, or MUDWIZ_COMPILE=0")
+def test_an_install_that_can_compile_runs_every_hot_module_compiled() -> None:
+    assert compiled.compiled() == list(compiled.HOT), compiled.describe()
+    assert compiled.stale() == []
+
+
+def test_a_compiled_module_older_than_its_source_is_named_stale(tmp_path: Path) -> None:
+    games = tmp_path / "games"
+    games.mkdir()
+    source, built = games / "wizard.py", games / "wizard.cpython-311-x86_64-linux-gnu.so"
+    built.write_bytes(b"")
+    source.write_text("# edited after the build\n")
+    os.utime(built, (1_000_000, 1_000_000))
+    assert compiled.stale(tmp_path) == ["games.wizard"]
+    os.utime(built, None)
+    os.utime(source, (1_000_000, 1_000_000))
+    assert compiled.stale(tmp_path) == []
+
+
+@pytest.mark.parametrize("game_class", [Tiltowait, Wizard])
+def test_a_copied_game_shares_no_attribute_with_the_original(game_class: type) -> None:
+    """A compiled Game's copy of an interpreted subclass (Tiltowait) got the original's own ``__dict__``."""
+    game = game_class(["ann", "bob", "cy"], seed=3)
+    hands = [list(h) for h in game.hands]
+    other = copy.copy(game)
+    other.hands = [[] for _ in hands]
+    other.round = 99
+    assert game.hands == hands and game.round == 1
+    assert other.players == game.players and other.phase == game.phase and type(other) is game_class
