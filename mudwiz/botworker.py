@@ -10,6 +10,7 @@ ends at the end of its stdin: when the server stops, or dies.
 from __future__ import annotations
 
 import json
+import os
 import random
 import sys
 from collections import OrderedDict
@@ -41,12 +42,24 @@ class Policies:
             return {"id": question["id"], "error": f"{type(exc).__name__}: {exc}"}
 
 
-def serve(source: BinaryIO, sink: BinaryIO) -> None:
+def serve(source: BinaryIO, sink: BinaryIO) -> bool:
+    """Answer until the questions end; False if the server stopped reading first (it stopped, or died, while a
+    bot was thinking): there is nobody to answer, which is no error."""
     policies = Policies()
-    for line in source:
-        sink.write(json.dumps(policies.answer(json.loads(line)), separators=(",", ":")).encode() + b"\n")
-        sink.flush()
+    try:
+        for line in source:
+            sink.write(json.dumps(policies.answer(json.loads(line)), separators=(",", ":")).encode() + b"\n")
+            sink.flush()
+    except BrokenPipeError:
+        return False
+    return True
+
+
+def main() -> None:
+    if not serve(sys.stdin.buffer, sys.stdout.buffer):
+        # stdout's last flush at exit would fail again and print "Exception ignored ..." into the server's log
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 if __name__ == "__main__":
-    serve(sys.stdin.buffer, sys.stdout.buffer)
+    main()

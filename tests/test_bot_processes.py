@@ -8,6 +8,8 @@ import json
 import os
 import random
 import signal
+import subprocess
+import sys
 from pathlib import Path
 
 from wire import JsonClient, eventually, play_until_game_end, running_server
@@ -110,3 +112,18 @@ def test_no_worker_outlives_its_server() -> None:
         server.proc.kill()  # kill -9: no clean stop
         server.proc.wait()
     eventually(lambda: not any(alive(w) for w in workers), "the workers see their stdin end and exit")
+
+
+def test_a_worker_whose_server_stopped_reading_ends_quietly() -> None:
+    """The server stopped (or died) while a bot was thinking: the answer has nobody to go to. The worker used to
+    end with a BrokenPipeError's traceback, which the server's log showed (seen by bench/fuzz.py at its end)."""
+    question = {"token": 1, "level": "random", "game": "wizard", "seed": 1, "id": 1,
+                "view": {"legal": ["bid 0", "bid 1"], "phase": "bidding"}}
+    read, write = os.pipe()
+    os.close(read)  # nobody reads the answers
+    try:
+        done = subprocess.run([sys.executable, "-m", "mudwiz.botworker"], input=json.dumps(question).encode() + b"\n",
+                              stdout=write, stderr=subprocess.PIPE, timeout=60, check=False)
+    finally:
+        os.close(write)
+    assert (done.returncode, done.stderr.decode()) == (0, "")
