@@ -1,8 +1,8 @@
 """The build: pyproject.toml says what mudwiz is; this adds the hot modules compiled with mypyc (issue #18).
 
 A move's path (the rules engines, the table, the fan-out, the connection) is plain typed Python; mypyc compiles
-those modules to C extensions that run the same code ~30 % faster, which is what a server with 200 busy tables
-needs to answer a move within the latency target (docs/performance.md, "The ninth round"). The list is
+those modules to C extensions that run the same code with ~30 % less CPU, which brings a server with 200 busy
+tables closer to the turn latency target, not yet within it (docs/performance.md, "The ninth round"). The list is
 ``mudwiz/compiled.py`` (a module the server imports from to say which of them are compiled).
 
 Compiling needs a C compiler and Python's headers. Without them, or with ``MUDWIZ_COMPILE=0``, mudwiz installs

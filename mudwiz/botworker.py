@@ -4,7 +4,7 @@
 
 Each bot's policy is made from its seed on its first question and kept, so its memory and random stream go on
 from move to move as they would in the server; the least recently asked are let go past ``KEPT``. The worker
-ends at the end of its stdin: when the server stops, or dies.
+ends at the end of its stdin, or when its answers can no longer be written: when the server stops, or dies.
 """
 
 from __future__ import annotations
