@@ -11,48 +11,48 @@ as pure Python, the same code at its interpreted speed: the build says why, and 
 
 from __future__ import annotations
 
-import os
-import shutil
 import sys
 import sysconfig
 from pathlib import Path
+from typing import Any
 
 from setuptools import setup
 
 ROOT = Path(__file__).resolve().parent
 
 
-def _hot_modules() -> list[str]:
+def _compiled() -> dict[str, Any]:
+    """mudwiz/compiled.py's names (``HOT``, ``source``, ``why_not``), read without importing the package, which is
+    not built yet."""
     path = ROOT / "mudwiz" / "compiled.py"
-    namespace: dict[str, object] = {"__file__": str(path), "__name__": "mudwiz_compiled"}
-    exec(path.read_text(), namespace)  # not imported: the package is not built yet
-    return [f"mudwiz/{name.replace('.', '/')}.py" for name in namespace["HOT"]]  # type: ignore[attr-defined]
+    namespace: dict[str, Any] = {"__file__": str(path), "__name__": "mudwiz_compiled"}
+    exec(path.read_text(), namespace)
+    return namespace
+
+
+COMPILED = _compiled()
+SOURCES = [COMPILED["source"](hot) for hot in COMPILED["HOT"]]  # the hot modules' files, under ROOT
 
 
 def _why_not() -> str | None:
     """Why the hot modules cannot be compiled here, or None when they can."""
-    if os.environ.get("MUDWIZ_COMPILE", "1") == "0":
-        return "MUDWIZ_COMPILE=0"
-    compiler = os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc"
-    if shutil.which(compiler.split()[0]) is None:
-        return f"no C compiler ({compiler.split()[0]})"
-    if not (Path(sysconfig.get_paths()["include"]) / "Python.h").exists():
-        return "no Python.h (Debian: python3-dev)"
-    try:
-        import mypyc.build  # noqa: F401
-    except ImportError:
-        return "no mypyc"
-    return None
+    why: str | None = COMPILED["why_not"]()
+    if why is None:
+        try:
+            import mypyc.build  # noqa: F401
+        except ImportError:
+            return "no mypyc"
+    return why
 
 
 def _remove_old_builds() -> None:
     """An editable install's compiled modules from an earlier build, which would still be imported before the
     source: a pure-Python install must not leave them."""
-    for module in _hot_modules():
-        source = ROOT / module
-        for built in source.parent.glob(f"{source.stem}.*{sysconfig.get_config_var('SHLIB_SUFFIX') or '.so'}"):
+    shlib = sysconfig.get_config_var("SHLIB_SUFFIX") or ".so"
+    for path in SOURCES:
+        for built in path.parent.glob(f"{path.stem}.*{shlib}"):
             built.unlink()
-    for runtime in ROOT.glob(f"*__mypyc.*{sysconfig.get_config_var('SHLIB_SUFFIX') or '.so'}"):
+    for runtime in ROOT.glob(f"*__mypyc.*{shlib}"):
         runtime.unlink()
 
 
@@ -66,7 +66,8 @@ def _extensions() -> list[object]:
 
     # its own mypy settings, not pyproject's: the build's environment has none of mudwiz's dependencies (their
     # types are Any here, which compiles to the same calls) nor the zope plugin; the type check proper is CI's
-    return mypycify(["--config-file", str(ROOT / "mypyc.ini"), *_hot_modules()], opt_level="3")
+    modules = [str(path.relative_to(ROOT)) for path in SOURCES]
+    return mypycify(["--config-file", str(ROOT / "mypyc.ini"), *modules], opt_level="3")
 
 
 setup(ext_modules=_extensions())

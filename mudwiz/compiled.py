@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import importlib
 import importlib.machinery
+import os
+import shutil
+import sysconfig
 from pathlib import Path
 
 HOT = (
@@ -18,8 +21,29 @@ HOT = (
 )
 
 
+PACKAGE = Path(__file__).parent
+
+
 def module_name(hot: str) -> str:
     return "mudwiz." + hot.removesuffix(".__init__")
+
+
+def source(hot: str, package: Path = PACKAGE) -> Path:
+    """A hot module's source file in ``package`` (the directory of mudwiz's modules)."""
+    return package.joinpath(*hot.split(".")).with_suffix(".py")
+
+
+def why_not() -> str | None:
+    """Why the hot modules cannot be compiled on this machine (None: they can), as setup.py decides before it
+    tries: no C compiler, no Python headers, or ``MUDWIZ_COMPILE=0``."""
+    if os.environ.get("MUDWIZ_COMPILE", "1") == "0":
+        return "MUDWIZ_COMPILE=0"
+    compiler = (os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc").split()[0]
+    if shutil.which(compiler) is None:
+        return f"no C compiler ({compiler})"
+    if not (Path(sysconfig.get_paths()["include"]) / "Python.h").exists():
+        return "no Python.h (Debian: python3-dev)"
+    return None
 
 
 def compiled() -> list[str]:
@@ -32,18 +56,18 @@ def _is_extension(name: str) -> bool:
     return origin.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
 
 
-def stale(package: Path = Path(__file__).parent) -> list[str]:
+def stale(package: Path = PACKAGE) -> list[str]:
     """Compiled modules older than their source: an edit since the build, which the compiled module shadows
     (an editable install puts them beside the source). ``pip install -e .`` again builds them anew."""
     out = []
     for hot in HOT:
-        source = package.joinpath(*hot.split(".")).with_suffix(".py")
-        if not source.exists():
+        path = source(hot, package)
+        if not path.exists():
             continue
-        for suffix in importlib.machinery.EXTENSION_SUFFIXES:
-            built = source.with_name(source.stem + suffix)
-            if built.exists() and built.stat().st_mtime < source.stat().st_mtime:
-                out.append(hot)
+        edited = path.stat().st_mtime
+        builds = [path.with_name(path.stem + suffix) for suffix in importlib.machinery.EXTENSION_SUFFIXES]
+        if any(built.exists() and built.stat().st_mtime < edited for built in builds):
+            out.append(hot)
     return out
 
 

@@ -221,11 +221,18 @@ class ClusterTables:
             if session is not None and session.connected and session.elsewhere is not None \
                     and session.elsewhere[1] == table_id:
                 self.visits.reattach(session, entry["node"], table_id)
-        for session in list(self.lobby.users.values()):  # watchers of it, its process changed: watching it there
-            where = session.elsewhere
-            if session.connected and where is not None and where[1] == table_id and not where[2] \
-                    and where[0] != entry["node"]:
+        for session, node in self.watching_elsewhere(table_id):  # its process changed: they watch it there
+            if node != entry["node"]:
                 self.watch_again(session, table_id)
+
+    def watching_elsewhere(self, table_id: int) -> list[tuple[Session, str]]:
+        """Our connected users who watch ``table_id`` at another process, with that process's node."""
+        out = []
+        for session in self.lobby.users.values():
+            where = session.elsewhere
+            if session.connected and where is not None and where[1] == table_id and not where[2]:
+                out.append((session, where[0]))
+        return out
 
     def watch_again(self, session: Session, table_id: int) -> None:
         """``session`` watched ``table_id`` on a process that stopped; another has it now: watch it there (it was
@@ -355,12 +362,10 @@ class ClusterTables:
             if away is not None and away[1].active():
                 away[1].cancel()
             table.reattach(session)
-        for session in list(self.lobby.users.values()):  # and those who watched it, here now, watch it again
-            where = session.elsewhere
-            if session.connected and where is not None and where[1] == table.id and not where[2]:
-                self.visits.place(session, None)
-                if not self.lobby.watch_again(session) and session.table is None:
-                    table.watch(session)
+        for session, _ in self.watching_elsewhere(table.id):  # and those who watched it, here now, watch it again
+            self.visits.place(session, None)
+            if not self.lobby.watch_again(session) and session.table is None:
+                table.watch(session)
 
     def _taken_over(self, m: dict[str, Any]) -> None:
         """The dead process's tables are another's now (published just before): what is left of it is gone."""
