@@ -11,27 +11,25 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from mudwiz.errors import IllegalAction
 
 SUIT_NAMES = {"B": "blue", "G": "green", "R": "red", "Y": "yellow", "K": "black"}
 
 
-@dataclass(frozen=True, order=True)
-class Action:
-    """One move: a verb and its words, e.g. ``Action("play", ("R12",))``; ``str()`` gives the wire text."""
+class Action(NamedTuple):
+    """One move: a verb and its words, e.g. ``Action("play", ("R12",))``; ``str()`` gives the wire text.
+
+    A named tuple, not a dataclass: a move is parsed, normalised and looked up in the legal ones on every command,
+    and a tuple's equality, hashing and construction run in C, where a dataclass's generated methods ran as
+    Python (issue #18)."""
 
     verb: str
     args: tuple[str, ...] = ()
 
     def __str__(self) -> str:
-        # Worked out once an action: the games' legal moves are module constants, turned into text for every
-        # state (issue #18). Not a field, so equality, order and hashing are as before.
-        text = self.__dict__.get("_text")
-        if text is None:
-            text = " ".join((self.verb, *self.args))
-            object.__setattr__(self, "_text", text)
-        return text
+        return " ".join((self[0], *self[1]))
 
     @classmethod
     def parse(cls, text: str) -> Action:

@@ -86,6 +86,13 @@ class ConnectionSession(Session):
             self.presenter.style = style
         connection.send_lines(fit(self.presenter.lines(message, event), style.width))
 
+    def wants_text(self) -> bool:
+        return self.mode == "json" and self.connection.on_message is None
+
+    def deliver_text(self, line: str) -> None:
+        if self.connected:
+            self.connection.send_line(line)
+
     def style(self) -> Style:
         style = Style.for_mode(self.mode, self.width)
         return replace(style, unicode=False) if self.charset == "ascii" else style  # CP437 has the rules' lines

@@ -75,6 +75,16 @@ class Session:
         """Send one protocol message; ``event`` is the engine event it came from, for renderers that want it."""
         raise NotImplementedError
 
+    def wants_text(self) -> bool:
+        """Whether this user reads protocol messages as JSON lines and nothing else (no renderer, no side channel
+        reading the dicts): then a table may hand ``deliver_text`` a state it encoded itself (table/fanout.py)."""
+        return False
+
+    def deliver_text(self, line: str) -> None:
+        """One protocol message already encoded as a JSON line (no line break): only to a session that
+        ``wants_text``."""
+        raise NotImplementedError
+
     def close(self) -> None:
         """End the connection (``/quit``); sessions without one have nothing to close."""
 

@@ -3,15 +3,20 @@ of the sheet shared by every view; and the terminal client keeps the sheet a sta
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
+import pytest
 from recorder import Recorder
 from test_table import play_round, setup
+from twisted.internet.task import Clock
 
 from mudwiz.client.model import Model
 from mudwiz.commands import dispatch
 from mudwiz.games.witches import PassDone
 from mudwiz.games.wizard import Wizard
+from mudwiz.lobby import Lobby
+from mudwiz.render import jsonl
 from mudwiz.table.botseat import BotSession
 
 
@@ -204,3 +209,66 @@ def test_an_event_each_viewer_sees_their_own_way_reaches_each_as_theirs() -> Non
         for p, mine in zip(people, received, strict=True):
             assert p.messages[-1]["received"] == [mine]
         assert all(w.messages[-1]["received"] == [] for w in watchers)
+
+
+class TextRecorder(Recorder):
+    """A JSON connection's session as a table sees it: it takes a state the table encoded itself."""
+
+    texts = 0  # states taken encoded
+
+    def wants_text(self) -> bool:
+        return True
+
+    def deliver_text(self, line: str) -> None:
+        assert "\n" not in line
+        self.texts += 1
+        self.messages.append(json.loads(line))
+
+
+def played(kinds: str, **opts: str) -> list[list[dict[str, Any]]]:
+    """What each of three players and a watcher (``kinds``: ``d`` a session read as dicts, ``t`` one that takes
+    JSON text) is sent over a seeded game of Wizard played to its end with a ``/look`` now and then, as the JSON
+    lines of a connection carry it."""
+    clock = Clock()
+    lobby = Lobby(clock, grace=30.0, bot_delay=0.5, seed=1)
+    people = [TextRecorder() if kind == "t" else Recorder() for kind in kinds]
+    for i, p in enumerate(people):
+        lobby.login(p, f"p{i}")
+    dispatch(lobby, people[0], "/new wizard")
+    for p in people[1:3]:
+        dispatch(lobby, p, "/join 1")
+    dispatch(lobby, people[3], "/watch 1")
+    for name, value in {"confirm": "0", "rounds": "5", **opts}.items():
+        dispatch(lobby, people[0], f"/option {name} {value}")
+    dispatch(lobby, people[0], "/start")
+    table = lobby.tables[1]
+    for step in range(300):
+        if table.game.phase == "gameover":
+            break
+        if step % 7 == 0:
+            dispatch(lobby, people[step % 4], "/look")
+        if table.game.phase == "roundend":
+            for p in people[:3]:
+                dispatch(lobby, p, "/ok")
+            continue
+        for p in people[:3]:
+            legal = p.last_state()["legal"]
+            if legal and legal[0] not in ("/ok", "/start"):
+                dispatch(lobby, p, legal[-1])
+                break
+    assert table.game.phase == "gameover"
+    split = "hiddentip" not in opts  # hidden bids: every state built whole
+    assert all((p.texts > 60) == split for p in people if isinstance(p, TextRecorder))
+    return [[json.loads(jsonl.encode(m)) for m in p.messages] for p in people]
+
+
+@pytest.mark.parametrize("options", [{}, {"hiddentip": "on"}])
+def test_json_viewers_taking_encoded_states_are_sent_what_every_viewer_is_sent(options: dict[str, str]) -> None:
+    """A table encodes its JSON viewers' states from the engine's split views (the fields all see alike once):
+    every message is what the same viewer reading the dicts would be sent, the sheet left out alike, at an
+    all-JSON table, a mixed one, and a game whose views do not split (hidden bids)."""
+    dicts = played("dddd", **options)
+    assert sum(m["type"] == "state" for m in dicts[0]) > 60
+    assert any("sheet" in m for m in dicts[3][5:]) and any("sheet" not in m for m in dicts[3])
+    assert played("tttt", **options) == dicts
+    assert played("tdtd", **options) == dicts

@@ -61,10 +61,11 @@ PLAYER_KEYS = {
 }
 
 
-def views(game_name: str, players: int, options: dict[str, Any], seed: int, at_once: bool = False
-          ) -> list[dict[str, Any]]:
+def views(game_name: str, players: int, options: dict[str, Any], seed: int, at_once: bool = False,
+          split: bool = False) -> list[dict[str, Any]]:
     """Every seat's and an observer's view when a round or phase begins and every fifth move, random bots playing
-    the seeded game to its end; ``at_once``: all of them in one ``Game.views``, as a table's update builds them."""
+    the seeded game to its end; ``at_once``: all of them in one ``Game.views``, as a table's update builds them;
+    ``split``: each put together from ``Game.split_views``' two parts, as a table's JSON viewers are sent them."""
     game = game_class(game_name)(players, options, seed)
     bots = [RandomBot(game_name, random.Random(seed * 100 + s)) for s in range(players)]
     taken: list[dict[str, Any]] = []
@@ -73,7 +74,10 @@ def views(game_name: str, players: int, options: dict[str, Any], seed: int, at_o
         now = (game.round, game.phase)
         if now != last or step % 5 == 0:
             seats = [*range(players), None]
-            taken += game.views(seats) if at_once else [game.view(seat) for seat in seats]
+            if split:
+                taken += joined(game.split_views(seats))
+            else:
+                taken += game.views(seats) if at_once else [game.view(seat) for seat in seats]
         last = now
         if game.finished:
             return taken
@@ -85,6 +89,15 @@ def views(game_name: str, players: int, options: dict[str, Any], seed: int, at_o
         assert action is not None
         game.apply(seat, action)
     raise AssertionError("the game did not end")
+
+
+def joined(split: tuple[dict[str, Any], list[dict[str, Any]]] | None) -> list[dict[str, Any]]:
+    """Each seat's view from the parts ``split_views`` made, which must share no field."""
+    assert split is not None
+    alike, owns = split
+    for own in owns:
+        assert not set(own) & set(alike), "a field in both parts"
+    return [{**alike, **own} for own in owns]
 
 
 def digest(taken: list[dict[str, Any]]) -> str:
@@ -108,6 +121,20 @@ def test_views_built_at_once_are_each_seats_own_view(index: int) -> None:
     assert digest(views(game_name, players, options, seed, at_once=True)) == DIGESTS[index]
 
 
+@pytest.mark.parametrize("index", [0, 3, 4, 5, 6, 7])
+def test_views_split_into_alike_and_own_parts_are_each_seats_own_view(index: int) -> None:
+    game_name, players, options, seed = GAMES[index]
+    assert digest(views(game_name, players, options, seed, split=True)) == DIGESTS[index]
+
+
+@pytest.mark.parametrize("index", [1, 2])
+def test_views_that_show_each_seat_other_players_differently_are_not_split(index: int) -> None:
+    """Hidden bids and clairvoyance: each seat's players' entries are its own, so there is no alike part."""
+    game_name, players, options, seed = GAMES[index]
+    game = game_class(game_name)(players, options, seed)
+    assert game.split_views([0, 1, None]) is None
+
+
 def test_a_witches_spell_view_is_what_the_engine_built() -> None:
     """The spell phase, which random play hardly reaches: the caster chooses, then the game ends."""
     game = Witches(3, {"hands": 1}, seed=2)
@@ -118,6 +145,11 @@ def test_a_witches_spell_view_is_what_the_engine_built() -> None:
     taken += [game.view(seat) for seat in (0, 1, 2, None)]
     check_keys("witches", taken)
     assert digest(taken) == SPELL_DIGEST
+    again = Witches(3, {"hands": 1}, seed=2)
+    spell_hand(again, 25)
+    split = joined(again.split_views((0, 1, 2, None)))
+    again.apply(again.waiting()[0], "spell take")
+    assert digest(split + joined(again.split_views((0, 1, 2, None)))) == SPELL_DIGEST
 
 
 def check_keys(game_name: str, taken: list[dict[str, Any]]) -> None:

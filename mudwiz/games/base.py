@@ -32,6 +32,7 @@ from mudwiz.numbers import whole_number
 Seat = int
 ADVANCE = "next"  # the log's word for the table ending a round-end pause
 _NOTHING: Mapping[str, Any] = {}  # no fields (never changed)
+_SEAT_FIELDS = ("you", "hand", "legal")  # the fields of a view that are its seat's own (``split_views``)
 
 
 class Phase(StrEnum):
@@ -312,31 +313,13 @@ class Game(ABC):
         game's in that seat's view, so that a caller that sends the view with its own fields ahead (the table's
         ``state``) gets them in the one dict made for the view, not in a second dict the view is copied into."""
         waiting = self.waiting()
-        names, scores = self.players, self.scores
+        names = self.players
         alike = self._players_alike()
         # The fields before the game's own, as an observer has them: each view is this with its seat's own values
         # put over it, in place (a dict merge keeps the first place of a key), so that the views cost dict merges
         # and the seats' own fields rather than every field built again for every seat (issue #18).
-        pre = {
-            "game": self.name,
-            "phase": self.phase,
-            "round": self.round,
-            "rounds": self._rounds(),
-            "dealer": names[self._dealer()],
-            "turn": names[waiting[0]] if len(waiting) == 1 else None,
-            "waiting": [names[s] for s in waiting],
-            "you": None,
-            "players": self._players_seen_by(None) if alike else None,
-            "hand": [],
-            "legal": [],
-        }
-        # the options set to something: an unset number, a flag off and an "off" choice go unsaid (``is``, not
-        # ``in``: a number option set to 0 is set, though 0 == False)
-        post = {
-            "options": {k: v for k, v in self.options.items() if v is not None and v is not False and v != "off"},
-            "sheet": self.sheet_snapshot(),
-            "standings": standings(names, scores, self.LOW_WINS) if self.finished else None,
-        }
+        pre = self._common(waiting, alike)
+        post = self._closing()
         observers = self._view(None) if len(seats) > 1 else None
         views = []
         for i, seat in enumerate(seats):
@@ -354,6 +337,65 @@ class Game(ABC):
             else:
                 views.append({**head, **pre, **mine, **observers, **own, **post})
         return views
+
+    def split_views(self, seats: Sequence[Seat | None]) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
+        """``views(seats)`` as one dict of what they all have alike and, for each seat, a dict of its own fields
+        (``you``, ``hand``, ``legal`` and the game's ``_view_own``): each view has the fields of
+        ``{**alike, **own}``, and the two share no key. A table encodes the alike part once for all its JSON
+        viewers and each seat's part on its own, instead of every viewer's whole state (issue #18). None for a
+        game whose views cannot be split so (players seen differently by each seat, or no ``_view_own``)."""
+        if not self._players_alike():
+            return None
+        observer_own = self._view_own(None)
+        if observer_own is None:
+            return None
+        waiting = self.waiting()
+        names = self.players
+        alike = self._common(waiting, True)
+        for key in _SEAT_FIELDS:
+            del alike[key]
+        alike.update(self._view(None))
+        for key in observer_own:
+            alike.pop(key, None)
+        alike.update(self._closing())
+        owns = []
+        for seat in seats:
+            if seat is None:
+                owns.append({"you": None, "hand": [], "legal": [], **observer_own})
+            else:
+                own = self._view_own(seat)
+                assert own is not None  # a game that splits its views splits them for every seat
+                owns.append({"you": names[seat], "hand": self._hand(seat),
+                             "legal": [str(a) for a in self._legal_while(seat, waiting)], **own})
+        return alike, owns
+
+    def _common(self, waiting: list[Seat], alike: bool) -> dict[str, Any]:
+        """A view's first fields, as an observer has them (``you``, ``hand`` and ``legal`` empty); ``players``
+        when ``alike`` (``_players_alike``)."""
+        names = self.players
+        return {
+            "game": self.name,
+            "phase": self.phase,
+            "round": self.round,
+            "rounds": self._rounds(),
+            "dealer": names[self._dealer()],
+            "turn": names[waiting[0]] if len(waiting) == 1 else None,
+            "waiting": [names[s] for s in waiting],
+            "you": None,
+            "players": self._players_seen_by(None) if alike else None,
+            "hand": [],
+            "legal": [],
+        }
+
+    def _closing(self) -> dict[str, Any]:
+        """A view's last fields, the same for every viewer: the options set, the score sheet, the standings."""
+        # the options set to something: an unset number, a flag off and an "off" choice go unsaid (``is``, not
+        # ``in``: a number option set to 0 is set, though 0 == False)
+        return {
+            "options": {k: v for k, v in self.options.items() if v is not None and v is not False and v != "off"},
+            "sheet": self.sheet_snapshot(),
+            "standings": standings(self.players, self.scores, self.LOW_WINS) if self.finished else None,
+        }
 
     def _players_seen_by(self, viewer: Seat | None) -> list[dict[str, Any]]:
         scores = self.scores

@@ -12,11 +12,11 @@ _PRIVATE = ("look",)
 _encoder = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 
 
-def _stdlib(message: dict[str, Any]) -> str:
+def _stdlib(message: Any) -> str:
     return _encoder.encode(message)
 
 
-def _choose_dumps() -> Callable[[dict[str, Any]], str]:
+def _choose_dumps() -> Callable[[Any], str]:
     """The standard library's encoder, or orjson's where it is installed (``pip install 'mudwiz[fast]'``) and not
     refused (``MUDWIZ_JSON=stdlib``): the same bytes ten times faster, and encoding states was a quarter of a
     move's cost (issue #18; bench/load.py measures both). A message orjson cannot take (an integer past 64
@@ -30,7 +30,7 @@ def _choose_dumps() -> Callable[[dict[str, Any]], str]:
         return _stdlib
     orjson_dumps = orjson.dumps
 
-    def fast(message: dict[str, Any]) -> str:
+    def fast(message: Any) -> str:
         try:
             return orjson_dumps(message).decode()
         except TypeError:  # orjson.JSONEncodeError is a TypeError

@@ -177,23 +177,33 @@ class FanOut:
         """The engine's ``view`` from ``session``'s seat, made with the state's head first (``Game.views``'
         ``first``), completed with what only the table knows: who is a bot, who is away and for how long, who
         has confirmed, and the table's own moves (``/ok``, ``/start``)."""
-        table = self.table
-        in_game = alike["in_game"]
-        legal = [f"/{a}" for a in view["legal"]] if in_game else []
-        if seat is not None and in_game and alike["roundend"] and session.name not in table.rounds.confirmed:
-            legal.append("/ok")
-        if seat is not None and not in_game and table.is_host(session) and table.can_start():
-            legal.append("/start")
-        players = view["players"]
-        if id(players) not in alike["merged"]:  # the engine may share one list among the views of an update
-            alike["merged"].add(id(players))
-            for p in players:
-                p.update(people[p["name"].lower()])
-        view["legal"] = legal
+        view["legal"] = self._legal(session, seat, view["legal"], alike)
+        self._merge_people(view["players"], people, alike)
         view["table_options"] = alike["table_options"]
         view["confirmed"] = alike["confirmed"]
         view["moves"] = alike["moves"]
         return view
+
+    def _legal(self, session: Session, seat: int | None, moves: list[str], alike: dict[str, Any]) -> list[str]:
+        """A state's ``legal``: the engine's moves as commands, and the table's own (``/ok``, ``/start``)."""
+        table = self.table
+        in_game = alike["in_game"]
+        legal = [f"/{a}" for a in moves] if in_game else []
+        if seat is not None and in_game and alike["roundend"] and session.name not in table.rounds.confirmed:
+            legal.append("/ok")
+        if seat is not None and not in_game and table.is_host(session) and table.can_start():
+            legal.append("/start")
+        return legal
+
+    @staticmethod
+    def _merge_people(players: list[dict[str, Any]], people: dict[str, dict[str, Any]],
+                      alike: dict[str, Any]) -> None:
+        """What only the table knows of each player (``who_is_who``), put into the players' entries of a view,
+        once a list: the engine may share one list among the views of an update."""
+        if id(players) not in alike["merged"]:
+            alike["merged"].add(id(players))
+            for p in players:
+                p.update(people[p["name"].lower()])
 
     def rating(self, name: str, holder: Session | None) -> int | None:
         """The rating shown for a seat in this table's game, from the ratings in memory (no read of the store for
@@ -259,8 +269,52 @@ class FanOut:
                 self.send_state(s, look=s is look)
             return
         people, alike, seats = self.who_is_who(), self._alike(), table.seats
+        texts = [s for s in viewers if s.wants_text()]
+        if texts and self._send_texts(texts, look, people, alike):
+            viewers = [s for s in viewers if not s.wants_text()]
+        if not viewers:
+            return
         seated = [s in seats for s in viewers]  # by identity: ``own_seat`` (not a seat kept under their name)
         in_game = [self._game_seat(s, at) for s, at in zip(viewers, seated, strict=True)]
         heads = [alike["heads"][at] for at in seated]
         for s, seat, view in zip(viewers, in_game, table.game.views(in_game, heads), strict=True):
             self._deliver_state(s, self._in_the_game(s, seat, view, people, alike), look=s is look)
+
+    def _send_texts(self, viewers: list[Session], look: Session | None, people: dict[str, dict[str, Any]],
+                    alike: dict[str, Any]) -> bool:
+        """The states of viewers that read JSON lines and nothing else (``Session.wants_text``), encoded as the
+        engine's ``split_views`` splits them: what they all see alike once, each viewer's own fields (the head,
+        the seat's hand and moves) on their own, the score sheet once and only to those who have not had it
+        (``_sheet_once``). The same fields as each one's whole state encoded (``_in_the_game``), a fraction of
+        the work (issue #18). False, with nothing sent, for a game whose views cannot be split."""
+        table = self.table
+        game = table.game
+        assert game is not None
+        seats = table.seats
+        seated = [s in seats for s in viewers]
+        in_game = [self._game_seat(s, at) for s, at in zip(viewers, seated, strict=True)]
+        split = game.split_views(in_game)
+        if split is None:
+            return False
+        common, owns = split
+        sheet = common.pop("sheet")
+        self._merge_people(common["players"], people, alike)
+        common["table_options"] = alike["table_options"]
+        common["confirmed"] = alike["confirmed"]
+        common["moves"] = alike["moves"]
+        body = jsonl.dumps(common)[1:]  # the alike fields and the closing brace
+        heads = [jsonl.dumps(head)[:-1] for head in alike["heads"]]  # an observer's, a seated viewer's
+        mark = (table.id, table.games_played, len(sheet))
+        with_sheet = ""
+        for s, at, seat, own in zip(viewers, seated, in_game, owns, strict=True):
+            own["legal"] = self._legal(s, seat, own["legal"], alike)
+            line = heads[at] + "," + jsonl.dumps(own)[1:-1] + ","
+            if s.sheet_sent != mark or s is look:
+                s.sheet_sent = mark
+                if not with_sheet:
+                    with_sheet = '"sheet":' + jsonl.dumps(sheet) + "," + body
+                line += with_sheet
+            else:
+                line += body
+            s.deliver_text(line)
+        return True
