@@ -36,6 +36,7 @@ from mudwiz.games import available
 from mudwiz.net import terminal
 from mudwiz.net.lines import LineFactory, LineProtocol, peer
 from mudwiz.net.tcp import write_now
+from mudwiz.outflow import before_output
 
 log = Logger()
 
@@ -193,6 +194,25 @@ class TelnetLines(LineProtocol, TelnetProtocol):
             state.state, state.negotiating = wanted, False
             self.flush()  # after the prompt it follows
             socket.write(IAC + (WILL if on else WONT) + ECHO)
+
+    def flush(self) -> None:
+        """What was held back, as one piece; for a client that never spoke telnet (a program, ``nc``) with
+        nothing unusual about it, written here in one step: the bytes ``emit`` would write through ``write``
+        and ``_Telnet.write`` (UTF-8, LF as CR LF, no IAC doubled, no EOR or GA), without their six calls. A
+        turn's output is written this way to every JSON connection after every move (issue #18)."""
+        held = self.held_text
+        if not held:
+            return
+        transport: Any = self.transport
+        socket = transport.transport if transport is not None else None
+        if self.telnet or self.keyboard is not None or self.dropped or socket is None or self.backlog.paused \
+                or self.connection.session.charset != "utf-8":
+            super().flush()
+            return
+        text = "".join(held)
+        held.clear()
+        before_output()
+        write_now(socket, text.encode("utf-8", errors="replace").replace(b"\n", b"\r\n"))
 
     def emit(self, text: str) -> None:
         """Each piece the connection sends (all it was sent while a line was acted on) is a burst that ends where
