@@ -379,10 +379,9 @@ class LineProtocol(LineReceiver, TimeoutMixin):
         charset = self.connection.session.charset
         # UTF-8 (nearly every client) encoded here, the rest by ``terminal``: this runs for every write
         data = text.encode("utf-8", errors="replace") if charset == "utf-8" else terminal.encode(text, charset)
-        if self.backlog.paused and not self.unread(len(data)):  # nothing held, not dropped: checked above
-            return
-        before_output()
-        write_now(self.transport, data)
+        if self.unread(len(data)):
+            before_output()
+            write_now(self.transport, data)
 
     def unread(self, size: int) -> bool:
         """Count ``size`` bytes about to be written: False, and the connection dropped, once more than
