@@ -327,7 +327,7 @@ class Game(ABC):
             if seat is not None:
                 mine["you"] = names[seat]
                 mine["hand"] = self._hand(seat)
-                mine["legal"] = [str(a) for a in self._legal_while(seat, waiting)]
+                mine["legal"] = [action_text(a) for a in self._legal_while(seat, waiting)]
             if not alike:
                 mine["players"] = self._players_seen_by(seat)
             own = self._view_own(seat) if observers is not None else None
@@ -366,7 +366,7 @@ class Game(ABC):
                 own = self._view_own(seat)
                 assert own is not None  # a game that splits its views splits them for every seat
                 owns.append({"you": names[seat], "hand": self._hand(seat),
-                             "legal": [str(a) for a in self._legal_while(seat, waiting)], **own})
+                             "legal": [action_text(a) for a in self._legal_while(seat, waiting)], **own})
         return alike, owns
 
     def _common(self, waiting: list[Seat], alike: bool) -> dict[str, Any]:
@@ -517,7 +517,7 @@ class Game(ABC):
         if not (act in legal if type(self).is_legal is Game.is_legal else self.is_legal(seat, act)):
             raise IllegalAction(self.explain(seat, act))
         events = self._apply(seat, act)
-        self.log.append((seat, str(act)))
+        self.log.append((seat, action_text(act)))
         return events
 
     def advance(self) -> list[Event]:
@@ -558,6 +558,13 @@ class Game(ABC):
     def step(self, seat: Seat | None, text: str) -> list[Event]:
         """Apply one entry of a log: a seat's move, or (seat None) the table ending a round-end pause."""
         return self.advance() if seat is None else self.apply(seat, text)
+
+
+def action_text(action: Action) -> str:
+    """``str(action)``, worked out here rather than by ``Action.__str__``: compiled (mudwiz/compiled.py), it makes no
+    Python call, and every state's legal moves are turned into text (issue #18)."""
+    args = action.args
+    return action.verb + " " + " ".join(args) if args else action.verb
 
 
 def standings(names: Sequence[str], scores: Sequence[int], low_wins: bool = False) -> list[dict[str, Any]]:
