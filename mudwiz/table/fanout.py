@@ -41,6 +41,8 @@ class FanOut:
         self._seats_of: tuple[Game | None, dict[str, int]] = (None, {})
         # the last ``who_is_who`` made with every holder of a seat connected, for its game and those holders
         self._people: tuple[Game, list[Session | None], dict[str, dict[str, Any]]] | None = None
+        # the last heads of a state encoded (``_heads_text``): what they were made from, and the two texts
+        self._heads: tuple[tuple[Any, ...], list[str]] | None = None
 
     def events(self, events: list[Event]) -> None:
         """Each event to each viewer as they may see it (observers as None); a timed reveal is ended for those
@@ -280,6 +282,19 @@ class FanOut:
         for s, seat, view in zip(viewers, in_game, table.game.views(in_game, heads), strict=True):
             self._deliver_state(s, self._in_the_game(s, seat, view, people, alike), look=s is look)
 
+    def _heads_text(self, heads: tuple[dict[str, Any], dict[str, Any]]) -> list[str]:
+        """The two heads of a state (an observer's, a seated viewer's) encoded without their closing brace, as
+        last time while the table's host, status and observers are the same: they change a few times a game,
+        and every update of every table needs them."""
+        head = heads[0]
+        key = (head["host"], head["status"], tuple(head["observers"]))
+        known = self._heads
+        if known is not None and known[0] == key:
+            return known[1]
+        texts = [jsonl.dumps(h)[:-1] for h in heads]
+        self._heads = (key, texts)
+        return texts
+
     def _send_texts(self, viewers: list[Session], look: Session | None, people: dict[str, dict[str, Any]],
                     alike: dict[str, Any]) -> bool:
         """The states of viewers that read JSON lines and nothing else (``Session.wants_text``), encoded as the
@@ -303,7 +318,7 @@ class FanOut:
         common["confirmed"] = alike["confirmed"]
         common["moves"] = alike["moves"]
         body = jsonl.dumps(common)[1:]  # the alike fields and the closing brace
-        heads = [jsonl.dumps(head)[:-1] for head in alike["heads"]]  # an observer's, a seated viewer's
+        heads = self._heads_text(alike["heads"])
         mark = (table.id, table.games_played, len(sheet))
         with_sheet = ""
         for s, at, seat, own in zip(viewers, seated, in_game, owns, strict=True):
