@@ -180,10 +180,7 @@ class FanOut:
         ``first``), completed with what only the table knows: who is a bot, who is away and for how long, who
         has confirmed, and the table's own moves (``/ok``, ``/start``)."""
         view["legal"] = self._legal(session, seat, view["legal"], alike)
-        self._merge_people(view["players"], people, alike)
-        view["table_options"] = alike["table_options"]
-        view["confirmed"] = alike["confirmed"]
-        view["moves"] = alike["moves"]
+        self._table_fields(view, people, alike)
         return view
 
     def _legal(self, session: Session, seat: int | None, moves: list[str], alike: dict[str, Any]) -> list[str]:
@@ -198,14 +195,18 @@ class FanOut:
         return legal
 
     @staticmethod
-    def _merge_people(players: list[dict[str, Any]], people: dict[str, dict[str, Any]],
-                      alike: dict[str, Any]) -> None:
-        """What only the table knows of each player (``who_is_who``), put into the players' entries of a view,
-        once a list: the engine may share one list among the views of an update."""
+    def _table_fields(fields: dict[str, Any], people: dict[str, dict[str, Any]], alike: dict[str, Any]) -> None:
+        """What only the table knows, the same for every viewer, put into a view (or the part all views share):
+        each player's ``who_is_who`` entry (once a list of players: the engine may share one list among the views
+        of an update), the table's options, who has confirmed, its moves."""
+        players = fields["players"]
         if id(players) not in alike["merged"]:
             alike["merged"].add(id(players))
             for p in players:
                 p.update(people[p["name"].lower()])
+        fields["table_options"] = alike["table_options"]
+        fields["confirmed"] = alike["confirmed"]
+        fields["moves"] = alike["moves"]
 
     def rating(self, name: str, holder: Session | None) -> int | None:
         """The rating shown for a seat in this table's game, from the ratings in memory (no read of the store for
@@ -248,14 +249,18 @@ class FanOut:
         most of every state's bytes and encoding time (issue #18). It is sent with the game's first state, each
         round's end, a redraw (``look``: ``/look``, sitting down, watching) and to a new viewer; a state without
         ``sheet`` means "as before" (docs/protocol.md)."""
-        game = self.table.game
-        if game is None or "sheet" not in message:
+        if self.table.game is None or "sheet" not in message:
             return
-        mark = (self.table.id, self.table.games_played, len(message["sheet"]))
-        if session.sheet_sent == mark and not look:
+        if not self._sheet_wanted(session, message["sheet"], look):
             del message["sheet"]
-        else:
-            session.sheet_sent = mark
+
+    def _sheet_wanted(self, session: Session, sheet: list[dict[str, Any]], look: bool) -> bool:
+        """Whether ``session`` is to be sent ``sheet`` (``_sheet_once``'s rule), taken as sent if so."""
+        mark = (self.table.id, self.table.games_played, len(sheet))
+        if session.sheet_sent == mark and not look:
+            return False
+        session.sheet_sent = mark
+        return True
 
     def send_states(self, look: Session | None = None, skip: Collection[str] = ()) -> None:
         """A fresh state to every connected person watching or seated but those named in ``skip`` (sent theirs
@@ -270,17 +275,26 @@ class FanOut:
             for s in viewers:
                 self.send_state(s, look=s is look)
             return
-        people, alike, seats = self.who_is_who(), self._alike(), table.seats
-        texts = [s for s in viewers if s.wants_text()]
+        people, alike = self.who_is_who(), self._alike()
+        texts: list[Session] = []
+        others: list[Session] = []
+        for s in viewers:
+            (texts if s.wants_text() else others).append(s)
         if texts and self._send_texts(texts, look, people, alike):
-            viewers = [s for s in viewers if not s.wants_text()]
+            viewers = others
         if not viewers:
             return
-        seated = [s in seats for s in viewers]  # by identity: ``own_seat`` (not a seat kept under their name)
-        in_game = [self._game_seat(s, at) for s, at in zip(viewers, seated, strict=True)]
+        seated, in_game = self._viewer_seats(viewers)
         heads = [alike["heads"][at] for at in seated]
         for s, seat, view in zip(viewers, in_game, table.game.views(in_game, heads), strict=True):
             self._deliver_state(s, self._in_the_game(s, seat, view, people, alike), look=s is look)
+
+    def _viewer_seats(self, viewers: list[Session]) -> tuple[list[bool], list[int | None]]:
+        """Whether each viewer holds a seat, by identity (``own_seat``: not a seat kept under their name for
+        another session), and their seat in the game (``_game_seat``)."""
+        seats = self.table.seats
+        seated = [s in seats for s in viewers]
+        return seated, [self._game_seat(s, at) for s, at in zip(viewers, seated, strict=True)]
 
     def _heads_text(self, heads: tuple[dict[str, Any], dict[str, Any]]) -> list[str]:
         """The two heads of a state (an observer's, a seated viewer's) encoded without their closing brace, as
@@ -305,27 +319,20 @@ class FanOut:
         table = self.table
         game = table.game
         assert game is not None
-        seats = table.seats
-        seated = [s in seats for s in viewers]
-        in_game = [self._game_seat(s, at) for s, at in zip(viewers, seated, strict=True)]
+        seated, in_game = self._viewer_seats(viewers)
         split = game.split_views(in_game)
         if split is None:
             return False
         common, owns = split
         sheet = common.pop("sheet")
-        self._merge_people(common["players"], people, alike)
-        common["table_options"] = alike["table_options"]
-        common["confirmed"] = alike["confirmed"]
-        common["moves"] = alike["moves"]
+        self._table_fields(common, people, alike)
         body = jsonl.dumps(common)[1:]  # the alike fields and the closing brace
         heads = self._heads_text(alike["heads"])
-        mark = (table.id, table.games_played, len(sheet))
         with_sheet = ""
         for s, at, seat, own in zip(viewers, seated, in_game, owns, strict=True):
             own["legal"] = self._legal(s, seat, own["legal"], alike)
             line = heads[at] + "," + jsonl.dumps(own)[1:-1] + ","
-            if s.sheet_sent != mark or s is look:
-                s.sheet_sent = mark
+            if self._sheet_wanted(s, sheet, s is look):
                 if not with_sheet:
                     with_sheet = '"sheet":' + jsonl.dumps(sheet) + "," + body
                 line += with_sheet
