@@ -419,6 +419,9 @@ def worker(kind: str, *args: Any, **options: Any) -> None:
     # and ever longer (80 ms at the end of a run), each delaying every reply the worker was reading then: a
     # latency of the instrument's own that was counted as the server's. What a worker makes has no cycles to find.
     gc.disable()
+    if os.environ.get("GEN_UVLOOP"):
+        import uvloop
+        uvloop.install()
     asyncio.run(idle_worker(*args) if kind == "idle" else play_worker(*args, **options))
 
 

@@ -198,6 +198,8 @@ class Game(ABC):
     scores: list[int]  # running totals, by seat
     sheet: list[dict[str, Any]]  # one entry a scored round, as the view and /score show it
     _sheet_copy: list[dict[str, Any]] | None = None  # the views' shared copy of ``sheet`` (``sheet_snapshot``)
+    # each seat's hand as its views show it, with the cards it was sorted from (``_shown_hand``)
+    _hands_shown: dict[Seat, tuple[tuple[str, ...], list[str]]] | None = None
 
     @classmethod
     def usage(cls, verb: str) -> str:
@@ -429,6 +431,22 @@ class Game(ABC):
         elif len(cached) < len(self.sheet):  # a new list, as views already sent may hold the old one
             cached = self._sheet_copy = [*cached, *copy.deepcopy(self.sheet[len(cached):])]
         return cached
+
+    def _shown_hand(self, seat: Seat, hand: list[str], order: Mapping[str, int]) -> list[str]:
+        """``hand`` sorted by ``order``, as ``seat``'s views show it: sorted again only once its cards changed (a
+        deal, a card played or passed). Every viewer's state carries its hand on every update, and sorting each
+        with a key function was a twentieth of a move (issue #18). The views share the list; readers must not
+        change it."""
+        cards = tuple(hand)
+        shown = self._hands_shown
+        if shown is None:
+            shown = self._hands_shown = {}
+        cached = shown.get(seat)
+        if cached is not None and cached[0] == cards:
+            return cached[1]
+        result = sorted(cards, key=order.__getitem__)
+        shown[seat] = (cards, result)
+        return result
 
     def revealed_view(self) -> dict[str, Any]:
         """The table with nothing hidden, for replaying a game's record (``/replay``), never for a live table: an

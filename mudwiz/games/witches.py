@@ -466,7 +466,7 @@ class Witches(TrickTakingGame):
         return self.hands_total
 
     def _hand(self, seat: Seat) -> list[str]:
-        return self._sorted(self.hands[seat])
+        return self._shown_hand(seat, self.hands[seat], _ORDER)
 
     def _player(self, seat: Seat, viewer: Seat | None) -> dict[str, Any]:
         if self._phase in (Phase.ROUNDEND, Phase.GAMEOVER):

@@ -379,7 +379,7 @@ class Wizard(TrickTakingGame):
     def _hand(self, seat: Seat) -> list[str]:
         if self.clairvoyant:
             return [HIDDEN] * len(self.hands[seat])
-        return sorted(self.hands[seat], key=_ORDER.__getitem__)
+        return self._shown_hand(seat, self.hands[seat], _ORDER)
 
     def _players_seen_by(self, viewer: Seat | None) -> list[dict[str, Any]]:
         """The players' entries, each built as one dict (what ``Game._players_seen_by`` merges from the common
@@ -399,7 +399,7 @@ class Wizard(TrickTakingGame):
                      "projected": None if bid is None else scores[seat] + round_score(bid, tricks[seat]),
                      "bid": bid, "has_bid": made is not None}
             if open_cards and seat != viewer:
-                entry["cards"] = sorted(hands[seat], key=_ORDER.__getitem__)
+                entry["cards"] = self._shown_hand(seat, hands[seat], _ORDER)
             entries.append(entry)
         return entries
 
@@ -408,7 +408,7 @@ class Wizard(TrickTakingGame):
         return not (self.hidden_bids or self.clairvoyant)
 
     def _open_hand(self, seat: Seat) -> list[str]:
-        return sorted(self.hands[seat], key=_ORDER.__getitem__)  # clairvoyance hides it from its holder only
+        return self._shown_hand(seat, self.hands[seat], _ORDER)  # clairvoyance hides it from its holder only
 
     def _reveal(self, view: dict[str, Any]) -> dict[str, Any]:
         """Every bid made, hidden or secret bidding or not."""
