@@ -61,6 +61,7 @@ def test_load_bench_quick_prints_figures_and_ratios_for_each_mode() -> None:
             capture_output=True, text=True, timeout=120, check=True,
         ).stdout
         lines = out.splitlines()
+        assert "worker(s) on uvloop" in lines[0], out  # the test extra has it: the generator runs as measured
         for who in ("mudwiz #1", "floor  #1", "ratio mudwiz/floor"):
             found = [line for line in lines if line.startswith(f"{mode:4} {label:>12}  {who}")]
             assert len(found) == 1, out
@@ -109,12 +110,13 @@ def test_load_bench_floor_work_spends_its_cpu_on_each_move() -> None:
     """``--floor-work US`` adds a floor that spends US µs of CPU on each move (docs/performance.md uses a scan of
     them to say what work a move may cost before the turn p99 target is missed): its CPU a command is at least
     that (a lower bound, not a timing: the busy loop counts the thread's own CPU), and ``--floors-only`` runs no
-    mudwiz."""
+    mudwiz. On asyncio's own loop (``--loop``), so that the generator's other loop is run too."""
     out = subprocess.run(
         [sys.executable, str(ROOT / "bench" / "load.py"), "--quick", "--mode", "play", "--floors-only",
-         "--floor-work", "3000", "--timeout", "60"],
+         "--floor-work", "3000", "--timeout", "60", "--loop", "asyncio"],
         capture_output=True, text=True, timeout=120, check=True,
     ).stdout
+    assert "worker(s) on asyncio" in out, out
     assert "mudwiz #1" not in out, out
     assert re.search(r"^play +4 tables  floor  #1 ", out, re.M), out
     worked = re.search(r"^play +4 tables  floor\+3000 #1 .*cpu µs/cmd +([\d.]+)", out, re.M)
