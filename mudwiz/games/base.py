@@ -32,7 +32,6 @@ from mudwiz.numbers import whole_number
 Seat = int
 ADVANCE = "next"  # the log's word for the table ending a round-end pause
 _NOTHING: Mapping[str, Any] = {}  # no fields (never changed)
-_SEAT_FIELDS = ("you", "hand", "legal")  # the fields of a view that are its seat's own (``split_views``)
 
 
 class Phase(StrEnum):
@@ -353,9 +352,7 @@ class Game(ABC):
             return None
         waiting = self.waiting()
         names = self.players
-        alike = self._common(waiting, True)
-        for key in _SEAT_FIELDS:
-            del alike[key]
+        alike = self._shared(waiting)
         alike.update(self._view(None))
         for key in observer_own:
             alike.pop(key, None)
@@ -371,9 +368,9 @@ class Game(ABC):
                              "legal": [action_text(a) for a in self._legal_while(seat, waiting)], **own})
         return alike, owns
 
-    def _common(self, waiting: list[Seat], alike: bool) -> dict[str, Any]:
-        """A view's first fields, as an observer has them (``you``, ``hand`` and ``legal`` empty); ``players``
-        when ``alike`` (``_players_alike``)."""
+    def _shared(self, waiting: list[Seat], alike: bool = True) -> dict[str, Any]:
+        """A view's first fields but the seat's own (``you``, ``hand``, ``legal``): the start of the part of an
+        update's views that ``split_views`` shares; ``players`` when ``alike`` (``_players_alike``)."""
         names = self.players
         return {
             "game": self.name,
@@ -383,11 +380,14 @@ class Game(ABC):
             "dealer": names[self._dealer()],
             "turn": names[waiting[0]] if len(waiting) == 1 else None,
             "waiting": [names[s] for s in waiting],
-            "you": None,
             "players": self._players_seen_by(None) if alike else None,
-            "hand": [],
-            "legal": [],
         }
+
+    def _common(self, waiting: list[Seat], alike: bool) -> dict[str, Any]:
+        """A view's first fields, as an observer has them (``you``, ``hand`` and ``legal`` empty)."""
+        common = self._shared(waiting, alike)
+        common["you"], common["hand"], common["legal"] = None, [], []
+        return common
 
     def _closing(self) -> dict[str, Any]:
         """A view's last fields, the same for every viewer: the options set, the score sheet, the standings."""

@@ -331,12 +331,12 @@ class FanOut:
         with_sheet = ""
         for s, at, seat, own in zip(viewers, seated, in_game, owns, strict=True):
             own["legal"] = self._legal(s, seat, own["legal"], alike)
-            line = heads[at] + "," + jsonl.dumps(own)[1:-1] + ","
             if self._sheet_wanted(s, sheet, s is look):
                 if not with_sheet:
                     with_sheet = '"sheet":' + jsonl.dumps(sheet) + "," + body
-                line += with_sheet
+                rest = with_sheet
             else:
-                line += body
-            s.deliver_text(line)
+                rest = body
+            # one string made of the parts, where adding them one by one copied the ~1,400 characters thrice
+            s.deliver_text("".join((heads[at], ",", jsonl.dumps(own)[1:-1], ",", rest)))
         return True
