@@ -275,3 +275,43 @@ def test_json_viewers_taking_encoded_states_are_sent_what_every_viewer_is_sent(o
     assert any("sheet" in m for m in dicts[3][5:]) and any("sheet" not in m for m in dicts[3])
     assert played("tttt", **options) == dicts
     assert played("tdtd", **options) == dicts
+
+
+def round_end_changes(kinds: str) -> list[list[dict[str, Any]]]:
+    """What four players (``kinds`` as ``played``'s) are sent through a round's end at which, between the
+    ``/ok``s, a player drops and the game's options change: the views a round end keeps for its ``/ok``s
+    (``FanOut._split``) must show both, to the next to confirm and to a redraw."""
+    clock = Clock()
+    lobby = Lobby(clock, grace=30.0, bot_delay=0.5, seed=3)
+    people = [TextRecorder() if kind == "t" else Recorder() for kind in kinds]
+    for i, p in enumerate(people):
+        lobby.login(p, f"p{i}")
+    dispatch(lobby, people[0], "/new wizard")
+    for p in people[1:]:
+        dispatch(lobby, p, "/join 1")
+    dispatch(lobby, people[0], "/option rounds 3")
+    dispatch(lobby, people[0], "/start")
+    table = lobby.tables[1]
+    while table.game.phase != "roundend":
+        mover = next(p for p in people if p.last_state()["legal"])
+        dispatch(lobby, mover, mover.last_state()["legal"][-1])
+    kept = table.fanout._round_end
+    dispatch(lobby, people[0], "/ok")
+    if "t" in kinds:  # the first /ok's states were built from the views the round's last move kept
+        assert kept is not None and table.fanout._round_end is kept
+    lobby.disconnect(people[3])  # away now: the others' next states say so
+    table.game.options["notequal"] = not table.game.options["notequal"]  # as a test elsewhere sets one mid-game
+    dispatch(lobby, people[1], "/ok")  # p2 is still waited for
+    dispatch(lobby, people[0], "/look")
+    assert table.game.phase == "roundend"
+    return [[json.loads(jsonl.encode(m)) for m in p.messages] for p in people[:3]]
+
+
+def test_the_views_a_round_end_keeps_show_what_changed_without_a_move() -> None:
+    dicts = round_end_changes("dddd")
+    for p in dicts[:2]:
+        last = [m for m in p if m["type"] == "state"][-1]
+        assert last["options"].get("notequal") and next(x for x in last["players"] if x["name"] == "p3")["away"]
+        assert "/ok" not in last["legal"]
+    assert round_end_changes("tttd") == dicts
+    assert round_end_changes("tdtd") == dicts

@@ -43,6 +43,10 @@ class FanOut:
         self._people: tuple[Game, list[Session | None], dict[str, dict[str, Any]]] | None = None
         # the last heads of a state encoded (``_heads_text``): what they were made from, and the two texts
         self._heads: tuple[tuple[Any, ...], list[str]] | None = None
+        # the views of a round's end as ``_split`` keeps them: the game, its move count and options then, the part
+        # all views share and each seat's own part (by seat, None an observer's), as the engine split them
+        self._round_end: tuple[Game, int, dict[str, Any], dict[str, Any], dict[int | None, dict[str, Any]]] | None \
+            = None
 
     def events(self, events: list[Event]) -> None:
         """Each event to each viewer as they may see it (observers as None); a timed reveal is ended for those
@@ -236,6 +240,11 @@ class FanOut:
 
     def send_state(self, session: Session, look: bool = False,
                    people: dict[str, dict[str, Any]] | None = None) -> None:
+        """``session``'s state (``state_for``); encoded here from the split views (``_send_texts``) for a viewer
+        that reads JSON text, as a round's end sends each ``/ok``'s confirmer theirs from the views it keeps."""
+        if self.table.game is not None and session.wants_text() and \
+                self._send_texts([session], session if look else None, people or self.who_is_who(), self._alike()):
+            return
         self._deliver_state(session, self.state_for(session, people), look)
 
     def _deliver_state(self, session: Session, message: dict[str, Any], look: bool) -> None:
@@ -309,6 +318,31 @@ class FanOut:
         self._heads = (key, texts)
         return texts
 
+    def _split(self, game: Game, seats: list[int | None]) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
+        """``game.split_views(seats)``, kept through a round's end: between its ``/ok``s nothing in the game
+        changes (the table's move count, bumped by every change, says so; an option set meanwhile is looked at
+        too), yet each ``/ok`` sends states, its confirmer's at once and the others' at the batch's end, and
+        building the views again for each was most of a round end's cost (issue #18). Hands out copies of the
+        parts kept, which the caller changes (their lists and the players' entries are shared, as within one
+        update)."""
+        if game.phase != "roundend":
+            self._round_end = None
+            return game.split_views(seats)
+        kept, moves = self._round_end, self.table.moves
+        same = kept is not None and kept[0] is game and kept[1] == moves and kept[2] == game.options
+        if kept is not None and same and all(seat in kept[4] for seat in seats):
+            by_seat = kept[4]
+            return dict(kept[3]), [dict(by_seat[seat]) for seat in seats]
+        split = game.split_views(seats)
+        if split is None:
+            return None
+        common, owns = split
+        by_seat = kept[4] if kept is not None and same else {}  # a viewer's seat not kept yet: added to the rest
+        for seat, own in zip(seats, owns, strict=True):
+            by_seat[seat] = dict(own)
+        self._round_end = (game, moves, dict(game.options), dict(common), by_seat)
+        return split
+
     def _send_texts(self, viewers: list[Session], look: Session | None, people: dict[str, dict[str, Any]],
                     alike: dict[str, Any]) -> bool:
         """The states of viewers that read JSON lines and nothing else (``Session.wants_text``), encoded as the
@@ -320,7 +354,7 @@ class FanOut:
         game = table.game
         assert game is not None
         seated, in_game = self._viewer_seats(viewers)
-        split = game.split_views(in_game)
+        split = self._split(game, in_game)
         if split is None:
             return False
         common, owns = split
@@ -331,6 +365,8 @@ class FanOut:
         with_sheet = ""
         for s, at, seat, own in zip(viewers, seated, in_game, owns, strict=True):
             own["legal"] = self._legal(s, seat, own["legal"], alike)
+            if s is look:
+                own["look"] = True  # a redraw, as ``_deliver_state`` marks it
             if self._sheet_wanted(s, sheet, s is look):
                 if not with_sheet:
                     with_sheet = '"sheet":' + jsonl.dumps(sheet) + "," + body
