@@ -48,5 +48,11 @@ def test_twistd_runs_server_tac_with_listen_and_motd_from_the_environment(tmp_pa
 def test_make_service_defaults_and_motd_fallback(tmp_path: Path) -> None:
     top = makeService(listen=f"tcp:{free_port()}:interface=127.0.0.1", data=str(tmp_path / "data"))
     assert top.getServiceNamed("telnet") is not None
+    from twisted.internet import reactor
+
+    from mudwiz.net.polling import TURN_SOCKETS, CappedPoll
+
+    poller = reactor._poller  # type: ignore[attr-defined]  # the real reactor a served server runs on
+    assert isinstance(poller, CappedPoll) and poller.most == TURN_SOCKETS, "its turns read so many sockets at most"
     assert "m u d w i z" in read_motd("motd.txt")  # the shipped motd, found from anywhere
     assert read_motd(str(tmp_path / "missing.txt")).startswith("Welcome to mudwiz: Wizard, Witches and Tiltowait")
