@@ -225,18 +225,24 @@ class TextRecorder(Recorder):
         self.messages.append(json.loads(line))
 
 
-def played(kinds: str, **opts: str) -> list[list[dict[str, Any]]]:
-    """What each of three players and a watcher (``kinds``: ``d`` a session read as dicts, ``t`` one that takes
-    JSON text) is sent over a seeded game of Wizard played to its end with a ``/look`` now and then and the
-    watcher leaving and coming back, as the JSON lines of a connection carry it."""
-    clock = Clock()
-    lobby = Lobby(clock, grace=30.0, bot_delay=0.5, seed=1)
+def seated(kinds: str, seed: int, players: int) -> tuple[Lobby, list[Recorder]]:
+    """A lobby with a session for each letter of ``kinds`` (``d`` one read as dicts, ``t`` one that takes JSON
+    text) logged in as p0, p1, ..., and a Wizard table p0 opened and the next ``players - 1`` joined."""
+    lobby = Lobby(Clock(), grace=30.0, bot_delay=0.5, seed=seed)
     people = [TextRecorder() if kind == "t" else Recorder() for kind in kinds]
     for i, p in enumerate(people):
         lobby.login(p, f"p{i}")
     dispatch(lobby, people[0], "/new wizard")
-    for p in people[1:3]:
+    for p in people[1:players]:
         dispatch(lobby, p, "/join 1")
+    return lobby, people
+
+
+def played(kinds: str, **opts: str) -> list[list[dict[str, Any]]]:
+    """What each of three players and a watcher (``kinds``: ``d`` a session read as dicts, ``t`` one that takes
+    JSON text) is sent over a seeded game of Wizard played to its end with a ``/look`` now and then and the
+    watcher leaving and coming back, as the JSON lines of a connection carry it."""
+    lobby, people = seated(kinds, seed=1, players=3)
     dispatch(lobby, people[3], "/watch 1")
     for name, value in {"confirm": "0", "rounds": "5", **opts}.items():
         dispatch(lobby, people[0], f"/option {name} {value}")
@@ -281,14 +287,7 @@ def round_end_changes(kinds: str) -> list[list[dict[str, Any]]]:
     """What four players (``kinds`` as ``played``'s) are sent through a round's end at which, between the
     ``/ok``s, a player drops and the game's options change: the views a round end keeps for its ``/ok``s
     (``FanOut._split``) must show both, to the next to confirm and to a redraw."""
-    clock = Clock()
-    lobby = Lobby(clock, grace=30.0, bot_delay=0.5, seed=3)
-    people = [TextRecorder() if kind == "t" else Recorder() for kind in kinds]
-    for i, p in enumerate(people):
-        lobby.login(p, f"p{i}")
-    dispatch(lobby, people[0], "/new wizard")
-    for p in people[1:]:
-        dispatch(lobby, p, "/join 1")
+    lobby, people = seated(kinds, seed=3, players=4)
     dispatch(lobby, people[0], "/option rounds 3")
     dispatch(lobby, people[0], "/start")
     table = lobby.tables[1]
