@@ -222,7 +222,9 @@ class TextRecorder(Recorder):
     def deliver_text(self, line: str) -> None:
         assert "\n" not in line
         self.texts += 1
-        self.messages.append(json.loads(line))
+        message = json.loads(line)
+        assert "look" not in message, "a redraw's mark is the renderer's, never sent as JSON (render/jsonl.py)"
+        self.messages.append(message)
 
 
 def seated(kinds: str, seed: int, players: int) -> tuple[Lobby, list[Recorder]]:
@@ -285,8 +287,8 @@ def test_json_viewers_taking_encoded_states_are_sent_what_every_viewer_is_sent(o
 
 def round_end_changes(kinds: str) -> list[list[dict[str, Any]]]:
     """What four players (``kinds`` as ``played``'s) are sent through a round's end at which, between the
-    ``/ok``s, a player drops and the game's options change: the views a round end keeps for its ``/ok``s
-    (``FanOut._split``) must show both, to the next to confirm and to a redraw."""
+    ``/ok``s, a player drops and the game's options change, and later the player comes back: the views a round
+    end keeps for its ``/ok``s (``FanOut._split``) must show each, to the next to confirm and to a redraw."""
     lobby, people = seated(kinds, seed=3, players=4)
     dispatch(lobby, people[0], "/option rounds 3")
     dispatch(lobby, people[0], "/start")
@@ -302,7 +304,16 @@ def round_end_changes(kinds: str) -> list[list[dict[str, Any]]]:
     table.game.options["notequal"] = not table.game.options["notequal"]  # as a test elsewhere sets one mid-game
     dispatch(lobby, people[1], "/ok")  # p2 is still waited for
     dispatch(lobby, people[0], "/look")
+    lobby.clock.advance(5)  # type: ignore[attr-defined]  # a Clock: p3 has been away for a while
+    dispatch(lobby, people[1], "/look")
+    away = people[1].last_state()
+    back = TextRecorder() if kinds[3] == "t" else Recorder()
+    lobby.login(back, "p3")  # and comes back to the seat: no longer away, for no time
+    dispatch(lobby, people[0], "/look")
     assert table.game.phase == "roundend"
+    p3 = [next(p for p in state["players"] if p["name"] == "p3") for state in (away, people[0].last_state())]
+    assert p3[0]["away"] and p3[0]["away_for"] > 0, "p1's look: p3 away for a while"
+    assert not p3[1]["away"] and "away_for" not in p3[1], "p0's look after: p3 back"
     return [[json.loads(jsonl.encode(m)) for m in p.messages] for p in people[:3]]
 
 
@@ -310,7 +321,6 @@ def test_the_views_a_round_end_keeps_show_what_changed_without_a_move() -> None:
     dicts = round_end_changes("dddd")
     for p in dicts[:2]:
         last = [m for m in p if m["type"] == "state"][-1]
-        assert last["options"].get("notequal") and next(x for x in last["players"] if x["name"] == "p3")["away"]
-        assert "/ok" not in last["legal"]
+        assert last["options"].get("notequal") and "/ok" not in last["legal"]
     assert round_end_changes("tttd") == dicts
     assert round_end_changes("tdtd") == dicts

@@ -22,6 +22,15 @@ def _fields(event: Event) -> dict[str, Any]:
     return data
 
 
+def _fresh(shared: dict[str, Any]) -> dict[str, Any]:
+    """A copy of the shared part of a state's views, with copies of its players' entries (``FanOut._split``)."""
+    copied = dict(shared)
+    players = copied.get("players")
+    if isinstance(players, list):
+        copied["players"] = [dict(p) for p in players]
+    return copied
+
+
 def _timed(event: object) -> Any:
     """``event`` if it opens cards for a while (a ``TimedReveal``), else None. Asked of its class's bases, not with
     ``isinstance``: mypyc (mudwiz/compiled.py) decides ``isinstance(x, TimedReveal)`` is False at compile time,
@@ -118,7 +127,7 @@ class FanOut:
         return {"heads": (head, {**head, "observer": False}), "in_game": status == "playing",
                 "confirmed": sorted(table.rounds.confirmed),
                 "roundend": game is not None and game.phase == "roundend", "moves": len(game.log) if game else 0,
-                "table_options": table.table_options, "merged": set()}
+                "table_options": table.table_options, "merged": {}}
 
     def _before_the_game(self, session: Session, seated: bool) -> dict[str, Any]:
         """A waiting table's state: the seats so far, the options, and ``/start`` for a host who may."""
@@ -204,8 +213,11 @@ class FanOut:
         each player's ``who_is_who`` entry (once a list of players: the engine may share one list among the views
         of an update), the table's options, who has confirmed, its moves."""
         players = fields["players"]
-        if id(players) not in alike["merged"]:
-            alike["merged"].add(id(players))
+        merged = alike["merged"]
+        if id(players) not in merged:
+            # the list is held with its id: an id is another's once its object is gone (a state sent and freed),
+            # and a later list of the update that took it would go without the table's fields
+            merged[id(players)] = players
             for p in players:
                 p.update(people[p["name"].lower()])
         fields["table_options"] = alike["table_options"]
@@ -324,7 +336,8 @@ class FanOut:
         too), yet each ``/ok`` sends states, its confirmer's at once and the others' at the batch's end, and
         building the views again for each was most of a round end's cost (issue #18). Hands out copies of the
         parts kept, which the caller changes (their lists and the players' entries are shared, as within one
-        update)."""
+        update). The players' entries are copied too: the table's fields are put into them (``_table_fields``),
+        and one put in for a player away then (``away_for``) must not stay once they are back."""
         if game.phase != "roundend":
             self._round_end = None
             return game.split_views(seats)
@@ -332,7 +345,7 @@ class FanOut:
         same = kept is not None and kept[0] is game and kept[1] == moves and kept[2] == game.options
         if kept is not None and same and all(seat in kept[4] for seat in seats):
             by_seat = kept[4]
-            return dict(kept[3]), [dict(by_seat[seat]) for seat in seats]
+            return _fresh(kept[3]), [dict(by_seat[seat]) for seat in seats]
         split = game.split_views(seats)
         if split is None:
             return None
@@ -340,7 +353,7 @@ class FanOut:
         by_seat = kept[4] if kept is not None and same else {}  # a viewer's seat not kept yet: added to the rest
         for seat, own in zip(seats, owns, strict=True):
             by_seat[seat] = dict(own)
-        self._round_end = (game, moves, dict(game.options), dict(common), by_seat)
+        self._round_end = (game, moves, dict(game.options), _fresh(common), by_seat)
         return split
 
     def _send_texts(self, viewers: list[Session], look: Session | None, people: dict[str, dict[str, Any]],
@@ -365,8 +378,6 @@ class FanOut:
         with_sheet = ""
         for s, at, seat, own in zip(viewers, seated, in_game, owns, strict=True):
             own["legal"] = self._legal(s, seat, own["legal"], alike)
-            if s is look:
-                own["look"] = True  # a redraw, as ``_deliver_state`` marks it
             if self._sheet_wanted(s, sheet, s is look):
                 if not with_sheet:
                     with_sheet = '"sheet":' + jsonl.dumps(sheet) + "," + body
