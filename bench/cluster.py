@@ -181,7 +181,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--timeout", type=float, default=300.0, help="play: seconds a run's setup may take")
     parser.add_argument("--single-on-redis", action="store_true", help="play: one node joins Redis too")
     args = parser.parse_args(argv)
-    load.TIMEOUT, load.LOOP = args.timeout, load.default_loop()
+    load.TIMEOUT = args.timeout
     raise_fd_limit()
     print(f"cluster: {os.cpu_count()} cpu(s), load generator {args.workers} process(es); figures, never assertions",
           flush=True)

@@ -474,7 +474,6 @@ class Workers:
 
 
 TIMEOUT = 900.0
-LOOP = "asyncio"  # the generator's event loop (``--loop``): ``uvloop`` where it is installed
 
 
 def default_loop() -> str:
@@ -486,6 +485,9 @@ def default_loop() -> str:
     except ImportError:
         return "asyncio"
     return "uvloop"
+
+
+LOOP = default_loop()  # the generator's event loop (``--loop``)
 
 
 def shares(total: int, workers: int) -> list[int]:
@@ -638,7 +640,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                              "before a latency target is missed")
     parser.add_argument("--floors-only", action="store_true", help="run the floors alone, not mudwiz")
     parser.add_argument("--timeout", type=float, default=TIMEOUT, help="seconds a run's setup may take")
-    parser.add_argument("--loop", choices=("asyncio", "uvloop"), default=default_loop(),
+    parser.add_argument("--loop", choices=("asyncio", "uvloop"), default=LOOP,
                         help="the generator's event loop (default: uvloop where installed, else asyncio)")
     parser.add_argument("--quick", action="store_true", help="a smoke run: small sizes, a 1 s window, one run each")
     args = parser.parse_args(argv)

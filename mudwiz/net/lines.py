@@ -376,9 +376,7 @@ class LineProtocol(LineReceiver, TimeoutMixin):
             self.flush()
         if self.dropped or self.transport is None:
             return
-        charset = self.connection.session.charset
-        # UTF-8 (nearly every client) encoded here, the rest by ``terminal``: this runs for every write
-        data = text.encode("utf-8", errors="replace") if charset == "utf-8" else terminal.encode(text, charset)
+        data = terminal.encode(text, self.connection.session.charset)
         if self.unread(len(data)):
             before_output()
             write_now(self.transport, data)

@@ -212,7 +212,7 @@ class TelnetLines(LineProtocol, TelnetProtocol):
         text = "".join(held)
         held.clear()
         before_output()
-        write_now(socket, text.encode("utf-8", errors="replace").replace(b"\n", b"\r\n"))
+        write_now(socket, terminal.encode(text, "utf-8").replace(b"\n", b"\r\n"))
 
     def emit(self, text: str) -> None:
         """Each piece the connection sends (all it was sent while a line was acted on) is a burst that ends where

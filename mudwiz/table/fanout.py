@@ -254,9 +254,10 @@ class FanOut:
                    people: dict[str, dict[str, Any]] | None = None) -> None:
         """``session``'s state (``state_for``); encoded here from the split views (``_send_texts``) for a viewer
         that reads JSON text, as a round's end sends each ``/ok``'s confirmer theirs from the views it keeps."""
-        if self.table.game is not None and session.wants_text() and \
-                self._send_texts([session], session if look else None, people or self.who_is_who(), self._alike()):
-            return
+        if self.table.game is not None and session.wants_text():
+            people = people or self.who_is_who()
+            if self._send_texts([session], session if look else None, people, self._alike()):
+                return
         self._deliver_state(session, self.state_for(session, people), look)
 
     def _deliver_state(self, session: Session, message: dict[str, Any], look: bool) -> None:
