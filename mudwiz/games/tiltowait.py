@@ -15,7 +15,7 @@ from typing import Any
 
 from mudwiz.cards import Action, Deck, rank_of, remove_card, sort_hand, suit_of
 from mudwiz.errors import BadOption, IllegalAction
-from mudwiz.games.base import Event, Game, Option, Phase, Seat, TimedReveal
+from mudwiz.games.base import Event, Game, Option, Phase, Seat, TimedReveal, shuffle
 
 COLOURS = "KRGB"  # the order the sheet lists them in: black, red, gold, blue
 COLOUR_NAMES = {"K": "black", "R": "red", "G": "gold", "B": "blue"}
@@ -389,7 +389,7 @@ class Tiltowait(Game):
         n = len(self.players)
         self.round += 1
         deck = full_deck()
-        self.rng.shuffle(deck)
+        shuffle(self.rng, deck)
         self.hands: list[list[str]] = [deck[i * HAND_SIZE : (i + 1) * HAND_SIZE] for i in range(n)]
         self.stock: list[str] = deck[n * HAND_SIZE :]  # the top of the stock is the end of the list
         self.discard: list[str] = [self.stock.pop()]
@@ -848,7 +848,7 @@ class Tiltowait(Game):
         for _ in range(count):
             if not self.stock and len(self.discard) > 1:
                 rest, self.discard = self.discard[:-1], self.discard[-1:]
-                self.rng.shuffle(rest)
+                shuffle(self.rng, rest)
                 self.stock = rest
                 events.append(Reshuffled(len(rest)))
             if not self.stock:

@@ -15,7 +15,7 @@ from typing import Any
 from mudwiz.cards import SUIT_NAMES, Action, Deck, rank_of, remove_card, sort_hand, suit_of
 from mudwiz.errors import IllegalAction
 from mudwiz.games.base import CardPlayed as CardPlayed  # re-exported: the tests read Witches' events from here
-from mudwiz.games.base import Event, Option, Phase, RoundEnd, Seat, TrickTakingGame
+from mudwiz.games.base import Event, Option, Phase, RoundEnd, Seat, TrickTakingGame, shuffle
 from mudwiz.games.base import Trick as Trick
 
 DECK = Deck(suits="RGYB", low=1, high=14, specials={"W": 4})
@@ -228,7 +228,7 @@ class Witches(TrickTakingGame):
         self.round += 1
         deck = DECK.cards()
         self._size = size = len(deck) // n
-        self.rng.shuffle(deck)
+        shuffle(self.rng, deck)
         self.hands = [sorted(deck[i * size : (i + 1) * size]) for i in range(n)]
         self.passed: list[list[str] | None] = [None] * n
         self.received: list[list[str]] | None = None

@@ -11,7 +11,7 @@ from typing import Any
 
 from mudwiz.cards import SUIT_NAMES, Action, Deck, rank_of, sort_hand, suit_of
 from mudwiz.errors import BadOption, IllegalAction
-from mudwiz.games.base import Event, Option, Phase, RoundEnd, Seat, TrickTakingGame
+from mudwiz.games.base import Event, Option, Phase, RoundEnd, Seat, TrickTakingGame, shuffle
 from mudwiz.numbers import whole_number
 
 DECK = Deck(suits="BGRY", low=1, high=13, specials={"Z": 4, "N": 4})
@@ -198,7 +198,7 @@ class Wizard(TrickTakingGame):
         self.round += 1
         size = self.sizes[self.round - 1]
         deck = DECK.cards()
-        self.rng.shuffle(deck)
+        shuffle(self.rng, deck)
         self.hands = [sorted(deck[i * size : (i + 1) * size]) for i in range(n)]
         self.stock = deck[n * size :]
         self.turned = self.stock[0] if self.stock else None
