@@ -16,7 +16,8 @@ here and inherited by the servers. Modes:
   ``--seconds`` window once every table plays: moves/s (answered game moves; ``/ok`` and ``/start`` are
   commands but not moves), the server's CPU (``/proc/PID/stat`` utime+stime) per answered command, move
   latency (a request to its reply) and turn latency (a game move to the next ``state`` at that table offering
-  someone a move) p50/p99.
+  someone a move) p50/p99; and a second line, the turns by what answered what (``play>ok``: a round's last card
+  answered by its result), with where the slowest 1 % of them fell.
 - ``bots``: N tables of one JSON host and 3 ``good`` bots (the floor: 3 bot seats that move at once), while a
   monitor connection sends ``/who`` every 20 ms: its round trip p50/p99.
 
@@ -154,13 +155,14 @@ class Table:
     ready: bool = False  # everyone seated: the host may /start
     playing: bool = False  # a game move has been answered
     pending: float | None = None  # when the last game move was sent, until someone is offered a move
+    pending_verb: str = ""  # that move's command word (``bid``, ``play``)
     start_at: float = 0.0  # the first game's /start not before this (``--stagger``)
 
 
 @dataclass
 class Stats:
     replies: list[tuple[float, float, bool]] = field(default_factory=list)  # (when, latency, a game move)
-    turns: list[tuple[float, float]] = field(default_factory=list)  # (when, latency)
+    turns: list[tuple[float, float, str]] = field(default_factory=list)  # (when, latency, what: ``bid>play``)
     state_bytes: list[int] = field(default_factory=list)  # each state line's size, as sent
     errors: int = 0
 
@@ -268,7 +270,8 @@ class Client(asyncio.Protocol):
                 table.id = table_id
             if legal and table.pending is not None:
                 now = time.monotonic()
-                self.stats.turns.append((now, now - table.pending))
+                answered = legal[0].split(maxsplit=1)[0].lstrip("/")
+                self.stats.turns.append((now, now - table.pending, f"{table.pending_verb}>{answered}"))
                 table.pending = None
         self.act()
 
@@ -311,6 +314,7 @@ class Client(asyncio.Protocol):
         cmd = self.rng.choice(self.legal)
         if not cmd.startswith(NOT_MOVES):
             self.table.pending = time.monotonic()
+            self.table.pending_verb = cmd.split(maxsplit=1)[0].lstrip("/")
         self.send(cmd)
 
 
@@ -518,9 +522,9 @@ def pct(xs: list[float], p: int) -> float:
 
 
 def run_play(server: Any, tables: int, args: argparse.Namespace, bots: bool = False,
-             spread: bool = False) -> dict[str, float]:
+             spread: bool = False, kinds: list[str] | None = None) -> dict[str, float]:
     """``server``: a ``Server``, or anything with its ``ports``, ``port`` and ``cpu_s()`` (bench/cluster.py's
-    nodes, whose CPU is their sum)."""
+    nodes, whose CPU is their sum). ``kinds``, if given, is appended ``turn_kinds``' line for the run."""
     w = Workers("play", shares(tables, args.workers), lambda wid, n: (server.ports, n, bots), spread=spread,
                 stagger=getattr(args, "stagger", 0.0))
     whos: list[float] = []
@@ -539,7 +543,10 @@ def run_play(server: Any, tables: int, args: argparse.Namespace, bots: bool = Fa
     finally:
         reports = w.finish()
     replies = [r for rep in reports for r in rep["replies"] if start <= r[0] < end]
-    turns = [1000 * lat for rep in reports for when, lat in rep["turns"] if start <= when < end]
+    timed = [(when, 1000 * lat, what) for rep in reports for when, lat, what in rep["turns"] if start <= when < end]
+    turns = [lat for _, lat, _ in timed]
+    if kinds is not None:
+        kinds.append(turn_kinds(timed))
     moves = sum(1 for r in replies if r[2])
     lat = [1000 * r[1] for r in replies]
     figures = {"moves/s": moves / (end - start), "cpu µs/cmd": 1e6 * (cpu1 - cpu0) / max(1, len(replies)),
@@ -553,6 +560,32 @@ def run_play(server: Any, tables: int, args: argparse.Namespace, bots: bool = Fa
         figures = {"/who p50": pct(whos, 50), "/who p99": pct(whos, 99), "/who max": max(whos, default=0.0),
                    "host moves/s": figures["moves/s"], "cpu %": figures["cpu %"], "errors": figures["errors"]}
     return figures
+
+
+def turn_kinds(timed: list[tuple[float, float, str]]) -> str:
+    """The turns by what move was answered by what offer (``play>play``; ``play>ok``: a round's last card, answered
+    by its result; ``bid>bid``), each kind's share, p50 and p99 (ms), its share of the slowest 1 % of all turns,
+    and in how many of the window's 100 ms slices those slowest turns came: the slowest turns of a few slices are
+    a burst of work that every table met at once (docs/performance.md, the twelfth round)."""
+    if not timed:
+        return "turns by kind: none"
+    cut = pct([lat for _, lat, _ in timed], 99)
+    slow = [(when, what) for when, lat, what in timed if lat >= cut]
+    by: dict[str, list[float]] = {}
+    for _, lat, what in timed:
+        by.setdefault(what, []).append(lat)
+    parts = []
+    for what, lats in sorted(by.items(), key=lambda item: -len(item[1])):
+        share = 100 * len(lats) / len(timed)
+        if share < 0.5:
+            continue
+        of_slow = 100 * sum(1 for _, w in slow if w == what) / len(slow)
+        parts.append(f"{what} {share:.0f}% {pct(lats, 50):.1f}/{pct(lats, 99):.1f} slowest {of_slow:.0f}%")
+    first = min(when for when, _, _ in timed)
+    slices = {int((when - first) * 10) for when, _ in slow}
+    total = int((max(when for when, _, _ in timed) - first) * 10) + 1
+    return f"turns by kind (share, p50/p99 ms, share of the slowest 1%): {'; '.join(parts)}; the slowest 1% in " \
+           f"{len(slices)} of {total} 100 ms slices"
 
 
 def by_second(samples: list[tuple[float, float]], replied: list[float]) -> tuple[float, float]:
@@ -587,11 +620,12 @@ def measure(mode: str, size: int, args: argparse.Namespace) -> None:
     for i in range(args.repeat):
         for kind in kinds:
             server = Server(kind.partition("+")[0], args.state_bytes, work_us=work[kind])
+            detail: list[str] = []
             try:
                 if mode == "idle":
                     figures = run_idle(server, size, args)
                 else:
-                    figures = run_play(server, size, args, bots=mode == "bots")
+                    figures = run_play(server, size, args, bots=mode == "bots", kinds=detail)
             except RuntimeError as exc:
                 print(f"{mode:4} {label:>12}  {kind:6} #{i + 1}  failed: {exc}", flush=True)
                 continue
@@ -599,6 +633,8 @@ def measure(mode: str, size: int, args: argparse.Namespace) -> None:
                 server.stop()
             runs[kind].append(figures)
             print(f"{mode:4} {label:>12}  {kind:6} #{i + 1}  {fmt(figures)}", flush=True)
+            if mode == "play":
+                print(f"{mode:4} {label:>12}  {kind:6} #{i + 1}  {detail[0]}", flush=True)
     if runs.get("mudwiz") and runs["floor"]:
         ratio = {}
         for key in (k for k in runs["mudwiz"][0] if k != "errors"):  # errors: counts, 0 when all is well

@@ -62,11 +62,24 @@ def test_load_bench_quick_prints_figures_and_ratios_for_each_mode() -> None:
         ).stdout
         lines = out.splitlines()
         assert "worker(s) on uvloop" in lines[0], out  # the test extra has it: the generator runs as measured
+        by_kind = [line for line in lines if "turns by kind" in line]
         for who in ("mudwiz #1", "floor  #1", "ratio mudwiz/floor"):
-            found = [line for line in lines if line.startswith(f"{mode:4} {label:>12}  {who}")]
+            found = [line for line in lines if line.startswith(f"{mode:4} {label:>12}  {who}") and line not in by_kind]
             assert len(found) == 1, out
             for key in keys:
                 assert re.search(rf"{re.escape(key)} +(nan|[\d.]+x?)", found[0]), out
+        if mode != "play":
+            assert not by_kind, out
+            continue
+        # each play run's turns by what answered what: the floor only ever offers a play; a Wizard game bids too
+        kind = r"(\w+>\w+) (\d+)% [\d.]+/[\d.]+ slowest (\d+)%"
+        for who, verbs in (("mudwiz #1", {"play>play", "bid>bid"}), ("floor  #1", {"play>play"})):
+            line = next(line for line in by_kind if line.startswith(f"{mode:4} {label:>12}  {who}"))
+            rows = re.findall(kind, line)
+            assert verbs <= {verb for verb, _, _ in rows}, out
+            assert all(re.fullmatch(r"(play|bid|trump)>(play|bid|trump|ok|start)", verb) for verb, _, _ in rows), out
+            assert 95 <= sum(int(share) for _, share, _ in rows) <= 102, out  # kinds under 0.5 % are left out
+            assert re.search(r"the slowest 1% in \d+ of \d+ 100 ms slices$", line), out
 
 
 def test_ratings_bench_calibrates_each_bot_level_and_writes_nothing_unasked() -> None:
