@@ -160,8 +160,8 @@ class FanOut:
         table = self.table
         game = table.game
         assert game is not None
-        seated = table.roster.seated
-        holders = [seated(name) for name in game.players]  # None once they left a finished game
+        roster = table.roster
+        holders = [roster.seated(name) for name in game.players]  # None once they left a finished game
         connected = [h is not None and h.connected for h in holders]
         # The same holders, all connected, in a game still running: nothing here has changed (a session's kind is
         # fixed, ratings change at a game's end), and building it was a tenth of a state's cost (issue #18).
@@ -212,14 +212,17 @@ class FanOut:
         """What only the table knows, the same for every viewer, put into a view (or the part all views share):
         each player's ``who_is_who`` entry (once a list of players: the engine may share one list among the views
         of an update), the table's options, who has confirmed, its moves."""
-        players = fields["players"]
-        merged = alike["merged"]
+        # typed, so that a compiled build (mudwiz/compiled.py) updates the dicts and lower-cases the names in C
+        # rather than by Python method calls: this ran on every update (issue #18)
+        players: list[dict[str, Any]] = fields["players"]
+        merged: dict[int, list[dict[str, Any]]] = alike["merged"]
         if id(players) not in merged:
             # the list is held with its id: an id is another's once its object is gone (a state sent and freed),
             # and a later list of the update that took it would go without the table's fields
             merged[id(players)] = players
             for p in players:
-                p.update(people[p["name"].lower()])
+                name: str = p["name"]
+                p.update(people[name.lower()])
         fields["table_options"] = alike["table_options"]
         fields["confirmed"] = alike["confirmed"]
         fields["moves"] = alike["moves"]
@@ -316,7 +319,8 @@ class FanOut:
         another session), and their seat in the game (``_game_seat``)."""
         seats = self.table.seats
         seated = [s in seats for s in viewers]
-        return seated, [self._game_seat(s, at) for s, at in zip(viewers, seated, strict=True)]
+        # by index, not ``zip(..., strict=True)``: a compiled build calls the builtin with a keyword, a sixth of this
+        return seated, [self._game_seat(viewers[i], seated[i]) for i in range(len(viewers))]
 
     def _heads_text(self, heads: tuple[dict[str, Any], dict[str, Any]]) -> list[str]:
         """The two heads of a state (an observer's, a seated viewer's) encoded without their closing brace, as
@@ -377,7 +381,9 @@ class FanOut:
         body = jsonl.dumps(common)[1:]  # the alike fields and the closing brace
         heads = self._heads_text(alike["heads"])
         with_sheet = ""
-        for s, at, seat, own in zip(viewers, seated, in_game, owns, strict=True):
+        assert len(owns) == len(viewers)
+        for i in range(len(viewers)):  # by index: see ``_viewer_seats``
+            s, at, seat, own = viewers[i], seated[i], in_game[i], owns[i]
             own["legal"] = self._legal(s, seat, own["legal"], alike)
             if self._sheet_wanted(s, sheet, s is look):
                 if not with_sheet:
