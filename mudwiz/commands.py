@@ -368,7 +368,7 @@ def _start(lobby: Lobby, session: Session, arg: str) -> str | None:
 
 
 @command("ok", "/ok", "confirm the round's result, ready for the next round")
-def _ok(lobby: Lobby, session: Session, arg: str) -> Reply:
+def _ok(lobby: Lobby, session: Session, arg: str) -> str | None:
     return _table(session).ok(session)
 
 

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import pytest
 from recorder import Recorder
-from twisted.internet.defer import Deferred
 from twisted.internet.task import Clock
 
-from mudwiz.commands import Reply, dispatch
+from mudwiz.commands import dispatch
 from mudwiz.errors import BadCommand
 from mudwiz.lobby import Lobby
 from mudwiz.table import REACTION_DELAY
@@ -61,17 +60,6 @@ def test_a_person_who_calls_in_time_is_not_caught() -> None:
     assert len(hand) == 1
 
 
-def reply_of(answer: Reply) -> str | None:
-    """A command's reply: its text, or what its Deferred fired with (a round end's ``/ok`` is answered at the end
-    of the batch of output, which outside a batch is at once)."""
-    if isinstance(answer, Deferred):
-        fired: list[str | None] = []
-        answer.addCallback(fired.append)
-        assert fired, "answered at once: no batch of output is open"
-        return fired[0]
-    return answer
-
-
 def test_the_round_end_waits_for_everyones_ok_by_default() -> None:
     clock, lobby, people = table_of("wizard", 3, "/option rounds 2")
     table = lobby.tables[1]
@@ -88,9 +76,9 @@ def test_the_round_end_waits_for_everyones_ok_by_default() -> None:
     assert table.game.phase == "roundend"
     clock.advance(60)
     assert table.game.phase == "roundend"
-    assert reply_of(dispatch(lobby, people[0], "/ok")) == "confirmed; waiting for p1, p2"
+    assert dispatch(lobby, people[0], "/ok") == "confirmed; waiting for p1, p2"
     assert people[1].last_state()["confirmed"] == ["p0"]
-    assert reply_of(dispatch(lobby, people[1], "/ok")) == "confirmed; waiting for p2"
+    assert dispatch(lobby, people[1], "/ok") == "confirmed; waiting for p2"
     assert dispatch(lobby, people[2], "/ok") is None, "the last /ok deals at once: no reply after the new deal"
     assert table.game.round == 2
 

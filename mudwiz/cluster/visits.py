@@ -24,10 +24,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
-from twisted.internet.defer import Deferred
 from twisted.internet.interfaces import IDelayedCall, IReactorTime
 from twisted.logger import Logger
-from twisted.python.failure import Failure
 
 from mudwiz.errors import BadCommand, MudwizError
 from mudwiz.games.base import Event
@@ -335,39 +333,19 @@ class Visits:
         if visitor is None or visitor.home != home:
             visitor = Visitor(self, str(m["name"]), home)
         visitor.update(m)
-        answer: dict[str, Any] | None = None
-        later: Deferred[str | None] | None = None
+        answer: dict[str, Any]
         try:
-            result = dispatch(self.lobby, visitor, str(m["line"]))
+            answer = {"ok": dispatch(self.lobby, visitor, str(m["line"]))}
         except MudwizError as exc:
             answer = {"error": hint(visitor, str(exc))}
         except Exception:  # a bug costs one reply, never the host's other tables
             log.failure("forwarded command {line!r} from {name}@{home} failed", line=m["line"], name=m["name"],
                         home=home)
             answer = {"error": "internal error; the command was not carried out"}
-        else:
-            if isinstance(result, Deferred):
-                later = result
-            else:
-                answer = {"ok": result}
         self.report(visitor)
         self.keep(visitor)
-        if later is None:
-            self.bus.send(home, {"op": "reply", "rid": m["rid"], **(answer or {})})
-        else:  # answered once its work is done (a round end's /ok: at the end of the batch), after what it caused
-            later.addCallbacks(lambda text: self.bus.send(home, {"op": "reply", "rid": m["rid"], "ok": text}),
-                                self._failed_later, errbackArgs=(home, m))
+        self.bus.send(home, {"op": "reply", "rid": m["rid"], **answer})
         self.part.soon()
-
-    def _failed_later(self, failure: Failure, home: str, m: dict[str, Any]) -> None:
-        """A forwarded command's later answer failed: answered as ``_command`` answers one that raises."""
-        if failure.check(MudwizError):
-            error = str(failure.value)
-        else:
-            log.failure("forwarded command {line!r} from {name}@{home} failed", failure, line=m["line"],
-                        name=m["name"], home=home)
-            error = "internal error; the command was not carried out"
-        self.bus.send(home, {"op": "reply", "rid": m["rid"], "error": error})
 
     def keep(self, visitor: Visitor) -> None:
         """A visitor at a table is kept (their next lines find it); one at none is forgotten."""

@@ -14,7 +14,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from twisted.internet.defer import Deferred
 from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
 
@@ -330,7 +329,7 @@ class Table:
         if self.journal.stopping:
             raise BadCommand("the server is stopping: moves are no longer taken (your table is kept for its restart)")
 
-    def ok(self, session: Session) -> str | Deferred[str | None] | None:
+    def ok(self, session: Session) -> str | None:
         return self.rounds.confirm(session)
 
     def played(self, events: list[Event]) -> None:

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from twisted.internet.defer import Deferred
-
 from mudwiz import outflow
 from mudwiz.errors import BadCommand, IllegalAction
 from mudwiz.session import Session
@@ -22,17 +20,16 @@ class RoundConfirmation:
     def __init__(self, table: Table) -> None:
         self.table = table
         self.confirmed: set[str] = set()
-        # the replies of the /oks waiting for the batch's end, and the move count when the first of them came
-        self._answers: list[Deferred[str | None]] = []
-        self._asked_at = -1
+        # the last to /ok (sent their state at once) and the move count then: the rest get theirs at the batch's end
+        self._current = ""
+        self._current_at = -1
 
     def pending(self) -> list[str]:
         """Connected people who have not confirmed: people who left or dropped are not waited for."""
         return [s.name for s in self.table.seats if not s.is_bot and s.connected and s.name not in self.confirmed]
 
-    def confirm(self, session: Session) -> str | Deferred[str | None] | None:
-        """``/ok``: the reply names whom the round still waits for, or is None when this was the last one. Its
-        reply comes once the batch of output ends (``_shown``), unless this ``/ok`` dealt the next round."""
+    def confirm(self, session: Session) -> str | None:
+        """``/ok``: the reply names whom the round still waits for, or is None when this was the last one."""
         table = self.table
         if table.game is None or table.game.phase != "roundend":
             raise IllegalAction("there is no round result to confirm")
@@ -41,40 +38,29 @@ class RoundConfirmation:
         self.confirmed.add(session.name)
         pending = self.pending()
         if pending and table.in_game:
-            return self._shown()
-        if table.in_game:  # nobody left to wait for (``maybe_advance``'s finding, without asking again)
+            self._shown(session)
+        elif table.in_game:  # nobody left to wait for (``maybe_advance``'s finding, without asking again)
             self.advance()
         # The last /ok deals the next round at once: its reply must not read as if it came after that deal.
         return f"confirmed; waiting for {', '.join(pending)}" if pending else None
 
-    def _shown(self) -> Deferred[str | None]:
-        """Who has confirmed, shown to everyone, the confirmers too, once the batch of output ends, and then each
-        confirmer's reply (after the state that shows their ``/ok``, as every reply follows what its command
-        caused). People confirm together (a round's result reaches them all at once): a state for everyone on
-        each ``/ok`` was four times a move's fan-out at every round's end, and a state for each confirmer at once
-        still one a confirmer, while the last ``/ok`` deals, and that sends everyone a state anyway (issue #18).
-        The reply is a Deferred, so the confirmer's next line is read only after it (``Connection.reply``)."""
-        answer: Deferred[str | None] = Deferred()
-        if not self._answers:
-            self._asked_at = self.table.moves
-        self._answers.append(answer)
-        outflow.at_batch_end(("confirmed", id(self)), self._show_all)
-        return answer
-
-    def _show_all(self) -> None:
-        """Everyone's state, unless the round was dealt meanwhile (everyone has a newer state) or the game is
-        over; then the replies, which name whom the round still waits for now."""
+    def _shown(self, session: Session) -> None:
+        """Who has confirmed, shown: at once to the one who just did (whose reply must follow their state, and
+        who may not ``/ok`` again), to everyone else once the batch of output ends. People confirm together (a
+        round's result reaches them all at once), and a state for everyone on each ``/ok`` was four times a
+        move's fan-out at every round's end; the last ``/ok`` deals, and that sends everyone a state anyway."""
         table = self.table
-        answers, self._answers = self._answers, []
-        waiting = table.game is not None and table.game.phase == "roundend" and table.in_game
-        try:
-            if waiting and self._asked_at == table.moves:
-                table.fanout.send_states()
-        finally:
-            pending = self.pending() if waiting else []
-            text = f"confirmed; waiting for {', '.join(pending)}" if pending else None
-            for answer in answers:
-                answer.callback(text)
+        table.fanout.send_state(session)
+        self._current, self._current_at = session.name, table.moves
+        outflow.at_batch_end(("confirmed", id(self)), self._show_the_rest)
+
+    def _show_the_rest(self) -> None:
+        """Everyone's state but the last confirmer's (each ``/ok`` made the others' out of date)."""
+        table = self.table
+        if self._current_at != table.moves or table.game is None or table.game.phase != "roundend" \
+                or not table.in_game:
+            return  # the round was dealt meanwhile (everyone has a newer state) or the game is over
+        table.fanout.send_states(skip=(self._current,))
 
     def round_ended(self) -> None:
         """A round just ended: nobody has confirmed it yet; go on after ``confirm`` seconds, or after a bot's
