@@ -167,6 +167,11 @@ class Stats:
     errors: int = 0
 
 
+def verb(cmd: str) -> str:
+    """A command's word without its slash: ``bid`` of ``/bid 2``."""
+    return cmd.split(maxsplit=1)[0].lstrip("/")
+
+
 class Client(asyncio.Protocol):
     """One JSON connection: logs in, then (``play``/``bots``) seats itself and answers its ``state``s."""
 
@@ -270,8 +275,7 @@ class Client(asyncio.Protocol):
                 table.id = table_id
             if legal and table.pending is not None:
                 now = time.monotonic()
-                answered = legal[0].split(maxsplit=1)[0].lstrip("/")
-                self.stats.turns.append((now, now - table.pending, f"{table.pending_verb}>{answered}"))
+                self.stats.turns.append((now, now - table.pending, f"{table.pending_verb}>{verb(legal[0])}"))
                 table.pending = None
         self.act()
 
@@ -314,7 +318,7 @@ class Client(asyncio.Protocol):
         cmd = self.rng.choice(self.legal)
         if not cmd.startswith(NOT_MOVES):
             self.table.pending = time.monotonic()
-            self.table.pending_verb = cmd.split(maxsplit=1)[0].lstrip("/")
+            self.table.pending_verb = verb(cmd)
         self.send(cmd)
 
 

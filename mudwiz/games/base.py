@@ -426,9 +426,9 @@ class Game(ABC):
         the engine's own objects; readers of the shared copy must not change it."""
         cached = self._sheet_copy
         if cached is None or len(cached) > len(self.sheet):
-            cached = self._sheet_copy = [plain_copy(entry) for entry in self.sheet]
+            cached = self._sheet_copy = plain_copy(self.sheet)
         elif len(cached) < len(self.sheet):  # a new list, as views already sent may hold the old one
-            cached = self._sheet_copy = [*cached, *[plain_copy(entry) for entry in self.sheet[len(cached):]]]
+            cached = self._sheet_copy = [*cached, *plain_copy(self.sheet[len(cached):])]
         return cached
 
     def _shown_hand(self, seat: Seat, hand: list[str], order: Mapping[str, int]) -> list[str]:
