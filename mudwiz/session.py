@@ -49,9 +49,9 @@ class Session:
         self.address = ""  # the peer's host as the network edge saw it; "" for bots and tests
         self.registered = False  # logged in with an account's password, or registered it since
         self.bbs: str | None = None  # the tag of the trusted BBS this caller came through (net/rlogin.py), if any
-        # the score sheet this user's client has (table id, game number, rounds on it): a state leaves out a sheet
-        # the client already has (table/fanout.py)
-        self.sheet_sent: tuple[int, int, int] | None = None
+        # the score sheet this user's client has (table id, game number, rounds on it, sent as JSON): a state
+        # leaves out a sheet the client already has, and a JSON reader is sent only its new rows (table/fanout.py)
+        self.sheet_sent: tuple[int, int, int, bool] | None = None
         self.replaying: tuple[int, int] | None = None  # (game id, step) last shown by /replay, for next and prev
 
     @property

@@ -28,18 +28,82 @@ def sheets(p: Recorder) -> list[Any]:
 def test_a_state_carries_the_sheet_only_when_the_viewer_lacks_it() -> None:
     clock, lobby, people = setup(confirm="0", rounds="3")
     dispatch(lobby, people[0], "/start")
+    game = lobby.tables[1].game
     first = people[1].of_type("state")[-1]
     assert first["sheet"] == [], "the game's first state carries the (empty) sheet"
     play_round(lobby, people)
     states = people[1].of_type("state")
     start = states.index(first)
     during = [s for s in states[start + 1:] if s["phase"] != "roundend"]
-    assert during and all("sheet" not in s for s in during), "moves within a round resend no sheet"
+    assert during and all("sheet" not in s and "sheet_add" not in s for s in during), "moves resend no sheet"
     ended = [s for s in states if s["phase"] == "roundend"]
-    assert ended[0]["sheet"] and len(ended[0]["sheet"]) == 1, "the round's end carries the new sheet"
-    assert all("sheet" not in s for s in ended[1:]), "and only once"
+    assert "sheet" not in ended[0] and ended[0]["sheet_add"] == game.sheet, "the round's end adds its row alone"
+    assert all("sheet" not in s and "sheet_add" not in s for s in ended[1:]), "and only once"
+    for p in people:
+        dispatch(lobby, p, "/ok")
+    play_round(lobby, people)
+    last = people[1].last_state()
+    assert "sheet" not in last and last["sheet_add"] == game.sheet[1:], "the second round's end: its row alone"
     dispatch(lobby, people[1], "/look")
-    assert len(people[1].last_state()["sheet"]) == 1, "a redraw carries it again"
+    assert people[1].last_state()["sheet"] == game.sheet, "a redraw carries it whole"
+
+
+def test_a_terminal_is_sent_the_whole_sheet_and_so_is_a_client_that_turned_to_json() -> None:
+    """A terminal's renderer draws the sheet a state carries (beside the table, on a wide window): it gets all
+    of it at a round's end. A client that was a terminal when it was sent the sheet and asks for JSON since has
+    no JSON sheet to add rows to: the next round's end sends it whole."""
+    clock, lobby, people = setup(confirm="0", rounds="3")
+    screen, turned = Recorder(mode="ansi"), Recorder(mode="ansi")
+    for name, viewer in (("screen", screen), ("turned", turned)):
+        lobby.login(viewer, name)
+        dispatch(lobby, viewer, "/watch 1")
+    dispatch(lobby, people[0], "/start")
+    game = lobby.tables[1].game
+    play_round(lobby, people)
+    assert screen.last_state()["sheet"] == game.sheet and "sheet_add" not in screen.last_state()
+    for p in people:
+        dispatch(lobby, p, "/ok")
+    dispatch(lobby, turned, "/mode json")
+    play_round(lobby, people)
+    assert len(game.sheet) == 2
+    for viewer in (screen, turned):
+        assert viewer.last_state()["sheet"] == game.sheet and "sheet_add" not in viewer.last_state()
+
+
+def test_a_json_reader_adding_the_rows_holds_the_whole_sheet() -> None:
+    """The terminal client (``Model``) folds each round's ``sheet_add`` into the sheet it has: through a whole
+    game, with redraws and a watcher who comes in late, every viewer's sheet is the game's at every round end."""
+    for kinds in ("dddd", "tttt"):
+        lobby, people = seated(kinds, seed=2, players=3)
+        for name, value in {"confirm": "0", "rounds": "6"}.items():
+            dispatch(lobby, people[0], f"/option {name} {value}")
+        dispatch(lobby, people[0], "/start")
+        table = lobby.tables[1]
+        models = [Model() for _ in people]
+        seen = [0] * len(people)
+        ends = 0
+        for step in range(400):
+            if table.game.phase == "gameover":
+                break
+            if step == 30:
+                dispatch(lobby, people[3], "/watch 1")
+            if step % 11 == 0:
+                dispatch(lobby, people[step % 3], "/look")
+            for i, p in enumerate(people):
+                for message in p.messages[seen[i]:]:
+                    models[i].apply(json.loads(jsonl.encode(message)))
+                seen[i] = len(p.messages)
+            if table.game.phase == "roundend":
+                ends += 1
+                watching = models if step > 30 else models[:3]
+                assert all(m.sheet_message()["sheet"] == table.game.sheet for m in watching), (kinds, step)
+                for p in people[:3]:
+                    dispatch(lobby, p, "/ok")
+                continue
+            mover = next(p for p in people[:3] if p.last_state()["legal"])
+            dispatch(lobby, mover, mover.last_state()["legal"][-1])
+        assert table.game.phase == "gameover" and ends == 5
+        assert any("sheet_add" in m for m in people[1].messages), "rows were added, not the whole sent"
 
 
 def test_a_new_viewer_and_a_new_game_get_the_sheet() -> None:

@@ -118,7 +118,10 @@ class Model:
         if not same_table or self._new_hand(message):
             self.marked, self.reveals = [], []
         if "sheet" not in message and same_table and self.state is not None:
-            message = {**message, "sheet": self.state.get("sheet")}  # left out: the one we have is current
+            # left out: the one we have is current, but for the rows a round's end adds (``sheet_add``)
+            had, added = self.state.get("sheet"), message.get("sheet_add")
+            message = {k: v for k, v in message.items() if k != "sheet_add"}
+            message["sheet"] = [*(had or []), *added] if added else had
         self.state = message
         legal = set(self.legal)
         self.forms = {stop: form for stop, form in self.forms.items() if form in legal}

@@ -270,22 +270,34 @@ class FanOut:
         session.deliver(message)
 
     def _sheet_once(self, session: Session, message: dict[str, Any], look: bool) -> None:
-        """Leave out the score sheet when this viewer was last sent the same one: it changes once a round but was
-        most of every state's bytes and encoding time (issue #18). It is sent with the game's first state, each
-        round's end, a redraw (``look``: ``/look``, sitting down, watching) and to a new viewer; a state without
-        ``sheet`` means "as before" (docs/protocol.md)."""
+        """Leave out the score sheet when this viewer was last sent the same one, and send a JSON reader only the
+        rows it lacks: the sheet changes once a round, was most of every state's bytes and encoding time, and the
+        whole of it at every round's end made round ends grow dearer with every round (issue #18). It is sent whole
+        with the game's first state, a redraw (``look``: ``/look``, sitting down, watching) and to a new viewer; a
+        state without ``sheet`` means "as before", ``sheet_add`` "as before and these rows" (docs/protocol.md)."""
         if self.table.game is None or "sheet" not in message:
             return
-        if not self._sheet_wanted(session, message["sheet"], look):
+        sheet: list[dict[str, Any]] = message["sheet"]
+        start = self._sheet_from(session, sheet, look)
+        if start >= 0:
             del message["sheet"]
+            if start < len(sheet):
+                message["sheet_add"] = sheet[start:]
 
-    def _sheet_wanted(self, session: Session, sheet: list[dict[str, Any]], look: bool) -> bool:
-        """Whether ``session`` is to be sent ``sheet`` (``_sheet_once``'s rule), taken as sent if so."""
-        mark = (self.table.id, self.table.games_played, len(sheet))
-        if session.sheet_sent == mark and not look:
-            return False
-        session.sheet_sent = mark
-        return True
+    def _sheet_from(self, session: Session, sheet: list[dict[str, Any]], look: bool) -> int:
+        """From which row ``session`` is to be sent ``sheet`` (``_sheet_once``'s rule): -1 the whole sheet, its
+        length none of it, else the rows from there on (to a JSON reader only: a terminal's renderer draws the
+        sheet a state carries, whole); taken as sent."""
+        table = self.table
+        had = session.sheet_sent
+        rows, json = len(sheet), session.mode == "json"
+        if look or had is None or had[0] != table.id or had[1] != table.games_played or had[2] > rows \
+                or (had[2] < rows and not (json and had[3])):  # rows are added only to a sheet sent as JSON
+            session.sheet_sent = (table.id, table.games_played, rows, json)
+            return -1
+        # held as JSON still only if it was and no /mode since
+        session.sheet_sent = (table.id, table.games_played, rows, json and had[3])
+        return had[2]
 
     def send_states(self, look: Session | None = None, skip: Collection[str] = ()) -> None:
         """A fresh state to every connected person watching or seated but those named in ``skip`` (sent theirs
@@ -365,9 +377,9 @@ class FanOut:
                     alike: dict[str, Any]) -> bool:
         """The states of viewers that read JSON lines and nothing else (``Session.wants_text``), encoded as the
         engine's ``split_views`` splits them: what they all see alike once, each viewer's own fields (the head,
-        the seat's hand and moves) on their own, the score sheet once and only to those who have not had it
-        (``_sheet_once``). The same fields as each one's whole state encoded (``_in_the_game``), a fraction of
-        the work (issue #18). False, with nothing sent, for a game whose views cannot be split."""
+        the seat's hand and moves) on their own, the score sheet (or its new rows) once and only to those who
+        have not had it (``_sheet_once``). The same fields as each one's whole state encoded (``_in_the_game``),
+        a fraction of the work (issue #18). False, with nothing sent, for a game whose views cannot be split."""
         table = self.table
         game = table.game
         assert game is not None
@@ -380,17 +392,18 @@ class FanOut:
         self._table_fields(common, people, alike)
         body = jsonl.dumps(common)[1:]  # the alike fields and the closing brace
         heads = self._heads_text(alike["heads"])
-        with_sheet = ""
+        rows = len(sheet)
+        # the rest of a state after its own fields, by the sheet row it is sent from (-1: whole, ``rows``: none)
+        rests: dict[int, str] = {rows: body}
         assert len(owns) == len(viewers)
         for i in range(len(viewers)):  # by index: see ``_viewer_seats``
             s, at, seat, own = viewers[i], seated[i], in_game[i], owns[i]
             own["legal"] = self._legal(s, seat, own["legal"], alike)
-            if self._sheet_wanted(s, sheet, s is look):
-                if not with_sheet:
-                    with_sheet = '"sheet":' + jsonl.dumps(sheet) + "," + body
-                rest = with_sheet
-            else:
-                rest = body
+            start = self._sheet_from(s, sheet, s is look)
+            rest = rests.get(start)
+            if rest is None:
+                field = '"sheet":' if start < 0 else '"sheet_add":'
+                rest = rests[start] = field + jsonl.dumps(sheet[start:] if start >= 0 else sheet) + "," + body
             # one string made of the parts, where adding them one by one copied the ~1,400 characters thrice
             s.deliver_text("".join((heads[at], ",", jsonl.dumps(own)[1:-1], ",", rest)))
         return True
