@@ -56,6 +56,9 @@ class FanOut:
         # all views share and each seat's own part (by seat, None an observer's), as the engine split them
         self._round_end: tuple[Game, int, dict[str, Any], dict[str, Any], dict[int | None, dict[str, Any]]] | None \
             = None
+        # the alike fields of those views encoded (``_body``): the kept views, the ``who_is_who`` and table options
+        # they were encoded with, and the text
+        self._round_end_body: tuple[object, object, dict[str, Any], str] | None = None
 
     def events(self, events: list[Event]) -> None:
         """Each event to each viewer as they may see it (observers as None); a timed reveal is ended for those
@@ -208,10 +211,12 @@ class FanOut:
         return legal
 
     @staticmethod
-    def _table_fields(fields: dict[str, Any], people: dict[str, dict[str, Any]], alike: dict[str, Any]) -> None:
+    def _table_fields(fields: dict[str, Any], people: dict[str, dict[str, Any]], alike: dict[str, Any],
+                      confirmed: bool = True) -> None:
         """What only the table knows, the same for every viewer, put into a view (or the part all views share):
         each player's ``who_is_who`` entry (once a list of players: the engine may share one list among the views
-        of an update), the table's options, who has confirmed, its moves."""
+        of an update), the table's options, who has confirmed (unless ``confirmed`` is False: the caller adds
+        it), its moves."""
         # typed, so that a compiled build (mudwiz/compiled.py) updates the dicts and lower-cases the names in C
         # rather than by Python method calls: this ran on every update (issue #18)
         players: list[dict[str, Any]] = fields["players"]
@@ -224,7 +229,8 @@ class FanOut:
                 name: str = p["name"]
                 p.update(people[name.lower()])
         fields["table_options"] = alike["table_options"]
-        fields["confirmed"] = alike["confirmed"]
+        if confirmed:
+            fields["confirmed"] = alike["confirmed"]
         fields["moves"] = alike["moves"]
 
     def rating(self, name: str, holder: Session | None) -> int | None:
@@ -389,8 +395,8 @@ class FanOut:
             return False
         common, owns = split
         sheet = common.pop("sheet")
-        self._table_fields(common, people, alike)
-        body = jsonl.dumps(common)[1:]  # the alike fields and the closing brace
+        body = self._body(game, common, people, alike)
+        confirmed = '"confirmed":' + jsonl.dumps(alike["confirmed"]) + ","
         heads = self._heads_text(alike["heads"])
         rows = len(sheet)
         # the rest of a state after its own fields, by the sheet row it is sent from (-1: whole, ``rows``: none)
@@ -405,5 +411,21 @@ class FanOut:
                 field = '"sheet":' if start < 0 else '"sheet_add":'
                 rest = rests[start] = field + jsonl.dumps(sheet[start:] if start >= 0 else sheet) + "," + body
             # one string made of the parts, where adding them one by one copied the ~1,400 characters thrice
-            s.deliver_text("".join((heads[at], ",", jsonl.dumps(own)[1:-1], ",", rest)))
+            s.deliver_text("".join((heads[at], ",", jsonl.dumps(own)[1:-1], ",", confirmed, rest)))
         return True
+
+    def _body(self, game: Game, common: dict[str, Any], people: dict[str, dict[str, Any]],
+              alike: dict[str, Any]) -> str:
+        """The fields all of an update's states share but ``confirmed``, encoded, with the closing brace. At a
+        round's end, as long as the views are kept (``_split``), the same players' fields (``who_is_who``'s
+        very dict: it is made anew when anyone's changes) and the same table options, the text made for the
+        round's last move: each ``/ok`` sends states, and only ``confirmed`` tells them apart (issue #18)."""
+        kept, known = self._round_end, self._round_end_body
+        at_round_end = game.phase == "roundend" and kept is not None
+        if at_round_end and known is not None and known[0] is kept and known[1] is people \
+                and known[2] == alike["table_options"]:
+            return known[3]
+        self._table_fields(common, people, alike, confirmed=False)
+        text = jsonl.dumps(common)[1:]
+        self._round_end_body = (kept, people, alike["table_options"], text) if at_round_end else None
+        return text
