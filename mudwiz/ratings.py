@@ -20,7 +20,7 @@ kept. ``RatingBoard`` keeps the ratings of the people online in memory for the s
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Mapping, Set
+from collections.abc import Callable, Iterable, Mapping, Sequence, Set
 from functools import cache
 
 from openskill.models import PlackettLuce
@@ -75,8 +75,9 @@ def rate_game(record: GameRecord, current: Mapping[str, Rating], registered: Set
     """The ratings a game changes: every seat plays with its rating at its place (ties: equal ranks), and the
     registered people's new ratings are returned (the store writes them). ``current``: lower-cased name -> rating
     in the record's game, of those who have one; ``registered``: the lower-cased names with an account."""
-    if record.outcome != "finished" or not record.standings or len(record.seats) < 2:
-        return []
+    if record.outcome != "finished" or not record.standings or len(record.seats) < 2 \
+            or not any(s["kind"] in PEOPLE and s["name"].lower() in registered for s in record.seats):
+        return []  # nobody's rating to change: the model's work (~0.1 ms a game) would be thrown away
     places = {row["player"].lower(): int(row["place"]) for row in record.standings}
     before = [_entry(seat, record.game, current) for seat in record.seats]
     teams = MODEL.rate([[MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in before],
@@ -137,11 +138,15 @@ class RatingBoard:
                     self._refused.clear()
                 self._refused[key] = self.clock() + self.RETRY
                 return {}
-            self._refused.pop(key, None)
-            if len(self._known) >= self.LIMIT:
-                del self._known[next(iter(self._known))]
-            self._known[key] = found
+            self._remember(key, found)
         return self._known[key]
+
+    def _remember(self, key: str, found: dict[str, Rating]) -> None:
+        self._refused.pop(key, None)
+        self._known.pop(key, None)  # read last: the last to go
+        if len(self._known) >= self.LIMIT:
+            del self._known[next(iter(self._known))]
+        self._known[key] = found
 
     def shown(self, name: str, game: str) -> int | None:
         found = self.of(name).get(game)
@@ -161,14 +166,19 @@ class RatingBoard:
     def forget(self, name: str) -> None:
         self._known.pop(name.lower(), None)
 
-    def refresh(self, names: Iterable[str], game: str) -> list[tuple[str, int | None, int]]:
-        """Read ``names``' ratings again after a rated game of ``game``: (name, shown before or None, after) for
+    def read(self, names: Sequence[str]) -> dict[str, list[Rating]]:
+        """``names``' ratings as the store has them now (lower-cased name -> ratings), for ``refresh``: one read of
+        the store, for its thread."""
+        return self.store.ratings_of_all(names)
+
+    def refresh(self, found: Mapping[str, list[Rating]], game: str) -> list[tuple[str, int | None, int]]:
+        """Take the ratings ``read`` again after a rated game of ``game``: (name, shown before or None, after) for
         each whose rating in it changed."""
         changes = []
-        for name in names:
-            before = self._known.get(name.lower(), {}).get(game)
-            self.forget(name)
-            after = self.of(name).get(game)
+        for key, ratings in found.items():
+            before = self._known.get(key, {}).get(game)
+            self._remember(key, {r.game: r for r in ratings})
+            after = self._known[key].get(game)
             if after is not None and after != before:
                 changes.append((after.name, None if before is None else before.shown, after.shown))
         return changes

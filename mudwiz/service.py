@@ -266,7 +266,8 @@ def storage(top: service.MultiService, clock: IReactorTime, data: str | None,
     writer.setServiceParent(top)
     passwords = PasswordWork(reactor)
     passwords.setServiceParent(top)  # after the writer, so stopped before it closes the file (reverse order)
-    return Records(store, writer, RatingBoard(store, clock.seconds)), Accounts(store, clock, passwords), writer
+    records = Records(store, writer, RatingBoard(store, clock.seconds), read=writer.run)
+    return records, Accounts(store, clock, passwords), writer
 
 
 def thinking(top: service.MultiService, clock: IReactorTime) -> Think:

@@ -203,11 +203,22 @@ def test_the_board_reads_a_name_once_and_again_after_a_rated_game(store: Store) 
     assert board.shown("Ann", "wizard") is None and board.best("Ann") is None
     store.record_game(game("Ann", "Bob"), rate_game)
     assert board.shown("Ann", "wizard") is None  # in memory: not read again for every state
-    [(name, before, after)] = board.refresh(["Ann", "Bob"], "wizard")
+    [(name, before, after)] = board.refresh(board.read(["Ann", "Bob"]), "wizard")
     assert (name, before) == ("Ann", None) and after == board.shown("ann", "wizard") == store.rating("Ann",
                                                                                                       "wizard").shown
     assert board.for_seat("bot1", "bot:good", "wizard") == bot_rating("wizard", "good").shown
     assert board.for_seat("Ann", "stand-in", "wizard") == after
+
+
+def test_several_names_ratings_are_read_at_once_as_one_by_one(store: Store) -> None:
+    store.create_account("Ann", HASH)
+    store.create_account("Bob", HASH)
+    store.record_game(game("Ann", "Bob"), rate_game)
+    store.record_game(game("Bob", "Ann", "Cy"), rate_game)
+    found = store.ratings_of_all(["ANN", "bob", "Cy", "Dee"])
+    assert found == {"ann": store.ratings_of("Ann"), "bob": store.ratings_of("Bob"), "cy": [], "dee": []}
+    assert [r.name for r in found["ann"]] == ["Ann"] and found["ann"][0].rank >= 1
+    assert store.ratings_of_all([]) == {}
 
 
 def test_a_rating_the_store_did_not_give_is_asked_again_after_a_pause_and_shown(store: Store) -> None:

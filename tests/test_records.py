@@ -5,10 +5,14 @@ from __future__ import annotations
 
 import json
 import random
+import threading
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from recorder import Recorder
+from twisted.internet.defer import Deferred
 from twisted.internet.task import Clock
 from wire import pick_command
 
@@ -211,3 +215,48 @@ def test_a_record_the_store_cannot_take_is_logged_whole_and_the_table_goes_on(tm
     record = json.loads(line.split("; the record: ", 1)[1])
     assert record["outcome"] == "finished" and record["standings"] == alice.of_type("game_end")[-1]["standings"]
     assert lobby.tables[1].status == "over"
+
+
+def test_a_games_new_ratings_are_read_where_records_read_runs_and_shown_when_it_answers(tmp_path: Path) -> None:
+    """After a rated game the people's ratings are read again by ``Records.read`` (the server's: the store's
+    thread), not on the reactor's thread, where each read waited for the lock the store's thread holds through every
+    record it commits, and 200 tables ending their games together made the reactor wait for 200 commits (issue
+    #18). The table shows the new rating when that read answers; a bot's seat, whose rating is fixed, is not read."""
+    clock = Clock()
+    clock.advance(1_700_000_000)
+    store = open_store(tmp_path)
+    store.create_account("Alice", "$argon2id$v=19$m=65536,t=3,p=4$c2FsdA$aGFzaA")  # never checked here
+    inline = Records.inline(store)
+    reads: list[tuple[Callable[[], Any], Deferred[Any]]] = []
+
+    def queued(read: Callable[[], Any]) -> Deferred[Any]:
+        done: Deferred[Any] = Deferred()
+        reads.append((read, done))
+        return done
+
+    lobby = Lobby(clock, grace=30, bot_delay=0.5, seed=11,
+                  records=Records(store, inline.keep, inline.board, read=queued))
+    alice = Recorder()
+    lobby.login(alice, "Alice", registered=True)
+    for cmd in ("/new wizard", "/option rounds 2", "/bot add random", "/bot add random", "/start"):
+        dispatch(lobby, alice, cmd)
+
+    def shown() -> int | None:
+        return next(p["rating"] for p in alice.last_state()["players"] if p["name"] == "Alice")
+
+    assert shown() is None  # not rated yet
+    play_out(clock, lobby, alice)
+    rating = store.rating("Alice", "wizard")
+    assert rating is not None, "the game was recorded and rated"
+    [(read, done)] = reads
+    assert shown() is None and not [n for n in alice.of_type("notice") if n["text"].startswith("Ratings (")]
+    found: list[Any] = []
+    reader = threading.Thread(target=lambda: found.append(read()))  # where the server runs it: not this thread
+    reader.start()
+    reader.join()
+    [ratings] = found
+    assert list(ratings) == ["alice"], "the bots' seats are not read"
+    done.callback(ratings)
+    assert shown() == rating.shown
+    [moved] = [n for n in alice.of_type("notice") if n["text"].startswith("Ratings (")]
+    assert moved["text"] == f"Ratings (wizard): Alice new -> {rating.shown}."

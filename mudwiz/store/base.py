@@ -124,6 +124,8 @@ class Rating:
 # How a game changes ratings, computed outside the store (mudwiz/ratings.py) and applied inside its transaction:
 # the record, the current ratings in the record's game of its seats' names (lower-cased name -> Rating; a name with
 # none is missing) and which of those names are registered (lower-cased) -> the ratings to write.
+# (record, current ratings by lower-cased name, the registered lower-cased names) -> the new ratings of registered
+# people only: a game with no registered player changes none, and the store does not ask.
 RateGame = Callable[[GameRecord, Mapping[str, Rating], Set[str]], list[Rating]]
 
 
@@ -214,6 +216,10 @@ class Store(Protocol):
 
     def ratings_of(self, name: str) -> list[Rating]:
         """``name``'s (any case) ratings in every game it has one in, with their ranks, by game."""
+        ...
+
+    def ratings_of_all(self, names: Sequence[str]) -> dict[str, list[Rating]]:
+        """``ratings_of`` each of ``names``, in one read: lower-cased name -> its ratings (none: ``[]``)."""
         ...
 
     def top(self, game: str, limit: int = 10) -> list[Rating]:

@@ -21,9 +21,9 @@ from twisted.python.failure import Failure
 
 from mudwiz.games.base import standings
 from mudwiz.outflow import before_output
-from mudwiz.ratings import RatingBoard, rate_game
+from mudwiz.ratings import PEOPLE, RatingBoard, rate_game
 from mudwiz.session import Session
-from mudwiz.store import GameRecord, Store, StoreError
+from mudwiz.store import GameRecord, Rating, Store, StoreError
 from mudwiz.table.botseat import BotSession, is_stand_in
 
 if TYPE_CHECKING:
@@ -32,6 +32,11 @@ if TYPE_CHECKING:
 log = Logger()
 
 Keep = Callable[[GameRecord], "defer.Deferred[int]"]  # store a record, the id when it is stored
+Read = Callable[[Callable[[], Any]], "defer.Deferred[Any]"]  # a read of the store, its result when it is done
+
+
+def inline_read(read: Callable[[], Any]) -> defer.Deferred[Any]:
+    return defer.maybeDeferred(read)
 
 
 @dataclass(frozen=True)
@@ -43,6 +48,7 @@ class Records:
     store: Store
     keep: Keep
     board: RatingBoard
+    read: Read = inline_read  # the server's: in the store's thread, after the writes queued before it
 
     @classmethod
     def inline(cls, store: Store) -> Records:
@@ -66,6 +72,7 @@ class GameRecording:
         self.table = table
         self.keep = records.keep if records is not None else None
         self.board = records.board if records is not None else None
+        self.read = records.read if records is not None else inline_read
         self.started = 0.0
         self.actions: list[dict[str, Any]] = []
         self.done = True  # no game yet, or its record is handed over
@@ -120,12 +127,32 @@ class GameRecording:
         self.keep(record).addCallbacks(kept, lost)
 
     def rated(self, record: GameRecord) -> None:
-        """The game and its rating changes are stored: read the players' ratings again, tell the table how they
-        moved, and show them at it."""
-        if self.board is None:
+        """The game and its rating changes are stored: read the people's ratings again (a bot's is fixed), tell the
+        table how they moved, and show them at it. Read where the record was written (``Records.read``), not on
+        the reactor's thread: there each read waited for the store's lock, which the thread holds through every
+        record it commits, and 200 tables ending their games together made the reactor wait for 200 commits
+        (issue #18)."""
+        board = self.board
+        if board is None:
             return
-        changes = self.board.refresh(record.players, record.game)
-        if changes:
-            moved = [f"{name} {'new' if old is None else old} -> {new}" for name, old, new in changes]
-            self.table.announce(f"Ratings ({record.game}): {', '.join(moved)}.")
-        self.table.send_states()
+        names = [seat["name"] for seat in record.seats if seat["kind"] in PEOPLE]
+        table_id = self.table.id
+
+        def read() -> dict[str, list[Rating]]:
+            return board.read(names)
+
+        def show(found: dict[str, list[Rating]]) -> None:
+            changes = board.refresh(found, record.game)
+            if changes:
+                moved = [f"{name} {'new' if old is None else old} -> {new}" for name, old, new in changes]
+                self.table.announce(f"Ratings ({record.game}): {', '.join(moved)}.")
+            self.table.send_states()
+
+        def unread(failure: Failure) -> None:
+            for name in names:  # read again when next shown
+                board.forget(name)
+            log.error("ratings after table {table}'s game not read: {why}", table=table_id,
+                      why=failure.getErrorMessage() if failure.check(StoreError) else failure.getTraceback())
+            self.table.send_states()
+
+        self.read(read).addCallbacks(show, unread)
