@@ -217,15 +217,11 @@ def test_a_record_the_store_cannot_take_is_logged_whole_and_the_table_goes_on(tm
     assert lobby.tables[1].status == "over"
 
 
-def test_a_games_new_ratings_are_read_where_records_read_runs_and_shown_when_it_answers(tmp_path: Path) -> None:
-    """After a rated game the people's ratings are read again by ``Records.read`` (the server's: the store's
-    thread), not on the reactor's thread, where each read waited for the lock the store's thread holds through every
-    record it commits, and 200 tables ending their games together made the reactor wait for 200 commits (issue
-    #18). The table shows the new rating when that read answers; a bot's seat, whose rating is fixed, is not read."""
+def queued_reads(tmp_path: Path) -> tuple[Clock, Lobby, SQLiteStore, list[tuple[Callable[[], Any], Deferred[Any]]]]:
+    """A lobby whose records are written inline but read again (``Records.read``) only when the test says."""
     clock = Clock()
     clock.advance(1_700_000_000)
     store = open_store(tmp_path)
-    store.create_account("Alice", "$argon2id$v=19$m=65536,t=3,p=4$c2FsdA$aGFzaA")  # never checked here
     inline = Records.inline(store)
     reads: list[tuple[Callable[[], Any], Deferred[Any]]] = []
 
@@ -236,6 +232,29 @@ def test_a_games_new_ratings_are_read_where_records_read_runs_and_shown_when_it_
 
     lobby = Lobby(clock, grace=30, bot_delay=0.5, seed=11,
                   records=Records(store, inline.keep, inline.board, read=queued))
+    return clock, lobby, store, reads
+
+
+def test_a_game_that_moves_no_rating_sends_nothing_more_once_its_ratings_are_read(tmp_path: Path) -> None:
+    """A guest's game with bots: the ratings read again after it changed nothing, so no state is sent again (200
+    tables' worth of states at once, each as the last one, issue #18)."""
+    clock, lobby, store, reads = queued_reads(tmp_path)
+    alice = seat_person_and_bots(lobby, "wizard")
+    play_out(clock, lobby, alice)
+    assert store.games_of("alice") and store.rating("Alice", "wizard") is None
+    [(read, done)] = reads
+    before = list(alice.messages)
+    done.callback(read())
+    assert alice.messages == before
+
+
+def test_a_games_new_ratings_are_read_where_records_read_runs_and_shown_when_it_answers(tmp_path: Path) -> None:
+    """After a rated game the people's ratings are read again by ``Records.read`` (the server's: the store's
+    thread), not on the reactor's thread, where each read waited for the lock the store's thread holds through every
+    record it commits, and 200 tables ending their games together made the reactor wait for 200 commits (issue
+    #18). The table shows the new rating when that read answers; a bot's seat, whose rating is fixed, is not read."""
+    clock, lobby, store, reads = queued_reads(tmp_path)
+    store.create_account("Alice", "$argon2id$v=19$m=65536,t=3,p=4$c2FsdA$aGFzaA")  # never checked here
     alice = Recorder()
     lobby.login(alice, "Alice", registered=True)
     for cmd in ("/new wizard", "/option rounds 2", "/bot add random", "/bot add random", "/start"):

@@ -128,10 +128,10 @@ class GameRecording:
 
     def rated(self, record: GameRecord) -> None:
         """The game and its rating changes are stored: read the people's ratings again (a bot's is fixed), tell the
-        table how they moved, and show them at it. Read where the record was written (``Records.read``), not on
-        the reactor's thread: there each read waited for the store's lock, which the thread holds through every
-        record it commits, and 200 tables ending their games together made the reactor wait for 200 commits
-        (issue #18)."""
+        table how they moved, and show them at it (nothing is sent when none moved). Read where the record was
+        written (``Records.read``), not on the reactor's thread: there each read waited for the store's lock, which
+        the thread holds through every record it commits, and 200 tables ending their games together made the
+        reactor wait for 200 commits (issue #18)."""
         board = self.board
         if board is None:
             return
@@ -143,10 +143,10 @@ class GameRecording:
 
         def show(found: dict[str, list[Rating]]) -> None:
             changes = board.refresh(found, record.game)
-            if changes:
+            if changes:  # else every state would be as the last one sent (a game of guests and bots: most)
                 moved = [f"{name} {'new' if old is None else old} -> {new}" for name, old, new in changes]
                 self.table.announce(f"Ratings ({record.game}): {', '.join(moved)}.")
-            self.table.send_states()
+                self.table.send_states()
 
         def unread(failure: Failure) -> None:
             for name in names:  # read again when next shown
