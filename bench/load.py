@@ -570,7 +570,9 @@ def turn_kinds(timed: list[tuple[float, float, str]]) -> str:
     """The turns by what move was answered by what offer (``play>play``; ``play>ok``: a round's last card, answered
     by its result; ``bid>bid``), each kind's share, p50 and p99 (ms), its share of the slowest 1 % of all turns,
     and in how many of the window's 100 ms slices those slowest turns came: the slowest turns of a few slices are
-    a burst of work that every table met at once (docs/performance.md, the twelfth round)."""
+    a burst of work that every table met at once (docs/performance.md, the twelfth round); and the p99 of each
+    second of the window, its median and the dearest (a window that holds every table's game end: the
+    fourteenth round)."""
     if not timed:
         return "turns by kind: none"
     cut = pct([lat for _, lat, _ in timed], 99)
@@ -588,8 +590,15 @@ def turn_kinds(timed: list[tuple[float, float, str]]) -> str:
     first = min(when for when, _, _ in timed)
     slices = {int((when - first) * 10) for when, _ in slow}
     total = int((max(when for when, _, _ in timed) - first) * 10) + 1
+    seconds: dict[int, list[float]] = {}
+    for when, lat, _ in timed:
+        seconds.setdefault(int(when - first), []).append(lat)
+    per_second = {at: pct(lats, 99) for at, lats in seconds.items()}
+    dearest = max(per_second, key=lambda at: per_second[at])
+    median = pct(list(per_second.values()), 50)
     return f"turns by kind (share, p50/p99 ms, share of the slowest 1%): {'; '.join(parts)}; the slowest 1% in " \
-           f"{len(slices)} of {total} 100 ms slices"
+           f"{len(slices)} of {total} 100 ms slices; each second's p99: median {median:.1f}, " \
+           f"dearest {per_second[dearest]:.1f} (second {dearest})"
 
 
 def by_second(samples: list[tuple[float, float]], replied: list[float]) -> tuple[float, float]:

@@ -79,7 +79,8 @@ def test_load_bench_quick_prints_figures_and_ratios_for_each_mode() -> None:
             assert verbs <= {verb for verb, _, _ in rows}, out
             assert all(re.fullmatch(r"(play|bid|trump)>(play|bid|trump|ok|start)", verb) for verb, _, _ in rows), out
             assert 95 <= sum(int(share) for _, share, _ in rows) <= 102, out  # kinds under 0.5 % are left out
-            assert re.search(r"the slowest 1% in \d+ of \d+ 100 ms slices$", line), out
+            assert re.search(r"the slowest 1% in \d+ of \d+ 100 ms slices; each second's p99: median [\d.]+, "
+                             r"dearest [\d.]+ \(second \d+\)$", line), out
 
 
 def test_ratings_bench_calibrates_each_bot_level_and_writes_nothing_unasked() -> None:
