@@ -123,9 +123,8 @@ class Rating:
 
 # How a game changes ratings, computed outside the store (mudwiz/ratings.py) and applied inside its transaction:
 # the record, the current ratings in the record's game of its seats' names (lower-cased name -> Rating; a name with
-# none is missing) and which of those names are registered (lower-cased) -> the ratings to write.
-# (record, current ratings by lower-cased name, the registered lower-cased names) -> the new ratings of registered
-# people only: a game with no registered player changes none, and the store does not ask.
+# none is missing) and which of those names are registered (lower-cased) -> the ratings to write, registered people's
+# only: a game with no registered player changes none, and the store does not ask.
 RateGame = Callable[[GameRecord, Mapping[str, Rating], Set[str]], list[Rating]]
 
 

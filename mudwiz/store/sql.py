@@ -254,8 +254,7 @@ class SQLStore:
         return found[0] if found else None
 
     def ratings_of(self, name: str) -> list[Rating]:
-        with self._reading() as db:
-            return self._ratings(db, "r.name_key = ?", (name.lower(),), "ORDER BY r.game{text_order}")
+        return self.ratings_of_all([name])[name.lower()]
 
     def ratings_of_all(self, names: Sequence[str]) -> dict[str, list[Rating]]:
         found: dict[str, list[Rating]] = {name.lower(): [] for name in names}
