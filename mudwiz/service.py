@@ -40,7 +40,7 @@ from mudwiz.games import available, game_class
 from mudwiz.lobby import ARRIVAL_BURST, ARRIVAL_RATE, PRESENCE_CROWD, Lobby, PresenceLimits
 from mudwiz.net.limits import ConnectionCounter, Limits, raise_fd_limit
 from mudwiz.net.lines import hold_per_turn
-from mudwiz.net.polling import TURN_SOCKETS, cap_turns
+from mudwiz.net.polling import TURN_SOCKETS, cap_turns, lean_turns
 from mudwiz.net.raw import RawFactory
 from mudwiz.net.rlogin import RloginFactory, Trust, TrustError
 from mudwiz.net.ssh import SSHFactory
@@ -310,6 +310,7 @@ def makeService(
         turn_sockets = int(os.environ.get("MUDWIZ_TURN_SOCKETS", TURN_SOCKETS))
         if turn_sockets > 0:
             cap_turns(reactor, turn_sockets)
+        lean_turns(reactor)  # each ready socket read without a log context made for it (net/polling.py)
     listen = listen_address(listen)
     motd_text = read_motd(motd or os.environ.get("MUDWIZ_MOTD") or DEFAULT_MOTD)
     log.info("{how}", how=compiled.describe())

@@ -1,6 +1,8 @@
 """``net.polling.cap_turns``: a turn of Twisted's epoll reactor reads at most so many ready sockets, and the ones
-left are read by the next turns, the longest-ready first (issue #18). On a real ``EPollReactor`` of the installed
-Twisted (its private ``_poller`` is what is wrapped) and real socket pairs; nothing is run on the global reactor."""
+left are read by the next turns, the longest-ready first (issue #18); ``lean_turns``: the same reactor's poll loop,
+without a log context made for each socket, reads every ready socket and survives one that fails. On a real
+``EPollReactor`` of the installed Twisted (its private ``_poller``, ``_selectables`` and ``_doReadOrWrite`` are
+what these use) and real socket pairs; nothing is run on the global reactor."""
 
 from __future__ import annotations
 
@@ -12,8 +14,9 @@ from typing import Any
 import pytest
 from twisted.internet import epollreactor
 from twisted.internet.task import Clock
+from twisted.logger import globalLogPublisher
 
-from mudwiz.net.polling import CappedPoll, cap_turns
+from mudwiz.net.polling import CappedPoll, cap_turns, lean_turns
 
 
 class Reader:
@@ -34,6 +37,18 @@ class Reader:
 
     def connectionLost(self, reason: Any) -> None:
         pass
+
+
+class Failing(Reader):
+    """A socket whose reading fails, and whose clean-up then fails too: the error comes out of Twisted's
+    ``_doReadOrWrite`` into the poll loop."""
+
+    def doRead(self) -> None:
+        super().doRead()
+        raise RuntimeError("read went wrong")
+
+    def connectionLost(self, reason: Any) -> None:
+        raise RuntimeError("clean-up went wrong")
 
 
 @pytest.fixture
@@ -76,5 +91,63 @@ def test_a_turn_reads_at_most_the_cap_and_the_rest_come_next_in_order(reactor: A
             theirs.close()
 
 
+@pytest.mark.parametrize("capped_first", [True, False])
+def test_the_lean_loop_reads_every_ready_socket_and_keeps_the_cap(reactor: Any, capped_first: bool) -> None:
+    if capped_first:
+        cap_turns(reactor, 8)
+    assert lean_turns(reactor)
+    assert reactor.doIteration == reactor.doPoll, "the reactor's mainLoop runs the lean loop"
+    if not capped_first:
+        cap_turns(reactor, 8)
+    log: list[int] = []
+    pairs = [socket.socketpair() for _ in range(12)]
+    readers = [Reader(mine, log, i) for i, (mine, _) in enumerate(pairs)]
+    try:
+        for reader, (_, theirs) in zip(readers, pairs, strict=True):
+            reactor.addReader(reader)
+            theirs.send(b"x")
+        reactor.doIteration(0)
+        assert len(log) == 8, "the cap holds whichever was installed first"
+        reactor.doIteration(0)
+        assert sorted(log) == list(range(12))
+        reactor.doIteration(0)
+        assert len(log) == 12, "nothing ready, nothing read"
+    finally:
+        for reader in readers:
+            reactor.removeReader(reader)
+        for mine, theirs in pairs:
+            mine.close()
+            theirs.close()
+
+
+def test_a_socket_that_fails_is_logged_and_the_turn_goes_on(reactor: Any) -> None:
+    lean_turns(reactor)
+    log: list[int] = []
+    events: list[dict[str, Any]] = []
+    pairs = [socket.socketpair() for _ in range(3)]
+    readers = [(Failing if i == 1 else Reader)(mine, log, i) for i, (mine, _) in enumerate(pairs)]
+    globalLogPublisher.addObserver(events.append)
+    try:
+        for reader, (_, theirs) in zip(readers, pairs, strict=True):
+            reactor.addReader(reader)
+            theirs.send(b"xx")
+        reactor.doIteration(0)
+        assert sorted(log) == [0, 1, 2], "the sockets after the failing one were read in the same turn"
+        failures = [e for e in events if "log_failure" in e]
+        assert len(failures) == 1 and "clean-up went wrong" in str(failures[0]["log_failure"].value)
+        assert "handling" in failures[0]["log_format"]
+        reactor.doIteration(0)
+        assert sorted(log) == [0, 0, 1, 2, 2], "the failed socket is gone from the reactor, the others read on"
+    finally:
+        globalLogPublisher.removeObserver(events.append)
+        for reader in readers:
+            if reader in reactor.getReaders():
+                reactor.removeReader(reader)
+        for mine, theirs in pairs:
+            mine.close()
+            theirs.close()
+
+
 def test_other_reactors_are_left_as_they_are() -> None:
     assert not cap_turns(Clock())
+    assert not lean_turns(Clock())

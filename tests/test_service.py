@@ -54,5 +54,7 @@ def test_make_service_defaults_and_motd_fallback(tmp_path: Path) -> None:
 
     poller = reactor._poller  # type: ignore[attr-defined]  # the real reactor a served server runs on
     assert isinstance(poller, CappedPoll) and poller.most == TURN_SOCKETS, "its turns read so many sockets at most"
+    loop = reactor.doIteration  # type: ignore[attr-defined]
+    assert loop.__qualname__ == "_poll_loop.<locals>.doPoll", "and with the lean poll loop (net/polling.py)"
     assert "m u d w i z" in read_motd("motd.txt")  # the shipped motd, found from anywhere
     assert read_motd(str(tmp_path / "missing.txt")).startswith("Welcome to mudwiz: Wizard, Witches and Tiltowait")

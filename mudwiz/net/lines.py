@@ -204,6 +204,13 @@ class LineProtocol(LineReceiver, TimeoutMixin):
     # -- bytes in
 
     def dataReceived(self, data: bytes) -> None:
+        if data.find(b"\n") == len(data) - 1 and len(data) <= self.MAX_LENGTH + 1 and not self._buffer \
+                and not self._busyReceiving and not self.paused and not self.discarding and b"\r" not in data \
+                and b"\0" not in data and not getattr(self.transport, "disconnecting", False):
+            # what nearly every read is, one whole line with nothing before it: acted on here, as ``_read`` and
+            # Twisted's LineReceiver would, without their copies and loops (issue #18: a command's every read)
+            self.lineReceived(data[:-1])
+            return
         self._read(data.replace(b"\r\n", b"\n").replace(b"\r", b"\n").replace(b"\0", b""))
 
     def _read(self, data: bytes) -> None:

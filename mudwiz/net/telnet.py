@@ -255,6 +255,8 @@ class _Telnet(TelnetTransport):
     skipped_iac = False  # while skipping, the last byte was an IAC (its next byte says SE or an escaped 255)
 
     def dataReceived(self, data: bytes) -> None:
+        if self.decided and self.state == "data" and not self.skipping and IAC not in data and self.plain(data):
+            return  # plain data, as nearly every read is: what the loop below would do, without its copy
         if not self.decided:
             self.decide(data)
         at = 0
