@@ -16,8 +16,10 @@ here and inherited by the servers. Modes:
   ``--seconds`` window once every table plays: moves/s (answered game moves; ``/ok`` and ``/start`` are
   commands but not moves), the server's CPU (``/proc/PID/stat`` utime+stime) per answered command, move
   latency (a request to its reply) and turn latency (a game move to the next ``state`` at that table offering
-  someone a move) p50/p99; and a second line, the turns by what answered what (``play>ok``: a round's last card
-  answered by its result), with where the slowest 1 % of them fell.
+  someone a move) p50/p99, the machine's steal (the share of its CPUs' time its hypervisor gave other guests,
+  ``/proc/stat``: a busy host slows every process, the floor as much as mudwiz); and a second line, the
+  turns by what answered what (``play>ok``: a round's last card answered by its result), with where the
+  slowest 1 % of them fell.
 - ``bots``: N tables of one JSON host and 3 ``good`` bots (the floor: 3 bot seats that move at once), while a
   monitor connection sends ``/who`` every 20 ms: its round trip p50/p99.
 
@@ -80,6 +82,14 @@ def cpu_of(pid: int) -> float:
     """A process's CPU seconds so far: utime + stime (fields 14 and 15 of proc(5)'s stat)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / TICK
+
+
+def machine_ticks() -> tuple[int, int]:
+    """This machine's CPU time so far, all its CPUs (``/proc/stat``'s ``cpu`` line, in ticks): what its hypervisor
+    took for other guests (steal), and the whole (user to steal). A virtual machine whose host is busy runs every
+    process slower, the floor as much as mudwiz: a run's steal says how much of its figures is that."""
+    fields = [int(f) for f in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:9]]
+    return fields[7], sum(fields)
 
 
 def free_port() -> int:
@@ -535,7 +545,7 @@ def run_play(server: Any, tables: int, args: argparse.Namespace, bots: bool = Fa
     try:
         w.go.set()
         w.wait("playing")
-        cpu0, gen0, start = server.cpu_s(), w.cpu_s(), time.monotonic()
+        cpu0, gen0, start, ticks0 = server.cpu_s(), w.cpu_s(), time.monotonic(), machine_ticks()
         samples = [(start, cpu0)]  # (when, the server's CPU s): its CPU a command second by second
         if bots:
             whos = monitor(server.port, args.seconds)
@@ -543,7 +553,7 @@ def run_play(server: Any, tables: int, args: argparse.Namespace, bots: bool = Fa
             while (now := time.monotonic()) < start + args.seconds:
                 time.sleep(min(1.0, start + args.seconds - now))
                 samples.append((time.monotonic(), server.cpu_s()))
-        cpu1, gen1, end = server.cpu_s(), w.cpu_s(), time.monotonic()
+        cpu1, gen1, end, ticks1 = server.cpu_s(), w.cpu_s(), time.monotonic(), machine_ticks()
     finally:
         reports = w.finish()
     replies = [r for rep in reports for r in rep["replies"] if start <= r[0] < end]
@@ -557,12 +567,14 @@ def run_play(server: Any, tables: int, args: argparse.Namespace, bots: bool = Fa
                "cpu %": 100 * (cpu1 - cpu0) / (end - start), "gen cpu %": 100 * (gen1 - gen0) / (end - start),
                "move p50": pct(lat, 50), "move p99": pct(lat, 99), "turn p50": pct(turns, 50),
                "turn p99": pct(turns, 99), "state B p50": pct([b for rep in reports for b in rep["state_bytes"]], 50),
-               "errors": sum(rep["errors"] for rep in reports)}
+               "errors": sum(rep["errors"] for rep in reports),
+               "steal %": 100 * (ticks1[0] - ticks0[0]) / max(1, ticks1[1] - ticks0[1])}
     if not bots:
         figures["µs/cmd 1 s min"], figures["µs/cmd 1 s max"] = by_second(samples, [r[0] for r in replies])
     else:
         figures = {"/who p50": pct(whos, 50), "/who p99": pct(whos, 99), "/who max": max(whos, default=0.0),
-                   "host moves/s": figures["moves/s"], "cpu %": figures["cpu %"], "errors": figures["errors"]}
+                   "host moves/s": figures["moves/s"], "cpu %": figures["cpu %"], "errors": figures["errors"],
+                   "steal %": figures["steal %"]}
     return figures
 
 
@@ -650,7 +662,8 @@ def measure(mode: str, size: int, args: argparse.Namespace) -> None:
                 print(f"{mode:4} {label:>12}  {kind:6} #{i + 1}  {detail[0]}", flush=True)
     if runs.get("mudwiz") and runs["floor"]:
         ratio = {}
-        for key in (k for k in runs["mudwiz"][0] if k != "errors"):  # errors: counts, 0 when all is well
+        # errors: counts, 0 when all is well; steal: the machine's, not the server's
+        for key in (k for k in runs["mudwiz"][0] if k not in ("errors", "steal %")):
             m = statistics.median(r[key] for r in runs["mudwiz"])
             f = statistics.median(r[key] for r in runs["floor"])
             ratio[key] = m / f if f else float("nan")
