@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import socket
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -51,6 +52,27 @@ class Failing(Reader):
         raise RuntimeError("clean-up went wrong")
 
 
+@contextmanager
+def ready(reactor: Any, count: int, sent: bytes, failing: int = -1) -> Iterator[list[int]]:
+    """``count`` readers on ``reactor`` (the one at ``failing``: a ``Failing``), ``sent`` waiting on each; yields
+    the list their reads are noted in; afterwards each is taken from the reactor and its sockets closed."""
+    log: list[int] = []
+    pairs = [socket.socketpair() for _ in range(count)]
+    readers = [(Failing if i == failing else Reader)(mine, log, i) for i, (mine, _) in enumerate(pairs)]
+    try:
+        for reader, (_, theirs) in zip(readers, pairs, strict=True):
+            reactor.addReader(reader)
+            theirs.send(sent)
+        yield log
+    finally:
+        for reader in readers:
+            if reader in reactor.getReaders():
+                reactor.removeReader(reader)
+        for mine, theirs in pairs:
+            mine.close()
+            theirs.close()
+
+
 @pytest.fixture
 def reactor() -> Iterator[Any]:
     made = epollreactor.EPollReactor()
@@ -66,13 +88,7 @@ def reactor() -> Iterator[Any]:
 def test_a_turn_reads_at_most_the_cap_and_the_rest_come_next_in_order(reactor: Any) -> None:
     assert cap_turns(reactor, 8) and isinstance(reactor._poller, CappedPoll)
     assert cap_turns(reactor, 8) and not isinstance(reactor._poller.poller, CappedPoll), "wrapped once only"
-    log: list[int] = []
-    pairs = [socket.socketpair() for _ in range(20)]
-    readers = [Reader(mine, log, i) for i, (mine, _) in enumerate(pairs)]
-    try:
-        for reader, (_, theirs) in zip(readers, pairs, strict=True):
-            reactor.addReader(reader)
-            theirs.send(b"xx")  # two bytes: still ready after its first read
+    with ready(reactor, 20, b"xx") as log:  # two bytes: each still ready after its first read
         reactor.doPoll(0)
         assert len(log) == 8, "one turn, at most 8 sockets read"
         first = list(log)
@@ -83,12 +99,6 @@ def test_a_turn_reads_at_most_the_cap_and_the_rest_come_next_in_order(reactor: A
         while len(log) < 40:
             reactor.doPoll(0)
         assert sorted(log) == sorted(list(range(20)) * 2), "every byte read, none twice"
-    finally:
-        for reader in readers:
-            reactor.removeReader(reader)
-        for mine, theirs in pairs:
-            mine.close()
-            theirs.close()
 
 
 @pytest.mark.parametrize("capped_first", [True, False])
@@ -99,53 +109,30 @@ def test_the_lean_loop_reads_every_ready_socket_and_keeps_the_cap(reactor: Any, 
     assert reactor.doIteration == reactor.doPoll, "the reactor's mainLoop runs the lean loop"
     if not capped_first:
         cap_turns(reactor, 8)
-    log: list[int] = []
-    pairs = [socket.socketpair() for _ in range(12)]
-    readers = [Reader(mine, log, i) for i, (mine, _) in enumerate(pairs)]
-    try:
-        for reader, (_, theirs) in zip(readers, pairs, strict=True):
-            reactor.addReader(reader)
-            theirs.send(b"x")
+    with ready(reactor, 12, b"x") as log:
         reactor.doIteration(0)
         assert len(log) == 8, "the cap holds whichever was installed first"
         reactor.doIteration(0)
         assert sorted(log) == list(range(12))
         reactor.doIteration(0)
         assert len(log) == 12, "nothing ready, nothing read"
-    finally:
-        for reader in readers:
-            reactor.removeReader(reader)
-        for mine, theirs in pairs:
-            mine.close()
-            theirs.close()
 
 
 def test_a_socket_that_fails_is_logged_and_the_turn_goes_on(reactor: Any) -> None:
     lean_turns(reactor)
-    log: list[int] = []
     events: list[dict[str, Any]] = []
-    pairs = [socket.socketpair() for _ in range(3)]
-    readers = [(Failing if i == 1 else Reader)(mine, log, i) for i, (mine, _) in enumerate(pairs)]
     globalLogPublisher.addObserver(events.append)
     try:
-        for reader, (_, theirs) in zip(readers, pairs, strict=True):
-            reactor.addReader(reader)
-            theirs.send(b"xx")
-        reactor.doIteration(0)
-        assert sorted(log) == [0, 1, 2], "the sockets after the failing one were read in the same turn"
-        failures = [e for e in events if "log_failure" in e]
-        assert len(failures) == 1 and "clean-up went wrong" in str(failures[0]["log_failure"].value)
-        assert "handling" in failures[0]["log_format"]
-        reactor.doIteration(0)
-        assert sorted(log) == [0, 0, 1, 2, 2], "the failed socket is gone from the reactor, the others read on"
+        with ready(reactor, 3, b"xx", failing=1) as log:
+            reactor.doIteration(0)
+            assert sorted(log) == [0, 1, 2], "the sockets after the failing one were read in the same turn"
+            failures = [e for e in events if "log_failure" in e]
+            assert len(failures) == 1 and "clean-up went wrong" in str(failures[0]["log_failure"].value)
+            assert "handling" in failures[0]["log_format"]
+            reactor.doIteration(0)
+            assert sorted(log) == [0, 0, 1, 2, 2], "the failed socket is gone from the reactor, the others read on"
     finally:
         globalLogPublisher.removeObserver(events.append)
-        for reader in readers:
-            if reader in reactor.getReaders():
-                reactor.removeReader(reader)
-        for mine, theirs in pairs:
-            mine.close()
-            theirs.close()
 
 
 def test_other_reactors_are_left_as_they_are() -> None:
