@@ -7,6 +7,7 @@ Real lobby, tables, engines and renderers throughout; only the bytes' way to a s
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from outbox import Outbox
 from twisted.internet.address import IPv4Address
@@ -235,6 +236,31 @@ def test_telnet_answers_negotiation_and_escapes_iac_while_raw_reads_bytes_as_byt
     protocol.dataReceived(b"\xff\xfb\x01raw_name\r\n")
     assert not lobby.users  # the bytes are part of the line, and that is no valid name
     assert b"\xff" not in transport.value()
+
+
+def test_plain_reads_take_the_short_way_and_a_failure_there_costs_only_that_read() -> None:
+    """A telnet connection's plain reads (no IAC) go to the line protocol whole (``_Telnet.dataReceived``'s
+    short way); something raising under one of them is logged as the loop's pieces are, never drops the
+    connection, and the next read is taken as ever."""
+    protocol, transport, lobby = framed(MudFactory)
+    telnet: Any = protocol.transport
+    telnet.dataReceived(b"plain_name\n")
+    assert "plain_name" in lobby.users and telnet.decided
+    taken: list[bytes] = []
+    original = protocol.dataReceived
+
+    def failing(data: bytes) -> None:
+        taken.append(data)
+        raise RuntimeError("a bug below the framing")
+
+    protocol.dataReceived = failing  # type: ignore[method-assign]
+    telnet.dataReceived(b"/who\r\n")
+    assert taken == [b"/who\n"], "one whole line, CR LF made LF, handed on at once"
+    assert telnet.faulted and not transport.disconnecting
+    protocol.dataReceived = original  # type: ignore[method-assign]
+    transport.clear()
+    telnet.dataReceived(b"/who\n")
+    assert b"plain_name" in transport.value()
 
 
 def test_a_peer_that_never_reads_is_dropped_past_the_backlog() -> None:

@@ -255,8 +255,14 @@ class _Telnet(TelnetTransport):
     skipped_iac = False  # while skipping, the last byte was an IAC (its next byte says SE or an escaped 255)
 
     def dataReceived(self, data: bytes) -> None:
-        if self.decided and self.state == "data" and not self.skipping and IAC not in data and self.plain(data):
-            return  # plain data, as nearly every read is: what the loop below would do, without its copy
+        if self.decided and self.state == "data" and not self.skipping and IAC not in data:
+            # plain data, as nearly every read is: what the loop below does with it, without its copy
+            try:
+                if self.plain(data):
+                    return
+            except Exception as exc:
+                self.fault(data, repr(exc))
+                return
         if not self.decided:
             self.decide(data)
         at = 0
