@@ -261,6 +261,14 @@ def test_plain_reads_take_the_short_way_and_a_failure_there_costs_only_that_read
     transport.clear()
     telnet.dataReceived(b"/who\n")
     assert b"plain_name" in transport.value()
+    protocol, transport, lobby = framed(MudFactory)
+    telnet = protocol.transport
+    telnet.dataReceived(b"x\n")  # no valid name: asked again (the first line also decides: not telnet)
+    assert telnet.decided and transport.value().endswith(NAME_PROMPT.encode())
+    transport.clear()
+    telnet.dataReceived(b"")  # an empty read is no line (an Enter here would be asked the name again)
+    protocol.dataReceived(b"")  # nor at the line protocol, where an SSH channel's empty data would come
+    assert transport.value() == b""
 
 
 def test_a_peer_that_never_reads_is_dropped_past_the_backlog() -> None:

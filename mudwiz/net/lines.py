@@ -204,9 +204,10 @@ class LineProtocol(LineReceiver, TimeoutMixin):
     # -- bytes in
 
     def dataReceived(self, data: bytes) -> None:
-        if data.find(b"\n") == len(data) - 1 and len(data) <= self.MAX_LENGTH + 1 and not self._buffer \
-                and not self._busyReceiving and not self.paused and not self.discarding and b"\r" not in data \
-                and b"\0" not in data and not getattr(self.transport, "disconnecting", False):
+        # (an empty read is no line: ``find`` gives -1, which ``len - 1`` of nothing is too, so the end is asked)
+        if data[-1:] == b"\n" and data.find(b"\n") == len(data) - 1 and len(data) <= self.MAX_LENGTH + 1 \
+                and not self._buffer and not self._busyReceiving and not self.paused and not self.discarding \
+                and b"\r" not in data and b"\0" not in data and not getattr(self.transport, "disconnecting", False):
             # what nearly every read is, one whole line with nothing before it: acted on here, as ``_read`` and
             # Twisted's LineReceiver would, without their copies and loops (issue #18: a command's every read)
             self.lineReceived(data[:-1])

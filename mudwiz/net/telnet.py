@@ -255,7 +255,7 @@ class _Telnet(TelnetTransport):
     skipped_iac = False  # while skipping, the last byte was an IAC (its next byte says SE or an escaped 255)
 
     def dataReceived(self, data: bytes) -> None:
-        if self.decided and self.state == "data" and not self.skipping and IAC not in data:
+        if data and self.decided and self.state == "data" and not self.skipping and IAC not in data:
             # plain data, as nearly every read is: what the loop below does with it, without its copy
             try:
                 if self.plain(data):
