@@ -11,14 +11,17 @@ the others are restored all the same, and the server starts.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+import json
+from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 from twisted.logger import Logger
+from twisted.python.failure import Failure
 
 from mudwiz.lobby import Lobby
 from mudwiz.session import Session
-from mudwiz.store import JournaledTable
+from mudwiz.store import GameRecord, JournaledTable, Store, StoreError
+from mudwiz.store.base import game_key, held_key
 from mudwiz.table import Table
 from mudwiz.table.botseat import BotSession
 from mudwiz.table.journal import TableJournal
@@ -38,12 +41,15 @@ class Absent(Session):
         """Nobody is there to read it; the person gets a fresh view when they come back."""
 
 
-def restore_tables(lobby: Lobby, journaled: list[JournaledTable]) -> list[Table]:
-    """Rebuild each journaled table in ``lobby``; returns those restored."""
+def restore_tables(lobby: Lobby, journaled: list[JournaledTable], held: Sequence[GameRecord] = ()) -> list[Table]:
+    """Rebuild each journaled table in ``lobby``; returns those restored. ``held``: the records the journal held for
+    the store when the process died (``Store.held_records``), stored now, each once."""
+    store_held(lobby, held)
+    kept = {held_key(record) for record in held}
     restored = []
     for saved in journaled:
         try:
-            restored.append(restore(lobby, saved))
+            restored.append(restore(lobby, saved, kept))
         except Exception as exc:  # a bad entry costs its table, never the server
             half_built = lobby.tables.get(saved.id)
             if half_built is not None:
@@ -88,7 +94,40 @@ def watcher_session(watcher: str | dict[str, Any], lobby: Lobby) -> str:
     return name
 
 
-def restore(lobby: Lobby, saved: JournaledTable) -> Table:
+def read_held(store: Store, node: str | None) -> list[GameRecord]:
+    """``store.held_records(node)``; none, and the log says why, if they cannot be read: the tables are restored
+    all the same, and the records stay held for a later start."""
+    try:
+        return store.held_records(node)
+    except StoreError as exc:
+        log.error("the records held for the store NOT read: {why}", why=exc)
+        return []
+
+
+def store_held(lobby: Lobby, held: Sequence[GameRecord]) -> None:
+    """Hand each record that was on its way to the store to it again: the game ended, but the process died before
+    the record was stored (and the table may since have started its next game, or closed)."""
+    records = lobby.records
+    for record in held:
+        if records is None:
+            log.error("table {table}'s record of a {game} game was held, but this server keeps no records: {record}",
+                      table=record.table_id, game=record.game, record=json.dumps(record.to_dict()))
+            continue
+
+        def kept(game_id: int, record: GameRecord = record) -> None:
+            log.info("table {table} game recorded as #{id} ({outcome}), held since before the restart",
+                     table=record.table_id, id=game_id, outcome=record.outcome)
+            for seat in record.seats:
+                records.board.forget(seat["name"])  # its ratings moved: read again when next shown
+
+        def lost(failure: Failure, record: GameRecord = record) -> None:
+            log.error("table {table} held game record NOT stored: {why}; it stays held for the next start",
+                      table=record.table_id, why=failure.getErrorMessage())
+
+        records.keep(record).addCallbacks(kept, lost)
+
+
+def restore(lobby: Lobby, saved: JournaledTable, held: Collection[str] = ()) -> Table:
     header = saved.header
     if "error" in header:
         raise ValueError(f"header {header['error']}")
@@ -105,7 +144,7 @@ def restore(lobby: Lobby, saved: JournaledTable) -> Table:
         replay_game(table, saved)
     table.journal = TableJournal(table, lobby.journal, moves=len(saved.moves))
     table.journal.save()
-    finish_unrecorded(table, saved.recorded)
+    finish_unrecorded(table, saved.recorded, held)
     for session in seats:
         if isinstance(session, Absent):
             lobby.hold_seat(session.name, table)
@@ -145,12 +184,13 @@ def replay_game(table: Table, saved: JournaledTable) -> None:
     recording.done = False
 
 
-def finish_unrecorded(table: Table, recorded: bool) -> None:
+def finish_unrecorded(table: Table, recorded: bool, held: Collection[str] = ()) -> None:
     """A game that ended just before the crash, before its record was stored (the record marks the journaled
-    game ``recorded`` in its own transaction): record it now, once."""
+    game ``recorded`` in its own transaction): record it now, once. Not if its record is ``held`` (the keys of
+    the records ``store_held`` stores): that is the record, on its way already."""
     if table.game is None or table.in_game:
         return
-    if recorded:
+    if recorded or game_key(table.id, table.game.seed, table.recording.started) in held:
         table.recording.done = True
         return
     if table.abandoned:

@@ -48,7 +48,7 @@ from mudwiz.net.telnet import MudFactory
 from mudwiz.node import node_name
 from mudwiz.outflow import gate
 from mudwiz.ratings import RatingBoard, rate_game
-from mudwiz.restore import restore_tables, resume_code_of
+from mudwiz.restore import read_held, restore_tables, resume_code_of
 from mudwiz.slices import Sliced
 from mudwiz.store import FILENAME, GameRecord, SQLiteStore, Store, StoreError, open_database, open_store
 from mudwiz.sysops import Farewell, Sysops
@@ -338,7 +338,8 @@ def makeService(
     node = cluster_node_name() if redis_url() else node_name()
     lobby.journal = Journal(records.store, resume_code_of(lobby), node)
     if redis_url() is None:  # a cluster's node restores its own tables once it has joined (cluster/tables.py)
-        restore_tables(lobby, records.store.open_tables(node or None))  # a named process its own; one process all
+        # a named process its own; one process all
+        restore_tables(lobby, records.store.open_tables(node or None), read_held(records.store, node or None))
     TableJournalService(lobby, lobby.journal, writer).setServiceParent(top)  # after the writer: stopped before it
     top.lobby = lobby  # type: ignore[attr-defined]
     listeners = cluster_node(top, lobby, clock, node) or top

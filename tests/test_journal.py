@@ -6,6 +6,7 @@ game's journal in its own transaction."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import sqlite3
 from typing import Any
@@ -13,6 +14,7 @@ from typing import Any
 import pytest
 from recorder import Recorder
 from test_records import SHORT, move
+from twisted.internet.defer import Deferred
 from twisted.internet.task import Clock
 from twisted.logger import globalLogPublisher
 
@@ -20,6 +22,7 @@ from mudwiz.commands import dispatch
 from mudwiz.errors import BadCommand
 from mudwiz.lobby import Lobby
 from mudwiz.outflow import gate
+from mudwiz.ratings import RatingBoard
 from mudwiz.restore import Absent, restore_tables, resume_code_of
 from mudwiz.store import SQLiteStore, Store
 from mudwiz.table import Journal, Records
@@ -115,6 +118,67 @@ def test_a_game_that_ended_before_its_record_was_stored_is_recorded_at_the_resto
     _, lobby3 = journaled_lobby(store)
     restore_tables(lobby3, store.open_tables())
     assert len(store.games_of("alice")) == 1  # recorded once: the record ended the journaled game
+
+
+@pytest.mark.parametrize("then", ["nothing", "the next game", "the table closes"])
+def test_a_record_still_on_its_way_to_the_store_when_the_process_dies_is_stored_at_the_restart_once(
+        store: Store, then: str) -> None:
+    """The record goes to the store's thread as the game ends; the host may start the next game (which forgets the
+    last in the journal's table row) or leave (which drops the row) before that thread stores it. A crash then
+    lost the game: ``kill -9`` at random moments in tests/test_crash.py found it. The record is held in the journal
+    from the game's end until it is stored."""
+    clock, lobby = journaled_lobby(store)
+    # the store's thread never gets to the record: the process dies first
+    lobby.records = Records(store, lambda record: Deferred(), RatingBoard(store))
+    alice = Recorder()
+    lobby.login(alice, "Alice")
+    dispatch(lobby, alice, "/new wizard")
+    dispatch(lobby, alice, "/option rounds 1")
+    dispatch(lobby, alice, "/bot add random")
+    dispatch(lobby, alice, "/bot add random")
+    dispatch(lobby, alice, "/start")
+    play(clock, lobby, alice, 2_000)
+    table = lobby.tables[1]
+    assert alice.of_type("game_end") and table.game is not None
+    seed, log = table.game.seed, list(table.game.log)
+    if then == "the next game":
+        dispatch(lobby, alice, "/start")
+        assert table.in_game and table.game.seed != seed
+    elif then == "the table closes":
+        dispatch(lobby, alice, "/leave")
+        assert 1 not in lobby.tables and store.open_tables() == []
+    [held] = store.held_records()
+    assert (held.table_id, held.seed, held.log) == (1, seed, log) and store.games_of("alice") == []
+
+    _, lobby2 = journaled_lobby(store)  # the server after the crash
+    restored = restore_tables(lobby2, store.open_tables(), store.held_records())
+    [summary] = store.games_of("alice")
+    record = store.game(summary.id)
+    assert record is not None and (record.seed, record.log, record.outcome) == (seed, log, "finished")
+    assert store.held_records() == []
+    if then == "the next game":
+        [again] = restored
+        assert again.in_game and again.game is not None and again.game.seed != seed
+    _, lobby3 = journaled_lobby(store)
+    restore_tables(lobby3, store.open_tables(), store.held_records())
+    assert len(store.games_of("alice")) == 1
+
+
+def test_a_held_record_is_the_claimers_with_its_table_and_goes_when_stored(store: Store) -> None:
+    clock, lobby = journaled_lobby(store)
+    alice = start_table(lobby, "wizard")
+    play(clock, lobby, alice, 3)
+    record = lobby.tables[1].recording.record("abandoned")
+    store.save_table(2, {"game": "wizard", "host": "x", "options": {}, "seats": []}, node="east")
+    store.hold_record(record, node="west")
+    store.hold_record(dataclasses.replace(record, table_id=2), node="west")  # its table is east's, not west's
+    assert [r.table_id for r in store.held_records()] == [1, 2] and store.held_records("east") == []
+    store.save_table(1, {"game": "wizard", "host": "Alice", "options": {}, "seats": []}, node="west")
+    assert store.claim_tables("west", "east") == [1]
+    assert [r.table_id for r in store.held_records("east")] == [1]
+    assert [r.table_id for r in store.held_records("west")] == [2]
+    store.record_game(record)
+    assert [r.table_id for r in store.held_records()] == [2]  # the same game at another table is another record
 
 
 def test_a_bad_entry_costs_its_table_only_and_says_why_in_one_line(store: Store) -> None:

@@ -33,7 +33,7 @@ from mudwiz.cluster.seats import Held
 from mudwiz.cluster.visits import Visitor, Visits
 from mudwiz.errors import BadCommand, MudwizError
 from mudwiz.numbers import whole_number
-from mudwiz.restore import restore_tables
+from mudwiz.restore import read_held, restore_tables
 from mudwiz.session import Session
 from mudwiz.store import StoreError
 from mudwiz.table.recording import seat_kind
@@ -126,7 +126,7 @@ class ClusterTables:
                 break
             yield task.deferLater(self.clock, 0.25, lambda: None)
         try:
-            restored = restore_tables(self.lobby, self.store.open_tables(self.me))
+            restored = restore_tables(self.lobby, self.store.open_tables(self.me), read_held(self.store, self.me))
             log.info("node {node}: {n} journaled tables restored", node=self.me, n=len(restored))
         finally:
             yield self.unlock(self.me)
@@ -340,7 +340,8 @@ class ClusterTables:
             claimed = set(self.store.claim_tables(node, self.me))
             if not claimed:  # another survivor was first, or it had none
                 return
-            restored = restore_tables(self.lobby, [t for t in self.store.open_tables(self.me) if t.id in claimed])
+            restored = restore_tables(self.lobby, [t for t in self.store.open_tables(self.me) if t.id in claimed],
+                                      [r for r in read_held(self.store, self.me) if r.table_id in claimed])
             log.info("node {node} took over {n} tables of node {dead}: {ids}", node=self.me, n=len(restored),
                      dead=node, ids=sorted(claimed))
             for table in restored:

@@ -169,6 +169,29 @@ def game_record(game_id: int, row: Sequence[Any], seats: list[dict[str, str]]) -
                       started=started, ended=ended, id=game_id)
 
 
+def held_key(record: GameRecord) -> str:
+    """The key a record is held under (``Store.hold_record``) and found by when it is stored: its table, seed and
+    start. The seed alone is not enough: a server given ``MUDWIZ_SEED`` deals the same seeds again after a restart."""
+    return game_key(record.table_id, record.seed, record.started)
+
+
+def game_key(table_id: int | None, seed: int | None, started: float) -> str:
+    """``held_key`` of the game at ``table_id`` dealt from ``seed`` at ``started``, record or not."""
+    return f"{table_id}:{seed}:{started!r}"
+
+
+def held_record(table_id: int, text: str) -> GameRecord:
+    """A held record's row (table_id, record: JSON as ``GameRecord.to_dict`` gives it) as the record again;
+    ``StoreError`` for one that does not read as a record."""
+    data = json_object(text)
+    data.pop("id", None)
+    try:
+        return GameRecord(**data, table_id=table_id)
+    except TypeError as exc:
+        raise StoreError(f"a held record of table {table_id} does not read as a record: {data.get('error', exc)}") \
+            from None
+
+
 def journaled_tables(rows: Sequence[Sequence[Any]], moves: Iterable[Sequence[Any]]) -> list[JournaledTable]:
     """``open_tables``'s rows (id, header, seed, game, recorded, node) and move rows (table_id, n, seat, action, t,
     in the order written), read in one transaction. A move written twice (again after a group commit that
@@ -292,6 +315,17 @@ class Store(Protocol):
         """Replace the journaled description of a table's current game (e.g. it is abandoned)."""
         ...
 
+    def hold_record(self, record: GameRecord, node: str = "") -> None:
+        """Journal a game's record as the game ends (``record.table_id`` its table; ``node`` the process hosting
+        it), before it is handed to ``record_game``, which deletes it in its own transaction: a record not yet
+        stored when the process dies is still held, for the restart to store (``held_records``), once."""
+        ...
+
+    def held_records(self, node: str | None = None) -> list[GameRecord]:
+        """The records held (``hold_record``) and not stored since, or only ``node``'s, each with its
+        ``table_id``."""
+        ...
+
     def add_table_move(self, table_id: int, n: int, seat: int | None, action: str, t: float) -> None:
         """Journal the ``n``-th (from 0) entry of the game's log."""
         ...
@@ -310,9 +344,9 @@ class Store(Protocol):
         ...
 
     def claim_tables(self, from_node: str, to_node: str) -> list[int]:
-        """Make ``to_node`` the host of every open table of ``from_node`` (a process that died), in one atomic
-        step, and return their ids in order: of two processes claiming the same node at once, each gets a
-        disjoint set (normally one gets them all, the other none)."""
+        """Make ``to_node`` the host of every open table of ``from_node`` (a process that died), and of the records
+        those tables hold (``hold_record``), in one atomic step, and return their ids in order: of two processes
+        claiming the same node at once, each gets a disjoint set (normally one gets them all, the other none)."""
         ...
 
     def reserve_table_ids(self, count: int) -> range:

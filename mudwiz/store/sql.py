@@ -38,6 +38,8 @@ from mudwiz.store.base import (
     StoreError,
     TableMove,
     game_record,
+    held_key,
+    held_record,
     journaled_tables,
     summaries,
 )
@@ -78,6 +80,20 @@ def append_only_moves(seq: str) -> tuple[str, ...]:
         "ALTER TABLE table_moves_v7 RENAME TO table_moves",
         "ALTER TABLE tables ADD COLUMN moves_from BIGINT NOT NULL DEFAULT 0",  # 0: every row kept so far is current
     )
+
+
+# 8: the records held for the store (issue: a finished game lost to a crash): a game's record journaled as it ends, on
+# the reactor thread before the record goes to the store's thread, and deleted in the transaction that stores it.
+# The host may start the next game (which forgets the last in ``tables``) or close the table before that thread
+# has written the record; a crash then lost the game. Now a restart stores whatever is still held, once.
+HELD_RECORDS: tuple[str, ...] = (
+    """CREATE TABLE held_records (
+        key TEXT PRIMARY KEY,
+        table_id BIGINT NOT NULL,
+        node TEXT NOT NULL DEFAULT '',
+        record TEXT NOT NULL
+    )""",
+)
 
 
 # the first row a table made now (or a game started now) may call its own: after every row written so far
@@ -178,6 +194,7 @@ class SQLStore:
             if record.table_id is not None:
                 db.execute(self._sql("UPDATE tables SET recorded = true WHERE id = ? AND seed = ?"),
                            (record.table_id, record.seed))
+                db.execute(self._sql("DELETE FROM held_records WHERE key = ?"), (held_key(record),))
             [(game_id,)] = db.execute(self._sql(
                 "INSERT INTO games (game, options, table_options, seed, actions, standings, outcome, started, "
                 "ended) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id"),
@@ -354,6 +371,20 @@ class SQLStore:
         self._journal_write((self._sql("UPDATE tables SET game = ?, updated = ? WHERE id = ? AND seed IS NOT NULL"),
                              (compact(game), time.time(), table_id)))
 
+    def hold_record(self, record: GameRecord, node: str = "") -> None:
+        assert record.table_id is not None
+        self._journal_write((self._sql(
+            "INSERT INTO held_records (key, table_id, node, record) VALUES (?, ?, ?, ?) ON CONFLICT (key) DO UPDATE "
+            "SET record = excluded.record, node = excluded.node"),
+            (held_key(record), record.table_id, node, compact(record.to_dict()))))
+
+    def held_records(self, node: str | None = None) -> list[GameRecord]:
+        where, args = ("", ()) if node is None else ("WHERE node = ?", (node,))
+        with self._journal_read() as db:
+            rows = db.execute(self._sql(f"SELECT table_id, record FROM held_records {where} ORDER BY key"),
+                              args).fetchall()
+        return [held_record(table_id, text) for table_id, text in rows]
+
     def add_table_move(self, table_id: int, n: int, seat: int | None, action: str, t: float) -> None:
         self.add_table_moves([(table_id, n, seat, action, t)])
 
@@ -401,8 +432,11 @@ class SQLStore:
         """One ``UPDATE ... RETURNING``, so one transaction: a claim that meets rows another is moving waits for it
         (a row lock on PostgreSQL, the file's write lock on SQLite), then finds them no longer ``from_node``'s and
         leaves them; two claims get disjoint sets."""
-        rows = self._journal_write((self._sql("UPDATE tables SET node = ?, updated = ? WHERE node = ? RETURNING id"),
-                                    (to_node, time.time(), from_node)))
+        rows = self._journal_write(
+            (self._sql("UPDATE held_records SET node = ? WHERE node = ? AND table_id IN (SELECT id FROM tables "
+                       "WHERE node = ?)"), (to_node, from_node, from_node)),
+            (self._sql("UPDATE tables SET node = ?, updated = ? WHERE node = ? RETURNING id"),
+             (to_node, time.time(), from_node)))
         return sorted(int(table_id) for (table_id,) in rows)
 
     def reserve_table_ids(self, count: int) -> range:

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from mudwiz.store.base import StoreError
-from mudwiz.store.sql import TABLE_NODES, Dialect, SQLStore, append_only_moves
+from mudwiz.store.sql import HELD_RECORDS, TABLE_NODES, Dialect, SQLStore, append_only_moves
 
 FILENAME = "mudwiz.db"
 APPLICATION_ID = 0x6D75647A  # "mudz": a database this code made
@@ -129,6 +129,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     TABLE_NODES,
     # 7: the journal's moves in the order written (issue #18): sql.py.
     append_only_moves("INTEGER PRIMARY KEY"),
+    # 8: the records held until stored: sql.py.
+    HELD_RECORDS,
 )
 
 # sqlite3's error names -> what a person running the server should read

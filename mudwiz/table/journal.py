@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from twisted.logger import Logger
 
-from mudwiz.store import Store, StoreError, TableMove
+from mudwiz.store import GameRecord, Store, StoreError, TableMove
 from mudwiz.table.recording import seat_kind
 
 if TYPE_CHECKING:
@@ -154,6 +154,13 @@ class TableJournal:
             self.written += 1
         if not self.journal.grouped:
             self.journal.commit()
+
+    def hold(self, record: GameRecord) -> None:
+        """The game's record is about to go to the store's thread: journal it first, after the game's last moves
+        (``Store.hold_record``). Until that thread has stored it, the host may start the next game or the table
+        may close, and either forgets the game here: a crash in between lost the game for good."""
+        if self.store is not None:
+            self._write("record", self.store.hold_record, record, self.node)
 
     def abandoned(self) -> None:
         if self.store is not None:

@@ -123,7 +123,9 @@ class GameRecording:
         # The game's last moves are committed before its record: on a running server the record goes to the
         # store's thread at once, while the moves wait for the reactor turn's group commit (outflow.py), and a
         # crash between the two replayed the game to its end after the restart and recorded it a second time.
+        # And the record is held in the journal until that thread stores it (``TableJournal.hold``).
         before_output()
+        self.table.journal.hold(record)
         self.keep(record).addCallbacks(kept, lost)
 
     def rated(self, record: GameRecord) -> None:
