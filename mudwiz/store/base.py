@@ -183,13 +183,17 @@ def game_key(table_id: int | None, seed: int | None, started: float) -> str:
     return f"{table_id}:{seed}:{started!r}"
 
 
-def held_record(table_id: int, text: str) -> GameRecord:
-    """A held record's row (table_id, record: JSON as ``GameRecord.to_dict`` gives it) as the record again;
-    ``StoreError`` for one that does not read as a record."""
+def held_record(table_id: int, text: str, actions: list[dict[str, Any]]) -> GameRecord:
+    """A held record's row (table_id, record: JSON as ``GameRecord.to_dict`` gives it, but ``actions`` their
+    count) as the record again, with ``actions`` (the journal's rows it was held with); ``StoreError`` for one that
+    does not read as a record, or whose actions the journal no longer has all of."""
     data = json_object(text)
     data.pop("id", None)
+    count = data.pop("actions", None)
+    if count != len(actions):
+        raise StoreError(f"a held record of table {table_id} has {len(actions)} of its {count} actions in the journal")
     try:
-        return GameRecord(**data, table_id=table_id)
+        return GameRecord(**data, actions=actions, table_id=table_id)
     except TypeError as exc:
         raise StoreError(f"a held record of table {table_id} does not read as a record: {data.get('error', exc)}") \
             from None
@@ -319,9 +323,10 @@ class Store(Protocol):
         ...
 
     def hold_record(self, record: GameRecord, node: str = "") -> None:
-        """Journal a game's record as the game ends (``record.table_id`` its table; ``node`` the process hosting
-        it), before it is handed to ``record_game``, which deletes it in its own transaction: a record not yet
-        stored when the process dies is still held, for the restart to store (``held_records``), once."""
+        """Journal a game's record as the game ends (``record.table_id`` its table, journaled; ``node`` the process
+        hosting it), before it is handed to ``record_game``, which deletes it in its own transaction: a record not
+        yet stored when the process dies is still held, for the restart to store (``held_records``), once. Its
+        actions must all be journaled already (``add_table_moves``): they are read back from there."""
         ...
 
     def held_records(self, node: str | None = None) -> list[GameRecord]:

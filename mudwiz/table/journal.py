@@ -158,8 +158,14 @@ class TableJournal:
     def hold(self, record: GameRecord) -> None:
         """The game's record is about to go to the store's thread: journal it first, after the game's last moves
         (``Store.hold_record``). Until that thread has stored it, the host may start the next game or the table
-        may close, and either forgets the game here: a crash in between lost the game for good."""
-        if self.store is not None:
+        may close, and either forgets the game here: a crash in between lost the game for good. Only with all its
+        moves journaled (the store reads them back from there): after a failed write, the game's restart-safety
+        is lost, and the log has said so."""
+        if self.store is None or self.closed or self.stopping:
+            return
+        assert self.journal is not None
+        self.journal.commit()
+        if self.written >= len(record.actions):
             self._write("record", self.store.hold_record, record, self.node)
 
     def abandoned(self) -> None:
