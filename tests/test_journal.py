@@ -57,6 +57,16 @@ def play(clock: Clock, lobby: Lobby, person: Recorder, steps: int, seed: int = 3
         clock.advance(1)
 
 
+def one_round_played(clock: Clock, lobby: Lobby) -> Recorder:
+    """Alice's table 1: a Wizard game of one round with two bots, played to its end."""
+    alice = Recorder()
+    lobby.login(alice, "Alice")
+    for command in ("/new wizard", "/option rounds 1", "/bot add random", "/bot add random", "/start"):
+        dispatch(lobby, alice, command)
+    play(clock, lobby, alice, 2_000)
+    return alice
+
+
 @pytest.mark.parametrize("game", ["wizard", "witches", "tiltowait"])
 def test_a_table_comes_back_at_its_last_move_and_its_game_is_recorded_once_whole(store: Store, game: str) -> None:
     clock, lobby = journaled_lobby(store)
@@ -101,14 +111,7 @@ def test_a_table_comes_back_at_its_last_move_and_its_game_is_recorded_once_whole
 def test_a_game_that_ended_before_its_record_was_stored_is_recorded_at_the_restore(store: Store) -> None:
     clock, lobby = journaled_lobby(store)
     lobby.records = None  # as if the server died between the last move and the record's commit
-    alice = Recorder()
-    lobby.login(alice, "Alice")
-    dispatch(lobby, alice, "/new wizard")
-    dispatch(lobby, alice, "/option rounds 1")
-    dispatch(lobby, alice, "/bot add random")
-    dispatch(lobby, alice, "/bot add random")
-    dispatch(lobby, alice, "/start")
-    play(clock, lobby, alice, 2_000)
+    alice = one_round_played(clock, lobby)
     assert alice.of_type("game_end") and store.games_of("alice") == []
     _, lobby2 = journaled_lobby(store)
     [table] = restore_tables(lobby2, store.open_tables())
@@ -130,14 +133,7 @@ def test_a_record_still_on_its_way_to_the_store_when_the_process_dies_is_stored_
     clock, lobby = journaled_lobby(store)
     # the store's thread never gets to the record: the process dies first
     lobby.records = Records(store, lambda record: Deferred(), RatingBoard(store))
-    alice = Recorder()
-    lobby.login(alice, "Alice")
-    dispatch(lobby, alice, "/new wizard")
-    dispatch(lobby, alice, "/option rounds 1")
-    dispatch(lobby, alice, "/bot add random")
-    dispatch(lobby, alice, "/bot add random")
-    dispatch(lobby, alice, "/start")
-    play(clock, lobby, alice, 2_000)
+    alice = one_round_played(clock, lobby)
     table = lobby.tables[1]
     assert alice.of_type("game_end") and table.game is not None
     seed, log = table.game.seed, list(table.game.log)
