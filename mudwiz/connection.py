@@ -31,7 +31,7 @@ from mudwiz.session import Session
 from mudwiz.store import AccountExists
 from mudwiz.usertext import clean, erase, one_line
 
-log = Logger()
+log = Logger(namespace=__name__)  # a compiled module has no frame for Logger() to find its name in
 
 MAX_ID_NESTING = 32  # levels of arrays and objects a request's id may have: it is encoded again in the reply
 MAX_LINE = 4096  # bytes; a longer line is refused whole (the framing measures it), and the connection stays up

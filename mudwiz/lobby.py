@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from mudwiz.cluster.seats import RemoteTables
     from mudwiz.cluster.service import ClusterService
 
-log = Logger()
+log = Logger(namespace=__name__)  # a compiled module has no frame for Logger() to find its name in
 
 LOBBY = "lobby"
 CHAT_BURST, CHAT_RATE = 10, 1.0  # lines of chat at once, then lines a second: a conversation, not a flood

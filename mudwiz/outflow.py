@@ -15,7 +15,7 @@ from collections.abc import Callable, Hashable
 
 from twisted.logger import Logger
 
-log = Logger()
+log = Logger(namespace=__name__)  # a compiled module has no frame for Logger() to find its name in
 
 _gates: list[Callable[[], None]] = []
 # The work for the end of the batch of output being held, by key; None while no batch is open.

@@ -18,7 +18,7 @@ from mudwiz.thinking import Think
 if TYPE_CHECKING:
     from mudwiz.table.core import Table
 
-log = Logger()
+log = Logger(namespace=__name__)  # a compiled module has no frame for Logger() to find its name in
 
 # Seconds a bot waits while it could race a person (catch one who did not call karuki): the person must have a
 # human's chance to call first, however fast the table's bots otherwise play.

@@ -31,7 +31,7 @@ from mudwiz.table.seating import Roster, Seating
 from mudwiz.table.timers import IDLE_CLOSE, Timers
 from mudwiz.thinking import Think, think_inline
 
-log = Logger()
+log = Logger(namespace=__name__)  # a compiled module has no frame for Logger() to find its name in
 
 
 @dataclass(frozen=True)

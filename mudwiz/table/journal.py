@@ -23,7 +23,7 @@ from mudwiz.table.recording import seat_kind
 if TYPE_CHECKING:
     from mudwiz.table.core import Table
 
-log = Logger()
+log = Logger(namespace=__name__)  # a compiled module has no frame for Logger() to find its name in
 
 
 class Journal:

@@ -29,7 +29,7 @@ from mudwiz.table.botseat import BotSession, is_stand_in
 if TYPE_CHECKING:
     from mudwiz.table.core import Table
 
-log = Logger()
+log = Logger(namespace=__name__)  # a compiled module has no frame for Logger() to find its name in
 
 Keep = Callable[[GameRecord], "defer.Deferred[int]"]  # store a record, the id when it is stored
 Read = Callable[[Callable[[], Any]], "defer.Deferred[Any]"]  # a read of the store, its result when it is done
