@@ -610,7 +610,34 @@ def turn_kinds(timed: list[tuple[float, float, str]]) -> str:
     median = pct(list(per_second.values()), 50)
     return f"turns by kind (share, p50/p99 ms, share of the slowest 1%): {'; '.join(parts)}; the slowest 1% in " \
            f"{len(slices)} of {total} 100 ms slices; each second's p99: median {median:.1f}, " \
-           f"dearest {per_second[dearest]:.1f} (second {dearest})"
+           f"dearest {per_second[dearest]:.1f} (second {dearest}); {turn_slices(timed, first)}"
+
+
+def turn_slices(timed: list[tuple[float, float, str]], first: float) -> str:
+    """Where a p99 comes from, by the window's 100 ms slices: how far turns spread within a slice (the median
+    slice's p95 over its p50: the server's order of work, as its turns come), and how far the slices' medians
+    spread over the window (the work itself, as it comes and goes: the slices in which some table's round ended,
+    a turn answered by ``/ok``, against the rest; docs/performance.md, the seventeenth round)."""
+    slices: dict[int, list[float]] = {}
+    ends: set[int] = set()
+    for when, lat, what in timed:
+        at = int((when - first) * 10)
+        slices.setdefault(at, []).append(lat)
+        if what.endswith(">ok"):
+            ends.add(at)
+    full = {at: lats for at, lats in slices.items() if len(lats) >= 20}
+    if not full:
+        return "too few turns a 100 ms slice"
+    within = pct([pct(lats, 95) / pct(lats, 50) for lats in full.values()], 50)
+    medians = {at: pct(lats, 50) for at, lats in full.items()}
+    spread = "/".join(f"{pct(list(medians.values()), p):.1f}" for p in (10, 50, 90))
+    line = f"100 ms slices: p95/p50 within one {within:.2f}, their p50s p10/p50/p90 {spread} ms"
+    ending = [m for at, m in medians.items() if at in ends]
+    rest = [m for at, m in medians.items() if at not in ends]
+    if ending and rest:
+        line += f", median p50 {pct(ending, 50):.1f} ms in the {len(ending)} with a round's end, " \
+                f"{pct(rest, 50):.1f} in the {len(rest)} without"
+    return line
 
 
 def by_second(samples: list[tuple[float, float]], replied: list[float]) -> tuple[float, float]:

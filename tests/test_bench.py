@@ -83,7 +83,8 @@ def test_load_bench_quick_prints_figures_and_ratios_for_each_mode() -> None:
             assert all(re.fullmatch(r"(play|bid|trump)>(play|bid|trump|ok|start)", verb) for verb, _, _ in rows), out
             assert 95 <= sum(int(share) for _, share, _ in rows) <= 102, out  # kinds under 0.5 % are left out
             assert re.search(r"the slowest 1% in \d+ of \d+ 100 ms slices; each second's p99: median [\d.]+, "
-                             r"dearest [\d.]+ \(second \d+\)$", line), out
+                             r"dearest [\d.]+ \(second \d+\); 100 ms slices: p95/p50 within one [\d.]+, their p50s "
+                             r"p10/p50/p90 [\d.]+/[\d.]+/[\d.]+ ms", line), out
 
 
 def test_ratings_bench_calibrates_each_bot_level_and_writes_nothing_unasked() -> None:
@@ -170,3 +171,20 @@ def test_burst_bench_times_others_while_one_connection_floods() -> None:
                          capture_output=True, text=True, timeout=120, check=True).stdout
     assert re.fullmatch(r"burst help +/who round trip ms: p50= *[\d.]+ p99= *[\d.]+ max= *[\d.]+ \(\d+ pings\)"
                         r"  flood answered +[\d.]+/s\n", out), out
+
+
+def test_turn_slices_tells_the_spread_within_slices_from_round_ends() -> None:
+    """bench/load.py's ``turn_slices`` on turns made up: three slices of 20 turns, the middle one holding a round's
+    end and slower throughout."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    try:
+        from load import turn_slices
+    finally:
+        sys.path.remove(str(ROOT / "bench"))
+    timed = []
+    for at, (base, what) in enumerate(((10.0, "play>play"), (20.0, "play>ok"), (10.0, "bid>bid"))):
+        timed += [(100.0 + at / 10 + 0.01 + i / 1000, base + i / 19, what) for i in range(20)]  # base .. base + 1 ms
+    line = turn_slices(timed, 100.0)
+    assert line.startswith("100 ms slices: p95/p50 within one 1.04, their p50s p10/p50/p90 10.5/10.5/18.5 ms"), line
+    assert line.endswith("median p50 20.5 ms in the 1 with a round's end, 10.5 in the 2 without"), line
+    assert turn_slices(timed[:19], 100.0) == "too few turns a 100 ms slice"
