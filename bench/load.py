@@ -616,15 +616,15 @@ def turn_kinds(timed: list[tuple[float, float, str]]) -> str:
 def turn_slices(timed: list[tuple[float, float, str]], first: float) -> str:
     """Where a p99 comes from, by the window's 100 ms slices: how far turns spread within a slice (the median
     slice's p95 over its p50: the server's order of work, as its turns come), and how far the slices' medians
-    spread over the window (the work itself, as it comes and goes: the slices in which some table's round ended,
-    a turn answered by ``/ok``, against the rest; docs/performance.md, the seventeenth round)."""
+    spread over the window (the work itself, as it comes and goes): the tenth of the slices in which most
+    tables' rounds ended (turns answered by ``/ok``) against the rest (docs/performance.md, the seventeenth
+    round)."""
     slices: dict[int, list[float]] = {}
-    ends: set[int] = set()
+    ends: dict[int, int] = {}
     for when, lat, what in timed:
         at = int((when - first) * 10)
         slices.setdefault(at, []).append(lat)
-        if what.endswith(">ok"):
-            ends.add(at)
+        ends[at] = ends.get(at, 0) + what.endswith(">ok")
     full = {at: lats for at, lats in slices.items() if len(lats) >= 20}
     if not full:
         return "too few turns a 100 ms slice"
@@ -632,11 +632,12 @@ def turn_slices(timed: list[tuple[float, float, str]], first: float) -> str:
     medians = {at: pct(lats, 50) for at, lats in full.items()}
     spread = "/".join(f"{pct(list(medians.values()), p):.1f}" for p in (10, 50, 90))
     line = f"100 ms slices: p95/p50 within one {within:.2f}, their p50s p10/p50/p90 {spread} ms"
-    ending = [m for at, m in medians.items() if at in ends]
-    rest = [m for at, m in medians.items() if at not in ends]
-    if ending and rest:
-        line += f", median p50 {pct(ending, 50):.1f} ms in the {len(ending)} with a round's end, " \
-                f"{pct(rest, 50):.1f} in the {len(rest)} without"
+    by_ends = sorted(medians, key=lambda at: -ends[at])
+    most = by_ends[:max(1, len(by_ends) // 10)]
+    rest = by_ends[len(most):]
+    if ends[most[-1]] and rest:
+        line += f"; the tenth with the most round ends ({ends[most[-1]]}+ a slice): median p50 " \
+                f"{pct([medians[at] for at in most], 50):.1f} ms, the rest {pct([medians[at] for at in rest], 50):.1f}"
     return line
 
 

@@ -96,12 +96,19 @@ def watcher_session(watcher: str | dict[str, Any], lobby: Lobby) -> str:
 
 def read_held(store: Store, node: str | None) -> list[GameRecord]:
     """``store.held_records(node)``; none, and the log says why, if they cannot be read: the tables are restored
-    all the same, and the records stay held for a later start."""
+    all the same, and the records stay held for a later start. A held row that does not read as a record is
+    logged and left held; the others are stored. (Its table, if it still journals that game, records it from the
+    journal: ``finish_unrecorded`` knows only the keys of the records read, and that record, being the same game,
+    deletes the held row with it.)"""
     try:
-        return store.held_records(node)
+        held = store.held_records(node)
     except StoreError as exc:
         log.error("the records held for the store NOT read: {why}", why=exc)
         return []
+    for bad in held:
+        if isinstance(bad, StoreError):
+            log.error("a record held for the store NOT read, left held: {why}", why=bad)
+    return [record for record in held if not isinstance(record, StoreError)]
 
 
 def store_held(lobby: Lobby, held: Sequence[GameRecord]) -> None:

@@ -174,17 +174,20 @@ def test_burst_bench_times_others_while_one_connection_floods() -> None:
 
 
 def test_turn_slices_tells_the_spread_within_slices_from_round_ends() -> None:
-    """bench/load.py's ``turn_slices`` on turns made up: three slices of 20 turns, the middle one holding a round's
-    end and slower throughout."""
+    """bench/load.py's ``turn_slices`` on turns made up: ten slices of 20 turns, the fourth holding round ends and
+    slower throughout, the others holding one round end or none."""
     sys.path.insert(0, str(ROOT / "bench"))
     try:
         from load import turn_slices
     finally:
         sys.path.remove(str(ROOT / "bench"))
     timed = []
-    for at, (base, what) in enumerate(((10.0, "play>play"), (20.0, "play>ok"), (10.0, "bid>bid"))):
-        timed += [(100.0 + at / 10 + 0.01 + i / 1000, base + i / 19, what) for i in range(20)]  # base .. base + 1 ms
+    for at in range(10):
+        base = 20.0 if at == 3 else 10.0
+        for i in range(20):  # base .. base + 1 ms
+            what = "play>ok" if at == 3 and i < 5 or at == 6 and i == 0 else "play>play"
+            timed.append((100.0 + at / 10 + 0.01 + i / 1000, base + i / 19, what))
     line = turn_slices(timed, 100.0)
-    assert line.startswith("100 ms slices: p95/p50 within one 1.04, their p50s p10/p50/p90 10.5/10.5/18.5 ms"), line
-    assert line.endswith("median p50 20.5 ms in the 1 with a round's end, 10.5 in the 2 without"), line
+    assert line == "100 ms slices: p95/p50 within one 1.04, their p50s p10/p50/p90 10.5/10.5/11.5 ms; the tenth " \
+                   "with the most round ends (5+ a slice): median p50 20.5 ms, the rest 10.5", line
     assert turn_slices(timed[:19], 100.0) == "too few turns a 100 ms slice"

@@ -23,8 +23,8 @@ from mudwiz.errors import BadCommand
 from mudwiz.lobby import Lobby
 from mudwiz.outflow import gate
 from mudwiz.ratings import RatingBoard
-from mudwiz.restore import Absent, restore_tables, resume_code_of
-from mudwiz.store import SQLiteStore, Store
+from mudwiz.restore import Absent, read_held, restore_tables, resume_code_of
+from mudwiz.store import GameRecord, SQLiteStore, Store, StoreError
 from mudwiz.table import Journal, Records
 
 
@@ -176,6 +176,35 @@ def test_a_held_record_is_the_claimers_with_its_table_and_goes_when_stored(store
     assert [r.table_id for r in store.held_records("west")] == [2]
     store.record_game(record)
     assert [r.table_id for r in store.held_records()] == [2]  # the same game at another table is another record
+
+
+def test_a_held_record_that_does_not_read_is_logged_and_keeps_no_other_from_the_store(store: Store) -> None:
+    """One bad held row (here: its actions are not in the journal) made ``held_records`` fail whole, and every
+    held record then waited for a later start, which failed the same way: none was ever stored."""
+    clock, lobby = journaled_lobby(store)
+    lobby.records = Records(store, lambda record: Deferred(), RatingBoard(store))  # the process dies first
+    one_round_played(clock, lobby)
+    [good] = store.held_records()
+    assert isinstance(good, GameRecord)
+    store.save_table(2, {"game": "wizard", "host": "x", "options": {}, "seats": []})
+    store.hold_record(dataclasses.replace(good, table_id=2))  # table 2 journaled none of these actions
+    store.drop_table(2)  # and closed
+    bad = store.held_records()[1]
+    assert isinstance(bad, StoreError) and "table 2 has 0 of its" in str(bad), bad
+    lines: list[dict[str, Any]] = []
+    globalLogPublisher.addObserver(lines.append)
+    try:
+        _, lobby2 = journaled_lobby(store)  # the server after the crash
+        restore_tables(lobby2, store.open_tables(), read_held(store, None))
+    finally:
+        globalLogPublisher.removeObserver(lines.append)
+    [summary] = store.games_of("alice")
+    record = store.game(summary.id)
+    assert record is not None and (record.seed, record.log) == (good.seed, good.log)
+    errors = [e for e in lines if e.get("log_level") is not None and e["log_level"].name == "error"]
+    assert [str(e["why"]) for e in errors] == [str(bad)]
+    [left] = store.held_records()  # the bad one stays held, for someone to look at
+    assert isinstance(left, StoreError)
 
 
 def test_a_bad_entry_costs_its_table_only_and_says_why_in_one_line(store: Store) -> None:

@@ -329,9 +329,10 @@ class Store(Protocol):
         actions must all be journaled already (``add_table_moves``): they are read back from there."""
         ...
 
-    def held_records(self, node: str | None = None) -> list[GameRecord]:
+    def held_records(self, node: str | None = None) -> list[GameRecord | StoreError]:
         """The records held (``hold_record``) and not stored since, or only ``node``'s, each with its
-        ``table_id``."""
+        ``table_id``. A row that does not read as a record is its ``StoreError``, in its place, for the caller to
+        report: one bad row must not keep every other record from the store, at this start and every later one."""
         ...
 
     def add_table_move(self, table_id: int, n: int, seat: int | None, action: str, t: float) -> None:

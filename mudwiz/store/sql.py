@@ -388,7 +388,7 @@ class SQLStore:
             "moves_from = excluded.moves_from, moves_until = excluded.moves_until"),
             (held_key(record), node, compact(kept), record.table_id)))
 
-    def held_records(self, node: str | None = None) -> list[GameRecord]:
+    def held_records(self, node: str | None = None) -> list[GameRecord | StoreError]:
         """Read in one transaction, each record with its actions from the journal's rows (a row written twice: its
         latest)."""
         where, args = ("", ()) if node is None else ("WHERE h.node = ?", (node,))
@@ -402,8 +402,13 @@ class SQLStore:
         actions: dict[str, dict[int, dict[str, Any]]] = {key: {} for key, _, _ in rows}
         for key, n, seat, action, t in moves:
             actions[key][n] = {"seat": seat, "action": action, "t": t}
-        return [held_record(table_id, text, [actions[key][n] for n in sorted(actions[key])])
-                for key, table_id, text in rows]
+        records: list[GameRecord | StoreError] = []
+        for key, table_id, text in rows:
+            try:
+                records.append(held_record(table_id, text, [actions[key][n] for n in sorted(actions[key])]))
+            except StoreError as exc:
+                records.append(exc)
+        return records
 
     def add_table_move(self, table_id: int, n: int, seat: int | None, action: str, t: float) -> None:
         self.add_table_moves([(table_id, n, seat, action, t)])
