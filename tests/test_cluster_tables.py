@@ -20,6 +20,8 @@ from conftest import postgres_databases
 from pgserver import Databases
 from wire import JsonClient, RestartableServer, TelnetClient, eventually, pick_command, play_until_game_end, register
 
+from mudwiz.store import GameRecord, open_database
+
 NOISE = ("chat", "notice", "ok", "error", "who", "tables", "welcome", "help")
 
 
@@ -282,10 +284,23 @@ def test_a_killed_hosts_table_is_taken_over_and_its_players_find_their_seats(
         before = {c.name.lower(): c.last_state() for c in (ann, bob, cy)}
         assert all(state is not None and state["moves"] >= 2 for state in before.values())
         killed = {c.name.lower(): len(c.messages) for c in (bob, cy, *watchers)}
-        n1.kill()
-        ann.close()
-        taker = eventually(lambda: "took over 1 tables of node n1" in n2.log() and n2
-                           or "took over 1 tables of node n1" in n3.log() and n3, "a survivor takes the table over")
+        # and a record n1 held as it died, of a table closed before the record was stored: its survivor stores it
+        store = open_database(n1.env["MUDWIZ_DATABASE_URL"])
+        try:
+            store.save_table(999, {"game": "wizard", "host": "Zed", "options": {}, "seats": []}, node="n1")
+            store.hold_record(GameRecord("wizard", {}, {}, 7, [{"name": "Zed", "kind": "person"}], [], None,
+                                         "abandoned", 1.0, 2.0, table_id=999), node="n1")
+            store.drop_table(999)
+            n1.kill()
+            ann.close()
+            taker = eventually(lambda: "took over 1 tables of node n1" in n2.log() and n2
+                               or "took over 1 tables of node n1" in n3.log() and n3,
+                               "a survivor takes the table over")
+            assert "and 1 records it held" in taker.log()
+            [zeds] = eventually(lambda: store.games_of("zed"), "the held record stored")
+            assert zeds.outcome == "abandoned" and store.held_records() == []
+        finally:
+            store.close()
         assert not ("took over" in n2.log() and "took over" in n3.log())
         listing = eventually(lambda: listed(bob, table), "the table is listed again")
         assert listing["players"][0] == "Ann" and listing["status"] == "playing"

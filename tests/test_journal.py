@@ -25,6 +25,7 @@ from mudwiz.outflow import gate
 from mudwiz.ratings import RatingBoard
 from mudwiz.restore import Absent, read_held, restore_tables, resume_code_of
 from mudwiz.store import GameRecord, SQLiteStore, Store, StoreError
+from mudwiz.store.base import held_key
 from mudwiz.table import Journal, Records
 
 
@@ -166,16 +167,28 @@ def test_a_held_record_is_the_claimers_with_its_table_and_goes_when_stored(store
     alice = start_table(lobby, "wizard")
     play(clock, lobby, alice, 3)
     record = lobby.tables[1].recording.record("abandoned")
-    store.save_table(2, {"game": "wizard", "host": "x", "options": {}, "seats": []}, node="east")
+    store.save_table(2, {"game": "wizard", "host": "x", "options": {}, "seats": []}, node="north")
     store.hold_record(record, node="west")
-    store.hold_record(dataclasses.replace(record, table_id=2, actions=[]), node="west")  # table 2 is east's
-    assert [r.table_id for r in store.held_records()] == [1, 2] and store.held_records("east") == []
+    store.hold_record(dataclasses.replace(record, table_id=2, actions=[]), node="north")
+    assert [r.table_id for r in held_records(store)] == [1, 2] and store.held_records("east") == []
     store.save_table(1, {"game": "wizard", "host": "Alice", "options": {}, "seats": []}, node="west")
-    assert store.claim_tables("west", "east") == [1]
-    assert [r.table_id for r in store.held_records("east")] == [1]
-    assert [r.table_id for r in store.held_records("west")] == [2]
+    store.save_table(3, {"game": "wizard", "host": "x", "options": {}, "seats": []}, node="west")
+    store.hold_record(dataclasses.replace(record, table_id=3, actions=[]), node="west")  # west's record of table 3,
+    store.drop_table(3)  # which closed before the record was stored
+    claim = store.claim_tables("west", "east")
+    assert claim.tables == [1]  # west's open tables, and every record west held: table 3's too
+    assert claim.held == sorted(held_key(r) for r in held_records(store) if r.table_id in (1, 3))
+    assert [r.table_id for r in held_records(store, "east")] == [1, 3] and store.held_records("west") == []
+    assert [r.table_id for r in held_records(store, "north")] == [2]
     store.record_game(record)
-    assert [r.table_id for r in store.held_records()] == [2]  # the same game at another table is another record
+    assert [r.table_id for r in held_records(store)] == [2, 3]  # the same game at another table is another record
+
+
+def held_records(store: Store, node: str | None = None) -> list[GameRecord]:
+    """``store.held_records(node)``, every one read as a record."""
+    records = store.held_records(node)
+    assert all(isinstance(r, GameRecord) for r in records), records
+    return [r for r in records if isinstance(r, GameRecord)]
 
 
 def test_a_held_record_that_does_not_read_is_logged_and_keeps_no_other_from_the_store(store: Store) -> None:

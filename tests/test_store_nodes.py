@@ -17,7 +17,7 @@ from twisted.internet.task import Clock
 
 from mudwiz.node import node_name
 from mudwiz.service import DataLock, makeService
-from mudwiz.store import SQLiteStore, Store
+from mudwiz.store import Claim, SQLiteStore, Store
 from mudwiz.table import Journal
 
 T = TypeVar("T")
@@ -84,9 +84,9 @@ def test_a_dead_nodes_tables_are_claimed_once_with_their_games(backend: Backend)
     for table_id in (4, 5, 6):
         store.save_table(table_id, header(f"p{table_id}"), node="west" if table_id != 5 else "east")
         store.add_table_move(table_id, 0, 0, "bid 0", 1.0)
-    assert store.claim_tables("west", "east") == [4, 6]
-    assert store.claim_tables("west", "east") == []  # nothing left: a second claim gets nothing
-    assert store.claim_tables("nobody", "east") == []
+    assert store.claim_tables("west", "east") == Claim([4, 6], [])
+    assert store.claim_tables("west", "east") == Claim([], [])  # nothing left: a second claim gets nothing
+    assert store.claim_tables("nobody", "east") == Claim([], [])
     moved = store.open_tables("east")
     assert [(t.id, t.node, len(t.moves)) for t in moved] == [(4, "east", 1), (5, "east", 1), (6, "east", 1)]
     assert backend.query("SELECT id FROM tables WHERE node = 'west'") == []
@@ -98,7 +98,8 @@ def test_two_stores_claiming_the_same_dead_node_at_once_get_disjoint_sets(backen
         ids = range(1000 * round_ + 1, 1000 * round_ + 201)
         for table_id in ids:
             first.save_table(table_id, header("x"), node="dead")
-        one, two = at_once(lambda: first.claim_tables("dead", "one"), lambda: second.claim_tables("dead", "two"))
+        one, two = at_once(lambda: first.claim_tables("dead", "one").tables,
+                           lambda: second.claim_tables("dead", "two").tables)
         assert not set(one) & set(two) and sorted(one + two) == list(ids)
         assert [t.id for t in first.open_tables("one") if t.id in ids] == one
         assert [t.id for t in second.open_tables("two") if t.id in ids] == two

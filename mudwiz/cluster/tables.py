@@ -36,6 +36,7 @@ from mudwiz.numbers import whole_number
 from mudwiz.restore import read_held, restore_tables
 from mudwiz.session import Session
 from mudwiz.store import StoreError
+from mudwiz.store.base import held_key
 from mudwiz.table.recording import seat_kind
 
 if TYPE_CHECKING:
@@ -337,13 +338,15 @@ class ClusterTables:
         try:
             if (yield self.nodes.is_alive(node)):
                 return
-            claimed = set(self.store.claim_tables(node, self.me))
-            if not claimed:  # another survivor was first, or it had none
+            claim = self.store.claim_tables(node, self.me)
+            claimed, held = set(claim.tables), set(claim.held)
+            if not claimed and not held:  # another survivor was first, or it had none
                 return
+            # its held records only: ours are on their way to the store from this process
             restored = restore_tables(self.lobby, [t for t in self.store.open_tables(self.me) if t.id in claimed],
-                                      [r for r in read_held(self.store, self.me) if r.table_id in claimed])
-            log.info("node {node} took over {n} tables of node {dead}: {ids}", node=self.me, n=len(restored),
-                     dead=node, ids=sorted(claimed))
+                                      [r for r in read_held(self.store, self.me) if held_key(r) in held])
+            log.info("node {node} took over {n} tables of node {dead}: {ids}; and {held} records it held",
+                     node=self.me, n=len(restored), dead=node, ids=sorted(claimed), held=len(held))
             for table in restored:
                 self.directory.pop(table.id, None)
                 self.seat_again(table)

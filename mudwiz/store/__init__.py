@@ -8,6 +8,7 @@ from mudwiz.store.base import (
     Account,
     AccountExists,
     Ban,
+    Claim,
     GameRecord,
     GameSummary,
     JournaledTable,
@@ -31,6 +32,6 @@ def open_database(url: str) -> Store:
                          "install it: pip install 'mudwiz[postgres]'") from None
     return PostgresStore(url)
 
-__all__ = ["FILENAME", "Account", "AccountExists", "Ban", "GameRecord", "GameSummary", "JournaledTable", "RateGame",
-           "Rating", "SQLiteStore", "Store", "StoreError", "TableMove", "iso_time", "open_database",
+__all__ = ["FILENAME", "Account", "AccountExists", "Ban", "Claim", "GameRecord", "GameSummary", "JournaledTable",
+           "RateGame", "Rating", "SQLiteStore", "Store", "StoreError", "TableMove", "iso_time", "open_database",
            "open_store"]

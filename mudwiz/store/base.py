@@ -152,6 +152,15 @@ class JournaledTable:
     node: str = ""
 
 
+@dataclass(frozen=True)
+class Claim:
+    """What ``claim_tables`` moved to the claiming process: the open ``tables`` (ids, in order) and the ``held``
+    records (their keys, ``held_key``), those of tables since closed too."""
+
+    tables: list[int]
+    held: list[str]
+
+
 # Reading rows back, the same on every implementation: each selects these columns in this order, and JSON is
 # kept as text everywhere (a bad entry costs its own table or game, never the whole read).
 
@@ -352,10 +361,11 @@ class Store(Protocol):
         """Every journaled table (or only ``node``'s), by id, with its current game's moves in order."""
         ...
 
-    def claim_tables(self, from_node: str, to_node: str) -> list[int]:
-        """Make ``to_node`` the host of every open table of ``from_node`` (a process that died), and of the records
-        those tables hold (``hold_record``), in one atomic step, and return their ids in order: of two processes
-        claiming the same node at once, each gets a disjoint set (normally one gets them all, the other none)."""
+    def claim_tables(self, from_node: str, to_node: str) -> Claim:
+        """Make ``to_node`` the host of every open table of ``from_node`` (a process that died), and of every record
+        it held (``hold_record``: its tables', and those of tables that closed before their record was stored), in
+        one atomic step: of two processes claiming the same node at once, each gets a disjoint set (normally one
+        gets them all, the other none)."""
         ...
 
     def reserve_table_ids(self, count: int) -> range:

@@ -284,14 +284,23 @@ class PostgresStore(SQLStore):
                 raise self._error(exc) from exc
 
     def _journal_write(self, *statements: tuple[str, tuple[Any, ...]]) -> list[tuple[Any, ...]]:
-        """One statement autocommitted, or several as one transaction, on the journal's connection."""
+        """One statement autocommitted, or several as one transaction, on the journal's connection. The last
+        statement's rows."""
+        if len(statements) > 1:
+            return self._journal_writes(*statements)[-1]
+        with self._journal_lock:
+            try:
+                return rows_of(self._journaling().execute(*statements[0]))
+            except psycopg.Error as exc:
+                raise self._error(exc) from None
+
+    def _journal_writes(self, *statements: tuple[str, tuple[Any, ...]]) -> list[list[tuple[Any, ...]]]:
+        """The statements as one transaction on the journal's connection; each one's rows."""
         with self._journal_lock:
             try:
                 db = self._journaling()
-                if len(statements) == 1:
-                    return rows_of(db.execute(*statements[0]))
                 with db.transaction():
-                    return [rows_of(db.execute(sql, args)) for sql, args in statements][-1]
+                    return [rows_of(db.execute(sql, args)) for sql, args in statements]
             except psycopg.Error as exc:
                 raise self._error(exc) from None
 

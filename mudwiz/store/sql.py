@@ -30,6 +30,7 @@ from mudwiz.store.base import (
     Account,
     AccountExists,
     Ban,
+    Claim,
     GameRecord,
     GameSummary,
     JournaledTable,
@@ -177,6 +178,10 @@ class SQLStore:
 
     def _journal_write(self, *statements: tuple[str, tuple[Any, ...]]) -> list[tuple[Any, ...]]:
         """One statement, or several as one transaction, on the journal's connection; the rows the last returns."""
+        raise NotImplementedError
+
+    def _journal_writes(self, *statements: tuple[str, tuple[Any, ...]]) -> list[list[tuple[Any, ...]]]:
+        """The statements as one transaction on the journal's connection; the rows each returns."""
         raise NotImplementedError
 
     def _journal_write_many(self, sql: str, rows: Sequence[tuple[Any, ...]]) -> None:
@@ -455,16 +460,17 @@ class SQLStore:
                 pruned += db.execute(sql, (start, min(start + PRUNE_CHUNK, int(last)))).rowcount
         return pruned
 
-    def claim_tables(self, from_node: str, to_node: str) -> list[int]:
-        """One ``UPDATE ... RETURNING``, so one transaction: a claim that meets rows another is moving waits for it
+    def claim_tables(self, from_node: str, to_node: str) -> Claim:
+        """Two ``UPDATE ... RETURNING`` in one transaction: a claim that meets rows another is moving waits for it
         (a row lock on PostgreSQL, the file's write lock on SQLite), then finds them no longer ``from_node``'s and
-        leaves them; two claims get disjoint sets."""
-        rows = self._journal_write(
-            (self._sql("UPDATE held_records SET node = ? WHERE node = ? AND table_id IN (SELECT id FROM tables "
-                       "WHERE node = ?)"), (to_node, from_node, from_node)),
+        leaves them; two claims get disjoint sets. The tables first, then the held records, the order
+        ``record_game`` takes them in: a process taken for dead that still stores a record waits for the claim,
+        or the claim for it, and neither deadlocks."""
+        tables, held = self._journal_writes(
             (self._sql("UPDATE tables SET node = ?, updated = ? WHERE node = ? RETURNING id"),
-             (to_node, time.time(), from_node)))
-        return sorted(int(table_id) for (table_id,) in rows)
+             (to_node, time.time(), from_node)),
+            (self._sql("UPDATE held_records SET node = ? WHERE node = ? RETURNING key"), (to_node, from_node)))
+        return Claim(sorted(int(table_id) for (table_id,) in tables), sorted(str(key) for (key,) in held))
 
     def reserve_table_ids(self, count: int) -> range:
         """One ``UPDATE ... RETURNING`` of the counter row in a write transaction: concurrent reservations queue on
