@@ -124,6 +124,25 @@ def test_a_game_that_ended_before_its_record_was_stored_is_recorded_at_the_resto
     assert len(store.games_of("alice")) == 1  # recorded once: the record ended the journaled game
 
 
+def test_a_record_marks_the_journaled_game_recorded_only_if_it_is_that_game_by_seed_and_start(store: Store) -> None:
+    """A server given ``MUDWIZ_SEED`` deals the same seeds again after a restart: a record still on its way (held
+    from before) must not mark the table's next game of the same seed, whose own record a crash could then lose."""
+    store.save_table(1, {"game": "wizard", "host": "Zed", "options": {}, "seats": []})
+    store.start_table_game(1, 5, {"players": ["Zed"], "options": {}, "started": 100.0, "abandoned": False})
+
+    def record(seed: int, started: float) -> GameRecord:
+        return GameRecord("wizard", {}, {}, seed, [{"name": "Zed", "kind": "person"}], [], None, "abandoned",
+                          started, started + 1, table_id=1)
+
+    store.record_game(record(5, 50.0))  # the game dealt from seed 5 before the restart
+    assert not store.open_tables()[0].recorded
+    store.record_game(record(5, 100.0))
+    assert store.open_tables()[0].recorded
+    store.start_table_game(1, 6, {"players": ["Zed"], "options": {}})  # a journal from before starts were kept
+    store.record_game(record(6, 7.0))
+    assert store.open_tables()[0].recorded  # by seed alone, as it was
+
+
 @pytest.mark.parametrize("then", ["nothing", "the next game", "the table closes"])
 def test_a_record_still_on_its_way_to_the_store_when_the_process_dies_is_stored_at_the_restart_once(
         store: Store, then: str) -> None:
@@ -282,8 +301,8 @@ def test_the_record_marks_its_tables_journaled_game_only_if_it_is_still_that_gam
     store.record_game(record)
     [saved] = store.open_tables()
     assert saved.seed == 12345 and len(saved.moves) == 1 and not saved.recorded
-    store.start_table_game(1, record.seed, {"players": ["Alice", "bot1", "bot2"], "options": {}, "started": 0.0,
-                                            "abandoned": False})
+    store.start_table_game(1, record.seed, {"players": ["Alice", "bot1", "bot2"], "options": {},
+                                            "started": record.started, "abandoned": False})  # that game again
     store.record_game(record)
     [saved] = store.open_tables()
     assert saved.seed == record.seed and saved.recorded

@@ -42,6 +42,7 @@ from mudwiz.store.base import (
     held_key,
     held_record,
     journaled_tables,
+    json_object,
     summaries,
 )
 
@@ -198,14 +199,30 @@ class SQLStore:
 
     # ------------------------------------------------------------ game records
 
+    def _mark_recorded(self, db: DB, record: GameRecord) -> None:
+        """Mark the table's journaled game recorded if it is ``record``'s game: the same seed and start. The seed
+        alone is not enough: a server given ``MUDWIZ_SEED`` deals the same seeds again after a restart, and a
+        record still on its way then would mark the table's next game, whose own record a crash could then lose.
+        The game is named by its first journal row (``moves_from``, new at every start), so that one started in
+        between is left alone. (A game journaled before its start was kept has none to compare: seed alone.)"""
+        rows = db.execute(self._sql("SELECT game, moves_from FROM tables WHERE id = ? AND seed = ?"),
+                          (record.table_id, record.seed)).fetchall()
+        if not rows or rows[0][0] is None:
+            return
+        game, moves_from = rows[0]
+        if json_object(game).get("started", record.started) != record.started:
+            return
+        db.execute(self._sql("UPDATE tables SET recorded = true WHERE id = ? AND moves_from = ?"),
+                   (record.table_id, moves_from))
+
     def record_game(self, record: GameRecord, rate: RateGame | None = None) -> int:
         """Insert the record; and mark its table's journaled game recorded in the same transaction (if that table
-        still journals this game, by its seed: the host may have started the next one while the record was queued),
+        still journals this game, by its seed and start: the host may have started the next one while the record was
+        queued),
         so that a restart neither loses the record nor makes it twice; and ``rate``'s rating changes with them."""
         with self._transaction() as db:
             if record.table_id is not None:
-                db.execute(self._sql("UPDATE tables SET recorded = true WHERE id = ? AND seed = ?"),
-                           (record.table_id, record.seed))
+                self._mark_recorded(db, record)
                 db.execute(self._sql("DELETE FROM held_records WHERE key = ?"), (held_key(record),))
             [(game_id,)] = db.execute(self._sql(
                 "INSERT INTO games (game, options, table_options, seed, actions, standings, outcome, started, "
