@@ -283,14 +283,11 @@ class PostgresStore(SQLStore):
             except psycopg.Error as exc:
                 raise self._error(exc) from exc
 
-    def _journal_write(self, *statements: tuple[str, tuple[Any, ...]]) -> list[tuple[Any, ...]]:
-        """One statement autocommitted, or several as one transaction, on the journal's connection. The last
-        statement's rows."""
-        if len(statements) > 1:
-            return self._journal_writes(*statements)[-1]
+    def _journal_write(self, statement: tuple[str, tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+        """Autocommitted, on the journal's connection."""
         with self._journal_lock:
             try:
-                return rows_of(self._journaling().execute(*statements[0]))
+                return rows_of(self._journaling().execute(*statement))
             except psycopg.Error as exc:
                 raise self._error(exc) from None
 

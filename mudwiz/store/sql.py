@@ -177,8 +177,9 @@ class SQLStore:
         kept as the ``StoreError``'s cause, for ``create_account`` to tell a taken name."""
         raise NotImplementedError
 
-    def _journal_write(self, *statements: tuple[str, tuple[Any, ...]]) -> list[tuple[Any, ...]]:
-        """One statement, or several as one transaction, on the journal's connection; the rows the last returns."""
+    def _journal_write(self, statement: tuple[str, tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+        """One statement (sql, args), autocommitted, on the journal's connection; the rows it returns. Several as one
+        transaction: ``_journal_writes``."""
         raise NotImplementedError
 
     def _journal_writes(self, *statements: tuple[str, tuple[Any, ...]]) -> list[list[tuple[Any, ...]]]:
@@ -218,8 +219,8 @@ class SQLStore:
     def record_game(self, record: GameRecord, rate: RateGame | None = None) -> int:
         """Insert the record; and mark its table's journaled game recorded in the same transaction (if that table
         still journals this game, by its seed and start: the host may have started the next one while the record was
-        queued),
-        so that a restart neither loses the record nor makes it twice; and ``rate``'s rating changes with them."""
+        queued), so that a restart neither loses the record nor makes it twice; and ``rate``'s rating changes with
+        them."""
         with self._transaction() as db:
             if record.table_id is not None:
                 self._mark_recorded(db, record)

@@ -311,16 +311,13 @@ class SQLiteStore(SQLStore):
         except sqlite3.Error as exc:
             raise self._error(exc) from exc
 
-    def _journal_write(self, *statements: tuple[str, tuple[Any, ...]]) -> list[tuple[Any, ...]]:
-        """On the journal's connection; a single statement is its own transaction (autocommit). The last
-        statement's rows."""
+    def _journal_write(self, statement: tuple[str, tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+        """On the journal's connection, its own transaction (autocommit)."""
         try:
-            if len(statements) == 1:
-                with self._journal_lock, self._write_lock:
-                    return self._journal.execute(*statements[0]).fetchall()
+            with self._journal_lock, self._write_lock:
+                return self._journal.execute(*statement).fetchall()
         except sqlite3.Error as exc:
             raise self._error(exc) from None
-        return self._journal_writes(*statements)[-1]
 
     def _journal_writes(self, *statements: tuple[str, tuple[Any, ...]]) -> list[list[tuple[Any, ...]]]:
         """The statements as one transaction on the journal's connection; each one's rows."""
