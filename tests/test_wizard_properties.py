@@ -360,7 +360,11 @@ class Referee:
         for owner, entry in enumerate(view["players"]):
             shown = self.bid_shown(owner, seat, phase)
             assert entry["bid"] == shown, (owner, seat, entry, self.bids, view["phase"])
-            assert (entry["projected"] is None) == (shown is None)
+            # the score if the round ended now, while it is played; once it is scored, nothing (no double count)
+            if shown is None or phase in ("roundend", "gameover"):
+                assert entry["projected"] is None
+            else:
+                assert entry["projected"] == self.totals[owner] + rules_score(shown, self.tricks[owner])
             assert entry["has_bid"] == (self.bids[owner] is not None)
             assert entry["held"] == len(game.hands[owner]) and entry["tricks"] == self.tricks[owner]
             if clair and owner != seat:

@@ -2,7 +2,9 @@
 
 import random
 
-from mudwiz.games.wizard import Wizard
+from mudwiz.games.wizard import Wizard, round_score
+from mudwiz.render.style import Style
+from mudwiz.render.wizard import table_view
 
 
 def test_random_game_reaches_the_end():
@@ -16,3 +18,32 @@ def test_random_game_reaches_the_end():
         game.apply(seat, rng.choice(game.legal_actions(seat)))
     assert game.round == 15
     assert len(game.sheet) == 15
+
+
+def test_the_now_column_projects_a_round_while_it_is_played_and_never_counts_it_twice():
+    """``(now)`` is the score if the round ended as it stands: once it has ended, its result is in the score, and
+    the column is blank (it once added the round again: ``30 (60)`` for a bid of 1 made)."""
+    game = Wizard(4, {}, seed=3)
+    rng = random.Random(3)
+    style = Style.for_mode("ascii")
+    seen = {"scored": 0, "playing": 0}
+    while True:
+        view = game.view(0)
+        rows = [line for line in table_view(view, style) if any(line[3:].startswith(p) for p in game.players)]
+        for p in view["players"]:
+            row = next(r for r in rows if r[3:].startswith(p["name"]))
+            if game.phase in ("roundend", "gameover"):  # the last round's end is the game's
+                assert p["projected"] is None and "(" not in row, row
+                seen["scored"] += 1
+            elif game.phase == "playing" and p["bid"] is not None:
+                assert p["projected"] == p["score"] + round_score(p["bid"], p["tricks"])
+                assert f"({p['projected']})" in row, row
+                seen["playing"] += 1
+        if game.finished:
+            break
+        if game.phase == "roundend":
+            game.advance()
+            continue
+        seat = game.waiting()[0]
+        game.apply(seat, rng.choice(game.legal_actions(seat)))
+    assert seen["scored"] == 15 * 4 and seen["playing"] > 0

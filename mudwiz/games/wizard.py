@@ -390,13 +390,14 @@ class Wizard(TrickTakingGame):
             played[s] = card
         scores, tricks, hands, bids = self.scores, self.tricks, self.hands, self.bids
         open_cards = viewer is not None and self.clairvoyant
+        live = self._round_live()
         entries = []
         for seat, name in enumerate(self.players):
             made = bids[seat]
             bid = made if made is not None and self.bid_visible(seat, viewer) else None
             entry = {"name": name, "score": scores[seat], "tricks": tricks[seat], "held": len(hands[seat]),
                      "played": played[seat],
-                     "projected": None if bid is None else scores[seat] + round_score(bid, tricks[seat]),
+                     "projected": None if bid is None or not live else scores[seat] + round_score(bid, tricks[seat]),
                      "bid": bid, "has_bid": made is not None}
             if open_cards and seat != viewer:
                 entry["cards"] = self._shown_hand(seat, hands[seat], _ORDER)
@@ -410,12 +411,18 @@ class Wizard(TrickTakingGame):
     def _open_hand(self, seat: Seat) -> list[str]:
         return self._shown_hand(seat, self.hands[seat], _ORDER)  # clairvoyance hides it from its holder only
 
+    def _round_live(self) -> bool:
+        """Whether a round is being played: once it has ended its result is in ``scores``, and a projection from
+        its bids and tricks would count it twice."""
+        return self._phase not in (Phase.ROUNDEND, Phase.GAMEOVER)
+
     def _reveal(self, view: dict[str, Any]) -> dict[str, Any]:
         """Every bid made, hidden or secret bidding or not."""
+        live = self._round_live()
         for seat, p in enumerate(view["players"]):
             bid = self.bids[seat]
             p["bid"] = bid
-            p["projected"] = None if bid is None else self.scores[seat] + round_score(bid, self.tricks[seat])
+            p["projected"] = None if bid is None or not live else self.scores[seat] + round_score(bid, self.tricks[seat])
         return view
 
     def _view(self, seat: Seat | None) -> dict[str, Any]:
