@@ -287,6 +287,28 @@ def test_a_taken_name_is_refused_and_the_next_one_tried(server: tuple[str, int])
         holder.close()
 
 
+def test_a_command_typed_at_the_name_prompt_is_not_taken_for_the_name(server: tuple[str, int]) -> None:
+    """``/help`` where the name is asked is answered, ``/mode`` refused here, and the next line is the name: it
+    once became the name, so the typed name was never sent and every F5 sent ``/help`` as one."""
+
+    async def script(d: Driver) -> None:
+        await d.until(lambda: d.model.connection == "connected", what="the connection")
+        await d.type("/help\r")
+        await d.until(lambda: bool(d.of_type("help")), what="the help")
+        assert d.model.name is None and not d.model.logged_in
+        await d.type("/mode ascii\r")
+        await d.until(lambda: "JSON mode only" in strip_ansi(d.model.log[-1]), what="the refusal of /mode")
+        await d.type("prompted1\r")
+        await d.until(lambda: d.model.logged_in, what="welcome")
+        assert d.model.name == "prompted1"
+        await d.type("/who\r")
+        await d.until(d.answered, what="/who: still in JSON mode")
+        assert "prompted1" in {u["name"] for u in d.model.who}
+
+    with driven(server, Screen().output) as run:
+        run(script)
+
+
 def test_long_lines_in_the_log_break_between_words(server: tuple[str, int]) -> None:
     words = [f"{w}{i}" for i, w in enumerate(["alpha", "bravo", "charlie", "delta", "echo", "foxtrot"] * 6)]
 

@@ -56,6 +56,9 @@ def fragments(line: str) -> StyleAndTextTuples:
     """An ANSI line as prompt_toolkit fragments (cached: the log redraws the same lines many times)."""
     return to_formatted_text(ANSI(line))
 
+JSON_ONLY = "! the client speaks JSON mode only; use telnet for ansi/ascii"
+NOT_CONNECTED = "! not connected: F5 reconnects"
+
 
 class ClientApp:
     """One client: a model fed by a connection, shown and steered through a prompt_toolkit Application."""
@@ -167,12 +170,15 @@ class ClientApp:
         """Enter: a name before login, the selected move on an empty line, else a command or chat."""
         line = buffer.text.strip()
         m = self.model
+        if not m.logged_in and m.question is None and line.startswith("/"):
+            self.before_name(line)
+            return False
         if m.connection == "connecting" and not m.logged_in and line and m.name is None:
             m.name = line  # typed before the connection was up: connect() logs in with it
             return False
         if not self.connection.connected:
             if line:
-                m.note(STYLE.paint("! not connected: F5 reconnects", "red"))
+                m.note(STYLE.paint(NOT_CONNECTED, "red"))
             self.refresh()
             return False
         if not m.logged_in and m.question is not None:  # a password or a code: sent, never kept in the history
@@ -194,10 +200,25 @@ class ClientApp:
             self.app.exit(result=0)
             return False
         if line.split()[0].lower() == "/mode":
-            m.note(STYLE.paint("! the client speaks JSON mode only; use telnet for ansi/ascii", "red"))
+            m.note(STYLE.paint(JSON_ONLY, "red"))
             return False
         self.send(line)
         return False
+
+    def before_name(self, command: str) -> None:
+        """A command typed where the name is asked: never taken for the name (it was, and every F5 sent it again
+        as one). ``/quit`` ends the client, ``/mode`` is refused as after login (the client speaks JSON only),
+        anything else goes to the server, which answers ``/help`` before the name and refuses the rest."""
+        verb = command.split()[0].lower()
+        if verb == "/quit":
+            self.app.exit(result=0)
+        elif verb == "/mode":
+            self.model.note(STYLE.paint(JSON_ONLY, "red"))
+        elif self.connection.connected:
+            self.connection.send_line(command)
+        else:
+            self.model.note(STYLE.paint(NOT_CONNECTED, "red"))
+        self.refresh()
 
     def send(self, command: str) -> None:
         request_id = self.connection.request(command)
