@@ -52,7 +52,7 @@ def test_registered_names_over_telnet_and_json_and_the_password_goes_nowhere() -
         seen = read_until(raw, b"What is your name? ")
         raw.sendall(b"tel_owner\r\n")
         seen = read_until(raw, b"Password: ", seen)
-        assert seen.endswith(b"\xff\xfb\x01Password: ")  # IAC WILL ECHO, then the prompt
+        assert seen.endswith(b"\xff\xfb\x01\rPassword: ")  # IAC WILL ECHO, then the prompt (from the row's start)
         raw.sendall(GUESS.encode() + b"\r\n")
         seen = read_until(raw, NAME := b"What is your name? ", seen[len(seen):] or b"")
         assert seen.startswith(b"\r\n\xff\xfc\x01") and b"wrong password for Tel_Owner" in seen  # IAC WONT ECHO

@@ -44,7 +44,8 @@ JAPANESE = "日本語テスト"  # 0x83 and 0x9C among its bytes: without BINARY
 
 
 def text_lines(data: bytes) -> list[str]:
-    return ANSI.sub("", data.decode("utf-8")).split("\r\n")
+    """The rows, as a terminal shows them: a CR at a row's start (the one after a typed line) moves nowhere."""
+    return [line.removeprefix("\r") for line in ANSI.sub("", data.decode("utf-8")).split("\r\n")]
 
 
 def widest(data: bytes) -> int:
@@ -95,6 +96,30 @@ def test_stock_telnet_types_japanese_chat_that_an_nc_user_receives_intact(server
     finally:
         telnet.close()
         nc.close()
+
+
+def test_stock_telnet_shows_each_reply_from_the_start_of_its_row(server: tuple[str, int]) -> None:
+    """Once BINARY is agreed the stock ``telnet`` prints what it is sent untouched, its echo of Enter included: a
+    bare LF, one row down and not back. Every reply and chat line began where the typed text had ended."""
+    host, port = server
+    telnet = Terminal([need("telnet"), host, str(port)], size=(100, 24))
+    try:
+        telnet.read_until(b"name? ")
+        telnet.type("stair_step")
+        telnet.read_until(b"Welcome, stair_step")
+        time.sleep(0.3)  # the window size is in (NAWS), so /who is drawn to 100 columns
+        since = len(telnet.output)
+        telnet.type("/who")
+        telnet.read_until(b"stair_step", since=since + 4)
+        telnet.type("up the stairs")
+        data = telnet.read_until(b": up the stairs\r\n", since=since)
+        rows = [row.rstrip() for row in screen(data, 100, 24).display]
+        at = rows.index("/who")
+        assert rows[at + 1].startswith("\u2500\u2500 Online"), rows[at:at + 3]
+        at = rows.index("up the stairs")
+        assert rows[at + 1].startswith("[lobby] stair_step: up the stairs"), rows[at:at + 2]
+    finally:
+        telnet.close()
 
 
 def test_nc_and_a_json_bot_on_the_telnet_port_never_see_an_iac(server: tuple[str, int]) -> None:

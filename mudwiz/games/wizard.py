@@ -422,7 +422,8 @@ class Wizard(TrickTakingGame):
         for seat, p in enumerate(view["players"]):
             bid = self.bids[seat]
             p["bid"] = bid
-            p["projected"] = None if bid is None or not live else self.scores[seat] + round_score(bid, self.tricks[seat])
+            if bid is not None and live:
+                p["projected"] = self.scores[seat] + round_score(bid, self.tricks[seat])
         return view
 
     def _view(self, seat: Seat | None) -> dict[str, Any]:

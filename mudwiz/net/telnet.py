@@ -62,6 +62,7 @@ class TelnetLines(LineProtocol, TelnetProtocol):
 
     telnet = False  # the client has shown it is a telnet program: negotiation started
     mssp_sent = 0  # times the MSSP table was asked for
+    line_ended = False  # a line came since the last output: the client's echo of its end may have left no CR
 
     def socket(self) -> Any:
         return getattr(self.transport, "transport", None)  # conch's TelnetTransport wraps the TCP one
@@ -214,14 +215,27 @@ class TelnetLines(LineProtocol, TelnetProtocol):
         before_output()
         write_now(socket, terminal.encode(text, "utf-8").replace(b"\n", b"\r\n"))
 
+    def lineReceived(self, line: bytes) -> None:
+        self.line_ended = True
+        super().lineReceived(line)
+
     def emit(self, text: str) -> None:
         """Each piece the connection sends (all it was sent while a line was acted on) is a burst that ends where
         the user is to type (a prompt, or the end of what a command or an event produced): a MUD client is told
         so by ``IAC EOR`` when it agreed to EOR, else by ``IAC GA`` unless it suppressed go-aheads. Never before
         telnet is seen, nor in JSON mode, whose lines are for a program (which has GMCP if it wants telnet's
-        side channel)."""
+        side channel).
+
+        The first piece after a line starts with CR: the stock ``telnet``, once BINARY is agreed, stops adding CR
+        to what it prints, so its echo of the user's Enter moves down a row and not back to its start, and every
+        reply began where the typed text ended (a staircase). At the start of a row a CR does nothing."""
+        json = self.connection.session.mode == "json"
+        if self.line_ended and text:
+            self.line_ended = False
+            if self.telnet and not json and self.keyboard is None and not text.startswith("\n"):
+                text = "\r" + text
         super().emit(text)
-        if not self.telnet or self.dropped or not text or self.connection.session.mode == "json":
+        if not self.telnet or self.dropped or not text or json:
             return
         socket = self.socket()
         if socket is None:
