@@ -11,7 +11,7 @@ from mudwiz.lobby import Lobby
 from mudwiz.net import terminal
 from mudwiz.net.lines import MAX_BACKLOG
 from mudwiz.net.telnet import MudFactory, TelnetLines
-from mudwiz.render.style import cut_painted, fit, visible_len
+from mudwiz.render.style import chop_painted, fit, visible_len
 
 IAC_SB, IAC_SE = b"\xff\xfa", b"\xff\xf0"
 
@@ -128,23 +128,28 @@ def test_mode_typed_by_the_user_wins_over_mtts() -> None:
     assert lines.connection.session.mode == "ascii"
 
 
-def test_fit_wraps_and_cuts_painted_lines_to_the_width() -> None:
+def test_fit_wraps_painted_lines_to_the_width_and_loses_nothing() -> None:
     painted = "\x1b[1m" + "word " * 30 + "\x1b[0m"
     fitted = fit([painted, "short"], 40)
     assert max(map(visible_len, fitted)) <= 40 and fitted[-1] == "short" and len(fitted) > 3
-    cut = cut_painted("\x1b[31m" + "日本語" * 10 + "\x1b[0m", 11)
-    assert visible_len(cut) == 10 and cut.endswith("\x1b[0m")  # a wide character is never halved
+    chopped = chop_painted("\x1b[31m" + "日本語" * 10 + "\x1b[0m", 11)
+    assert [visible_len(p) for p in chopped] == [10, 10, 10, 10, 10, 10]  # a wide character is never halved
+    assert "".join(chopped) == "\x1b[31m" + "日本語" * 10 + "\x1b[0m"  # every code kept, in its place
     assert fit(["ok"], 40) == ["ok"]
     row = "   bot1                  0    (20)     0/0     --   leads"
     assert fit([row], 40) == ["   bot1  0  (20)  0/0  --  leads"]  # a table row stays one row, columns closer
     assert fit([row], 80) == [row]  # a line that fits keeps its columns
     assert fit(["\x1b[90m   player" + " " * 40 + "card\x1b[0m"], 40) == ["\x1b[90m   player  card\x1b[0m"]
-    # a line broken in pieces: each piece keeps the paint in force where it starts, and each ends reset, even
-    # when the cut dropped the line's own reset (a word wider than the window: the colour ran into the prompt)
+    # a line broken in pieces: each piece keeps the paint in force where it starts, and each ends reset; a word
+    # wider than the window is broken where the window ends, its tail on the next rows (it was cut, and lost)
     error = "\x1b[31;1m! unknown command: /x" + "A" * 100 + " and \x1b[4mmore\x1b[24m words\x1b[0m"
     assert fit([error], 40) == ["\x1b[31;1m! unknown command:\x1b[0m",
                                 "\x1b[31;1m  /x" + "A" * 36 + "\x1b[0m",
+                                "\x1b[31;1m" + "A" * 40 + "\x1b[0m",
+                                "\x1b[31;1m" + "A" * 24 + "\x1b[0m",
                                 "\x1b[31;1m  and \x1b[4mmore\x1b[24m words\x1b[0m"]
+    url = "see https://example.org/" + "x" * 90 + " ok"
+    assert "".join(piece.strip() for piece in fit([url], 40)) == url.replace(" ", "")
 
 
 def test_gmcp_names_and_decoding() -> None:

@@ -194,24 +194,28 @@ def wrap_words(text: str, width: int, indent: int = 2) -> list[str]:
     return [line.replace(NO_BREAK, " ") for line in lines]
 
 
-def cut_painted(line: str, width: int) -> str:
-    """The start of ``line`` (ANSI codes allowed) that fits ``width`` cells: its codes kept, the paint reset at
-    the cut, a wide character never halved."""
+def chop_painted(line: str, width: int) -> list[str]:
+    """``line`` (ANSI codes allowed) in pieces of at most ``width`` cells, broken wherever the width ends: for a
+    word wider than the window (a long address in chat), whose tail a cut would lose. Its codes stay where they
+    were; a wide character is never halved."""
     if visible_len(line) <= width:
-        return line
-    out, used, at = [], 0, 0
-    for code in _ANSI.finditer(line):
-        text = truncate(line[at:code.start()], width - used)
-        out.append(text)
-        used += cell_width(text)
-        if len(text) < code.start() - at:
-            break
-        out.append(code.group())
-        at = code.end()
-    else:
-        out.append(truncate(line[at:], width - used))
-    cut = "".join(out)
-    return cut + f"{_CSI}0m" if _CSI in cut else cut
+        return [line]
+    pieces: list[str] = []
+    out: list[str] = []
+    used = at = 0
+    for code in [*_ANSI.finditer(line), None]:
+        for ch in line[at:len(line) if code is None else code.start()]:
+            w = char_width(ch)
+            if used + w > width and used:
+                pieces.append("".join(out))
+                out, used = [], 0
+            out.append(ch)
+            used += w
+        if code is not None:
+            out.append(code.group())
+            at = code.end()
+    pieces.append("".join(out))
+    return pieces
 
 
 _COLUMN_GAP = re.compile(r"(?<=\S) {3,}")  # padding between a table row's columns
@@ -229,8 +233,8 @@ def _squeeze(line: str) -> str:
 def fit(lines: list[str], width: int) -> list[str]:
     """Lines no wider than ``width`` cells, for a window narrower than a renderer drew for (the compact view):
     a line too wide first loses the padding between its columns (runs of spaces become two), so a table row
-    stays one row; still too wide, it is broken between words (the later pieces indented), and a piece wider
-    than the window is cut."""
+    stays one row; still too wide, it is broken between words (the later pieces indented), and a word wider
+    than the window where the window ends: nothing anyone wrote is lost (it once was cut)."""
     if all(visible_len(line) <= width for line in lines):
         return lines
     fitted: list[str] = []
@@ -240,7 +244,8 @@ def fit(lines: list[str], width: int) -> list[str]:
         if visible_len(line) <= width:
             fitted.append(line)
             continue
-        fitted += [_closed(cut_painted(piece, width)) for piece in _carry_paint(wrap_words(line, width))]
+        pieces = [chop for piece in wrap_words(line, width) for chop in chop_painted(piece, width)]
+        fitted += [_closed(piece) for piece in _carry_paint(pieces)]
     return fitted
 
 
