@@ -69,10 +69,10 @@ def resume_code_of(lobby: Lobby) -> Callable[[str], str | None]:
 def seat_session(seat: dict[str, Any], game: str, lobby: Lobby) -> Session:
     """The session for a journaled seat: a bot of its level, a stand-in, or a person not back yet."""
     name, kind = str(seat["name"]), str(seat["kind"])
+    codes = getattr(lobby, "resume_codes", None)  # guests' resume codes, where the server has them
+    if kind in ("person", "stand-in") and seat.get("resume") and isinstance(codes, dict):
+        codes[name.lower()] = seat["resume"]  # a stand-in's seat is its guest's, taken back with their code
     if kind == "person":
-        codes = getattr(lobby, "resume_codes", None)  # guests' resume codes, where the server has them
-        if seat.get("resume") and isinstance(codes, dict):
-            codes[name.lower()] = seat["resume"]
         return Absent(name)
     seed = lobby.seeds.randrange(2**32)
     if kind == "stand-in":

@@ -390,6 +390,30 @@ def test_a_guests_resume_code_is_kept_with_the_seat_where_the_lobby_has_them(sto
     assert [t.id for t in restore_tables(without, store.open_tables())] == [1]
 
 
+def test_a_guest_whose_seat_a_stand_in_plays_keeps_their_code_over_a_restart(store: Store) -> None:
+    """A guest who left (or whose grace ran out) has a stand-in in their seat, and the seat is still theirs: only
+    their resume code takes it back. The journal kept the code with people's seats only, so after a restart
+    anyone who typed the name got the seat, and a new code (found by a probe)."""
+    clock, lobby = journaled_lobby(store)
+    lobby.journal = Journal(store, resume_code_of(lobby))
+    alice, bob = Recorder(), Recorder()
+    lobby.login(alice, "Alice")
+    lobby.login(bob, "Bob")  # stays: a table of bots alone would close
+    dispatch(lobby, alice, "/new wizard")
+    dispatch(lobby, alice, f"/option {SHORT['wizard']}")
+    dispatch(lobby, alice, "/option turn 0")
+    dispatch(lobby, bob, "/join 1")
+    dispatch(lobby, alice, "/bot add random")
+    dispatch(lobby, alice, "/start")
+    code = lobby.resume_codes["alice"]
+    dispatch(lobby, alice, "/leave")  # mid-game: a stand-in plays her seat, kept for her
+    lobby.disconnect(alice)
+    assert store.open_tables()[0].header["seats"][0] == {"name": "Alice", "kind": "stand-in", "resume": code}
+    _, lobby2 = journaled_lobby(store)
+    restore_tables(lobby2, store.open_tables())
+    assert lobby2.resume_codes["alice"] == code and lobby2.needs_resume_code("ALICE")  # the login asks for it
+
+
 def test_a_guest_watchers_name_is_held_with_the_watch_and_their_code_kept_over_a_restart(store: Store) -> None:
     """A watch kept for a guest holds their name as a kept seat does: whoever takes it must give their resume code,
     until the grace is over; the journal keeps the code with the watcher's name, so a restart keeps it too."""

@@ -101,7 +101,8 @@ class TableJournal:
         seats = []
         for s in table.seats:
             seat = {"name": s.name, "kind": seat_kind(s)}
-            code = self.journal.resume_code(s.name) if seat["kind"] == "person" else None
+            # a guest's code with their seat, a stand-in playing it for them or not: the seat is still theirs
+            code = self.journal.resume_code(s.name) if seat["kind"] in ("person", "stand-in") else None
             if code:
                 seat["resume"] = code
             seats.append(seat)
