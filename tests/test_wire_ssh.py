@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import socket
 import subprocess
 import time
 from collections.abc import Iterator
@@ -294,3 +295,28 @@ def test_an_ssh_client_that_stops_reading_is_dropped_and_the_server_goes_on(serv
     finally:
         stuck.kill()
         stuck.wait()
+
+
+def test_a_port_forwarding_is_refused_without_a_word_in_the_log(server: tuple[Server, int]) -> None:
+    """A channel the server does not give (``ssh -L``'s direct-tcpip, beside a session or alone) is refused with
+    its reason; conch logged each refusal as a critical traceback, which a guest could repeat without end."""
+    address, port = server
+    for options in (["-T"], ["-N"]):
+        local = free_port()
+        forwarding = subprocess.Popen(
+            ssh(port, f"fwd_{options[0][1:]}", "", *options, "-o", "ExitOnForwardFailure=no",
+                "-L", f"{local}:127.0.0.1:{address[1]}"),
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        try:
+            wait_until_listening(local, forwarding, lambda: "")
+            for _ in range(3):
+                with socket.create_connection(("127.0.0.1", local), timeout=10) as tunnel:
+                    tunnel.settimeout(10)
+                    assert tunnel.recv(100) == b""  # ssh closes it: the server refused the channel
+        finally:
+            forwarding.kill()
+            _, err = forwarding.communicate(timeout=10)
+        assert b"open failed" in err  # ssh was told why
+    time.sleep(0.3)
+    log = address.log()
+    assert "channel open failed" not in log and "ConchError" not in log

@@ -34,7 +34,12 @@ from twisted.conch.avatar import ConchUser
 from twisted.conch.error import ConchError
 from twisted.conch.interfaces import IConchUser, ISession
 from twisted.conch.ssh import common, keys, session, userauth
-from twisted.conch.ssh.connection import OPEN_ADMINISTRATIVELY_PROHIBITED, SSHConnection
+from twisted.conch.ssh.connection import (
+    MSG_CHANNEL_OPEN_FAILURE,
+    OPEN_ADMINISTRATIVELY_PROHIBITED,
+    OPEN_UNKNOWN_CHANNEL_TYPE,
+    SSHConnection,
+)
 from twisted.conch.ssh.factory import SSHFactory as ConchSSHFactory
 from twisted.conch.ssh.transport import DISCONNECT_BY_APPLICATION, SSHServerTransport
 from twisted.cred.checkers import ICredentialsChecker
@@ -224,9 +229,17 @@ class Player(ConchUser):
         self.lines: SSHLines | None = None
         self.ssh: SSHServerTransport | None = None
 
+    def refusal(self, kind: bytes) -> tuple[str, int] | None:
+        """Why a channel of ``kind`` is not given, and its SSH reason code; None if it is. One session a
+        connection and nothing else (no port forwarding, no agent)."""
+        if kind not in self.channelLookup:
+            return "unknown channel type", OPEN_UNKNOWN_CHANNEL_TYPE
+        return ("one session a connection", OPEN_ADMINISTRATIVELY_PROHIBITED) if self.opened else None
+
     def lookupChannel(self, channelType: bytes, windowSize: int, maxPacket: int, data: bytes) -> Any:
-        if self.opened:
-            raise ConchError("one session a connection", OPEN_ADMINISTRATIVELY_PROHIBITED)
+        refused = self.refusal(channelType)
+        if refused is not None:
+            raise ConchError(*refused)
         channel = super().lookupChannel(channelType, windowSize, maxPacket, data)
         self.opened = True
         return channel
@@ -363,6 +376,24 @@ class SSHLines(LineProtocol):
         super().close()
 
 
+class Connection(SSHConnection):
+    """Conch's connection service, but a channel the player does not give (a port forwarding beside the session or
+    alone, an agent's) is refused with its reason and no log line: conch logs every refusal as a critical
+    traceback, which anyone, a guest needing no password, could repeat to fill the log."""
+
+    def ssh_CHANNEL_OPEN(self, packet: bytes) -> None:
+        kind, rest = common.getNS(packet)
+        player = getattr(self.transport, "avatar", None)
+        refused = player.refusal(kind) if isinstance(player, Player) else None
+        if refused is None:
+            super().ssh_CHANNEL_OPEN(packet)
+            return
+        (sender,) = struct.unpack(">L", rest[:4])
+        assert self.transport is not None  # a packet came through it
+        self.transport.sendPacket(MSG_CHANNEL_OPEN_FAILURE, struct.pack(">2L", sender, refused[1])
+                                  + common.NS(refused[0].encode()) + common.NS(b""))
+
+
 class MudTransport(SSHServerTransport):
     """Conch's SSH server transport with the connection's address, its login timer (the SSH login and the
     shell's start, within the login timeout) and its place in the connection limits, held from TCP connect to
@@ -413,7 +444,7 @@ class SSHFactory(LineFactory, ConchSSHFactory):  # type: ignore[misc]  # LineFac
     from ``directory`` (the data directory), and names and passwords checked by ``Names``."""
 
     protocol = MudTransport
-    services = {b"ssh-userauth": UserAuth, b"ssh-connection": SSHConnection}
+    services = {b"ssh-userauth": UserAuth, b"ssh-connection": Connection}
 
     def __init__(self, lobby: Lobby, motd: str, login_timeout: float = LOGIN_TIMEOUT,
                  counter: ConnectionCounter | None = None, *, directory: str) -> None:
