@@ -42,6 +42,9 @@ PASSWORD_PROMPTS = {  # what each password dialogue asks, in order
     "register": ("Password: ", "Again: "),
     "password": ("Old password: ", "New password: ", "Again: "),
     "resume": ("Resume code: ",),  # a guest's name held for them while away: the code from their welcome
+    # the name is online on a connection of this process (one not yet noticed dead): proven, it is taken over
+    "takeover login": ("Password: ",),
+    "takeover resume": ("Resume code: ",),
 }
 PRE_LOGIN = ("/mode", "/quit", "/help")
 
@@ -222,6 +225,8 @@ class Connection:
     def receive(self, line: str) -> None:
         """One line as the user sent it, without its line ending: a command, chat, a name, a JSON request, or a
         password, which goes nowhere but to the accounts: it is never dispatched, logged or echoed."""
+        if self.gone:  # taken over by another connection, closing: what it still sent is for nobody
+            return
         if self.checking:
             self.reply_error(BadCommand("wait for the answer about your password: that line was ignored"), None)
             return
@@ -330,7 +335,14 @@ class Connection:
             if not text.lower().startswith(PRE_LOGIN):
                 raise BadCommand("first tell me your name")
             return dispatch(self.lobby, self.session, text)
-        name = self.lobby.check_name(text)
+        try:
+            name = self.lobby.check_name(text)
+        except BadCommand:
+            online = self.lobby.users.get(text.strip().lower())
+            if online is None or online.bbs is not None:
+                raise
+            self.take_over_asked(online.name)
+            return _NO_REPLY
         if self.refused("name", name):
             return _NO_REPLY
         accounts = self.lobby.accounts
@@ -344,6 +356,31 @@ class Connection:
             self.throttle(account.name)
             self.asking = Asking("login", account.name)
         return _NO_REPLY
+
+    def take_over_asked(self, name: str) -> None:
+        """``name`` is online here: its password (a guest's resume code) lets this connection take it over, as a
+        person whose old connection hangs half-open, not yet noticed dead, comes back. The line after the name
+        is then read as the proof it is, never as a name (a password typed or sent after a refused name was
+        once a guest's name, logged and shown to the lobby)."""
+        if self.refused("name", name):
+            return
+        accounts = self.lobby.accounts
+        account = accounts.find(name) if accounts is not None else None
+        self.throttle(name)
+        self.asking = Asking("takeover login" if account is not None else "takeover resume", name)
+
+    def take_over(self, name: str, registered: bool) -> None:
+        """Proven: the old connection is told and closed, its seat kept as for any drop, and this one comes in
+        under the name and takes the seat back."""
+        old = self.lobby.users.get(name.lower())
+        if old is not None:
+            old.deliver({"type": "error", "message": f"{name} logged in again on another connection "
+                                                     f"({self.session.address or 'somewhere'}); this one is closed"})
+            self.lobby.disconnect(old)
+            if isinstance(old, ConnectionSession):
+                old.connection.gone = True  # its lines still on the way are read by nobody, never as a name
+            old.close()
+        self.enter(name, registered=registered)
 
     def enter(self, name: str, registered: bool = False) -> None:
         self.lobby.login(self.session, name, greet=self.welcome, registered=registered)
@@ -420,8 +457,11 @@ class Connection:
                 return defer.succeed(True)
             self.throttle(asking.name)
             return defer.succeed(self.lobby.resume_code_matches(asking.name, asking.answers[0], address))
+        if asking.purpose == "takeover resume":
+            self.throttle(asking.name)
+            return defer.succeed(self.lobby.resume_code_matches(asking.name, asking.answers[0], address))
         accounts = self.accounts()
-        if asking.purpose == "login":
+        if asking.purpose in ("login", "takeover login"):
             self.throttle(asking.name)
             return accounts.login(asking.name, asking.answers[0], address)
         new, again = asking.answers[-2:]
@@ -449,7 +489,15 @@ class Connection:
             self.reply_error(MudwizError("internal error"), request_id)
 
     def conclude(self, result: Any, asking: Asking, request_id: Any) -> None:
-        if asking.purpose == "login":
+        if asking.purpose == "takeover login":
+            if result is None:
+                raise BadCommand(f"wrong password for {asking.name}")
+            self.take_over(result.name, registered=True)
+        elif asking.purpose == "takeover resume":
+            if not result:
+                raise BadCommand(f"wrong resume code for {asking.name}")
+            self.take_over(asking.name, registered=False)
+        elif asking.purpose == "login":
             if result is None:
                 raise BadCommand(f"wrong password for {asking.name}")
             self.enter(result.name, registered=True)

@@ -231,7 +231,7 @@ def test_telnet_turns_echo_off_for_the_password_and_on_again(tmp_path: Path) -> 
     transport.clear()
     protocol.dataReceived(b"TEL_ACCT\r\n")  # CR LF: a telnet client (the options it is offered come first)
     offers, prompt = transport.value().rsplit(b"\xff\xfb\x01", 1)  # IAC WILL ECHO, then the prompt
-    assert prompt == b"Password: " and offers.startswith(b"\xff\xfb\x00")  # IAC WILL BINARY, ...
+    assert prompt == b"\rPassword: " and offers.startswith(b"\xff\xfb\x00")  # IAC WILL BINARY, ...
     transport.clear()
     protocol.dataReceived(b"\xff\xfd\x01")  # the client's IAC DO ECHO: taken quietly
     assert transport.value() == b""

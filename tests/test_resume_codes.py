@@ -81,13 +81,46 @@ def test_a_guest_is_given_a_code_on_screen_and_in_json_a_registered_name_none(tm
     assert welcome["type"] == "welcome" and welcome["resume"] is None and back.session.registered
 
 
-def test_while_connected_the_name_in_any_case_is_refused_without_a_question() -> None:
-    lobby = Lobby(Clock(), seed=1)
-    seated_and_playing(lobby, "Ann")
-    thief, outbox = connect(lobby)
+def test_while_connected_the_name_asks_its_code_and_the_code_takes_the_connection_over() -> None:
+    """A person whose old connection hangs half-open (not yet noticed dead) comes back: the name online asks for
+    its proof, and the proof moves them, seat and all, to the new connection; the old one is told and closed. A
+    wrong proof changes nothing. The line after the name is the proof, never a name (a password sent there was
+    once a guest's name, shown to the lobby)."""
+    lobby = Lobby(Clock(), seed=1, grace=60)
+    owner, owner_out = seated_and_playing(lobby, "Ann")
+    table = owner.session.table
+    code = lobby.resume_codes["ann"]
+    thief, outbox = connect(lobby, "10.9.9.9")
     thief.receive("aNN")
-    said = outbox.take()
-    assert "aNN is already connected" in said and "Resume code" not in said and said.endswith(NAME_PROMPT)
+    assert outbox.take().endswith("Resume code: ")
+    thief.receive("222-333-444")
+    assert "wrong resume code for Ann" in outbox.take() and not thief.logged_in
+    assert owner.session.connected and lobby.users["ann"] is owner.session and not owner_out.closed
+    back, back_out = connect(lobby, "10.2.2.2")
+    back.receive("ann")
+    back.receive(code)
+    assert back.logged_in and back.session.name == "Ann" and lobby.users["ann"] is back.session
+    assert back.session.table is table and table.seated("Ann") is back.session  # the seat came along
+    assert "Ann logged in again on another connection (10.2.2.2); this one is closed" in owner_out.take()
+    assert owner_out.closed
+    owner.receive("/who")  # a line the old connection had on its way is read by nobody
+    owner.lost()  # and its end, when it comes, leaves the new connection as it is
+    assert lobby.users["ann"] is back.session and back.session.connected and table.seated("Ann") is back.session
+
+
+def test_while_connected_a_registered_name_asks_its_password_and_the_password_takes_over(tmp_path: Path) -> None:
+    clock = Clock()
+    lobby = Lobby(clock, seed=1, grace=60)
+    lobby.accounts = Accounts(open_store(tmp_path), clock)
+    owner, owner_out = connect(lobby)
+    for line in ("Reg_Ann", "/register", SECRET, SECRET):
+        owner.receive(line)
+    other, outbox = connect(lobby, "10.3.3.3", json_mode=True)
+    other.receive("reg_ann")  # a bot sends its name and password together: the password is read as one
+    other.receive(SECRET)
+    assert outbox.json_lines()[0] == {"type": "password", "name": "Reg_Ann", "prompt": "Password"}
+    assert other.logged_in and other.session.registered and lobby.users["reg_ann"] is other.session
+    assert "logged in again on another connection" in owner_out.take() and owner_out.closed
 
 
 def test_during_the_grace_period_only_the_code_takes_the_seat_back() -> None:
@@ -151,8 +184,6 @@ def test_a_seat_left_mid_game_is_held_for_the_code_until_the_table_closes() -> N
     thief.receive("ann")
     thief.receive("222-333-444")
     assert "wrong resume code for Ann" in outbox.take() and table.seats[0].is_bot
-    thief.receive("bob")  # connected: refused as ever, no question
-    assert "bob is already connected" in outbox.take()
     other.receive("/leave")  # nobody left at the table: it closes, and nothing holds Ann any more
     assert table.id not in lobby.tables and "ann" not in lobby.resume_codes
     thief.receive("ANN")
@@ -195,8 +226,8 @@ def test_wrong_codes_are_throttled_by_name_and_by_address_without_accounts() -> 
     back.receive("ann")
     back.receive(code)
     assert back.logged_in and back.session.table is not None
-    guesser.receive("ann")
-    assert "ann is already connected" in outbox.take()
+    guesser.receive("ann")  # online now: its code would take it over, so it is asked for again
+    assert outbox.take().endswith("Resume code: ")
 
 
 def test_wrong_codes_and_wrong_passwords_count_together(tmp_path: Path) -> None:

@@ -70,8 +70,9 @@ def test_taking_a_guest_name_while_connected_or_away_is_refused_and_the_code_giv
         code = code_of(ann)
         assert watcher.of_type("welcome")[0]["resume"] != code
         playing(ann)
-        said, thief = refusal(server, "ANN_R")  # while she is connected: as ever, and no question
-        assert said == "ANN_R is already connected; choose another name" and not asked(thief)
+        said, thief = refusal(server, "ANN_R", "")  # while she is connected: her code would take it over
+        assert asked(thief) == [{"type": "password", "name": "Ann_R", "prompt": "Resume code"}]
+        assert said == "wrong resume code for Ann_R" and ann.request("/who")["type"] == "ok"  # hers still
         ann.close()
         watcher.wait_for(lambda m: m["type"] == "notice" and "Ann_R has left" in m["text"], since=0)
 
@@ -233,3 +234,24 @@ def test_a_watcher_who_drops_watches_the_table_again_on_coming_back_with_the_cod
         assert back.request("/leave")["type"] == "ok"  # and she may go as ever
         host.close()
         back.close()
+
+
+def test_a_half_open_connection_is_taken_over_with_the_code_seat_and_all() -> None:
+    """The player's old connection hangs (not yet noticed dead) and they connect again: the name online asks for
+    the code, which moves them to the new connection, seat and all; the old one is told why and closed."""
+    with running_server(MUDWIZ_GRACE="120") as server:
+        ann = JsonClient(server, "Ann_T")
+        code = code_of(ann)
+        table = playing(ann)
+        again = JsonClient(server, "ann_t", password=code)
+        assert asked(again) == [{"type": "password", "name": "Ann_T", "prompt": "Resume code"}]
+        state = again.wait_for(lambda m: m["type"] == "state" and m.get("table") == table, since=0)
+        assert state["you"] == "Ann_T"
+        ann.wait_for(lambda m: m["type"] == "error" and "logged in again on another connection" in m["message"],
+                     since=0)
+        ann.sock.settimeout(10)
+        while ann.sock.recv(4096):  # then closed by the server
+            pass
+        assert again.request("/who")["type"] == "ok"
+        ann.close()
+        again.close()
