@@ -280,6 +280,8 @@ class Connection:
                 self.outbox.wait(reply)
         elif reply is not _NO_REPLY:
             self.reply_ok(reply, request_id)
+            if not self.logged_in and self.asking is None and text.lower().startswith(("/help", "/mode")):
+                self.prompt()  # still to be answered: the prompt had scrolled away under the help
 
     def reply_failed(self, failure: Failure, text: str, request_id: Any) -> None:
         """Work in slices failed: as ``receive`` answers a command that raises."""
@@ -306,8 +308,8 @@ class Connection:
         one that has logged in is never timed out for being quiet."""
         if self.logged_in:
             return
-        self.reply_error(BadCommand(f"no name given within {self.login_timeout:g} s: goodbye"), None)
-        self.outbox.close()
+        self.session.deliver({"type": "error", "message": f"no name given within {self.login_timeout:g} s: goodbye"})
+        self.outbox.close()  # (no name prompt after it: ``reply_error`` would give one)
 
     def lost(self) -> None:
         """The connection is gone: the lobby decides what becomes of the user (a seat is kept for a while)."""
@@ -347,13 +349,14 @@ class Connection:
             return _NO_REPLY
         accounts = self.lobby.accounts
         account = accounts.find(name) if accounts is not None else None
+        # A name that needs its proof asks for it even while failed logins hold it back (``check`` says so, after
+        # the answer): the line after it is the proof, and a password sent with the name was once read as a name
+        # of its own, a guest's, logged and shown to the lobby.
         if account is None and self.lobby.needs_resume_code(name):  # a guest's, held while they are away
-            self.throttle(name)
             self.asking = Asking("resume", self.lobby.held_spelling(name))
         elif account is None:  # a guest, as before accounts
             self.enter(name)
         else:
-            self.throttle(account.name)
             self.asking = Asking("login", account.name)
         return _NO_REPLY
 
@@ -366,7 +369,6 @@ class Connection:
             return
         accounts = self.lobby.accounts
         account = accounts.find(name) if accounts is not None else None
-        self.throttle(name)
         self.asking = Asking("takeover login" if account is not None else "takeover resume", name)
 
     def take_over(self, name: str, registered: bool) -> None:

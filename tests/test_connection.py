@@ -142,10 +142,25 @@ def test_a_line_refused_as_too_long_gets_one_error_and_before_a_name_the_prompt(
     assert f"line too long (more than {MAX_LINE} bytes): ignored" in said and said.endswith(NAME_PROMPT)
 
 
+def test_help_and_mode_before_the_name_ask_for_the_name_again() -> None:
+    """The prompt scrolled away under the help (sixty lines), and the user was left at an empty line."""
+    connection, outbox = connected()
+    outbox.take()
+    connection.receive("/help")
+    assert "/help" in (said := outbox.take()) and said.endswith(NAME_PROMPT)
+    connection.receive("/mode ascii")
+    assert outbox.take().endswith(NAME_PROMPT)
+    connection.receive("/mode json")  # a program reads no prompt
+    assert not outbox.take().endswith(NAME_PROMPT)
+    connection.receive("hasname")
+    assert connection.logged_in
+
+
 def test_the_login_timeout_closes_a_nameless_connection_only() -> None:
     nameless, outbox = connected(login_timeout=2.5)
     nameless.login_expired()
-    assert "no name given within 2.5 s: goodbye" in outbox.take() and outbox.closed
+    said = outbox.take()
+    assert "no name given within 2.5 s: goodbye" in said and outbox.closed and said.count(NAME_PROMPT) == 1
     named, outbox = connected()
     named.receive("stays")
     outbox.take()

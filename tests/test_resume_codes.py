@@ -216,12 +216,14 @@ def test_wrong_codes_are_throttled_by_name_and_by_address_without_accounts() -> 
         guesser.receive("ann")
         guesser.receive(f"{i}{i}{i}-XYZ-XYZ")
         assert "wrong resume code for Ann" in outbox.take()
-    guesser.receive("ann")
+    guesser.receive("ann")  # asked all the same: the line after the name is always its proof
+    guesser.receive("666-XYZ-XYZ")
     said = outbox.take()
-    assert "too many failed logins for ann; try again in 60 s" in said and "Resume code" not in said
+    assert "Resume code: " in said and "too many failed logins for Ann; try again in 60 s" in said
     back, outbox2 = connect(lobby, "10.1.1.1")  # the name waits, from anywhere: even its owner
     back.receive("ann")
-    assert "too many failed logins for ann; try again in 60 s" in outbox2.take()
+    back.receive(code)
+    assert "too many failed logins for Ann; try again in 60 s" in outbox2.take() and not back.logged_in
     clock.advance(60)
     back.receive("ann")
     back.receive(code)
@@ -249,6 +251,7 @@ def test_wrong_codes_and_wrong_passwords_count_together(tmp_path: Path) -> None:
         guesser.receive(f"guess {i}")
     assert outbox.take().count("wrong") == 5
     guesser.receive("reg_ula")
+    guesser.receive("guess 2")
     assert "too many failed logins from 10.6.6.6" in outbox.take()  # this address is held back for any name
 
 
