@@ -10,7 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cryptography.hazmat.primitives.asymmetric import ed25519
 from outbox import Outbox
+from twisted.conch.ssh import keys
 from twisted.conch.ssh.session import SSHSession, SSHSessionProcessProtocol
 from twisted.cred.error import UnauthorizedLogin
 from twisted.internet.address import IPv4Address
@@ -177,6 +179,22 @@ def test_a_host_key_file_that_is_no_key_stops_the_start_with_its_name(tmp_path: 
     (tmp_path / HOST_KEY).write_text("not a key\n")
     with pytest.raises(StoreError, match=HOST_KEY):
         host_key(str(tmp_path))
+
+
+@pytest.mark.parametrize("kind", ["passphrase", "public", "directory"])
+def test_a_host_key_no_server_can_use_stops_the_start_in_one_line(tmp_path: Path, kind: str) -> None:
+    """Each crashed the start with a traceback, or (a public key) started a server on which every login failed."""
+    path = tmp_path / HOST_KEY
+    key = keys.Key(ed25519.Ed25519PrivateKey.generate())
+    if kind == "passphrase":
+        path.write_bytes(key.toString("OPENSSH", passphrase=b"secret pass"))
+    elif kind == "public":
+        path.write_bytes(key.public().toString("OPENSSH"))
+    else:
+        path.mkdir()
+    with pytest.raises(StoreError, match=HOST_KEY) as refused:
+        host_key(str(tmp_path))
+    assert "\n" not in str(refused.value)
 
 
 class Peer:

@@ -74,9 +74,18 @@ def host_key(directory: str) -> keys.Key:
     path = Path(directory) / HOST_KEY
     if path.exists():
         try:
-            return keys.Key.fromFile(str(path))
+            key = keys.Key.fromFile(str(path))
+        except keys.EncryptedKeyError:
+            raise StoreError(f"{path} is protected by a passphrase, which a server cannot type; give it one "
+                             "without (ssh-keygen -p -N '' -f FILE), or move it away to make a new one") from None
         except (keys.BadKeyError, ValueError) as exc:
             raise StoreError(f"{path} is not an SSH private key ({exc}); move it away to make a new one") from None
+        except OSError as exc:  # a directory in its place, or no right to read it
+            raise StoreError(f"cannot read the SSH host key {path}: {exc.strerror or exc}") from None
+        if key.isPublic():  # it would start, and every login would fail at signing the key exchange
+            raise StoreError(f"{path} holds a public key; the host key is the private one: move it away to make "
+                             "a new one") from None
+        return key
     key = keys.Key(ed25519.Ed25519PrivateKey.generate())
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
