@@ -197,12 +197,17 @@ class Connection:
     def start_trusted(self, name: str, bbs: str) -> None:
         """A caller a trusted BBS vouches for (net/rlogin.py): the message of the day, then in as ``name``
         (``handle@bbs``) at once, with no name prompt and no password or resume code, the BBS's own login being
-        the proof. A name that cannot log in now (banned, or already connected) is one line, and the end."""
+        the proof, which also takes the name over from a connection of theirs still online (a call before this
+        one that hangs on). A name that cannot log in now (banned) is one line, and the end."""
         self.session.bbs = bbs
         if not self.greet(name):
             return
+        online = self.lobby.users.get(name.lower())
         try:
-            self.enter(name)
+            if online is not None and online.bbs == bbs:  # their last call still hangs on: the BBS vouches again
+                self.take_over(online.name, registered=False)
+            else:
+                self.enter(name)
         except MudwizError as exc:
             self.turned_away(exc)
 

@@ -171,7 +171,9 @@ def connect(address: str, caller: Caller, secret: str) -> socket.socket:
         why = getattr(exc, "strerror", None) or exc
         raise DoorError(f"cannot reach the mudwiz server at {address}: {why}") from None
     fields = [caller.handle, secret, f"{caller.terminal}/38400"]
-    sock.sendall(b"\0" + b"".join(f.encode("cp437", errors="replace") + b"\0" for f in fields))
+    # UTF-8, as the rlogin port reads the handshake (and BSD's rlogin sends it): CP437 made an accented handle's
+    # letters undecodable there, and they were lost instead of losing their accents
+    sock.sendall(b"\0" + b"".join(f.encode("utf-8") + b"\0" for f in fields))
     answer = sock.recv(1)
     if answer != b"\0":
         refusal = (answer + sock.recv(512)).lstrip(b"\x01").split(b"\r\n")[0].decode("ascii", errors="replace")

@@ -154,6 +154,19 @@ def test_an_unreachable_server_is_one_line(tmp_path) -> None:
         done.stderr.count("\n") == 1
 
 
+def test_an_accented_handle_loses_its_accents_not_its_letters(rlogin_server, tmp_path) -> None:
+    """The door read the drop file as CP437 and sent the handle so, where the rlogin port reads UTF-8: José
+    Müller came in as Jos_Mller (found by a probe). bbs.md: accents are dropped from their letters."""
+    _, rlogin = rlogin_server
+    drop = tmp_path / "door32.sys"
+    drop.write_text(door32(handle="José Müller"), encoding="cp437")
+    caller = door(drop, rlogin, minute="60")
+    try:
+        caller.read_until(b"Welcome, Jose_Muller@door!")
+    finally:
+        caller.close()
+
+
 def test_drop_files_read_as_the_specs_number_their_lines(tmp_path) -> None:
     drop = tmp_path / "door32.sys"
     drop.write_text(door32(handle="Ann B", minutes="10", emulation="0", node="4"), encoding="cp437")

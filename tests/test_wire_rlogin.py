@@ -120,7 +120,10 @@ def test_a_half_typed_line_is_put_back_after_output_that_interrupts_it(bbs_serve
         ann.close()
 
 
-def test_the_same_handle_from_two_bbses_is_two_people_and_a_second_login_of_one_is_refused(bbs_server) -> None:
+def test_the_same_handle_from_two_bbses_is_two_people_and_a_second_call_of_one_takes_over(bbs_server) -> None:
+    """A second call of the same caller (their first hangs on, its carrier gone) is vouched for by the BBS as the
+    first was: it takes the name over, and the first is told and closed. It was refused, and the door's caller
+    could not come back until the server noticed the first call dead."""
     telnet, rlogin = bbs_server
     dove = RloginClient(rlogin, "Pat", "", source="127.0.0.3")
     fsx = RloginClient(rlogin, "Pat", "s3cret")
@@ -132,9 +135,13 @@ def test_the_same_handle_from_two_bbses_is_two_people_and_a_second_login_of_one_
         who = watcher.wait_for(lambda m: m["type"] == "who", since=watcher.mark)
         assert {"Pat@dove", "Pat@fsx"} <= {row["name"] for row in who["users"]}
         again = RloginClient(rlogin, "Pat", "", source="127.0.0.3")
-        output = again.read_to_close()
-        assert b"Pat@dove is already connected" in output and again.closed
-        assert dove.read_until(b"Pat@fsx")  # the first Pat@dove is still there and reads the lobby
+        again.read_until(b"Welcome, Pat@dove!")
+        output = dove.read_to_close()
+        assert b"Pat@dove logged in again on another connection" in output and dove.closed
+        watcher.request("/who Pat")
+        who = watcher.wait_for(lambda m: m["type"] == "who", since=watcher.mark)
+        assert {"Pat@dove", "Pat@fsx"} <= {row["name"] for row in who["users"]}  # one Pat@dove: the new call
+        again.close()
     finally:
         for client in (dove, fsx, watcher):
             client.close()
