@@ -81,6 +81,38 @@ def telnet_protocol() -> tuple[TelnetLines, StringTransport]:
     return protocol.protocol, transport  # type: ignore[attr-defined]
 
 
+def test_a_bare_cr_ends_a_line_at_once_and_a_split_cr_lf_is_one_enter() -> None:
+    """In BINARY and in character mode the stock telnet ends a line with a bare CR; the line waited for the next
+    key (found by a probe). A CR at a read's end is Enter; the LF or NUL after it in the next read is no key."""
+    lines, transport = telnet_protocol()
+    feed = lines.transport.dataReceived  # type: ignore[union-attr]
+    feed(b"\xff\xfd\x00")  # IAC DO BINARY: telnet
+    feed(b"bare_cr\r")
+    assert lines.connection.logged_in
+    transport.clear()
+    feed(b"/who\r")
+    assert b"Online" in transport.value()
+    transport.clear()
+    feed(b"\n")  # the rest of a CR LF split across reads: nothing, not an empty line's prompt
+    feed(b"/tables\r")
+    feed(b"\0/who\r\n")
+    said = transport.value()
+    assert b"No tables yet" in said and b"Online" in said and b"unknown command" not in said
+
+
+def test_telnet_synch_and_eof_commands_cost_no_typed_byte_and_no_log_line() -> None:
+    """``send synch`` is IAC DM with the DM urgent: urgent data stays in the stream (SO_OOBINLINE, tcp.py), and
+    IAC DM is a command conch knows. IAC EOF, SUSP and ABORT were not, raised, and were logged as bad input."""
+    lines, transport = telnet_protocol()
+    feed = lines.transport.dataReceived  # type: ignore[union-attr]
+    feed(b"\xff\xfd\x00synch_user\r\n")
+    for command in (b"\xf2", b"\xec", b"\xed", b"\xee"):  # DM, EOF, SUSP, ABORT
+        transport.clear()
+        feed(b"\xff" + command + b"/who\r\n")
+        assert b"Online" in transport.value(), command
+    assert not lines.transport.faulted  # type: ignore[union-attr]
+
+
 def test_an_lf_client_gets_no_iac_ever_and_a_cr_lf_one_is_offered_the_options() -> None:
     lines, transport = telnet_protocol()
     lines.transport.dataReceived(b"lf_user\n/who\n")  # type: ignore[union-attr]

@@ -437,3 +437,24 @@ def test_mode_cp437_is_chosen_by_hand_and_left_again(server: tuple[str, int]) ->
     finally:
         nc.close()
         listener.close()
+
+
+def test_telnet_synch_sent_urgent_keeps_the_next_typed_byte(server: tuple[str, int]) -> None:
+    """``send synch`` sends IAC, then DM as TCP urgent data: the kernel took the DM out of the stream, and the IAC
+    left behind ate the next byte typed (``/who`` became the chat line ``who``)."""
+    raw = socket.create_connection(server, timeout=10)
+    try:
+        raw.sendall(b"\xff\xfd\x00urgent_user\r\n")
+        seen = b""
+        while b"Welcome, urgent_user" not in seen:
+            seen += raw.recv(65536)
+        raw.sendall(b"\xff")
+        raw.send(b"\xf2", socket.MSG_OOB)
+        time.sleep(0.1)
+        raw.sendall(b"/who\r\n")
+        seen = b""
+        while b"urgent_user" not in seen.partition(b"Online")[2]:
+            seen += raw.recv(65536)
+        assert b"bad telnet input" not in server.log().encode()  # type: ignore[attr-defined]
+    finally:
+        raw.close()

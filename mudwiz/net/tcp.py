@@ -25,6 +25,9 @@ def tune(transport: Any) -> None:
         option = getattr(socket, name, None)  # Linux has all three; other systems some or none
         if option is not None:
             sock.setsockopt(socket.IPPROTO_TCP, option, value)
+    # Urgent data stays in the stream: telnet's synch (``send synch``) is IAC DM with the DM sent urgent, and
+    # without this the kernel took the DM out of the stream, leaving an IAC that ate the next typed byte
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_OOBINLINE, 1)
 
 
 def write_now(transport: Any, data: bytes) -> None:

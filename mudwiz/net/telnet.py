@@ -45,6 +45,8 @@ MAX_SUBNEGOTIATION = 512  # bytes a telnet subnegotiation may run to (TTYPE name
 
 BINARY, TTYPE, OPT_EOR, NAWS, CHARSET, MSSP, GMCP = b"\x00", b"\x18", b"\x19", b"\x1f", b"\x2a", b"\x46", b"\xc9"
 IS, SEND = b"\x00", b"\x01"  # TTYPE
+# IAC EOF, SUSP and ABORT (RFC 1184; ``send eof`` in the stock telnet): commands, never text, with nothing to do
+IGNORED_COMMANDS = frozenset((236, 237, 238))
 REQUEST, ACCEPTED = b"\x01", b"\x02"  # CHARSET
 
 LOCAL = frozenset((BINARY, SGA, OPT_EOR, CHARSET, MSSP, GMCP))  # what we agree to do (WILL) when asked or offered
@@ -267,8 +269,17 @@ class _Telnet(TelnetTransport):
     first_line = b""  # what came before the first line's end, while undecided
     skipping = False  # in an over-long subnegotiation: bytes are dropped up to its IAC SE
     skipped_iac = False  # while skipping, the last byte was an IAC (its next byte says SE or an escaped 255)
+    cr_ended = False  # the last read ended in a CR, taken for the line's end
 
     def dataReceived(self, data: bytes) -> None:
+        if self.cr_ended:  # the last read ended in a CR, taken for Enter: the LF or NUL that may follow is no key
+            self.cr_ended = False
+            if data[:1] in (b"\n", b"\0"):
+                data = data[1:]
+        if data.endswith(b"\r") and self.decided and self.state == "data" and not self.skipping and IAC not in data:
+            # A CR that ends what came is Enter: in BINARY (RFC 856) and character mode the stock telnet sends it
+            # bare, and the line waited for the next key. CR LF and CR NUL split across two reads stay one Enter.
+            data, self.cr_ended = data + b"\n", True
         if data and self.decided and self.state == "data" and not self.skipping and IAC not in data:
             # plain data, as nearly every read is: what the loop below does with it, without its copy
             try:
@@ -283,6 +294,9 @@ class _Telnet(TelnetTransport):
         while at < len(data):
             if self.skipping:
                 at = self.skip(data, at)
+                continue
+            if self.state == "escaped" and data[at] in IGNORED_COMMANDS:  # conch knows them not: raised, logged
+                self.state, at = "data", at + 1
                 continue
             if self.state not in ("data", "subnegotiation") or data[at] == IAC[0]:
                 end = at + 1
