@@ -234,6 +234,7 @@ def test_telnet_turns_echo_off_for_the_password_and_on_again(tmp_path: Path) -> 
     protocol.makeConnection(transport)
     transport.clear()
     protocol.dataReceived(b"TEL_ACCT\r\n")  # CR LF: a telnet client (the options it is offered come first)
+    protocol.dataReceived(b"\xff\xfc\x1f\xff\xfc\x18")  # WONT NAWS, WONT TTYPE: the name waits no more
     offers, prompt = transport.value().rsplit(b"\xff\xfb\x01", 1)  # IAC WILL ECHO, then the prompt
     assert prompt == b"\rPassword: " and offers.startswith(b"\xff\xfb\x00")  # IAC WILL BINARY, ...
     transport.clear()

@@ -241,7 +241,8 @@ def test_the_login_timer_runs_on_the_lobby_clock_and_stops_at_login() -> None:
 def test_telnet_answers_negotiation_and_escapes_iac_while_raw_reads_bytes_as_bytes() -> None:
     protocol, transport, lobby = framed(MudFactory)
     transport.clear()
-    protocol.transport.dataReceived(b"\xff\xfb\x01tel_name\r\n")  # IAC WILL ECHO, then a name
+    # IAC WILL ECHO, WONT NAWS, WONT TTYPE (so the name waits no more for them), then a name
+    protocol.transport.dataReceived(b"\xff\xfb\x01\xff\xfc\x1f\xff\xfc\x18tel_name\r\n")
     offers, answer = transport.value().split(b"\xff\xfe\x01", 1)  # IAC DONT ECHO, after the server's own offers
     assert offers.startswith(b"\xff\xfb\x00") and b"\xff\xfe" not in answer  # IAC WILL BINARY first
     assert "tel_name" in lobby.users

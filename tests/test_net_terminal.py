@@ -73,6 +73,9 @@ def test_mssp_table_repeats_val_for_several_values_and_drops_bytes_that_would_br
     assert payload == b"\x01NAME\x02abc\x01PORT\x024000\x024001"
 
 
+WONT_NAWS, WONT_TTYPE = b"\xff\xfc\x1f", b"\xff\xfc\x18"  # a client's refusals: the first line waits no more
+
+
 def telnet_protocol() -> tuple[TelnetLines, StringTransport]:
     protocol = MudFactory(Lobby(Clock()), "", 300.0, ports=["4000"]).buildProtocol(
         IPv4Address("TCP", "10.1.2.3", 5555))
@@ -86,7 +89,7 @@ def test_a_bare_cr_ends_a_line_at_once_and_a_split_cr_lf_is_one_enter() -> None:
     key (found by a probe). A CR at a read's end is Enter; the LF or NUL after it in the next read is no key."""
     lines, transport = telnet_protocol()
     feed = lines.transport.dataReceived  # type: ignore[union-attr]
-    feed(b"\xff\xfd\x00")  # IAC DO BINARY: telnet
+    feed(b"\xff\xfd\x00" + WONT_NAWS + WONT_TTYPE)  # IAC DO BINARY: telnet, with no window size or type
     feed(b"bare_cr\r")
     assert lines.connection.logged_in
     transport.clear()
@@ -105,7 +108,7 @@ def test_telnet_synch_and_eof_commands_cost_no_typed_byte_and_no_log_line() -> N
     IAC DM is a command conch knows. IAC EOF, SUSP and ABORT were not, raised, and were logged as bad input."""
     lines, transport = telnet_protocol()
     feed = lines.transport.dataReceived  # type: ignore[union-attr]
-    feed(b"\xff\xfd\x00synch_user\r\n")
+    feed(b"\xff\xfd\x00" + WONT_NAWS + WONT_TTYPE + b"synch_user\r\n")
     for command in (b"\xf2", b"\xec", b"\xed", b"\xee"):  # DM, EOF, SUSP, ABORT
         transport.clear()
         feed(b"\xff" + command + b"/who\r\n")
@@ -124,7 +127,7 @@ def test_an_lf_client_gets_no_iac_ever_and_a_cr_lf_one_is_offered_the_options() 
 
 def test_a_first_line_split_over_reads_is_decided_when_it_ends() -> None:
     lines, transport = telnet_protocol()
-    for piece in (b"spl", b"it_user\r", b"\n"):
+    for piece in (b"spl", b"it_user\r", b"\n", WONT_NAWS + WONT_TTYPE):
         lines.transport.dataReceived(piece)  # type: ignore[union-attr]
     assert lines.telnet and b"Welcome, split_user" in transport.value()
 
@@ -157,6 +160,7 @@ def test_mode_typed_by_the_user_wins_over_mtts() -> None:
     feed(b"/mode ascii\r\nmode_user\r\n\xff\xfb\x18")
     for answer in (b"x", b"y", b"MTTS 2829"):
         feed(IAC_SB + b"\x18\x00" + answer + IAC_SE)
+    feed(WONT_NAWS)  # the lines waited for the terminal's answers: now they are all in
     assert lines.connection.session.mode == "ascii"
 
 
@@ -197,7 +201,7 @@ def test_gmcp_names_and_decoding() -> None:
 def test_eor_ends_each_burst_but_never_a_json_line() -> None:
     lines, transport = telnet_protocol()
     feed = lines.transport.dataReceived  # type: ignore[union-attr]
-    feed(b"eor_user\r\n\xff\xfd\x19")  # DO EOR
+    feed(b"eor_user\r\n\xff\xfd\x19" + WONT_NAWS + WONT_TTYPE)  # DO EOR; no window size, no terminal type
     transport.clear()
     feed(b"/who\r\n")
     assert transport.value().endswith(b"\r\n\xff\xef")  # IAC EOR after the burst
@@ -252,8 +256,14 @@ def test_plain_telnet_data_is_read_as_conchs_own_parser_reads_it() -> None:
     fast, slow = Fast(), Slow()
     for transport in (fast, slow):
         transport.makeConnection(StringTransport())
+    def lines(got: list[bytes]) -> bytes:  # as the line protocol reads it: a lone CR ends a line too
+        return b"".join(got).replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+
     for chunk in chunks:
         fast.dataReceived(chunk)
         slow.dataReceived(chunk)
-        assert b"".join(fast.got) == b"".join(slow.got), chunk
-    assert b"".join(fast.got).count(b"\n") == 13
+        if chunk.endswith(b"\r"):  # Enter at once (a bare CR, or the first half of a CR LF or CR NUL); conch waits
+            assert lines(fast.got) == lines(slow.got) + b"\n", chunk
+        else:
+            assert lines(fast.got) == lines(slow.got), chunk
+    assert lines(fast.got).count(b"\n") == 17

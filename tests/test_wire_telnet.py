@@ -122,6 +122,24 @@ def test_stock_telnet_shows_each_reply_from_the_start_of_its_row(server: tuple[s
         telnet.close()
 
 
+def test_the_stock_telnets_first_screen_fits_its_terminal_type_and_window(server: tuple[str, int]) -> None:
+    """The stock telnet negotiates only once the name's CR LF shows it is telnet, so the first screen (the welcome,
+    who is online, the tables) was drawn before its answers came: in colour and UTF-8 for TERM=dumb, 80 wide in
+    a 40-column window. The name now waits for them (at most half a second)."""
+    host, port = server
+    telnet = Terminal([need("telnet"), host, str(port)], env={**os.environ, "TERM": "dumb"}, size=(40, 24))
+    try:
+        telnet.read_until(b"name? ")
+        since = len(telnet.output)
+        telnet.type("first_dumb")
+        first = telnet.read_until(b"/new wizard", since=since)[since:]
+        assert b"Welcome, first_dumb" in first and b"Online" in first
+        assert b"\x1b[" not in first and not any(b > 127 for b in first)  # plain ASCII: no colour, no box lines
+        assert max(len(line) for line in first.split(b"\r\n")) <= 40, first
+    finally:
+        telnet.close()
+
+
 def test_nc_and_a_json_bot_on_the_telnet_port_never_see_an_iac(server: tuple[str, int]) -> None:
     """A whole session with a password asked (twice, /register) and answered, then a login with it: no IAC,
     no echo marks, nothing but text; and a JSON bot's every line is JSON."""
@@ -187,6 +205,7 @@ def test_a_client_that_refuses_eor_is_sent_ga(server: tuple[str, int]) -> None:
 
 
 def test_mssp_answers_a_crawler_with_the_server_s_status(server: tuple[str, int]) -> None:
+    someone = JsonClient(server, "mssp_someone")  # online: the crawler's table may come before its own login
     crawler = TelnetClient(server, do=(MSSP,), will=())
     try:
         crawler.send("crawler_x")
@@ -203,6 +222,7 @@ def test_mssp_answers_a_crawler_with_the_server_s_status(server: tuple[str, int]
         assert {"wizard", "witches", "tiltowait"} <= set(variables["GAMES"])
     finally:
         crawler.close()
+        someone.close()
 
 
 def test_naws_100_then_60_columns_draw_the_table_to_fit(server: tuple[str, int]) -> None:

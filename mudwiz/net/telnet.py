@@ -27,7 +27,7 @@ from typing import Any
 
 from twisted.conch.telnet import ECHO, EOR, GA, IAC, SE, SGA, WILL, WONT, Telnet, TelnetProtocol, TelnetTransport
 from twisted.internet import defer
-from twisted.internet.protocol import Protocol
+from twisted.internet.protocol import Protocol, connectionDone
 from twisted.logger import Logger
 from twisted.python.failure import Failure
 
@@ -41,6 +41,9 @@ from mudwiz.outflow import before_output
 log = Logger()
 
 MSSP_TIMES = 3  # MSSP tables a connection is sent at most
+# Seconds the first line waits for the terminal's type and window size once telnet is seen (the stock telnet
+# negotiates only when the first line shows it is telnet), so the answer to it, the first screen, fits them.
+TERMINAL_WAIT = 0.5
 MAX_SUBNEGOTIATION = 512  # bytes a telnet subnegotiation may run to (TTYPE names, NAWS); a longer one is given up
 
 BINARY, TTYPE, OPT_EOR, NAWS, CHARSET, MSSP, GMCP = b"\x00", b"\x18", b"\x19", b"\x1f", b"\x2a", b"\x46", b"\xc9"
@@ -63,6 +66,8 @@ class TelnetLines(LineProtocol, TelnetProtocol):
     """The line protocol with conch's transport between it and the socket."""
 
     telnet = False  # the client has shown it is a telnet program: negotiation started
+    settling: Any = None  # the timer while lines wait for the terminal's type and size (``TERMINAL_WAIT``)
+    naws_seen = False  # a window size came
     mssp_sent = 0  # times the MSSP table was asked for
     line_ended = False  # a line came since the last output: the client's echo of its end may have left no CR
 
@@ -85,6 +90,39 @@ class TelnetLines(LineProtocol, TelnetProtocol):
             self.offer(option, local=True)
         for option in OFFER_DO:
             self.offer(option, local=False)
+        if not self.connection.logged_in and not self.paused:
+            # The lines wait (the socket is still read: the answers come through it) for the terminal's type and
+            # window size, at most ``TERMINAL_WAIT``: the first screen came in colour and UTF-8 to TERM=dumb, and
+            # 80 wide in a 40-column window, being drawn before the answers came.
+            self.paused = True
+            self.settling = self.callLater(TERMINAL_WAIT, self.settled)
+
+    def connectionLost(self, reason: Failure = connectionDone) -> None:
+        if self.settling is not None and self.settling.active():
+            self.settling.cancel()
+        self.settling = None
+        super().connectionLost(reason)
+
+    def terminal_known(self) -> bool:
+        """Both the window size and the terminal type are in, or refused."""
+        telnet: Any = self.transport
+        naws, ttype = telnet.getOptionState(NAWS).him, telnet.getOptionState(TTYPE).him
+        return (self.naws_seen or naws.state == "no" and not naws.negotiating) and (
+            self.ttypes.done or ttype.state == "no" and not ttype.negotiating)
+
+    def maybe_settled(self, result: Any = None) -> Any:
+        if self.settling is not None and self.transport is not None and self.terminal_known():
+            self.settled()
+        return result
+
+    def settled(self) -> None:
+        """The terminal's answers are in (or the wait is over): the lines read meanwhile are acted on."""
+        timer, self.settling = self.settling, None
+        if timer is None:
+            return
+        if timer.active():
+            timer.cancel()
+        self._read_on()
 
     def offer(self, option: bytes, local: bool) -> None:
         """``IAC WILL option`` (``local``) or ``IAC DO option``, with conch's option state set as its ``will`` and
@@ -97,6 +135,8 @@ class TelnetLines(LineProtocol, TelnetProtocol):
         if side.negotiating or side.state == "yes":
             return
         side.negotiating, side.onResult = True, defer.Deferred().addErrback(_refused)
+        if not local and option in (NAWS, TTYPE):
+            side.onResult.addBoth(self.maybe_settled)  # a refusal settles it
         (telnet._will if local else telnet._do)(option)
 
     # -- options
@@ -135,6 +175,8 @@ class TelnetLines(LineProtocol, TelnetProtocol):
         size = terminal.naws_size(b"".join(data))
         if size is not None:
             self.connection.session.width = terminal.clamp_width(size[0])
+        self.naws_seen = True
+        self.maybe_settled()
 
     def ttype(self, data: list[bytes]) -> None:
         if not data or data[0] != IS:
@@ -144,6 +186,7 @@ class TelnetLines(LineProtocol, TelnetProtocol):
         if self.ttypes.done:
             choice = self.ttypes.choice()
             self.connection.session.adopt(choice.mode, choice.charset)
+            self.maybe_settled()
 
     def charset(self, data: list[bytes]) -> None:
         if data and data[0] == ACCEPTED:
