@@ -50,6 +50,15 @@ def test_an_empty_directory_is_made_and_its_file_migrated_from_version_0(tmp_pat
     assert {"games", "game_seats", "accounts", "roles", "bans", "ratings", "tables", "table_moves"} <= tables
 
 
+def test_a_new_database_and_its_wal_are_the_servers_users_alone(tmp_path: Path) -> None:
+    """It holds the password hashes: it was made 0644, readable by every user of the machine (found by a probe)."""
+    store = open_store(tmp_path)
+    assert (tmp_path / FILENAME).stat().st_mode & 0o777 == 0o600
+    wal = tmp_path / (FILENAME + "-wal")
+    assert wal.exists() and wal.stat().st_mode & 0o777 == 0o600
+    store.close()
+
+
 def test_records_survive_reopening_and_names_match_in_any_case(backend: Backend) -> None:
     store = backend.open()
     first = store.record_game(record("Alice", "bot1", "bot2"))

@@ -179,6 +179,13 @@ class SQLiteStore(SQLStore):
         # journal write waits at most for one transaction under way, woken as soon as it ends.
         self._write_lock = threading.Lock()
         try:
+            if create and not self.path.exists():
+                # readable by the server's user only: it holds the password hashes (SQLite gives its -wal and -shm
+                # files the database's mode); an empty file is an empty database
+                os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+        except OSError as exc:
+            raise StoreError(f"{self.path}: cannot be created ({exc.strerror or exc})") from None
+        try:
             self._db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT, isolation_level=None, check_same_thread=False)
         except sqlite3.Error as exc:
             raise self._error(exc) from None
