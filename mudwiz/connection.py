@@ -255,7 +255,9 @@ class Connection:
                 self.reply_error(BadCommand("bad JSON request: nested too deeply"), None)
                 return
             request_id = request.get("id")
-            text = one_line(request["cmd"]).strip()  # JSON may spell a line break (\\n) or a bidi override
+            # JSON may spell a line break (\\n) or a bidi override, and a backspace or DEL (\\u007f): read as the
+            # same keys in a bare line are, so a password or a chat line is the same either way
+            text = one_line(erase(request["cmd"])).strip()
         if self.forwarded(text, request_id):
             return
         try:
@@ -429,7 +431,7 @@ class Connection:
             try:
                 request = json.loads(password)
                 if isinstance(request, dict) and isinstance(request.get("cmd"), str):
-                    password = request["cmd"]
+                    password = erase(request["cmd"])  # as a bare line's: the same password either way
                     request_id = request.get("id") if nesting(request.get("id")) <= MAX_ID_NESTING else None
             except (ValueError, RecursionError):
                 pass  # a password that begins with {

@@ -270,3 +270,21 @@ def test_the_failure_limit_five_a_minute_then_a_growing_wait() -> None:
     limit.failed("k")
     assert limit.wait("k") == 0  # quiet for an hour: afresh
     assert limit.wait("never") == 0
+
+
+def test_a_password_and_a_chat_line_with_del_read_the_same_bare_or_as_json(tmp_path: Path) -> None:
+    """DEL takes back the character before it in a bare line (a terminal's key); a JSON request's ``cmd`` kept
+    it, so a password registered from a terminal was wrong from a bot, and chat differed (found by a probe)."""
+    lobby = lobby_with_accounts(tmp_path)
+    typed = "pass wordX\x7f12"  # the X taken back: the password is "pass word12"
+    register(lobby, "del_user", typed)
+    bot, outbox = connect(lobby, "10.0.0.2")
+    bot.receive("/mode json")
+    bot.receive("del_user")
+    bot.receive(json.dumps({"id": 1, "cmd": typed}))
+    assert bot.logged_in, outbox.take()
+    listener, heard = connect(lobby, "10.0.0.3")
+    listener.receive("listener")
+    heard.take()
+    bot.receive(json.dumps({"id": 2, "cmd": "bell\x7fdel"}))
+    assert "beldel" in heard.take()
