@@ -62,12 +62,21 @@ def until_text(until: float | None) -> str:
     return "until " + iso_time(until).replace("T", " ").replace("Z", " UTC")
 
 
+def address_key(text: str) -> str:
+    """An address as bans are kept and looked up: as ``ipaddress`` spells it, an IPv4 address mapped into IPv6
+    (``::ffff:127.0.0.12``, as a dual-stack listener may report it) as IPv4. ``ValueError`` if it is none."""
+    address = ipaddress.ip_address(text)
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        return str(address.ipv4_mapped)
+    return str(address)
+
+
 def ban_target(text: str) -> tuple[str, str]:
     """``(kind, target)`` of what ``/ban`` names: an IPv4 or IPv6 address (as the network edge spells it), else a
-    name (any name, registered or not)."""
+    name (any name, registered or not). A mapped IPv4 address was kept as ``::ffff:7f00:c`` and never matched."""
     text = text.strip()
     try:
-        return "address", str(ipaddress.ip_address(text))
+        return "address", address_key(text)
     except ValueError:
         pass
     if not NAME_RULE.match(text) and not BBS_NAME_RULE.match(text):
@@ -121,6 +130,11 @@ class Sysops:
         """The one line that refuses a banned name or address; None when it may come in."""
         if not target:  # a unix socket has no address
             return None
+        if kind == "address":
+            try:
+                target = address_key(target)
+            except ValueError:
+                pass  # not an IP address (a test's made-up one): looked up as it is
         try:
             ban = self.store.ban_on(kind, target, self.now)
         except StoreError as exc:  # a sick disk must not lock everybody out: let them in, and say so

@@ -23,7 +23,7 @@ from mudwiz.lobby import Lobby
 from mudwiz.render.ansi import Presenter
 from mudwiz.render.style import Style
 from mudwiz.store import Ban, Store
-from mudwiz.sysops import FAREWELL, Farewell, Sysops
+from mudwiz.sysops import FAREWELL, Farewell, Sysops, address_key, ban_target
 from mudwiz.table import Records
 
 SECRET = "correct horse"
@@ -341,3 +341,12 @@ def test_a_terminal_shows_the_sysops_messages_in_80_columns() -> None:
     assert shown[0] == "** The server stops in 30 seconds (shutdown by the sysop Sys)."
     assert shown[1].startswith("! You are disconnected by the sysop Sys: spam")
     assert len(shown) > 4 and all(visible_len(line) <= WIDTH for line in shown)
+
+
+def test_an_ipv4_address_mapped_into_ipv6_is_banned_as_the_ipv4_address_it_is() -> None:
+    """``/ban ::ffff:127.0.0.12`` was kept as ``::ffff:7f00:c`` and never matched 127.0.0.12 (found by a probe);
+    a dual-stack listener may report a peer either way, and both are the same address."""
+    assert ban_target("::ffff:127.0.0.12") == ("address", "127.0.0.12")
+    assert ban_target(" 127.0.0.12 ") == ("address", "127.0.0.12")
+    assert ban_target("2001:db8::1") == ("address", "2001:db8::1")
+    assert address_key("::ffff:10.1.2.3") == address_key("10.1.2.3") == "10.1.2.3"
