@@ -320,3 +320,13 @@ def test_a_port_forwarding_is_refused_without_a_word_in_the_log(server: tuple[Se
     time.sleep(0.3)
     log = address.log()
     assert "channel open failed" not in log and "ConchError" not in log
+
+
+def test_a_session_ended_by_the_client_leaves_no_error_in_the_log(server: tuple[Server, int]) -> None:
+    """``ssh`` ends a session with a disconnect message, 'disconnected by user': conch logged it as an error, one
+    error line at every logout."""
+    address, port = server
+    done = piped(ssh(port, "ssh_byebye", "", "-T"), b"/who\n")  # its input's end ends the session
+    assert done.returncode == 0, done
+    time.sleep(0.3)
+    assert "Got remote error" not in address.log()

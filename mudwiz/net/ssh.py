@@ -423,6 +423,13 @@ class MudTransport(SSHServerTransport):
         if timeout > 0:
             self.timer = self.mud().lobby.clock.callLater(timeout, self.expired, timeout)
 
+    def receiveError(self, reasonCode: int, description: bytes) -> None:
+        """The client's disconnect message. Conch logs every one as an error, an ``ssh`` that ends its session
+        (``disconnected by user``) too: one error line at every logout. That one is no error; others stay."""
+        if reasonCode == DISCONNECT_BY_APPLICATION:
+            return
+        super().receiveError(reasonCode, description)
+
     def expired(self, timeout: float) -> None:
         self.timer = None
         self.sendDisconnect(DISCONNECT_BY_APPLICATION, f"no login within {timeout:g} s: goodbye".encode())
