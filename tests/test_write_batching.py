@@ -103,8 +103,9 @@ def test_output_outside_a_line_is_written_at_once() -> None:
 def test_a_telnet_client_gets_one_eor_a_burst_and_its_gmcp_before_each_message() -> None:
     factory = MudFactory(Lobby(Clock(), seed=1), "", 0.0)
     clients = table(factory)
-    eor = Client(factory, b"\xff\xfd\x19eor\r\n")  # DO EOR, a name
-    mud = Client(factory, b"\xff\xfd\x19\xff\xfd\xc9mud\r\n")  # DO EOR, DO GMCP, a name
+    refuse = b"\xff\xfc\x1f\xff\xfc\x18"  # WONT NAWS, WONT TTYPE: the name waits for them no more
+    eor = Client(factory, b"\xff\xfd\x19" + refuse + b"eor\r\n")  # DO EOR, a name
+    mud = Client(factory, b"\xff\xfd\x19\xff\xfd\xc9" + refuse + b"mud\r\n")  # DO EOR, DO GMCP, a name
     eor.fresh()
     eor.protocol.dataReceived(b"/watch 1\r\n")  # the table drawn, and the reply
     data = eor.transport.value()

@@ -184,7 +184,7 @@ class SQLiteStore(SQLStore):
                 # files the database's mode); an empty file is an empty database
                 os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
         except OSError as exc:
-            raise StoreError(f"{self.path}: cannot be created ({exc.strerror or exc})") from None
+            raise StoreError(f"{self.path}: it cannot be opened or created ({exc.strerror or exc})") from None
         try:
             self._db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT, isolation_level=None, check_same_thread=False)
         except sqlite3.Error as exc:
