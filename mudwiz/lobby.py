@@ -29,6 +29,7 @@ from mudwiz.numbers import whole_number
 from mudwiz.ratelimit import Buckets, FailureLimit
 from mudwiz.session import Session
 from mudwiz.slices import Runner, inline
+from mudwiz.store import StoreError
 from mudwiz.sysops import Sysops
 from mudwiz.table import IDLE_CLOSE, Journal, Records, Table, TableServices
 from mudwiz.thinking import Think, think_inline
@@ -165,7 +166,17 @@ class Lobby:
         if self.remote is not None:  # cluster: nor anyone online on another node
             taken |= self.remote.names()
         return next(name for i in itertools.count(1)
-                    if (name := f"bot{i}") not in taken and not self.holds_name(name))
+                    if (name := f"bot{i}") not in taken and not self.holds_name(name) and not self.registered(name))
+
+    def registered(self, name: str) -> bool:
+        """Whether ``name`` is an account's: a bot called so locked its owner out ("a computer player at a table")
+        and its games went into the owner's history. An unreadable store says no: the bot is named all the same."""
+        if self.accounts is None:
+            return False
+        try:
+            return self.accounts.find(name) is not None
+        except StoreError:
+            return False
 
     def login(
         self, session: Session, name: str, greet: Callable[[], None] | None = None, *, registered: bool = False

@@ -288,3 +288,19 @@ def test_a_password_and_a_chat_line_with_del_read_the_same_bare_or_as_json(tmp_p
     heard.take()
     bot.receive(json.dumps({"id": 2, "cmd": "bell\x7fdel"}))
     assert "beldel" in heard.take()
+
+
+def test_bots_are_never_named_as_an_account(tmp_path: Path) -> None:
+    """A bot called bot2 locked out the account bot2 ('a computer player at a table') and put its games in the
+    account's history (found by a probe)."""
+    lobby = lobby_with_accounts(tmp_path)
+    register(lobby, "bot2")
+    host, _ = connect(lobby)
+    for line in ("hoster", "/new wizard", "/bot add random", "/bot add random"):
+        host.receive(line)
+    table = host.session.table
+    assert table is not None and [s.name for s in table.seats] == ["hoster", "bot1", "bot3"]
+    owner, outbox = connect(lobby, "10.0.0.4")
+    owner.receive("bot2")
+    owner.receive(SECRET)
+    assert owner.logged_in, outbox.take()
