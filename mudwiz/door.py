@@ -177,6 +177,7 @@ def connect(address: str, caller: Caller, secret: str) -> socket.socket:
     answer = sock.recv(1)
     if answer != b"\0":
         refusal = (answer + sock.recv(512)).lstrip(b"\x01").split(b"\r\n")[0].decode("ascii", errors="replace")
+        refusal = refusal.removeprefix("mudwiz: ")  # rlogind's refusals name their program; so does our own line
         sock.close()
         raise DoorError(refusal or f"the server at {address} closed the connection")
     sock.sendall(b"\xff\xffss" + struct.pack("!HHHH", caller.rows, COLUMNS, 0, 0))

@@ -125,9 +125,9 @@ def test_a_wrong_secret_is_refused_in_one_line_and_the_door_exits(rlogin_server,
     drop.write_text(door32(), encoding="cp437")
     done = run_door(str(drop), "--server", f"127.0.0.1:{rlogin}", "--secret", "guess")
     assert done.returncode == 1
-    assert done.stderr == ("mudwiz door: mudwiz: this rlogin port takes callers of the BBSes its sysop trusts only; "
-                           "connect by telnet\n")
-    assert done.stdout.startswith("mudwiz: mudwiz: this rlogin port")  # the caller is told too
+    assert done.stderr == ("mudwiz door: this rlogin port takes callers of the BBSes its sysop trusts only; "
+                           "connect by telnet\n")  # the program named once (the refusal's own "mudwiz: " goes)
+    assert done.stdout.startswith("mudwiz: this rlogin port")  # the caller is told too
 
 
 @pytest.mark.parametrize(("name", "content", "error"), [
