@@ -498,22 +498,12 @@ class Connection:
             self.reply_error(MudwizError("internal error"), request_id)
 
     def conclude(self, result: Any, asking: Asking, request_id: Any) -> None:
-        if asking.purpose == "takeover login":
-            if result is None:
-                raise BadCommand(f"wrong password for {asking.name}")
-            self.take_over(result.name, registered=True)
-        elif asking.purpose == "takeover resume":
-            if not result:
-                raise BadCommand(f"wrong resume code for {asking.name}")
-            self.take_over(asking.name, registered=False)
-        elif asking.purpose == "login":
-            if result is None:
-                raise BadCommand(f"wrong password for {asking.name}")
-            self.enter(result.name, registered=True)
-        elif asking.purpose == "resume":
-            if not result:
-                raise BadCommand(f"wrong resume code for {asking.name}")
-            self.enter(asking.name)
+        if asking.purpose in ("login", "resume", "takeover login", "takeover resume"):
+            password = asking.purpose.endswith("login")  # the account's (an Account or None), else a guest's code
+            if result is None if password else not result:
+                raise BadCommand(f"wrong {'password' if password else 'resume code'} for {asking.name}")
+            come_in = self.take_over if asking.purpose.startswith("takeover") else self.enter
+            come_in(result.name if password else asking.name, registered=password)
         elif asking.purpose == "register":
             self.session.registered = True
             self.lobby.forget_resume_code(asking.name)

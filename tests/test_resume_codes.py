@@ -108,13 +108,19 @@ def test_while_connected_the_name_asks_its_code_and_the_code_takes_the_connectio
     assert lobby.users["ann"] is back.session and back.session.connected and table.seated("Ann") is back.session
 
 
-def test_while_connected_a_registered_name_asks_its_password_and_the_password_takes_over(tmp_path: Path) -> None:
+def registered_owner(tmp_path: Path, grace: float) -> tuple[Lobby, Connection, Outbox]:
+    """A lobby with accounts in a real SQLite file, and Reg_Ann registered and logged in on a connection."""
     clock = Clock()
-    lobby = Lobby(clock, seed=1, grace=60)
+    lobby = Lobby(clock, seed=1, grace=grace)
     lobby.accounts = Accounts(open_store(tmp_path), clock)
     owner, owner_out = connect(lobby)
     for line in ("Reg_Ann", "/register", SECRET, SECRET):
         owner.receive(line)
+    return lobby, owner, owner_out
+
+
+def test_while_connected_a_registered_name_asks_its_password_and_the_password_takes_over(tmp_path: Path) -> None:
+    lobby, owner, owner_out = registered_owner(tmp_path, grace=60)
     other, outbox = connect(lobby, "10.3.3.3", json_mode=True)
     other.receive("reg_ann")  # a bot sends its name and password together: the password is read as one
     other.receive(SECRET)
@@ -256,12 +262,8 @@ def test_wrong_codes_and_wrong_passwords_count_together(tmp_path: Path) -> None:
 
 
 def test_a_registered_players_seat_needs_the_password_whether_away_left_or_stood_in(tmp_path: Path) -> None:
-    clock = Clock()
-    lobby = Lobby(clock, seed=1, grace=10)
-    lobby.accounts = Accounts(open_store(tmp_path), clock)
-    owner, _ = connect(lobby)
-    for line in ("Reg_Ann", "/register", SECRET, SECRET):
-        owner.receive(line)
+    lobby, owner, _ = registered_owner(tmp_path, grace=10)
+    clock = lobby.clock
     bob = logged_in(lobby, "bob")
     owner.receive("/new wizard")
     bob.receive("/join 1")
