@@ -417,6 +417,13 @@ def test_a_wide_window_shows_the_score_sheet_beside_the_table(server: tuple[str,
         assert beside and beside[0].startswith("\u2500\u2500 Wizard - round 2")  # on the table's own rule line
         assert any("  rnd  " in row[80:] for row in rows)
         fits(view, 160, 40)
+        # and beside the views drawn on their own (a turn, a trick), whose states do not carry the sheet again:
+        # it was drawn on /look only, and came and went between screens
+        state = [d for p, d in client.gmcp() if p == "Game.State"][-1]
+        at = len(client.data)
+        client.send(state["legal"][0])
+        view = client.read_until(b"Your turn", start=at)
+        assert any("Score sheet" in row for row in text_lines(view)), text_lines(view)
     finally:
         client.close()
 

@@ -103,6 +103,9 @@ class Presenter:
         self._phase = ""
         self._trick_taken = False  # a trick event came since the last state: draw the table with it
         self._confirmed: tuple[str, ...] = ()  # who had typed /ok at the round end last drawn
+        # the table and score sheet of the last state that carried one: a state sends the sheet only when it
+        # changed, and a wide window draws it beside every table view, not only beside those that carried it
+        self._sheet: tuple[Any, list[Any]] | None = None
 
     def lines(self, message: dict[str, Any], event: Event | None = None) -> list[str]:
         """The lines ``message`` shows. A game's event is worded from the message alone, as the client words it;
@@ -313,11 +316,14 @@ class Presenter:
         """The game's table view, drawn for 80 columns; on a window wide enough for the score sheet as well
         (a telnet client's, 80 + 2 + what the sheet takes), the sheet beside it, its latest rounds when it is
         taller than the table, so the view never takes more rows than it would alone."""
+        if "sheet" in view:  # this table's sheet as it now stands (a new game's: empty)
+            self._sheet = (m["table"], view["sheet"])
+        rows = self._sheet[1] if self._sheet is not None and self._sheet[0] == m["table"] else None
         room = self.style.width - WIDTH - SHEET_GAP
-        if room < MIN_SHEET or not view.get("sheet"):
+        if room < MIN_SHEET or not rows:
             return draw(m["game"], "table_view")(view, self.style)
         lines = draw(m["game"], "table_view")(view, replace(self.style, width=WIDTH))
-        sheet = draw(m["game"], "score_sheet")(view, replace(self.style, width=room))
+        sheet = draw(m["game"], "score_sheet")({**view, "sheet": rows}, replace(self.style, width=room))
         if max(map(visible_len, sheet)) > room or max(map(visible_len, lines)) > WIDTH:
             return draw(m["game"], "table_view")(view, self.style)
         if len(sheet) > len(lines):  # the rule and the names, then the latest rounds
