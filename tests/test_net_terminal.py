@@ -11,7 +11,7 @@ from mudwiz.lobby import Lobby
 from mudwiz.net import terminal
 from mudwiz.net.lines import MAX_BACKLOG
 from mudwiz.net.telnet import MudFactory, TelnetLines
-from mudwiz.render.style import chop_painted, fit, visible_len
+from mudwiz.render.style import chop_painted, fit, strip_ansi, visible_len
 
 IAC_SB, IAC_SE = b"\xff\xfa", b"\xff\xf0"
 
@@ -186,6 +186,22 @@ def test_fit_wraps_painted_lines_to_the_width_and_loses_nothing() -> None:
                                 "\x1b[31;1m  and \x1b[4mmore\x1b[24m words\x1b[0m"]
     url = "see https://example.org/" + "x" * 90 + " ok"
     assert "".join(piece.strip() for piece in fit([url], 40)) == url.replace(" ", "")
+
+
+def test_a_table_too_wide_is_squeezed_alike_in_every_row_and_stays_under_its_header() -> None:
+    """Squeezed row by row, each row lost different padding: at 60 columns ``0/?`` sat under ``(now)`` (found by
+    a probe). The padding every row shares goes, in every row alike."""
+    rows = ["\x1b[90m   player            score   (now) tricks/bid  card\x1b[0m",
+            " > \x1b[1mbot3\x1b[0m                  0             0/?     --   leads, [2139]",
+            "   bot4                  0    (20)     0/?     --   [2139]"]
+    fitted = [strip_ansi(line) for line in fit(["Dealer: bot4", *rows, " Your turn: /bid 0..1."], 60)]
+    assert fitted[0] == "Dealer: bot4" and fitted[-1] == " Your turn: /bid 0..1."  # no table: left as they are
+    head, *body = fitted[1:-1]
+    assert max(map(len, fitted)) <= 60 and len(body) == 2
+    assert all(row[head.index("score") + 4] == "0" for row in body), (head, body)  # right-aligned under it
+    assert body[0].index("0/?") == body[1].index("0/?") and body[0].index("--") == body[1].index("--") == \
+        head.index("card")
+    assert body[1].index("(20)") + 4 == head.index("(now)") + 5  # right-aligned under it
 
 
 def test_gmcp_names_and_decoding() -> None:

@@ -230,15 +230,74 @@ def _squeeze(line: str) -> str:
     return _COLUMN_GAP.sub(gap, line)
 
 
+def _squeeze_table(rows: list[str]) -> list[str]:
+    """A table's rows (a header and the lines under it) with the padding between their columns made two spaces
+    where it is padding in every row: the columns shrink together and stay under their header. Squeezed one by
+    one, each row lost different amounts and the columns no longer lined up (found by a probe). Rows with wide
+    characters are squeezed one by one, as before (their cells and characters are not one to one)."""
+    plain = [strip_ansi(row) for row in rows]
+    if len(rows) < 2 or not all(text.isascii() for text in plain):
+        return [_squeeze(row) for row in rows]
+    widest = max(map(len, plain))
+    blank = [all(col >= len(text) or text[col] == " " for text in plain) for col in range(widest)]
+    starts = [len(text) - len(text.lstrip(" ")) for text in plain]
+    drop: set[int] = set()
+    col = 0
+    while col < widest:
+        if not blank[col]:
+            col += 1
+            continue
+        end = col
+        while end < widest and blank[end]:
+            end += 1
+        if end - col >= 3 and end < widest and all(col > start for start in starts):  # padding, not indentation
+            drop.update(range(col + 2, end))
+        col = end
+    return [_drop_columns(row, drop) for row in rows] if drop else rows
+
+
+def _drop_columns(line: str, drop: set[int]) -> str:
+    """``line`` (ANSI codes allowed, its text ASCII) without the characters at the columns in ``drop``."""
+    out: list[str] = []
+    col = at = 0
+    for code in [*_ANSI.finditer(line), None]:
+        for ch in line[at:len(line) if code is None else code.start()]:
+            if col not in drop:
+                out.append(ch)
+            col += 1
+        if code is not None:
+            out.append(code.group())
+            at = code.end()
+    return "".join(out)
+
+
+def _tables(lines: list[str], width: int) -> list[str]:
+    """``lines`` with each run of table rows (lines with padding between columns) that holds a row too wide for
+    ``width`` squeezed as one table (``_squeeze_table``)."""
+    out: list[str] = []
+    run: list[str] = []
+    for line in [*lines, None]:
+        if line is not None and _COLUMN_GAP.search(strip_ansi(line).lstrip(" ")):
+            run.append(line)
+            continue
+        if run:
+            out += _squeeze_table(run) if any(visible_len(row) > width for row in run) else run
+            run = []
+        if line is not None:
+            out.append(line)
+    return out
+
+
 def fit(lines: list[str], width: int) -> list[str]:
     """Lines no wider than ``width`` cells, for a window narrower than a renderer drew for (the compact view):
-    a line too wide first loses the padding between its columns (runs of spaces become two), so a table row
-    stays one row; still too wide, it is broken between words (the later pieces indented), and a word wider
-    than the window where the window ends: nothing anyone wrote is lost (it once was cut)."""
+    a table too wide first loses the padding between its columns (runs of spaces become two, in every row
+    alike), so a table row stays one row and under its header; still too wide, a line is broken between words
+    (the later pieces indented), and a word wider than the window where the window ends: nothing anyone wrote
+    is lost (it once was cut)."""
     if all(visible_len(line) <= width for line in lines):
         return lines
     fitted: list[str] = []
-    for line in lines:
+    for line in _tables(lines, width):
         if visible_len(line) > width:
             line = _squeeze(line)
         if visible_len(line) <= width:
