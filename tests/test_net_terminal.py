@@ -202,6 +202,12 @@ def test_a_table_too_wide_is_squeezed_alike_in_every_row_and_stays_under_its_hea
     assert body[0].index("0/?") == body[1].index("0/?") and body[0].index("--") == body[1].index("--") == \
         head.index("card")
     assert body[1].index("(20)") + 4 == head.index("(now)") + 5  # right-aligned under it
+    # narrower: one space between columns, if two are too many for a row, and still in every row alike
+    bots = [rows[0], "   bot1                  0             0/?     --   [2139]",
+            "   bot2                 10             1/1     R9   [2139]"]
+    head, *body = [strip_ansi(line) for line in fit(bots, 45)]
+    assert max(len(head), *map(len, body)) <= 45 and head.startswith("   player score")
+    assert body[0].index("0/?") == body[1].index("1/1") and body[0].index("--") == body[1].index("R9")
 
 
 def test_gmcp_names_and_decoding() -> None:

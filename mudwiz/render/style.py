@@ -230,7 +230,7 @@ def _squeeze(line: str) -> str:
     return _COLUMN_GAP.sub(gap, line)
 
 
-def _squeeze_table(rows: list[str]) -> list[str]:
+def _squeeze_table(rows: list[str], width: int) -> list[str]:
     """A table's rows (a header and the lines under it) with the padding between their columns made two spaces
     where it is padding in every row: the columns shrink together and stay under their header. Squeezed one by
     one, each row lost different amounts and the columns no longer lined up (found by a probe). Rows with wide
@@ -238,6 +238,16 @@ def _squeeze_table(rows: list[str]) -> list[str]:
     plain = [strip_ansi(row) for row in rows]
     if len(rows) < 2 or not all(text.isascii() for text in plain):
         return [_squeeze(row) for row in rows]
+    for keep in (2, 1):  # two spaces between columns, or one if a row is too wide even so
+        rows = _squeeze_columns(rows, [strip_ansi(row) for row in rows], keep)
+        if all(visible_len(row) <= width for row in rows):
+            break
+    return rows
+
+
+def _squeeze_columns(rows: list[str], plain: list[str], keep: int) -> list[str]:
+    """``rows`` without the columns past the first ``keep`` of each run of three or more (``keep`` 1: two or
+    more) that is blank in every row and comes after each row's indentation."""
     widest = max(map(len, plain))
     blank = [all(col >= len(text) or text[col] == " " for text in plain) for col in range(widest)]
     starts = [len(text) - len(text.lstrip(" ")) for text in plain]
@@ -250,8 +260,8 @@ def _squeeze_table(rows: list[str]) -> list[str]:
         end = col
         while end < widest and blank[end]:
             end += 1
-        if end - col >= 3 and end < widest and all(col > start for start in starts):  # padding, not indentation
-            drop.update(range(col + 2, end))
+        if end - col > max(keep, 2 if keep == 2 else 1) and end < widest and all(col > start for start in starts):
+            drop.update(range(col + keep, end))  # padding, not indentation
         col = end
     return [_drop_columns(row, drop) for row in rows] if drop else rows
 
@@ -281,7 +291,7 @@ def _tables(lines: list[str], width: int) -> list[str]:
             run.append(line)
             continue
         if run:
-            out += _squeeze_table(run) if any(visible_len(row) > width for row in run) else run
+            out += _squeeze_table(run, width) if any(visible_len(row) > width for row in run) else run
             run = []
         if line is not None:
             out.append(line)
