@@ -208,6 +208,15 @@ def test_a_table_too_wide_is_squeezed_alike_in_every_row_and_stays_under_its_hea
     head, *body = [strip_ansi(line) for line in fit(bots, 45)]
     assert max(len(head), *map(len, body)) <= 45 and head.startswith("   player score")
     assert body[0].index("0/?") == body[1].index("1/1") and body[0].index("--") == body[1].index("R9")
+    # a padded line above the table (Wizard's dealer line) is no row of it: its gaps would leave none common
+    above = " Dealer: bot2   Leads: narrow45   Follow: -"
+    rows = [above, rows[0], " > narrow45              0             0/?     --   leads, away 1:57",
+            "   bot1                 10    (30)     0/1     R9   [2139]"]
+    fitted = [strip_ansi(line) for line in fit(rows, 60)]
+    head, *body = fitted[1:]
+    assert fitted[0] == above and max(map(len, fitted)) <= 60
+    assert body[0].index("--") == body[1].index("R9") == head.index("card")
+    assert body[1].index("(30)") + 4 == head.index("(now)") + 5
 
 
 def test_gmcp_names_and_decoding() -> None:

@@ -281,6 +281,17 @@ def _drop_columns(line: str, drop: set[int]) -> str:
     return "".join(out)
 
 
+def _table_of(run: list[str], width: int) -> list[str]:
+    """A run of padded lines squeezed as one table, from its first line, or else from a later one: a padded line
+    above the table (Wizard's ``Dealer: ...   Leads: ...``) is no row of it, and its gaps, elsewhere, left the
+    table no padding common to every row. Lines above the table are left to ``fit``."""
+    for start in range(len(run) - 1):
+        squeezed = _squeeze_table(run[start:], width)
+        if all(visible_len(row) <= width for row in squeezed):
+            return run[:start] + squeezed
+    return _squeeze_table(run, width)
+
+
 def _tables(lines: list[str], width: int) -> list[str]:
     """``lines`` with each run of table rows (lines with padding between columns) that holds a row too wide for
     ``width`` squeezed as one table (``_squeeze_table``)."""
@@ -291,7 +302,7 @@ def _tables(lines: list[str], width: int) -> list[str]:
             run.append(line)
             continue
         if run:
-            out += _squeeze_table(run, width) if any(visible_len(row) > width for row in run) else run
+            out += _table_of(run, width) if any(visible_len(row) > width for row in run) else run
             run = []
         if line is not None:
             out.append(line)
