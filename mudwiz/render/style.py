@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from mudwiz.usertext import clean
@@ -202,20 +203,29 @@ def chop_painted(line: str, width: int) -> list[str]:
         return [line]
     pieces: list[str] = []
     out: list[str] = []
-    used = at = 0
-    for code in [*_ANSI.finditer(line), None]:
-        for ch in line[at:len(line) if code is None else code.start()]:
-            w = char_width(ch)
+    used = 0
+    for piece, is_code in _painted(line):
+        if not is_code:
+            w = char_width(piece)
             if used + w > width and used:
                 pieces.append("".join(out))
                 out, used = [], 0
-            out.append(ch)
             used += w
-        if code is not None:
-            out.append(code.group())
-            at = code.end()
+        out.append(piece)
     pieces.append("".join(out))
     return pieces
+
+
+def _painted(line: str) -> Iterator[tuple[str, bool]]:
+    """``line``'s visible characters one by one and its ANSI codes whole, in order; True for a code."""
+    at = 0
+    for code in _ANSI.finditer(line):
+        for ch in line[at:code.start()]:
+            yield ch, False
+        yield code.group(), True
+        at = code.end()
+    for ch in line[at:]:
+        yield ch, False
 
 
 _COLUMN_GAP = re.compile(r"(?<=\S) {3,}")  # padding between a table row's columns
@@ -239,15 +249,16 @@ def _squeeze_table(rows: list[str], width: int) -> list[str]:
     if len(rows) < 2 or not all(text.isascii() for text in plain):
         return [_squeeze(row) for row in rows]
     for keep in (2, 1):  # two spaces between columns, or one if a row is too wide even so
-        rows = _squeeze_columns(rows, [strip_ansi(row) for row in rows], keep)
+        rows = _squeeze_columns(rows, plain, keep)
         if all(visible_len(row) <= width for row in rows):
             break
+        plain = [strip_ansi(row) for row in rows]
     return rows
 
 
 def _squeeze_columns(rows: list[str], plain: list[str], keep: int) -> list[str]:
-    """``rows`` without the columns past the first ``keep`` of each run of three or more (``keep`` 1: two or
-    more) that is blank in every row and comes after each row's indentation."""
+    """``rows`` (``plain``: their text) without the columns past the first ``keep`` of each run longer than
+    ``keep`` that is blank in every row and comes after each row's indentation."""
     widest = max(map(len, plain))
     blank = [all(col >= len(text) or text[col] == " " for text in plain) for col in range(widest)]
     starts = [len(text) - len(text.lstrip(" ")) for text in plain]
@@ -260,7 +271,7 @@ def _squeeze_columns(rows: list[str], plain: list[str], keep: int) -> list[str]:
         end = col
         while end < widest and blank[end]:
             end += 1
-        if end - col > max(keep, 2 if keep == 2 else 1) and end < widest and all(col > start for start in starts):
+        if end - col > keep and end < widest and all(col > start for start in starts):
             drop.update(range(col + keep, end))  # padding, not indentation
         col = end
     return [_drop_columns(row, drop) for row in rows] if drop else rows
@@ -269,15 +280,11 @@ def _squeeze_columns(rows: list[str], plain: list[str], keep: int) -> list[str]:
 def _drop_columns(line: str, drop: set[int]) -> str:
     """``line`` (ANSI codes allowed, its text ASCII) without the characters at the columns in ``drop``."""
     out: list[str] = []
-    col = at = 0
-    for code in [*_ANSI.finditer(line), None]:
-        for ch in line[at:len(line) if code is None else code.start()]:
-            if col not in drop:
-                out.append(ch)
-            col += 1
-        if code is not None:
-            out.append(code.group())
-            at = code.end()
+    col = 0
+    for piece, is_code in _painted(line):
+        if is_code or col not in drop:
+            out.append(piece)
+        col += not is_code
     return "".join(out)
 
 
