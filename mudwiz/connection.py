@@ -461,12 +461,9 @@ class Connection:
 
     def check(self, asking: Asking) -> defer.Deferred[Any]:
         address = self.session.address
-        if asking.purpose == "resume":  # no hashing: the code is in memory, compared at once
-            if not self.lobby.needs_resume_code(asking.name):  # freed meanwhile (the table closed): a new guest's
-                return defer.succeed(True)
-            self.throttle(asking.name)
-            return defer.succeed(self.lobby.resume_code_matches(asking.name, asking.answers[0], address))
-        if asking.purpose == "takeover resume":
+        if asking.purpose in ("resume", "takeover resume"):  # no hashing: the code is in memory, compared at once
+            if asking.purpose == "resume" and not self.lobby.needs_resume_code(asking.name):
+                return defer.succeed(True)  # freed meanwhile (the table closed): a new guest's
             self.throttle(asking.name)
             return defer.succeed(self.lobby.resume_code_matches(asking.name, asking.answers[0], address))
         accounts = self.accounts()
