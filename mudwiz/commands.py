@@ -89,10 +89,12 @@ def _table(session: Session) -> Table:
 # ------------------------------------------------------------------ general
 
 
-@command("help", "/help [COMMAND|GAME]", "list the commands, or explain one command or one game")
+@command("help", "/help [COMMAND|GAME|all]",
+         "list the commands by kind, or explain one command or one game (all: every command, explained)")
 def _help(lobby: Lobby, session: Session, arg: str) -> str | None:
     topic = arg.strip().lstrip("/").lower()
-    message = {"type": "help", "topic": topic or None, "text": help_text(topic, session)}
+    sysop = lobby.sysops is not None and lobby.sysops.is_sysop(session)
+    message = {"type": "help", "topic": topic or None, "text": help_text(topic, session, sysop=sysop)}
     if not topic:
         message |= catalogue()
     session.deliver(message)
@@ -125,15 +127,57 @@ def _verb_rows(verbs: dict[str, str] | Any) -> list[str]:
             for line in _row("/" + usage.split(":")[0], usage.partition(":")[2].strip())]
 
 
-def help_text(topic: str, session: Session) -> str:
+# /help's kinds of command, in the order shown. A command in none of them is listed under "Other", never lost.
+HELP_KINDS: dict[str, tuple[str, ...]] = {
+    "Lobby": ("who", "tables", "say", "tell", "mode", "quit", "help"),
+    "Tables": ("new", "join", "watch", "leave", "look", "option", "bot", "start", "ok", "score"),
+    "Games": ("rules", "spells", "history", "game", "replay", "rating", "top"),
+    "Account": ("register", "password"),
+    "Sysop": ("kick", "ban", "unban", "bans", "announce", "shutdown"),
+}
+
+
+def _kind_rows(label: str, usages: list[str], width: int = 80) -> list[str]:
+    """One kind's usages after its label, wrapped between usages only: a usage cut in two (``/option [NAME`` at
+    a line's end) reads as two commands."""
+    indent = " " * 11
+    rows, row = [], f"  {label:<8} "
+    for usage in usages:
+        if len(row) + len(usage) > width and row.strip() != label:
+            rows.append(row.rstrip())
+            row = indent
+        row += usage + "  "
+    return [*rows, row.rstrip()]
+
+
+def _summary(session: Session, sysop: bool) -> list[str]:
+    """``/help`` alone: every command's usage, a kind a line or two, so that it fits a 24-row screen with the
+    moves of the table the user sits at (the whole explanation of each was some sixty rows)."""
+    lines = ["Commands (plain text is chat to your room; /help COMMAND explains one):"]
+    kinds = {label: list(names) for label, names in HELP_KINDS.items() if sysop or label != "Sysop"}
+    listed = {name for names in HELP_KINDS.values() for name in names}
+    kinds["Other"] = [name for name in COMMANDS if name not in listed]
+    for label, names in kinds.items():
+        usages = [COMMANDS[name].usage for name in names if name in COMMANDS]
+        if usages:
+            lines += _kind_rows(label, usages)
+    table = session.table
+    if table is not None:
+        lines.append(f"{table.game_class.title} moves at this table:")
+        lines += _verb_rows(table.game_class.VERBS)
+    lines.append(f"Games: {', '.join(available())}; /help GAME shows one's moves and options.")
+    return lines
+
+
+def help_text(topic: str, session: Session, *, sysop: bool = False) -> str:
+    """The help on ``topic`` ("" for the summary); ``sysop``: the sysops' own commands are listed too (to
+    anyone else they are noise, and ``/help kick`` still explains one)."""
     if not topic:
+        return "\n".join(_summary(session, sysop))
+    if topic == "all":
         lines = ["Commands (plain text is chat to the room you are in):"]
-        lines += [line for c in COMMANDS.values() for line in _row(c.usage, c.help)]
-        table = session.table
-        if table is not None:
-            lines.append(f"{table.game_class.title} moves at this table:")
-            lines += _verb_rows(table.game_class.VERBS)
-        lines.append(f"Games: {', '.join(available())}. /help GAME for its moves and options.")
+        lines += [line for c in COMMANDS.values() if sysop or c.name not in HELP_KINDS["Sysop"]
+                  for line in _row(c.usage, c.help)]
         return "\n".join(lines)
     if topic in COMMANDS:
         c = COMMANDS[topic]
@@ -409,16 +453,16 @@ def _bot(lobby: Lobby, session: Session, arg: str) -> str | None:
         level = words[1].lower() if len(words) > 1 else "good" if "good" in levels() else "random"
         bot = BotSession(lobby.free_bot_name(table), level=level, game=table.name,
                          seed=table.seeds.randrange(2**32), stand_in=False)
-        table.sit(bot)
-        return f"{bot.name} ({level}) sits down"
+        table.sit(bot, by=session)  # the others are told by a notice, the host by this reply alone
+        return f"{bot.name} ({level}) sits down at table {table.id}"
     if len(words) != 2:
         raise BadCommand("usage: /bot remove NAME")
     seat = table.seat_of(words[1])
     if seat is None or not table.seats[seat].is_bot:
         raise BadCommand(f"there is no bot called {words[1]} at this table")
     seated = table.seats[seat]
-    table.leave(seated)
-    return f"{seated.name} leaves"
+    table.leave(seated, by=session)
+    return f"{seated.name} leaves table {table.id}"
 
 
 # ------------------------------------------------------------------ game records

@@ -231,7 +231,7 @@ def test_a_client_that_never_opens_its_channel_window_is_dropped(tmp_path: Path,
     lines = player.lines
     assert lines is not None and lines.connection.logged_in
     for _ in range(MAX_BACKLOG // 1000):
-        lines.dataReceived(b"/help\n")
+        lines.dataReceived(b"/help all\n")
         if lines.dropped:
             break
     assert lines.dropped and wire.disconnecting

@@ -109,6 +109,21 @@ def test_every_sysop_command_is_refused_to_a_guest_and_to_a_registered_name_with
     assert "bob" in server.lobby.users and server.stops == [] and server.store.bans(server.clock.seconds()) == []
 
 
+def test_help_lists_the_sysop_commands_to_a_sysop_only(server: Server) -> None:
+    """Commands nobody else may use are noise in everyone else's ``/help``; a sysop needs to find them."""
+    server.account("Alice", "sysop")
+    server.account("Reg")
+    texts = {}
+    for name, password in (("Alice", SECRET), ("Reg", SECRET), ("Guest", None)):
+        user = server.connect(name, password)
+        user.reply("/help")
+        texts[name] = user.of_type("help")[-1]["text"]
+        user.reply("/help kick")  # explaining one is for anyone
+        assert "/kick NAME [REASON]" in user.of_type("help")[-1]["text"]
+    assert "/kick NAME [REASON]" in texts["Alice"] and "/shutdown" in texts["Alice"]
+    assert all("/kick" not in texts[n] and "/shutdown" not in texts[n] for n in ("Reg", "Guest"))
+
+
 def test_a_grant_counts_at_once_without_logging_in_again_and_a_revoke_too(server: Server) -> None:
     server.account("Alice")
     alice = server.connect("alice", SECRET)

@@ -8,7 +8,7 @@ import pytest
 from recorder import Recorder
 from twisted.internet.task import Clock
 
-from mudwiz.commands import dispatch, help_text
+from mudwiz.commands import COMMANDS, HELP_KINDS, dispatch, help_text
 from mudwiz.errors import BadCommand, BadOption, IllegalAction, MudwizError
 from mudwiz.lobby import Lobby
 
@@ -185,6 +185,35 @@ def test_help_lists_commands_and_the_tables_game_moves() -> None:
     assert "notequal" in help_text("wizard", people[0])
     with pytest.raises(BadCommand):
         help_text("nonsense", people[0])
+
+
+def test_help_alone_fits_a_24_row_screen_and_help_all_explains_every_command() -> None:
+    """``/help`` was some sixty rows, each command explained: on a 24-row terminal the top scrolled away. Alone
+    it is now each command's usage by kind, with the table's moves; ``/help all`` is the whole explanation."""
+    clock, lobby, people = setup()
+    text = help_text("", people[0])
+    assert len(text.splitlines()) <= 22, text  # with the prompt and a line of room
+    assert any("/option [NAME [VALUE]]" in line for line in text.splitlines())  # a usage is never cut in two
+    everything = help_text("all", people[0])
+    for name, command in COMMANDS.items():
+        if name in HELP_KINDS["Sysop"]:
+            assert command.usage not in text and command.usage not in everything
+            assert command.usage in help_text("", people[0], sysop=True)
+        else:
+            assert command.usage in text and command.help.split()[0] in everything
+    assert len(everything.splitlines()) > 40
+
+
+def test_the_host_hears_of_a_bot_it_seats_or_removes_once_and_the_others_which_bot() -> None:
+    """The host's reply said "bot1 (good) sits down" and a notice under it said it again."""
+    clock, lobby, people = setup()
+    host, other = people[0], people[1]
+    before = len(host.messages), len(other.messages)
+    assert dispatch(lobby, host, "/bot add good") == "bot1 (good) sits down at table 1"
+    assert dispatch(lobby, host, "/bot remove bot1") == "bot1 leaves table 1"
+    assert not [m for m in host.messages[before[0]:] if m["type"] == "notice"]
+    told = [m["text"] for m in other.messages[before[1]:] if m["type"] == "notice"]
+    assert told == ["bot1 (good) sits down at table 1.", "bot1 leaves table 1."]
 
 
 def test_chat_stays_in_its_room_and_tells_reach_one_person() -> None:

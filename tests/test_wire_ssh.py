@@ -282,8 +282,8 @@ def test_an_ssh_client_that_stops_reading_is_dropped_and_the_server_goes_on(serv
                              stderr=subprocess.DEVNULL)
     try:
         assert stuck.stdin is not None
-        for _ in range(40):  # /help is some 4 KB: 8 MB asked for in all, none of it read
-            stuck.stdin.write(b"/help\n" * 50)
+        for _ in range(40):  # /help all is some 4 KB: 8 MB asked for in all, none of it read
+            stuck.stdin.write(b"/help all\n" * 50)
             stuck.stdin.flush()
             if "ssh_stuck: dropped" in address.log():
                 break

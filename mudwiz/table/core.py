@@ -185,14 +185,14 @@ class Table:
 
     # ------------------------------------------------------------ joining and leaving
 
-    def sit(self, session: Session) -> None:
-        self.seating.sit(session)
+    def sit(self, session: Session, by: Session | None = None) -> None:
+        self.seating.sit(session, by)
 
     def watch(self, session: Session) -> None:
         self.seating.watch(session)
 
-    def leave(self, session: Session) -> str:
-        return self.seating.leave(session)
+    def leave(self, session: Session, by: Session | None = None) -> str:
+        return self.seating.leave(session, by)
 
     def replace_with_bot(self, seat: int, why: str) -> None:
         self.seating.stand_in(seat, why)

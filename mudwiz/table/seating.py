@@ -105,7 +105,8 @@ class Seating:
     def __init__(self, table: Table) -> None:
         self.table = table
 
-    def sit(self, session: Session) -> None:
+    def sit(self, session: Session, by: Session | None = None) -> None:
+        """``by``: who seated ``session`` (the host, a bot), answered by their command's reply, not the notice."""
         table, roster = self.table, self.table.roster
         if table.in_game and roster.holds_seat_for(session.name):
             self.reattach(session)
@@ -120,7 +121,8 @@ class Seating:
             table.game = None  # a finished game's table is ready for a new one
         roster.sit(session)
         session.table = table
-        table.announce(f"{session.name} sits down at table {table.id}.")
+        level = getattr(session, "level", None) if session.is_bot else None  # which bot: what the host chose
+        table.announce(f"{session.name}{f' ({level})' if level else ''} sits down at table {table.id}.", exclude=by)
         table.fanout.send_states(look=session)
         table.people_changed()
 
@@ -134,8 +136,9 @@ class Seating:
         table.send_state(session, look=True)
         table.people_changed()
 
-    def leave(self, session: Session) -> str:
-        """Take ``session`` away from the table; mid-game a bot takes the seat so the others can play on."""
+    def leave(self, session: Session, by: Session | None = None) -> str:
+        """Take ``session`` away from the table; mid-game a bot takes the seat so the others can play on. ``by``:
+        who took them away (the host, a bot), answered by their command's reply, not the notice."""
         table, roster = self.table, self.table.roster
         session.table = None
         if session.connected and not session.is_bot:
@@ -152,7 +155,7 @@ class Seating:
             self.stand_in(seat, f"{session.name} leaves; a bot plays their seat.")
         else:
             del roster.seats[seat]
-            table.announce(f"{session.name} leaves table {table.id}.")
+            table.announce(f"{session.name} leaves table {table.id}.", exclude=by)
         if roster.is_host(session) and roster.hand_over_host():
             table.announce(f"{roster.host} is now the host.")
         table.people_changed(gone_for_good=True)
