@@ -10,6 +10,7 @@ runs it at once, for a fake clock. Looking an account up is one indexed read, do
 from __future__ import annotations
 
 import math
+import unicodedata
 from collections.abc import Callable
 from typing import Any
 
@@ -60,6 +61,13 @@ def counted(failures: FailureLimit, right: bool, name: str, address: str) -> boo
     return right
 
 
+def secret(password: str) -> str:
+    """The password as hashed: Unicode's NFC form, so that ``pässwörd`` is one password whether a keyboard sends
+    each ``ä`` as one code point (NFC: most) or as ``a`` and a combining diaeresis (NFD: macOS input, some
+    terminals), as RFC 8265 (PRECIS) asks of passwords."""
+    return unicodedata.normalize("NFC", password)
+
+
 def inline(fn: Callable[..., Any], *args: Any) -> defer.Deferred[Any]:
     """Work done on the calling thread: for a fake clock (tests), which has no threads."""
     return defer.maybeDeferred(fn, *args)
@@ -85,12 +93,17 @@ class Accounts:
         return counted(self.failures, right, name, address)
 
     def _verify(self, account: Account | None, password: str) -> bool:
+        """Whether ``password`` is the account's, in its NFC form; or as typed, for a hash made before passwords
+        were normalised (one typed in NFD then is still right in NFD)."""
         if account is None:
             return False
-        try:
-            return bool(self.hasher.verify(account.hash, password))
-        except (VerificationError, InvalidHashError):
-            return False
+        for form in dict.fromkeys((secret(password), password)):
+            try:
+                if self.hasher.verify(account.hash, form):
+                    return True
+            except (VerificationError, InvalidHashError):
+                continue
+        return False
 
     def login(self, name: str, password: str, address: str) -> defer.Deferred[Account | None]:
         """The account of ``name`` if ``password`` is its password, else None; a wrong one is counted."""
@@ -105,7 +118,7 @@ class Accounts:
 
     def register(self, name: str, password: str) -> defer.Deferred[None]:
         """Make ``name`` an account with ``password``; fails with ``AccountExists`` when it is one already."""
-        return self.work(lambda: self.store.create_account(name, self.hasher.hash(password)))
+        return self.work(lambda: self.store.create_account(name, self.hasher.hash(secret(password))))
 
     def change(self, name: str, old: str, new: str, address: str) -> defer.Deferred[bool]:
         """Set ``new`` as the password of ``name`` if ``old`` is its password now (a wrong one is counted)."""
@@ -113,7 +126,7 @@ class Accounts:
         def change() -> bool:  # in a worker thread
             if not self._verify(self.store.account(name), old):
                 return False
-            self.store.set_password(name, self.hasher.hash(new))
+            self.store.set_password(name, self.hasher.hash(secret(new)))
             return True
 
         d: defer.Deferred[bool] = self.work(change)

@@ -304,3 +304,27 @@ def test_bots_are_never_named_as_an_account(tmp_path: Path) -> None:
     owner.receive("bot2")
     owner.receive(SECRET)
     assert owner.logged_in, outbox.take()
+
+
+def test_a_password_is_the_same_in_nfc_and_nfd_and_an_older_nfd_hash_still_logs_in(tmp_path: Path) -> None:
+    """``pässwörd`` typed as one code point an umlaut (NFC) or as a letter and a combining mark (NFD: macOS
+    input) was two passwords; each is hashed and checked in NFC now (RFC 8265)."""
+    import unicodedata
+
+    nfc, nfd = (unicodedata.normalize(form, "pässwörd ok") for form in ("NFC", "NFD"))
+    assert nfc != nfd
+    lobby = lobby_with_accounts(tmp_path)
+    register(lobby, "umlaut", nfd)
+    for typed in (nfc, nfd):
+        connection, outbox = connect(lobby)
+        connection.receive("umlaut")
+        connection.receive(typed)
+        assert connection.logged_in, outbox.take()
+        connection.receive("/quit")
+        connection.lost()
+    assert lobby.accounts is not None  # an account hashed as typed, before: still right as typed
+    lobby.accounts.store.create_account("older", lobby.accounts.hasher.hash(nfd))
+    connection, outbox = connect(lobby)
+    connection.receive("older")
+    connection.receive(nfd)
+    assert connection.logged_in, outbox.take()
