@@ -18,15 +18,18 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 def erase(text: str) -> str:
-    """Backspace and DEL as a terminal in line mode would have applied them: each takes back the character
-    before it. A telnet client that sends keys as typed (Ctrl-H, or DEL from a BBS terminal) leaves them in."""
-    if "\b" not in text and "\x7f" not in text:
+    """Backspace, DEL and Ctrl-U as a terminal in line mode would have applied them: Backspace and DEL take back
+    the character before them, Ctrl-U all of the line before it. A telnet client that sends keys as typed (Ctrl-H,
+    or DEL from a BBS terminal) leaves them in, and telnet's IAC EC and IAC EL come as DEL and Ctrl-U."""
+    if "\b" not in text and "\x7f" not in text and "\x15" not in text:
         return text
     kept: list[str] = []
     for ch in text:
         if ch in "\b\x7f":
             if kept:
                 kept.pop()
+        elif ch == "\x15":
+            kept.clear()
         else:
             kept.append(ch)
     return "".join(kept)

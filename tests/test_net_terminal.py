@@ -116,6 +116,27 @@ def test_telnet_synch_and_eof_commands_cost_no_typed_byte_and_no_log_line() -> N
     assert not lines.transport.faulted  # type: ignore[union-attr]
 
 
+def test_telnet_ayt_is_answered_and_ec_and_el_take_back_what_was_typed() -> None:
+    """``send ayt``, ``send ec`` and ``send el`` in the stock telnet (RFC 854): AYT got no answer, so a user
+    asking whether a quiet connection still lives heard nothing; EC and EL were ignored, so the character or
+    the line they took back was acted on."""
+    lines, transport = telnet_protocol()
+    feed = lines.transport.dataReceived  # type: ignore[union-attr]
+    feed(b"\xff\xfd\x00" + WONT_NAWS + WONT_TTYPE + b"ayt_user\r\n")
+    transport.clear()
+    feed(b"\xff\xf6")
+    assert transport.value() == b"\r\n[Yes]\r\n"
+    feed(b"\xff\xf6" * 50)  # a flood of questions: one answer a second
+    assert transport.value() == b"\r\n[Yes]\r\n"
+    transport.clear()
+    feed(b"/whx\xff\xf7o\r\n")  # the x taken back: /who
+    assert b"Online" in transport.value() and b"unknown command" not in transport.value()
+    transport.clear()
+    feed(b"/frob\xff\xf8/tables\r\n")  # the line so far taken back: /tables
+    assert b"No tables yet" in transport.value() and b"frob" not in transport.value()
+    assert not lines.transport.faulted  # type: ignore[union-attr]
+
+
 def test_an_lf_client_gets_no_iac_ever_and_a_cr_lf_one_is_offered_the_options() -> None:
     lines, transport = telnet_protocol()
     lines.transport.dataReceived(b"lf_user\n/who\n")  # type: ignore[union-attr]

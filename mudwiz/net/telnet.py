@@ -50,6 +50,9 @@ BINARY, TTYPE, OPT_EOR, NAWS, CHARSET, MSSP, GMCP = b"\x00", b"\x18", b"\x19", b
 IS, SEND = b"\x00", b"\x01"  # TTYPE
 # IAC EOF, SUSP and ABORT (RFC 1184; ``send eof`` in the stock telnet): commands, never text, with nothing to do
 IGNORED_COMMANDS = frozenset((236, 237, 238))
+AYT, EC, EL = b"\xf6", b"\xf7", b"\xf8"  # RFC 854: Are You There, Erase Character, Erase Line
+AYT_ANSWER = b"\r\n[Yes]\r\n"  # what BSD telnetd answers: visible, and no line of the user's
+AYT_EVERY = 1.0  # seconds between answers to AYT: a flood of two-byte questions gets one answer a second
 REQUEST, ACCEPTED = b"\x01", b"\x02"  # CHARSET
 
 LOCAL = frozenset((BINARY, SGA, OPT_EOR, CHARSET, MSSP, GMCP))  # what we agree to do (WILL) when asked or offered
@@ -313,6 +316,27 @@ class _Telnet(TelnetTransport):
     skipping = False  # in an over-long subnegotiation: bytes are dropped up to its IAC SE
     skipped_iac = False  # while skipping, the last byte was an IAC (its next byte says SE or an escaped 255)
     cr_ended = False  # the last read ended in a CR, taken for the line's end
+    answered_at = -AYT_EVERY  # when AYT was last answered (monotonic seconds)
+
+    def connectionMade(self) -> None:
+        self.commandMap.update({AYT: self.are_you_there, EC: self.erase_character, EL: self.erase_line})
+        super().connectionMade()
+
+    def are_you_there(self, argument: None) -> None:
+        """IAC AYT (``send ayt`` in the stock telnet, sent when a connection seems to hang): a visible yes."""
+        now = time.monotonic()
+        if self.transport is not None and now - self.answered_at >= AYT_EVERY:
+            self.answered_at = now
+            write_now(self.transport, AYT_ANSWER)
+
+    def erase_character(self, argument: None) -> None:
+        """IAC EC (``send ec``): the character typed before it is taken back, as DEL takes it (``erase``); in
+        keyboard mode the line editor rubs it out on the screen too."""
+        self.applicationDataReceived(b"\x7f")
+
+    def erase_line(self, argument: None) -> None:
+        """IAC EL (``send el``): the line typed so far is taken back, as Ctrl-U takes it."""
+        self.applicationDataReceived(b"\x15")
 
     def dataReceived(self, data: bytes) -> None:
         if self.cr_ended:  # the last read ended in a CR, taken for Enter: the LF or NUL that may follow is no key
