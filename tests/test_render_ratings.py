@@ -50,6 +50,9 @@ def test_each_game_shows_the_seats_ratings_within_80_columns(game: str) -> None:
             assert [line for line in lines if visible_len(line) > 80] == []
             rows = [strip_ansi(line) for line in lines if "[-1234]" in line]
             assert rows and any("(stand-in)" in row for row in rows) and any("away 1:35" in row for row in rows)
+            headings = [strip_ansi(line) for line in lines if line.lstrip().startswith("\x1b[90mplayer")
+                        or strip_ansi(line).startswith("   player")]
+            assert headings and all(h.endswith("[rating]") for h in headings), headings  # the figure is named
 
 
 def test_the_lists_show_ratings_within_80_columns() -> None:
@@ -73,9 +76,9 @@ def test_the_lists_show_ratings_within_80_columns() -> None:
     shown = {kind["type"] + str(i): presenter.lines(kind) for i, kind in enumerate([waiting, who, rating, none, top])}
     lines = [line for part in shown.values() for line in part]
     assert [line for line in lines if visible_len(line) > 80] == []
-    assert f"   {NAMES[0]} (host) [1043]" in shown["state0"] and "   bot1 (bot) [1675]" in shown["state0"]
+    assert f"   {NAMES[0]} (host) (rating 1043)" in shown["state0"] and "   bot1 (bot) (rating 1675)" in shown["state0"]
     assert "   guest" in shown["state0"]
-    assert shown["who1"][1].endswith("-1234 tiltowait") and shown["who1"][2].rstrip().endswith("lobby")
+    assert shown["who1"][1].endswith("rated -1234 in tiltowait") and shown["who1"][2].rstrip().endswith("lobby")
     assert any("tiltowait" in line and "-1234" in line and "1234 games" in line and "rank 10" in line
                for line in shown["rating2"])
     assert "has no rating yet" in shown["rating3"][1]

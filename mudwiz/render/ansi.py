@@ -21,7 +21,7 @@ from twisted.logger import Logger
 from mudwiz.games import available, plugin
 from mudwiz.games.base import Event, Phase
 from mudwiz.render import generic
-from mudwiz.render.common import confirmations, frame_view, rated, rating_tag, standings
+from mudwiz.render.common import confirmations, frame_view, rated, standings
 from mudwiz.render.style import WIDTH, Style, pad, visible_len, wrap_cards, wrap_words
 
 log = Logger()
@@ -355,7 +355,7 @@ class Presenter:
         for p in m["players"]:
             tags = " (host)" if p["name"] == m["host"] else ""
             tags += " (bot)" if p.get("bot") else ""
-            tags += "".join(f" {t}" for t in rating_tag(p, s))
+            tags += "" if p.get("rating") is None else " " + s.paint(f"(rating {p['rating']})", "grey")
             lines.append(f"   {s.text(p['name'])}{tags}")
         on = [f"{k}={v}" if v is not True else k for k, v in m["options"].items() if v not in (None, False, "off")]
         lines.append(f" Options: {', '.join(on) or 'none'}   (/option to see them all)")

@@ -108,9 +108,15 @@ def rating_tag(player: dict[str, Any], style: Style) -> list[str]:
     return [] if rating is None else [style.paint(f"[{rating}]", "grey")]
 
 
+def rating_heading(players: list[dict[str, Any]]) -> str:
+    """``  [rating]``, for a table's heading row when a seat is rated: it names the bracketed figure after the rows
+    (``rating_tag``), which stood under no heading and read as anything (a score, a seat number)."""
+    return "  [rating]" if any(p.get("rating") is not None for p in players) else ""
+
+
 def rated(user: dict[str, Any]) -> str:
-    """A ``/who`` row's rating: ``1043 wizard`` (at their table's game, else their best), or nothing."""
-    return "" if user.get("rating") is None else f"{user['rating']} {user['rating_game']}"
+    """A ``/who`` row's rating: ``rated 1043 in wizard`` (at their table's game, else their best), or nothing."""
+    return "" if user.get("rating") is None else f"rated {user['rating']} in {user['rating_game']}"
 
 
 def last_trick(view: dict[str, Any], style: Style, card: Callable[[str], str]) -> list[str]:

@@ -18,6 +18,7 @@ from mudwiz.render.common import (
     confirmations,
     event_message,
     last_trick,
+    rating_heading,
     round_over,
     seat_tags,
     standings,
@@ -96,6 +97,7 @@ def player_rows(view: dict[str, Any], style: Style) -> list[str]:
     """A row a player in seat order: the turn marker, name, score and the game's own plain fields."""
     cols = _columns(view)
     head = f"   {'player':<{NAME}} {'score':>6}" + "".join(f" {k.replace('_', ' ')[:w]:>{w}}" for k, w in cols)
+    head += rating_heading(view.get("players", []))
     rows = [style.paint(head, "grey")]
     waiting = set(view.get("waiting") or ())
     for p in view.get("players", []):

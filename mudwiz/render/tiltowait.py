@@ -10,7 +10,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from mudwiz.games.base import Event, Phase
-from mudwiz.render.common import confirmations, event_message, round_over, seat_tags, standings, your_hand
+from mudwiz.render.common import (
+    confirmations,
+    event_message,
+    rating_heading,
+    round_over,
+    seat_tags,
+    standings,
+    your_hand,
+)
 from mudwiz.render.style import Style, cell_width, counted, pad, truncate, visible_len, wrap_cards
 
 COLOUR_NAMES = {"K": "black", "R": "red", "G": "gold", "B": "blue"}
@@ -98,7 +106,7 @@ def table_view(view: dict[str, Any], style: Style) -> list[str]:
     extra = situation_line(t, style)
     if extra:
         lines.append(extra)
-    lines.append(style.paint(f"   {'player':<16} {'cards':>5} {'score':>7}", "grey"))
+    lines.append(style.paint(f"   {'player':<16} {'cards':>5} {'score':>7}{rating_heading(t['players'])}", "grey"))
     for p in t["players"]:
         marker = ">" if p["name"] in t["waiting"] else " "
         name = style.text(p["name"])

@@ -15,6 +15,7 @@ from mudwiz.render.common import (
     confirmations,
     event_message,
     last_trick,
+    rating_heading,
     round_over,
     row_tags,
     standings,
@@ -64,7 +65,7 @@ def table_view(view: dict[str, Any], style: Style) -> list[str]:
         done = sum(q["has_passed"] for q in t["players"])
         lines.append(f" Pass {p['count']} cards {to}({p['direction']}); {done} of {len(t['players'])} have passed.")
     lines.append(style.paint(f"   {'player':<16} {'total':>6} {'fire':>5} {'tricks':>6}  "
-                             f"{'passed' if passing else 'card'}", "grey"))
+                             f"{'passed' if passing else 'card'}{rating_heading(t['players'])}", "grey"))
     for p in trick_order(t):
         marker = ">" if p["name"] in t["waiting"] else " "
         name = style.text(p["name"])

@@ -11,6 +11,7 @@ from mudwiz.render.common import (
     confirmations,
     event_message,
     last_trick,
+    rating_heading,
     round_over,
     row_tags,
     standings,
@@ -47,7 +48,8 @@ def table_view(view: dict[str, Any], style: Style) -> list[str]:
     lines.append(f" Trump: {trump_text}")
     follow = _suit(style, t["lead"]) if t["lead"] else ("anything" if t["trick"] else "-")
     lines.append(f" Dealer: {style.text(t['dealer'])}   Leads: {style.text(t['leader'])}   Follow: {follow}")
-    lines.append(style.paint(f"   {'player':<16} {'score':>6} {'(now)':>7} {'tricks/bid':>10}  card", "grey"))
+    lines.append(style.paint(f"   {'player':<16} {'score':>6} {'(now)':>7} {'tricks/bid':>10}  card"
+                             f"{rating_heading(t['players'])}", "grey"))
     seen = False  # clairvoyance: a card another player holds is shown to you
     for p in trick_order(t):
         marker = ">" if p["name"] in t["waiting"] else " "
