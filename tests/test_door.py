@@ -130,6 +130,35 @@ def test_a_wrong_secret_is_refused_in_one_line_and_the_door_exits(rlogin_server,
     assert done.stdout.startswith("mudwiz: this rlogin port")  # the caller is told too
 
 
+def test_a_banned_handle_is_refused_at_the_handshake_and_the_door_exits_1(tmp_path) -> None:
+    """The server let the banned caller's handshake through, then said the ban and closed, and the door took
+    that for a caller who was done: exit status 0, and the BBS had no way to tell."""
+    import time
+
+    from mudwiz.store import Ban, open_store
+
+    data = tmp_path / "data"
+    data.mkdir()
+    store = open_store(data)
+    store.add_ban(Ban("name", "Door_Lee@door", None, "admin", time.time()))
+    store.close()
+    rlogin = free_port()
+    with running_server(MUDWIZ_DATA=str(data), MUDWIZ_RLOGIN=f"tcp:{rlogin}:interface=127.0.0.1",
+                        MUDWIZ_RLOGIN_BBS=f"door:{SECRET}"):
+        drop = tmp_path / "door32.sys"
+        drop.write_text(door32(), encoding="cp437")
+        done = run_door(str(drop), "--server", f"127.0.0.1:{rlogin}", "--secret", SECRET)
+        assert done.returncode == 1, done
+        assert done.stderr == "mudwiz door: Door_Lee@door is banned from this server until a sysop lifts it\n"
+        assert done.stdout.startswith("mudwiz: Door_Lee@door is banned")  # the caller is told too
+        drop.write_text(door32(handle="Door Other"), encoding="cp437")
+        other = door(drop, rlogin, minute="60")  # another handle of the same BBS comes in
+        try:
+            other.read_until(b"Welcome, Door_Other@door!")
+        finally:
+            other.close()
+
+
 @pytest.mark.parametrize(("name", "content", "error"), [
     ("door32.sys", door32(minutes="lots"), "line 9 (minutes left) of the DOOR32.SYS is 'lots', not a whole number"),
     ("door32.sys", "2\r\n-1\r\n", "is no DOOR32.SYS: 2 lines, not 11 or more"),

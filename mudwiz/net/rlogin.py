@@ -236,6 +236,12 @@ class RloginLines(LineProtocol):
         if name is None:
             self.refuse(f"the handle {handshake.client_user[:40]!r} has too few of A-Z a-z 0-9 _ - to be a name")
             return False
+        sysops = self.connection.lobby.sysops
+        banned = None if sysops is None else (
+            sysops.refusal("address", self.connection.session.address) or sysops.refusal("name", name))
+        if banned is not None:  # refused at the handshake, as rlogind refuses: the door exits 1 with the line
+            self.refuse(banned)
+            return False
         said = choice(handshake.terminal)
         session = self.connection.session
         session.adopt(said.mode, said.charset)  # the keys are read in that charset too (``Keyboard``)
