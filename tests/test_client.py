@@ -447,6 +447,19 @@ def test_completion_follows_the_servers_catalogue() -> None:
     assert texts(completer, "/new ") == ["wizard", "hearts"]
     assert texts(completer, "/bot add ") == ["random", "ace"]
     assert "dance" in texts(completer, "/help ") and "hearts" in texts(completer, "/help ")
+    assert texts(completer, "/help a") == ["all"]
+
+
+def test_completion_knows_the_arguments_of_rules_top_rating_and_history() -> None:
+    """Tab after ``/rules``, ``/top``, ``/rating`` and ``/history`` offered nothing (found by a probe)."""
+    model = Model()
+    model.apply({"type": "welcome", "name": "ann"})
+    model.apply(WIZARD_PLAYING)
+    completer = CommandCompleter(model)
+    assert texts(completer, "/rules w") == ["wizard", "witches"]
+    assert texts(completer, "/rules tiltowait s") == ["scoring", "spells"]
+    assert texts(completer, "/top t") == ["tiltowait"]
+    assert texts(completer, "/rating b") == ["bot1", "bobby"] == texts(completer, "/history b")
 
 
 def test_cursor_walks_the_playable_cards_in_hand_order() -> None:

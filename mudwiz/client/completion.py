@@ -24,6 +24,7 @@ COMMANDS = {
     "/say": "chat", "/tell": "NAME TEXT: private message", "/quit": "leave the client",
 }
 BOT_LEVELS = ("random", "good")
+RULE_SECTIONS = ("goal", "play", "scoring", "options", "spells")  # /rules GAME SECTION (docs/protocol.md)
 
 
 def _matching(candidates: Iterable[str], typed: str, meta: str | None = None) -> Iterator[Completion]:
@@ -60,6 +61,20 @@ class CommandCompleter(Completer):
         verb, _, rest = text.partition(" ")
         yield from self._arguments(verb.lower(), rest)
 
+    def _first_argument(self, verb: str) -> tuple[list[str], str | None] | None:
+        """What a command's one argument may be (and its label), for the commands that take one from a list."""
+        model = self.model
+        if verb in ("/join", "/watch"):
+            ids = [str(t["id"]) for t in model.tables]
+            if model.state is not None:
+                ids.append(str(model.state.get("table")))
+            return ids, "table"
+        if verb in ("/tell", "/rating", "/history"):
+            return model.player_names(), None
+        if verb in ("/new", "/top"):
+            return list(model.games or available()), None
+        return None
+
     def _arguments(self, verb: str, rest: str) -> Iterator[Completion]:
         model = self.model
         words = rest.split(" ")
@@ -75,19 +90,19 @@ class CommandCompleter(Completer):
                 if move.lower().startswith(typed):
                     yield Completion(move[len(verb) + 1:], start_position=-len(rest), display_meta="legal")
             return
-        if len(words) > 1 and verb not in ("/bot",):
+        if len(words) > 1 and verb not in ("/bot", "/rules"):
             return  # past the argument: free text (a tell's message)
-        if verb in ("/join", "/watch"):
-            ids = [str(t["id"]) for t in model.tables]
-            if model.state is not None:
-                ids.append(str(model.state.get("table")))
-            yield from _matching(ids, last, "table")
-        elif verb == "/tell":
-            yield from _matching(model.player_names(), last)
-        elif verb == "/new":
-            yield from _matching(model.games or available(), last)
+        single = self._first_argument(verb)
+        if single is not None:
+            yield from _matching(single[0], last, single[1])
+        elif verb == "/rules":
+            if len(words) == 1:
+                yield from _matching(model.games or available(), last)
+            elif len(words) == 2:
+                yield from _matching(RULE_SECTIONS, last, "section")
         elif verb == "/help":
-            yield from _matching([*(c.removeprefix("/") for c in self.commands()), *(model.games or available())], last)
+            topics = [*(c.removeprefix("/") for c in self.commands()), *(model.games or available()), "all"]
+            yield from _matching(topics, last)
         elif verb == "/option" and model.state is not None:
             names = [*model.state.get("options", {}), *model.state.get("table_options", {})]
             yield from _matching(names, last, "option")
