@@ -233,7 +233,8 @@ class Connection:
         if self.gone:  # taken over by another connection, closing: what it still sent is for nobody
             return
         if self.checking:
-            self.reply_error(BadCommand("wait for the answer about your password: that line was ignored"), None)
+            self.reply_error(BadCommand("wait for the answer about your password: that line was ignored"), None,
+                             moves=False)
             return
         if self.asking is not None:
             self.answer(line)
@@ -448,10 +449,10 @@ class Connection:
         try:
             done = self.check(asking)
         except MudwizError as exc:
-            self.reply_error(exc, request_id)
+            self.reply_error(exc, request_id, moves=False)
         except Exception:
             log.failure("{purpose} for {name} failed", purpose=asking.purpose, name=asking.name)
-            self.reply_error(MudwizError("internal error; nothing was changed"), request_id)
+            self.reply_error(MudwizError("internal error; nothing was changed"), request_id, moves=False)
         else:
             self.checking = True
             done.addCallbacks(self.checked, self.check_failed, callbackArgs=(asking, request_id),
@@ -476,6 +477,8 @@ class Connection:
             raise BadCommand(f"the two passwords differ; {kept}")
         if len(new) < MIN_PASSWORD:
             raise BadCommand(f"a password has at least {MIN_PASSWORD} characters; {kept}")
+        if not new.strip():
+            raise BadCommand(f"a password of blanks only is too easy to guess; {kept}")
         if asking.purpose == "register":
             return accounts.register(asking.name, new)
         self.throttle(asking.name)
@@ -489,10 +492,10 @@ class Connection:
         try:
             self.conclude(result, asking, request_id)
         except MudwizError as exc:
-            self.reply_error(exc, request_id)
+            self.reply_error(exc, request_id, moves=False)
         except Exception:  # a bug costs this reply, never the connection
             log.failure("{purpose} for {name} failed", purpose=asking.purpose, name=asking.name)
-            self.reply_error(MudwizError("internal error"), request_id)
+            self.reply_error(MudwizError("internal error"), request_id, moves=False)
 
     def conclude(self, result: Any, asking: Asking, request_id: Any) -> None:
         if asking.purpose in ("login", "resume", "takeover login", "takeover resume"):
@@ -517,10 +520,10 @@ class Connection:
         if self.gone:
             return
         if failure.check(AccountExists):
-            self.reply_error(BadCommand(f"{asking.name} was registered meanwhile"), request_id)
+            self.reply_error(BadCommand(f"{asking.name} was registered meanwhile"), request_id, moves=False)
             return
         log.failure("{purpose} for {name} failed", failure, purpose=asking.purpose, name=asking.name)
-        self.reply_error(MudwizError("internal error; nothing was changed"), request_id)
+        self.reply_error(MudwizError("internal error; nothing was changed"), request_id, moves=False)
 
     def welcome(self) -> None:
         """The welcome; a guest's carries their resume code, shown to them alone and never logged."""
@@ -531,9 +534,11 @@ class Connection:
             if code is not None:
                 self.session.notice(f"Your resume code is {code}: type it if you are asked for it after a drop.")
 
-    def reply_error(self, exc: MudwizError, request_id: Any) -> None:
+    def reply_error(self, exc: MudwizError, request_id: Any, moves: bool = True) -> None:
+        """The one-line error; ``moves``: with the moves the player may make when it is their turn (not after a
+        password dialogue, whose errors are about the account)."""
         try:
-            text = hint(self.session, str(exc))
+            text = hint(self.session, str(exc)) if moves else str(exc)
         except Exception:  # the hint is a courtesy: a bug in it must not cost the error reply or the connection
             log.failure("hint for {error!r} to {name} failed", error=str(exc), name=self.session.name)
             text = str(exc)

@@ -201,6 +201,59 @@ def test_password_changes_the_password(tmp_path: Path) -> None:
     assert again.logged_in
 
 
+def test_password_while_held_back_asks_all_the_same_and_no_password_reaches_the_room(tmp_path: Path) -> None:
+    """/password was refused at once while failed tries held the name back (which anyone can cause by guessing
+    at its login): the old and new passwords typed after it were chat, said to the lobby (found by a probe)."""
+    clock = Clock()
+    lobby = lobby_with_accounts(tmp_path, clock)
+    register(lobby, "dave")
+    dave, said = connect(lobby)
+    dave.receive("dave")
+    dave.receive(SECRET)
+    assert dave.logged_in
+    listener, heard = connect(lobby, "10.0.0.9")
+    listener.receive("listener")
+    guesser, _ = connect(lobby, "10.6.6.6")
+    for i in range(5):
+        guesser.receive("dave")
+        guesser.receive(f"guess {i}")
+    heard.take()
+    said.take()
+    for line in ("/password", SECRET, "brand new 1", "brand new 1"):
+        dave.receive(line)
+    reply = said.take()
+    assert "Old password: " in reply and "too many failed logins for dave" in reply
+    assert "brand new 1" not in heard.take() + reply and SECRET not in reply
+    clock.advance(60)
+    for line in ("/password", SECRET, "        ", "        "):  # eight blanks
+        dave.receive(line)
+    assert "a password of blanks only is too easy to guess; the password is unchanged" in said.take()
+
+
+def test_a_password_dialogues_error_lists_no_moves_on_the_players_turn(tmp_path: Path) -> None:
+    """'the two passwords differ; ...; you may: /bid 0, /bid 1': an account's error is not about the game."""
+    clock = Clock()
+    lobby = lobby_with_accounts(tmp_path, clock)
+    register(lobby, "hank")
+    hank, said = connect(lobby)
+    for line in ("hank", SECRET, "/new wizard", "/bot add", "/bot add", "/start"):
+        hank.receive(line)
+    table = lobby.tables[1]
+    assert table.game is not None
+    for _ in range(100):  # the bots before hank bid
+        if table.game.legal_actions(table.seat_of("hank")):
+            break
+        clock.advance(1)
+    assert table.game.legal_actions(table.seat_of("hank"))
+    said.take()
+    for line in ("/password", SECRET, "new secret 1", "new secret 2"):
+        hank.receive(line)
+    reply = said.take()
+    assert "the two passwords differ; the password is unchanged" in reply and "you may" not in reply
+    hank.receive("/frob")  # a game's player still hears their moves after any other error
+    assert "you may: /bid" in said.take()
+
+
 def test_a_login_still_being_checked_when_the_connection_drops_logs_nobody_in(tmp_path: Path) -> None:
     from twisted.internet import defer
 
