@@ -33,7 +33,7 @@ from mudwiz.store import StoreError
 from mudwiz.sysops import Sysops
 from mudwiz.table import IDLE_CLOSE, Journal, Records, Table, TableServices
 from mudwiz.thinking import Think, think_inline
-from mudwiz.usertext import BBS_NAME_RULE, NAME_RULE, one_line
+from mudwiz.usertext import BBS_NAME_RULE, NAME_RULE, said
 
 if TYPE_CHECKING:
     from mudwiz.cluster.presence import Presence
@@ -474,9 +474,9 @@ class Lobby:
             raise BadCommand(f"you are doing that too fast: {MOVE_BURST} at once, then one a second")
 
     def chat(self, session: Session, text: str) -> None:
-        """Say ``text`` to the room ``session`` is in, as one line (``one_line``: here too, so no path that
-        skips the network edge can carry a line break or a bidi override to others)."""
-        text = one_line(text)
+        """Say ``text`` to the room ``session`` is in, as one line (``spoken``: here too, so no path that skips
+        the network edge can carry a line break, a bidi override or a screenful of blanks to others)."""
+        text = said(text)
         self.may_talk(session)
         if session.table is not None:
             session.table.chat(session, text)
@@ -518,7 +518,7 @@ class Lobby:
             raise BadCommand(f"nobody called {name} is online")
         if target is session:
             raise BadCommand("that is you: /tell NAME TEXT sends TEXT to someone else")
-        text = one_line(text)
+        text = said(text)
         self.may_talk(session)
         message = {"type": "chat", "from": session.name, "channel": "tell", "to": target.name, "text": text}
         target.deliver(message)

@@ -29,7 +29,7 @@ from mudwiz.errors import BadCommand
 from mudwiz.numbers import whole_number
 from mudwiz.session import Session
 from mudwiz.store import Ban, Store, StoreError, iso_time
-from mudwiz.usertext import BBS_NAME_RULE, NAME_RULE, one_line
+from mudwiz.usertext import BBS_NAME_RULE, NAME_RULE, one_line, said
 
 log = Logger()
 
@@ -175,7 +175,7 @@ class Sysops:
     def kick(self, by: Session, name: str, reason: str = "") -> str:
         target = self._online(name)
         self._spare(by, target.name)
-        why = f": {one_line(reason)}" if reason else ""
+        why = f": {said(reason, 'a reason')}" if reason.strip() else ""
         self.remove(target, f"You are disconnected by the sysop {by.name}{why}.", by.name)
         return f"{target.name} is disconnected"
 
@@ -228,7 +228,7 @@ class Sysops:
             s.deliver(message)
 
     def announce(self, by: Session, text: str) -> None:
-        message = {"type": "announce", "from": by.name, "text": one_line(text)}
+        message = {"type": "announce", "from": by.name, "text": said(text, "an announcement")}
         self.everyone(message)
         self.lobby.broadcast(message)
 

@@ -1,13 +1,15 @@
 """Text a user typed, made safe before anyone else reads it: no control characters, one line, nothing invisible.
 
 It sits below every other layer (the lobby, the tables and the renderers all call it), so it imports nothing
-of mudwiz.
+of mudwiz but its errors (a leaf).
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
+
+from mudwiz.errors import BadCommand
 
 NAME_RULE = re.compile(r"^[A-Za-z0-9_-]{2,16}$")  # a user's name: typeable on any terminal, no spaces
 # A BBS caller's name, ``handle@tag``: given only by a trusted BBS link (net/rlogin.py), never typed at the name
@@ -90,3 +92,36 @@ def one_line(text: str) -> str:
                 marks = 0
         kept.append(ch)
     return "".join(kept)
+
+
+# Characters that show as nothing but space: every Unicode space (str.isspace: NBSP, U+3000, the U+2000 block),
+# the braille blank and the Hangul fillers (letters and symbols by category, drawn blank).
+_BLANK_RUNS = re.compile("[\\s\u2800\u3164\u115f\u1160\uffa0]+")
+MAX_SPOKEN = 400  # characters of one chat line, tell, announcement or reason: five rows of 80
+
+
+def spoken(text: str) -> str:
+    """What one user says to others (chat, a tell, an announcement, a kick's reason): ``one_line``, with every
+    run of blanks made one space and none at either end. A line of 4,000 spaces (or braille blanks, which no
+    rule called space) was fifty blank rows on everyone's screen, within the chat rate limit, and blanks could
+    push text to where it posed as a line of the server's."""
+    return _BLANK_RUNS.sub(" ", one_line(text)).strip()
+
+
+def unsayable(text: str, what: str = "a line for others") -> str | None:
+    """Why ``text`` (``spoken`` already) cannot be said, or None: blank, or too long, refused whole in one line
+    rather than cut (what a person wrote is never lost unsaid)."""
+    if not text:
+        return f"{what} is blank: nothing was sent"
+    if len(text) > MAX_SPOKEN:
+        return f"{what} is at most {MAX_SPOKEN} characters (this one has {len(text)}); nothing was sent"
+    return None
+
+
+def said(text: str, what: str = "a line for others") -> str:
+    """``text`` as said to others (``spoken``), or ``BadCommand`` (``unsayable``: blank, or too long)."""
+    text = spoken(text)
+    refused = unsayable(text, what)
+    if refused is not None:
+        raise BadCommand(refused)
+    return text

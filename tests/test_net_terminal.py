@@ -200,10 +200,11 @@ def test_fit_wraps_painted_lines_to_the_width_and_loses_nothing() -> None:
     # a line broken in pieces: each piece keeps the paint in force where it starts, and each ends reset; a word
     # wider than the window is broken where the window ends, its tail on the next rows (it was cut, and lost)
     error = "\x1b[31;1m! unknown command: /x" + "A" * 100 + " and \x1b[4mmore\x1b[24m words\x1b[0m"
+    # (its later rows indented as wrapped rows are: at the left edge a row could pass for a line of its own)
     assert fit([error], 40) == ["\x1b[31;1m! unknown command:\x1b[0m",
                                 "\x1b[31;1m  /x" + "A" * 36 + "\x1b[0m",
-                                "\x1b[31;1m" + "A" * 40 + "\x1b[0m",
-                                "\x1b[31;1m" + "A" * 24 + "\x1b[0m",
+                                "\x1b[31;1m  " + "A" * 38 + "\x1b[0m",
+                                "\x1b[31;1m  " + "A" * 26 + "\x1b[0m",
                                 "\x1b[31;1m  and \x1b[4mmore\x1b[24m words\x1b[0m"]
     url = "see https://example.org/" + "x" * 90 + " ok"
     assert "".join(piece.strip() for piece in fit([url], 40)) == url.replace(" ", "")

@@ -15,8 +15,10 @@ from recorder import Recorder
 from twisted.internet.task import Clock
 
 from mudwiz.commands import dispatch
+from mudwiz.errors import BadCommand
 from mudwiz.lobby import Lobby
-from mudwiz.usertext import MAX_MARKS, one_line
+from mudwiz.render.style import fit
+from mudwiz.usertext import MAX_MARKS, MAX_SPOKEN, one_line, spoken
 
 BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"  # every line break str.splitlines() knows
 BIDI = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c"
@@ -117,3 +119,40 @@ def test_the_lobby_delivers_chat_and_tells_as_one_line_whatever_path_they_came_b
     lobby.chat(alice, attack)
     chats = bob.of_type("chat")
     assert [(m["channel"], m["text"]) for m in chats] == [("lobby", wanted), ("tell", wanted), ("table 1", wanted)]
+
+
+# ---------------------------------------------------------------- what one line may cost the others' screens
+
+
+@given(st.text(alphabet=st.sampled_from(" \u00a0\u2800\u3000\u3164\u2003\tab*"), max_size=300))
+def test_spoken_text_has_no_run_of_blanks_and_none_at_either_end(text: str) -> None:
+    said = spoken(text)
+    assert "  " not in said and said == said.strip()
+    assert not set(said) & set("\u00a0\u2800\u3000\u3164\u2003\t")
+
+
+def test_a_screenful_of_blanks_or_a_line_too_long_is_never_said() -> None:
+    """'a' + 4,000 spaces + 'b' was fifty blank rows on everyone's screen, ten such lines in the chat rate
+    limit's burst (braille blanks too, which no rule called space); a 4,000-letter word was fifty rows too."""
+    lobby = Lobby(Clock(), seed=1)
+    alice, bob = Recorder(), Recorder()
+    lobby.login(alice, "alice")
+    lobby.login(bob, "bob")
+    lobby.chat(alice, "a" + " " * 4000 + "b")
+    lobby.tell(alice, "bob", "hi \u2800\u2800\u2800 there\u3000\u3000!")
+    assert [m["text"] for m in bob.of_type("chat")] == ["a b", "hi there !"]
+    for attempt in (lambda: lobby.chat(alice, "x" * (MAX_SPOKEN + 1)), lambda: lobby.chat(alice, "\u2800" * 9),
+                    lambda: lobby.tell(alice, "bob", "y " * MAX_SPOKEN)):
+        with pytest.raises(BadCommand, match="nothing was sent"):
+            attempt()
+    lobby.chat(alice, "x" * MAX_SPOKEN)  # as long as a line may be
+    assert len(bob.of_type("chat")) == 3
+
+
+def test_a_word_wider_than_the_window_goes_on_indented_never_at_the_left_edge() -> None:
+    """A chat line's word too long for a row carried on at column 0, where a padded ``** Announcement from the
+    sysop`` read as the server's own line (found by a probe)."""
+    line = "[lobby] bob: hi " + "x" * 78 + "**Announcement_from_the_sysop"
+    rows = fit([line], 80)
+    assert len(rows) == 3 and all(row.startswith("  ") for row in rows[1:])
+    assert "".join(row.replace(" ", "") for row in rows) == line.replace(" ", "")  # nothing lost

@@ -25,9 +25,9 @@ MARKS = "\u0301" * 20
 # (how it is sent, the text, what the others must read). A raw line cannot hold \n or \r (they end it).
 PAYLOADS = {
     "json": ("<<\n* bob has left.\r\n\u2029\u202e!iH\u2066\u200b e" + MARKS + "\tok>>",
-             "<< * bob has left.   !iH e\u0301\u0301 ok>>"),
+             "<< * bob has left. !iH e\u0301\u0301 ok>>"),  # runs of blanks made one space
     "raw": ("<<\u2028* bob has left.\x0b\x85\t\u202e!iH\u200b\ufeff e" + MARKS + "\u2029ok>>",
-            "<< * bob has left.   !iH e\u0301\u0301 ok>>"),
+            "<< * bob has left. !iH e\u0301\u0301 ok>>"),
 }
 FIELDS = ["lobby", "lobby /say", "table", "table /say", "tell"]
 _names = itertools.count(1)

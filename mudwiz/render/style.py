@@ -195,10 +195,12 @@ def wrap_words(text: str, width: int, indent: int = 2) -> list[str]:
     return [line.replace(NO_BREAK, " ") for line in lines]
 
 
-def chop_painted(line: str, width: int) -> list[str]:
+def chop_painted(line: str, width: int, indent: int = 0) -> list[str]:
     """``line`` (ANSI codes allowed) in pieces of at most ``width`` cells, broken wherever the width ends: for a
     word wider than the window (a long address in chat), whose tail a cut would lose. Its codes stay where they
-    were; a wide character is never halved."""
+    were; a wide character is never halved. The pieces after the first are indented by ``indent``, as wrapped
+    lines are: one that started at the left edge could pass for a line of its own (a chat line padded out to
+    the edge, then ``** Announcement from the sysop``)."""
     if visible_len(line) <= width:
         return [line]
     pieces: list[str] = []
@@ -207,9 +209,9 @@ def chop_painted(line: str, width: int) -> list[str]:
     for piece, is_code in _painted(line):
         if not is_code:
             w = char_width(piece)
-            if used + w > width and used:
+            if used + w > width and used > (indent if pieces else 0):
                 pieces.append("".join(out))
-                out, used = [], 0
+                out, used = [" " * indent], indent
             used += w
         out.append(piece)
     pieces.append("".join(out))
@@ -331,7 +333,7 @@ def fit(lines: list[str], width: int) -> list[str]:
         if visible_len(line) <= width:
             fitted.append(line)
             continue
-        pieces = [chop for piece in wrap_words(line, width) for chop in chop_painted(piece, width)]
+        pieces = [chop for piece in wrap_words(line, width) for chop in chop_painted(piece, width, 2)]
         fitted += [_closed(piece) for piece in _carry_paint(pieces)]
     return fitted
 
