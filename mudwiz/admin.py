@@ -70,9 +70,11 @@ def grant(store: Store, args: argparse.Namespace) -> str:
 
 def revoke(store: Store, args: argparse.Namespace) -> str:
     role = _role(args.role)
+    account = store.account(args.name)
+    name = account.name if account is not None else args.name  # as registered, as grant says it
     if not store.revoke_role(args.name, role):
-        raise AdminError(f"{args.name} is not a {role}")
-    return f"{args.name} is no longer a {role}"
+        raise AdminError(f"{name} is not a {role}")
+    return f"{name} is no longer a {role}"
 
 
 def listing(store: Store, args: argparse.Namespace) -> str:

@@ -87,7 +87,7 @@ def serve_forever(listen: str | None, motd: str | None, data: str | None = None,
     from twisted.internet.error import CannotListenError
     from twisted.logger import globalLogBeginner
 
-    from mudwiz.service import cannot_listen, makeService
+    from mudwiz.service import cannot_listen, makeService, stop_started
     from mudwiz.supervisor import ParentWatch, log_observer, parse_inherited
 
     stderr = sys.stderr  # the log takes over sys.stderr; a failure to start is said on the real one
@@ -109,7 +109,7 @@ def serve_forever(listen: str | None, motd: str | None, data: str | None = None,
     except CannotListenError as exc:  # a taken port, a bad interface: one line, not a traceback
         endpoints = top.endpoints  # type: ignore[attr-defined]  # set by makeService: the listening descriptions
         print(cannot_listen(endpoints, exc), file=stderr)
-        top.stopService()  # the services that did start (the store's thread and file) let go
+        stop_started(top)  # the services that did start (the store's thread and file) let go
         return 1
     reactor.addSystemEventTrigger("before", "shutdown", top.stopService)
     if parent_fd is not None:

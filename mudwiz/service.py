@@ -408,6 +408,20 @@ def endpoint_port(endpoint: str | None) -> str | None:
     return None
 
 
+def stop_started(parent: service.MultiService) -> None:
+    """Stop the services under ``parent`` that did start, the last first: when a listener fails to start, the
+    ones after it never ran, and Twisted's ``stopService`` of a listener that never started raises (a traceback
+    after the one line that says which port is taken)."""
+    for child in reversed(list(parent)):
+        if not child.running:
+            continue
+        if isinstance(child, service.MultiService):
+            stop_started(child)
+            service.Service.stopService(child)
+        else:
+            child.stopService()
+
+
 def add_listener(top: service.MultiService, name: str, endpoint: str | None, factory: Factory,
                  inherited: Mapping[str, int] | None = None) -> None:
     """Listen on ``endpoint`` (a Twisted endpoint description) with ``factory``, as the service ``name``; a

@@ -112,3 +112,23 @@ def test_a_taken_raw_port_is_named_in_the_one_line_that_stops_the_start(
                          env={**os.environ, "MUDWIZ_RAW_LISTEN": taken})
     assert run.returncode == 1
     assert run.stderr == f"mudwiz: cannot listen on {taken}: Address already in use\n"
+
+
+def test_both_ports_taken_is_the_one_line_and_no_traceback(tmp_path: Path) -> None:
+    """With the telnet port taken the raw listener never started, and stopping it raised: a traceback after the
+    one line (found by a probe)."""
+    holders = [socket.socket() for _ in range(2)]
+    try:
+        for holder in holders:
+            holder.bind(("127.0.0.1", 0))
+            holder.listen()
+        telnet, raw = (f"tcp:{h.getsockname()[1]}:interface=127.0.0.1" for h in holders)
+        run = subprocess.run([sys.executable, "-m", "mudwiz.cli", "serve", "--listen", telnet, "--data",
+                              str(tmp_path)], cwd=ROOT, capture_output=True, text=True, timeout=30,
+                             env={**os.environ, "MUDWIZ_RAW_LISTEN": raw})
+    finally:
+        for holder in holders:
+            holder.close()
+    assert run.returncode == 1
+    assert run.stderr == f"mudwiz: cannot listen on {telnet}: Address already in use\n"
+    assert "Traceback" not in run.stdout and "critical" not in run.stdout, run.stdout  # the log

@@ -77,7 +77,8 @@ def test_admin_grant_needs_a_registered_name_and_the_commands_need_the_role(tmp_
         assert guest.wait_for(lambda m: m["type"] == "announce")["text"] == "hello"
         listed = admin(data, "list")
         assert listed.returncode == 0 and listed.stdout.splitlines() == ["sysops: Reg", "bans: none"]
-        assert admin(data, "revoke", "reg", "sysop").returncode == 0
+        revoked = admin(data, "revoke", "reg", "sysop")
+        assert revoked.returncode == 0 and revoked.stdout.strip() == "Reg is no longer a sysop"  # as registered
         assert registered.request("/announce again")["message"] == "only a sysop can announce"
         assert server.alive()
     missing = admin(tmp_path / "nowhere", "list")

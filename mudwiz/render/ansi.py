@@ -256,7 +256,8 @@ class Presenter:
         for g in m["games"]:
             rows.append(s.rule(f"Top rated: {g['game']}"))
             rows += [f"  {r['rank']:>3}. {pad(s.text(r['name']), 16)} {r['rating']:>6}  "
-                     f"(mu {r['mu']:5.2f}, sigma {r['sigma']:4.2f}) {r['games']:>4} games" for r in g["players"]]
+                     f"(mu {r['mu']:5.2f}, sigma {r['sigma']:4.2f}) {r['games']:>4} game{'s' * (r['games'] != 1)}"
+                     for r in g["players"]]
             if not g["players"]:
                 rows.append("  Nobody is rated yet.")
             bots = ", ".join(f"{b['name']} {b['rating']}" for b in g["bots"])
