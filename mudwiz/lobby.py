@@ -323,7 +323,7 @@ class Lobby:
             else:
                 if not seated and self.grace > 0 and session in table.observers:
                     self.keep_watch(session.name, table)
-                table.leave(session)
+                table.leave(session, dropped=True)
 
     def keep_watch(self, name: str, table: Table) -> None:
         """``name`` watches ``table`` again if they log in within the grace period (``watch_again``). The name is

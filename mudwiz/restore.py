@@ -210,6 +210,6 @@ def rearm(table: Table) -> None:
     """The clocks of a running game, as after its last move: the round end's, the turn's, the bots'."""
     assert table.game is not None
     if table.game.phase == "roundend":
-        table.rounds.round_ended()
+        table.rounds.restored()
     table.bots.schedule()
     table.turn_clock.restart()

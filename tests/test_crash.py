@@ -217,6 +217,7 @@ def test_tables_survive_kill_9_at_random_moments(tmp_path: Path) -> None:
             p.client.request("/history")
             history = p.client.of_type("history")[-1]["games"]
             assert [g["outcome"] for g in history] == ["finished"] * min(p.finished, 10), history
+            p.client.request("/leave")  # on purpose: a table left so closes at once (dropped, it would wait)
             p.client.close()
         watcher = JsonClient(server.address, "Watcher")  # the players left their tables (games over): they close
         deadline = time.monotonic() + 20

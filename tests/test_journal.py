@@ -544,3 +544,31 @@ def test_a_games_last_moves_are_journaled_before_its_record_is_kept(store: Store
         ungate()
     assert alice.of_type("game_end"), "the game was played to its end"
     assert len(seen) == 1 and seen[0][0] == seen[0][1] > 0, seen
+
+
+def test_a_restart_at_a_round_end_waits_for_its_people_to_see_the_result(store: Store) -> None:
+    """Restored at a round end, with everyone away, the round was dealt at a bot's pace: nobody saw its result
+    or typed /ok (found by a probe). It waits for them now, at most the confirm clock."""
+    clock, lobby = journaled_lobby(store)
+    alice = Recorder()
+    lobby.login(alice, "Alice")
+    for command in ("/new wizard", "/option rounds 2", "/option confirm 60", "/bot add random", "/bot add random",
+                    "/start"):
+        dispatch(lobby, alice, command)
+    rng = random.Random(3)
+    while lobby.tables[1].game.phase != "roundend":  # type: ignore[union-attr]
+        move(lobby, alice, rng)
+        clock.advance(1)
+    clock2, lobby2 = journaled_lobby(store)
+    [table] = restore_tables(lobby2, store.open_tables())
+    clock2.advance(10)
+    assert table.game is not None and table.game.phase == "roundend"  # nobody is back: the round is not dealt
+    back = Recorder()
+    lobby2.login(back, "Alice")
+    clock2.advance(20)
+    assert table.game.phase == "roundend" and "/ok" in back.last_state()["legal"]
+    dispatch(lobby2, back, "/ok")
+    assert table.game.phase != "roundend"
+    clock3, lobby3 = journaled_lobby(store)
+    [again] = restore_tables(lobby3, store.open_tables())
+    assert again.game is not None and again.game.phase != "roundend"

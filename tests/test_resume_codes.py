@@ -155,7 +155,7 @@ def test_during_the_grace_period_only_the_code_takes_the_seat_back() -> None:
 def test_after_the_stand_in_took_over_the_seat_needs_the_code_too() -> None:
     clock = Clock()
     lobby = Lobby(clock, seed=1, grace=10)
-    owner, _ = seated_and_playing(lobby, "Ann")
+    owner, _ = seated_and_playing(lobby, "Ann", partner=logged_in(lobby, "partner"))  # who plays on
     code = lobby.resume_codes["ann"]
     table = owner.session.table
     assert table is not None

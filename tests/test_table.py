@@ -238,7 +238,11 @@ def test_turn_timer_plays_for_a_person_who_stalls() -> None:
     assert game.waiting()[0] == first and game.bids[first] is None
     clock.advance(2)
     assert game.bids[first] is not None
-    assert any(f"Time is up for p{first}" in m["text"] for m in people[0].of_type("notice"))
+    bid = f"/bid {game.bids[first]}"
+    told = [m["text"] for p in people for m in p.of_type("notice") if "Time is up" in m["text"]]
+    assert f"Time is up: {bid} is made for you." in told
+    assert f"Time is up for p{first}: a random move is made for them." in told
+    assert sum(bid in text for text in told) == 1  # named to its player alone (a secret bid would be given away)
     for _ in range(10):  # nobody moves: the timer plays the whole round
         clock.advance(31)
     assert game.finished

@@ -173,7 +173,7 @@ def test_anyone_leaving_a_finished_table_leaves_the_others_views_whole(how: str)
     elif how == "drop":
         lobby.disconnect(people[1])
     else:
-        assert dispatch(lobby, people[0], "/bot remove bot1") == "bot1 leaves"
+        assert dispatch(lobby, people[0], "/bot remove bot1") == "bot1 leaves table 1"
     for p in (people[0], people[2]):
         dispatch(lobby, p, "/look")
         dispatch(lobby, p, "/score")
@@ -346,3 +346,68 @@ def test_a_dropped_players_row_says_how_long_the_seat_is_kept() -> None:
     back = Recorder()
     lobby.login(back, "p1")
     assert "away_for" not in next(p for p in back.last_state()["players"] if p["name"] == "p1")
+
+
+# ------------------------------------------------------------------ a table's people, found by a probe
+
+
+def test_a_table_never_stays_without_a_host_who_can_start_it() -> None:
+    """A host who dropped mid-game was still the host once their stand-in left at the game's end, and a table
+    whose host left while someone watched gave the next to sit no host: `only the host () seats bots`."""
+    clock, lobby, people = seated(3, rounds="1", confirm="1")
+    dispatch(lobby, people[0], "/start")
+    lobby.disconnect(people[0])
+    clock.advance(31)  # past the grace: a stand-in plays the host's seat
+    finish_game(lobby, people[1:], clock)
+    table = lobby.tables[1]
+    assert table.host == "p1" and dispatch(lobby, people[1], "/bot add") is not None
+    assert "p1 is now the host." in [m["text"] for m in people[2].of_type("notice")]
+    clock, lobby, people = lobby_with(3)
+    dispatch(lobby, people[0], "/new wizard")
+    dispatch(lobby, people[1], "/watch 1")
+    dispatch(lobby, people[0], "/leave")
+    assert people[1].last_state()["host"] == ""  # the watcher's view is told, not left naming p0
+    dispatch(lobby, people[2], "/join 1")
+    assert lobby.tables[1].host == "p2" and dispatch(lobby, people[2], "/bot add") is not None
+
+
+def test_the_others_see_a_dropped_player_back_at_once() -> None:
+    clock, lobby, people = seated(3)
+    dispatch(lobby, people[0], "/start")
+    lobby.disconnect(people[1])
+    assert [p["away"] for p in people[2].last_state()["players"] if p["name"] == "p1"] == [True]
+    back = Recorder()
+    lobby.login(back, "p1")
+    assert [p["away"] for p in people[2].last_state()["players"] if p["name"] == "p1"] == [False]
+
+
+def test_a_table_whose_people_dropped_waits_for_them_and_one_left_on_purpose_closes() -> None:
+    """operations.md: a table with nobody left stays open ``idle_close`` seconds when its people dropped (so a
+    returning player finds it); only a waiting game's was kept so, a table not playing closed at once."""
+    clock, lobby, people = lobby_with(2, idle_close=15)
+    dispatch(lobby, people[0], "/new wizard")
+    dispatch(lobby, people[1], "/new witches")
+    lobby.disconnect(people[0])
+    dispatch(lobby, people[1], "/leave")
+    assert sorted(lobby.tables) == [1]
+    clock.advance(16)
+    assert lobby.tables == {}
+
+
+def test_an_abandoned_games_stand_ins_leave_and_hold_no_name() -> None:
+    clock, lobby, people = seated(1)
+    dispatch(lobby, people[0], "/bot add")
+    dispatch(lobby, people[0], "/bot add")
+    dispatch(lobby, people[0], "/start")
+    lobby.disconnect(people[0])
+    clock.advance(31)  # a stand-in takes the seat, no person is left: abandoned
+    table = lobby.tables[1]
+    assert table.status == "over" and table.seat_of("p0") is None and not lobby.holds_name("p0")
+
+
+def test_watching_the_table_whose_seat_is_kept_for_you_says_how_to_take_it_back() -> None:
+    clock, lobby, people = seated(3)
+    dispatch(lobby, people[0], "/start")
+    dispatch(lobby, people[1], "/leave")
+    with pytest.raises(BadCommand, match="your seat at table 1 is kept for you: /join 1 takes it back"):
+        dispatch(lobby, people[1], "/watch 1")

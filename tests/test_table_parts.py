@@ -171,6 +171,8 @@ def test_a_stand_in_keeps_the_seat_for_its_holder_who_takes_it_back() -> None:
     bot = roster.stand_in(1, "wizard", seed=1)
     assert roster.seats[1] is bot and bot.name == "bob" and is_stand_in(bot) and roster.away_until == {}
     assert roster.holds_seat_for("bob") and roster.own_seat(bob) is None
+    assert roster.host == "ann"  # the first person to sit at a table without a host hosts it
+    roster.host = ""  # ann's host role gone (she left while the stand-in played)
     back = Recorder("bob")
     roster.put_back(1, back)
     assert roster.own_seat(back) == 1 and roster.host == "bob", "a table without a host gets the one back"

@@ -191,8 +191,8 @@ class Table:
     def watch(self, session: Session) -> None:
         self.seating.watch(session)
 
-    def leave(self, session: Session, by: Session | None = None) -> str:
-        return self.seating.leave(session, by)
+    def leave(self, session: Session, by: Session | None = None, dropped: bool = False) -> str:
+        return self.seating.leave(session, by, dropped)
 
     def replace_with_bot(self, seat: int, why: str) -> None:
         self.seating.stand_in(seat, why)
@@ -238,6 +238,7 @@ class Table:
                  log=self.game.log)
         self.recording.finish("abandoned")
         self.announce("Nobody is left playing: the game is abandoned.")
+        self.seating.stand_ins_go()  # as at a game's end: left seated they held their people's names on
         self.send_states()
 
     def _stop_game_timers(self) -> None:

@@ -73,6 +73,15 @@ class RoundConfirmation:
         elif not self.pending():
             table.timers.confirm_in(table.pace, self.advance)
 
+    def restored(self) -> None:
+        """The server restarted at a round end: its people are away, their seats kept. The round waits for them
+        to come back and confirm (``maybe_advance`` when one does), at most ``confirm`` seconds: not a bot's pace
+        for nobody, which dealt the next round before anyone saw this one's result."""
+        self.confirmed = set()
+        delay = self.table.config.settings.confirm
+        if delay:
+            self.table.timers.confirm_in(delay, self.advance)
+
     def maybe_advance(self) -> None:
         """Go on if the round end waits for nobody any more; else show everyone whom it still waits for."""
         table = self.table
@@ -132,6 +141,10 @@ class TurnClock:
                 continue
             action = table.any_move(seat)
             if action is not None and seat in table.game.waiting():
-                table.announce(f"Time is up for {person.name}: {action}.")
+                # The move is named to its player alone: a secret bid or the cards of a pass named to the table
+                # gave away what its events keep hidden. The others learn of it as of any move, by its events.
+                table.announce(f"Time is up for {person.name}: a random move is made for them.", exclude=person)
+                if person.connected:
+                    person.notice(f"Time is up: /{action} is made for you.")
                 table.played(table.game.apply(seat, action))
                 return

@@ -68,10 +68,13 @@ class Roster:
         return s is not None and (not s.connected or is_stand_in(s))
 
     def sit(self, session: Session) -> None:
-        """Take the next seat (an observer stops watching to sit down)."""
+        """Take the next seat (an observer stops watching to sit down); a table left without a host (its host left
+        while someone watched) gets the person who sits as host, or nobody could set it up or start it again."""
         if session in self.observers:
             self.observers.remove(session)
         self.seats.append(session)
+        if not self.host and not session.is_bot:
+            self.host = session.name
 
     def hand_over_host(self) -> str:
         """The host left: the first person seated hosts now; "" when no person is left to."""
@@ -128,7 +131,10 @@ class Seating:
 
     def watch(self, session: Session) -> None:
         table, roster = self.table, self.table.roster
-        if session in roster.observers or roster.seat_of(session.name) is not None:
+        seat = roster.seat_of(session.name)
+        if seat is not None and roster.seats[seat] is not session:  # a stand-in plays it for them, or it is kept
+            raise BadCommand(f"your seat at table {table.id} is kept for you: /join {table.id} takes it back")
+        if session in roster.observers or seat is not None:
             raise BadCommand(f"you are already at table {table.id}")
         roster.observers.append(session)
         session.table = table
@@ -136,9 +142,11 @@ class Seating:
         table.send_state(session, look=True)
         table.people_changed()
 
-    def leave(self, session: Session, by: Session | None = None) -> str:
+    def leave(self, session: Session, by: Session | None = None, dropped: bool = False) -> str:
         """Take ``session`` away from the table; mid-game a bot takes the seat so the others can play on. ``by``:
-        who took them away (the host, a bot), answered by their command's reply, not the notice."""
+        who took them away (the host, a bot), answered by their command's reply, not the notice. ``dropped``:
+        their connection is gone (not a ``/leave``): a table left empty stays open ``idle_close`` seconds for them
+        to find on coming back, as a running game's does."""
         table, roster = self.table, self.table.roster
         session.table = None
         if session.connected and not session.is_bot:
@@ -146,7 +154,7 @@ class Seating:
         if session in roster.observers:
             roster.observers.remove(session)
             table.announce(f"{session.name} stops watching.")
-            table.people_changed(gone_for_good=True)
+            table.people_changed(gone_for_good=not dropped)
             return "you stop watching"
         seat = roster.seat_of(session.name)
         if seat is None:
@@ -158,8 +166,8 @@ class Seating:
             table.announce(f"{session.name} leaves table {table.id}.", exclude=by)
         if roster.is_host(session) and roster.hand_over_host():
             table.announce(f"{roster.host} is now the host.")
-        table.people_changed(gone_for_good=True)
-        if roster.seats:
+        table.people_changed(gone_for_good=not dropped)
+        if roster.seats or roster.observers:  # a watcher too: the host and seats they see have changed
             table.send_states()
         return f"you leave table {table.id}"
 
@@ -186,6 +194,8 @@ class Seating:
         names = ", ".join(s.name for s in gone)
         table.announce(f"The game is over: the stand-in{'s' if len(gone) > 1 else ''} for {names} "
                        f"leave{'' if len(gone) > 1 else 's'} the table.")
+        if roster.seated(roster.host) is None and roster.hand_over_host():  # the host was one they stood in for
+            table.announce(f"{roster.host} is now the host.")
         table.people_changed()
 
     def reattach(self, session: Session) -> None:
@@ -197,5 +207,5 @@ class Seating:
         roster.put_back(seat, session)
         session.table = table
         table.announce(f"{session.name} is back.")
-        table.send_state(session, look=True)
+        table.fanout.send_states(look=session)  # the others' states said "away" until the next move
         table.people_changed()
