@@ -274,3 +274,21 @@ def test_each_taken_trick_is_shown_with_its_taker_then_the_table_again() -> None
                 assert list(player_rows(view))[0] == winner  # who leads the next trick
             won_with = next(c["card"] for c in trick["cards"] if c["player"] == winner)
             assert lines == [f"{winner} wins the trick with {won_with}."]
+
+
+def test_a_wide_windows_sheet_beside_the_table_is_the_sheet_as_it_stands() -> None:
+    """A round end's state carries the new sheet once, and draws no table for it: the sheet beside the next
+    round's tables stayed a round (or more) behind their scores, or was missing (found by a probe)."""
+    lobby, people = seated("wizard", "ann", "bob", "cy", options=("rounds 4",))
+    for person in people:
+        person.presenter = Presenter(Style.for_mode("ascii", 160))
+        person.mode = "ascii"  # a terminal's: sent the sheet whole when it changes, never its added rows
+    dispatch(lobby, people[0], "/start")
+    checked = 0
+    for round_ in (2, 3, 4):
+        play(lobby, people, lambda s, r=round_: s["round"] == r and s["phase"] == "bidding")  # type: ignore[misc]
+        drawn = [lines for message, lines in people[0].drawn if message.get("type") == "state" and lines][-1]
+        sheet_rows = [line[82:] for line in drawn if line[82:].strip()[:1].isdigit()]
+        assert len(sheet_rows) == round_ - 1, drawn  # one row a round scored, beside every table drawn
+        checked += 1
+    assert checked == 3

@@ -286,6 +286,8 @@ class Presenter:
             self._turn, self._round = None, None
             return self.waiting_room(m) if m.get("look") else []
         view = engine_view(m)
+        if "sheet" in view:  # this table's sheet as it now stands (a new game's: empty), from any state: the
+            self._sheet = (m["table"], view["sheet"])  # round end's comes once, with no table drawn for it
         first = self._phase != m["phase"]
         self._phase = m["phase"]
         trick_taken, self._trick_taken = self._trick_taken, False
@@ -317,8 +319,6 @@ class Presenter:
         """The game's table view, drawn for 80 columns; on a window wide enough for the score sheet as well
         (a telnet client's, 80 + 2 + what the sheet takes), the sheet beside it, its latest rounds when it is
         taller than the table, so the view never takes more rows than it would alone."""
-        if "sheet" in view:  # this table's sheet as it now stands (a new game's: empty)
-            self._sheet = (m["table"], view["sheet"])
         rows = self._sheet[1] if self._sheet is not None and self._sheet[0] == m["table"] else None
         room = self.style.width - WIDTH - SHEET_GAP
         if room < MIN_SHEET or not rows:
