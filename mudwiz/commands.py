@@ -189,7 +189,8 @@ def help_text(topic: str, session: Session, *, sysop: bool = False) -> str:
         lines.append("Options (/option NAME [VALUE], host, before /start):")
         lines += [line for o in (*cls.OPTIONS, *TABLE_OPTIONS) for line in _row(o.name, o.help, 14)]
         return "\n".join(lines)
-    for g in available():
+    here = [session.table.name] if session.table is not None else []  # the table's own game's move first
+    for g in dict.fromkeys([*here, *available()]):
         usage = game_class(g).VERBS.get(topic)
         if usage:
             return "\n".join(textwrap.wrap(f"/{usage.split(':')[0]} ({g}): {usage.partition(':')[2].strip()}", 80,

@@ -216,6 +216,15 @@ def test_the_host_hears_of_a_bot_it_seats_or_removes_once_and_the_others_which_b
     assert told == ["bot1 (good) sits down at table 1.", "bot1 leaves table 1."]
 
 
+def test_help_on_a_move_explains_the_tables_own_game_first() -> None:
+    """/help play at a Witches table explained Wizard's /play (Z, N), the first game with that verb."""
+    clock, lobby, people = setup()
+    assert "(wizard)" in help_text("play", people[0])
+    dispatch(lobby, people[0], "/leave")
+    dispatch(lobby, people[0], "/new witches")
+    assert "(witches)" in help_text("play", people[0]) and "(wizard)" not in help_text("play", people[0])
+
+
 def test_chat_stays_in_its_room_and_tells_reach_one_person() -> None:
     clock, lobby, people = setup()
     loner = Recorder()

@@ -988,3 +988,16 @@ def test_drawn_cards_are_seen_only_by_the_drawer():
     assert event.visible_to("Ann") is event
     assert event.visible_to("Bob") == Drew("Ann", 2, None, "attack")
     assert event.visible_to(None) == Drew("Ann", 2, None, "attack")
+
+
+def test_the_answer_prompts_name_only_moves_the_server_takes() -> None:
+    """'TILTOWAIT: /draw 2, or cancel: ... /play HAMAN COLOUR' to a player holding no HAMAN: /draw 2 was refused
+    (/draw takes no number), and the HAMAN could not be played (found by a probe)."""
+    from mudwiz.render.style import Style
+    from mudwiz.render.tiltowait import prompt
+
+    asked = {"phase": "play", "you": "a", "waiting": ["a"], "answer": {"spell": "TILTOWAIT", "draw": 2}}
+    shown = prompt({**asked, "legal": ["draw", "play MONTINO"]}, Style.for_mode("ascii"))
+    assert shown == " TILTOWAIT: /draw (2 cards), or cancel: /play MONTINO."
+    milwa = {**asked, "answer": {"spell": "MILWA", "draw": 0}, "legal": ["keep"]}
+    assert prompt(milwa, Style.for_mode("ascii")) == " MILWA: /keep shows your hand."

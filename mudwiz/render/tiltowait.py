@@ -146,10 +146,13 @@ def prompt(view: dict[str, Any], style: Style) -> str:
         text = f" Waiting for {who} to {doing}."
         return text + style.bold(side) if side and cell_width(text + side) <= 80 else text
     a = t.get("answer")
+    # the cancels this player can play now: a HAMAN named to one who holds none was refused
+    cancels = " or ".join(f"/play {spell}{' COLOUR' if spell == 'HAMAN' else ''}" for spell in ("MONTINO", "HAMAN")
+                          if any(x.startswith(f"play {spell}") for x in legal))
     if a is not None and a["spell"] == "MILWA":
-        text = " MILWA: /keep shows your hand; /play MONTINO or HAMAN COLOUR cancels."
-    elif a is not None and a["spell"] == "TILTOWAIT":
-        text = " TILTOWAIT: /draw 2, or cancel: /play MONTINO or /play HAMAN COLOUR."
+        text = f" MILWA: /keep shows your hand{f'; {cancels} cancels' if cancels else ''}."
+    elif a is not None and a["spell"] == "TILTOWAIT":  # /draw takes no number: "/draw 2" was refused
+        text = f" TILTOWAIT: /draw ({a['draw']} cards){f', or cancel: {cancels}' if cancels else ''}."
     elif a is not None:
         text = f" Draw {a['draw']}: /draw, or stack or cancel: /play CARD (marked)."
     elif t.get("drawn"):
