@@ -232,9 +232,9 @@ class Connection:
         password, which goes nowhere but to the accounts: it is never dispatched, logged or echoed."""
         if self.gone:  # taken over by another connection, closing: what it still sent is for nobody
             return
-        if self.checking:
-            self.reply_error(BadCommand("wait for the answer about your password: that line was ignored"), None,
-                             moves=False)
+        if self.checking:  # a request's reply carries its id, or a program keeping one in flight waits for ever
+            self.reply_error(BadCommand("wait for the answer about your password: that line was ignored"),
+                             request_id_of(line), moves=False)
             return
         if self.asking is not None:
             self.answer(line)
@@ -259,6 +259,11 @@ class Connection:
             # JSON may spell a line break (\\n) or a bidi override, and a backspace or DEL (\\u007f): read as the
             # same keys in a bare line are, so a password or a chat line is the same either way
             text = one_line(erase(request["cmd"])).strip()
+        elif self.session.mode == "json" and text[:1] in JSON_STARTS and parses(text):
+            # JSON that is no request (a batch's array, a string, null): a program's mistake, never chat for all
+            self.reply_error(BadCommand('bad JSON request: a JSON request is {"id": ..., "cmd": "/command ..."}'),
+                             None)
+            return
         if self.forwarded(text, request_id):
             return
         try:
@@ -412,11 +417,15 @@ class Connection:
         if refused is not None:
             raise BadCommand(refused)
 
-    def ask(self) -> None:
-        """Prompt for the dialogue's next password: on a terminal with the echo off, to a JSON client a message."""
+    def ask(self, request_id: Any = None) -> None:
+        """Prompt for the dialogue's next password: on a terminal with the echo off, to a JSON client a message
+        (with the ``id`` of the request that answered the one before, when it had one)."""
         assert self.asking is not None
         if self.session.mode == "json":
-            self.session.deliver({"type": "password", "name": self.asking.name, "prompt": self.asking.prompt[:-2]})
+            message = {"type": "password", "name": self.asking.name, "prompt": self.asking.prompt[:-2]}
+            if request_id is not None:
+                message["id"] = request_id
+            self.session.deliver(message)
             return
         self.outbox.secret(True)
         self.send(self.asking.prompt)  # the cursor is at a line's start: after their Enter, or a reply's end
@@ -441,7 +450,7 @@ class Connection:
             self.prompt_open = False
         asking.answers.append(password)
         if not asking.complete:
-            self.ask()
+            self.ask(request_id)
             return
         self.asking = None
         if self.session.mode != "json":
@@ -504,6 +513,8 @@ class Connection:
                 raise BadCommand(f"wrong {'password' if password else 'resume code'} for {asking.name}")
             come_in = self.take_over if asking.purpose.startswith("takeover") else self.enter
             come_in(result.name if password else asking.name, registered=password)
+            if request_id is not None:  # the proof came as a request: its reply, after the welcome
+                self.reply_ok(None, request_id)
         elif asking.purpose == "register":
             self.session.registered = True
             self.lobby.forget_resume_code(asking.name)
@@ -590,6 +601,31 @@ def nesting(value: Any) -> int:
                 return deepest
             stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
     return deepest
+
+
+JSON_STARTS = frozenset('["-0123456789tfn')  # how a JSON value that is no object may begin
+
+
+def parses(text: str) -> bool:
+    """Whether ``text`` is JSON."""
+    try:
+        jsonl.loads(text)
+    except (ValueError, RecursionError):
+        return False
+    return True
+
+
+def request_id_of(line: str) -> Any:
+    """The ``id`` of ``line`` when it is a JSON request whose reply may echo it, else None."""
+    if not line.lstrip().startswith("{"):
+        return None
+    try:
+        request = jsonl.loads(line)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(request, dict) or nesting(request.get("id")) > MAX_ID_NESTING:
+        return None
+    return request.get("id")
 
 
 def hint(session: Session, message: str) -> str:

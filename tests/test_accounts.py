@@ -381,3 +381,47 @@ def test_a_password_is_the_same_in_nfc_and_nfd_and_an_older_nfd_hash_still_logs_
     connection.receive("older")
     connection.receive(nfd)
     assert connection.logged_in, outbox.take()
+
+
+def test_a_password_sent_as_a_request_is_answered_with_its_id(tmp_path: Path) -> None:
+    """docs/protocol.md: a password may come as a request's cmd, "then the reply carries its id". A right
+    password's reply (the welcome) had none, nor had the prompt after a first new password (found by a probe)."""
+    lobby = lobby_with_accounts(tmp_path)
+    register(lobby, "idbot")
+    bot, outbox = connect(lobby)
+    bot.receive("/mode json")
+    bot.receive("idbot")
+    outbox.take()
+    bot.receive(json.dumps({"id": "pw", "cmd": SECRET}))
+    said = [json.loads(line) for line in outbox.take().splitlines() if line.startswith("{")]
+    assert bot.logged_in and said[-1] == {"type": "ok", "id": "pw"} and said[0]["type"] == "welcome"
+    bot.receive(json.dumps({"id": 1, "cmd": "/password"}))
+    outbox.take()
+    bot.receive(json.dumps({"id": 2, "cmd": SECRET}))
+    assert json.loads(outbox.take()) == {"type": "password", "name": "idbot", "prompt": "New password", "id": 2}
+    bot.receive(json.dumps({"id": 3, "cmd": "brand new 1"}))
+    assert json.loads(outbox.take())["id"] == 3
+    bot.receive(json.dumps({"id": 4, "cmd": "brand new 1"}))
+    assert json.loads(outbox.take()) == {"type": "ok", "id": 4, "text": "your password is changed"}
+
+
+def test_json_that_is_no_request_is_refused_never_said_to_the_room(tmp_path: Path) -> None:
+    """A batch's array, a string, a number or null was chat, said to everyone in the room (found by a probe)."""
+    from mudwiz.connection import request_id_of
+
+    lobby = lobby_with_accounts(tmp_path)
+    bot, outbox = connect(lobby)
+    bot.receive("/mode json")
+    bot.receive("jsonbot")
+    listener, heard = connect(lobby, "10.0.0.3")
+    listener.receive("listener")
+    heard.take()
+    outbox.take()
+    for line in ('[{"id": 1, "cmd": "/tables"}]', '"/tables"', "null", "17", "true"):
+        bot.receive(line)
+        assert json.loads(outbox.take())["message"].startswith("bad JSON request: a JSON request is {"), line
+    assert "chat" not in heard.take()
+    bot.receive("no JSON at all")  # a bare line is still chat
+    assert "no JSON at all" in heard.take()
+    assert request_id_of('{"id": 7, "cmd": "/who"}') == 7 and request_id_of("secret {") is None
+    assert request_id_of('{"id": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}') is None
