@@ -251,13 +251,19 @@ def test_gmcp_names_and_decoding() -> None:
     assert terminal.gmcp_decode(b"[" * 100_000) is None and terminal.gmcp_decode(b"  ") is None
 
 
-def test_eor_ends_each_burst_but_never_a_json_line() -> None:
+def test_eor_ends_a_prompt_never_a_burst_of_whole_lines_nor_a_json_line() -> None:
+    """A MUD client takes EOR for the end of a prompt: after output ending in a line break tintin++ drew an
+    empty line for it, one more row of 24 on every event (found by a probe)."""
     lines, transport = telnet_protocol()
     feed = lines.transport.dataReceived  # type: ignore[union-attr]
-    feed(b"eor_user\r\n\xff\xfd\x19" + WONT_NAWS + WONT_TTYPE)  # DO EOR; no window size, no terminal type
+    feed(b"\xff\xfd\x19" + WONT_NAWS + WONT_TTYPE)  # DO EOR; no window size, no terminal type
+    transport.clear()
+    feed(b"/help\r\n")  # before the name: the answer, then the name prompt again
+    assert transport.value().endswith(b"What is your name? \xff\xef")  # IAC EOR after the prompt
+    feed(b"eor_user\r\n")
     transport.clear()
     feed(b"/who\r\n")
-    assert transport.value().endswith(b"\r\n\xff\xef")  # IAC EOR after the burst
+    assert transport.value().endswith(b"\r\n") and b"\xff\xef" not in transport.value()  # whole lines: none
     feed(b"/mode json\r\n")
     transport.clear()
     feed(b"/who\r\n")

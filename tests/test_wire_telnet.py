@@ -180,11 +180,11 @@ def test_the_options_a_mud_client_is_offered_and_eor_after_each_prompt(server: t
         offered = set(client.received)
         assert {(251, 0), (251, 25), (251, 42), (251, 70), (253, 31), (253, 24), (253, 0)} <= offered
         assert (251, 3) not in offered  # SGA is never offered: the stock telnet would lose its line editing
-        client.send("/who")
+        client.send("/register")
         at = len(client.data)
-        client.read_until(b"Online (", start=at)
+        client.read_until(b"Password: ", start=at)
         client.wait(lambda: bool(client.marks) and client.marks[-1][0] == len(client.data) > at)
-        assert client.marks[-1][1] == TELNET_EOR  # the burst ends with the EOR
+        assert client.marks[-1][1] == TELNET_EOR  # the prompt ends with the EOR
         assert all(kind == TELNET_EOR for _, kind in client.marks)
     finally:
         client.close()
@@ -195,9 +195,9 @@ def test_a_client_that_refuses_eor_is_sent_ga(server: tuple[str, int]) -> None:
     try:
         client.send("mud_no_eor")
         client.read_until(b"Welcome, mud_no_eor")
-        client.send("/who")
+        client.send("/register")
         at = len(client.data)
-        client.read_until(b"Online (", start=at)
+        client.read_until(b"Password: ", start=at)
         client.wait(lambda: bool(client.marks) and client.marks[-1][0] == len(client.data) > at)
         assert all(kind == TELNET_GA for _, kind in client.marks)
     finally:
@@ -324,7 +324,7 @@ def test_tintin_sees_eor_and_sends_its_window(server: tuple[str, int], tmp_path:
         tt.read_until(b"name? ")
         tt.type("tt_player")
         tt.read_until(b"Welcome, tt_player")
-        tt.type("/who")
+        tt.type("/register")  # a prompt: marked by EOR (whole lines are not)
         tt.read_until(b"RCVD IAC EOR")
         assert b"SENT IAC DO EOR" in tt.output
         for said in (b"SENT IAC SB NAWS 0 80 0 24", b"SENT IAC SB TTYPE TINTIN++",

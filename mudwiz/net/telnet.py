@@ -268,11 +268,11 @@ class TelnetLines(LineProtocol, TelnetProtocol):
         super().lineReceived(line)
 
     def emit(self, text: str) -> None:
-        """Each piece the connection sends (all it was sent while a line was acted on) is a burst that ends where
-        the user is to type (a prompt, or the end of what a command or an event produced): a MUD client is told
-        so by ``IAC EOR`` when it agreed to EOR, else by ``IAC GA`` unless it suppressed go-aheads. Never before
-        telnet is seen, nor in JSON mode, whose lines are for a program (which has GMCP if it wants telnet's
-        side channel).
+        """Each piece the connection sends (all it was sent while a line was acted on) is a burst; one that ends
+        in a prompt (no line break after it: the name and password prompts) is where the user is to type, and a
+        MUD client is told so by ``IAC EOR`` when it agreed to EOR, else by ``IAC GA`` unless it suppressed
+        go-aheads, as MUD servers mark prompts. Never before telnet is seen, nor in JSON mode, whose lines are
+        for a program (which has GMCP if it wants telnet's side channel).
 
         The first piece after a line starts with CR: the stock ``telnet``, once BINARY is agreed, stops adding CR
         to what it prints, so its echo of the user's Enter moves down a row and not back to its start, and every
@@ -283,8 +283,8 @@ class TelnetLines(LineProtocol, TelnetProtocol):
             if self.telnet and not json and self.keyboard is None and not text.startswith("\n"):
                 text = "\r" + text
         super().emit(text)
-        if not self.telnet or self.dropped or not text or json:
-            return
+        if not self.telnet or self.dropped or not text or json or text.endswith("\n"):
+            return  # a burst ending in a line break has no prompt: tt++ drew each EOR after one as an empty line
         socket = self.socket()
         if socket is None:
             return
