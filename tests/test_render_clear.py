@@ -292,3 +292,13 @@ def test_a_wide_windows_sheet_beside_the_table_is_the_sheet_as_it_stands() -> No
         assert len(sheet_rows) == round_ - 1, drawn  # one row a round scored, beside every table drawn
         checked += 1
     assert checked == 3
+
+
+@pytest.mark.parametrize(("game", "unit"), [("witches", "Hand"), ("tiltowait", "Hand"), ("wizard", "Round")])
+def test_the_line_after_a_result_names_what_the_game_calls_a_deal(game: str, unit: str) -> None:
+    """'Hand 1 result', then 'Round over: type /ok ... the next round' in the games that deal hands."""
+    lobby, people = seated(game, "alice", "bob", "carol", options=("confirm 0",))
+    dispatch(lobby, people[0], "/start")
+    play(lobby, people, lambda s: s["phase"] == "roundend")
+    assert any(line.startswith(f" {unit} over: type /ok when ready for the next {unit.lower()}")
+               for line in people[1].lines[-3:]), people[1].lines[-3:]

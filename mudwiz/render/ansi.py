@@ -344,11 +344,12 @@ class Presenter:
         if m["phase"] == Phase.GAMEOVER:
             again = " Type /start for a new game." if "/start" in m["legal"] else ""
             return [bold(f" Game over.{again}"), bold(" /score shows the sheet; /leave returns to the lobby.")]
+        unit = getattr(game_renderer(m["game"]), "ROUND", generic.ROUND)  # Witches and Tiltowait deal hands
         if m["observer"]:
-            return [bold(" Round over; the next one starts when the players are ready.")]
+            return [bold(f" {unit.capitalize()} over; the next one starts when the players are ready.")]
         wait = m.get("table_options", {}).get("confirm")
         after = f" (or it starts in {wait} s)" if wait else ""
-        return [bold(f" Round over: type /ok when ready for the next round{after}.")]
+        return [bold(f" {unit.capitalize()} over: type /ok when ready for the next {unit}{after}.")]
 
     def waiting_room(self, m: dict[str, Any]) -> list[str]:
         s = self.style

@@ -27,6 +27,7 @@ from mudwiz.render.common import (
 )
 from mudwiz.render.style import WIDTH, Style, cell_width, pad, truncate, wrap_words
 
+ROUND = "round"  # what this game calls one deal played out: said in the prompts after it
 NAME = 16  # the players' name column
 MOST_MOVES = 12  # moves listed in the prompt; the rest are "..."
 # View fields drawn in their own place (or of no use on a screen): the others are shown as "name: value".
@@ -122,7 +123,7 @@ def trick_lines(view: dict[str, Any], style: Style) -> list[str]:
 
 def prompt_lines(view: dict[str, Any], style: Style) -> list[str]:
     """What this viewer may do now (the moves as typed), or whom the table waits for."""
-    over = round_over(view, style, "round")
+    over = round_over(view, style, ROUND)
     if over is not None:
         return [over]
     legal = [f"/{a}" for a in view.get("legal", [])]

@@ -21,6 +21,7 @@ from mudwiz.render.common import (
 )
 from mudwiz.render.style import Style, cell_width, counted, pad, truncate, visible_len, wrap_cards
 
+ROUND = "hand"  # what this game calls one deal played out: said in the prompts after it
 COLOUR_NAMES = {"K": "black", "R": "red", "G": "gold", "B": "blue"}
 _PAINT = {"K": "white", "R": "red", "G": "yellow", "B": "blue"}
 _SPELL_PAINT = "magenta"
@@ -127,7 +128,7 @@ def table_view(view: dict[str, Any], style: Style) -> list[str]:
 
 def prompt(view: dict[str, Any], style: Style) -> str:
     """One line that says what this viewer is asked to do, or whom the table waits for."""
-    over = round_over(view, style, "hand")
+    over = round_over(view, style, ROUND)
     if over is not None:
         return over
     t = view

@@ -25,6 +25,7 @@ from mudwiz.render.common import (
 )
 from mudwiz.render.style import SUIT_COLOUR, WIDTH, Style, pad, truncate, visible_len, wrap_cards
 
+ROUND = "hand"  # what this game calls one deal played out: said in the prompts after it
 SPECIAL_NAMES = {"R11": "fire witch", "G11": "water witch", "Y11": "earth witch", "B11": "air witch",
                  "G12": "pygmy queen"}
 SPELL_NAMES = {20: "water spell", 25: "pygmy spell", 30: "great fire spell"}
@@ -95,7 +96,7 @@ def table_view(view: dict[str, Any], style: Style) -> list[str]:
 
 def prompt(view: dict[str, Any], style: Style) -> str:
     """One line that says what this viewer is asked to do, or whom the table waits for."""
-    over = round_over(view, style, "hand")
+    over = round_over(view, style, ROUND)
     if over is not None:
         return over
     t = view

@@ -21,6 +21,8 @@ from mudwiz.render.common import (
 )
 from mudwiz.render.style import Style, counted, pad, truncate
 
+ROUND = "round"  # what this game calls one deal played out: said in the prompts after it
+
 
 def _suit(style: Style, suit: str | None) -> str:
     if suit is None:
@@ -78,7 +80,7 @@ def table_view(view: dict[str, Any], style: Style) -> list[str]:
 
 def prompt(view: dict[str, Any], style: Style) -> str:
     """One line that says what this viewer is asked to do, or whom the table waits for."""
-    over = round_over(view, style, "round")
+    over = round_over(view, style, ROUND)
     if over is not None:
         return over
     t = view
