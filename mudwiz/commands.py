@@ -113,18 +113,26 @@ def catalogue() -> dict[str, Any]:
     }
 
 
-def _row(usage: str, text: str, width: int = 28) -> list[str]:
-    """One help entry, wrapped to 80 columns with its text aligned after the usage column."""
+def _row(usage: str, text: str, width: int = 28, cols: int = 80) -> list[str]:
+    """One help entry, wrapped to ``cols`` columns with its text aligned after the usage column (``width``;
+    narrower when the window is, so that the text keeps some room)."""
+    width = min(width, cols // 3)
     indent = " " * (width + 3)
     head = f"  {usage:<{width}} "
     if len(head) > width + 3:  # a long usage gets a line of its own
-        return [f"  {usage}", *textwrap.wrap(text, 80, initial_indent=indent, subsequent_indent=indent)]
-    return textwrap.wrap(text, 80, initial_indent=head, subsequent_indent=indent) or [head]
+        return [f"  {usage}", *textwrap.wrap(text, cols, initial_indent=indent, subsequent_indent=indent)]
+    return textwrap.wrap(text, cols, initial_indent=head, subsequent_indent=indent) or [head]
 
 
-def _verb_rows(verbs: dict[str, str] | Any) -> list[str]:
+def _verb_rows(verbs: dict[str, str] | Any, cols: int = 80) -> list[str]:
     return [line for usage in verbs.values()
-            for line in _row("/" + usage.split(":")[0], usage.partition(":")[2].strip())]
+            for line in _row("/" + usage.split(":")[0], usage.partition(":")[2].strip(), cols=cols)]
+
+
+def help_width(session: Session) -> int:
+    """The columns help is wrapped to: the user's window, 40 to 80 (wrapped at 80 and then again by a narrower
+    window, a line's last word was left alone on a row of its own)."""
+    return max(40, min(80, int(getattr(session, "width", 80) or 80)))
 
 
 # /help's kinds of command, in the order shown. A command in none of them is listed under "Other", never lost.
@@ -150,50 +158,51 @@ def _kind_rows(label: str, usages: list[str], width: int = 80) -> list[str]:
     return [*rows, row.rstrip()]
 
 
-def _summary(session: Session, sysop: bool) -> list[str]:
+def _summary(session: Session, sysop: bool, cols: int = 80) -> list[str]:
     """``/help`` alone: every command's usage, a kind a line or two, so that it fits a 24-row screen with the
     moves of the table the user sits at (the whole explanation of each was some sixty rows)."""
-    lines = ["Commands (plain text is chat to your room; /help COMMAND explains one):"]
+    lines = textwrap.wrap("Commands (plain text is chat to your room; /help COMMAND explains one):", cols)
     kinds = {label: list(names) for label, names in HELP_KINDS.items() if sysop or label != "Sysop"}
     listed = {name for names in HELP_KINDS.values() for name in names}
     kinds["Other"] = [name for name in COMMANDS if name not in listed]
     for label, names in kinds.items():
         usages = [COMMANDS[name].usage for name in names if name in COMMANDS]
         if usages:
-            lines += _kind_rows(label, usages)
+            lines += _kind_rows(label, usages, cols)
     table = session.table
     if table is not None:
         lines.append(f"{table.game_class.title} moves at this table:")
-        lines += _verb_rows(table.game_class.VERBS)
-    lines.append(f"Games: {', '.join(available())}; /help GAME shows one's moves and options.")
+        lines += _verb_rows(table.game_class.VERBS, cols)
+    lines += textwrap.wrap(f"Games: {', '.join(available())}; /help GAME shows one's moves and options.", cols)
     return lines
 
 
 def help_text(topic: str, session: Session, *, sysop: bool = False) -> str:
     """The help on ``topic`` ("" for the summary); ``sysop``: the sysops' own commands are listed too (to
     anyone else they are noise, and ``/help kick`` still explains one)."""
+    cols = help_width(session)
     if not topic:
-        return "\n".join(_summary(session, sysop))
+        return "\n".join(_summary(session, sysop, cols))
     if topic == "all":
         lines = ["Commands (plain text is chat to the room you are in):"]
         lines += [line for c in COMMANDS.values() if sysop or c.name not in HELP_KINDS["Sysop"]
-                  for line in _row(c.usage, c.help)]
+                  for line in _row(c.usage, c.help, cols=cols)]
         return "\n".join(lines)
     if topic in COMMANDS:
         c = COMMANDS[topic]
-        return "\n".join(textwrap.wrap(f"{c.usage}: {c.help}", 80, subsequent_indent="    "))
+        return "\n".join(textwrap.wrap(f"{c.usage}: {c.help}", cols, subsequent_indent="    "))
     if topic in available():
         cls = game_class(topic)
         lines = [f"{cls.title}: {cls.min_players} to {cls.max_players} players. Moves:"]
-        lines += _verb_rows(cls.VERBS)
+        lines += _verb_rows(cls.VERBS, cols)
         lines.append("Options (/option NAME [VALUE], host, before /start):")
-        lines += [line for o in (*cls.OPTIONS, *TABLE_OPTIONS) for line in _row(o.name, o.help, 14)]
+        lines += [line for o in (*cls.OPTIONS, *TABLE_OPTIONS) for line in _row(o.name, o.help, 14, cols)]
         return "\n".join(lines)
     here = [session.table.name] if session.table is not None else []  # the table's own game's move first
     for g in dict.fromkeys([*here, *available()]):
         usage = game_class(g).VERBS.get(topic)
         if usage:
-            return "\n".join(textwrap.wrap(f"/{usage.split(':')[0]} ({g}): {usage.partition(':')[2].strip()}", 80,
+            return "\n".join(textwrap.wrap(f"/{usage.split(':')[0]} ({g}): {usage.partition(':')[2].strip()}", cols,
                                             subsequent_indent="    "))
     raise BadCommand(f"no help on {topic!r}; /help lists the commands")
 

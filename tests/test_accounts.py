@@ -109,7 +109,7 @@ def test_password_lines_are_no_chat_and_a_json_client_is_asked_by_a_message(tmp_
     assert replies[0]["type"] == "ok" and replies[0]["id"] == 1
     assert replies[1] == {"type": "password", "name": "robo", "prompt": "Password"}
     bot.receive(json.dumps({"id": 2, "cmd": SECRET}))
-    assert json.loads(outbox.take()) == {"type": "password", "name": "robo", "prompt": "Again"}
+    assert json.loads(outbox.take()) == {"type": "password", "name": "robo", "prompt": "Again", "id": 2}
     bot.receive(SECRET)  # a bare line serves as well
     (reply,) = [json.loads(line) for line in outbox.take().splitlines()]
     assert reply["type"] == "ok" and "robo is registered" in reply["text"] and "«" not in reply["text"]
