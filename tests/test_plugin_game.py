@@ -109,7 +109,7 @@ def test_a_plugin_game_is_offered_played_and_drawn(installed: tuple[tuple[str, i
     ann, bob = JsonClient(address, "ann"), JsonClient(address, "bob")
     assert ann.of_type("welcome")[0]["games"] == ["wizard", "witches", "tiltowait", "highcard"]
     helped = ann.request("/help") and ann.wait_for(lambda m: m["type"] == "help", since=ann.mark)
-    assert "Games: wizard, witches, tiltowait, highcard." in helped["text"]
+    assert "Games: wizard, witches, tiltowait, highcard;" in helped["text"]
     new = next(c["help"] for c in helped["commands"] if c["command"] == "/new")
     assert new == "open a table of GAME (wizard, witches, tiltowait, highcard) and sit as its host"
     assert ann.request("/help highcard")["type"] == "ok"
