@@ -1001,3 +1001,14 @@ def test_the_answer_prompts_name_only_moves_the_server_takes() -> None:
     assert shown == " TILTOWAIT: /draw (2 cards), or cancel: /play MONTINO."
     milwa = {**asked, "answer": {"spell": "MILWA", "draw": 0}, "legal": ["keep"]}
     assert prompt(milwa, Style.for_mode("ascii")) == " MILWA: /keep shows your hand."
+
+
+def test_the_rows_run_from_the_player_to_play_in_the_direction_play_goes() -> None:
+    """In seat order, counter-clockwise play ran from the top row to the bottom one (found by a probe)."""
+    from mudwiz.render.tiltowait import play_order
+
+    players = [{"name": n} for n in ("a", "b", "c", "d", "e")]
+    names = lambda view: [p["name"] for p in play_order(view)]  # noqa: E731
+    assert names({"players": players, "next": "c", "direction": "ccw"}) == ["c", "b", "a", "e", "d"]
+    assert names({"players": players, "next": "c", "direction": "cw"}) == ["c", "d", "e", "a", "b"]
+    assert names({"players": players, "next": None, "direction": "ccw"}) == ["a", "b", "c", "d", "e"]

@@ -441,7 +441,9 @@ def check_table_words(view: dict[str, Any], lines: list[str]) -> None:
         assert f"Pass {p['count']} cards" in text and f"({p['direction']}); {done} of {len(view['players'])}" in text
         if view["you"] is not None:
             assert f"to {Style.for_mode('ascii').text(p['to'])} " in text
-    if view["you"] is not None:
+    if view["you"] is not None and not view["hand"]:
+        assert " Your hand: no cards." in lines
+    elif view["you"] is not None:
         hand_lines = lines[lines.index(" Your hand:") + 1 : -1]
         marked = re.findall(r"\[(\w+)\]", "".join(hand_lines))
         playable = {a.split()[1] for a in view["legal"] if a.startswith("play ")}

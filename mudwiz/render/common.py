@@ -41,6 +41,8 @@ def your_hand(view: dict[str, Any], style: Style,
         return open_hands(view, style, card)
     if view["you"] is None:
         return []
+    if not view["hand"]:  # played out: one line, not a heading over an empty row
+        return [" Your hand: no cards."]
     playable = {a.split()[1] for a in view["legal"] if a.startswith("play ")}
     return [" Your hand:", *wrap_cards([card(style, c, c in playable) for c in view["hand"]], indent=2)]
 

@@ -95,6 +95,18 @@ def _fit(names: list[str], room: int) -> str:
     return text
 
 
+def play_order(view: dict[str, Any]) -> list[dict[str, Any]]:
+    """The players from the one to play, in the direction play goes: read down, the rows say who comes next
+    (in seat order, counter-clockwise play ran up from the top row to the bottom one, and whom a HALITO hits was
+    a puzzle). Before and after the play, seat order; the score sheet keeps it always."""
+    players = view["players"]
+    names = [p["name"] for p in players]
+    if view.get("next") not in names:
+        return players
+    start, step = names.index(view["next"]), 1 if view.get("direction") == "cw" else -1
+    return [players[(start + i * step) % len(players)] for i in range(len(players))]
+
+
 def table_view(view: dict[str, Any], style: Style) -> list[str]:
     """The seated player's (or an observer's) picture of the table."""
     t = view
@@ -108,7 +120,7 @@ def table_view(view: dict[str, Any], style: Style) -> list[str]:
     if extra:
         lines.append(extra)
     lines.append(style.paint(f"   {'player':<16} {'cards':>5} {'score':>7}{rating_heading(t['players'])}", "grey"))
-    for p in t["players"]:
+    for p in play_order(t):
         marker = ">" if p["name"] in t["waiting"] else " "
         name = style.text(p["name"])
         if p["name"] == t["you"]:
