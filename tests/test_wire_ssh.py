@@ -152,7 +152,7 @@ def test_a_guest_is_asked_no_password_and_a_taken_or_bad_name_is_one_line(
 
 
 def test_a_dropped_guest_s_name_takes_its_resume_code_as_the_password(server: tuple[Server, int]) -> None:
-    _, port = server
+    address, port = server
     guest = Terminal(ssh(port, "ssh_held", "", "-tt", source="127.0.0.3"))
     try:
         found = CODE.search(guest.read_until(b"Your resume code is", timeout=30) + guest.read_until(b": type"))
@@ -161,6 +161,13 @@ def test_a_dropped_guest_s_name_takes_its_resume_code_as_the_password(server: tu
         start_game(guest)
     finally:
         guest.close()  # the connection drops mid-game: the seat is kept, and the name held for its guest
+    looker = JsonClient(address, "ssh_looker")
+    deadline = time.monotonic() + 15
+    while looker.request("/who ssh_held") and looker.of_type("who")[-1]["users"][:1] and \
+            looker.of_type("who")[-1]["users"][0]["name"] == "ssh_held":  # the server has seen the drop (a
+        assert time.monotonic() < deadline  # name still online would be "already connected", not held)
+        time.sleep(0.05)
+    looker.close()
     thief = piped(ssh(port, "ssh_held", "", "-T", source="127.0.0.3"))
     assert thief.returncode != 0 and b"wrong resume code for ssh_held" in thief.stdout + thief.stderr, thief
     back = Terminal(ssh(port, "SSH_HELD", code.lower().replace("-", ""), "-tt", source="127.0.0.3"))
