@@ -18,12 +18,15 @@ class RedisUnavailable(Exception):
 
 
 @contextmanager
-def redis_server() -> Iterator[str]:
-    """A running server; yields its URL (``unix:///.../redis.sock``)."""
+def redis_server(home: Path | None = None) -> Iterator[str]:
+    """A running server; yields its URL (``unix:///.../redis.sock``). ``home``: its directory (made if need be,
+    and kept), so that a server started again there has the same address, and nothing of the one before."""
     binary = shutil.which("redis-server")
     if binary is None:
         raise RedisUnavailable("no redis-server: install Debian's redis-server package (./scripts/test does)")
-    home = Path(tempfile.mkdtemp(prefix="mudwiz-redis-"))
+    keep = home is not None
+    home = home or Path(tempfile.mkdtemp(prefix="mudwiz-redis-"))
+    home.mkdir(parents=True, exist_ok=True)
     sock = home / "redis.sock"
     process = subprocess.Popen(
         [binary, "--port", "0", "--unixsocket", str(sock), "--unixsocketperm", "700", "--save", "",
@@ -44,4 +47,5 @@ def redis_server() -> Iterator[str]:
             process.wait(5)
         except subprocess.TimeoutExpired:
             process.kill()
-        shutil.rmtree(home, ignore_errors=True)
+        if not keep:
+            shutil.rmtree(home, ignore_errors=True)

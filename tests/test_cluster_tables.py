@@ -380,3 +380,48 @@ def test_a_host_stopped_cleanly_hands_its_table_over_as_it_was(
         ann = JsonClient(n2.address, "Ann", password=code)
         assert ann.wait_for(lambda m: m["type"] == "state", since=0)["moves"] == before["moves"]
         play_until_game_end([ann, bob], rng)
+
+
+def test_redis_restarted_empty_takes_no_live_nodes_table_over(tmp_path: Path, postgres: Databases | str) -> None:
+    """Redis away for longer than a node's key lives, then back with nothing in it: the takeover each node
+    decided meanwhile found the other's key missing (not yet stored again) and claimed its running table, which
+    both then played (found by a probe, in 2 outages of 3). A key missing just after Redis came back is no word
+    that its node is dead: each is judged again by its beats."""
+    from redisserver import RedisUnavailable, redis_server
+
+    home = tmp_path / "redis"
+    redis = contextlib.ExitStack()
+    try:
+        url = redis.enter_context(redis_server(home))
+    except RedisUnavailable as exc:
+        pytest.skip(str(exc))
+    try:
+        with cluster(tmp_path, url, postgres) as (n1, n2):
+            ann, bob = JsonClient(n1.address, "ann"), JsonClient(n2.address, "bob")
+            rng = random.Random(5)
+            tables = {}
+            for player in (ann, bob):
+                tables[player.name] = open_table(player, "/option rounds 5", "/bot add random", "/bot add random")
+                assert player.request("/start")["type"] == "ok"
+            redis.close()  # Redis gone ...
+            time.sleep(6)  # ... longer than a node's key lives: each takes the other for gone
+            url_again = redis.enter_context(redis_server(home))  # ... and back, empty, where it was
+            assert url_again == url
+            eventually(lambda: all("subscribed again after losing Redis" in n.log() for n in (n1, n2)),
+                       "both nodes back on the bus", timeout=30)
+            time.sleep(6)  # a takeover decided in the outage has come and gone
+            for node in (n1, n2):
+                assert "took over" not in node.log(), node.log()[-3000:]
+            for player in (ann, bob):  # each plays on at their own node's table
+                player.read(0.3)
+                at = player.last_state()["moves"]  # type: ignore[index]
+                eventually(lambda p=player: p.read(0.05) is not None and p.last_state()["legal"],  # type: ignore[index]
+                           f"{player.name}'s turn", timeout=30)
+                assert player.request(move_of(player.last_state(), rng))["type"] == "ok"  # type: ignore[arg-type]
+                player.read(0.3)
+                state = player.last_state()
+                assert state is not None and state["moves"] > at and state["table"] == tables[player.name]
+            ann.close()
+            bob.close()
+    finally:
+        redis.close()

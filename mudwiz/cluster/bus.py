@@ -100,6 +100,9 @@ class Bus:
         self.redis: Any = None  # txredisapi's connection handler for commands, once started
         self._subscriber: Any = None
         self._subscribed_once = False
+        # when the subscription was last made (reactor seconds), None while it is lost: how long Redis has been
+        # there without a break, as this node sees it (``Nodes.redis_steady``)
+        self.subscribed_at: float | None = None
 
     @property
     def all_channel(self) -> str:
@@ -136,6 +139,10 @@ class Bus:
             def messageReceived(self, pattern: Any, channel: str, message: str) -> None:
                 bus.received(channel, message)
 
+            def connectionLost(self, why: Any) -> None:
+                bus.subscribed_at = None
+                super().connectionLost(why)
+
         class Subscribers(txredisapi.SubscriberFactory):
             protocol = Subscriber
 
@@ -160,6 +167,7 @@ class Bus:
 
     def _subscribe(self, protocol: Any) -> Any:
         d = protocol.subscribe([self.all_channel, self.node_channel(self.node)])
+        d.addCallback(self._subscribed)
         again = self._subscribed_once
         self._subscribed_once = True
         if again:
@@ -167,6 +175,10 @@ class Bus:
             d.addCallback(lambda _: [callback() for callback in self.on_resubscribed])
         d.addErrback(lambda f: log.failure("bus: could not subscribe", f))
         return protocol
+
+    def _subscribed(self, result: Any) -> Any:
+        self.subscribed_at = self.reactor.seconds()
+        return result
 
     def stop(self) -> defer.Deferred[Any]:
         waits = []

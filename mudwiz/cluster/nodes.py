@@ -122,6 +122,19 @@ class Nodes:
         return self.bus.redis.keys(prefix + "*").addCallback(
             lambda keys: {str(k)[len(prefix):] for k in keys or []} - {self.me})
 
+    def redis_steady(self) -> bool:
+        """Redis has been there, without a break this node saw, for ``dead_after`` seconds: long enough for
+        every live node to have stored its key since it last came back. A Redis restarted empty has no keys, and
+        a node's key missing just after is no word that the node is dead (its takeover then was a split brain)."""
+        since = self.bus.subscribed_at
+        return since is not None and self.clock.seconds() - since >= self.dead_after
+
+    def judge_again(self, node: str) -> None:
+        """``node`` was taken for gone while Redis was away: count it live from now, gone again (``on_gone``)
+        only if no beat of it comes for ``dead_after`` seconds with Redis there."""
+        if node != self.me:
+            self.seen[node] = self.clock.seconds()
+
     def is_alive(self, node: str) -> defer.Deferred[bool]:
         """Whether ``node`` holds its name in Redis now: the word that counts before taking its tables."""
         return self.bus.redis.get(self.alive_key(node)).addCallback(lambda value: value is not None)

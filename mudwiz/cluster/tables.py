@@ -338,6 +338,11 @@ class ClusterTables:
         try:
             if (yield self.nodes.is_alive(node)):
                 return
+            if not self.nodes.redis_steady():  # its key may be missing only because Redis came back empty
+                log.info("node {node} not taken over: Redis was away until moments ago; judged again by its "
+                         "beats", node=node)
+                self.nodes.judge_again(node)
+                return
             claim = self.store.claim_tables(node, self.me)
             claimed, held = set(claim.tables), set(claim.held)
             if not claimed and not held:  # another survivor was first, or it had none
