@@ -19,7 +19,7 @@ from twisted.internet import defer
 from twisted.logger import Logger
 from twisted.python.failure import Failure
 
-from mudwiz.accounts import MIN_PASSWORD, Accounts
+from mudwiz.accounts import MIN_PASSWORD, Accounts, secret
 from mudwiz.commands import catalogue, dispatch
 from mudwiz.errors import BadCommand, MudwizError
 from mudwiz.games.base import Event, Game
@@ -29,7 +29,7 @@ from mudwiz.render.ansi import Presenter
 from mudwiz.render.style import NO_BREAK, WIDTH, Style, fit
 from mudwiz.session import Session
 from mudwiz.store import AccountExists
-from mudwiz.usertext import clean, erase, one_line
+from mudwiz.usertext import clean, erase, one_line, spoken
 
 log = Logger(namespace=__name__)  # a compiled module has no frame for Logger() to find its name in
 
@@ -266,6 +266,13 @@ class Connection:
             return
         if self.forwarded(text, request_id):
             return
+        named = self.carry_out(text, request_id)
+        if self.dialogue() is not None:  # the name of an account, /register or /password: ask for the first one
+            self.ask(request_id if named else None)
+
+    def carry_out(self, text: str, request_id: Any) -> bool:
+        """Act on a line and answer it; whether it was a name (sent as a request, it is answered with its id:
+        a guest's once in, an account's by the password prompt)."""
         try:
             reply = self.handle(text)
         except MudwizError as exc:
@@ -275,8 +282,10 @@ class Connection:
             self.reply_error(MudwizError("internal error; the command was not carried out"), request_id)
         else:
             self.reply(reply, text, request_id)
-        if self.dialogue() is not None:  # the name of an account, /register or /password: ask for the first one
-            self.ask()
+            if reply is _NO_REPLY and request_id is not None and self.logged_in and self.dialogue() is None:
+                self.reply_ok(None, request_id)  # a guest's name: its reply, after the welcome
+            return reply is _NO_REPLY
+        return False
 
     def dialogue(self) -> Asking | None:
         """``self.asking``, read anew: a command may have started a dialogue, and a type checker (and mypyc,
@@ -484,9 +493,9 @@ class Connection:
         kept = "nothing was registered" if asking.purpose == "register" else "the password is unchanged"
         if new != again:
             raise BadCommand(f"the two passwords differ; {kept}")
-        if len(new) < MIN_PASSWORD:
+        if len(secret(new)) < MIN_PASSWORD:  # counted as hashed: ``ä`` typed as a + a combining mark is one
             raise BadCommand(f"a password has at least {MIN_PASSWORD} characters; {kept}")
-        if not new.strip():
+        if not spoken(new):  # blanks only, by chat's rule of what is blank (the braille blank too)
             raise BadCommand(f"a password of blanks only is too easy to guess; {kept}")
         if asking.purpose == "register":
             return accounts.register(asking.name, new)

@@ -425,3 +425,35 @@ def test_json_that_is_no_request_is_refused_never_said_to_the_room(tmp_path: Pat
     assert "no JSON at all" in heard.take()
     assert request_id_of('{"id": 7, "cmd": "/who"}') == 7 and request_id_of("secret {") is None
     assert request_id_of('{"id": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}') is None
+
+
+def test_a_password_is_measured_as_hashed_and_blank_by_chats_rule(tmp_path: Path) -> None:
+    """Five umlauts typed in NFD (ten code points) made an 'eight-character' password of five; eight braille
+    blanks were no blanks to str.strip (found by a probe)."""
+    import unicodedata
+
+    lobby = lobby_with_accounts(tmp_path)
+    for typed, why in ((unicodedata.normalize("NFD", "äöüäö"), "at least 8 characters"),
+                       ("\u2800" * 8, "blanks only"), ("\u3164" * 8, "blanks only")):
+        connection, outbox = connect(lobby)
+        connection.receive("shorty")
+        for line in ("/register", typed, typed):
+            connection.receive(line)
+        assert why in outbox.take() and lobby.accounts is not None and lobby.accounts.find("shorty") is None
+        connection.receive("/quit")
+        connection.lost()
+
+
+def test_a_name_sent_as_a_request_is_answered_with_its_id(tmp_path: Path) -> None:
+    """A guest's name as {"id": 1, "cmd": NAME} got the welcome and no reply with its id; a registered name's
+    password prompt had none either (found by a probe)."""
+    lobby = lobby_with_accounts(tmp_path)
+    register(lobby, "known")
+    for name, last in (("guesty", {"type": "ok", "id": 1}),
+                       ("known", {"type": "password", "name": "known", "prompt": "Password", "id": 1})):
+        bot, outbox = connect(lobby)
+        bot.receive("/mode json")
+        outbox.take()
+        bot.receive(json.dumps({"id": 1, "cmd": name}))
+        said = [json.loads(line) for line in outbox.take().splitlines() if line.startswith("{")]
+        assert said[-1] == last and [m for m in said if m.get("id") == 1] == [last]
