@@ -210,6 +210,14 @@ def test_fit_wraps_painted_lines_to_the_width_and_loses_nothing() -> None:
     assert "".join(piece.strip() for piece in fit([url], 40)) == url.replace(" ", "")
 
 
+def test_a_painted_row_drawn_wider_is_rewrapped_without_a_blank_row() -> None:
+    """A red error drawn for 80 columns, its second row ``ESC[31;1m  'abc...``, re-wrapped for 40: the paint code
+    was taken for a word and left a row of one blank inside the error (found by a probe)."""
+    rows = fit(["\x1b[31;1m  '" + "abcdefghij" * 6 + "';\x1b[0m"], 40)
+    assert all(strip_ansi(row).strip() for row in rows), rows
+    assert "".join(strip_ansi(row).strip() for row in rows) == "'" + "abcdefghij" * 6 + "';"
+
+
 def test_a_table_too_wide_is_squeezed_alike_in_every_row_and_stays_under_its_header() -> None:
     """Squeezed row by row, each row lost different padding: at 60 columns ``0/?`` sat under ``(now)`` (found by
     a probe). The padding every row shares goes, in every row alike."""

@@ -168,6 +168,7 @@ def counted(n: int, noun: str) -> str:
 
 
 NO_BREAK = "\u00a0"  # joins words that must stay on one line (a command's words); shown as a space
+_LEAD = re.compile("(?:\x1b\\[[0-9;]*m| )*")  # a line's indentation, paint codes within it
 
 
 def wrap_words(text: str, width: int, indent: int = 2) -> list[str]:
@@ -177,10 +178,12 @@ def wrap_words(text: str, width: int, indent: int = 2) -> list[str]:
     line is left whole (the terminal cuts it); leading spaces are kept."""
     if visible_len(text) <= width:
         return [text.replace(NO_BREAK, " ")]
-    body = text.lstrip(" ")
-    lead = text[: len(text) - len(body)]
+    # the indentation, and the paint codes among it: a row of a painted line drawn for a wider window starts
+    # with its colour, then spaces, and the code taken for a word left a blank row inside a red error
+    lead = _LEAD.match(text).group()  # type: ignore[union-attr]  # matches at least ""
+    body = text[len(lead):]
     lines: list[str] = []
-    line, used = lead, len(lead)
+    line, used = lead, visible_len(lead)
     start = True  # nothing but indentation on the line yet
     for word in body.split(" "):
         w = visible_len(word)
