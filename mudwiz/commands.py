@@ -147,11 +147,13 @@ HELP_KINDS: dict[str, tuple[str, ...]] = {
 
 def _kind_rows(label: str, usages: list[str], width: int = 80) -> list[str]:
     """One kind's usages after its label, wrapped between usages only: a usage cut in two (``/option [NAME`` at
-    a line's end) reads as two commands."""
-    indent = " " * 11
-    rows, row = [], f"  {label:<8} "
+    a line's end) reads as two commands. Below 60 columns the label has a row of its own, and the usages the
+    room of the whole row (after an 11-column label, ``/bot add [LEVEL] | /bot remove NAME`` was cut at 40)."""
+    narrow = width < 60
+    indent = " " * (4 if narrow else 11)
+    rows, row = ([f"  {label}"], indent) if narrow else ([], f"  {label:<8} ")
     for usage in usages:
-        if len(row) + len(usage) > width and row.strip() != label:
+        if len(row) + len(usage) > width and row.strip() not in (label, ""):
             rows.append(row.rstrip())
             row = indent
         row += usage + "  "
@@ -184,7 +186,7 @@ def help_text(topic: str, session: Session, *, sysop: bool = False) -> str:
     if not topic:
         return "\n".join(_summary(session, sysop, cols))
     if topic == "all":
-        lines = ["Commands (plain text is chat to the room you are in):"]
+        lines = textwrap.wrap("Commands (plain text is chat to the room you are in):", cols)
         lines += [line for c in COMMANDS.values() if sysop or c.name not in HELP_KINDS["Sysop"]
                   for line in _row(c.usage, c.help, cols=cols)]
         return "\n".join(lines)
@@ -195,7 +197,7 @@ def help_text(topic: str, session: Session, *, sysop: bool = False) -> str:
         cls = game_class(topic)
         lines = [f"{cls.title}: {cls.min_players} to {cls.max_players} players. Moves:"]
         lines += _verb_rows(cls.VERBS, cols)
-        lines.append("Options (/option NAME [VALUE], host, before /start):")
+        lines += textwrap.wrap("Options (/option NAME [VALUE], host, before /start):", cols)
         lines += [line for o in (*cls.OPTIONS, *TABLE_OPTIONS) for line in _row(o.name, o.help, 14, cols)]
         return "\n".join(lines)
     here = [session.table.name] if session.table is not None else []  # the table's own game's move first

@@ -319,7 +319,7 @@ def test_an_optional_number_option_can_be_switched_off_again_and_needs_a_value_o
 def test_help_fits_80_columns_and_a_narrower_window() -> None:
     """Wrapped at 80 and then again by a 60-column window, a line's last word was left alone on a row."""
     clock, lobby, people = setup()
-    for width in (80, 60):  # (at 40 a long usage is left to the window's wrapping)
+    for width in (80, 60, 40):
         people[0].width = width  # type: ignore[attr-defined]  # a connection's session has it (telnet NAWS)
         for topic in ("", "all", "wizard", "witches", "tiltowait", "play", "mode"):
             for line in help_text(topic, people[0]).splitlines():
