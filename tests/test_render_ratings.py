@@ -53,6 +53,9 @@ def test_each_game_shows_the_seats_ratings_within_80_columns(game: str) -> None:
             headings = [strip_ansi(line) for line in lines if line.lstrip().startswith("\x1b[90mplayer")
                         or strip_ansi(line).startswith("   player")]
             assert headings and all(h.endswith("[rating]") for h in headings), headings  # the figure is named
+            for v in views if draw_table is not generic.table_view else ():  # the figure under its name
+                drawn = [strip_ansi(line) for line in draw_table(v, style) if "[-1234]" in line or "[rating]" in line]
+                assert len({line.index("[") for line in drawn}) == 1, drawn
 
 
 def test_the_lists_show_ratings_within_80_columns() -> None:

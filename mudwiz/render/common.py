@@ -86,7 +86,14 @@ def row_tags(view: dict[str, Any], player: dict[str, Any], style: Style) -> list
     tags = []
     if player["name"] == view.get("leader") and view["phase"] not in (Phase.SPELL, Phase.ROUNDEND, Phase.GAMEOVER):
         tags.append(style.paint("led" if view.get("trick") else "leads", "cyan"))
-    return tags + seat_tags(player, style)
+    return rating_first(tags, player, style)
+
+
+def rating_first(tags: list[str], player: dict[str, Any], style: Style) -> list[str]:
+    """A row's words after its columns: the rating first, under its heading (``rating_heading``), then the
+    game's ``tags``, then the seat's marks (``seat_tags``)."""
+    rating = rating_tag(player, style)
+    return [*rating, *tags, *seat_tags(player, style)[len(rating):]]
 
 
 def seat_tags(player: dict[str, Any], style: Style) -> list[str]:
@@ -110,10 +117,13 @@ def rating_tag(player: dict[str, Any], style: Style) -> list[str]:
     return [] if rating is None else [style.paint(f"[{rating}]", "grey")]
 
 
-def rating_heading(players: list[dict[str, Any]]) -> str:
-    """``  [rating]``, for a table's heading row when a seat is rated: it names the bracketed figure after the rows
-    (``rating_tag``), which stood under no heading and read as anything (a score, a seat number)."""
-    return "  [rating]" if any(p.get("rating") is not None for p in players) else ""
+def rating_heading(heading: str, column: int, players: list[dict[str, Any]]) -> str:
+    """A table's heading row, with ``[rating]`` at ``column`` (where the rows' words after their columns begin,
+    the rating first) when a seat is rated: it names the bracketed figure (``rating_tag``), which stood under no
+    heading and read as anything (a score, a seat number)."""
+    if not any(p.get("rating") is not None for p in players):
+        return heading
+    return f"{heading:<{column}}[rating]" if len(heading) < column else f"{heading} [rating]"
 
 
 def rated(user: dict[str, Any]) -> str:

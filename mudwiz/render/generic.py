@@ -98,7 +98,7 @@ def player_rows(view: dict[str, Any], style: Style) -> list[str]:
     """A row a player in seat order: the turn marker, name, score and the game's own plain fields."""
     cols = _columns(view)
     head = f"   {'player':<{NAME}} {'score':>6}" + "".join(f" {k.replace('_', ' ')[:w]:>{w}}" for k, w in cols)
-    head += rating_heading(view.get("players", []))
+    head = rating_heading(head, len(head) + 2, view.get("players", []))  # a row's tags: after two spaces
     rows = [style.paint(head, "grey")]
     waiting = set(view.get("waiting") or ())
     for p in view.get("players", []):

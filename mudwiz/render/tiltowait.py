@@ -13,9 +13,9 @@ from mudwiz.games.base import Event, Phase
 from mudwiz.render.common import (
     confirmations,
     event_message,
+    rating_first,
     rating_heading,
     round_over,
-    seat_tags,
     standings,
     your_hand,
 )
@@ -119,7 +119,8 @@ def table_view(view: dict[str, Any], style: Style) -> list[str]:
     extra = situation_line(t, style)
     if extra:
         lines.append(extra)
-    lines.append(style.paint(f"   {'player':<16} {'cards':>5} {'score':>7}{rating_heading(t['players'])}", "grey"))
+    heading = f"   {'player':<16} {'cards':>5} {'score':>7}"
+    lines.append(style.paint(rating_heading(heading, 35, t["players"]), "grey"))  # 35: where a row's tags begin
     for p in play_order(t):
         marker = ">" if p["name"] in t["waiting"] else " "
         name = style.text(p["name"])
@@ -130,7 +131,7 @@ def table_view(view: dict[str, Any], style: Style) -> list[str]:
             tags.append(style.paint("asleep", "cyan"))
         if p.get("karuki"):
             tags.append(style.paint("karuki!", "yellow", "bold"))
-        tags += seat_tags(p, style)
+        tags = rating_first(tags, p, style)
         lines.append(f" {marker} {pad(name, 16)} {p['held']:>5} {p['score']:>7}  {' '.join(tags)}".rstrip())
     lines.extend(confirmations(t, style))
     lines.extend(your_hand(view, style, card))

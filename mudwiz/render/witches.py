@@ -65,8 +65,9 @@ def table_view(view: dict[str, Any], style: Style) -> list[str]:
         to = f"to {style.text(p['to'])} " if p["to"] else ""
         done = sum(q["has_passed"] for q in t["players"])
         lines.append(f" Pass {p['count']} cards {to}({p['direction']}); {done} of {len(t['players'])} have passed.")
-    lines.append(style.paint(f"   {'player':<16} {'total':>6} {'fire':>5} {'tricks':>6}  "
-                             f"{'passed' if passing else 'card'}{rating_heading(t['players'])}", "grey"))
+    heading = f"   {'player':<16} {'total':>6} {'fire':>5} {'tricks':>6}  {'passed' if passing else 'card'}"
+    width = 6 if passing else 3  # the last column's: "passed" over yes/--, "card" over a card
+    lines.append(style.paint(rating_heading(heading, 43 + width, t["players"]), "grey"))  # where the tags begin
     for p in trick_order(t):
         marker = ">" if p["name"] in t["waiting"] else " "
         name = style.text(p["name"])
@@ -77,7 +78,7 @@ def table_view(view: dict[str, Any], style: Style) -> list[str]:
         else:
             played = _card(style, p["played"]) if p["played"] else style.paint("--", "grey")
         fire = style.paint(f"{p['points']:>5}", "red") if p["points"] else f"{p['points']:>5}"
-        row = f" {marker} {pad(name, 16)} {p['score']:>6} {fire} {p['tricks']:>6}  {pad(played, 3)}"
+        row = f" {marker} {pad(name, 16)} {p['score']:>6} {fire} {p['tricks']:>6}  {pad(played, width)}"
         lines.append(f"{row}  {', '.join(row_tags(t, p, style))}".rstrip())
     lines.extend(last_trick(t, style, lambda c: _card(style, c)))
     lines.extend(confirmations(t, style))

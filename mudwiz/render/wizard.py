@@ -50,8 +50,8 @@ def table_view(view: dict[str, Any], style: Style) -> list[str]:
     lines.append(f" Trump: {trump_text}")
     follow = _suit(style, t["lead"]) if t["lead"] else ("anything" if t["trick"] else "-")
     lines.append(f" Dealer: {style.text(t['dealer'])}   Leads: {style.text(t['leader'])}   Follow: {follow}")
-    lines.append(style.paint(f"   {'player':<16} {'score':>6} {'(now)':>7} {'tricks/bid':>10}  card"
-                             f"{rating_heading(t['players'])}", "grey"))
+    heading = f"   {'player':<16} {'score':>6} {'(now)':>7} {'tricks/bid':>10}  card"
+    lines.append(style.paint(rating_heading(heading, 52, t["players"]), "grey"))  # 52: where a row's tags begin
     seen = False  # clairvoyance: a card another player holds is shown to you
     for p in trick_order(t):
         marker = ">" if p["name"] in t["waiting"] else " "
