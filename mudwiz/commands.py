@@ -96,18 +96,20 @@ def _help(lobby: Lobby, session: Session, arg: str) -> str | None:
     sysop = lobby.sysops is not None and lobby.sysops.is_sysop(session)
     message = {"type": "help", "topic": topic or None, "text": help_text(topic, session, sysop=sysop)}
     if not topic:
-        message |= catalogue()
+        message |= catalogue(sysop)
     session.deliver(message)
     return None
 
 
-def catalogue() -> dict[str, Any]:
+def catalogue(sysop: bool = False) -> dict[str, Any]:
     """What this server offers, as data (sent with ``welcome`` and ``/help``): clients complete and list
-    commands, games and bot levels from it instead of keeping copies that drift from the server's."""
+    commands, games and bot levels from it instead of keeping copies that drift from the server's. The sysops'
+    own commands are in a sysop's only, as in ``/help``: a client completed ``/kick`` for anyone."""
     from mudwiz.bots import levels  # bots stand on tables and commands, not the other way round
 
     return {
-        "commands": [{"command": f"/{c.name}", "usage": c.usage, "help": c.help} for c in COMMANDS.values()],
+        "commands": [{"command": f"/{c.name}", "usage": c.usage, "help": c.help} for c in COMMANDS.values()
+                     if sysop or c.name not in HELP_KINDS["Sysop"]],
         "games": available(),
         "bot_levels": levels(),
     }

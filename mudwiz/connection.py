@@ -548,7 +548,9 @@ class Connection:
     def welcome(self) -> None:
         """The welcome; a guest's carries their resume code, shown to them alone and never logged."""
         code = self.lobby.resume_code(self.session)
-        self.session.deliver({"type": "welcome", "name": self.session.name, "resume": code, **catalogue()})
+        sysops = self.lobby.sysops
+        sysop = sysops is not None and sysops.is_sysop(self.session)
+        self.session.deliver({"type": "welcome", "name": self.session.name, "resume": code, **catalogue(sysop)})
         if self.session.mode != "json":
             self.session.notice(f"Welcome, {self.session.name}! /help lists the commands; /tables the tables.")
             if code is not None:

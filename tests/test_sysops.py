@@ -118,6 +118,9 @@ def test_help_lists_the_sysop_commands_to_a_sysop_only(server: Server) -> None:
         user = server.connect(name, password)
         user.reply("/help")
         texts[name] = user.of_type("help")[-1]["text"]
+        for listed in (user.of_type("help")[-1], user.of_type("welcome")[-1]):  # the catalogue clients complete from
+            commands = {c["command"] for c in listed["commands"]}
+            assert ("/kick" in commands) == (name == "Alice") and "/who" in commands, name
         user.reply("/help kick")  # explaining one is for anyone
         assert "/kick NAME [REASON]" in user.of_type("help")[-1]["text"]
     assert "/kick NAME [REASON]" in texts["Alice"] and "/shutdown" in texts["Alice"]
