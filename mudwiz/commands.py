@@ -93,7 +93,7 @@ def _table(session: Session) -> Table:
          "list the commands by kind, or explain one command or one game (all: every command, explained)")
 def _help(lobby: Lobby, session: Session, arg: str) -> str | None:
     topic = arg.strip().lstrip("/").lower()
-    sysop = lobby.sysops is not None and lobby.sysops.is_sysop(session)
+    sysop = is_sysop(lobby, session)
     message = {"type": "help", "topic": topic or None, "text": help_text(topic, session, sysop=sysop)}
     if not topic:
         message |= catalogue(sysop)
@@ -108,11 +108,20 @@ def catalogue(sysop: bool = False) -> dict[str, Any]:
     from mudwiz.bots import levels  # bots stand on tables and commands, not the other way round
 
     return {
-        "commands": [{"command": f"/{c.name}", "usage": c.usage, "help": c.help} for c in COMMANDS.values()
-                     if sysop or c.name not in HELP_KINDS["Sysop"]],
+        "commands": [{"command": f"/{c.name}", "usage": c.usage, "help": c.help} for c in offered(sysop)],
         "games": available(),
         "bot_levels": levels(),
     }
+
+
+def is_sysop(lobby: Lobby, session: Session) -> bool:
+    """Whether ``session`` is a sysop now (a server with no sysops has none)."""
+    return lobby.sysops is not None and lobby.sysops.is_sysop(session)
+
+
+def offered(sysop: bool) -> list[Command]:
+    """The commands listed to a user: the sysops' own to a sysop only (to anyone else they are noise)."""
+    return [c for c in COMMANDS.values() if sysop or c.name not in HELP_KINDS["Sysop"]]
 
 
 def _row(usage: str, text: str, width: int = 28, cols: int = 80) -> list[str]:
@@ -189,8 +198,7 @@ def help_text(topic: str, session: Session, *, sysop: bool = False) -> str:
         return "\n".join(_summary(session, sysop, cols))
     if topic == "all":
         lines = textwrap.wrap("Commands (plain text is chat to the room you are in):", cols)
-        lines += [line for c in COMMANDS.values() if sysop or c.name not in HELP_KINDS["Sysop"]
-                  for line in _row(c.usage, c.help, cols=cols)]
+        lines += [line for c in offered(sysop) for line in _row(c.usage, c.help, cols=cols)]
         return "\n".join(lines)
     if topic in COMMANDS:
         c = COMMANDS[topic]

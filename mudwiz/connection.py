@@ -20,7 +20,7 @@ from twisted.logger import Logger
 from twisted.python.failure import Failure
 
 from mudwiz.accounts import MIN_PASSWORD, Accounts, secret
-from mudwiz.commands import catalogue, dispatch
+from mudwiz.commands import catalogue, dispatch, is_sysop
 from mudwiz.errors import BadCommand, MudwizError
 from mudwiz.games.base import Event, Game
 from mudwiz.lobby import Lobby
@@ -548,9 +548,8 @@ class Connection:
     def welcome(self) -> None:
         """The welcome; a guest's carries their resume code, shown to them alone and never logged."""
         code = self.lobby.resume_code(self.session)
-        sysops = self.lobby.sysops
-        sysop = sysops is not None and sysops.is_sysop(self.session)
-        self.session.deliver({"type": "welcome", "name": self.session.name, "resume": code, **catalogue(sysop)})
+        catalogued = catalogue(is_sysop(self.lobby, self.session))
+        self.session.deliver({"type": "welcome", "name": self.session.name, "resume": code, **catalogued})
         if self.session.mode != "json":
             self.session.notice(f"Welcome, {self.session.name}! /help lists the commands; /tables the tables.")
             if code is not None:

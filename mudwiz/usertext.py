@@ -108,20 +108,12 @@ def spoken(text: str) -> str:
     return _BLANK_RUNS.sub(" ", one_line(text)).strip()
 
 
-def unsayable(text: str, what: str = "a line for others") -> str | None:
-    """Why ``text`` (``spoken`` already) cannot be said, or None: blank, or too long, refused whole in one line
-    rather than cut (what a person wrote is never lost unsaid)."""
-    if not text:
-        return f"{what} is blank: nothing was sent"
-    if len(text) > MAX_SPOKEN:
-        return f"{what} is at most {MAX_SPOKEN} characters (this one has {len(text)}); nothing was sent"
-    return None
-
-
 def said(text: str, what: str = "a line for others") -> str:
-    """``text`` as said to others (``spoken``), or ``BadCommand`` (``unsayable``: blank, or too long)."""
+    """``text`` as said to others (``spoken``), or ``BadCommand`` saying why not: blank, or too long, refused
+    whole in one line rather than cut (what a person wrote is never lost unsaid)."""
     text = spoken(text)
-    refused = unsayable(text, what)
-    if refused is not None:
-        raise BadCommand(refused)
+    if not text:
+        raise BadCommand(f"{what} is blank: nothing was sent")
+    if len(text) > MAX_SPOKEN:
+        raise BadCommand(f"{what} is at most {MAX_SPOKEN} characters (this one has {len(text)}); nothing was sent")
     return text

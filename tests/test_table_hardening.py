@@ -332,7 +332,7 @@ def test_turn_off_still_switches_the_clock_off() -> None:
 
 
 def test_a_dropped_players_row_says_how_long_the_seat_is_kept() -> None:
-    from mudwiz.render.common import seat_tags
+    from mudwiz.render.common import rating_first
     from mudwiz.render.style import Style
 
     clock, lobby, people = seated(3, grace=120)
@@ -342,7 +342,7 @@ def test_a_dropped_players_row_says_how_long_the_seat_is_kept() -> None:
     dispatch(lobby, people[0], "/look")
     row = next(p for p in people[0].last_state()["players"] if p["name"] == "p1")
     assert row["away"] and row["away_for"] == 100
-    assert seat_tags(row, Style(colour=False, unicode=False)) == ["away 1:40"]
+    assert rating_first([], row, Style(colour=False, unicode=False)) == ["away 1:40"]
     back = Recorder()
     lobby.login(back, "p1")
     assert "away_for" not in next(p for p in back.last_state()["players"] if p["name"] == "p1")

@@ -82,7 +82,7 @@ def trick_order(view: dict[str, Any]) -> list[dict[str, Any]]:
 
 def row_tags(view: dict[str, Any], player: dict[str, Any], style: Style) -> list[str]:
     """Words after a trick-taking game's player row: who leads the trick (while tricks are to come: not in a
-    Witches spell choice nor after the round), and who is not a person at the keyboard (see ``seat_tags``)."""
+    Witches spell choice nor after the round), and who is not a person at the keyboard (see ``seat_marks``)."""
     tags = []
     if player["name"] == view.get("leader") and view["phase"] not in (Phase.SPELL, Phase.ROUNDEND, Phase.GAMEOVER):
         tags.append(style.paint("led" if view.get("trick") else "leads", "cyan"))
@@ -91,23 +91,19 @@ def row_tags(view: dict[str, Any], player: dict[str, Any], style: Style) -> list
 
 def rating_first(tags: list[str], player: dict[str, Any], style: Style) -> list[str]:
     """A row's words after its columns: the rating first, under its heading (``rating_heading``), then the
-    game's ``tags``, then the seat's marks (``seat_tags``)."""
-    rating = rating_tag(player, style)
-    return [*rating, *tags, *seat_tags(player, style)[len(rating):]]
+    game's ``tags`` (none: ``[]``), then the seat's marks (``seat_marks``)."""
+    return [*rating_tag(player, style), *tags, *seat_marks(player, style)]
 
 
-def seat_tags(player: dict[str, Any], style: Style) -> list[str]:
-    """The seat's rating (``rating_tag``), then marks for a row that is not an ordinary person at the keyboard, so
-    nobody waits on a ghost unaware: a dropped player whose seat is kept (``away``), or a bot playing the seat of
-    one who left (``(stand-in)``)."""
-    tags = rating_tag(player, style)
+def seat_marks(player: dict[str, Any], style: Style) -> list[str]:
+    """Marks for a row that is not an ordinary person at the keyboard, so nobody waits on a ghost unaware: a
+    dropped player whose seat is kept (``away``), or a bot playing the seat of one who left (``(stand-in)``)."""
     if player.get("stand_in"):
-        return [*tags, style.paint("(stand-in)", "grey")]
+        return [style.paint("(stand-in)", "grey")]
     if player.get("away"):
         left = player.get("away_for")  # seconds the seat is still kept, when the server says
-        return [*tags,
-                style.paint("away" if left is None else f"away {int(left) // 60}:{int(left) % 60:02d}", "yellow")]
-    return tags
+        return [style.paint("away" if left is None else f"away {int(left) // 60}:{int(left) % 60:02d}", "yellow")]
+    return []
 
 
 def rating_tag(player: dict[str, Any], style: Style) -> list[str]:

@@ -18,9 +18,9 @@ from mudwiz.render.common import (
     confirmations,
     event_message,
     last_trick,
+    rating_first,
     rating_heading,
     round_over,
-    seat_tags,
     standings,
     trick_taken,
     your_hand,
@@ -107,7 +107,7 @@ def player_rows(view: dict[str, Any], style: Style) -> list[str]:
         name = style.bold(name) if p["name"] == view.get("you") else name
         cells = "".join(f" {truncate(_value(p.get(k)), w):>{w}}" for k, w in cols)
         row = f" {marker} {pad(name, NAME)} {_value(p.get('score', '')):>6}{cells}"
-        rows.append(f"{row}  {', '.join(seat_tags(p, style))}".rstrip())
+        rows.append(f"{row}  {', '.join(rating_first([], p, style))}".rstrip())
     return rows
 
 
