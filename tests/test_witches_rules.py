@@ -193,6 +193,8 @@ def test_pass_refusals_say_why_and_identical_wizards_count_by_copies() -> None:
         game.apply(seat, "pass W W W")
     with pytest.raises(IllegalAction, match="now is the time to /pass, not /play"):
         game.apply(seat, f"play {other[0]}")
+    with pytest.raises(IllegalAction, match="now is the time to /pass, not /play"):  # the phase before the word
+        game.apply(seat, "play zz")
     assert game.log == []
     events = game.apply(seat, f"pass w,w {other[0].lower()}")
     assert events[0].cards == game._sorted(["W", "W", other[0]])

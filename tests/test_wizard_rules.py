@@ -544,6 +544,8 @@ def test_refusals_are_helpful_and_change_nothing() -> None:
         (1, "play G7", IllegalAction, "you have no G7"),
         (1, "play Q7", IllegalAction, "'Q7' is not a card"),
         (1, "bid 1", IllegalAction, "now is the time to /play, not /bid"),
+        (1, "bid lots", IllegalAction, "now is the time to /play, not /bid"),
+        (1, "bid", IllegalAction, "now is the time to /play, not /bid"),
         (1, "dance", IllegalAction, "'dance' is not a Wizard move: use /bid, /play, /trump"),
         (1, "play", IllegalAction, "usage: /play CARD"),
         (2, "play G7", NotYourTurn, "it is not your turn; waiting for P2"),

@@ -526,7 +526,15 @@ class Game(ABC):
         """Validate first, then mutate: a refused action raises and changes nothing."""
         if not 0 <= seat < len(self.players):
             raise IllegalAction(f"there is no seat {seat}")
-        act = self.normalize(as_action(action))
+        typed = as_action(action)
+        try:
+            act = self.normalize(typed)
+        except IllegalAction:  # a move of another phase is told so before its words are read
+            verb = typed.verb
+            if verb in self.VERBS and verb not in self.REACTION_VERBS and verb not in (verbs := self.verbs_now(seat)) \
+                    and verbs:
+                raise IllegalAction(self.wrong_time(verb, verbs)) from None
+            raise
         legal = self.legal_actions(seat)
         if not legal:
             raise NotYourTurn(self.out_of_turn(seat, act))
@@ -544,6 +552,15 @@ class Game(ABC):
         events = self._advance()
         self.log.append((None, ADVANCE))
         return events
+
+    def verbs_now(self, seat: Seat) -> list[str]:
+        """The verbs of the moves ``seat`` may make now, in the order ``legal_actions`` offers them."""
+        return list(dict.fromkeys(a.verb for a in self.legal_actions(seat)))
+
+    @staticmethod
+    def wrong_time(verb: str, verbs: Sequence[str]) -> str:
+        """A move of another phase (``/play`` while bids are asked): the verbs that are wanted now."""
+        return f"now is the time to {' or '.join(f'/{v}' for v in verbs)}, not /{verb}"
 
     def out_of_turn(self, seat: Seat, action: Action) -> str:
         """Why ``action`` is refused when ``seat`` may do nothing; games with out-of-turn moves say more."""

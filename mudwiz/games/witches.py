@@ -334,7 +334,7 @@ class Witches(TrickTakingGame):
         verbs: dict[str, str] = {Phase.PASSING: "pass", Phase.PLAYING: "play", Phase.SPELL: "spell"}
         phase_verb = verbs.get(self._phase)
         if action.verb != phase_verb:
-            return f"now is the time to /{phase_verb}, not /{action.verb}"
+            return self.wrong_time(action.verb, [phase_verb] if phase_verb else [])
         if action.verb == "pass":
             return self.pass_problem(seat, action.args) or "that pass is not allowed"
         (arg,) = action.args

@@ -296,7 +296,7 @@ class Wizard(TrickTakingGame):
         verbs: dict[str, str] = {Phase.TRUMP: "trump", Phase.BIDDING: "bid", Phase.PLAYING: "play"}
         phase_verb = verbs[self._phase]
         if action.verb != phase_verb:
-            return f"now is the time to /{phase_verb}, not /{action.verb}"
+            return self.wrong_time(action.verb, [phase_verb])
         (arg,) = action.args
         if action.verb == "bid":
             bid = int(arg)
