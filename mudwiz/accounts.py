@@ -42,8 +42,10 @@ def _keys(name: str, address: str) -> list[str]:
 def throttled(failures: FailureLimit, name: str, address: str) -> str | None:
     """Why ``name`` may not be tried from ``address`` yet, in one line (None: it may now). The name and the
     address each count their failures, so neither one name from many addresses nor many names from one address
-    can be guessed; the line blames the name when it is held back itself, else the address."""
-    waits = [failures.wait(key) for key in _keys(name, address)]
+    can be guessed; the line blames the name when it is held back itself, else the address. A name held back does
+    not stop an address its owner has logged in from (or registered it from): a guesser cannot lock them out."""
+    keys = _keys(name, address)
+    waits = [failures.wait(keys[0], address)] + [failures.wait(key) for key in keys[1:]]
     wait = max(waits)
     if wait <= 0:
         return None
@@ -52,9 +54,10 @@ def throttled(failures: FailureLimit, name: str, address: str) -> str | None:
 
 
 def counted(failures: FailureLimit, right: bool, name: str, address: str) -> bool:
-    """Count a wrong answer for ``name`` from ``address``; a right one clears the name's count. Returns ``right``."""
+    """Count a wrong answer for ``name`` from ``address``; a right one clears the name's count, and lets ``address``
+    past a later hold of the name. Returns ``right``."""
     if right:
-        failures.forget(_keys(name, "")[0])
+        failures.succeeded(_keys(name, "")[0], address)
     else:
         for key in _keys(name, address):
             failures.failed(key)
@@ -116,9 +119,12 @@ class Accounts:
         d.addCallback(lambda account: account if self._counted(account is not None, name, address) else None)
         return d
 
-    def register(self, name: str, password: str) -> defer.Deferred[None]:
-        """Make ``name`` an account with ``password``; fails with ``AccountExists`` when it is one already."""
-        return self.work(lambda: self.store.create_account(name, self.hasher.hash(secret(password))))
+    def register(self, name: str, password: str, address: str = "") -> defer.Deferred[None]:
+        """Make ``name`` an account with ``password``; fails with ``AccountExists`` when it is one already.
+        ``address`` registered it: it has proven the name, as a login would."""
+        d: defer.Deferred[None] = self.work(lambda: self.store.create_account(name, self.hasher.hash(secret(password))))
+        d.addCallback(lambda _: self._counted(True, name, address) and None)
+        return d
 
     def change(self, name: str, old: str, new: str, address: str) -> defer.Deferred[bool]:
         """Set ``new`` as the password of ``name`` if ``old`` is its password now (a wrong one is counted)."""

@@ -498,7 +498,7 @@ class Connection:
         if not spoken(new):  # blanks only, by chat's rule of what is blank (the braille blank too)
             raise BadCommand(f"a password of blanks only is too easy to guess; {kept}")
         if asking.purpose == "register":
-            return accounts.register(asking.name, new)
+            return accounts.register(asking.name, new, address)
         self.throttle(asking.name)
         return accounts.change(asking.name, asking.answers[0], new, address)
 

@@ -72,7 +72,13 @@ class FailureLimit:
     """Failed attempts per key (an address, an account): ``burst`` within ``window`` seconds, then the key waits
     ``window`` seconds, and each failure after a wait makes it wait twice as long as the last time (up to
     ``longest``). A key with no failure for ``longest`` seconds starts afresh. Guessing a password then costs
-    hours, while a person who mistyped a few times waits a minute."""
+    hours, while a person who mistyped a few times waits a minute.
+
+    A key's hold does not stop a party that has answered for it rightly before (``succeeded``: an account's owner
+    at an address they logged in from), so that a guesser elsewhere cannot lock the owner out."""
+
+    TRUSTED_PER_KEY = 8  # the latest parties that answered rightly for a key
+    TRUSTED_KEYS = 100_000  # keys remembered so; past it the longest unproven half is forgotten
 
     def __init__(self, clock: IReactorTime, burst: int = 5, window: float = 60.0, longest: float = 3600.0) -> None:
         self.clock = clock
@@ -80,11 +86,14 @@ class FailureLimit:
         self.window = window
         self.longest = longest
         self.keys: dict[str, _Failures] = {}
+        self.trusted: dict[str, dict[str, None]] = {}  # key -> the parties that answered rightly, latest last
 
-    def wait(self, key: str) -> float:
-        """Seconds until ``key`` may try again; 0: now."""
+    def wait(self, key: str, party: str = "") -> float:
+        """Seconds until ``key`` may try again (from ``party``, when given); 0: now."""
         failures = self.keys.get(key)
-        return max(0.0, failures.until - self.clock.seconds()) if failures is not None else 0.0
+        if failures is None or (party and party in self.trusted.get(key, ())):
+            return 0.0
+        return max(0.0, failures.until - self.clock.seconds())
 
     def failed(self, key: str) -> None:
         now = self.clock.seconds()
@@ -103,9 +112,20 @@ class FailureLimit:
             failures.delay = self.window
             failures.until = now + self.window
 
-    def forget(self, key: str) -> None:
-        """The right password: the account's owner is back, its count starts afresh."""
+    def succeeded(self, key: str, party: str = "") -> None:
+        """The right answer (from ``party``): the key's count starts afresh, and a later hold of the key does not
+        stop ``party``."""
         self.keys.pop(key, None)
+        if not party:
+            return
+        parties = self.trusted.pop(key, {})  # moved to the end: the keys' order is the order they were proven in
+        parties.pop(party, None)
+        parties[party] = None
+        while len(parties) > self.TRUSTED_PER_KEY:
+            del parties[next(iter(parties))]
+        self.trusted[key] = parties
+        if len(self.trusted) > self.TRUSTED_KEYS:
+            self.trusted = dict(list(self.trusted.items())[self.TRUSTED_KEYS // 2:])
 
     def prune(self) -> None:
         now = self.clock.seconds()

@@ -160,6 +160,15 @@ def test_failed_logins_are_throttled_per_account_and_per_address(tmp_path: Path)
     owner.receive("target")
     owner.receive(SECRET)
     assert "too many failed logins for target; try again in 60 s" in outbox2.take() and not owner.logged_in
+    at_home, outbox3 = connect(lobby, "10.0.0.1")  # where the name was registered: the guesser cannot lock it out
+    at_home.receive("target")
+    at_home.receive("guess 7")  # a slip there is still counted, and still wrong
+    assert "wrong password for target" in outbox3.take()
+    at_home.receive("target")
+    at_home.receive(SECRET)
+    assert at_home.logged_in and "Welcome, target!" in outbox3.take()
+    at_home.receive("/quit")
+    at_home.lost()
     guesser.receive("other")  # and this address, for any account: the line says it is the address
     guesser.receive("guess 6")
     assert "too many failed logins from 10.6.6.6; try again in 60 s" in outbox.take()
@@ -202,8 +211,9 @@ def test_password_changes_the_password(tmp_path: Path) -> None:
 
 
 def test_password_while_held_back_asks_all_the_same_and_no_password_reaches_the_room(tmp_path: Path) -> None:
-    """/password was refused at once while failed tries held the name back (which anyone can cause by guessing
-    at its login): the old and new passwords typed after it were chat, said to the lobby (found by a probe)."""
+    """/password was refused at once while failed tries held the name back (which anyone could cause by guessing
+    at its login; now one who shares the owner's address): the old and new passwords typed after it were chat,
+    said to the lobby (found by a probe)."""
     clock = Clock()
     lobby = lobby_with_accounts(tmp_path, clock)
     register(lobby, "dave")
@@ -213,7 +223,7 @@ def test_password_while_held_back_asks_all_the_same_and_no_password_reaches_the_
     assert dave.logged_in
     listener, heard = connect(lobby, "10.0.0.9")
     listener.receive("listener")
-    guesser, _ = connect(lobby, "10.6.6.6")
+    guesser, _ = connect(lobby)  # at dave's address: a name's hold spares it, the address's does not
     for i in range(5):
         guesser.receive("dave")
         guesser.receive(f"guess {i}")
@@ -222,7 +232,7 @@ def test_password_while_held_back_asks_all_the_same_and_no_password_reaches_the_
     for line in ("/password", SECRET, "brand new 1", "brand new 1"):
         dave.receive(line)
     reply = said.take()
-    assert "Old password: " in reply and "too many failed logins for dave" in reply
+    assert "Old password: " in reply and "too many failed logins from 10.0.0.1" in reply
     assert "brand new 1" not in heard.take() + reply and SECRET not in reply
     clock.advance(60)
     for line in ("/password", SECRET, "        ", "        "):  # eight blanks
@@ -323,6 +333,22 @@ def test_the_failure_limit_five_a_minute_then_a_growing_wait() -> None:
     limit.failed("k")
     assert limit.wait("k") == 0  # quiet for an hour: afresh
     assert limit.wait("never") == 0
+
+
+def test_a_hold_does_not_stop_an_address_that_proved_the_key_and_the_memory_is_bounded() -> None:
+    clock = Clock()
+    limit = FailureLimit(clock, 1, 60.0, 3600.0)
+    limit.succeeded("k", "home")
+    limit.failed("k")
+    assert limit.wait("k", "elsewhere") == 60 and limit.wait("k") == 60 and limit.wait("k", "home") == 0
+    for i in range(FailureLimit.TRUSTED_PER_KEY):  # the latest eight addresses are remembered
+        limit.succeeded("k", f"new {i}")
+    limit.failed("k")
+    assert limit.wait("k", "home") == 60 and limit.wait("k", "new 0") == 0
+    limit.TRUSTED_KEYS = 4
+    for i in range(5):
+        limit.succeeded(f"key {i}", "a")
+    assert list(limit.trusted) == ["key 1", "key 2", "key 3", "key 4"]  # past 4, the older half was forgotten
 
 
 def test_a_password_and_a_chat_line_with_del_read_the_same_bare_or_as_json(tmp_path: Path) -> None:
