@@ -297,6 +297,29 @@ def test_mssp_toggled_on_and_off_is_answered_three_times_and_oob_output_counts_t
     assert lines.dropped and transport.disconnected
 
 
+def test_a_flood_of_option_requests_gets_a_hundred_answers_and_counts_to_the_backlog() -> None:
+    """Each ``IAC WILL ECHO`` (refused: the client may not echo for us) was answered ``IAC DONT ECHO`` straight into
+    Twisted's buffer, uncounted: a client that sent them and read nothing grew the server by 170 MB in 30 s, before
+    it gave a name (found by a probe)."""
+    lines, transport = telnet_protocol()
+    feed = lines.transport.dataReceived  # type: ignore[union-attr]
+    feed(WONT_NAWS + WONT_TTYPE)
+    transport.clear()
+    feed(b"\xff\xfb\x01" * 500 + b"\xff\xfd\x63" * 500)  # WILL ECHO, DO option 99: each refused
+    answers = transport.value()
+    assert answers.count(b"\xff\xfe\x01") + answers.count(b"\xff\xfc\x63") == 100 - 8  # the offers counted first
+    feed(b"ann\r\n")
+    assert b"Welcome, ann!" in transport.value() and not lines.dropped  # the connection itself goes on
+
+    lines, transport = telnet_protocol()
+    feed = lines.transport.dataReceived  # type: ignore[union-attr]
+    feed(WONT_NAWS + WONT_TTYPE)
+    transport.producer.pauseProducing()  # the peer reads nothing
+    for _ in range(MAX_BACKLOG // 600 + 1):  # an MSSP table's bytes, to a crawler that never reads them
+        lines.transport.requestNegotiation(b"\x46", b"x" * 600)  # type: ignore[union-attr]
+    assert lines.dropped and transport.disconnected
+
+
 def test_plain_telnet_data_is_read_as_conchs_own_parser_reads_it() -> None:
     """The telnet framing hands plain data on without conch's byte-by-byte loop where it can (a CR-LF line, text
     with no CR); what the protocol is given must be what conch would give it, byte for byte, for every CR form."""

@@ -12,9 +12,10 @@ whole), EOR (RFC 885, ``IAC EOR`` after each burst of output, where the user is 
 client that refused EOR and has not agreed to SGA), NAWS (RFC 1073: drawn to the window's width), TTYPE
 (RFC 1091 with MTTS: colour or plain, UTF-8 or ASCII chosen by itself unless the user chose ``/mode``), CHARSET
 (RFC 2066: UTF-8 or CP437), MSSP (the server's status for MUD crawlers) and GMCP (every protocol message
-as ``Game.<Type>`` JSON, for Mudlet and its kind). Subnegotiations we send count towards the unread backlog
-like text. SGA is agreed when a client asks
-for it, never offered: it puts the stock ``telnet`` into character mode, where its own line editing is lost.
+as ``Game.<Type>`` JSON, for Mudlet and its kind). Subnegotiations and option answers we send count towards the
+unread backlog like text, and a connection gets at most ``MAX_ANSWERS`` option answers. SGA is agreed when a
+client asks for it, never offered: it puts the stock ``telnet`` into character mode, where its own line editing
+is lost.
 Around a password, ``IAC WILL ECHO`` (the server echoes, so the client stops echoing, and the server echoes
 nothing) and ``IAC WONT ECHO`` after it.
 """
@@ -25,7 +26,21 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from twisted.conch.telnet import ECHO, EOR, GA, IAC, SE, SGA, WILL, WONT, Telnet, TelnetProtocol, TelnetTransport
+from twisted.conch.telnet import (
+    DO,
+    DONT,
+    ECHO,
+    EOR,
+    GA,
+    IAC,
+    SE,
+    SGA,
+    WILL,
+    WONT,
+    Telnet,
+    TelnetProtocol,
+    TelnetTransport,
+)
 from twisted.internet import defer
 from twisted.internet.protocol import Protocol, connectionDone
 from twisted.logger import Logger
@@ -44,6 +59,9 @@ MSSP_TIMES = 3  # MSSP tables a connection is sent at most
 # Seconds the first line waits for the terminal's type and window size once telnet is seen (the stock telnet
 # negotiates only when the first line shows it is telnet), so the answer to it, the first screen, fits them.
 TERMINAL_WAIT = 0.5
+# Option answers (WILL, WONT, DO, DONT) sent on one connection at most: a client that asks for an option again and
+# again is answered each time (RFC 1143), and one flooding its requests got a reply for every three bytes it sent.
+MAX_ANSWERS = 100
 MAX_SUBNEGOTIATION = 512  # bytes a telnet subnegotiation may run to (TTYPE names, NAWS); a longer one is given up
 
 BINARY, TTYPE, OPT_EOR, NAWS, CHARSET, MSSP, GMCP = b"\x00", b"\x18", b"\x19", b"\x1f", b"\x2a", b"\x46", b"\xc9"
@@ -213,8 +231,8 @@ class TelnetLines(LineProtocol, TelnetProtocol):
         """``IAC SB option payload IAC SE``, counted like any output, so that a client that asks for tables
         and messages it never reads is dropped like one that reads no text."""
         telnet: Any = self.transport
-        if telnet is not None and self.unread(len(payload) + 5):
-            telnet.requestNegotiation(option, payload)
+        if telnet is not None:
+            telnet.requestNegotiation(option, payload)  # counted where conch writes it (``_Telnet._write``)
 
     def mud(self) -> MudFactory:
         assert isinstance(self.factory, MudFactory)
@@ -318,9 +336,25 @@ class _Telnet(TelnetTransport):
     cr_ended = False  # the last read ended in a CR, taken for the line's end
     answered_at = -AYT_EVERY  # when AYT was last answered (monotonic seconds)
 
+    answers = 0  # option answers written (``MAX_ANSWERS``)
+
     def connectionMade(self) -> None:
         self.commandMap.update({AYT: self.are_you_there, EC: self.erase_character, EL: self.erase_line})
         super().connectionMade()
+
+    def _write(self, data: bytes) -> None:
+        """Conch's own bytes (option answers and offers, subnegotiations): counted as the text is, so that a client
+        that asks and never reads is dropped past the backlog like one that reads no text (they went to Twisted's
+        buffer uncounted: a flood of ``IAC WILL ECHO`` grew the server by megabytes a second); and past
+        ``MAX_ANSWERS`` option answers, no more are sent."""
+        if len(data) == 3 and data[1:2] in (WILL, WONT, DO, DONT):
+            self.answers += 1
+            if self.answers > MAX_ANSWERS:
+                return
+        protocol = self.protocol
+        if self.transport is None or isinstance(protocol, LineProtocol) and not protocol.unread(len(data)):
+            return
+        write_now(self.transport, data)
 
     def are_you_there(self, argument: None) -> None:
         """IAC AYT (``send ayt`` in the stock telnet, sent when a connection seems to hang): a visible yes."""
