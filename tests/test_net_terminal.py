@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from twisted.internet.address import IPv4Address
+from twisted.internet.address import IPv4Address, IPv6Address
 from twisted.internet.task import Clock
 from twisted.internet.testing import StringTransport
 
@@ -295,6 +295,17 @@ def test_mssp_toggled_on_and_off_is_answered_three_times_and_oob_output_counts_t
     for _ in range(MAX_BACKLOG // 1000 + 1):
         lines.send_gmcp("Game.Big", {"x": "y" * 1000})
     assert lines.dropped and transport.disconnected
+
+
+def test_a_peer_on_a_dual_stack_listener_is_kept_at_its_ipv4_address() -> None:
+    """A tcp6 listener reports an IPv4 peer as ``::ffff:127.0.0.1``, which bans keep as ``127.0.0.1``: a ban of the
+    address disconnected nobody and spared no sysop's own (found by a probe). The session has the address as bans
+    spell it; a real IPv6 address stays as it is."""
+    factory = MudFactory(Lobby(Clock()), "", 300.0)
+    for host, kept in (("::ffff:127.0.0.1", "127.0.0.1"), ("2001:db8::7", "2001:db8::7"), ("10.1.2.3", "10.1.2.3")):
+        protocol = factory.buildProtocol(IPv6Address("TCP", host, 5555))
+        protocol.makeConnection(StringTransport())
+        assert protocol.protocol.connection.session.address == kept  # type: ignore[attr-defined]
 
 
 def test_a_flood_of_option_requests_gets_a_hundred_answers_and_counts_to_the_backlog() -> None:

@@ -29,6 +29,7 @@ from mudwiz.net.limits import ConnectionCounter
 from mudwiz.net.lineedit import Edited, Keyboard
 from mudwiz.net.tcp import tune, write_now
 from mudwiz.outflow import before_output
+from mudwiz.sysops import address_key
 
 log = Logger()
 
@@ -424,6 +425,16 @@ def peer(transport: Any) -> str:
     return str(getattr(transport.getPeer(), "host", "?")) if transport is not None else "?"
 
 
+def edge_address(host: str) -> str:
+    """A peer's address as the server keeps it for its session, limits and bans (``sysops.address_key``): an IPv4
+    address mapped into IPv6 by a dual-stack listener (``::ffff:127.0.0.1``) is its IPv4 address, or a ban of
+    that address would neither disconnect its people nor spare a sysop's own."""
+    try:
+        return address_key(host)
+    except ValueError:  # "" (a unix socket), or not an IP address
+        return host
+
+
 class Refused(Protocol):
     """A connection over a limit: one line saying why, then closed."""
 
@@ -449,7 +460,7 @@ class LineFactory(Factory):
         self.counter = counter
 
     def buildProtocol(self, addr: Any) -> Protocol:
-        address = str(getattr(addr, "host", ""))  # "" for a unix socket: no per-address limits
+        address = edge_address(str(getattr(addr, "host", "")))  # "" for a unix socket: no per-address limits
         if self.counter is not None:
             refusal = self.counter.admit(address)
             if refusal is not None:
