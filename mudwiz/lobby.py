@@ -191,6 +191,7 @@ class Lobby:
             self.resume_codes.pop(key, None)
         elif key not in self.resume_codes or not self.holds_name(key):
             self.resume_codes[key] = new_resume_code()
+            counted(self.failures, True, session.name, session.address)  # a guesser cannot hold the guest back
         session.connected = True
         self.users[session.name.lower()] = session
         bisect.insort(self._by_name, session.name.lower())

@@ -226,10 +226,15 @@ def test_wrong_codes_are_throttled_by_name_and_by_address_without_accounts() -> 
     guesser.receive("666-XYZ-XYZ")
     said = outbox.take()
     assert "Resume code: " in said and "too many failed logins for Ann; try again in 60 s" in said
-    back, outbox2 = connect(lobby, "10.1.1.1")  # the name waits, from anywhere: even its owner
+    back, outbox2 = connect(lobby, "10.1.1.1")  # the name waits, from anywhere else: even its owner
     back.receive("ann")
     back.receive(code)
     assert "too many failed logins for Ann; try again in 60 s" in outbox2.take() and not back.logged_in
+    at_home, outbox3 = connect(lobby)  # but from where Ann came in as a guest: a guesser cannot lock her out
+    at_home.receive("ann")
+    at_home.receive(code)
+    assert at_home.logged_in and at_home.session.table is not None, outbox3.take()
+    at_home.lost()
     clock.advance(60)
     back.receive("ann")
     back.receive(code)
