@@ -19,7 +19,8 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from twisted.internet import defer
 from twisted.internet.interfaces import IReactorTime
 
-from mudwiz.ratelimit import FailureLimit
+from mudwiz.errors import BadCommand
+from mudwiz.ratelimit import Buckets, FailureLimit
 from mudwiz.store import Account, Store
 
 Work = Callable[..., "defer.Deferred[Any]"]  # work(fn, *args): fn(*args) somewhere, its result as a Deferred
@@ -28,6 +29,10 @@ MIN_PASSWORD = 8  # characters
 # Failed logins per address and per account: 5 within a minute, then a wait of a minute, doubled by each failure
 # after it, up to an hour (ratelimit.FailureLimit).
 FAIL_BURST, FAIL_WINDOW, FAIL_LONGEST = 5, 60.0, 3600.0
+# Passwords hashed or checked for one address (logins, registrations, changes, right or wrong): 20 at once, then
+# one every 3 s. Each costs argon2id's 64 MiB and tens of milliseconds of a worker thread that every login shares:
+# a few connections changing their password in a loop made everyone's login take seconds.
+HASH_BURST, HASH_RATE = 20, 1 / 3
 
 
 def login_failures(clock: IReactorTime) -> FailureLimit:
@@ -84,6 +89,13 @@ class Accounts:
         self.work = work
         self.hasher = PasswordHasher()  # argon2id, RFC 9106's low-memory parameters: t=3, 64 MiB, 4 lanes
         self.failures = login_failures(clock)
+        self.hashing = Buckets(clock, HASH_RATE, HASH_BURST)  # by address: passwords hashed or checked
+
+    def hashes(self, address: str) -> None:
+        """Count a password to hash or check for ``address``; refused in one line past ``HASH_BURST``."""
+        if address and not self.hashing.take(address):
+            raise BadCommand(f"too many passwords checked from {address}; try again in "
+                             f"{math.ceil(self.hashing.wait(address))} s")
 
     def find(self, name: str) -> Account | None:
         return self.store.account(name)
@@ -115,6 +127,7 @@ class Accounts:
             account = self.store.account(name)
             return account if self._verify(account, password) else None
 
+        self.hashes(address)
         d: defer.Deferred[Account | None] = self.work(check)
         d.addCallback(lambda account: account if self._counted(account is not None, name, address) else None)
         return d
@@ -122,6 +135,7 @@ class Accounts:
     def register(self, name: str, password: str, address: str = "") -> defer.Deferred[None]:
         """Make ``name`` an account with ``password``; fails with ``AccountExists`` when it is one already.
         ``address`` registered it: it has proven the name, as a login would."""
+        self.hashes(address)
         d: defer.Deferred[None] = self.work(lambda: self.store.create_account(name, self.hasher.hash(secret(password))))
         d.addCallback(lambda _: self._counted(True, name, address) and None)
         return d
@@ -135,6 +149,7 @@ class Accounts:
             self.store.set_password(name, self.hasher.hash(secret(new)))
             return True
 
+        self.hashes(address)
         d: defer.Deferred[bool] = self.work(change)
         d.addCallback(self._counted, name, address)
         return d

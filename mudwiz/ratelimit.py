@@ -28,6 +28,10 @@ class TokenBucket:
         self.tokens -= 1
         return True
 
+    def wait(self) -> float:
+        """Seconds until a token is there again (0: now), as of the last ``take``."""
+        return max(0.0, (1 - self.tokens) / self.rate) if self.rate > 0 else float("inf")
+
 
 class Buckets:
     """One ``TokenBucket`` per key (a person's name, an address), made on first use.
@@ -48,6 +52,11 @@ class Buckets:
                 self.prune()
             bucket = self.buckets[key] = TokenBucket(self.clock, self.rate, self.burst)
         return bucket.take()
+
+    def wait(self, key: str) -> float:
+        """Seconds until ``key`` may act again, as of its last ``take``."""
+        bucket = self.buckets.get(key)
+        return bucket.wait() if bucket is not None else 0.0
 
     def forget(self, key: str) -> None:
         self.buckets.pop(key, None)

@@ -351,6 +351,36 @@ def test_a_hold_does_not_stop_an_address_that_proved_the_key_and_the_memory_is_b
     assert list(limit.trusted) == ["key 1", "key 2", "key 3", "key 4"]  # past 4, the older half was forgotten
 
 
+def test_passwords_checked_from_one_address_are_limited_right_or_wrong(tmp_path: Path) -> None:
+    """Each check is argon2id's 64 MiB and tens of milliseconds of the workers every login shares: a few
+    connections changing their password in a loop (right each time, so never counted as failures) made a login
+    take seconds (found by a probe)."""
+    clock = Clock()
+    lobby = lobby_with_accounts(tmp_path, clock)
+    register(lobby, "erin")  # one check: its hash
+    erin, said = connect(lobby)
+    erin.receive("erin")
+    erin.receive(SECRET)  # two
+    assert erin.logged_in
+    said.take()
+    for _ in range(18):
+        for line in ("/password", SECRET, SECRET, SECRET):
+            erin.receive(line)
+        assert "your password is changed" in said.take()
+    for line in ("/password", SECRET, SECRET, SECRET):
+        erin.receive(line)
+    assert "too many passwords checked from 10.0.0.1; try again in 3 s" in said.take()
+    elsewhere, outbox = connect(lobby, "10.2.2.2")  # another address has its own count
+    elsewhere.receive("erin_two")
+    for line in ("/register", SECRET, SECRET):
+        elsewhere.receive(line)
+    assert "erin_two is registered" in outbox.take()
+    clock.advance(3)
+    for line in ("/password", SECRET, SECRET, SECRET):
+        erin.receive(line)
+    assert "your password is changed" in said.take()
+
+
 def test_a_password_and_a_chat_line_with_del_read_the_same_bare_or_as_json(tmp_path: Path) -> None:
     """DEL takes back the character before it in a bare line (a terminal's key); a JSON request's ``cmd`` kept
     it, so a password registered from a terminal was wrong from a bot, and chat differed (found by a probe)."""

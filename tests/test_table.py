@@ -150,7 +150,7 @@ def test_moves_out_of_turn_and_before_the_start_are_refused_clearly() -> None:
     other = people[(waiting + 1) % 3]
     with pytest.raises(IllegalAction, match="not your turn"):
         dispatch(lobby, other, "/bid 0")
-    with pytest.raises(MudwizError, match="not a card"):
+    with pytest.raises(MudwizError, match="now is the time to /bid, not /play"):  # the phase before the card
         dispatch(lobby, people[waiting], "/play X99")
     with pytest.raises(BadCommand, match="unknown command"):
         dispatch(lobby, people[0], "/dance")

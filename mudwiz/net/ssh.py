@@ -54,6 +54,7 @@ from twisted.python.failure import Failure
 from zope.interface import implementer
 
 from mudwiz.connection import LOGIN_TIMEOUT
+from mudwiz.errors import BadCommand
 from mudwiz.lobby import Lobby
 from mudwiz.net import terminal
 from mudwiz.net.limits import ConnectionCounter
@@ -159,7 +160,11 @@ class Names:
             if lobby.resume_code_matches(held, password, address):
                 return Login(held, "resume")
             raise UnauthorizedLogin(f"wrong resume code for {held} (a guest's name held while they are away)")
-        return accounts.login(account.name, password, address).addCallback(self.proved, account.name)
+        try:
+            checking = accounts.login(account.name, password, address)
+        except BadCommand as exc:  # too many passwords checked from the address
+            raise UnauthorizedLogin(str(exc)) from None
+        return checking.addCallback(self.proved, account.name)
 
     def free(self, username: bytes) -> bool:
         """Whether the name is a guest's for the taking (nobody registered it, no away guest holds it)."""
