@@ -178,11 +178,17 @@ class Connection:
         """``start`` for a transport that proved who the user is itself (SSH: its user name and password): the
         message of the day, then straight in as ``name``, no name prompt. ``proof`` says how: ``password`` (the
         account's), ``resume`` (a held guest name's code) or ``guest`` (none: for a name nobody registered or
-        holds, looked at again here, since either may have changed since it was proved). A name refused (not a
-        name, connected already, banned, registered or held meanwhile) is one line, and the connection closes."""
+        holds, looked at again here, since either may have changed since it was proved). A name online here is
+        taken over with a proof, as on the other ports. A name refused (not a name, connected already, banned,
+        registered or held meanwhile) is one line, and the connection closes."""
         if not self.greet():
             return
         try:
+            online = self.lobby.users.get(name.lower()) if proof in ("password", "resume") else None
+            if online is not None and online.bbs is None:
+                if not self.refused("name", online.name):
+                    self.take_over(online.name, registered=proof == "password")
+                return
             name = self.lobby.check_name(name)
             account = self.lobby.accounts.find(name) if self.lobby.accounts is not None else None
             if proof == "guest" and account is not None:

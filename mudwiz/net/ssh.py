@@ -4,10 +4,11 @@ hosts and for people who would rather not send a password in the clear. Knows no
 The SSH user name is the mudwiz name and the SSH password proves it, so there is no name prompt: a user is in the
 lobby right after the welcome. A registered name takes its account's password (checked by ``Accounts`` in its
 password threads; wrong ones count towards the same failed-login limit as on telnet, per address and per name); a
-guest's name held while its guest is away takes the guest's resume code; any other name is a guest's, let in by
-SSH's ``none`` method with no password asked, or with any password (docs/protocol.md, SSH). Why a login is refused
-(a wrong password, the limit) is sent as an SSH banner, which ``ssh`` shows. A name refused once in (not a name,
-connected already, banned) is one line, and the session ends.
+guest's name held while its guest is away, or online, takes the guest's resume code (a name online is taken over
+with its proof, as on the other ports); any other name is a guest's, let in by SSH's ``none`` method with no
+password asked, or with any password (docs/protocol.md, SSH). Why a login is refused (a wrong password, the limit)
+is sent as an SSH banner, which ``ssh`` shows. A name refused once in (not a name, a BBS caller's online, banned)
+is one line, and the session ends.
 
 One session channel a connection, with a PTY or without. With a PTY (``ssh`` in a terminal) the client sends
 each key as it is pressed and echoes nothing, so the server edits the line as a BBS does (lineedit.py, as it
@@ -150,9 +151,10 @@ class Names:
         address = str(getattr(credentials, "address", ""))
         lobby, accounts = self.lobby, self.lobby.accounts
         account = accounts.find(name) if accounts is not None else None
-        if account is None and not lobby.needs_resume_code(name):
+        online = self.online_guest(name) if account is None else None
+        if account is None and online is None and not lobby.needs_resume_code(name):
             return Login(name, "guest")  # a name nobody registered or holds; an invalid one is refused once in
-        held = account.name if account is not None else lobby.held_spelling(name)
+        held = account.name if account is not None else online or lobby.held_spelling(name)
         refused = lobby.throttled(held, address)
         if refused is not None:
             raise UnauthorizedLogin(refused)
@@ -166,11 +168,18 @@ class Names:
             raise UnauthorizedLogin(str(exc)) from None
         return checking.addCallback(self.proved, account.name)
 
+    def online_guest(self, name: str) -> str | None:
+        """The spelling of a guest online under ``name`` here (not a BBS's caller, whom only their BBS vouches
+        for): their resume code takes the name over, as on the other ports (docs/protocol.md)."""
+        online = self.lobby.users.get(name.lower())
+        return online.name if online is not None and online.bbs is None else None
+
     def free(self, username: bytes) -> bool:
-        """Whether the name is a guest's for the taking (nobody registered it, no away guest holds it)."""
+        """Whether the name is a guest's for the taking (nobody registered it, no guest holds it, here or away)."""
         name = username.decode("utf-8", errors="replace")
         accounts = self.lobby.accounts
-        return (accounts is None or accounts.find(name) is None) and not self.lobby.needs_resume_code(name)
+        return ((accounts is None or accounts.find(name) is None) and not self.lobby.needs_resume_code(name)
+                and self.online_guest(name) is None)
 
     @staticmethod
     def proved(account: Account | None, name: str) -> Login:
