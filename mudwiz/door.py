@@ -28,6 +28,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from mudwiz.usertext import bbs_text
+
 DEFAULT_SERVER = "127.0.0.1:4513"
 WARNINGS = (5, 1)  # minutes left at which the caller is told
 COLUMNS = 80  # what a door draws for: BBS terminals are 80 columns; DOOR.SYS says only the rows
@@ -69,7 +71,7 @@ def read_drop_file(path: Path, minute: float = 60.0) -> Caller:
         raise DoorError(f"{path} is no drop file: longer than {MAX_DROP_FILE} bytes")
     # control characters out: a NUL in the handle shifted the rlogin handshake's fields (the terminal type was
     # then typed into the lobby's chat)
-    lines = [_CONTROL.sub("", line).strip() for line in data.decode("cp437").splitlines()]
+    lines = [_CONTROL.sub("", line).strip() for line in bbs_text(data).splitlines()]
     name = path.name.lower()
     if name == "door32.sys" or (name != "door.sys" and not (lines[:1] and lines[0].upper().startswith("COM"))):
         return door32(lines, path, minute)

@@ -37,6 +37,16 @@ def erase(text: str) -> str:
     return "".join(kept)
 
 
+def bbs_text(raw: bytes) -> str:
+    """Bytes a BBS wrote (a drop file, an rlogin handshake's user names): UTF-8 when they are, else CP437, the
+    BBS's own charset (Synchronet sends a handle ``Jörg`` as ``J\x94rg``). One rule for both ways in, so that a
+    caller is one name whichever way their BBS sends them."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return raw.decode("cp437")
+
+
 def bbs_name(handle: str, tag: str) -> str | None:
     """The name a BBS's caller goes by here: their handle as the BBS spells it (spaces, accents, punctuation)
     made to fit the name rule, then ``@tag``: ``Joe Smith`` of ``dove`` is ``Joe_Smith@dove``. Spaces become

@@ -56,6 +56,20 @@ def test_the_handshake_is_four_strings_and_anything_else_is_refused() -> None:
         read_handshake(b"\0" + b"x" * 2000)
 
 
+def test_a_handle_in_cp437_or_utf8_is_one_name_by_rlogin_and_by_the_door(tmp_path) -> None:
+    """Synchronet sends a handle in CP437 (``J\x94rg``): read as UTF-8 its ö was lost (``Jrg@fsx``), while the door,
+    reading its drop file as CP437, made it ``Jorg@...``: one caller, two names (found by a probe)."""
+    from mudwiz.door import read_drop_file
+
+    for raw in ("Jörg".encode("cp437"), "Jörg".encode()):
+        shake, _ = read_handshake(b"\0" + raw + b"\0s3cret\0ansi-bbs/38400\0") or (None, b"")
+        assert shake is not None and bbs_name(shake.client_user, "fsx") == "Jorg@fsx"
+        drop = tmp_path / "door32.sys"
+        drop.write_bytes(b"\r\n".join([b"2", b"0", b"38400", b"BBS", b"1", b"Real Name", raw, b"100", b"6", b"1",
+                                        b"3"]) + b"\r\n")
+        assert bbs_name(read_drop_file(drop).handle, "fsx") == "Jorg@fsx"
+
+
 def test_window_size_controls_are_taken_out_of_the_keys_even_split_across_reads() -> None:
     control = b"\xff\xffss" + bytes([0, 30, 0, 132, 0, 0, 0, 0])  # rows 30, columns 132
     assert take_windows(b"ab" + control + b"cd") == (b"abcd", [(132, 30)], b"")

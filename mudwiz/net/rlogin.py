@@ -34,7 +34,7 @@ from twisted.python.failure import Failure
 from mudwiz.net import terminal
 from mudwiz.net.lineedit import Keyboard
 from mudwiz.net.lines import LineFactory, LineProtocol
-from mudwiz.usertext import BBS_TAG_RULE, bbs_name
+from mudwiz.usertext import BBS_TAG_RULE, bbs_name, bbs_text
 
 log = Logger()
 
@@ -131,7 +131,7 @@ def read_handshake(data: bytes) -> tuple[Handshake, bytes] | None:
             raise ValueError(f"rlogin handshake longer than {MAX_HANDSHAKE} bytes")
         return None
     _, client, server, term, rest = fields
-    text = [f.decode("utf-8", errors="replace") for f in (client, server, term)]
+    text = [bbs_text(f) for f in (client, server, term)]
     return Handshake(text[0], text[1], text[2].partition("/")[0]), rest
 
 
