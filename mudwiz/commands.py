@@ -257,9 +257,10 @@ def _tell(lobby: Lobby, session: Session, arg: str) -> str | None:
     return None
 
 
-@command("mode", "/mode ansi|ascii|cp437|json",
-         "colour screen, plain ASCII, colour in the PC code page for BBS terminals, or one JSON object a line for "
-         "bots (a telnet client's terminal type picks until you choose)")
+@command("mode", "/mode ansi|ascii|cp437|utf8|json",
+         "colour screen, plain ASCII, colour in the PC code page for BBS terminals, colour in UTF-8 (a terminal "
+         "taken for a BBS's), or one JSON object a line for bots (a telnet client's terminal type picks until you "
+         "choose)")
 def _mode(lobby: Lobby, session: Session, arg: str) -> str | None:
     mode = arg.strip().lower()
     if mode not in (*MODES, *CHARSET_MODES):

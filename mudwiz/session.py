@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 MODES = ("ansi", "ascii", "json")
 # /mode cp437: the ansi mode in the IBM PC code page, for BBS terminals (SyncTERM, NetRunner) that show no UTF-8
-CHARSET_MODES = {"cp437": ("ansi", "cp437")}
+CHARSET_MODES = {"cp437": ("ansi", "cp437"), "utf8": ("ansi", "utf-8")}
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)

@@ -173,6 +173,10 @@ def test_naws_ttype_and_charset_reach_the_session_and_junk_is_ignored() -> None:
     assert session.charset == "cp437"
     feed(b"/mode ansi\r\n/say caf\x82 \x9b\r\n")  # typed in CP437: cafe with an acute accent, a cent sign
     assert transport.value().endswith(b": caf\x82 \x9b\r\n")  # and sent back in CP437
+    feed("/mode utf8\r\n/say café\r\n".encode())  # a terminal taken for CP437 has no other way back to UTF-8
+    assert transport.value().endswith(": café\r\n".encode()) and session.charset == "utf-8"
+    feed(b"/mode ansi\r\n")  # another /mode: the charset the link chose again
+    assert (session.mode, session.charset) == ("ansi", "cp437")
 
 
 def test_mode_typed_by_the_user_wins_over_mtts() -> None:

@@ -159,9 +159,11 @@ def take_windows(data: bytes) -> tuple[bytes, list[tuple[int, int]], bytes]:
 
 def choice(term: str) -> terminal.Choice:
     """Mode and charset for an rlogin terminal type: as TTYPE decides (``dumb`` is ASCII, ``xterm-utf-8`` UTF-8,
-    ``ansi-bbs`` or ``syncterm`` CP437), else ANSI colour in CP437."""
+    ``ansi-bbs`` or ``syncterm`` CP437); a Unix terminal emulator (``xterm``, ``screen``: the ``rlogin`` program
+    run in one) UTF-8; else ANSI colour in CP437, as a BBS's gateway sends it."""
     said = terminal.TerminalTypes(names=[term]).choice() if term else terminal.Choice()
-    return terminal.Choice(said.mode or "ansi", said.charset or "cp437")
+    unix = term.lower().startswith(terminal.UNIX_TERMINALS)
+    return terminal.Choice(said.mode or "ansi", said.charset or ("utf-8" if unix else "cp437"))
 
 
 class RloginLines(LineProtocol):

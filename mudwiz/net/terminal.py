@@ -32,6 +32,9 @@ COLOUR_TERMINALS = ("xterm", "ansi", "vt1", "vt2", "linux", "screen", "tmux", "r
                     "blowtorch", "mudrammer", "beip", "potato", "kildclient", "atlantis", "syncterm")
 PLAIN_TERMINALS = ("dumb", "unknown", "network", "tty33", "glasstty")
 CP437_TERMINALS = ("syncterm", "ansi-bbs", "pcansi", "netrunner", "qodem", "ansi.sys")
+# Unix terminal emulators (lower-cased prefixes), run in UTF-8 locales: where a type that names no charset is
+# otherwise taken for a BBS's (rlogin), these are UTF-8.
+UNIX_TERMINALS = ("xterm", "screen", "tmux", "rxvt", "konsole", "gnome", "alacritty", "kitty", "foot", "wezterm")
 
 
 def looks_like_telnet(line_ending: bytes, line: bytes) -> bool:
