@@ -320,11 +320,14 @@ def test_a_flood_of_option_requests_gets_a_hundred_answers_and_counts_to_the_bac
     feed = lines.transport.dataReceived  # type: ignore[union-attr]
     feed(WONT_NAWS + WONT_TTYPE)
     transport.clear()
-    feed(b"\xff\xfb\x01" * 500 + b"\xff\xfd\x63" * 500)  # WILL ECHO, DO option 99: each refused
+    feed(b"\xff\xfb\x01" * 450 + b"\xff\xfd\x63" * 450)  # WILL ECHO, DO option 99: each refused
     answers = transport.value()
     assert answers.count(b"\xff\xfe\x01") + answers.count(b"\xff\xfc\x63") == 100 - 8  # the offers counted first
     feed(b"ann\r\n")
     assert b"Welcome, ann!" in transport.value() and not lines.dropped  # the connection itself goes on
+    assert not transport.disconnecting
+    feed(b"\xff\xfd\x01\xff\xfe\x01" * 50)  # DO ECHO, DONT ECHO: past a thousand requests in all, dropped
+    assert transport.disconnecting
 
     lines, transport = telnet_protocol()
     feed = lines.transport.dataReceived  # type: ignore[union-attr]

@@ -62,6 +62,9 @@ TERMINAL_WAIT = 0.5
 # Option answers (WILL, WONT, DO, DONT) sent on one connection at most: a client that asks for an option again and
 # again is answered each time (RFC 1143), and one flooding its requests got a reply for every three bytes it sent.
 MAX_ANSWERS = 100
+# Option requests (WILL, WONT, DO, DONT) a connection may send in all; past them it is dropped. A client sends a few
+# dozen at most; a flood of them, answered or not, held the reactor and slowed everyone else's replies tenfold.
+MAX_REQUESTS = 1000
 MAX_SUBNEGOTIATION = 512  # bytes a telnet subnegotiation may run to (TTYPE names, NAWS); a longer one is given up
 
 BINARY, TTYPE, OPT_EOR, NAWS, CHARSET, MSSP, GMCP = b"\x00", b"\x18", b"\x19", b"\x1f", b"\x2a", b"\x46", b"\xc9"
@@ -337,10 +340,38 @@ class _Telnet(TelnetTransport):
     answered_at = -AYT_EVERY  # when AYT was last answered (monotonic seconds)
 
     answers = 0  # option answers written (``MAX_ANSWERS``)
+    requests = 0  # option requests read (``MAX_REQUESTS``)
 
     def connectionMade(self) -> None:
         self.commandMap.update({AYT: self.are_you_there, EC: self.erase_character, EL: self.erase_line})
         super().connectionMade()
+
+    def telnet_WILL(self, option: bytes) -> None:
+        if self.requested():
+            super().telnet_WILL(option)
+
+    def telnet_WONT(self, option: bytes) -> None:
+        if self.requested():
+            super().telnet_WONT(option)
+
+    def telnet_DO(self, option: bytes) -> None:
+        if self.requested():
+            super().telnet_DO(option)
+
+    def telnet_DONT(self, option: bytes) -> None:
+        if self.requested():
+            super().telnet_DONT(option)
+
+    def requested(self) -> bool:
+        """Count an option request: False, and the connection dropped, past ``MAX_REQUESTS``."""
+        self.requests += 1
+        if self.requests <= MAX_REQUESTS:
+            return True
+        if self.requests == MAX_REQUESTS + 1 and self.transport is not None:
+            log.warn("{peer}: dropped after {n} telnet option requests", peer=peer(self.transport), n=MAX_REQUESTS)
+            transport: Any = self.transport
+            transport.abortConnection()  # a TCP connection's: its buffered answers are not waited for
+        return False
 
     def _write(self, data: bytes) -> None:
         """Conch's own bytes (option answers and offers, subnegotiations): counted as the text is, so that a client
