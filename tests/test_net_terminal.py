@@ -312,6 +312,21 @@ def test_a_peer_on_a_dual_stack_listener_is_kept_at_its_ipv4_address() -> None:
         assert protocol.protocol.connection.session.address == kept  # type: ignore[attr-defined]
 
 
+def test_an_option_the_client_asks_for_is_agreed_before_its_subnegotiation() -> None:
+    """RFC 855: a subnegotiation only once its option is in effect. ``SB TTYPE SEND`` came before ``DO TTYPE``, the
+    MSSP table before ``WILL MSSP``, GMCP's hello before ``WILL GMCP``: a strict client drops them (found by a
+    probe)."""
+    lines, transport = telnet_protocol()
+    feed = lines.transport.dataReceived  # type: ignore[union-attr]
+    feed(WONT_NAWS + WONT_TTYPE + b"\xff\xfe\x46\xff\xfe\xc9")  # every offer refused (DONT MSSP, DONT GMCP)
+    for asked, agreed, sent in ((b"\xff\xfb\x18", b"\xff\xfd\x18", b"\xff\xfa\x18\x01\xff\xf0"),  # WILL TTYPE
+                                (b"\xff\xfd\x46", b"\xff\xfb\x46", b"\xff\xfa\x46\x01"),  # DO MSSP
+                                (b"\xff\xfd\xc9", b"\xff\xfb\xc9", b"\xff\xfa\xc9Core.Hello")):  # DO GMCP
+        transport.clear()
+        feed(asked)
+        assert transport.value().startswith(agreed + sent[:3]) and sent in transport.value(), transport.value()
+
+
 def test_a_flood_of_option_requests_gets_a_hundred_answers_and_counts_to_the_backlog() -> None:
     """Each ``IAC WILL ECHO`` (refused: the client may not echo for us) was answered ``IAC DONT ECHO`` straight into
     Twisted's buffer, uncounted: a client that sent them and read nothing grew the server by 170 MB in 30 s, before

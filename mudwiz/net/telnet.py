@@ -341,6 +341,7 @@ class _Telnet(TelnetTransport):
 
     answers = 0  # option answers written (``MAX_ANSWERS``)
     requests = 0  # option requests read (``MAX_REQUESTS``)
+    held_back: list[bytes] | None = None  # subnegotiations waiting for their option's agreement (``_acked_first``)
 
     def connectionMade(self) -> None:
         self.commandMap.update({AYT: self.are_you_there, EC: self.erase_character, EL: self.erase_line})
@@ -362,6 +363,29 @@ class _Telnet(TelnetTransport):
         if self.requested():
             super().telnet_DONT(option)
 
+    def will_no_false(self, state: Any, option: bytes) -> None:
+        self._acked_first(super().will_no_false, state, option)
+
+    def do_no_false(self, state: Any, option: bytes) -> None:
+        self._acked_first(super().do_no_false, state, option)
+
+    # conch looks these up in class-level maps of its own functions, not by name: ours go in their places
+    willMap: Any = {**Telnet.willMap, ("no", False): will_no_false}
+    doMap: Any = {**Telnet.doMap, ("no", False): do_no_false}
+
+    def _acked_first(self, handle: Callable[[Any, bytes], None], state: Any, option: bytes) -> None:
+        """An option the client asks for or offers: conch enables it (``enableLocal``/``enableRemote``, which may
+        send its subnegotiation: MSSP's table, TTYPE's SEND) before it writes the agreeing WILL or DO. The
+        subnegotiation waits until after the agreement (RFC 855: only once the option is in effect), or a strict
+        client drops it."""
+        self.held_back = []
+        try:
+            handle(state, option)
+        finally:
+            held, self.held_back = self.held_back, None
+            for data in held:
+                self._write(data)
+
     def requested(self) -> bool:
         """Count an option request: False, and the connection dropped, past ``MAX_REQUESTS``."""
         self.requests += 1
@@ -382,6 +406,9 @@ class _Telnet(TelnetTransport):
             self.answers += 1
             if self.answers > MAX_ANSWERS:
                 return
+        elif self.held_back is not None:  # a subnegotiation before its option's agreement: after it
+            self.held_back.append(data)
+            return
         protocol = self.protocol
         if self.transport is None or isinstance(protocol, LineProtocol) and not protocol.unread(len(data)):
             return
