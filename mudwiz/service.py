@@ -346,7 +346,8 @@ def makeService(
     login_timeout = float(os.environ.get("MUDWIZ_LOGIN_TIMEOUT", LOGIN_TIMEOUT))
     shared = (lobby, motd_text, login_timeout, connection_counter())  # one counter: the limits span transports
     endpoints = listener_endpoints(listen)
-    ports = [p for p in (endpoint_port(listen), endpoint_port(endpoints.get("raw"))) if p]  # what MSSP tells crawlers
+    # what MSSP tells crawlers: the telnet port only (the raw port speaks no telnet, so a crawler there gets no MSSP)
+    ports = [p for p in (endpoint_port(listen),) if p]
     telnet = MudFactory(*shared, name=os.environ.get("MUDWIZ_NAME") or "mudwiz", ports=ports)
     add_listener(listeners, "telnet", listen, telnet, inherited)
     add_listener(listeners, "raw", endpoints.get("raw"), RawFactory(*shared), inherited)
