@@ -27,6 +27,7 @@ import tty
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NoReturn
 
 from mudwiz.usertext import bbs_text
 
@@ -82,8 +83,11 @@ def door32(lines: list[str], path: Path, minute: float) -> Caller:
     """DOOR32.SYS (revision 1): 11 lines; 7 the handle, 9 minutes left, 10 emulation (0 ASCII, 1 ANSI,
     2 Avatar, 3 RIP, 4 Max Graphics), 11 the node. It says nothing of the screen's rows."""
     field = Fields(lines, path, "DOOR32.SYS", 11)
-    return Caller(field.text(7, "handle"), field.number(10, "emulation") != 0, DEFAULT_ROWS,
-                  field.number(9, "minutes left") * minute, field.number(11, "node"))
+    emulation = field.number(10, "emulation")
+    if not 0 <= emulation <= 4:
+        field.nonsense(10, "emulation", "0 to 4")
+    return Caller(field.text(7, "handle"), emulation != 0, DEFAULT_ROWS, field.number(9, "minutes left") * minute,
+                  field.number(11, "node"))
 
 
 def door_sys(lines: list[str], path: Path, minute: float) -> Caller:
@@ -93,9 +97,14 @@ def door_sys(lines: list[str], path: Path, minute: float) -> Caller:
     field = Fields(lines, path, "DOOR.SYS", 21)
     alias = lines[35] if len(lines) > 35 else ""
     seconds = field.number(18, "seconds left") if _digits(lines[17]) else field.number(19, "minutes left") * 60
-    rows = int(lines[20]) if _digits(lines[20]) and 0 < int(lines[20]) < 256 else DEFAULT_ROWS  # often blank
-    return Caller(alias or field.text(10, "user's full name"), field.text(20, "graphics mode").upper() in ("GR", "RIP"),
-                  rows, seconds * minute / 60, field.number(4, "node"))
+    rows = field.number(21, "screen rows") if lines[20] else DEFAULT_ROWS  # often blank
+    if not 0 < rows < 256:
+        rows = DEFAULT_ROWS
+    graphics = field.text(20, "graphics mode").upper()
+    if graphics not in ("GR", "RIP", "NG", "7E"):
+        field.nonsense(20, "graphics mode", "GR, RIP, NG or 7E")
+    return Caller(alias or field.text(10, "user's full name"), graphics in ("GR", "RIP"), rows, seconds * minute / 60,
+                  field.number(4, "node"))
 
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
@@ -117,7 +126,8 @@ class Fields:
 
     def __post_init__(self) -> None:
         if len(self.lines) < self.least:
-            raise DoorError(f"{self.path} is no {self.kind}: {len(self.lines)} lines, not {self.least} or more")
+            count = f"{len(self.lines)} line{'s' if len(self.lines) != 1 else ''}"
+            raise DoorError(f"{self.path} is no {self.kind}: {count}, not {self.least} or more")
 
     def text(self, number: int, what: str) -> str:
         value = self.lines[number - 1]
@@ -127,11 +137,13 @@ class Fields:
 
     def number(self, number: int, what: str) -> int:
         value = self.text(number, what)
-        try:
-            return int(value)
-        except ValueError:
-            raise DoorError(f"{self.path}: line {number} ({what}) of the {self.kind} is {value[:20]!r}, "
-                            "not a whole number") from None
+        if not _digits(value.removeprefix("-")):  # ``int`` takes ``²`` and ``1_0`` too
+            self.nonsense(number, what, "a whole number")
+        return int(value)
+
+    def nonsense(self, number: int, what: str, wanted: str) -> NoReturn:
+        raise DoorError(f"{self.path}: line {number} ({what}) of the {self.kind} is {self.lines[number - 1][:20]!r}, "
+                        f"not {wanted}")
 
 
 MAX_TIME_LEFT = 7 * 86400.0  # seconds: a BBS's "time left" past a week is as good as no limit
@@ -167,9 +179,11 @@ def connect(address: str, caller: Caller, secret: str) -> socket.socket:
     """The rlogin connection as ``caller``: the handshake, the server's ``\\0``, then the window size (80
     columns and the drop file's rows). ``DoorError`` with the server's one-line refusal, if it refuses."""
     host, _, port = address.rpartition(":")
+    if not _digits(port) or not 0 < int(port) < 65536:
+        raise DoorError(f"the mudwiz server's address is HOST:PORT (its rlogin port), not {address!r}")
     try:
         sock = socket.create_connection((host or "127.0.0.1", int(port)), timeout=10)
-    except (OSError, ValueError) as exc:
+    except OSError as exc:
         why = getattr(exc, "strerror", None) or exc
         raise DoorError(f"cannot reach the mudwiz server at {address}: {why}") from None
     fields = [caller.handle, secret, f"{caller.terminal}/38400"]
@@ -177,6 +191,9 @@ def connect(address: str, caller: Caller, secret: str) -> socket.socket:
     # letters undecodable there, and they were lost instead of losing their accents
     sock.sendall(b"\0" + b"".join(f.encode("utf-8") + b"\0" for f in fields))
     answer = sock.recv(1)
+    if answer not in (b"\0", b"\x01", b""):  # rlogin answers NUL, or refuses after a byte 1
+        sock.close()
+        raise DoorError(f"the server at {address} is no rlogin port (MUDWIZ_RLOGIN): is it the telnet port?")
     if answer != b"\0":
         refusal = (answer + sock.recv(512)).lstrip(b"\x01").split(b"\r\n")[0].decode("ascii", errors="replace")
         refusal = refusal.removeprefix("mudwiz: ")  # rlogind's refusals name their program; so does our own line

@@ -165,6 +165,11 @@ def test_a_banned_handle_is_refused_at_the_handshake_and_the_door_exits_1(tmp_pa
     ("door32.sys", door32(handle=""), "line 7 (handle) of the DOOR32.SYS is empty"),
     ("DOOR.SYS", door_sys().replace("\r\nNG\r\n", "\r\n\r\n"), "line 20 (graphics mode) of the DOOR.SYS is empty"),
     ("DOOR.SYS", "COM1:\r\n" * 10, "is no DOOR.SYS: 10 lines, not 21 or more"),
+    # found by a probe: these were taken without a word (an emulation 9 drawn as ANSI), or said "1 lines"
+    ("door32.sys", door32(emulation="9"), "line 10 (emulation) of the DOOR32.SYS is '9', not 0 to 4"),
+    ("DOOR.SYS", door_sys(rows="abc"), "line 21 (screen rows) of the DOOR.SYS is 'abc', not a whole number"),
+    ("DOOR.SYS", door_sys(graphics="XX"), "line 20 (graphics mode) of the DOOR.SYS is 'XX', not GR, RIP, NG or 7E"),
+    ("door32.sys", "junk", "is no DOOR32.SYS: 1 line, not 11 or more"),
 ])
 def test_a_bad_drop_file_is_one_line_naming_the_line(tmp_path, name, content, error) -> None:
     drop = tmp_path / name
@@ -181,6 +186,18 @@ def test_an_unreachable_server_is_one_line(tmp_path) -> None:
     assert done.returncode == 1
     assert done.stderr.startswith("mudwiz door: cannot reach the mudwiz server at 127.0.0.1:") and \
         done.stderr.count("\n") == 1
+
+
+def test_a_server_address_that_is_no_rlogin_port_is_one_line_saying_so(rlogin_server, tmp_path) -> None:
+    """``--server nonsense`` printed Python's ``invalid literal for int()``; the telnet port (an easy slip) the
+    first line of its message of the day, as if it were the refusal (found by a probe)."""
+    address, _ = rlogin_server
+    drop = tmp_path / "door32.sys"
+    drop.write_text(door32(), encoding="cp437")
+    for server, error in (("nonsense", "the mudwiz server's address is HOST:PORT (its rlogin port), not 'nonsense'"),
+                          (f"127.0.0.1:{address[1]}", "is no rlogin port (MUDWIZ_RLOGIN): is it the telnet port?")):
+        done = run_door(str(drop), "--server", server)
+        assert done.returncode == 1 and done.stderr.count("\n") == 1 and error in done.stderr, done.stderr
 
 
 def test_an_accented_handle_loses_its_accents_not_its_letters(rlogin_server, tmp_path) -> None:
@@ -218,10 +235,13 @@ def test_odd_drop_file_bytes_are_read_without_a_crash_and_kept_out_of_the_handle
     """Found by a probe: CP437's ``²`` (0xFD) passed ``str.isdigit`` and crashed ``int``; a NUL in the alias
     shifted the rlogin handshake's fields; 10**25 minutes overflowed ``select``'s timeout."""
     drop = tmp_path / "DOOR.SYS"
-    text = door_sys(alias="Ali\0as\x07", rows="\xfd").replace("\r\n240\r\n4\r\n", "\r\n\xfd\r\n4\r\n")
+    text = door_sys(alias="Ali\0as\x07", rows="").replace("\r\n240\r\n4\r\n", "\r\n\xfd\r\n4\r\n")
     drop.write_bytes(text.encode("latin-1"))
     caller = read_drop_file(drop, minute=60)
     assert (caller.handle, caller.rows, caller.seconds_left) == ("Alias", 24, 4 * 60)  # line 19's 4 minutes
+    drop.write_bytes(door_sys(rows="\xfd").encode("latin-1"))
+    with pytest.raises(DoorError, match="line 21 \\(screen rows\\) of the DOOR.SYS is '²', not a whole number"):
+        read_drop_file(drop)
     drop32 = tmp_path / "door32.sys"
     drop32.write_text(door32(handle="\0\x1b", minutes="9" * 25), encoding="cp437")
     with pytest.raises(DoorError, match="line 7 \\(handle\\) of the DOOR32.SYS is empty"):
