@@ -90,6 +90,7 @@ class Accounts:
         self.hasher = PasswordHasher()  # argon2id, RFC 9106's low-memory parameters: t=3, 64 MiB, 4 lanes
         self.failures = login_failures(clock)
         self.hashing = Buckets(clock, HASH_RATE, HASH_BURST)  # by address: passwords hashed or checked
+        self.registering: set[str] = set()  # lower-cased names whose account is being made
 
     def hashes(self, address: str) -> None:
         """Count a password to hash or check for ``address``; refused in one line past ``HASH_BURST``."""
@@ -136,9 +137,24 @@ class Accounts:
         """Make ``name`` an account with ``password``; fails with ``AccountExists`` when it is one already.
         ``address`` registered it: it has proven the name, as a login would."""
         self.hashes(address)
+        self.registering.add(name.lower())
         d: defer.Deferred[None] = self.work(lambda: self.store.create_account(name, self.hasher.hash(secret(password))))
+
+        def made(result: Any) -> Any:
+            self.registering.discard(name.lower())
+            return result
+
+        d.addBoth(made)
         d.addCallback(lambda _: self._counted(True, name, address) and None)
         return d
+
+    def find_or_refuse(self, name: str) -> Account | None:
+        """``find``, for a name someone gives to log in: one whose account is being made (its registrant may have
+        dropped meanwhile) is refused, or a guest came in under it and played on as the new account."""
+        account = self.find(name)
+        if account is None and name.lower() in self.registering:
+            raise BadCommand(f"{name} is being registered; log in with its password in a moment")
+        return account
 
     def change(self, name: str, old: str, new: str, address: str) -> defer.Deferred[bool]:
         """Set ``new`` as the password of ``name`` if ``old`` is its password now (a wrong one is counted)."""

@@ -190,7 +190,7 @@ class Connection:
                     self.take_over(online.name, registered=proof == "password")
                 return
             name = self.lobby.check_name(name)
-            account = self.lobby.accounts.find(name) if self.lobby.accounts is not None else None
+            account = self.lobby.accounts.find_or_refuse(name) if self.lobby.accounts is not None else None
             if proof == "guest" and account is not None:
                 raise BadCommand(f"{account.name} is registered: log in with its password")
             if proof == "guest" and self.lobby.needs_resume_code(name):
@@ -376,7 +376,7 @@ class Connection:
         if self.refused("name", name):
             return _NO_REPLY
         accounts = self.lobby.accounts
-        account = accounts.find(name) if accounts is not None else None
+        account = accounts.find_or_refuse(name) if accounts is not None else None
         # A name that needs its proof asks for it even while failed logins hold it back (``check`` says so, after
         # the answer): the line after it is the proof, and a password sent with the name was once read as a name
         # of its own, a guest's, logged and shown to the lobby.

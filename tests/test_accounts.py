@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from outbox import Outbox
 from twisted.internet.address import IPv4Address
@@ -379,6 +380,34 @@ def test_passwords_checked_from_one_address_are_limited_right_or_wrong(tmp_path:
     for line in ("/password", SECRET, SECRET, SECRET):
         erin.receive(line)
     assert "your password is changed" in said.take()
+
+
+def test_a_name_being_registered_is_not_a_guests_for_the_taking(tmp_path: Path) -> None:
+    """The registrant dropped while the account was being made, and a guest came in under the name at once: the
+    account was made all the same, and the guest played on under it with no password (found by a probe)."""
+    from twisted.internet import defer
+
+    waiting: list[tuple[defer.Deferred[Any], Any]] = []
+
+    def later(fn: Any, *args: Any) -> defer.Deferred[Any]:  # a worker thread that has not finished yet
+        d: defer.Deferred[Any] = defer.Deferred()
+        waiting.append((d, lambda: fn(*args)))
+        return d
+
+    lobby = Lobby(Clock(), seed=1)
+    lobby.accounts = Accounts(open_store(tmp_path), Clock(), work=later)
+    erin, _ = connect(lobby)
+    for line in ("erin", "/register", SECRET, SECRET):
+        erin.receive(line)
+    erin.lost()
+    guest, outbox = connect(lobby, "10.3.3.3")
+    guest.receive("Erin")
+    assert "Erin is being registered; log in with its password in a moment" in outbox.take()
+    assert not guest.logged_in
+    [(done, work)] = waiting
+    done.callback(work())
+    guest.receive("erin")
+    assert outbox.take().endswith("Password: ")  # an account's name now
 
 
 def test_a_password_and_a_chat_line_with_del_read_the_same_bare_or_as_json(tmp_path: Path) -> None:
