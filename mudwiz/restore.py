@@ -147,7 +147,7 @@ def restore(lobby: Lobby, saved: JournaledTable, held: Collection[str] = ()) -> 
         session.table = table
     table.host = str(header["host"])
     set_options(table, header["options"])
-    if saved.seed is not None and saved.game is not None:
+    if saved.seed is not None and saved.game is not None and not over_and_left(table, saved, held):
         replay_game(table, saved)
     table.journal = TableJournal(table, lobby.journal, moves=len(saved.moves))
     table.journal.save()
@@ -171,6 +171,16 @@ def set_options(table: Table, chosen: dict[str, Any]) -> None:
     own = {name: value for name, value in chosen.items() if table_option(name) is not None}
     config.settings = dataclasses.replace(config.settings, **own)
     config.current()  # raises BadOption for a value or combination the game refuses
+
+
+def over_and_left(table: Table, saved: JournaledTable, held: Collection[str]) -> bool:
+    """Whether the journaled game is over and recorded (or its record held, on its way) and its seats have changed
+    since (a player left, a bot was removed): the table comes back waiting for its next game, as it was. It was
+    refused whole (``the game's players are not the seats``), and a table of people gone lost."""
+    assert saved.seed is not None and saved.game is not None
+    if list(saved.game["players"]) == [s.name for s in table.seats]:
+        return False
+    return saved.recorded or game_key(table.id, saved.seed, float(saved.game["started"])) in held
 
 
 def replay_game(table: Table, saved: JournaledTable) -> None:

@@ -124,6 +124,26 @@ def test_a_game_that_ended_before_its_record_was_stored_is_recorded_at_the_resto
     assert len(store.games_of("alice")) == 1  # recorded once: the record ended the journaled game
 
 
+def test_a_finished_game_whose_seats_changed_since_comes_back_as_a_waiting_table(store: Store) -> None:
+    """Bob left the table after its game: the journal still held the game, of players who were no longer the
+    seats, and the restart refused the table whole, logging an error (found by a probe, after a takeover)."""
+    clock, lobby = journaled_lobby(store)
+    alice, bob = Recorder(), Recorder()
+    lobby.login(alice, "Alice")
+    lobby.login(bob, "Bob")
+    for command in ("/new wizard", "/option rounds 1", "/bot add random"):
+        dispatch(lobby, alice, command)
+    dispatch(lobby, bob, "/join 1")
+    dispatch(lobby, alice, "/start")
+    play(clock, lobby, alice, 2_000)
+    assert alice.of_type("game_end")
+    dispatch(lobby, bob, "/leave")
+    _, lobby2 = journaled_lobby(store)
+    [table] = restore_tables(lobby2, store.open_tables())
+    assert [s.name for s in table.seats] == ["Alice", "bot1"] and table.status == "waiting" and table.game is None
+    assert len(store.games_of("alice")) == 1
+
+
 def test_a_record_marks_the_journaled_game_recorded_only_if_it_is_that_game_by_seed_and_start(store: Store) -> None:
     """A server given ``MUDWIZ_SEED`` deals the same seeds again after a restart: a record still on its way (held
     from before) must not mark the table's next game of the same seed, whose own record a crash could then lose."""
