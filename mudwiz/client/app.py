@@ -68,6 +68,7 @@ class ClientApp:
         self.model = Model(address=f"{host}:{port}")
         self.connection = Connection(host, port, self.on_message, self.on_text, self.on_close)
         self.log_offset = 0  # lines scrolled back from the newest
+        self.log_mark = 0  # ``model.logged`` when the offset was last brought up to date (``follow_log``)
         self.show_keys = False  # F1's pane: the keys and the game's rules
         self.help_offset = 0  # lines of it scrolled past
         self.buffer = Buffer(
@@ -93,7 +94,7 @@ class ClientApp:
     async def connect(self) -> None:
         """Connect (or reconnect), switch to JSON and, when the name is known, log in with it again."""
         m = self.model
-        m.connection, m.reason, m.logged_in = "connecting", "", False
+        m.connection, m.reason, m.logged_in, m.question, m.taken_over = "connecting", "", False, None, False
         self.refresh()
         try:
             await self.connection.open()
@@ -157,11 +158,16 @@ class ClientApp:
             self.refresh()
 
     def on_close(self, reason: str) -> None:
+        """The connection is gone: no question is open any more (the prompt read ``again>`` after a server
+        stopped), and F5 is offered, unless the name went to another connection: F5 would take it back."""
         m = self.model
-        m.connection, m.reason, m.logged_in = "disconnected", reason, False
+        m.connection, m.reason, m.logged_in, m.question = "disconnected", reason, False, None
         m.pending.clear()
         m.rules_asked = None
-        m.note(STYLE.paint(f"! {reason}. F5 reconnects (your seat is kept for a while).", "red", "bold"))
+        if m.taken_over:
+            m.note(STYLE.paint(f"! {reason}: your name is in use on another connection now.", "red", "bold"))
+        else:
+            m.note(STYLE.paint(f"! {reason}. F5 reconnects (your seat is kept for a while).", "red", "bold"))
         self.refresh()
 
     # ------------------------------------------------------------ input
@@ -176,15 +182,13 @@ class ClientApp:
         if m.connection == "connecting" and not m.logged_in and line and m.name is None:
             m.name = line  # typed before the connection was up: connect() logs in with it
             return False
+        if m.question is not None:
+            self.answer_question(buffer)
+            return False
         if not self.connection.connected:
             if line:
                 m.note(STYLE.paint(NOT_CONNECTED, "red"))
             self.refresh()
-            return False
-        if not m.logged_in and m.question is not None:  # a password or a code: sent, never kept in the history
-            buffer.reset()
-            m.question = None
-            self.connection.send_line(line)
             return False
         if not m.logged_in:
             if line and m.name is None:
@@ -204,6 +208,19 @@ class ClientApp:
             return False
         self.send(line)
         return False
+
+    def answer_question(self, buffer: Buffer) -> None:
+        """The line answers what the server asked (a password at login, for /register or /password, a resume
+        code): sent bare, never kept in the history nor shown, and the mask ends with it. Only before login was it
+        so: a /register's password went to the Up-arrow history and the input stayed masked for good."""
+        line = buffer.text.strip()
+        buffer.reset()  # emptied before prompt_toolkit appends the line to the history
+        self.model.question = None
+        if self.connection.connected:
+            self.connection.send_line(line)
+        else:
+            self.model.note(STYLE.paint(NOT_CONNECTED, "red"))
+        self.refresh()
 
     def before_name(self, command: str) -> None:
         """A command typed where the name is asked: never taken for the name (it was, and every F5 sent it again
@@ -254,7 +271,35 @@ class ClientApp:
         if self.show_keys:
             self.help_offset = max(0, self.help_offset + step)
         else:
-            self.log_offset = max(0, min(len(self.model.log) - 1, self.log_offset - step))
+            self.follow_log()
+            self.log_offset = max(0, min(self.log_top(), self.log_offset - step))
+
+    def follow_log(self) -> None:
+        """Scrolled back, the view stays on the lines it shows while new ones come: the offset grows with them
+        (it drifted a line a message)."""
+        logged = self.model.logged
+        if self.log_offset:
+            self.log_offset = min(self.log_offset + logged - self.log_mark, self.log_top())
+        self.log_mark = logged
+
+    def log_top(self) -> int:
+        """The largest offset: the oldest lines filling the whole log pane (PageUp went on to one line on top of
+        blank rows)."""
+        rows, width, filled = self.log_rows(), self.wrap_width(), 0
+        lines = list(self.model.log)
+        for end, line in enumerate(lines, 1):
+            filled += len(wrap_words(line, width))
+            if filled >= rows:
+                return len(lines) - end
+        return 0
+
+    def log_rows(self) -> int:
+        """The log pane's rows: the screen's but the status and input lines, and stacked, the table and its rule."""
+        rows = self.size()[1] - 2
+        return max(1, rows if self.beside() else rows - len(self.table_lines()) - 1)
+
+    def wrap_width(self) -> int:
+        return max(20, self.log_width())
 
     def toggle_sheet(self) -> None:
         m = self.model
@@ -419,14 +464,22 @@ class ClientApp:
         return cols - self.table_width() - 1 if self.beside() else cols
 
     def log_text(self) -> StyleAndTextTuples:
+        self.follow_log()
         lines = list(self.model.log)
         end = max(0, len(lines) - self.log_offset)
-        rows = self.app.output.get_size().rows  # enough to fill the pane: draw no more
-        width = max(20, self.log_width())
+        rows = self.log_rows()
+        width = self.wrap_width()
         shown = [part for line in lines[max(0, end - rows):end] for part in wrap_words(line, width)][-rows:]
+        if self.log_offset:  # the last row says the view is back in the log, not at its newest line
+            shown = [*shown[:rows - 1], self.scrolled_back(width)]
         out = self._block(shown)
         out.append(("[SetCursorPosition]", ""))  # the window scrolls to keep this, the newest line, in view
         return out
+
+    def scrolled_back(self, width: int) -> str:
+        newer = self.log_offset
+        text = f" -- scrolled back: {newer} newer line{'s' * (newer != 1)} below; PageDown returns --"
+        return STYLE.paint(text if len(text) <= width else f" -- {newer} newer below: PageDown --", "reverse")
 
     def _layout(self) -> Layout:
         table = Window(FormattedTextControl(self.table_text), height=self.table_height, width=self.table_dimension,
@@ -456,7 +509,7 @@ class ClientApp:
 
     def prompt_text(self) -> str:
         m = self.model
-        return "> " if m.logged_in else f"{m.question.lower()}> " if m.question else "name> "
+        return f"{m.question.lower()}> " if m.question else "> " if m.logged_in else "name> "
 
     @staticmethod
     def _block(lines: list[str]) -> StyleAndTextTuples:

@@ -12,12 +12,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mudwiz.client.events import STYLE, message_lines, revealed, text_lines
+from mudwiz.client.games import client_part
 from mudwiz.client.replaying import Replay
 from mudwiz.games.base import Phase
 
 LOG_LINES = 2000
 CONFIRMS = ("/ok", "/start")
 KARUKI = "karuki"  # ``/play R3 karuki``: the discard that leaves one card, with the call
+TAKEN_OVER = "logged in again on another connection"  # the server's words to the connection it closes for a new one
 
 
 def card_of(command: str) -> str | None:
@@ -45,9 +47,11 @@ class Model:
     name: str | None = None
     logged_in: bool = False
     resume: str | None = None  # a guest's resume code from the last welcome: F5 gives it when the server asks
-    question: str | None = None  # what the server asked before login (``Password``): the next line answers it
+    question: str | None = None  # what the server asked (``Password``, ``Again``: login, /register): the next line
     connection: str = "connecting"  # connecting, connected, disconnected
     reason: str = ""
+    taken_over: bool = False  # the name logged in on another connection, which closed this one: F5 would take it back
+    logged: int = 0  # lines ever added to the log (it keeps the last LOG_LINES): a scrolled-back view follows them
     state: dict[str, Any] | None = None
     who: list[dict[str, Any]] = field(default_factory=list)
     tables: list[dict[str, Any]] = field(default_factory=list)
@@ -69,6 +73,7 @@ class Model:
     rules: dict[str, list[str]] = field(default_factory=dict)
     rules_asked: str | None = None  # the game F1 asked the rules of, until the reply
     rules_heard: list[str] = field(default_factory=list)  # what came for that request before its reply
+    left_said: bool = False  # a ``left`` came for the /leave under way: its reply need not say it again
     replay: Replay | None = None  # a recorded game being stepped through (``/replay ID``), shown instead of the table
 
     # ------------------------------------------------------------ input
@@ -76,7 +81,7 @@ class Model:
     def apply(self, message: dict[str, Any]) -> None:
         """Take one message from the server into the picture."""
         kind = message["type"]
-        before = self.selected()
+        before, previous = self.selected(), self.state
         if self._rules_answer(message):
             return
         if "commands" in message:  # the server's catalogue (docs/protocol.md): welcome, /help
@@ -99,12 +104,8 @@ class Model:
             self._replaying(message)
         elif kind in ("trick", "round_start", "hand_start", "reveal_end", "left"):
             self._follow_play(message)
-        elif kind in ("ok", "error"):
-            if kind == "error" and not self.logged_in:
-                self.question = None  # refused: the name prompt again
-            command = self.pending.pop(message.get("id"), "")  # type: ignore[arg-type]
-            if kind == "ok" and command.lower().split()[:1] == ["/leave"]:
-                self.leave_table()  # nothing else tells a client it left its table
+        elif kind in ("ok", "error") and not self._replied(message):
+            return
         if revealed(message) is not None:
             self.reveals.append(message)
         if kind == "ok" and not self.logged_in:
@@ -112,6 +113,23 @@ class Model:
         for line in message_lines(message):
             self.note(line)
         self._keep_cursor(before)
+        if kind == "state":
+            self._first_choice(previous)
+
+    def _replied(self, message: dict[str, Any]) -> bool:
+        """An ``ok`` or ``error``: its request answered; False when it says nothing new (the reply to a /leave
+        whose ``left`` was logged: "You are no longer at table N." and "you leave table N" were both shown)."""
+        if message["type"] == "error":
+            if not self.logged_in:
+                self.question = None  # refused: the name prompt again
+            if TAKEN_OVER in str(message.get("message", "")):
+                self.taken_over = True
+        command = self.pending.pop(message.get("id"), "")  # type: ignore[arg-type]
+        if message["type"] == "ok" and command.lower().split()[:1] == ["/leave"]:
+            self.leave_table()  # nothing else tells a client it left its table
+            said, self.left_said = self.left_said, False
+            return not said
+        return True
 
     def _new_state(self, message: dict[str, Any]) -> None:
         same_table = self.state is not None and self.state.get("table") == message.get("table")
@@ -139,7 +157,8 @@ class Model:
             self.note(f"Your resume code is {self.resume}: F5 gives it by itself after a drop.")
 
     def _follow_play(self, message: dict[str, Any]) -> None:
-        """What the panes keep of the play between states: who took the last trick, and the hands open now."""
+        """What the panes keep of the play between states: who took the last trick, the hands open now, and
+        whether your /leave was answered by a ``left`` already."""
         kind = message["type"]
         if kind == "trick" and "winner" in message:
             self.last_winner = message["winner"]
@@ -149,6 +168,7 @@ class Model:
             self._close_reveal(message.get("player"))
         elif kind == "left":
             self.reveals = []
+            self.left_said = any(c.lower().split()[:1] == ["/leave"] for c in self.pending.values())
 
     def _replaying(self, message: dict[str, Any]) -> None:
         """A ``replay`` message: more frames of the game being stepped through, or a new one to step through."""
@@ -204,6 +224,7 @@ class Model:
 
     def note(self, line: str) -> None:
         self.log.append(line)
+        self.logged += 1
 
     def sent(self, request_id: int, command: str) -> None:
         self.pending[request_id] = command
@@ -296,6 +317,15 @@ class Model:
             self.cursor = stops.index(stop_of(before))
         elif self.cursor >= len(options):
             self.cursor = 0
+
+    def _first_choice(self, previous: dict[str, Any] | None) -> None:
+        """Put the cursor where the game says a new question's safe answer is (Tiltowait: ``/draw`` or ``/keep``
+        when an answer is asked of you, never a spell), so a habitual Enter spends nothing."""
+        pick = client_part((self.state or {}).get("game"), "first_choice")
+        chosen = pick(self.state, previous) if pick is not None and self.state is not None else None
+        options = self.choices()
+        if chosen in options:
+            self.cursor = options.index(chosen)
 
     def toggle_mark(self) -> None:
         """Choose or unchoose the card under the cursor for a Witches pass."""

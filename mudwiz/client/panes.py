@@ -7,17 +7,18 @@ relies on 80 columns, it drops optional columns and wraps segments and cards ins
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
-from importlib import import_module
 from typing import Any
 
 from mudwiz.cards import SUIT_NAMES
 from mudwiz.client.events import STYLE, message_lines, renderer, revealed, seconds_of, tighten
+from mudwiz.client.games import client_part
 from mudwiz.client.model import KARUKI, Model, card_of
 from mudwiz.client.replaying import Replay
-from mudwiz.games import available, plugin
+from mudwiz.games import available
 from mudwiz.games.base import Phase
 from mudwiz.render.ansi import Presenter, draw, replay_move
 from mudwiz.render.common import trick_order
@@ -65,13 +66,17 @@ def card(code: str, marked: bool = False, game: str | None = None) -> str:
 
 
 def flow(segments: list[str], width: int, gap: str = "   ") -> list[str]:
-    """Join segments into lines of at most ``width`` visible columns, starting a new line rather than cutting."""
+    """Join segments into lines of at most ``width`` visible columns, starting a new line rather than cutting; a
+    segment wider than a line (a sentence: what the table is answering) is broken between words."""
     lines: list[str] = []
     line = ""
     for seg in segments:
         if line and visible_len(line) + len(gap) + visible_len(seg) > width:
             lines.append(line)
             line = ""
+        if not line and visible_len(seg) + 1 > width:
+            lines += wrap_words(f" {seg}", width, indent=3)
+            continue
         line = f"{line}{gap}{seg}" if line else f" {seg}"
     if line:
         lines.append(line)
@@ -120,19 +125,6 @@ def projected(state: dict[str, Any], p: dict[str, Any]) -> str:
     """A player's projected score, only while a round is being played: after it, the score is final."""
     live = state.get("phase") in ("trump", "bidding", "playing")
     return f"({p['projected']})" if live and p.get("projected") is not None else ""
-
-
-def client_part(game: str | None, part: str) -> Callable[[dict[str, Any]], list[Any]] | None:
-    """A function of the game's client module (its plugin's ``client``: ``columns``, ``info_segments``), or None
-    for a game this install does not know or whose plugin has no such part."""
-    found = plugin(game)
-    if found is None or found.client is None:
-        return None
-    try:
-        module = import_module(found.client)
-    except ImportError:
-        return None
-    return getattr(module, part, None)
 
 
 def columns(state: dict[str, Any]) -> list[Column]:
@@ -219,8 +211,7 @@ def _rows(state: dict[str, Any], width: int, shortest_name: int = 16) -> list[st
 
     head = "   " + pad("player", name_w) + "".join(" " + cell(c, c.title) for c in cols)
     rows = [STYLE.paint(head.rstrip(), "grey")]
-    # Tricks are played from their leader on, as the terminal view draws them (render.common.trick_order).
-    for p in trick_order(state) if state.get("leader") else players:
+    for p in row_order(state):
         marker = STYLE.paint(">", "yellow", "bold") if p["name"] in waiting else " "
         name = cut(label(p), name_w)
         if p["name"] == state.get("you"):
@@ -232,6 +223,16 @@ def _rows(state: dict[str, Any], width: int, shortest_name: int = 16) -> list[st
         row = f" {marker} {pad(name, name_w)}" + "".join(" " + cell(c, c.value(p)) for c in cols)
         rows.append(row)
     return rows
+
+
+def row_order(state: dict[str, Any]) -> list[dict[str, Any]]:
+    """The players in the order the terminal view lists them: the game's own (Tiltowait: from the player to
+    play, in the direction of play), else a trick game's from the trick's leader (``render.common.trick_order``),
+    else seat order."""
+    own = client_part(state.get("game"), "order")
+    if own is not None:
+        return list(own(state))
+    return trick_order(state) if state.get("leader") else list(state.get("players", []))
 
 
 def wanted_width(model: Model) -> int:
@@ -492,8 +493,10 @@ def cut_ansi(line: str, width: int) -> str:
 def asked(model: Model) -> str:
     """What the player is asked to do now, in a few words (the status line's last part)."""
     state = model.state
+    if model.question:  # a password asked at login, or for /register or /password once logged in
+        return f"type your {model.question.lower()}"
     if not model.logged_in:
-        return f"type your {model.question.lower()}" if model.question else "type your name"
+        return "type your name"
     if model.replay is not None:
         return "replay: Left/Right step, Esc leaves"
     if state is None:
@@ -520,24 +523,44 @@ def asked(model: Model) -> str:
     return phase or ""
 
 
-def status_line(model: Model, width: int = 200) -> str:
-    """Connection, who and where, whose turn, what you are asked; the least needed parts go first when narrow."""
+def connection_words(model: Model) -> list[str]:
+    """The status line's connection part, longest first: a narrow line takes shorter words rather than losing
+    what it asks of you. After a takeover (the name logged in on another connection) F5 is not offered: it
+    would take the name back from that connection."""
     if model.connection == "connected":
-        conn = STYLE.paint("connected", "green")
-    elif model.connection == "connecting":
-        conn = STYLE.paint("connecting", "yellow")
+        return [STYLE.paint("connected", "green")]
+    if model.connection == "connecting":
+        return [STYLE.paint("connecting", "yellow")]
+    if model.taken_over:
+        words = ["DISCONNECTED: your name logged in on another connection", "DISCONNECTED: logged in elsewhere",
+                 "DISCONNECTED"]
     else:
-        conn = STYLE.paint(f"DISCONNECTED ({model.reason}) - F5 reconnects", "red", "bold")
+        words = [f"DISCONNECTED ({model.reason}) - F5 reconnects", "DISCONNECTED - F5 reconnects", "OFFLINE: F5"]
+    return [STYLE.paint(w, "red", "bold") for w in words]
+
+
+def status_line(model: Model, width: int = 200) -> str:
+    """Connection, who and where, whose turn, what you are asked; when narrow, the least needed parts go first,
+    then the connection is said in fewer words."""
+    conns = connection_words(model)
     who = f"{STYLE.text(model.name)}@{model.address}" if model.name else model.address
     state = model.state or {}
     where = f"table {state.get('table')} {state.get('game')} {state.get('status')}" if state else ""
     turn = f"turn: {STYLE.text(state['turn'])}" if state.get("turn") else ""
-    parts = {"conn": conn, "who": who, "where": where, "turn": turn, "asked": STYLE.bold(asked(model))}
+    parts = {"conn": conns[0], "who": who, "where": where, "turn": turn, "asked": STYLE.bold(asked(model))}
+
+    def line() -> str:
+        return " " + " | ".join(p for p in parts.values() if p)
+
     for drop in ("who", "turn", "where"):
-        if visible_len(" " + " | ".join(p for p in parts.values() if p)) <= width:
+        if visible_len(line()) <= width:
             break
         parts[drop] = ""
-    return cut_ansi(" " + " | ".join(p for p in parts.values() if p), width)
+    for conn in conns[1:]:
+        if visible_len(line()) <= width:
+            break
+        parts["conn"] = conn
+    return cut_ansi(line(), width)
 
 
 def sheet_lines(model: Model) -> list[str]:
@@ -571,14 +594,57 @@ def generic_sheet(message: dict[str, Any]) -> list[str]:
     return lines
 
 
-def key_lines() -> list[str]:
-    return [*(f" {pad(STYLE.bold(k), 18)} {v}" for k, v in KEYS),
-            STYLE.paint(" Left/Right/Home/End/Enter/Space act when the input line is empty.", "grey")]
+def key_lines(width: int = 200) -> list[str]:
+    """The keys and what they do, broken between words under the description (cut, they lost their ends)."""
+    lines = [part for k, v in KEYS for part in wrap_words(f" {pad(STYLE.bold(k), 18)} {v}", width, indent=20)]
+    note = " Left/Right/Home/End/Enter/Space act when the input line is empty."
+    return lines + [STYLE.paint(part, "grey") for part in wrap_words(note, width, indent=1)]
+
+
+LABEL = re.compile(r"[A-Z][\w'-]*(?: [\w'-]+){0,2}:(?: |$)")  # ``Cards:``, ``Your turn:``, ``Told to draw:``
+TABLE_ROW = re.compile(r"\S {2,}(?=\S)")  # ``notequal       the dealer may ...``: a name, then its text in a column
+
+
+def paragraphs(lines: list[str]) -> list[tuple[str, int, int]]:
+    """The server's rules, hard-wrapped at 78 columns, as (text, indentation, hang) paragraphs to wrap anew: an
+    indented run of lines is one paragraph, and a new one starts at a line beginning with ``- `` or a ``Word:``
+    label, at a table row, and where the indentation changes (but for a ``- `` item's or a table row's hanging
+    continuation); an unindented line (a heading) stands alone."""
+    found: list[tuple[str, int, int]] = []
+    for raw in lines:
+        text = raw.rstrip()
+        body = text.lstrip()
+        indent = len(text) - len(body)
+        if found and body and indent and _continues(found[-1], body, indent):
+            last, at, hang = found[-1]
+            found[-1] = (f"{last} {body}", at, hang)
+            continue
+        row = TABLE_ROW.search(body)
+        hang = indent + 2 if body.startswith("- ") else indent + row.end() if row else indent
+        found.append((body, indent, hang))
+    return found
+
+
+def _continues(paragraph: tuple[str, int, int], body: str, indent: int) -> bool:
+    """Whether a line goes on with the paragraph before it (see ``paragraphs``)."""
+    text, at, hang = paragraph
+    if not text or not at or body.startswith("- ") or LABEL.match(body) or TABLE_ROW.search(body):
+        return False
+    return indent == hang
+
+
+def reflow(lines: list[str], width: int) -> list[str]:
+    """Rules text re-wrapped to ``width`` by paragraph: wrapping each 78-column line on its own left one word
+    a row in an 76-column pane."""
+    out: list[str] = []
+    for text, indent, hang in paragraphs(lines):
+        out += wrap_words(" " * (indent + 1) + STYLE.text(text), width, indent=hang + 1) if text else [""]
+    return out
 
 
 def help_lines(model: Model, width: int) -> list[str]:
     """F1's pane: the keys, then the rules of your table's game as the server words them (``/rules``)."""
-    lines = [line if visible_len(line) <= width else cut_ansi(line, width) for line in key_lines()]
+    lines = key_lines(width)
     game = (model.state or {}).get("game")
     if game is None:
         return [*lines, "", STYLE.paint(" At a table F1 shows its game's rules here too (/rules GAME asks).", "grey")]
@@ -587,4 +653,4 @@ def help_lines(model: Model, width: int) -> list[str]:
     if not model.rules.get(game):
         return [*lines, "", STYLE.paint(f" (this server sends no rules of {game}: the keys only)", "grey")]
     lines += ["", rule(f"The rules of {game.capitalize()}", width)]
-    return lines + [part for line in model.rules[game] for part in wrap_words(" " + STYLE.text(line), width)]
+    return lines + reflow(model.rules[game], width)

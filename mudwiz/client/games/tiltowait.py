@@ -1,4 +1,6 @@
-"""Tiltowait in the client's table pane: cards held, score, asleep or karuki; the top card, colour and direction."""
+"""Tiltowait in the client's table pane: cards held, score, asleep or karuki, the rows from the player to play in
+the direction of play; the top card, colour and direction, and what the table is answering (a draw, TILTOWAIT,
+MILWA)."""
 
 from __future__ import annotations
 
@@ -6,6 +8,7 @@ from typing import Any
 
 from mudwiz.client.events import STYLE
 from mudwiz.client.panes import Column, card, suit
+from mudwiz.render.tiltowait import play_order, situation_line
 
 
 def columns(state: dict[str, Any]) -> list[Column]:
@@ -25,9 +28,30 @@ def info_segments(state: dict[str, Any]) -> list[str]:
     segs.append(f"Colour: {suit(state.get('colour'), game)}")
     arrow = {"cw": "clockwise", "ccw": "counter-clockwise"}.get(state.get("direction", ""), state.get("direction"))
     segs.append(f"Direction: {arrow}")
+    situation = situation_line(state, STYLE)  # the terminal view's words for a pending answer
+    if situation:
+        segs.append(STYLE.bold(situation.strip()))
     if state.get("pending"):
         segs.append(STYLE.paint(f"Draw pending: {state['pending']}", "red", "bold"))
     segs.append(f"Stock {state.get('stock', '?')} / discard {state.get('discard', '?')}")
     if state.get("next"):
         segs.append(f"Next: {STYLE.text(state['next'])}")
     return segs
+
+
+def order(state: dict[str, Any]) -> list[dict[str, Any]]:
+    """The rows from the player to play, in the direction play goes (read down: who comes next), as the
+    terminal view lists them; seat order before and after the play."""
+    return play_order(state)
+
+
+def first_choice(state: dict[str, Any], before: dict[str, Any] | None) -> str | None:
+    """When an answer is newly asked of you, the move that spends nothing: ``/keep`` for a MILWA, else ``/draw``.
+    The cursor was on the first spell in hand, so a habitual Enter cancelled with a HAMAN."""
+    answer, you = state.get("answer"), state.get("you")
+    if not answer or you is None or you not in (state.get("waiting") or []):
+        return None
+    old = before or {}
+    if old.get("answer") == answer and you in (old.get("waiting") or []):
+        return None  # asked before: the cursor stays where the player put it
+    return "/keep" if answer.get("spell") == "MILWA" else "/draw"
