@@ -51,6 +51,25 @@ def test_rules_give_goal_play_scoring_and_options_in_80_columns(game: str) -> No
         assert all(len(line) <= 80 for line in lines), max(lines, key=len)
 
 
+def test_a_narrow_window_gets_the_rules_reflowed_by_paragraph() -> None:
+    """Below 80 columns each 78-column line was wrapped on its own, leaving a sentence's tail on a row alone."""
+    lobby, ann = lobby_with()
+    message = shown(lobby, ann, "/rules wizard goal")
+    lines = Presenter(Style.for_mode("ascii", width=50)).lines(message)
+    assert lines == ["Wizard rules: goal",
+                     "  Wizard (Amigo, Ken Fisher): bid how many tricks",
+                     "  you will take, then take exactly that many.",
+                     "  Taking more is as bad as taking fewer. The",
+                     "  highest total after the last round wins."]
+    spells = Presenter(Style.for_mode("ascii", width=44)).lines(shown(lobby, ann, "/rules tiltowait spells"))
+    assert "  HALITO-c (8, 20): the next player draws 2." in spells  # a label starts its own paragraph
+    assert "    On its colour, on any HALITO, on the" in spells  # and its indented lines theirs
+    options = Presenter(Style.for_mode("ascii", width=44)).lines(shown(lobby, ann, "/rules wizard options"))
+    assert "  hiddentip      everyone bids at once," in options  # a table row's text wraps under its column
+    assert "                 unseen; the bids are shown" in options
+    assert all(len(line) <= 44 for line in spells + options)
+
+
 def test_each_section_has_a_page_of_its_own() -> None:
     lobby, ann = lobby_with()
     for game in available():

@@ -7,7 +7,6 @@ relies on 80 columns, it drops optional columns and wraps segments and cards ins
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
@@ -26,6 +25,7 @@ from mudwiz.render.style import (
     SUIT_COLOUR,
     cell_width,
     pad,
+    reflow,
     strip_ansi,
     truncate,
     visible_len,
@@ -601,45 +601,6 @@ def key_lines(width: int = 200) -> list[str]:
     return lines + [STYLE.paint(part, "grey") for part in wrap_words(note, width, indent=1)]
 
 
-LABEL = re.compile(r"[A-Z][\w'-]*(?: [\w'-]+){0,2}:(?: |$)")  # ``Cards:``, ``Your turn:``, ``Told to draw:``
-TABLE_ROW = re.compile(r"\S {2,}(?=\S)")  # ``notequal       the dealer may ...``: a name, then its text in a column
-
-
-def paragraphs(lines: list[str]) -> list[tuple[str, int, int]]:
-    """The server's rules, hard-wrapped at 78 columns, as (text, indentation, hang) paragraphs to wrap anew: an
-    indented run of lines is one paragraph, and a new one starts at a line beginning with ``- `` or a ``Word:``
-    label, at a table row, and where the indentation changes (but for a ``- `` item's or a table row's hanging
-    continuation); an unindented line (a heading) stands alone."""
-    found: list[tuple[str, int, int]] = []
-    for raw in lines:
-        text = raw.rstrip()
-        body = text.lstrip()
-        indent = len(text) - len(body)
-        if found and body and indent and _continues(found[-1], body, indent):
-            last, at, hang = found[-1]
-            found[-1] = (f"{last} {body}", at, hang)
-            continue
-        row = TABLE_ROW.search(body)
-        hang = indent + 2 if body.startswith("- ") else indent + row.end() if row else indent
-        found.append((body, indent, hang))
-    return found
-
-
-def _continues(paragraph: tuple[str, int, int], body: str, indent: int) -> bool:
-    """Whether a line goes on with the paragraph before it (see ``paragraphs``)."""
-    text, at, hang = paragraph
-    if not text or not at or body.startswith("- ") or LABEL.match(body) or TABLE_ROW.search(body):
-        return False
-    return indent == hang
-
-
-def reflow(lines: list[str], width: int) -> list[str]:
-    """Rules text re-wrapped to ``width`` by paragraph: wrapping each 78-column line on its own left one word
-    a row in an 76-column pane."""
-    out: list[str] = []
-    for text, indent, hang in paragraphs(lines):
-        out += wrap_words(" " * (indent + 1) + STYLE.text(text), width, indent=hang + 1) if text else [""]
-    return out
 
 
 def help_lines(model: Model, width: int) -> list[str]:
@@ -653,4 +614,4 @@ def help_lines(model: Model, width: int) -> list[str]:
     if not model.rules.get(game):
         return [*lines, "", STYLE.paint(f" (this server sends no rules of {game}: the keys only)", "grey")]
     lines += ["", rule(f"The rules of {game.capitalize()}", width)]
-    return lines + reflow(model.rules[game], width)
+    return lines + reflow(model.rules[game], width, STYLE.text, margin=1)  # a column in from the pane's edge

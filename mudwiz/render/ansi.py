@@ -22,7 +22,7 @@ from mudwiz.games import available, plugin
 from mudwiz.games.base import Event, Phase
 from mudwiz.render import generic
 from mudwiz.render.common import confirmations, frame_view, rated, standings
-from mudwiz.render.style import WIDTH, Style, pad, visible_len, wrap_cards, wrap_words
+from mudwiz.render.style import WIDTH, Style, pad, reflow, visible_len, wrap_cards, wrap_words
 
 log = Logger()
 
@@ -167,7 +167,10 @@ class Presenter:
         return [self.style.paint(f"* {self.style.text(m['player'])}'s hand is closed again.", "cyan")]
 
     def _help(self, m: dict[str, Any]) -> list[str]:
-        return [self.style.text(line) for line in m["text"].splitlines()]
+        lines = m["text"].splitlines()
+        if str(m.get("topic", "")).startswith("rules") and max(map(visible_len, lines), default=0) > self.style.width:
+            return reflow(lines, self.style.width, self.style.text)  # a sentence's tail was left on a row alone
+        return [self.style.text(line) for line in lines]
 
     def _who(self, m: dict[str, Any]) -> list[str]:
         rows = [f"  {pad(self.style.text(u['name']), 18)} {u['where']:<22} {rated(u)}".rstrip() for u in m["users"]]
