@@ -148,7 +148,7 @@ def help_width(session: Session) -> int:
 
 # /help's kinds of command, in the order shown. A command in none of them is listed under "Other", never lost.
 HELP_KINDS: dict[str, tuple[str, ...]] = {
-    "Lobby": ("who", "tables", "say", "tell", "mode", "quit", "help"),
+    "Lobby": ("who", "tables", "say", "tell", "ignore", "unignore", "mode", "quit", "help"),
     "Tables": ("new", "join", "watch", "leave", "look", "option", "bot", "start", "ok", "score"),
     "Games": ("rules", "spells", "history", "game", "replay", "rating", "top"),
     "Account": ("register", "password"),
@@ -246,6 +246,42 @@ def _say(lobby: Lobby, session: Session, arg: str) -> str | None:
         raise BadCommand("usage: /say TEXT")
     lobby.chat(session, arg)
     return None
+
+
+MAX_IGNORED = 100  # names one user may /ignore
+
+
+@command("ignore", "/ignore [NAME]", "stop seeing NAME's chat and tells (no NAME: whom you ignore); /unignore "
+                                     "NAME undoes it")
+def _ignore(lobby: Lobby, session: Session, arg: str) -> str | None:
+    name = arg.strip()
+    ignoring = session.ignoring or set()
+    if not name:
+        return f"you ignore {', '.join(sorted(ignoring))}" if ignoring else "you ignore nobody: /ignore NAME"
+    if " " in name:
+        raise BadCommand("usage: /ignore NAME")
+    if name.lower() == session.name.lower():
+        raise BadCommand("that is you")
+    if name.lower() in ignoring:
+        raise BadCommand(f"you ignore {name} already; /unignore {name} undoes it")
+    if len(ignoring) >= MAX_IGNORED:
+        raise BadCommand(f"you ignore {MAX_IGNORED} names already; /unignore one first")
+    if lobby.find_user(name) is None and not lobby.holds_name(name) and not lobby.registered(name):
+        raise BadCommand(f"nobody is called {name}")
+    ignoring.add(name.lower())
+    session.ignoring = lobby.ignores[session.name.lower()] = ignoring
+    return f"you no longer see {name}'s chat and tells; /unignore {name} undoes it"
+
+
+@command("unignore", "/unignore NAME", "see NAME's chat and tells again")
+def _unignore(lobby: Lobby, session: Session, arg: str) -> str | None:
+    name = arg.strip()
+    if not name:
+        raise BadCommand("usage: /unignore NAME")
+    if not session.ignoring or name.lower() not in session.ignoring:
+        raise BadCommand(f"you do not ignore {name}")
+    session.ignoring.discard(name.lower())
+    return f"you see {name}'s chat and tells again"
 
 
 @command("tell", "/tell NAME TEXT", "say something to one user only")

@@ -78,6 +78,8 @@ class ConnectionSession(Session):
     def deliver(self, message: dict[str, Any], event: Event | None = None) -> None:
         if not self.connected:
             return
+        if self.ignoring and message.get("type") == "chat" and str(message.get("from", "")).lower() in self.ignoring:
+            return  # /ignore: their lobby and table chat and their tells are not shown
         connection = self.connection
         if connection.on_message is not None:  # a side channel (telnet GMCP) carries every message too
             connection.on_message(message)

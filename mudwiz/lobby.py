@@ -125,6 +125,9 @@ class Lobby:
         # lower-cased guest name -> its resume code, while the name is held (online, away, or a seat kept for it);
         # in memory only: a journal of tables may save it with the seats it guards.
         self.resume_codes: dict[str, str] = {}
+        # lower-cased name -> the names they /ignore: kept while the name is held (a registered name's till the
+        # server stops), so a reconnect or a restart of the connection does not bring the pest back
+        self.ignores: dict[str, set[str]] = {}
         self._failures = login_failures(clock)  # wrong resume codes, when there are no accounts to count them
         self.talk = Buckets(clock, CHAT_RATE, CHAT_BURST)  # by lower-cased name: how fast they may chat
         self.moving = Buckets(clock, MOVE_RATE, MOVE_BURST)  # by lower-cased name: table moves others see
@@ -193,6 +196,7 @@ class Lobby:
             self.resume_codes[key] = new_resume_code()
             counted(self.failures, True, session.name, session.address)  # a guesser cannot hold the guest back
         session.connected = True
+        session.ignoring = self.ignores.get(key)
         self.users[session.name.lower()] = session
         bisect.insort(self._by_name, session.name.lower())
         log.info("login {name}", name=session.name)
@@ -281,6 +285,8 @@ class Lobby:
         """Nothing holds ``name`` any more: its code is void, and the next guest called so gets a new one."""
         if not self.holds_name(name):
             self.resume_codes.pop(name.lower(), None)
+            if name.lower() in self.ignores and not self.registered(name):  # the next guest so called is another
+                del self.ignores[name.lower()]
 
     # ------------------------------------------------------------ dropping
 

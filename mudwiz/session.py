@@ -53,6 +53,8 @@ class Session:
         # leaves out a sheet the client already has, and a JSON reader is sent only its new rows (table/fanout.py)
         self.sheet_sent: tuple[int, int, int, bool] | None = None
         self.replaying: tuple[int, int] | None = None  # (game id, step) last shown by /replay, for next and prev
+        # lower-cased names whose chat and tells this user is not shown (/ignore); None: nobody's (most users)
+        self.ignoring: set[str] | None = None
 
     @property
     def table(self) -> Table | None:
