@@ -460,6 +460,7 @@ def test_completion_knows_the_arguments_of_rules_top_rating_and_history() -> Non
     assert texts(completer, "/rules tiltowait s") == ["scoring", "spells"]
     assert texts(completer, "/top t") == ["tiltowait"]
     assert texts(completer, "/rating b") == ["bot1", "bobby"] == texts(completer, "/history b")
+    assert texts(completer, "/ignore b") == ["bot1", "bobby"] == texts(completer, "/unignore b")
 
 
 def test_cursor_walks_the_playable_cards_in_hand_order() -> None:

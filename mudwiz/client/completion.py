@@ -69,7 +69,7 @@ class CommandCompleter(Completer):
             if model.state is not None:
                 ids.append(str(model.state.get("table")))
             return ids, "table"
-        if verb in ("/tell", "/rating", "/history"):
+        if verb in ("/tell", "/rating", "/history", "/ignore", "/unignore"):
             return model.player_names(), None
         if verb in ("/new", "/top"):
             return list(model.games or available()), None
