@@ -158,17 +158,22 @@ HELP_KINDS: dict[str, tuple[str, ...]] = {
 
 def _kind_rows(label: str, usages: list[str], width: int = 80) -> list[str]:
     """One kind's usages after its label, wrapped between usages only: a usage cut in two (``/option [NAME`` at
-    a line's end) reads as two commands. Below 60 columns the label has a row of its own, and the usages the
-    room of the whole row (after an 11-column label, ``/bot add [LEVEL] | /bot remove NAME`` was cut at 40)."""
+    a line's end) reads as two commands. Below 60 columns the usages wrap under the label (``Lobby:``) four
+    columns in, the label alone on its row when the first does not fit after it (after an 11-column label,
+    ``/bot add [LEVEL] | /bot remove NAME`` was cut at 40)."""
     narrow = width < 60
     indent = " " * (4 if narrow else 11)
-    rows, row = ([f"  {label}"], indent) if narrow else ([], f"  {label:<8} ")
+    rows: list[str] = []
+    row = f"  {label}: " if narrow else f"  {label:<8} "
     for usage in usages:
         if len(row) + len(usage) > width and row.strip() not in (label, ""):
             rows.append(row.rstrip())
             row = indent
         row += usage + "  "
     return [*rows, row.rstrip()]
+
+
+SCREEN_ROWS = 24  # /help alone fits a screen of them, with the prompt's row
 
 
 def _summary(session: Session, sysop: bool, cols: int = 80) -> list[str]:
@@ -182,12 +187,17 @@ def _summary(session: Session, sysop: bool, cols: int = 80) -> list[str]:
         usages = [COMMANDS[name].usage for name in names if name in COMMANDS]
         if usages:
             lines += _kind_rows(label, usages, cols)
+    tail = textwrap.wrap(f"Games: {', '.join(available())}; /help GAME shows one's moves and options.", cols)
     table = session.table
-    if table is not None:
-        lines.append(f"{table.game_class.title} moves at this table:")
-        lines += _verb_rows(table.game_class.VERBS, cols)
-    lines += textwrap.wrap(f"Games: {', '.join(available())}; /help GAME shows one's moves and options.", cols)
-    return lines
+    if table is None:
+        return lines + tail
+    game = table.game_class
+    explained = [f"{game.title} moves at this table:", *_verb_rows(game.VERBS, cols)]
+    if len(lines) + len(explained) + len(tail) > SCREEN_ROWS - 1:  # their usages only, as the commands': in a
+        # narrow window the explanations ran past the screen
+        explained = textwrap.wrap("At this table (/help MOVE explains one):", cols)
+        explained += _kind_rows(game.title, [f"/{usage.split(':')[0]}" for usage in game.VERBS.values()], cols)
+    return lines + explained + tail
 
 
 def help_text(topic: str, session: Session, *, sysop: bool = False) -> str:

@@ -327,6 +327,21 @@ def test_help_fits_80_columns_and_a_narrower_window() -> None:
 
 
 @pytest.mark.parametrize("game", ["wizard", "witches", "tiltowait"])
+def test_help_at_a_table_fits_a_24_row_screen_at_any_width(game: str) -> None:
+    """At a Tiltowait table below 60 columns the moves' explanations ran /help past 24 rows (found by a probe):
+    there, as the commands, their usages only; /help MOVE explains one."""
+    lobby = Lobby(Clock(), seed=1)
+    host = Recorder()
+    lobby.login(host, "host")
+    dispatch(lobby, host, f"/new {game}")
+    for width in range(40, 81):
+        host.width = width  # type: ignore[attr-defined]
+        lines = help_text("", host).splitlines()
+        assert len(lines) <= 23 and max(map(len, lines)) <= width, (width, lines)  # and the prompt's row
+        assert "/catch NAME" in "\n".join(lines) if game == "tiltowait" else True
+
+
+@pytest.mark.parametrize("game", ["wizard", "witches", "tiltowait"])
 def test_a_view_is_a_copy_that_cannot_change_the_game(game: str) -> None:
     """A bot (or any code) that edits the view it was given must not change the game's own record."""
     import random
