@@ -122,4 +122,7 @@ def test_wrap_words_breaks_between_words_and_keeps_every_word() -> None:
         assert all(line.startswith("  ") for line in lines[1:])
         assert strip_ansi(" ".join(lines)).split() == strip_ansi(text).split()
     assert wrap_words(text, 200) == [text]
-    assert wrap_words("   x " + "y" * 30, 10) == ["   x", "  " + "y" * 30]  # too long a word stays whole
+    # too long a word is cut where the rows end, and what follows goes on after its tail (found by a probe: on a
+    # row of its own)
+    assert wrap_words("   x " + "y" * 30 + " z", 10) == ["   x", "  " + "y" * 8, "  " + "y" * 8, "  " + "y" * 8,
+                                                        "  " + "y" * 6 + " z"]

@@ -175,7 +175,8 @@ def wrap_words(text: str, width: int, indent: int = 2) -> list[str]:
     """``text`` (ANSI codes allowed) in lines of at most ``width`` cells, broken between words, the later lines
     indented: a terminal's own wrapping would cut words in half. Words joined by ``NO_BREAK`` (``/bid 1`` in an
     error's list of moves) are never broken apart, and the joint is shown as a plain space. A word wider than a
-    line is left whole (the terminal cuts it); leading spaces are kept."""
+    line is cut where the rows end (``chop_painted``), and the words after it go on after its last piece (they
+    once began a row of their own); leading spaces are kept."""
     if visible_len(text) <= width:
         return [text.replace(NO_BREAK, " ")]
     # the indentation, and the paint codes among it: a row of a painted line drawn for a wider window starts
@@ -190,7 +191,11 @@ def wrap_words(text: str, width: int, indent: int = 2) -> list[str]:
         if not start and used + 1 + w > width:
             lines.append(line)
             line, used, start = " " * indent, indent, True
-        if start:
+        if used + w > width:  # wider than a row: cut where rows end, and the words after it go on after its tail
+            *full, line = chop_painted(line + word if start else f"{line} {word}", width, indent)
+            lines += full
+            used, start = visible_len(line), False
+        elif start:
             line, used, start = line + word, used + w, False
         else:
             line, used = f"{line} {word}", used + 1 + w
