@@ -189,7 +189,7 @@ def test_the_window_size_a_client_sends_sets_the_width_drawn(bbs_server) -> None
         caller.window(100, 30)
         caller.type(b"/who\r")
         seen = caller.read_until(b"Online (", since=start)[start:]
-        rule = ANSI.sub("", seen.decode("cp437")).split("\r\n")
+        rule = ANSI.sub("", seen.decode("utf-8")).split("\r\n")  # xterm: UTF-8 (a BBS's type: CP437)
         line = next(r for r in rule if "Online (" in r)
         assert len(line) == 100, line  # the rule spans the window: 80 before the size came
     finally:
@@ -207,13 +207,13 @@ def test_the_real_rlogin_program_logs_in_answers_the_window_request_and_is_echoe
         welcome = f"Welcome, {user}@fsx!".encode()
         assert welcome in program.read_until(welcome)  # (read_until returns early if the program exits)
         first = program.read_until(b"Online (")
-        rule = next(r for r in ANSI.sub("", first.decode("cp437")).split("\r\n") if "Online (" in r)
+        rule = next(r for r in ANSI.sub("", first.decode("utf-8")).split("\r\n") if "Online (" in r)  # xterm
         assert len(rule) == 120, rule  # the login waited for the window size: the first screen fits it
         start = len(program.output)
         program.type("/who")
         seen = program.read_until(b"Online (", since=start)[start:]
         assert b"Online (" in seen and b"/who\r\n" in seen  # echoed by the server: the program echoes nothing
-        line = next(r for r in ANSI.sub("", seen.decode("cp437")).split("\r\n") if "Online (" in r)
+        line = next(r for r in ANSI.sub("", seen.decode("utf-8")).split("\r\n") if "Online (" in r)
         assert len(line) == 120, line  # drawn for the window the program reported
     finally:
         program.close()
