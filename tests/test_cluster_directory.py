@@ -82,6 +82,26 @@ def test_a_seat_held_elsewhere_is_proved_by_its_code_and_asked_for(node: Any) ->
     assert channel == "mudwiz:node:n2" and (ask["name"], ask["code"], ask["registered"]) == ("Bob", code, False)
 
 
+def test_a_visitor_is_promised_a_takeover_only_when_redis_is_there_to_give_one(node: Any) -> None:
+    """In a Redis outage every node takes the others for gone, but nothing is taken over (docs/scaling.md): a
+    visitor and a remote watcher were told 'another takes the table over in a few seconds', which never came
+    (found by a probe)."""
+    lobby, part, clock, redis = node
+    hear(part, {"op": "table_up", "table": entry(7)})
+    hear(part, {"op": "table_up", "table": entry(8, node="n3")}, sender="n3")
+    ann, cy = login(lobby, "ann"), login(lobby, "cy")
+    ann.elsewhere, cy.elsewhere = ("n2", 7, True), ("n3", 8, False)
+    part.bus.subscribed_at = None  # Redis away
+    part._node_gone("n2")
+    assert ann.messages[-1]["text"] == ("the server process of table 7 cannot be reached; the server's processes "
+                                        "cannot reach each other now; your seat is kept: log in again in a minute")
+    part.bus.subscribed_at = clock.seconds()  # Redis back, and there without a break since
+    clock.advance(part.nodes.dead_after)
+    part._node_gone("n3")
+    assert cy.messages[-1]["text"] == ("the server process of table 8 stopped; another takes the table over in a "
+                                       "few seconds, and you watch it there again")
+
+
 def test_a_dead_nodes_players_are_all_held_until_its_tables_are_taken_over(node: Any) -> None:
     lobby, part, clock, redis = node
     people = {"eve": {"spelling": "Eve", "code_hash": None, "home": "n2"}}
@@ -151,6 +171,7 @@ def test_which_lines_go_to_the_tables_node_and_what_an_unanswered_one_costs(node
         "table 7 is on a server process that is not answering; try again in a few seconds")
     hear(part, {"op": "deliver", "to": "ann", "message": {"type": "notice", "text": "from the table"}})
     assert ann.messages[-1] == {"type": "notice", "text": "from the table"}
+    part.bus.subscribed_at = clock.seconds() - part.nodes.dead_after  # Redis there all along: a takeover comes
     part._node_gone("n2")
     assert "stopped" in ann.messages[-1]["text"]
     unanswered = forward(part, ann, "/play R3")

@@ -275,6 +275,11 @@ class ClusterTables:
             return None
         return self.directory[n]["node"], n
 
+    def takeover_soon(self) -> bool:
+        """Whether a process taken for gone has its tables taken over in a few seconds: only with Redis there
+        without a break (``Nodes.redis_steady``); in an outage it may be alive, and nothing is taken over."""
+        return self.nodes.redis_steady()
+
     def reachable(self, node: str) -> bool:
         """Whether ``node`` is worth asking: not known gone (one not heard yet is asked; ``ANSWER_WITHIN``
         bounds the wait)."""
@@ -326,7 +331,7 @@ class ClusterTables:
 
     def _node_gone(self, node: str) -> None:
         self.gone.add(node)
-        self.visits.node_gone(node)
+        self.visits.node_gone(node, self.takeover_soon())
         self.take_over(node).addErrback(lambda f: log.failure("takeover of {node} failed", f, node=node))
 
     @defer.inlineCallbacks

@@ -55,6 +55,10 @@ def not_answering(table: int) -> BadCommand:
     return BadCommand(f"table {table} is on a server process that is not answering; try again in a few seconds")
 
 
+# What a visitor is told while the processes cannot hear each other (Redis away): their seat is kept where it is
+# (docs/scaling.md, the failure table), and logging in again once the processes hear each other gives it back.
+OUTAGE = "the server's processes cannot reach each other now; your seat is kept: log in again in a minute"
+
 class Visitor(Session):
     """A user of another process at one of this process's tables: what the table says to it goes to their home."""
 
@@ -93,6 +97,8 @@ class Directory(Protocol):
     def remote_table(self, number: str) -> tuple[str, int] | None: ...
 
     def reachable(self, node: str) -> bool: ...
+
+    def takeover_soon(self) -> bool: ...
 
     def publish(self) -> None: ...
 
@@ -291,20 +297,27 @@ class Visits:
         """Ask ``node`` for the seat it keeps for ``session`` (who has proved the name)."""
         self.place(session, (node, table, True))
         if not self.part.reachable(node):
-            session.notice(f"table {table} is on a server process that is not answering; your seat is given back "
-                           "when another process takes the table over, in a few seconds")
+            session.notice(f"table {table} is on a server process that is not answering; " + (
+                "your seat is given back when another process takes the table over, in a few seconds"
+                if self.part.takeover_soon() else OUTAGE))
             return
         self.bus.send(node, {"op": "reattach", **self.about(session)})
 
-    def node_gone(self, node: str) -> None:
-        """``node`` is gone: what waited for it is answered now, and its visitors here are dropped."""
+    def node_gone(self, node: str, takeover: bool = True) -> None:
+        """``node`` is gone: what waited for it is answered now, and its visitors here are dropped. ``takeover``:
+        its tables are taken over in a few seconds (else Redis is away, and the process may be alive: told so,
+        not promised a takeover that does not come)."""
         for key, pending in list(self.pending.items()):
             if pending.node == node:
                 self._unanswered(key)
         for session in self.lobby.users.values():
             if session.elsewhere is not None and session.elsewhere[0] == node:
+                table = session.elsewhere[1]
+                if not takeover:
+                    session.notice(f"the server process of table {table} cannot be reached; {OUTAGE}")
+                    continue
                 kept = "your seat with it" if session.elsewhere[2] else "you watch it there again"
-                session.notice(f"the server process of table {session.elsewhere[1]} stopped; another takes the "
+                session.notice(f"the server process of table {table} stopped; another takes the "
                                f"table over in a few seconds, and {kept}")
         for visitor in [v for v in self.visitors.values() if v.home == node]:
             self._drop({"from": node, "name": visitor.name})
