@@ -121,6 +121,9 @@ class RatingBoard:
         # update would otherwise ask it again, and log its refusal, for each player shown
         self._refused: dict[str, float] = {}
         self.failed = 0  # reads not given: what was shown meanwhile lacks a rating, so is not to be kept
+        # told the lower-cased names ``refresh`` read again after a game: a cluster tells its other processes,
+        # whose boards still show the ratings from before it (their /who did, for a player visiting this one)
+        self.on_refreshed: list[Callable[[list[str]], None]] = []
 
     def of(self, name: str) -> dict[str, Rating]:
         """``name``'s ratings by game (none: a guest, or a player yet to finish a rated game)."""
@@ -181,6 +184,8 @@ class RatingBoard:
             after = self._known[key].get(game)
             if after is not None and after != before:
                 changes.append((after.name, None if before is None else before.shown, after.shown))
+        for tell in self.on_refreshed:
+            tell(list(found))
         return changes
 
 

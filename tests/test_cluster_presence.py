@@ -92,6 +92,29 @@ def row(name: str, where: str = "lobby") -> dict[str, Any]:
     return {"name": name, "where": where, "rating": None, "rating_game": None, "registered": False}
 
 
+def test_a_game_rated_on_one_node_makes_the_others_read_its_players_ratings_again(tmp_path: Path) -> None:
+    """A visitor's rating in /who stayed as it was before their game at another node's table: their home node's
+    board was never told (found by a probe)."""
+    from mudwiz.ratings import RatingBoard
+    from mudwiz.store import Rating, open_store
+    from mudwiz.table import Records
+
+    clock = Clock()
+    lobby = Lobby(clock, records=Records.inline(open_store(tmp_path)))
+    cluster = ClusterService("redis://localhost", "n2", clock, failed=lambda why: None)
+    published = Published()
+    cluster.bus.redis = published
+    lobby.remote = Presence(lobby, cluster)
+    assert lobby.records is not None
+    board: RatingBoard = lobby.records.board
+    rating = Rating("Ann", "wizard", 25.0, 8.0, 1000, 1, 0.0)
+    board.refresh({"ann": [rating]}, "wizard")  # a game rated here: the others are told whose ratings moved
+    assert [m["names"] for _, m in published.ops("rated")] == [["ann"]]
+    assert "ann" in board._known
+    hear(cluster.bus, "rated", "n3", names=["ann"])  # one rated there: read again here when next shown
+    assert "ann" not in board._known
+
+
 def test_a_node_tells_of_its_users_and_merges_the_others_into_its_lobby() -> None:
     lobby, bus, published, _ = lone_node()
     ann, cy = Person("ann"), Person("cy")

@@ -27,6 +27,7 @@ from mudwiz.session import Session
 
 if TYPE_CHECKING:
     from mudwiz.cluster.service import ClusterService
+    from mudwiz.ratings import RatingBoard
     from mudwiz.sysops import Sysops
 
 log = Logger()
@@ -139,12 +140,15 @@ class Presence:
         handlers = {"user_on": self._user_at, "user_at": self._user_at, "user_off": self._user_off,
                     "users": self._users, "hello": self._hello, "chat": self._chat, "notice": self._notice,
                     "announce": self._announce, "to_user": self._to_user, "tell_lost": self._tell_lost,
-                    "ban_address": self._ban_address}
+                    "ban_address": self._ban_address, "rated": self._rated}
         for op, handler in handlers.items():
             self.bus.on(op, self._others(handler))
         self.nodes.on_new.append(self.send_snapshot)
         self.nodes.on_gone.append(self.node_gone)
         self.bus.on_resubscribed.append(self._rejoin)
+        board = self.board()
+        if board is not None:  # a game rated here: the other nodes read those players' ratings again
+            board.on_refreshed.append(lambda names: self.bus.broadcast({"op": "rated", "names": names}))
 
     @property
     def me(self) -> str:
@@ -304,6 +308,17 @@ class Presence:
         """A sysop here banned ``address``: every node closes its own connections from it (the addresses of a
         node's users stay on that node: rows, which every /who shows, carry none)."""
         self.bus.broadcast({"op": "ban_address", "address": address, "text": text, "by": by, "until": until})
+
+    def board(self) -> RatingBoard | None:
+        records = getattr(self.lobby, "records", None)
+        return getattr(records, "board", None)
+
+    def _rated(self, message: dict[str, Any]) -> None:
+        """Another node rated a game: its players' ratings as this node's board has them are stale."""
+        board = self.board()
+        if board is not None:
+            for name in message["names"]:
+                board.forget(str(name))
 
     def _ban_address(self, message: dict[str, Any]) -> None:
         sysops = self.lobby.sysops
