@@ -33,7 +33,7 @@ from mudwiz.store import StoreError
 from mudwiz.sysops import Sysops
 from mudwiz.table import IDLE_CLOSE, Journal, Records, Table, TableServices
 from mudwiz.thinking import Think, think_inline
-from mudwiz.usertext import BBS_NAME_RULE, NAME_RULE, said
+from mudwiz.usertext import BBS_NAME_RULE, NAME_RULE, said, skeleton
 
 if TYPE_CHECKING:
     from mudwiz.cluster.presence import Presence
@@ -128,6 +128,7 @@ class Lobby:
         # lower-cased name -> the names they /ignore: kept while the name is held (a registered name's till the
         # server stops), so a reconnect or a restart of the connection does not bring the pest back
         self.ignores: dict[str, set[str]] = {}
+        self._looks: dict[str, str] = {}  # usertext.skeleton of a name online -> that name, lower-cased
         self._failures = login_failures(clock)  # wrong resume codes, when there are no accounts to count them
         self.talk = Buckets(clock, CHAT_RATE, CHAT_BURST)  # by lower-cased name: how fast they may chat
         self.moving = Buckets(clock, MOVE_RATE, MOVE_BURST)  # by lower-cased name: table moves others see
@@ -187,9 +188,15 @@ class Lobby:
         """Admit ``session`` as ``name`` (checked already: its password or resume code given where one is due);
         ``greet`` (the welcome) runs before a kept seat is handed back, so a returning player reads the welcome
         first and then their table. A guest keeps the resume code of a name they come back to, else gets one."""
-        session.name = self.held_spelling(self.check_name(name, session.bbs))
+        spelled = self.held_spelling(self.check_name(name, session.bbs))
+        key = spelled.lower()
+        look = skeleton(key)
+        alike = self._looks.get(look)
+        if alike is not None and alike != key and alike in self.users and not registered and session.bbs is None:
+            raise BadCommand(f"{spelled} looks too like {self.users[alike].name}, who is online; choose another "
+                             "name")  # a guest may not pose as someone here (Carol, CaroI)
+        session.name = spelled
         session.registered = registered
-        key = session.name.lower()
         if registered or session.bbs is not None:  # a BBS caller comes back through the BBS: no code needed
             self.resume_codes.pop(key, None)
         elif key not in self.resume_codes or not self.holds_name(key):
@@ -198,6 +205,7 @@ class Lobby:
         session.connected = True
         session.ignoring = self.ignores.get(key)
         self.users[session.name.lower()] = session
+        self._looks[look] = key
         bisect.insort(self._by_name, session.name.lower())
         log.info("login {name}", name=session.name)
         if self.remote is not None:  # cluster: the other nodes are told
@@ -295,6 +303,8 @@ class Lobby:
         if self.users.get(session.name.lower()) is not session:
             return
         del self.users[session.name.lower()]
+        if self._looks.get(look := skeleton(session.name)) == session.name.lower():
+            del self._looks[look]
         del self._by_name[bisect.bisect_left(self._by_name, session.name.lower())]
         log.info("logout {name}", name=session.name)
         if self.records is not None:

@@ -19,6 +19,21 @@ BBS_NAME_RULE = re.compile(r"^[A-Za-z0-9_-]{2,16}@[A-Za-z0-9_-]{1,15}$")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
+# Letters and digits a screen shows alike, in lower case (``Carol`` and ``CaroI``: an I for an l), and the pairs
+# read as one letter (``rn`` as ``m``): each to the one it is taken for.
+_LOOKALIKE = str.maketrans({"0": "o", "1": "l", "i": "l", "|": "l", "5": "s", "_": "-"})
+_LOOKALIKE_PAIRS = (("rn", "m"), ("vv", "w"))
+
+
+def skeleton(name: str) -> str:
+    """What ``name`` looks like on a screen (after UTS #39's idea of a confusable skeleton, for the ASCII a name
+    may hold): two names with one skeleton are hard to tell apart, so one may pose as the other."""
+    text = name.lower().translate(_LOOKALIKE)
+    for pair, one in _LOOKALIKE_PAIRS:
+        text = text.replace(pair, one)
+    return text
+
+
 def erase(text: str) -> str:
     """Backspace, DEL and Ctrl-U as a terminal in line mode would have applied them: Backspace and DEL take back
     the character before them, Ctrl-U all of the line before it. A telnet client that sends keys as typed (Ctrl-H,

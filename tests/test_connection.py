@@ -312,3 +312,27 @@ def test_a_server_with_many_connections_refuses_with_one_line() -> None:
     refused.makeConnection(transport)
     assert transport.value().startswith(b"too many connections from your address not yet logged in")
     assert transport.disconnecting
+
+
+def test_a_guest_may_not_take_a_name_that_looks_like_someone_online() -> None:
+    """``CaroI`` (a capital i) read as Carol in every chat line and /who: a guest could pose as someone online.
+    Refused while the other is here; the same name in another case is that person's own (already connected)."""
+    lobby = Lobby(Clock(), seed=1)
+    carol, _ = connected(lobby)
+    carol.receive("Carol")
+    for lookalike in ("CaroI", "car0l", "Caro1"):
+        poser, outbox = connected(lobby)
+        outbox.take()
+        poser.receive(lookalike)
+        assert f"{lookalike} looks too like Carol, who is online; choose another name" in outbox.take()
+        assert not poser.logged_in and lookalike.lower() not in lobby.users
+    mark, _ = connected(lobby)
+    mark.receive("mark")
+    poser, outbox = connected(lobby)
+    poser.receive("rnark")
+    assert "looks too like mark" in outbox.take()
+    carol.receive("/quit")
+    carol.lost()
+    later, outbox = connected(lobby)  # gone: the name is nobody's to be mistaken for
+    later.receive("CaroI")
+    assert later.logged_in
