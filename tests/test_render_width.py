@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import pyte
+from recorder import Recorder
 from wcwidth import wcswidth
 
 from mudwiz.client import panes
@@ -126,3 +127,33 @@ def test_wrap_words_breaks_between_words_and_keeps_every_word() -> None:
     # row of its own)
     assert wrap_words("   x " + "y" * 30 + " z", 10) == ["   x", "  " + "y" * 8, "  " + "y" * 8, "  " + "y" * 8,
                                                         "  " + "y" * 6 + " z"]
+
+
+def test_a_narrow_window_gets_compact_columns_that_stay_under_their_heading() -> None:
+    """Below 60 columns the window's wrapping squeezed the rows' padding and not the heading's (or the heading's
+    and not the rows'), and the figures stood under other columns (found by a probe, at 55 and at 60 with a long
+    name). Now the columns narrow and the names are as wide as there is room for; tags that do not fit go under."""
+    from twisted.internet.task import Clock
+
+    from mudwiz.commands import dispatch
+    from mudwiz.lobby import Lobby
+    from mudwiz.render.ansi import Presenter
+    from mudwiz.render.style import fit
+
+    for game, figure in (("wizard", "score"), ("witches", "total")):
+        lobby = Lobby(Clock(), seed=1)
+        host = Recorder()
+        lobby.login(host, "Alexandra_Long")
+        for command in (f"/new {game}", "/bot add random", "/bot add random", "/start"):
+            dispatch(lobby, host, command)
+        for width in range(40, 61):
+            lines = fit(Presenter(Style.for_mode("ascii", width=width)).lines(host.last_state()), width)
+            assert all(len(line) <= width for line in lines), (game, width, lines)
+            [heading] = [line for line in lines if line.startswith("   player")]
+            end = heading.index(figure) + len(figure)  # the figures are right-aligned under it
+            table = lines[lines.index(heading) + 1:lines.index(" Your hand:")]
+            rows = [line for line in table if line[:3] in (" > ", "   ") and line[3:4].strip()]  # not tags under
+            assert len(rows) == 3, (game, width, lines)
+            for row in rows:
+                assert row[end - 1] == "0" and row[end] == " ", (game, width, heading, row)
+            assert any(row[3:].startswith("Alexandra_L") for row in rows), (game, width, rows)

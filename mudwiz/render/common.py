@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from mudwiz.games.base import Event, Phase
-from mudwiz.render.style import Style, pad, wrap_cards, wrap_words
+from mudwiz.render.style import Style, cell_width, pad, truncate, visible_len, wrap_cards, wrap_words
 
 
 def event_message(event: Mapping[str, Any] | Event) -> Mapping[str, Any]:
@@ -44,7 +44,7 @@ def your_hand(view: dict[str, Any], style: Style,
     if not view["hand"]:  # played out: one line, not a heading over an empty row
         return [" Your hand: no cards."]
     playable = {a.split()[1] for a in view["legal"] if a.startswith("play ")}
-    return [" Your hand:", *wrap_cards([card(style, c, c in playable) for c in view["hand"]], indent=2)]
+    return [" Your hand:", *wrap_cards([card(style, c, c in playable) for c in view["hand"]], style.width, indent=2)]
 
 
 def open_hands(view: dict[str, Any], style: Style,
@@ -54,7 +54,7 @@ def open_hands(view: dict[str, Any], style: Style,
     lines = []
     for name, cards in view["hands"].items():
         head = f" {pad(style.text(name), 16)} "
-        laid = wrap_cards([card(style, c, False) for c in cards], indent=18) if cards else [" " * 18 + "-"]
+        laid = wrap_cards([card(style, c, False) for c in cards], style.width, indent=18) if cards else [" " * 18 + "-"]
         lines += [head + laid[0][18:], *laid[1:]]
     return lines
 
@@ -111,6 +111,51 @@ def rating_tag(player: dict[str, Any], style: Style) -> list[str]:
     a player not rated yet. After the row, where the tags go: a row's columns have no room for it."""
     rating = player.get("rating")
     return [] if rating is None else [style.paint(f"[{rating}]", "grey")]
+
+
+COMPACT_BELOW = 60  # columns: a narrower window gets a table's compact columns (``name_column``)
+
+
+def name_column(players: list[dict[str, Any]], style: Style, rest: int) -> int:
+    """The player column's width: 16; in a window under ``COMPACT_BELOW`` columns as wide as the longest name,
+    or as the row's other ``rest`` columns leave room for (at least 6: a longer name is cut). The window's own
+    wrapping once squeezed the rows' columns and not their heading's, which then stood over other columns."""
+    if style.width >= COMPACT_BELOW:
+        return 16
+    longest = max((cell_width(style.text(p["name"])) for p in players), default=6)
+    return max(6, min(16, longest, style.width - rest))
+
+
+def name_cell(player: dict[str, Any], view: dict[str, Any], style: Style, width: int) -> str:
+    """A row's name padded to ``width`` (in a compact layout cut to it: a wider one runs on, as a BBS caller's
+    32-character name does); the viewer's own in bold."""
+    name = style.text(player["name"])
+    if style.width < COMPACT_BELOW:
+        name = truncate(name, width)
+    return pad(style.bold(name) if player["name"] == view["you"] else name, width)
+
+
+def spaced(parts: list[str], width: int) -> list[str]:
+    """Parts of one line (``Dealer: ...``, ``Leads: ...``) three spaces apart, a new row where the next would run
+    past ``width``: cut by the window, the line's gaps made it pass for a row of the table under it, which was
+    then squeezed out from under its heading."""
+    rows = [f" {parts[0]}"]
+    for part in parts[1:]:
+        if visible_len(rows[-1]) + 3 + visible_len(part) > width:
+            rows.append(f" {part}")
+        else:
+            rows[-1] += f"   {part}"
+    return rows
+
+
+def tag_rows(row: str, tags: str, width: int | None) -> list[str]:
+    """A player's row with its tags (``leads``, a rating, ``away``) after it; when ``width`` is given (a compact
+    layout) and they would run past it, on a row of their own under the name."""
+    if not tags:
+        return [row.rstrip()]
+    if width is not None and visible_len(row) + 2 + visible_len(tags) > width:
+        return [row.rstrip(), f"     {tags}"]
+    return [f"{row}  {tags}"]
 
 
 def rating_heading(heading: str, column: int, players: list[dict[str, Any]]) -> str:

@@ -12,13 +12,18 @@ from typing import Any
 from mudwiz.cards import SUIT_NAMES
 from mudwiz.games.base import Event, Phase
 from mudwiz.render.common import (
+    COMPACT_BELOW,
     confirmations,
     event_message,
     last_trick,
+    name_cell,
+    name_column,
     rating_heading,
     round_over,
     row_tags,
+    spaced,
     standings,
+    tag_rows,
     trick_order,
     trick_taken,
     your_hand,
@@ -56,30 +61,20 @@ def table_view(view: dict[str, Any], style: Style) -> list[str]:
     t = view
     hand_no = f"hand {t['round']}" + (f"/{t['rounds']}" if t["rounds"] else "")
     ends = f", game ends at {t['limit']}" if t["limit"] is not None else ""
-    lines = [style.rule(f"Witches - {hand_no}, {t['cards']} cards each{ends}")]
+    title = f"Witches - {hand_no}, {t['cards']} cards each{ends}"
+    if len(title) + 4 > style.width:  # a narrow window: one row still
+        title = f"Witches - {hand_no}, {t['cards']} cards" + (f", ends at {t['limit']}" if ends else "")
+    lines = [style.rule(title)]
     follow = _colour(style, t["lead"]) if t["lead"] else ("anything" if t["trick"] else "-")
-    lines.append(f" Dealer: {style.text(t['dealer'])}   Leads: {style.text(t['leader'])}   Follow: {follow}")
+    lines += spaced([f"Dealer: {style.text(t['dealer'])}", f"Leads: {style.text(t['leader'])}", f"Follow: {follow}"],
+                    style.width)
     passing = t["phase"] == Phase.PASSING
     if passing:
         p = t["pass"]
         to = f"to {style.text(p['to'])} " if p["to"] else ""
         done = sum(q["has_passed"] for q in t["players"])
         lines.append(f" Pass {p['count']} cards {to}({p['direction']}); {done} of {len(t['players'])} have passed.")
-    heading = f"   {'player':<16} {'total':>6} {'fire':>5} {'tricks':>6}  {'passed' if passing else 'card'}"
-    width = 6 if passing else 3  # the last column's: "passed" over yes/--, "card" over a card
-    lines.append(style.paint(rating_heading(heading, 43 + width, t["players"]), "grey"))  # where the tags begin
-    for p in trick_order(t):
-        marker = ">" if p["name"] in t["waiting"] else " "
-        name = style.text(p["name"])
-        if p["name"] == t["you"]:
-            name = style.bold(name)
-        if passing:
-            played = "yes" if p["has_passed"] else style.paint("--", "grey")
-        else:
-            played = _card(style, p["played"]) if p["played"] else style.paint("--", "grey")
-        fire = style.paint(f"{p['points']:>5}", "red") if p["points"] else f"{p['points']:>5}"
-        row = f" {marker} {pad(name, 16)} {p['score']:>6} {fire} {p['tricks']:>6}  {pad(played, width)}"
-        lines.append(f"{row}  {', '.join(row_tags(t, p, style))}".rstrip())
+    lines += _player_rows(t, style, passing)
     lines.extend(last_trick(t, style, lambda c: _card(style, c)))
     lines.extend(confirmations(t, style))
     if t.get("spell"):
@@ -93,6 +88,33 @@ def table_view(view: dict[str, Any], style: Style) -> list[str]:
     lines.extend(your_hand(view, style))
     lines.append(prompt(view, style))
     return lines
+
+
+def _player_rows(t: dict[str, Any], style: Style, passing: bool) -> list[str]:
+    """The players' heading and a row each, in trick order; compact below ``COMPACT_BELOW`` columns, as Wizard's
+    (``render.wizard._player_rows``)."""
+    width = 6 if passing else 3  # the last column's: "passed" over yes/--, "card" over a card
+    compact = style.width < COMPACT_BELOW
+    figures = (5, 4, 6) if compact else (6, 5, 6)  # total, fire, tricks
+    tags = {p["name"]: ", ".join(row_tags(t, p, style)) for p in t["players"]}
+    widest = max((visible_len(text) + 2 for text in tags.values() if text), default=0)
+    rest = 3 + sum(f + 1 for f in figures) + 2 + width  # a row's other columns (its heading's alike)
+    nw = max(name_column(t["players"], style, rest + widest), name_column(t["players"], style, rest))
+    heading = (f"   {'player':<{nw}} {'total':>{figures[0]}} {'fire':>{figures[1]}} {'tricks':>{figures[2]}}  "
+               f"{'passed' if passing else 'card'}")
+    rows = [style.paint(rating_heading(heading, nw + rest + 2, t["players"]), "grey")]  # 43 + width when wide
+    for p in trick_order(t):
+        marker = ">" if p["name"] in t["waiting"] else " "
+        if passing:
+            played = "yes" if p["has_passed"] else style.paint("--", "grey")
+        else:
+            played = _card(style, p["played"]) if p["played"] else style.paint("--", "grey")
+        fire = f"{p['points']:>{figures[1]}}"
+        fire = style.paint(fire, "red") if p["points"] else fire
+        row = (f" {marker} {name_cell(p, t, style, nw)} {p['score']:>{figures[0]}} {fire} "
+               f"{p['tricks']:>{figures[2]}}  {pad(played, width)}")
+        rows += tag_rows(row, tags[p["name"]], style.width if compact else None)
+    return rows
 
 
 def prompt(view: dict[str, Any], style: Style) -> str:

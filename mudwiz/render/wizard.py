@@ -8,18 +8,23 @@ from typing import Any
 from mudwiz.cards import SUIT_NAMES
 from mudwiz.games.base import Event, Phase
 from mudwiz.render.common import (
+    COMPACT_BELOW,
     confirmations,
     event_message,
     last_trick,
+    name_cell,
+    name_column,
     rating_heading,
     round_over,
     row_tags,
+    spaced,
     standings,
+    tag_rows,
     trick_order,
     trick_taken,
     your_hand,
 )
-from mudwiz.render.style import Style, counted, pad, truncate
+from mudwiz.render.style import Style, counted, pad, truncate, visible_len
 
 ROUND = "round"  # what this game calls one deal played out: said in the prompts after it
 
@@ -49,26 +54,10 @@ def table_view(view: dict[str, Any], style: Style) -> list[str]:
         trump_text = f"{_suit(style, trump['suit'])} (turned {turned})"
     lines.append(f" Trump: {trump_text}")
     follow = _suit(style, t["lead"]) if t["lead"] else ("anything" if t["trick"] else "-")
-    lines.append(f" Dealer: {style.text(t['dealer'])}   Leads: {style.text(t['leader'])}   Follow: {follow}")
-    heading = f"   {'player':<16} {'score':>6} {'(now)':>7} {'tricks/bid':>10}  card"
-    lines.append(style.paint(rating_heading(heading, 52, t["players"]), "grey"))  # 52: where a row's tags begin
-    seen = False  # clairvoyance: a card another player holds is shown to you
-    for p in trick_order(t):
-        marker = ">" if p["name"] in t["waiting"] else " "
-        bid = "?" if p["bid"] is None else str(p["bid"])
-        if p["bid"] is None and p["has_bid"]:
-            bid = "*"  # bid made but not visible to you
-        now = "" if p["projected"] is None else f"({p['projected']})"
-        played = style.card(p["played"], bare=True) if p["played"] else style.paint("--", "grey")
-        name = style.text(p["name"])
-        if p["name"] == t["you"]:
-            name = style.bold(name)
-        tags = row_tags(t, p, style)
-        if p.get("cards"):
-            tags.append("holds " + " ".join(style.card(c, bare=True) for c in p["cards"]))
-            seen = True
-        row = f" {marker} {pad(name, 16)} {p['score']:>6} {now:>7} {p['tricks']:>5}/{bid:<4}  {pad(played, 3)}"
-        lines.append(f"{row}  {', '.join(tags)}".rstrip())
+    lines += spaced([f"Dealer: {style.text(t['dealer'])}", f"Leads: {style.text(t['leader'])}", f"Follow: {follow}"],
+                    style.width)
+    rows, seen = _player_rows(t, style)
+    lines += rows
     if seen:
         lines.append(" Clairvoyance: you see the card each other player holds, never your own.")
     lines.extend(last_trick(t, style, lambda c: style.card(c, bare=True)))
@@ -76,6 +65,46 @@ def table_view(view: dict[str, Any], style: Style) -> list[str]:
     lines.extend(your_hand(view, style))
     lines.append(prompt(view, style))
     return lines
+
+
+def _player_rows(t: dict[str, Any], style: Style) -> tuple[list[str], bool]:
+    """The players' heading and a row each, in trick order; whether a card another holds was shown (clairvoyance).
+    Below ``COMPACT_BELOW`` columns the figures' columns narrow and the names are as wide as they need and the
+    row leaves room for (``name_column``), so that the window's wrapping never squeezes a row's columns out from
+    under the heading's."""
+    compact = style.width < COMPACT_BELOW
+    cells: list[tuple[dict[str, Any], str, str]] = []
+    seen = False
+    for p in trick_order(t):
+        bid = "?" if p["bid"] is None else str(p["bid"])
+        if p["bid"] is None and p["has_bid"]:
+            bid = "*"  # bid made but not visible to you
+        words = row_tags(t, p, style)
+        if p.get("cards"):
+            words.append("holds " + " ".join(style.card(c, bare=True) for c in p["cards"]))
+            seen = True
+        cells.append((p, bid, ", ".join(words)))
+    widest = max((visible_len(tags) + 2 for _, _, tags in cells if tags), default=0)
+    # 28: a compact heading's other columns (a row's are one fewer); the tags after them too, unless that would
+    # cut a name (then they go on a row of their own where they do not fit)
+    nw = max(name_column(t["players"], style, 28 + widest), name_column(t["players"], style, 28))
+    if compact:
+        heading = f"   {'player':<{nw}} {'score':>5} {'(now)':>6} {'t/bid':>5}  card"
+    else:
+        heading = f"   {'player':<16} {'score':>6} {'(now)':>7} {'tricks/bid':>10}  card"
+    tags_at = nw + 29 if compact else 52  # where a row's tags begin
+    rows = [style.paint(rating_heading(heading, tags_at, t["players"]), "grey")]
+    for p, bid, tags in cells:
+        marker = ">" if p["name"] in t["waiting"] else " "
+        now = "" if p["projected"] is None else f"({p['projected']})"
+        played = style.card(p["played"], bare=True) if p["played"] else style.paint("--", "grey")
+        name = name_cell(p, t, style, nw)
+        if compact:
+            row = f" {marker} {name} {p['score']:>5} {now:>6} {p['tricks']:>2}/{bid:<2}  {pad(played, 3)}"
+        else:
+            row = f" {marker} {name} {p['score']:>6} {now:>7} {p['tricks']:>5}/{bid:<4}  {pad(played, 3)}"
+        rows += tag_rows(row, tags, style.width if compact else None)
+    return rows, seen
 
 
 def prompt(view: dict[str, Any], style: Style) -> str:
