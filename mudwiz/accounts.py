@@ -58,11 +58,12 @@ def throttled(failures: FailureLimit, name: str, address: str) -> str | None:
     return f"too many failed logins {who}; try again in {math.ceil(wait)} s"
 
 
-def counted(failures: FailureLimit, right: bool, name: str, address: str) -> bool:
-    """Count a wrong answer for ``name`` from ``address``; a right one clears the name's count, and lets ``address``
-    past a later hold of the name. Returns ``right``."""
+def counted(failures: FailureLimit, right: bool, name: str, address: str, fresh: bool = False) -> bool:
+    """Count a wrong answer for ``name`` from ``address``; a right one clears the name's count (unless it is held
+    back now), and lets ``address`` past a later hold of the name (``fresh``: a new owner, and only that address).
+    Returns ``right``."""
     if right:
-        failures.succeeded(_keys(name, "")[0], address)
+        failures.succeeded(_keys(name, "")[0], address, fresh)
     else:
         for key in _keys(name, address):
             failures.failed(key)
@@ -145,7 +146,7 @@ class Accounts:
             return result
 
         d.addBoth(made)
-        d.addCallback(lambda _: self._counted(True, name, address) and None)
+        d.addCallback(lambda _: counted(self.failures, True, name, address, fresh=True) and None)  # a new owner
         return d
 
     def find_or_refuse(self, name: str) -> Account | None:

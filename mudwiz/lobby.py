@@ -201,7 +201,8 @@ class Lobby:
             self.resume_codes.pop(key, None)
         elif key not in self.resume_codes or not self.holds_name(key):
             self.resume_codes[key] = new_resume_code()
-            counted(self.failures, True, session.name, session.address)  # a guesser cannot hold the guest back
+            # a guesser cannot hold the guest back; the addresses of guests called so before are nobody's now
+            counted(self.failures, True, session.name, session.address, fresh=True)
         session.connected = True
         session.ignoring = self.ignores.get(key)
         self.users[session.name.lower()] = session

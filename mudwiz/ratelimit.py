@@ -121,10 +121,16 @@ class FailureLimit:
             failures.delay = self.window
             failures.until = now + self.window
 
-    def succeeded(self, key: str, party: str = "") -> None:
-        """The right answer (from ``party``): the key's count starts afresh, and a later hold of the key does not
-        stop ``party``."""
-        self.keys.pop(key, None)
+    def succeeded(self, key: str, party: str = "", fresh: bool = False) -> None:
+        """The right answer (from ``party``): the key's count starts afresh, unless it is held back now (the
+        owner let in past a hold leaves it standing for everyone else, or each of their logins gave a guesser
+        five more tries), and a later hold of the key does not stop ``party``. ``fresh``: a new owner (the name
+        registered, a new guest under it): the parties trusted before are not."""
+        failures = self.keys.get(key)
+        if failures is None or failures.until <= self.clock.seconds():
+            self.keys.pop(key, None)
+        if fresh:
+            self.trusted.pop(key, None)
         if not party:
             return
         parties = self.trusted.pop(key, {})  # moved to the end: the keys' order is the order they were proven in
