@@ -338,6 +338,9 @@ def test_a_flood_of_option_requests_gets_a_hundred_answers_and_counts_to_the_bac
     feed(b"\xff\xfb\x01" * 450 + b"\xff\xfd\x63" * 450)  # WILL ECHO, DO option 99: each refused
     answers = transport.value()
     assert answers.count(b"\xff\xfe\x01") + answers.count(b"\xff\xfc\x63") == 100 - 8  # the offers counted first
+    transport.clear()
+    feed(b"\xff\xfd\xc9\xff\xfe\xc9" * 20)  # DO GMCP, DONT GMCP: past the answers, not acted on at all: its
+    assert transport.value() == b""  # hello went out with no WILL GMCP before it (found by a probe)
     feed(b"ann\r\n")
     assert b"Welcome, ann!" in transport.value() and not lines.dropped  # the connection itself goes on
     assert not transport.disconnecting

@@ -387,10 +387,12 @@ class _Telnet(TelnetTransport):
                 self._write(data)
 
     def requested(self) -> bool:
-        """Count an option request: False, and the connection dropped, past ``MAX_REQUESTS``."""
+        """Count an option request: False (not acted on) once ``MAX_ANSWERS`` answers are spent, so that no
+        option changes, nor any subnegotiation it starts goes out, unagreed; and the connection dropped past
+        ``MAX_REQUESTS``."""
         self.requests += 1
         if self.requests <= MAX_REQUESTS:
-            return True
+            return self.answers < MAX_ANSWERS
         if self.requests == MAX_REQUESTS + 1 and self.transport is not None:
             log.warn("{peer}: dropped after {n} telnet option requests", peer=peer(self.transport), n=MAX_REQUESTS)
             transport: Any = self.transport
