@@ -48,6 +48,9 @@ def restore_tables(lobby: Lobby, journaled: list[JournaledTable], held: Sequence
     kept = {held_key(record) for record in held}
     restored = []
     for saved in journaled:
+        if "error" not in saved.header and not saved.header.get("seats"):
+            forget_empty(lobby, saved.id)
+            continue
         try:
             restored.append(restore(lobby, saved, kept))
         except Exception as exc:  # a bad entry costs its table, never the server
@@ -58,6 +61,22 @@ def restore_tables(lobby: Lobby, journaled: list[JournaledTable], held: Sequence
             log.error("table {table} NOT restored from the journal: {why}", table=saved.id,
                       why=f"{type(exc).__name__}: {exc}")
     return restored
+
+
+def forget_empty(lobby: Lobby, table_id: int) -> None:
+    """A table journaled with nobody at it (its people dropped; it waited ``MUDWIZ_IDLE_TABLE`` for them): there
+    is nothing to restore, and it goes from the journal. It was refused as a bad entry (``no seats``), logged as
+    an error at every start, and kept."""
+    lobby._next_table = max(lobby._next_table, table_id + 1)
+    store = lobby.journal.store if lobby.journal is not None else None
+    if store is None:
+        return
+    try:
+        store.drop_table(table_id)
+    except StoreError as exc:
+        log.warn("table {table} (nobody at it) not dropped from the journal: {why}", table=table_id, why=exc)
+        return
+    log.info("table {table} had nobody at it: dropped from the journal", table=table_id)
 
 
 def resume_code_of(lobby: Lobby) -> Callable[[str], str | None]:

@@ -16,7 +16,7 @@ from recorder import Recorder
 from test_records import SHORT, move
 from twisted.internet.defer import Deferred
 from twisted.internet.task import Clock
-from twisted.logger import globalLogPublisher
+from twisted.logger import LogLevel, globalLogPublisher
 
 from mudwiz.commands import dispatch
 from mudwiz.errors import BadCommand
@@ -142,6 +142,28 @@ def test_a_finished_game_whose_seats_changed_since_comes_back_as_a_waiting_table
     [table] = restore_tables(lobby2, store.open_tables())
     assert [s.name for s in table.seats] == ["Alice", "bot1"] and table.status == "waiting" and table.game is None
     assert len(store.games_of("alice")) == 1
+
+
+def test_a_table_with_nobody_at_it_is_dropped_from_the_journal_at_a_restart(store: Store) -> None:
+    """A guest opened a table and dropped: it waited for them, seatless, and a restart then refused it as a bad
+    entry ('no seats'), logged as an error at every start and kept (found by a probe)."""
+    _, lobby = journaled_lobby(store)
+    gone = Recorder()
+    lobby.login(gone, "Gone")
+    dispatch(lobby, gone, "/new wizard")
+    lobby.disconnect(gone)
+    assert 1 in lobby.tables and not lobby.tables[1].seats  # it waits for them (MUDWIZ_IDLE_TABLE)
+    [saved] = store.open_tables()
+    assert saved.header["seats"] == []
+    _, lobby2 = journaled_lobby(store)
+    logged: list[dict[str, Any]] = []
+    globalLogPublisher.addObserver(logged.append)
+    try:
+        assert restore_tables(lobby2, store.open_tables()) == []
+    finally:
+        globalLogPublisher.removeObserver(logged.append)
+    assert store.open_tables() == [] and lobby2._next_table == 2
+    assert not [e for e in logged if e.get("log_level") == LogLevel.error]
 
 
 def test_a_record_marks_the_journaled_game_recorded_only_if_it_is_that_game_by_seed_and_start(store: Store) -> None:
