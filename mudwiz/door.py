@@ -179,6 +179,8 @@ def connect(address: str, caller: Caller, secret: str) -> socket.socket:
     """The rlogin connection as ``caller``: the handshake, the server's ``\\0``, then the window size (80
     columns and the drop file's rows). ``DoorError`` with the server's one-line refusal, if it refuses."""
     host, _, port = address.rpartition(":")
+    if host.startswith("[") and host.endswith("]"):  # [::1]:4513, as an IPv6 address is written with a port
+        host = host[1:-1]
     if not _digits(port) or not 0 < int(port) < 65536:
         raise DoorError(f"the mudwiz server's address is HOST:PORT (its rlogin port), not {address!r}")
     try:

@@ -195,9 +195,11 @@ def test_a_server_address_that_is_no_rlogin_port_is_one_line_saying_so(rlogin_se
     drop = tmp_path / "door32.sys"
     drop.write_text(door32(), encoding="cp437")
     for server, error in (("nonsense", "the mudwiz server's address is HOST:PORT (its rlogin port), not 'nonsense'"),
+                          (f"[::1]:{free_port()}", "cannot reach the mudwiz server at [::1]:"),  # read as ::1
                           (f"127.0.0.1:{address[1]}", "is no rlogin port (MUDWIZ_RLOGIN): is it the telnet port?")):
         done = run_door(str(drop), "--server", server)
         assert done.returncode == 1 and done.stderr.count("\n") == 1 and error in done.stderr, done.stderr
+        assert "not known" not in done.stderr  # [::1] was looked up as a host name (found by a probe)
 
 
 def test_an_accented_handle_loses_its_accents_not_its_letters(rlogin_server, tmp_path) -> None:

@@ -86,7 +86,7 @@ def test_terminal_types_choose_mode_and_charset_with_cp437_for_a_bbs() -> None:
     assert choice("xterm-utf-8").charset == "utf-8"
     # the rlogin program in a Unix terminal: its UTF-8 was drawn as CP437, and its typing read as CP437, garbling
     # its chat for everyone (found by a probe)
-    unix = [choice(term) for term in ("xterm-256color", "screen", "tmux-256color")]
+    unix = [choice(term) for term in ("xterm-256color", "screen", "tmux-256color", "linux", "st-256color", "putty")]
     assert {(c.mode, c.charset) for c in unix} == {("ansi", "utf-8")}
 
 

@@ -34,7 +34,8 @@ PLAIN_TERMINALS = ("dumb", "unknown", "network", "tty33", "glasstty")
 CP437_TERMINALS = ("syncterm", "ansi-bbs", "pcansi", "netrunner", "qodem", "ansi.sys")
 # Unix terminal emulators (lower-cased prefixes), run in UTF-8 locales: where a type that names no charset is
 # otherwise taken for a BBS's (rlogin), these are UTF-8.
-UNIX_TERMINALS = ("xterm", "screen", "tmux", "rxvt", "konsole", "gnome", "alacritty", "kitty", "foot", "wezterm")
+UNIX_TERMINALS = ("xterm", "screen", "tmux", "rxvt", "konsole", "gnome", "alacritty", "kitty", "foot", "wezterm",
+                  "linux", "st-", "putty")
 
 
 def looks_like_telnet(line_ending: bytes, line: bytes) -> bool:
