@@ -528,8 +528,12 @@ class Connection:
             password = asking.purpose.endswith("login")  # the account's (an Account or None), else a guest's code
             if result is None if password else not result:
                 raise BadCommand(f"wrong {'password' if password else 'resume code'} for {asking.name}")
-            come_in = self.take_over if asking.purpose.startswith("takeover") else self.enter
-            come_in(result.name if password else asking.name, registered=password)
+            name = result.name if password else asking.name
+            online = self.lobby.users.get(name.lower())
+            # proven, and online meanwhile (two logins with the password at once): taken over, as it would be
+            # had this one come second
+            takeover = asking.purpose.startswith("takeover") or online is not None and online.bbs is None
+            (self.take_over if takeover else self.enter)(name, registered=password)
             if request_id is not None:  # the proof came as a request: its reply, after the welcome
                 self.reply_ok(None, request_id)
         elif asking.purpose == "register":

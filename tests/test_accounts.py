@@ -417,6 +417,33 @@ def test_a_name_being_registered_is_not_a_guests_for_the_taking(tmp_path: Path) 
     assert outbox.take().endswith("Password: ")  # an account's name now
 
 
+def test_two_logins_with_the_password_at_once_end_as_one_taken_over(tmp_path: Path) -> None:
+    """The second of two right passwords checked at once was told 'already connected; choose another name':
+    proven, it takes the name over, as it would have coming a moment later (found by a probe)."""
+    from twisted.internet import defer
+
+    waiting: list[tuple[defer.Deferred[Any], Any]] = []
+
+    def later(fn: Any, *args: Any) -> defer.Deferred[Any]:
+        d: defer.Deferred[Any] = defer.Deferred()
+        waiting.append((d, lambda: fn(*args)))
+        return d
+
+    lobby = lobby_with_accounts(tmp_path)
+    register(lobby, "dana")
+    assert lobby.accounts is not None
+    lobby.accounts.work = later
+    first, said1 = connect(lobby)
+    second, said2 = connect(lobby, "10.0.0.2")
+    for connection in (first, second):
+        connection.receive("dana")
+        connection.receive(SECRET)
+    for done, work in waiting:
+        done.callback(work())
+    assert second.logged_in and lobby.users["dana"] is second.session
+    assert "Welcome, dana!" in said2.take() and "logged in again on another connection (10.0.0.2)" in said1.take()
+
+
 def test_a_password_and_a_chat_line_with_del_read_the_same_bare_or_as_json(tmp_path: Path) -> None:
     """DEL takes back the character before it in a bare line (a terminal's key); a JSON request's ``cmd`` kept
     it, so a password registered from a terminal was wrong from a bot, and chat differed (found by a probe)."""

@@ -294,7 +294,7 @@ def test_a_registered_players_seat_needs_the_password_whether_away_left_or_stood
         assert owner.logged_in and table.seats[0] is owner.session and table.in_game, how
 
 
-def test_a_name_freed_while_its_code_is_asked_is_a_new_guests_and_one_taken_meanwhile_is_refused() -> None:
+def test_a_name_freed_while_its_code_is_asked_is_a_new_guests_and_one_taken_meanwhile_is_taken_over() -> None:
     lobby = Lobby(Clock(), seed=1)
     owner, _ = seated_and_playing(lobby, "Ann")
     code = lobby.resume_codes["ann"]
@@ -313,9 +313,10 @@ def test_a_name_freed_while_its_code_is_asked_is_a_new_guests_and_one_taken_mean
     owner, _ = seated_and_playing(lobby, "Ann")
     owner.lost()
     slow.receive("ann")
-    first, _ = connect(lobby)
+    first, said = connect(lobby)
     first.receive("ann")
     first.receive(lobby.resume_codes["ann"])
     assert first.logged_in  # in first: the seat is taken back
-    slow.receive(lobby.resume_codes["ann"])
-    assert "Ann is already connected" in outbox.take() and not slow.logged_in
+    slow.receive(lobby.resume_codes["ann"])  # proven too: the name moves to it, as a takeover's would
+    assert slow.logged_in and lobby.users["ann"] is slow.session and "Welcome, Ann!" in outbox.take()
+    assert "Ann logged in again on another connection" in said.take()
