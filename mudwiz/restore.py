@@ -48,7 +48,8 @@ def restore_tables(lobby: Lobby, journaled: list[JournaledTable], held: Sequence
     kept = {held_key(record) for record in held}
     restored = []
     for saved in journaled:
-        if "error" not in saved.header and not saved.header.get("seats"):
+        if "error" not in saved.header and not any(
+                str(seat.get("kind")) in ("person", "stand-in") for seat in saved.header.get("seats") or []):
             forget_empty(lobby, saved.id)
             continue
         try:
@@ -64,9 +65,10 @@ def restore_tables(lobby: Lobby, journaled: list[JournaledTable], held: Sequence
 
 
 def forget_empty(lobby: Lobby, table_id: int) -> None:
-    """A table journaled with nobody at it (its people dropped; it waited ``MUDWIZ_IDLE_TABLE`` for them): there
-    is nothing to restore, and it goes from the journal. It was refused as a bad entry (``no seats``), logged as
-    an error at every start, and kept."""
+    """A table journaled with nobody at it (its people dropped; it waited ``MUDWIZ_IDLE_TABLE`` for them), or
+    bots only (its last people left on purpose, and the process died before the close was journaled): there is
+    nothing to restore, and it goes from the journal. It was refused as a bad entry (``no seats``), logged as an
+    error at every start, and kept; a table of bots came back with no host."""
     lobby._next_table = max(lobby._next_table, table_id + 1)
     store = lobby.journal.store if lobby.journal is not None else None
     if store is None:
@@ -76,7 +78,7 @@ def forget_empty(lobby: Lobby, table_id: int) -> None:
     except StoreError as exc:
         log.warn("table {table} (nobody at it) not dropped from the journal: {why}", table=table_id, why=exc)
         return
-    log.info("table {table} had nobody at it: dropped from the journal", table=table_id)
+    log.info("table {table} had no person at it: dropped from the journal", table=table_id)
 
 
 def resume_code_of(lobby: Lobby) -> Callable[[str], str | None]:

@@ -164,6 +164,10 @@ def test_a_table_with_nobody_at_it_is_dropped_from_the_journal_at_a_restart(stor
         globalLogPublisher.removeObserver(logged.append)
     assert store.open_tables() == [] and lobby2._next_table == 2
     assert not [e for e in logged if e.get("log_level") == LogLevel.error]
+    bots_only = [{"name": "bot1", "kind": "bot:random"}]
+    store.save_table(5, {"game": "wizard", "host": "", "options": {}, "seats": bots_only})
+    _, lobby3 = journaled_lobby(store)  # its people left, and the close was not journaled before the crash
+    assert restore_tables(lobby3, store.open_tables()) == [] and store.open_tables() == []
 
 
 def test_a_record_marks_the_journaled_game_recorded_only_if_it_is_that_game_by_seed_and_start(store: Store) -> None:
