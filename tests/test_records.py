@@ -186,6 +186,31 @@ def test_history_and_game_show_the_records_in_80_columns(tmp_path: Path) -> None
         dispatch(lobby, bob, "/game x")
 
 
+def test_a_damaged_game_row_costs_that_game_only_and_says_so_in_one_line(tmp_path: Path) -> None:
+    """A game row whose standings were no JSON made /history, /game and /replay 'internal error' for everyone in
+    it (a critical traceback logged each time) and ``mudwiz export`` die with a traceback (found by a probe)."""
+    import sqlite3
+    import subprocess
+    import sys
+
+    clock, lobby, store = lobby_on(tmp_path)
+    alice = seat_person_and_bots(lobby, "wizard")
+    play_out(clock, lobby, alice)
+    [summary] = store.games_of("alice")
+    with sqlite3.connect(tmp_path / "mudwiz.db") as db:
+        db.execute("UPDATE games SET standings = '{bad' WHERE id = ?", (summary.id,))
+    dispatch(lobby, alice, "/history")
+    [listed] = alice.of_type("history")[-1]["games"]
+    assert (listed["id"], listed["outcome"]) == (summary.id, "damaged")
+    assert f"#{summary.id}" in "\n".join(lines_of(alice.of_type("history")[-1]))
+    for command in (f"/game {summary.id}", f"/replay {summary.id}"):
+        with pytest.raises(Exception, match=f"game {summary.id} is damaged in the database"):
+            dispatch(lobby, alice, command)
+    done = subprocess.run([sys.executable, "-m", "mudwiz.cli", "export", str(summary.id), "--data", str(tmp_path)],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1 and done.stderr.count("\n") == 1 and "is damaged" in done.stderr, done.stderr
+
+
 def test_without_a_store_the_commands_say_so() -> None:
     lobby = Lobby(Clock(), seed=1)
     alice = Recorder()

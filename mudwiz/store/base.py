@@ -165,20 +165,31 @@ class Claim:
 # kept as text everywhere (a bad entry costs its own table or game, never the whole read).
 
 def summaries(rows: Sequence[Sequence[Any]], seats: Mapping[int, list[dict[str, str]]]) -> list[GameSummary]:
-    """``games_of``'s rows (id, game, standings, outcome, ended) with each game's seats."""
-    return [GameSummary(id=game_id, game=game, seats=seats[game_id],
-                        standings=None if standings is None else json.loads(standings), outcome=outcome,
-                        ended=ended)
-            for game_id, game, standings, outcome, ended in rows]
+    """``games_of``'s rows (id, game, standings, outcome, ended) with each game's seats. A row whose standings do
+    not read is listed without them, as ``damaged``: one bad row hid a player's whole history."""
+    listed = []
+    for game_id, game, standings, outcome, ended in rows:
+        try:
+            places = None if standings is None else json.loads(standings)
+        except ValueError:
+            places, outcome = None, "damaged"
+        listed.append(GameSummary(id=game_id, game=game, seats=seats[game_id], standings=places, outcome=outcome,
+                                  ended=ended))
+    return listed
 
 
 def game_record(game_id: int, row: Sequence[Any], seats: list[dict[str, str]]) -> GameRecord:
-    """``game``'s row (game, options, table_options, seed, actions, standings, outcome, started, ended)."""
+    """``game``'s row (game, options, table_options, seed, actions, standings, outcome, started, ended);
+    ``StoreError`` naming the game for a row whose JSON does not read (it was a traceback and 'internal
+    error')."""
     game, options, table_options, seed, actions, standings, outcome, started, ended = row
-    return GameRecord(game=game, options=json.loads(options), table_options=json.loads(table_options),
-                      seed=seed, seats=seats, actions=json.loads(actions),
-                      standings=None if standings is None else json.loads(standings), outcome=outcome,
-                      started=started, ended=ended, id=game_id)
+    try:
+        return GameRecord(game=game, options=json.loads(options), table_options=json.loads(table_options),
+                          seed=seed, seats=seats, actions=json.loads(actions),
+                          standings=None if standings is None else json.loads(standings), outcome=outcome,
+                          started=started, ended=ended, id=game_id)
+    except (ValueError, TypeError) as exc:
+        raise StoreError(f"game {game_id} is damaged in the database ({exc}); restore a backup") from None
 
 
 def held_key(record: GameRecord) -> str:

@@ -238,6 +238,7 @@ class SQLiteStore(SQLStore):
         if ours:
             check = self._pragma("quick_check")
             if check != "ok":
+                check = " ".join(check.split())  # quick_check's report runs over lines: the refusal is one
                 raise StoreError(f"{self.path}: it is damaged ({check}); restore a backup (docs/accounts.md)")
         self._pragma("journal_mode = WAL")
         self._db.execute("PRAGMA synchronous = FULL")  # a stored game survives a power cut: writes are off the reactor
