@@ -95,7 +95,9 @@ class FailureLimit:
         self.window = window
         self.longest = longest
         self.keys: dict[str, _Failures] = {}
-        self.trusted: dict[str, dict[str, None]] = {}  # key -> the parties that answered rightly, latest last
+        # key -> the parties that answered rightly, latest last (a tuple: most keys have one, and a guest's name is
+        # one a connection, whose idle cost issue #18 counts)
+        self.trusted: dict[str, tuple[str, ...]] = {}
 
     def wait(self, key: str, party: str = "") -> float:
         """Seconds until ``key`` may try again (from ``party``, when given); 0: now."""
@@ -133,12 +135,8 @@ class FailureLimit:
             self.trusted.pop(key, None)
         if not party:
             return
-        parties = self.trusted.pop(key, {})  # moved to the end: the keys' order is the order they were proven in
-        parties.pop(party, None)
-        parties[party] = None
-        while len(parties) > self.TRUSTED_PER_KEY:
-            del parties[next(iter(parties))]
-        self.trusted[key] = parties
+        kept = tuple(p for p in self.trusted.pop(key, ()) if p != party)  # moved to the end: the keys' order is
+        self.trusted[key] = (*kept[max(0, len(kept) + 1 - self.TRUSTED_PER_KEY):], party)  # the order they were proven
         if len(self.trusted) > self.TRUSTED_KEYS:
             self.trusted = dict(list(self.trusted.items())[self.TRUSTED_KEYS // 2:])
 
