@@ -192,9 +192,10 @@ class Lobby:
         key = spelled.lower()
         look = skeleton(key)
         alike = self._looks.get(look)
-        if alike is not None and alike != key and alike in self.users and not registered and session.bbs is None:
+        if alike is not None and alike != key and alike in self.users and not registered and session.bbs is None \
+                and key not in self.resume_codes:  # (a guest's name held for them, proven by its code, is theirs)
             raise BadCommand(f"{spelled} looks too like {self.users[alike].name}, who is online; choose another "
-                             "name")  # a guest may not pose as someone here (Carol, CaroI)
+                             "name")  # a new guest may not pose as someone here (Carol, CaroI)
         session.name = spelled
         session.registered = registered
         if registered or session.bbs is not None:  # a BBS caller comes back through the BBS: no code needed

@@ -331,6 +331,18 @@ def test_a_guest_may_not_take_a_name_that_looks_like_someone_online() -> None:
     poser, outbox = connected(lobby)
     poser.receive("rnark")
     assert "looks too like mark" in outbox.take()
+    mark.receive("/new wizard")  # mark plays, drops, and comes back with his code while "rnark" is online: the
+    for line in ("/bot add random", "/bot add random", "/start"):  # name held for him is his
+        mark.receive(line)
+    code = lobby.resume_codes["mark"]
+    mark.lost()
+    rnark, _ = connected(lobby)
+    rnark.receive("rnark")
+    assert rnark.logged_in
+    back, outbox = connected(lobby)
+    back.receive("mark")
+    back.receive(code)
+    assert back.logged_in, outbox.take()
     carol.receive("/quit")
     carol.lost()
     later, outbox = connected(lobby)  # gone: the name is nobody's to be mistaken for
