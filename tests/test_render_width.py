@@ -144,9 +144,14 @@ def test_a_narrow_window_gets_compact_columns_that_stay_under_their_heading() ->
         lobby = Lobby(Clock(), seed=1)
         host = Recorder()
         lobby.login(host, "Alexandra_Long")
-        for command in (f"/new {game}", "/bot add random", "/bot add random", "/start"):
+        away = Recorder()  # a long name, away: its tags ("leads, away 2:00") do not fit after its row below 70
+        lobby.login(away, "Dropalongname17")
+        for command in (f"/new {game}", "/bot add random", "/start"):
             dispatch(lobby, host, command)
-        for width in range(40, 61):
+            if command.startswith("/new"):
+                dispatch(lobby, away, "/join 1")
+        lobby.disconnect(away)
+        for width in range(40, 81):
             lines = fit(Presenter(Style.for_mode("ascii", width=width)).lines(host.last_state()), width)
             assert all(len(line) <= width for line in lines), (game, width, lines)
             [heading] = [line for line in lines if line.startswith("   player")]

@@ -149,8 +149,9 @@ def spaced(parts: list[str], width: int) -> list[str]:
 
 
 def tag_rows(row: str, tags: str, width: int | None) -> list[str]:
-    """A player's row with its tags (``leads``, a rating, ``away``) after it; when ``width`` is given (a compact
-    layout) and they would run past it, on a row of their own under the name."""
+    """A player's row with its tags (``leads``, a rating, ``away``) after it; when they would run past ``width``,
+    on a row of their own under the name (the window's wrapping squeezed such a row's columns out from under the
+    heading's)."""
     if not tags:
         return [row.rstrip()]
     if width is not None and visible_len(row) + 2 + visible_len(tags) > width:
@@ -158,12 +159,12 @@ def tag_rows(row: str, tags: str, width: int | None) -> list[str]:
     return [f"{row}  {tags}"]
 
 
-def rating_heading(heading: str, column: int, players: list[dict[str, Any]]) -> str:
+def rating_heading(heading: str, column: int, players: list[dict[str, Any]], width: int = 10**6) -> str:
     """A table's heading row, with ``[rating]`` at ``column`` (where the rows' words after their columns begin,
     the rating first) when a seat is rated: it names the bracketed figure (``rating_tag``), which stood under no
     heading and read as anything (a score, a seat number)."""
-    if not any(p.get("rating") is not None for p in players):
-        return heading
+    if not any(p.get("rating") is not None for p in players) or max(column, len(heading) + 1) + 8 > width:
+        return heading  # (past the window: the ratings go on the rows under the names, as the other tags)
     return f"{heading:<{column}}[rating]" if len(heading) < column else f"{heading} [rating]"
 
 

@@ -102,7 +102,8 @@ def _player_rows(t: dict[str, Any], style: Style, passing: bool) -> list[str]:
     nw = max(name_column(t["players"], style, rest + widest), name_column(t["players"], style, rest))
     heading = (f"   {'player':<{nw}} {'total':>{figures[0]}} {'fire':>{figures[1]}} {'tricks':>{figures[2]}}  "
                f"{'passed' if passing else 'card'}")
-    rows = [style.paint(rating_heading(heading, nw + rest + 2, t["players"]), "grey")]  # 43 + width when wide
+    tags_at = nw + rest + 2  # where a row's tags begin: 43 + width when wide
+    rows = [style.paint(rating_heading(heading, tags_at, t["players"], style.width), "grey")]
     for p in trick_order(t):
         marker = ">" if p["name"] in t["waiting"] else " "
         if passing:
@@ -113,7 +114,7 @@ def _player_rows(t: dict[str, Any], style: Style, passing: bool) -> list[str]:
         fire = style.paint(fire, "red") if p["points"] else fire
         row = (f" {marker} {name_cell(p, t, style, nw)} {p['score']:>{figures[0]}} {fire} "
                f"{p['tricks']:>{figures[2]}}  {pad(played, width)}")
-        rows += tag_rows(row, tags[p["name"]], style.width if compact else None)
+        rows += tag_rows(row, tags[p["name"]], style.width)
     return rows
 
 

@@ -93,7 +93,7 @@ def _player_rows(t: dict[str, Any], style: Style) -> tuple[list[str], bool]:
     else:
         heading = f"   {'player':<16} {'score':>6} {'(now)':>7} {'tricks/bid':>10}  card"
     tags_at = nw + 29 if compact else 52  # where a row's tags begin
-    rows = [style.paint(rating_heading(heading, tags_at, t["players"]), "grey")]
+    rows = [style.paint(rating_heading(heading, tags_at, t["players"], style.width), "grey")]
     for p, bid, tags in cells:
         marker = ">" if p["name"] in t["waiting"] else " "
         now = "" if p["projected"] is None else f"({p['projected']})"
@@ -103,7 +103,7 @@ def _player_rows(t: dict[str, Any], style: Style) -> tuple[list[str], bool]:
             row = f" {marker} {name} {p['score']:>5} {now:>6} {p['tricks']:>2}/{bid:<2}  {pad(played, 3)}"
         else:
             row = f" {marker} {name} {p['score']:>6} {now:>7} {p['tricks']:>5}/{bid:<4}  {pad(played, 3)}"
-        rows += tag_rows(row, tags, style.width if compact else None)
+        rows += tag_rows(row, tags, style.width)
     return rows, seen
 
 
