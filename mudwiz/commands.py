@@ -24,7 +24,7 @@ from mudwiz.numbers import whole_number
 from mudwiz.ratings import BOT_PREFIX, bot_rating
 from mudwiz.session import CHARSET_MODES, MODES, Session
 from mudwiz.slices import Work, unless
-from mudwiz.store import GameRecord, GameSummary, Rating, Store, iso_time
+from mudwiz.store import GameRecord, GameSummary, Rating, Store, StoreError, iso_time
 from mudwiz.sysops import Sysops, shutdown_minutes
 from mudwiz.table import TABLE_OPTIONS, Table
 
@@ -276,8 +276,10 @@ def _ignore(lobby: Lobby, session: Session, arg: str) -> str | None:
         raise BadCommand(f"you ignore {name} already; /unignore {name} undoes it")
     if len(ignoring) >= MAX_IGNORED:
         raise BadCommand(f"you ignore {MAX_IGNORED} names already; /unignore one first")
-    if lobby.find_user(name) is None and not lobby.holds_name(name) and not lobby.registered(name):
+    online = lobby.find_user(name)
+    if online is None and not lobby.holds_name(name) and not lobby.registered(name):
         raise BadCommand(f"nobody is called {name}")
+    name = online.name if online is not None else lobby.held_spelling(name)  # as they spell it, not as typed
     ignoring.add(name.lower())
     session.ignoring = lobby.ignores[session.name.lower()] = ignoring
     return f"you no longer see {name}'s chat and tells; /unignore {name} undoes it"
@@ -544,6 +546,18 @@ def _store(lobby: Lobby) -> Store:
     return lobby.records.store
 
 
+def _record(lobby: Lobby, game_id: int) -> GameRecord:
+    """Game ``game_id``'s record; a missing or damaged one refused in one line (a damaged row's ``StoreError``
+    was an internal error with a critical traceback)."""
+    try:
+        record = _store(lobby).game(game_id)
+    except StoreError as exc:
+        raise BadCommand(str(exc)) from None
+    if record is None:
+        raise BadCommand(f"there is no game {game_id}; /history lists your games")
+    return record
+
+
 def _places(standings: list[dict[str, Any]] | None) -> dict[str, dict[str, Any]]:
     return {r["player"].lower(): r for r in standings or []}
 
@@ -591,9 +605,7 @@ def _game(lobby: Lobby, session: Session, arg: str) -> Reply:
     number = whole_number(arg.strip().lstrip("#"))
     if number is None:
         raise BadCommand("usage: /game ID; /history lists your games")
-    record = _store(lobby).game(number)
-    if record is None:
-        raise BadCommand(f"there is no game {number}; /history lists your games")
+    record = _record(lobby, number)
 
     def show(replayed: tuple[list[dict[str, Any]], list[int]] | None) -> None:
         sheet: list[dict[str, Any]] = replayed[0] if replayed else []
@@ -687,11 +699,9 @@ def _replay_step(session: Session, words: list[str]) -> tuple[int, int, int]:
 @command("replay", "/replay ID [STEP] | next | prev",
          "a recorded game move by move, every hand shown: STEP 0 is the deal, /replay next the move after")
 def _replay(lobby: Lobby, session: Session, arg: str) -> Reply:
-    store = _store(lobby)
+    _store(lobby)  # a server without records says so before the arguments are read
     game_id, step, way = _replay_step(session, arg.lower().split())
-    record = store.game(game_id)
-    if record is None:
-        raise BadCommand(f"there is no game {game_id}; /history lists your games")
+    record = _record(lobby, game_id)
     if way > 0 and step > replay.steps(record):
         raise BadCommand(f"that was the last move of game {game_id}; /replay {game_id} 0 starts again")
     if way < 0 and step < 0:

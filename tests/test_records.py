@@ -17,6 +17,7 @@ from twisted.internet.task import Clock
 from wire import pick_command
 
 from mudwiz.commands import dispatch
+from mudwiz.errors import BadCommand
 from mudwiz.games import game_class
 from mudwiz.lobby import Lobby
 from mudwiz.render.ansi import Presenter
@@ -203,9 +204,10 @@ def test_a_damaged_game_row_costs_that_game_only_and_says_so_in_one_line(tmp_pat
     [listed] = alice.of_type("history")[-1]["games"]
     assert (listed["id"], listed["outcome"]) == (summary.id, "damaged")
     assert f"#{summary.id}" in "\n".join(lines_of(alice.of_type("history")[-1]))
-    for command in (f"/game {summary.id}", f"/replay {summary.id}"):
-        with pytest.raises(Exception, match=f"game {summary.id} is damaged in the database"):
-            dispatch(lobby, alice, command)
+    assert " damaged " in "\n".join(lines_of(alice.of_type("history")[-1]))  # it read "place None/3"
+    for command in (f"/game {summary.id}", f"/replay {summary.id}", f"/replay {summary.id} 3"):
+        with pytest.raises(BadCommand, match=f"game {summary.id} is damaged in the database"):  # one line, no
+            dispatch(lobby, alice, command)  # traceback: a StoreError here was an internal error
     done = subprocess.run([sys.executable, "-m", "mudwiz.cli", "export", str(summary.id), "--data", str(tmp_path)],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 1 and done.stderr.count("\n") == 1 and "is damaged" in done.stderr, done.stderr

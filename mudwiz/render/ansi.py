@@ -212,7 +212,8 @@ class Presenter:
         if not m["games"]:
             return [*rows, f"  No games recorded for {s.text(m['name'])}."]
         for g in m["games"]:
-            place = "abandoned" if g["outcome"] == "abandoned" else f"place {g['place']}/{len(g['players'])}"
+            place = g["outcome"] if g["outcome"] in ("abandoned", "damaged") else (
+                f"place {g['place']}/{len(g['players'])}")
             players = ", ".join(s.text(p["name"]) + ("" if p["score"] is None else f" {p['score']}")
                                 for p in g["players"])
             head = f"  #{g['id']:<5} {g['game']:<10} {g['date'][:10]} {g['date'][11:16]}  {place:<11} "
