@@ -327,6 +327,23 @@ def test_an_option_the_client_asks_for_is_agreed_before_its_subnegotiation() -> 
         assert transport.value().startswith(agreed + sent[:3]) and sent in transport.value(), transport.value()
 
 
+def test_a_subnegotiation_of_an_option_not_agreed_is_ignored() -> None:
+    """``SB GMCP Core.Ping`` from a client that never agreed to GMCP was answered, each of 1,500 of them (so a
+    flood went round the option requests' limit), and ``SB TTYPE IS`` with no ``WILL TTYPE`` got a ``TTYPE
+    SEND`` (found by a probe). RFC 855: only once the option is in effect."""
+    lines, transport = telnet_protocol()
+    feed = lines.transport.dataReceived  # type: ignore[union-attr]
+    feed(WONT_NAWS + WONT_TTYPE + b"\xff\xfe\xc9")  # DONT GMCP
+    feed(b"sub_user\r\n")
+    transport.clear()
+    feed(IAC_SB + b"\xc9Core.Ping" + IAC_SE + IAC_SB + b"\x18\x00xterm" + IAC_SE)
+    assert transport.value() == b""
+    feed(b"\xff\xfd\xc9")  # DO GMCP: agreed now
+    transport.clear()
+    feed(IAC_SB + b"\xc9Core.Ping" + IAC_SE)
+    assert transport.value() == IAC_SB + b"\xc9Core.Ping" + IAC_SE
+
+
 def test_a_flood_of_option_requests_gets_a_hundred_answers_and_counts_to_the_backlog() -> None:
     """Each ``IAC WILL ECHO`` (refused: the client may not echo for us) was answered ``IAC DONT ECHO`` straight into
     Twisted's buffer, uncounted: a client that sent them and read nothing grew the server by 170 MB in 30 s, before

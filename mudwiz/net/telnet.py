@@ -202,8 +202,16 @@ class TelnetLines(LineProtocol, TelnetProtocol):
         self.naws_seen = True
         self.maybe_settled()
 
+    def agreed(self, option: bytes, local: bool) -> bool:
+        """Whether ``option`` is in effect (ours, ``local``, or the client's): a subnegotiation of one that is not
+        is ignored (RFC 855), as it was answered (a ``TTYPE SEND`` to an unasked ``TTYPE IS``, a ``Core.Ping``
+        to a client that never agreed to GMCP). NAWS is taken all the same: it asks nothing of us."""
+        telnet: Any = self.transport
+        state = telnet.getOptionState(option)
+        return (state.us if local else state.him).state == "yes"
+
     def ttype(self, data: list[bytes]) -> None:
-        if not data or data[0] != IS:
+        if not data or data[0] != IS or not self.agreed(TTYPE, local=False):
             return
         if self.ttypes.add(b"".join(data[1:])):
             self.subnegotiate(TTYPE, SEND)
@@ -213,12 +221,14 @@ class TelnetLines(LineProtocol, TelnetProtocol):
             self.maybe_settled()
 
     def charset(self, data: list[bytes]) -> None:
-        if data and data[0] == ACCEPTED:
+        if data and data[0] == ACCEPTED and self.agreed(CHARSET, local=True):
             self.connection.session.adopt(None, terminal.accepted_charset(b"".join(data[1:])))
 
     def gmcp(self, data: list[bytes]) -> None:
         """A client's GMCP message: ``Core.Ping`` is answered; ``Core.Hello`` and ``Core.Supports.*`` are taken
         as said (``Game`` is sent whatever the client lists: its messages are the game itself)."""
+        if not self.agreed(GMCP, local=True):
+            return
         message = terminal.gmcp_decode(b"".join(data))
         if message is not None and message[0].lower() == "core.ping":
             self.send_gmcp("Core.Ping", None)
