@@ -25,7 +25,7 @@ def test_an_ignored_name_is_not_heard_in_the_lobby_at_a_table_or_in_a_tell() -> 
     eve, _ = connect(lobby, "Eve")
     bob, _ = connect(lobby, "bob")
     ann.receive("/ignore eve")
-    assert "you no longer see eve's chat and tells; /unignore eve undoes it" in heard.take()
+    assert "you no longer see Eve's chat and tells; /unignore Eve undoes it" in heard.take()  # as she spells it
     eve.receive("hello all")
     bob.receive("hi there")
     eve.receive("/tell ann psst")
