@@ -20,7 +20,7 @@ from mudwiz.client.replaying import Replay
 from mudwiz.games import available
 from mudwiz.games.base import Phase
 from mudwiz.render.ansi import Presenter, draw, replay_move
-from mudwiz.render.common import trick_order
+from mudwiz.render.common import flow, trick_order
 from mudwiz.render.style import (
     SUIT_COLOUR,
     cell_width,
@@ -63,24 +63,6 @@ def card(code: str, marked: bool = False, game: str | None = None) -> str:
     """A card as the game's renderer paints it (its own ``card`` when it has one), else ``Style.card``."""
     painter = getattr(renderer(game), "card", None)
     return painter(STYLE, code, marked) if callable(painter) else STYLE.card(code, marked)
-
-
-def flow(segments: list[str], width: int, gap: str = "   ") -> list[str]:
-    """Join segments into lines of at most ``width`` visible columns, starting a new line rather than cutting; a
-    segment wider than a line (a sentence: what the table is answering) is broken between words."""
-    lines: list[str] = []
-    line = ""
-    for seg in segments:
-        if line and visible_len(line) + len(gap) + visible_len(seg) > width:
-            lines.append(line)
-            line = ""
-        if not line and visible_len(seg) + 1 > width:
-            lines += wrap_words(f" {seg}", width, indent=3)
-            continue
-        line = f"{line}{gap}{seg}" if line else f" {seg}"
-    if line:
-        lines.append(line)
-    return lines
 
 
 def rule(title: str, width: int) -> str:

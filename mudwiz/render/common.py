@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from mudwiz.games.base import Event, Phase
@@ -116,14 +116,17 @@ def rating_tag(player: dict[str, Any], style: Style) -> list[str]:
 COMPACT_BELOW = 60  # columns: a narrower window gets a table's compact columns (``name_column``)
 
 
-def name_column(players: list[dict[str, Any]], style: Style, rest: int) -> int:
+def name_column(players: list[dict[str, Any]], style: Style, rest: int, tags: Iterable[str] = ()) -> int:
     """The player column's width: 16; in a window under ``COMPACT_BELOW`` columns as wide as the longest name,
-    or as the row's other ``rest`` columns leave room for (at least 6: a longer name is cut). The window's own
-    wrapping once squeezed the rows' columns and not their heading's, which then stood over other columns."""
+    or as the row's other ``rest`` columns leave room for (at least 6: a longer name is cut), and the rows'
+    ``tags`` after them too, unless that would cut a name (they then go on a row of their own, ``tag_rows``).
+    The window's own wrapping once squeezed the rows' columns and not their heading's, which then stood over
+    other columns."""
     if style.width >= COMPACT_BELOW:
         return 16
     longest = max((cell_width(style.text(p["name"])) for p in players), default=6)
-    return max(6, min(16, longest, style.width - rest))
+    widest = max((visible_len(text) + 2 for text in tags if text), default=0)
+    return max(6, min(16, longest, style.width - rest - widest), min(16, longest, style.width - rest))
 
 
 def name_cell(player: dict[str, Any], view: dict[str, Any], style: Style, width: int) -> str:
@@ -135,26 +138,33 @@ def name_cell(player: dict[str, Any], view: dict[str, Any], style: Style, width:
     return pad(style.bold(name) if player["name"] == view["you"] else name, width)
 
 
-def spaced(parts: list[str], width: int) -> list[str]:
-    """Parts of one line (``Dealer: ...``, ``Leads: ...``) three spaces apart, a new row where the next would run
-    past ``width``: cut by the window, the line's gaps made it pass for a row of the table under it, which was
-    then squeezed out from under its heading."""
-    rows = [f" {parts[0]}"]
-    for part in parts[1:]:
-        if visible_len(rows[-1]) + 3 + visible_len(part) > width:
-            rows.append(f" {part}")
-        else:
-            rows[-1] += f"   {part}"
-    return rows
+def flow(segments: list[str], width: int, gap: str = "   ") -> list[str]:
+    """Join segments into lines of at most ``width`` visible columns, starting a new line rather than cutting; a
+    segment wider than a line (a sentence: what the table is answering) is broken between words. Cut by the
+    window instead, a line of ``Dealer: ...   Leads: ...`` passed for a row of the table under it by its gaps,
+    which was then squeezed out from under its heading."""
+    lines: list[str] = []
+    line = ""
+    for seg in segments:
+        if line and visible_len(line) + len(gap) + visible_len(seg) > width:
+            lines.append(line)
+            line = ""
+        if not line and visible_len(seg) + 1 > width:
+            lines += wrap_words(f" {seg}", width, indent=3)
+            continue
+        line = f"{line}{gap}{seg}" if line else f" {seg}"
+    if line:
+        lines.append(line)
+    return lines
 
 
-def tag_rows(row: str, tags: str, width: int | None) -> list[str]:
+def tag_rows(row: str, tags: str, width: int) -> list[str]:
     """A player's row with its tags (``leads``, a rating, ``away``) after it; when they would run past ``width``,
     on a row of their own under the name (the window's wrapping squeezed such a row's columns out from under the
     heading's)."""
     if not tags:
         return [row.rstrip()]
-    if width is not None and visible_len(row) + 2 + visible_len(tags) > width:
+    if visible_len(row) + 2 + visible_len(tags) > width:
         return [row.rstrip(), f"     {tags}"]
     return [f"{row}  {tags}"]
 

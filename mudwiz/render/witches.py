@@ -15,13 +15,13 @@ from mudwiz.render.common import (
     COMPACT_BELOW,
     confirmations,
     event_message,
+    flow,
     last_trick,
     name_cell,
     name_column,
     rating_heading,
     round_over,
     row_tags,
-    spaced,
     standings,
     tag_rows,
     trick_order,
@@ -66,7 +66,7 @@ def table_view(view: dict[str, Any], style: Style) -> list[str]:
         title = f"Witches - {hand_no}, {t['cards']} cards" + (f", ends at {t['limit']}" if ends else "")
     lines = [style.rule(title)]
     follow = _colour(style, t["lead"]) if t["lead"] else ("anything" if t["trick"] else "-")
-    lines += spaced([f"Dealer: {style.text(t['dealer'])}", f"Leads: {style.text(t['leader'])}", f"Follow: {follow}"],
+    lines += flow([f"Dealer: {style.text(t['dealer'])}", f"Leads: {style.text(t['leader'])}", f"Follow: {follow}"],
                     style.width)
     passing = t["phase"] == Phase.PASSING
     if passing:
@@ -97,9 +97,8 @@ def _player_rows(t: dict[str, Any], style: Style, passing: bool) -> list[str]:
     compact = style.width < COMPACT_BELOW
     figures = (5, 4, 6) if compact else (6, 5, 6)  # total, fire, tricks
     tags = {p["name"]: ", ".join(row_tags(t, p, style)) for p in t["players"]}
-    widest = max((visible_len(text) + 2 for text in tags.values() if text), default=0)
     rest = 3 + sum(f + 1 for f in figures) + 2 + width  # a row's other columns (its heading's alike)
-    nw = max(name_column(t["players"], style, rest + widest), name_column(t["players"], style, rest))
+    nw = name_column(t["players"], style, rest, tags.values())
     heading = (f"   {'player':<{nw}} {'total':>{figures[0]}} {'fire':>{figures[1]}} {'tricks':>{figures[2]}}  "
                f"{'passed' if passing else 'card'}")
     tags_at = nw + rest + 2  # where a row's tags begin: 43 + width when wide

@@ -11,20 +11,20 @@ from mudwiz.render.common import (
     COMPACT_BELOW,
     confirmations,
     event_message,
+    flow,
     last_trick,
     name_cell,
     name_column,
     rating_heading,
     round_over,
     row_tags,
-    spaced,
     standings,
     tag_rows,
     trick_order,
     trick_taken,
     your_hand,
 )
-from mudwiz.render.style import Style, counted, pad, truncate, visible_len
+from mudwiz.render.style import Style, counted, pad, truncate
 
 ROUND = "round"  # what this game calls one deal played out: said in the prompts after it
 
@@ -54,7 +54,7 @@ def table_view(view: dict[str, Any], style: Style) -> list[str]:
         trump_text = f"{_suit(style, trump['suit'])} (turned {turned})"
     lines.append(f" Trump: {trump_text}")
     follow = _suit(style, t["lead"]) if t["lead"] else ("anything" if t["trick"] else "-")
-    lines += spaced([f"Dealer: {style.text(t['dealer'])}", f"Leads: {style.text(t['leader'])}", f"Follow: {follow}"],
+    lines += flow([f"Dealer: {style.text(t['dealer'])}", f"Leads: {style.text(t['leader'])}", f"Follow: {follow}"],
                     style.width)
     rows, seen = _player_rows(t, style)
     lines += rows
@@ -84,10 +84,8 @@ def _player_rows(t: dict[str, Any], style: Style) -> tuple[list[str], bool]:
             words.append("holds " + " ".join(style.card(c, bare=True) for c in p["cards"]))
             seen = True
         cells.append((p, bid, ", ".join(words)))
-    widest = max((visible_len(tags) + 2 for _, _, tags in cells if tags), default=0)
-    # 28: a compact heading's other columns (a row's are one fewer); the tags after them too, unless that would
-    # cut a name (then they go on a row of their own where they do not fit)
-    nw = max(name_column(t["players"], style, 28 + widest), name_column(t["players"], style, 28))
+    # 28: a compact heading's other columns (a row's are one fewer)
+    nw = name_column(t["players"], style, 28, (tags for _, _, tags in cells))
     if compact:
         heading = f"   {'player':<{nw}} {'score':>5} {'(now)':>6} {'t/bid':>5}  card"
     else:
