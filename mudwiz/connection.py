@@ -186,8 +186,8 @@ class Connection:
         if not self.greet():
             return
         try:
-            online = self.lobby.users.get(name.lower()) if proof in ("password", "resume") else None
-            if online is not None and online.bbs is None:
+            online = self.lobby.taken_over_by_proof(name) if proof in ("password", "resume") else None
+            if online is not None:
                 if not self.refused("name", online.name):
                     self.take_over(online.name, registered=proof == "password")
                 return
@@ -370,8 +370,8 @@ class Connection:
         try:
             name = self.lobby.check_name(text)
         except BadCommand:
-            online = self.lobby.users.get(text.strip().lower())
-            if online is None or online.bbs is not None:
+            online = self.lobby.taken_over_by_proof(text)
+            if online is None:
                 raise
             self.take_over_asked(online.name)
             return _NO_REPLY
@@ -529,10 +529,9 @@ class Connection:
             if result is None if password else not result:
                 raise BadCommand(f"wrong {'password' if password else 'resume code'} for {asking.name}")
             name = result.name if password else asking.name
-            online = self.lobby.users.get(name.lower())
             # proven, and online meanwhile (two logins with the password at once): taken over, as it would be
             # had this one come second
-            takeover = asking.purpose.startswith("takeover") or online is not None and online.bbs is None
+            takeover = asking.purpose.startswith("takeover") or self.lobby.taken_over_by_proof(name) is not None
             (self.take_over if takeover else self.enter)(name, registered=password)
             if request_id is not None:  # the proof came as a request: its reply, after the welcome
                 self.reply_ok(None, request_id)

@@ -156,6 +156,13 @@ class Lobby:
             raise BadCommand(f"{name} is a computer player at a table; choose another name")
         return name
 
+    def taken_over_by_proof(self, name: str) -> Session | None:
+        """The user online here as ``name`` (any case) whose name its proof, a password or a resume code, moves to
+        another connection (docs/protocol.md, Taking a connection over); None when nobody is, or when a trusted
+        BBS's caller is: only their BBS vouches for them."""
+        online = self.users.get(name.strip().lower())
+        return online if online is not None and online.bbs is None else None
+
     def is_seated_bot(self, name: str) -> bool:
         """Whether a computer player sits anywhere under ``name`` (not a stand-in: that keeps a person's name for
         them). Seats are found by name, so a person must never share one with a bot."""

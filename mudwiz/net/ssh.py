@@ -169,10 +169,10 @@ class Names:
         return checking.addCallback(self.proved, account.name)
 
     def online_guest(self, name: str) -> str | None:
-        """The spelling of a guest online under ``name`` here (not a BBS's caller, whom only their BBS vouches
-        for): their resume code takes the name over, as on the other ports (docs/protocol.md)."""
-        online = self.lobby.users.get(name.lower())
-        return online.name if online is not None and online.bbs is None else None
+        """The spelling of a guest online under ``name`` here, whose resume code takes the name over, as on the
+        other ports (``Lobby.taken_over_by_proof``)."""
+        online = self.lobby.taken_over_by_proof(name)
+        return online.name if online is not None else None
 
     def free(self, username: bytes) -> bool:
         """Whether the name is a guest's for the taking (nobody registered it, no guest holds it, here or away)."""
