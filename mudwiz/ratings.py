@@ -74,8 +74,9 @@ def _entry(seat: Mapping[str, str], game: str, current: Mapping[str, Rating]) ->
 def rate_game(record: GameRecord, current: Mapping[str, Rating], registered: Set[str]) -> list[Rating]:
     """The ratings a game changes: every seat plays with its rating at its place (ties: equal ranks), and the
     registered people's new ratings are returned (the store writes them). ``current``: lower-cased name -> rating
-    in the record's game, of those who have one; ``registered``: the lower-cased names with an account."""
-    if record.outcome != "finished" or not record.standings or len(record.seats) < 2 \
+    in the record's game, of those who have one; ``registered``: the lower-cased names with an account. A game is
+    rated when its record has standings: finished, or abandoned by its people after a move (table/recording.py)."""
+    if not record.standings or len(record.seats) < 2 \
             or not any(s["kind"] in PEOPLE and s["name"].lower() in registered for s in record.seats):
         return []  # nobody's rating to change: the model's work (~0.1 ms a game) would be thrown away
     places = {row["player"].lower(): int(row["place"]) for row in record.standings}

@@ -301,3 +301,16 @@ def test_leave_is_said_once() -> None:
     assert said == ["You are no longer at table 1."] and model.state is None
     model.apply({"type": "ok", "id": 10, "text": "you sit at table 2"})  # other replies are still said
     assert re.search("you sit at table 2", strip_ansi(model.log[-1]), re.IGNORECASE)
+
+
+def test_leaving_a_running_game_says_what_it_meant() -> None:
+    """Leaving mid-game, the reply says who plays the seat and that a rated game still counts: that is news the
+    "You are no longer at table 1." line does not carry, so it is shown."""
+    model = model_of([Run("wizard", 3, names="p{}").state(0)], "p0")
+    model.sent(9, "/leave")
+    count = len(model.log)
+    model.apply({"type": "left", "table": 1})
+    model.apply({"type": "ok", "id": 9, "text": "you leave table 1: a bot plays your seat (/join 1 takes it back); "
+                                                "the game still counts for your rating"})
+    said = " ".join(strip_ansi(line) for line in list(model.log)[count:])
+    assert "You are no longer at table 1." in said and "still counts for your rating" in said

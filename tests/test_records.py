@@ -20,6 +20,7 @@ from mudwiz.commands import dispatch
 from mudwiz.errors import BadCommand
 from mudwiz.games import game_class
 from mudwiz.lobby import Lobby
+from mudwiz.ratings import recompute
 from mudwiz.render.ansi import Presenter
 from mudwiz.render.style import WIDTH, Style, visible_len
 from mudwiz.store import SQLiteStore, open_store
@@ -97,7 +98,7 @@ def test_a_finished_game_is_recorded_and_its_export_replays_to_the_same_standing
     assert replayed.view(None)["standings"] == exported["standings"]
 
 
-def test_an_abandoned_game_is_recorded_with_its_moves_and_no_standings(tmp_path: Path) -> None:
+def test_an_abandoned_game_is_recorded_with_its_moves_and_its_people_placed_below_the_bots(tmp_path: Path) -> None:
     clock, lobby, store = lobby_on(tmp_path)
     alice = seat_person_and_bots(lobby, "wizard")
     rng = random.Random(3)
@@ -107,14 +108,98 @@ def test_an_abandoned_game_is_recorded_with_its_moves_and_no_standings(tmp_path:
     table = lobby.tables[1]
     assert table.game is not None and len(table.game.log) >= 3
     log = list(table.game.log)
-    dispatch(lobby, alice, "/leave")  # the last person leaves: a stand-in takes the seat, the game is abandoned
+    table.game.scores[0] = 90  # Alice leads by far: leaving still places her last
+    reply = dispatch(lobby, alice, "/leave")  # the last person leaves: a stand-in takes the seat, it is abandoned
+    assert reply == "you leave table 1: nobody is left, so the game is abandoned"  # a guest: no rating to speak of
     [summary] = store.games_of("ALICE")
     record = store.game(summary.id)
-    assert record is not None and record.outcome == "abandoned" and record.standings is None
+    assert record is not None and record.outcome == "abandoned"
     assert [s["kind"] for s in record.seats] == ["stand-in", "bot:random", "bot:random"]
+    assert record.standings is not None and record.standings[-1] == {"player": "Alice", "score": 90, "place": 3}
+    bots = [r for r in record.standings if r["player"] != "Alice"]
+    assert [r["score"] for r in bots] == sorted((r["score"] for r in bots), reverse=True)
+    assert all(r["place"] == 1 + sum(o["score"] > r["score"] for o in bots) for r in bots)
     assert record.log == log
     replayed, _ = game_class("wizard").replay(record.players, record.options, record.seed, record.log)
     assert replayed.log == log and not replayed.finished
+
+
+def registered(lobby: Lobby, store: SQLiteStore, name: str) -> Recorder:
+    store.create_account(name, "$argon2id$v=19$m=65536,t=3,p=4$c2FsdA$aGFzaA")  # never checked here
+    person = Recorder()
+    lobby.login(person, name, registered=True)
+    return person
+
+
+def test_leaving_a_rated_game_last_does_not_dodge_its_loss(tmp_path: Path) -> None:
+    """docs/accounts.md: leaving does not dodge a loss. The last person to leave ended the game (abandoned, as
+    nobody plays it), and an abandoned game changed nobody's rating: leaving a game going badly undid its loss."""
+    clock, lobby, store = lobby_on(tmp_path)
+    alice = registered(lobby, store, "Alice")
+    for cmd in ("/new wizard", "/option rounds 2", "/bot add good", "/bot add good", "/start"):
+        dispatch(lobby, alice, cmd)
+    rng = random.Random(4)
+    while len(lobby.tables[1].game.log) < 4:  # type: ignore[union-attr]
+        move(lobby, alice, rng)
+        clock.advance(1)
+    assert dispatch(lobby, alice, "/leave") == ("you leave table 1: nobody is left, so the game is abandoned; it "
+                                                "counts for your rating as it stood, you placed below the bots")
+    [summary] = store.games_of("alice")
+    record = store.game(summary.id)
+    assert record is not None and record.outcome == "abandoned" and record.standings is not None
+    assert next(r["place"] for r in record.standings if r["player"] == "Alice") == 3
+    rating = store.rating("Alice", "wizard")
+    assert rating is not None and rating.games == 1 and rating.shown < 1000  # last behind two good bots: a loss
+    assert recompute([record], {"alice"})[("alice", "wizard")] == rating  # the record alone gives it again
+    dispatch(lobby, alice, "/history")
+    assert "left 3/3" in "\n".join(lines_of(alice.of_type("history")[-1]))
+    dispatch(lobby, alice, f"/game {summary.id}")
+    text = " ".join(lines_of(alice.of_type("game")[-1]))
+    assert "Abandoned: everyone left. It counts as it stood" in text and "Final standings" in text
+
+
+def test_a_game_left_before_any_move_counts_for_nothing(tmp_path: Path) -> None:
+    clock, lobby, store = lobby_on(tmp_path)
+    alice = registered(lobby, store, "Alice")
+    for cmd in ("/new wizard", "/bot add random", "/bot add random", "/start"):
+        dispatch(lobby, alice, cmd)
+    assert dispatch(lobby, alice, "/leave") == "you leave table 1: nobody is left, so the game is abandoned"
+    [summary] = store.games_of("alice")
+    record = store.game(summary.id)
+    assert record is not None and record.outcome == "abandoned" and record.standings is None and not record.log
+    assert store.rating("Alice", "wizard") is None
+    dispatch(lobby, alice, f"/game {summary.id}")
+    assert "Abandoned with no final places" in "\n".join(lines_of(alice.of_type("game")[-1]))
+
+
+def test_everyone_who_left_is_placed_below_the_bots_and_among_themselves_by_score(tmp_path: Path) -> None:
+    clock, lobby, store = lobby_on(tmp_path)
+    alice = registered(lobby, store, "Alice")
+    bob = Recorder()
+    lobby.login(bob, "Bob")
+    for cmd in ("/new wizard", "/option rounds 2", "/bot add random", "/start"):
+        if cmd == "/start":
+            dispatch(lobby, bob, "/join 1")
+        dispatch(lobby, alice, cmd)
+    rng = random.Random(6)
+    game = lobby.tables[1].game
+    assert game is not None
+    while len(game.log) < 3:
+        move(lobby, alice, rng)
+        move(lobby, bob, rng)
+        clock.advance(1)
+    assert dispatch(lobby, alice, "/leave") == ("you leave table 1: a bot plays your seat (/join 1 takes it back); "
+                                                "the game still counts for your rating")
+    clock.advance(1)
+    game.scores[:] = [40, 10, 90]  # Alice, the bot, Bob: the bot last by score, yet above both who left
+    assert dispatch(lobby, bob, "/leave") == "you leave table 1: nobody is left, so the game is abandoned"
+    [summary] = store.games_of("bob")
+    record = store.game(summary.id)
+    assert record is not None and record.standings == [
+        {"player": "bot1", "score": 10, "place": 1}, {"player": "Bob", "score": 90, "place": 2},
+        {"player": "Alice", "score": 40, "place": 3}]
+    rating = store.rating("Alice", "wizard")
+    assert rating is not None and rating.games == 1 and store.rating("Bob", "wizard") is None  # a guest
 
 
 def test_a_game_is_recorded_once_and_each_new_game_again(tmp_path: Path) -> None:

@@ -128,7 +128,7 @@ class Model:
         if message["type"] == "ok" and command.lower().split()[:1] == ["/leave"]:
             self.leave_table()  # nothing else tells a client it left its table
             said, self.left_said = self.left_said, False
-            return not said
+            return not said or ":" in str(message.get("text", ""))  # what leaving a game meant is news
         return True
 
     def _new_state(self, message: dict[str, Any]) -> None:

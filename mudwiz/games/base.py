@@ -630,15 +630,19 @@ def action_text(action: Action) -> str:
     return action.verb + " " + " ".join(args) if args else action.verb
 
 
-def standings(names: Sequence[str], scores: Sequence[int], low_wins: bool = False) -> list[dict[str, Any]]:
-    """Final places with ties sharing a place (1, 1, 3): the player, their score and their place."""
+def standings(names: Sequence[str], scores: Sequence[int], low_wins: bool = False,
+              behind: Sequence[bool] = ()) -> list[dict[str, Any]]:
+    """Final places with ties sharing a place (1, 1, 3): the player, their score and their place. ``behind``: the
+    seats placed below every other whatever their scores (a game its people left: docs/accounts.md), ordered among
+    themselves by score."""
     sign = -1 if low_wins else 1
-    order = sorted(range(len(names)), key=lambda s: (-sign * scores[s], s))
+    rank = [(bool(behind) and behind[s], -sign * scores[s]) for s in range(len(names))]
+    order = sorted(range(len(names)), key=lambda s: (rank[s], s))
     return [
         {
             "player": names[s],
             "score": scores[s],
-            "place": 1 + sum(1 for t in range(len(names)) if sign * scores[t] > sign * scores[s]),
+            "place": 1 + sum(1 for t in range(len(names)) if rank[t] < rank[s]),
         }
         for s in order
     ]

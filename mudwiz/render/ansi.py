@@ -212,8 +212,9 @@ class Presenter:
         if not m["games"]:
             return [*rows, f"  No games recorded for {s.text(m['name'])}."]
         for g in m["games"]:
-            place = g["outcome"] if g["outcome"] in ("abandoned", "damaged") else (
-                f"place {g['place']}/{len(g['players'])}")
+            # an abandoned game that counts (its people left after a move) has places: theirs is "left"
+            place = g["outcome"] if g["outcome"] == "damaged" or g["place"] is None else (
+                f"{'left' if g['outcome'] == 'abandoned' else 'place'} {g['place']}/{len(g['players'])}")
             players = ", ".join(s.text(p["name"]) + ("" if p["score"] is None else f" {p['score']}")
                                 for p in g["players"])
             head = f"  #{g['id']:<5} {g['game']:<10} {g['date'][:10]} {g['date'][11:16]}  {place:<11} "
@@ -232,9 +233,12 @@ class Presenter:
         on = [f"{k}={v}" if v is not True else k for k, v in m["options"].items() if v not in (None, False, "off")]
         lines += wrap_words(f" Options: {', '.join(on) or 'none'}", self.style.width)
         lines += draw(m["game"], "score_sheet")(m, s)
-        if m["standings"]:
-            return [*lines, *standings(m["standings"], s)]
-        return [*lines, s.bold(" Abandoned: nobody was left playing, so there are no final places.")]
+        if not m["standings"]:
+            return [*lines, s.bold(" Abandoned with no final places: it counts for nobody's rating.")]
+        if m["outcome"] == "abandoned":
+            lines += map(s.bold, wrap_words(" Abandoned: everyone left. It counts as it stood, those who left placed "
+                                            "below the bots.", self.style.width))
+        return [*lines, *standings(m["standings"], s)]
 
     # -- ratings
 

@@ -93,11 +93,19 @@ class GameRecording:
     def record(self, outcome: str) -> GameRecord:
         table, game = self.table, self.table.game
         assert game is not None and game.seed is not None
+        seats = [{"name": name, "kind": seat_kind(s)} for name, s in zip(game.players, table.seats, strict=True)]
+        places = None
+        if outcome == "finished":
+            places = standings(game.players, game.scores, game.LOW_WINS)
+        elif self.actions:
+            # Abandoned: every person left (a stand-in plays each of their seats). It counts as it stands, those
+            # who left below every bot the host seated, or the last to leave a game going badly would undo its
+            # loss (docs/accounts.md, "Who is rated"); a game left before any move was made counts for nothing.
+            places = standings(game.players, game.scores, game.LOW_WINS,
+                               behind=[seat["kind"] in PEOPLE for seat in seats])
         return GameRecord(
             game=game.name, options=dict(game.options), table_options=table.table_options, seed=game.seed,
-            seats=[{"name": name, "kind": seat_kind(s)} for name, s in zip(game.players, table.seats, strict=True)],
-            actions=list(self.actions),
-            standings=standings(game.players, game.scores, game.LOW_WINS) if outcome == "finished" else None,
+            seats=seats, actions=list(self.actions), standings=places,
             outcome=outcome, started=self.started, ended=table.clock.seconds(), table_id=table.id,
         )
 
@@ -112,7 +120,7 @@ class GameRecording:
 
         def kept(game_id: int) -> None:
             log.info("table {table} game recorded as #{id} ({outcome})", table=table_id, id=game_id, outcome=outcome)
-            if outcome == "finished":
+            if record.standings is not None:
                 self.rated(record)
 
         def lost(failure: Failure) -> None:
