@@ -6,21 +6,26 @@ was), and every PostgreSQL database or server it must refuse (in one line naming
 from __future__ import annotations
 
 import importlib
+import itertools
 import os
 import re
 import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
 from conftest import Backend, postgres_databases
 from pgserver import Databases, PgUnavailable, binary
+from test_store_nodes import at_once
 
-from mudwiz.store import FILENAME, AccountExists, Ban, GameRecord, StoreError, open_store
+from mudwiz.store import FILENAME, AccountExists, Ban, GameRecord, LooksRegistered, Store, StoreError, open_store
+from mudwiz.store.sql import looks
 from mudwiz.store.sqlite import APPLICATION_ID, MIGRATIONS
+from mudwiz.usertext import skeleton
 
 if TYPE_CHECKING:
     from mudwiz.store.postgres import PostgresStore
@@ -125,6 +130,87 @@ def test_accounts_are_one_a_name_in_any_case_and_keep_their_spelling(backend: Ba
     store.close()
 
 
+def test_a_name_that_looks_like_an_accounts_is_found_and_is_not_registered(backend: Backend) -> None:
+    """``CaroI`` (a capital i) reads as ``Carol``: with Carol registered, a guest under it posed as her while she was
+    away, and it could be registered too. Her own name in any case is no look-alike of hers."""
+    store = backend.open()
+    store.create_account("Carol", "h1")
+    for alike in ("CaroI", "car0l", "Caro1", "CAROL"[:4] + "|"):
+        assert store.look_alike(alike) == "Carol"
+        with pytest.raises(LooksRegistered) as refused:
+            store.create_account(alike, "h2")
+        assert (refused.value.name, refused.value.account) == (alike, "Carol")
+        assert store.account(alike) is None
+    assert store.look_alike("carol") is None and store.look_alike("CAROL") is None and store.look_alike("Carl") is None
+    with pytest.raises(AccountExists):  # the name itself is taken, not a look-alike
+        store.create_account("cAROL", "h3")
+    store.create_account("rnark", "h4")
+    assert store.look_alike("mark") == "rnark" and store.look_alike("rnark") is None
+    store.close()
+
+
+def test_a_version_8_database_gains_its_accounts_looks_and_look_alikes_made_before_keep_their_names(
+        backend: Backend) -> None:
+    """Accounts that already look alike (registered before names were compared by their look) both stay, each
+    its own: the look is filled for every row, the oldest is the one a new name is said to look like, and neither
+    is the other's look-alike for a new registration of its own name (AccountExists, not a refusal by look)."""
+    backend.open(backend.migrations[:8]).close()  # as version 8's code left it, its accounts written as it wrote them
+    backend.query("INSERT INTO accounts VALUES ('caroi', 'CaroI', 'h2', 2.0), ('carol', 'Carol', 'h1', 1.0), "
+                  "('vvi11_0', 'VVi11_0', 'h3', 3.0)")
+    store = backend.open()
+    assert store.version == len(backend.migrations) == 9
+    assert backend.query("SELECT name_key, look FROM accounts ORDER BY name_key") == [
+        ("caroi", "carol"), ("carol", "carol"), ("vvi11_0", skeleton("VVi11_0"))]
+    assert [(a.name, a.hash) for a in map(store.account, ("carol", "CAROI"))] == [("Carol", "h1"), ("CaroI", "h2")]
+    assert store.look_alike("car0l") == "Carol"  # the older of the two
+    assert store.look_alike("Carol") == "CaroI" and store.look_alike("caroi") == "Carol"  # each: the other
+    assert store.look_alike("wl1l-o") == "VVi11_0"
+    with pytest.raises(AccountExists):
+        store.create_account("CAROI", "h4")
+    index = {"sqlite": "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'accounts'",
+             "postgres": "SELECT indexname FROM pg_indexes WHERE tablename = 'accounts'"}[backend.name]
+    assert ("accounts_by_look",) in backend.query(index)
+    store.close()
+
+
+def test_the_stored_look_is_usertext_skeleton_on_every_short_name(backend: Backend) -> None:
+    """The look is worked out in SQL (a generated column) and by ``usertext.skeleton`` (names online): a rule
+    changed in one and not the other would let look-alikes of accounts through. Every name of up to 3 of the
+    letters the rule maps and those around them, and 4 of those making pairs (``rnrn``, ``vvv``)."""
+    alphabet = "01i|5_-rnmvwols"
+    names = ["".join(p) for n in (1, 2, 3) for p in itertools.product(alphabet, repeat=n)]
+    names += ["".join(p) for p in itertools.product("rnvw", repeat=4)]
+    store = backend.open()
+    rows = ", ".join("(?)" for _ in names)
+    with store._reading() as db:  # the store's own SQL, on its own connection: the expression as the column has it
+        looked = db.execute(store._sql(f"WITH names (n) AS (VALUES {rows}) SELECT n, {looks('n')} FROM names"),
+                            names).fetchall()
+    assert {name: look for name, look in looked} == {name: skeleton(name) for name in names}
+    store.close()
+
+
+def test_two_processes_registering_look_alikes_at_once_make_one_of_them(backend: Backend) -> None:
+    """Two processes on one database (a cluster on PostgreSQL), each checking before it inserts, both found no
+    look-alike and both registered: the check and the insert hold off the other's (Dialect.lock)."""
+    first, second = backend.open(), backend.open()
+
+    def registering(store: Store, name: str) -> Callable[[], str]:
+        def register() -> str:
+            try:
+                store.create_account(name, "h")
+            except LooksRegistered as exc:
+                return f"refused for {exc.account}"
+            return "registered"
+        return register
+
+    for round_ in range(10):
+        one, two = f"carol{round_}", f"caroI{round_}"
+        results = at_once(registering(first, one), registering(second, two))
+        assert sorted(results) == sorted(["registered", f"refused for {one if results[0] == 'registered' else two}"])
+        assert [store.look_alike(f"car0l{round_}") for store in (first, second)] == [
+            one if results[0] == "registered" else two] * 2
+
+
 def refused(path: Path, match: str) -> None:
     """Opening the data directory of ``path`` fails naming the file and ``match``, and leaves it untouched."""
     before = path.read_bytes()
@@ -210,8 +296,8 @@ def test_a_directory_that_cannot_be_made_or_written_is_refused(tmp_path: Path) -
 def test_a_version_2_file_gains_roles_and_bans_and_keeps_its_accounts_and_games(backend: Backend) -> None:
     old = backend.open(backend.migrations[:2])  # as the accounts slice left it
     kept = old.record_game(record("Alice", "bot1"))
-    old.create_account("Alice", "h1")
     assert old.version == 2
+    backend.query("INSERT INTO accounts VALUES ('alice', 'Alice', 'h1', 1.0)")  # as its code registered one
     old.close()
     store = backend.open()
     assert store.version == len(backend.migrations) and store.game(kept) is not None

@@ -12,6 +12,7 @@ from mudwiz.store.base import (
     GameRecord,
     GameSummary,
     JournaledTable,
+    LooksRegistered,
     RateGame,
     Rating,
     Store,
@@ -33,5 +34,5 @@ def open_database(url: str) -> Store:
     return PostgresStore(url)
 
 __all__ = ["FILENAME", "Account", "AccountExists", "Ban", "Claim", "GameRecord", "GameSummary", "JournaledTable",
-           "RateGame", "Rating", "SQLiteStore", "Store", "StoreError", "TableMove", "iso_time", "open_database",
-           "open_store"]
+           "LooksRegistered", "RateGame", "Rating", "SQLiteStore", "Store", "StoreError", "TableMove", "iso_time",
+           "open_database", "open_store"]

@@ -23,6 +23,16 @@ class AccountExists(Exception):
     """``create_account`` of a name some account has already, in any case (two people registering it at once)."""
 
 
+class LooksRegistered(Exception):
+    """``create_account`` of a name that looks like another account's (``usertext.skeleton``: ``CaroI`` while
+    ``Carol`` is registered), registered since the name was last looked at; ``account`` is that one, as spelled."""
+
+    def __init__(self, name: str, account: str) -> None:
+        super().__init__(f"{name} looks like {account}")
+        self.name = name
+        self.account = account
+
+
 @dataclass(frozen=True)
 class Account:
     """A registered name: ``name`` as registered (the spelling it logs in with, whatever case is typed), the
@@ -287,8 +297,15 @@ class Store(Protocol):
         """The account of ``name`` in any case; None for a name nobody registered."""
         ...
 
+    def look_alike(self, name: str) -> str | None:
+        """The account, as registered, whose name looks like ``name`` (the same ``usertext.skeleton``) and is not
+        ``name`` in any case; None when there is none. The oldest, when (made before schema version 9) several do."""
+        ...
+
     def create_account(self, name: str, password_hash: str) -> None:
-        """Register ``name`` with its password's hash; ``AccountExists`` when it is taken in any case."""
+        """Register ``name`` with its password's hash; ``AccountExists`` when it is taken in any case,
+        ``LooksRegistered`` when it looks like another account's name (``look_alike``): checked and inserted as
+        one step, so that two processes on one database never both make a pair of look-alikes."""
         ...
 
     def set_password(self, name: str, password_hash: str) -> None:

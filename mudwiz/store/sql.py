@@ -7,8 +7,9 @@ Statements are written with ``?`` placeholders (``Dialect.sql`` turns them into 
 understand: ``INSERT ... ON CONFLICT ... DO UPDATE`` (SQLite 3.24+), ``RETURNING`` (3.35+), ``true``/``false``,
 double-quoted identifiers. What differs is a field of the ``Dialect``: how a list is matched (``IN (?, ?)``
 against ``= ANY(%s)`` with one array), the larger of two values (``max`` against ``greatest``), how text is
-ordered byte for byte (SQLite's default; ``COLLATE "C"`` on PostgreSQL, whose default follows the locale), and the
-driver's error for a duplicate key.
+ordered byte for byte (SQLite's default; ``COLLATE "C"`` on PostgreSQL, whose default follows the locale), the
+driver's error for a duplicate key, and how a transaction keeps other writers of a table waiting (SQLite's write
+transactions do so by themselves: one file, one writer).
 
 The schema's first five versions stay per backend, as they were applied: their DDL truly differs (INTEGER PRIMARY
 KEY against an identity column; REAL, INTEGER flags against DOUBLE PRECISION, BOOLEAN), and an applied version is
@@ -34,6 +35,7 @@ from mudwiz.store.base import (
     GameRecord,
     GameSummary,
     JournaledTable,
+    LooksRegistered,
     RateGame,
     Rating,
     StoreError,
@@ -105,6 +107,38 @@ HELD_RECORDS: tuple[str, ...] = (
 )
 
 
+# 9: what an account's name looks like, ``look`` (``usertext.skeleton``: ``CaroI`` and ``car0l`` look like
+# ``carol``), so that a guest's name and a name being registered are refused for looking like a registered one,
+# online or not, by one read of an index rather than a look at every account. A generated column: the database
+# works it out for the rows there now (this migration fills it) and for every later one, whoever inserts it (a
+# process of the cluster still on version 8's code, a sqlite3 shell), so a look is never missing or stale. Not
+# unique: accounts made before this version may already look alike, and each keeps its name and its password.
+LOOKALIKES: tuple[tuple[str, str], ...] = (
+    ("0", "o"), ("1", "l"), ("i", "l"), ("|", "l"), ("5", "s"), ("_", "-"),  # letters a screen shows alike
+    ("rn", "m"), ("vv", "w"),  # pairs read as one letter, replaced after the letters, as ``skeleton`` does
+)
+
+
+def looks(text: str) -> str:
+    """SQL for what the lower-cased name ``text`` (a column, or a ``?`` given ``name.lower()``) looks like: version
+    9's ``usertext.skeleton``, one ``replace`` a step (both databases have it; neither has ``translate`` alike). The
+    letters' steps put back no letter a later step replaces, so one after another is the same as ``skeleton``'s one
+    ``str.translate`` (tests/test_store.py checks it on every short name). Written out here, not read from
+    ``usertext``: the stored looks are version 9's; a new rule is a new version that makes the column again."""
+    for old, new in LOOKALIKES:
+        text = f"replace({text}, '{old}', '{new}')"
+    return text
+
+
+def account_looks(generated: str) -> tuple[str, ...]:
+    """Version 9 (above), the column ``generated`` as the database can add one: ``VIRTUAL`` (SQLite's ALTER TABLE
+    adds no other kind) or ``STORED`` (PostgreSQL's only kind before 18); the index holds the looks either way."""
+    return (
+        f"ALTER TABLE accounts ADD COLUMN look TEXT GENERATED ALWAYS AS ({looks('name_key')}) {generated}",
+        "CREATE INDEX accounts_by_look ON accounts (look)",
+    )
+
+
 # the first row a table made now (or a game started now) may call its own: after every row written so far
 NEXT_SEQ = "(SELECT coalesce(max(seq), 0) + 1 FROM table_moves)"
 PRUNE_CHUNK = 2000  # rows looked at in one pruning transaction, which holds the write lock the journal waits on
@@ -125,6 +159,9 @@ class Dialect:
     greatest: str  # the larger of two values: max(a, b) or greatest(a, b)
     text_order: str  # appended to an ORDER BY of text, for byte order
     duplicate: type[Exception]  # the driver's error for a key already taken
+    # run first in a write transaction, ``{table}`` named: no other transaction writes that table until this one
+    # ends (reads go on); "" where a write transaction is the only writer anyway (SQLite: the file's write lock)
+    lock: str
 
     def sql(self, text: str) -> str:
         """``text`` (``?`` placeholders, ``{greatest}`` and ``{text_order}`` fields) in this dialect."""
@@ -154,6 +191,9 @@ RATING_COLUMNS = ("SELECT r.name, r.game, r.mu, r.sigma, r.shown, r.games, r.upd
                   "WHERE h.game = r.game AND h.shown > r.shown) + 1 FROM ratings r")
 BAN_COLUMNS = 'SELECT kind, target, until, "by", created FROM bans'
 GAME_COLUMNS = "SELECT game, options, table_options, seed, actions, standings, outcome, started, ended FROM games"
+# the oldest account other than the name (name_key, the second ?) that looks like it (the first ?, lower-cased)
+LOOK_ALIKE = (f"SELECT name FROM accounts WHERE look = {looks('?')} AND name_key <> ? "
+              "ORDER BY created, name_key{text_order} LIMIT 1")
 
 
 class SQLStore:
@@ -174,7 +214,7 @@ class SQLStore:
 
     def _write(self, sql: str, args: tuple[Any, ...]) -> int:
         """One statement (in this dialect) in a transaction of its own; the rows it changed. The driver's error is
-        kept as the ``StoreError``'s cause, for ``create_account`` to tell a taken name."""
+        kept as the ``StoreError``'s cause."""
         raise NotImplementedError
 
     def _journal_write(self, statement: tuple[str, tuple[Any, ...]]) -> list[tuple[Any, ...]]:
@@ -326,14 +366,30 @@ class SQLStore:
                              (name.lower(),)).fetchone()
         return None if row is None else Account(*row)
 
+    def look_alike(self, name: str) -> str | None:
+        with self._reading() as db:
+            return self._look_alike(db, name)
+
+    def _look_alike(self, db: DB, name: str) -> str | None:
+        row = db.execute(self._sql(LOOK_ALIKE), (name.lower(), name.lower())).fetchone()
+        return None if row is None else str(row[0])
+
     def create_account(self, name: str, password_hash: str) -> None:
-        try:
-            self._write(self._sql("INSERT INTO accounts (name_key, name, hash, created) VALUES (?, ?, ?, ?)"),
-                        (name.lower(), name, password_hash, time.time()))
-        except StoreError as exc:
-            if isinstance(exc.__cause__, self.dialect.duplicate):
+        """The look-alike check and the insert in one transaction that holds off every other writer of accounts
+        (``Dialect.lock``): two processes on one PostgreSQL registering ``Carol`` and ``CaroI`` at once would
+        otherwise each find no look-alike and both insert. The insert comes first: a name taken already is refused
+        as taken (the primary key's refusal), not as its own look-alike's; a look-alike found after it undoes it."""
+        with self._transaction() as db:
+            if self.dialect.lock:
+                db.execute(self.dialect.lock.format(table="accounts"))
+            try:
+                db.execute(self._sql("INSERT INTO accounts (name_key, name, hash, created) VALUES (?, ?, ?, ?)"),
+                           (name.lower(), name, password_hash, time.time()))
+            except self.dialect.duplicate:
                 raise AccountExists(name) from None
-            raise
+            alike = self._look_alike(db, name)
+            if alike is not None:
+                raise LooksRegistered(name, alike)  # (rolled back with the transaction)
 
     def set_password(self, name: str, password_hash: str) -> None:
         if not self._write(self._sql("UPDATE accounts SET hash = ? WHERE name_key = ?"),

@@ -19,14 +19,16 @@ from pathlib import Path
 from typing import Any
 
 from mudwiz.store.base import StoreError
-from mudwiz.store.sql import HELD_RECORDS, TABLE_NODES, Dialect, SQLStore, append_only_moves
+from mudwiz.store.sql import HELD_RECORDS, TABLE_NODES, Dialect, SQLStore, account_looks, append_only_moves
 
 FILENAME = "mudwiz.db"
 APPLICATION_ID = 0x6D75647A  # "mudz": a database this code made
 BUSY_TIMEOUT = 1.0  # seconds to wait for another process's lock before saying the file is locked
 
-# SQLite's way: lists expanded into IN (?, ...), max(a, b), text in byte order already (BINARY collation)
-DIALECT = Dialect(placeholder="?", arrays=False, greatest="max", text_order="", duplicate=sqlite3.IntegrityError)
+# SQLite's way: lists expanded into IN (?, ...), max(a, b), text in byte order already (BINARY collation), and no
+# lock to take: a write transaction (BEGIN IMMEDIATE) holds the file's write lock, so it is the only writer
+DIALECT = Dialect(placeholder="?", arrays=False, greatest="max", text_order="", duplicate=sqlite3.IntegrityError,
+                  lock="")
 
 Migration = tuple[str, ...]  # the statements that take the schema from one version to the next
 
@@ -131,6 +133,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     append_only_moves("INTEGER PRIMARY KEY"),
     # 8: the records held until stored: sql.py.
     HELD_RECORDS,
+    # 9: what an account's name looks like, indexed (sql.py): a virtual column, the only kind ALTER TABLE adds.
+    account_looks("VIRTUAL"),
 )
 
 # sqlite3's error names -> what a person running the server should read
