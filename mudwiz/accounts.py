@@ -4,7 +4,8 @@ Hashing and verifying cost tens of milliseconds and 64 MiB by design (argon2id i
 a GPU is dear): they run through ``work``, the server's password threads (service.py), never on the reactor
 thread. ``work`` returns a Deferred that the connection waits on without knowing where the work ran; ``inline``
 runs it at once, for a fake clock. Looking an account up is one indexed read, done where it is asked, as
-``/history`` reads games. Passwords are never stored, logged or kept beyond the call that hashes them.
+``/history`` reads games; so is looking for an account whose name a new one looks like (``look_alike``).
+Passwords are never stored, logged or kept beyond the call that hashes them.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from twisted.internet.interfaces import IReactorTime
 from mudwiz.errors import BadCommand
 from mudwiz.ratelimit import Buckets, FailureLimit
 from mudwiz.store import Account, Store
+from mudwiz.usertext import skeleton
 
 Work = Callable[..., "defer.Deferred[Any]"]  # work(fn, *args): fn(*args) somewhere, its result as a Deferred
 
@@ -42,6 +44,12 @@ def login_failures(clock: IReactorTime) -> FailureLimit:
 
 def _keys(name: str, address: str) -> list[str]:
     return [f"account {name.lower()}"] + ([f"address {address}"] if address else [])  # "": a unix socket
+
+
+def looks_registered(name: str, account: str) -> str:
+    """The start of the one line that refuses ``name`` for looking like ``account`` (as registered): as a guest's
+    name, or to register, the caller says which."""
+    return f"{name} looks too like {account}, a registered name"
 
 
 def throttled(failures: FailureLimit, name: str, address: str) -> str | None:
@@ -91,7 +99,7 @@ class Accounts:
         self.hasher = PasswordHasher()  # argon2id, RFC 9106's low-memory parameters: t=3, 64 MiB, 4 lanes
         self.failures = login_failures(clock)
         self.hashing = Buckets(clock, HASH_RATE, HASH_BURST)  # by address: passwords hashed or checked
-        self.registering: set[str] = set()  # lower-cased names whose account is being made
+        self.registering: dict[str, str] = {}  # lower-cased name -> as spelled: accounts being made
 
     def hashes(self, address: str) -> None:
         """Count a password to hash or check for ``address``; refused in one line past ``HASH_BURST``."""
@@ -101,6 +109,18 @@ class Accounts:
 
     def find(self, name: str) -> Account | None:
         return self.store.account(name)
+
+    def look_alike(self, name: str) -> str | None:
+        """The account (as registered) whose name ``name`` looks too like (``usertext.skeleton``: ``CaroI``,
+        ``car0l`` and ``Carol``), other than ``name``'s own in any case; None when none does. A guest may not go by
+        such a name, nor register it, or they could pose as its owner while the owner is away. A name being
+        registered counts (``find_or_refuse``): its registrant may have dropped while it is being made."""
+        found = self.store.look_alike(name)
+        if found is None and self.registering:  # rare, and a handful at most
+            key, look = name.lower(), skeleton(name)
+            found = next((spelled for made, spelled in self.registering.items()
+                          if made != key and skeleton(made) == look), None)
+        return found
 
     def throttled(self, name: str, address: str) -> str | None:
         """Why ``name`` may not be tried from ``address`` yet (None: it may now)."""
@@ -135,14 +155,15 @@ class Accounts:
         return d
 
     def register(self, name: str, password: str, address: str = "") -> defer.Deferred[None]:
-        """Make ``name`` an account with ``password``; fails with ``AccountExists`` when it is one already.
+        """Make ``name`` an account with ``password``; fails with ``AccountExists`` when it is one already,
+        ``LooksRegistered`` when it looks like an account's name (registered since ``look_alike`` was asked).
         ``address`` registered it: it has proven the name, as a login would."""
         self.hashes(address)
-        self.registering.add(name.lower())
+        self.registering[name.lower()] = name
         d: defer.Deferred[None] = self.work(lambda: self.store.create_account(name, self.hasher.hash(secret(password))))
 
         def made(result: Any) -> Any:
-            self.registering.discard(name.lower())
+            self.registering.pop(name.lower(), None)
             return result
 
         d.addBoth(made)

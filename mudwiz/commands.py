@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 from twisted.internet import defer
 
 from mudwiz import replay
-from mudwiz.accounts import MIN_PASSWORD, Accounts
+from mudwiz.accounts import MIN_PASSWORD, Accounts, looks_registered
 from mudwiz.errors import BadCommand, IllegalAction, MudwizError
 from mudwiz.games import available, game_class
 from mudwiz.games.base import Game
@@ -345,8 +345,12 @@ def _register(lobby: Lobby, session: Session, arg: str) -> str | None:
     if session.bbs is not None:
         raise BadCommand(f"{session.name} is known by the login of the BBS {session.bbs}: a BBS caller's name "
                          "needs no password here and cannot be registered")
-    if _accounts(lobby, arg, "register").find(session.name) is not None:
+    accounts = _accounts(lobby, arg, "register")
+    if accounts.find(session.name) is not None:
         raise BadCommand(f"{session.name} is registered already; /password changes its password")
+    alike = accounts.look_alike(session.name)  # asked before the passwords, to spare typing them for nothing
+    if alike is not None:
+        raise BadCommand(f"{looks_registered(session.name, alike)}; choose another name to register")
     session.ask_password("register")
     return f"choose a password for {session.name}, {MIN_PASSWORD} characters or more; it is not shown"
 

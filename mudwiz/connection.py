@@ -19,7 +19,7 @@ from twisted.internet import defer
 from twisted.logger import Logger
 from twisted.python.failure import Failure
 
-from mudwiz.accounts import MIN_PASSWORD, Accounts, secret
+from mudwiz.accounts import MIN_PASSWORD, Accounts, looks_registered, secret
 from mudwiz.commands import catalogue, dispatch, is_sysop
 from mudwiz.errors import BadCommand, MudwizError
 from mudwiz.games.base import Event, Game
@@ -28,7 +28,7 @@ from mudwiz.render import jsonl
 from mudwiz.render.ansi import Presenter
 from mudwiz.render.style import NO_BREAK, WIDTH, Style, fit
 from mudwiz.session import Session
-from mudwiz.store import AccountExists
+from mudwiz.store import AccountExists, LooksRegistered
 from mudwiz.usertext import clean, erase, one_line, spoken
 
 log = Logger(namespace=__name__)  # a compiled module has no frame for Logger() to find its name in
@@ -552,6 +552,10 @@ class Connection:
             return
         if failure.check(AccountExists):
             self.reply_error(BadCommand(f"{asking.name} was registered meanwhile"), request_id, moves=False)
+            return
+        if failure.check(LooksRegistered):  # the look-alike was registered while the passwords were typed
+            alike = looks_registered(asking.name, failure.value.account)
+            self.reply_error(BadCommand(f"{alike}; nothing was registered"), request_id, moves=False)
             return
         log.failure("{purpose} for {name} failed", failure, purpose=asking.purpose, name=asking.name)
         self.reply_error(MudwizError("internal error; nothing was changed"), request_id, moves=False)

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from twisted.internet.interfaces import IDelayedCall, IReactorTime
 from twisted.logger import Logger
 
-from mudwiz.accounts import Accounts, counted, login_failures, throttled
+from mudwiz.accounts import Accounts, counted, login_failures, looks_registered, throttled
 from mudwiz.errors import BadCommand
 from mudwiz.numbers import whole_number
 from mudwiz.ratelimit import Buckets, FailureLimit
@@ -198,11 +198,10 @@ class Lobby:
         spelled = self.held_spelling(self.check_name(name, session.bbs))
         key = spelled.lower()
         look = skeleton(key)
-        alike = self._looks.get(look)
-        if alike is not None and alike != key and alike in self.users and not registered and session.bbs is None \
-                and key not in self.resume_codes:  # (a guest's name held for them, proven by its code, is theirs)
-            raise BadCommand(f"{spelled} looks too like {self.users[alike].name}, who is online; choose another "
-                             "name")  # a new guest may not pose as someone here (Carol, CaroI)
+        # a new guest: not an account's owner, not a BBS's caller (their BBS vouches for them), not a guest back to
+        # the name held for them, proven by its code (theirs, whatever was registered or came online meanwhile)
+        if not registered and session.bbs is None and key not in self.resume_codes:
+            self.refuse_look_alike(spelled, look)
         session.name = spelled
         session.registered = registered
         if registered or session.bbs is not None:  # a BBS caller comes back through the BBS: no code needed
@@ -237,6 +236,18 @@ class Lobby:
             return
         if self.remote_tables is not None:  # cluster: a seat another process keeps for them
             self.remote_tables.reattach(session)
+
+    def refuse_look_alike(self, spelled: str, look: str) -> None:
+        """A new guest may not pose as someone: refused when ``spelled`` looks too like (``look``, its
+        ``usertext.skeleton``) the name of someone online here (Carol, CaroI) or of an account, whose owner may be
+        away (one indexed read of the store, as the account's own name was looked up at the prompt)."""
+        key = spelled.lower()
+        alike = self._looks.get(look)
+        if alike is not None and alike != key and alike in self.users:
+            raise BadCommand(f"{spelled} looks too like {self.users[alike].name}, who is online; choose another name")
+        account = self.accounts.look_alike(spelled) if self.accounts is not None else None
+        if account is not None:
+            raise BadCommand(f"{looks_registered(spelled, account)}; choose another name")
 
     def held_spelling(self, name: str) -> str:
         """``name`` as spelled by the seat (or watch) kept for it, if any: a player back as ``HOSTY`` is ``hosty``

@@ -4,9 +4,11 @@ the real lobby; then the telnet framing's echo bytes around a password, and the 
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
 from typing import Any
 
+from argon2 import PasswordHasher
 from outbox import Outbox
 from twisted.internet.address import IPv4Address
 from twisted.internet.task import Clock
@@ -17,7 +19,8 @@ from mudwiz.connection import NAME_PROMPT, Connection
 from mudwiz.lobby import Lobby
 from mudwiz.net.telnet import MudFactory
 from mudwiz.ratelimit import FailureLimit
-from mudwiz.store import open_store
+from mudwiz.store import FILENAME, SQLiteStore, open_store
+from mudwiz.store.sqlite import MIGRATIONS
 
 SECRET = "correct horse"
 
@@ -576,3 +579,124 @@ def test_a_name_sent_as_a_request_is_answered_with_its_id(tmp_path: Path) -> Non
         bot.receive(json.dumps({"id": 1, "cmd": name}))
         said = [json.loads(line) for line in outbox.take().splitlines() if line.startswith("{")]
         assert said[-1] == last and [m for m in said if m.get("id") == 1] == [last]
+
+
+# -- names that look like a registered one (usertext.skeleton: CaroI, car0l and Carol)
+
+
+def test_a_guest_may_not_take_a_name_that_looks_like_an_account_whose_owner_is_away(tmp_path: Path) -> None:
+    """Refused only while the look-alike was online: with Carol registered and away, a guest came in as CaroI
+    (a capital i) and chatted and played as her. Her own name in any case is hers, asked for its password."""
+    lobby = lobby_with_accounts(tmp_path)
+    register(lobby, "Carol")
+    assert "carol" not in lobby.users
+    for alike in ("CaroI", "car0l", "Caro1"):
+        poser, outbox = connect(lobby)
+        poser.receive(alike)
+        said = outbox.take()
+        assert f"{alike} looks too like Carol, a registered name; choose another name" in said, said
+        assert said.endswith(NAME_PROMPT) and not poser.logged_in and alike.lower() not in lobby.users
+        assert lobby.resume_code(poser.session) is None and alike.lower() not in lobby.resume_codes
+    owner, outbox = connect(lobby)
+    owner.receive("CAROL")
+    assert outbox.take() == "«on»Password: "
+    owner.receive(SECRET)
+    assert owner.logged_in and owner.session.name == "Carol" and owner.session.registered
+    poser, outbox = connect(lobby)
+    poser.receive("CaroI")  # and while she is here, as ever
+    assert "CaroI looks too like Carol, who is online; choose another name" in outbox.take()
+    other, _ = connect(lobby)
+    other.receive("Caroline")  # a name merely like hers is no look-alike
+    assert other.logged_in
+
+
+def test_a_guest_back_with_the_code_of_a_name_held_for_them_keeps_it_and_may_not_register_it(tmp_path: Path) -> None:
+    """mark dropped mid-game (his seat and name held for him, his code in hand); meanwhile rnark came, whom
+    nobody online looked like, and registered. mark's own name is still his to come back to: the code proves it,
+    as it does past a look-alike online. But he may not make it an account beside rnark's."""
+    lobby = lobby_with_accounts(tmp_path)
+    mark, _ = connect(lobby)
+    for line in ("mark", "/new wizard", "/bot add random", "/bot add random", "/start"):
+        mark.receive(line)
+    code = lobby.resume_codes["mark"]
+    mark.lost()
+    register(lobby, "rnark")
+    back, outbox = connect(lobby)
+    back.receive("mark")
+    assert outbox.take().endswith("Resume code: ")
+    back.receive(code)
+    assert back.logged_in and back.session.table is not None, outbox.take()
+    outbox.take()
+    back.receive("/register")
+    said = outbox.take()
+    assert "mark looks too like rnark, a registered name; choose another name to register" in said, said
+    assert back.asking is None and lobby.accounts is not None and lobby.accounts.find("mark") is None
+
+
+def test_a_name_is_not_registered_when_a_look_alike_is_registered_while_its_passwords_are_typed(
+        tmp_path: Path) -> None:
+    """Another process on the same database (a cluster) registers Carol while CaroI, online here, is between
+    /register and the account being made: the store refuses, in the one transaction that would have made it."""
+    from twisted.internet import defer
+
+    waiting: list[tuple[defer.Deferred[Any], Any]] = []
+
+    def later(fn: Any, *args: Any) -> defer.Deferred[Any]:  # the password threads, not yet done
+        d: defer.Deferred[Any] = defer.Deferred()
+        waiting.append((d, lambda: fn(*args)))
+        return d
+
+    lobby = lobby_with_accounts(tmp_path)
+    assert lobby.accounts is not None
+    lobby.accounts.work = later
+    poser, outbox = connect(lobby)
+    poser.receive("CaroI")
+    outbox.take()
+    poser.receive("/register")
+    assert "choose a password for CaroI" in outbox.take()
+    lobby.accounts.store.create_account("Carol", lobby.accounts.hasher.hash(SECRET))  # the other process's
+    for line in (SECRET, SECRET):
+        poser.receive(line)
+    [(done, work)] = waiting
+    try:
+        done.callback(work())
+    except Exception as exc:  # as the thread's Deferred fails
+        done.errback(exc)
+    said = outbox.take()
+    assert "CaroI looks too like Carol, a registered name; nothing was registered" in said, said
+    assert lobby.accounts.find("CaroI") is None and not poser.session.registered
+    assert "CaroI" not in lobby.accounts.registering.values()
+    poser.receive("/register")  # and asked again, at once
+    assert "CaroI looks too like Carol, a registered name; choose another name to register" in outbox.take()
+
+
+def test_accounts_that_looked_alike_before_names_were_compared_by_look_both_still_log_in(tmp_path: Path) -> None:
+    """Carol and CaroI were both registered under version 8, which compared names online only: the migration
+    locks neither owner out. Each logs in with their own password, and a new guest's look-alike of both is
+    refused naming the older."""
+    SQLiteStore(tmp_path / FILENAME, migrations=MIGRATIONS[:8]).close()
+    db = sqlite3.connect(tmp_path / FILENAME)
+    with db:  # as version 8's code registered them, Carol first
+        hashed = PasswordHasher().hash
+        db.executemany("INSERT INTO accounts VALUES (?, ?, ?, ?)",
+                       [("carol", "Carol", hashed(SECRET), 1.0), ("caroi", "CaroI", hashed(SECRET + "!"), 2.0)])
+    db.close()
+    lobby = lobby_with_accounts(tmp_path)
+    for typed, spelled, password in (("caroi", "CaroI", SECRET + "!"), ("Carol", "Carol", SECRET)):
+        owner, outbox = connect(lobby)
+        owner.receive(typed)
+        owner.receive(password)
+        said = outbox.take()
+        assert owner.logged_in and owner.session.registered and f"Welcome, {spelled}!" in said, said
+        owner.receive("/quit")
+        owner.lost()
+    poser, outbox = connect(lobby)
+    poser.receive("car0l")
+    assert "car0l looks too like Carol, a registered name; choose another name" in outbox.take()
+    owner, outbox = connect(lobby)
+    owner.receive("CaroI")
+    owner.receive(SECRET + "!")
+    outbox.take()
+    for line in ("/password", SECRET + "!", SECRET + "?", SECRET + "?"):  # the account is whole: its password changes
+        owner.receive(line)
+    assert "your password is changed" in outbox.take()

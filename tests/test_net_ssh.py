@@ -112,6 +112,7 @@ def test_start_as_logs_straight_in_with_no_name_prompt(lobby: Lobby) -> None:
 @pytest.mark.parametrize(("name", "proof", "why"), [
     ("no good!", "guest", "a name is 2 to 16"),
     ("alice", "guest", "Alice is registered: log in with its password"),  # registered since it was proved
+    ("A1ice", "guest", "A1ice looks too like Alice, a registered name; choose another name"),  # Alice away or not
 ])
 def test_start_as_refuses_a_name_in_one_line_and_closes(lobby: Lobby, name: str, proof: str, why: str) -> None:
     connection, outbox = start_as(lobby, name, proof)
