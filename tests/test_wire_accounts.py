@@ -1,14 +1,21 @@
 """Accounts over loopback, with the real argon2id in the server's password threads: the real ``telnet`` program
 registers and logs in again (echo off while the password is typed), a socket sees the IAC bytes around it, a JSON
 client registers and logs in, an away owner's name is not taken; and the password is in nobody's output and not
-in the server's log."""
+in the server's log. Then names that look like registered ones (usertext.skeleton), on a database an older
+mudwiz left."""
 
 from __future__ import annotations
 
 import socket
+import sqlite3
 import time
+from pathlib import Path
 
+from argon2 import PasswordHasher
 from wire import JsonClient, Terminal, need, running_server
+
+from mudwiz.store import FILENAME, SQLiteStore
+from mudwiz.store.sqlite import MIGRATIONS
 
 SECRET = "hunter2-but-longer"
 GUESS = "not-the-password-1"
@@ -95,3 +102,50 @@ def test_registered_names_over_telnet_and_json_and_the_password_goes_nowhere() -
     log = server.log()
     assert "login Tel_Owner" in log and "login Robo_J" in log  # the log is there, and has the logins
     assert SECRET not in log and GUESS not in log
+
+
+def test_look_alikes_of_registered_names_over_telnet_and_json_and_older_ones_still_log_in(tmp_path: Path) -> None:
+    """A server started on a version 8 database holding two accounts that already look alike (Wire_Carol and
+    Wire_CaroI, registered before names were compared by their look): the migration at start keeps both, each
+    logging in with its password; a guest under a third look-alike is refused over the real ``telnet`` while
+    both owners are away; and a guest back to his held name with its code, after a look-alike of it was
+    registered meanwhile (in the server's password threads), keeps the name but may not register it."""
+    telnet = need("telnet")
+    SQLiteStore(tmp_path / FILENAME, migrations=MIGRATIONS[:8]).close()
+    db = sqlite3.connect(tmp_path / FILENAME)
+    with db:  # as version 8's code registered them
+        db.executemany("INSERT INTO accounts VALUES (?, ?, ?, ?)",
+                       [(name.lower(), name, PasswordHasher().hash(SECRET), created)
+                        for name, created in (("Wire_Carol", 1.0), ("Wire_CaroI", 2.0))])
+    db.close()
+    with running_server(MUDWIZ_DATA=str(tmp_path)) as server:
+        for typed, spelled in (("wire_caroi", "Wire_CaroI"), ("WIRE_CAROL", "Wire_Carol")):
+            owner = JsonClient(server, typed, password=SECRET)
+            assert owner.of_type("welcome")[0]["name"] == spelled
+            owner.close()
+
+        host, port = server
+        term = Terminal([telnet, host, str(port)])
+        try:
+            term.read_until(b"What is your name? ")
+            term.type("Wire_Car0l")
+            term.read_until(b"Wire_Car0l looks too like Wire_Carol, a registered name; choose another name")
+            term.read_until(b"What is your name? ", since=len(term.output) - 20)  # asked again
+            term.type("/quit")
+        finally:
+            term.close()
+
+        mark = JsonClient(server, "Wire_Mark")
+        for cmd in ("/new wizard", "/bot add random", "/bot add random", "/start"):
+            assert mark.request(cmd)["type"] == "ok"
+        code = mark.of_type("welcome")[0]["resume"]
+        mark.close()  # dropped mid-game: the seat and the name are held for him
+        rnark = JsonClient(server, "Wire_Rnark")  # nobody online looks like him
+        assert "Wire_Rnark is registered" in rnark.register(SECRET)["text"]
+        rnark.close()
+        back = JsonClient(server, "wire_mark", password=code)
+        assert back.of_type("welcome")[0]["name"] == "Wire_Mark"
+        refused = back.request("/register")
+        assert refused["type"] == "error" and refused["message"].startswith(  # (his moves may follow: his turn)
+            "Wire_Mark looks too like Wire_Rnark, a registered name; choose another name to register")
+        back.close()
