@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+import re
+
+import pytest
 from twisted.internet.address import IPv4Address, IPv6Address
 from twisted.internet.task import Clock
 from twisted.internet.testing import StringTransport
@@ -10,7 +13,7 @@ from twisted.internet.testing import StringTransport
 from mudwiz.lobby import Lobby
 from mudwiz.net import terminal
 from mudwiz.net.lines import MAX_BACKLOG
-from mudwiz.net.telnet import MudFactory, TelnetLines
+from mudwiz.net.telnet import TERMINAL_WAIT, MudFactory, TelnetLines
 from mudwiz.render.style import chop_painted, fit, strip_ansi, visible_len
 
 IAC_SB, IAC_SE = b"\xff\xfa", b"\xff\xf0"
@@ -101,6 +104,51 @@ def test_a_bare_cr_ends_a_line_at_once_and_a_split_cr_lf_is_one_enter() -> None:
     feed(b"\0/who\r\n")
     said = transport.value()
     assert b"No tables yet" in said and b"Online" in said and b"unknown command" not in said
+
+
+def ended(seen: bytes) -> list[str]:
+    """The lines in ``seen`` whose Enter has come, as the user pressed it: a CR is Enter at once, and the LF or
+    NUL of a CR LF or CR NUL is no second one."""
+    return [line.decode() for line in re.split(rb"\r\n|\r\0|\r|\n", seen)[:-1]]
+
+
+def taken_lines(lines: TelnetLines) -> list[str]:
+    """The lines the connection is handed from now on, in order (it acts on them as ever)."""
+    taken: list[str] = []
+    receive = lines.connection.receive
+
+    def spy(line: str) -> None:
+        taken.append(line)
+        receive(line)
+
+    lines.connection.receive = spy  # type: ignore[method-assign]
+    return taken
+
+
+@pytest.mark.parametrize("first", [True, False], ids=["first lines", "after negotiation"])
+@pytest.mark.parametrize("ending", [b"\r\n", b"\r\0", b"\r", b"\n"], ids=["CR LF", "CR NUL", "CR", "LF"])
+def test_each_line_ending_split_at_any_byte_is_one_enter_acted_on_when_it_comes(ending: bytes, first: bool) -> None:
+    """A first line ending in a bare CR waited for the next byte (conch holds a CR to see whether LF or NUL
+    follows; the telnet framing's own Enter for a CR that ends a read was only for a connection already decided),
+    where the raw port acted on it at once. Every ending, split across two reads at each byte and sent a byte a
+    read: each line is acted on once its end has come, and the LF or NUL of a pair split from its CR is no empty
+    line (at a password prompt, an empty line is an answer). ``first``: the connection's first lines, which also
+    decide whether it is telnet; else lines after telnet was seen and its terminal answered."""
+    stream = b"first_line" + ending + b"/who" + ending + b"/tables" + ending
+    splits = [[stream[:cut], stream[cut:]] for cut in range(1, len(stream))] + [[bytes([b]) for b in stream]]
+    for reads in splits:
+        lines, _ = telnet_protocol()
+        feed = lines.transport.dataReceived  # type: ignore[union-attr]
+        if not first:
+            feed(b"\xff\xfd\x00" + WONT_NAWS + WONT_TTYPE + b"negotiated\r\n")
+        taken, seen = taken_lines(lines), b""
+        for read in reads:
+            feed(read)
+            seen += read
+            if first:  # a first line in CR LF or CR NUL shows telnet: it waits for the terminal's answers, or this
+                lines.factory.lobby.clock.advance(TERMINAL_WAIT)
+            assert taken == ended(seen), (reads, read)
+        assert lines.connection.logged_in
 
 
 def test_telnet_synch_and_eof_commands_cost_no_typed_byte_and_no_log_line() -> None:

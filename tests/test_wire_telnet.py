@@ -350,6 +350,38 @@ def test_a_socket_that_sends_iac_first_is_telnet_at_once(server: tuple[str, int]
         sock.close()
 
 
+def test_a_first_line_in_a_bare_cr_is_answered_at_once_and_a_split_cr_lf_is_one_enter(
+        server: tuple[str, int]) -> None:
+    """A client that ends its lines in a bare CR typed its name and was answered only once it sent another byte
+    (the CR was held to see whether LF or NUL followed). And a CR LF split across two reads is one Enter: its LF
+    is no empty line, which at a password prompt would have been the password."""
+    sock = socket.create_connection(server, timeout=10)
+    seen = b""
+
+    def until(needle: bytes) -> None:
+        nonlocal seen
+        at = len(seen)
+        while needle not in seen[at:]:
+            chunk = sock.recv(65536)
+            assert chunk, seen
+            seen += chunk
+
+    try:
+        sock.sendall(b"split_crlf\r")  # its LF only once the name is answered
+        until(b"Welcome, split_crlf")
+        assert b"\xff" not in seen  # a bare CR is no sign of a telnet program: nothing negotiated so far
+        sock.sendall(b"\n")  # CR LF after all: telnet, and no second Enter
+        sock.sendall(b"/register\r")
+        until(b"Password: ")
+        sock.sendall(b"\n")
+        for reply in (b"Again: ", b"split_crlf is registered"):
+            sock.sendall(b"sekrit-split-1\r\n")
+            until(reply)
+        assert b"differ" not in seen and seen.count(b"Password: ") == 1 and seen.count(b"name? ") == 1
+    finally:
+        sock.close()
+
+
 def test_gmcp_carries_every_message_as_game_packages_and_answers_ping(server: tuple[str, int]) -> None:
     client = TelnetClient(server, do=(BINARY, EOR_OPTION, GMCP))
     try:

@@ -443,13 +443,32 @@ class _Telnet(TelnetTransport):
         self.applicationDataReceived(b"\x15")
 
     def dataReceived(self, data: bytes) -> None:
-        if self.cr_ended:  # the last read ended in a CR, taken for Enter: the LF or NUL that may follow is no key
-            self.cr_ended = False
-            if data[:1] in (b"\n", b"\0"):
-                data = data[1:]
+        """A CR that ends a read is Enter at once (``cr_ended``): in BINARY (RFC 856) and character mode the stock
+        telnet sends it bare, as some BBS terminals and MUD clients always do, and conch holds a CR until the byte
+        after it shows CR LF, CR NUL or a bare CR, so the line waited for the user's next key. The LF or NUL that
+        may follow in the next read is that same Enter (``after_enter``)."""
+        self.read(self.after_enter(data))
+        if self.state == "newline":  # conch holds the CR that ended this read: Enter now, not at the next key
+            self.state, self.cr_ended = "data", True
+            self.applicationDataReceived(b"\n")
+
+    def after_enter(self, data: bytes) -> bytes:
+        """``data`` without the LF or NUL that pairs with a CR that ended the last read and was taken for Enter: a
+        CR LF or CR NUL split across two reads is one Enter, never a second, empty line (at a password prompt that
+        would be an answer). The pair still decides telnet or not when it ends the first line (``decide``)."""
+        if not self.cr_ended:
+            return data
+        self.cr_ended = False
+        if data[:1] not in (b"\n", b"\0"):
+            return data
+        if not self.decided:
+            self.decide(data[:1])
+        return data[1:]
+
+    def read(self, data: bytes) -> None:
+        """Conch's parser over ``data``, made total and short where it can be (see the class)."""
         if data.endswith(b"\r") and self.decided and self.state == "data" and not self.skipping and IAC not in data:
-            # A CR that ends what came is Enter: in BINARY (RFC 856) and character mode the stock telnet sends it
-            # bare, and the line waited for the next key. CR LF and CR NUL split across two reads stay one Enter.
+            # the short way for a line ending in a bare CR (``dataReceived``): as CR LF, ``plain``'s one line
             data, self.cr_ended = data + b"\n", True
         if data and self.decided and self.state == "data" and not self.skipping and IAC not in data:
             # plain data, as nearly every read is: what the loop below does with it, without its copy
