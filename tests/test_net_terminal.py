@@ -1,9 +1,10 @@
-"""The telnet decisions without a socket (mudwiz/net/terminal.py), the telnet framing fed bytes on a
-``StringTransport``, and the width a session draws to (``fit``)."""
+"""The telnet decisions without a socket (mudwiz/net/terminal.py), the telnet framing (and, for line endings, the
+raw one) fed bytes on a ``StringTransport``, and the width a session draws to (``fit``)."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import pytest
 from twisted.internet.address import IPv4Address, IPv6Address
@@ -12,7 +13,8 @@ from twisted.internet.testing import StringTransport
 
 from mudwiz.lobby import Lobby
 from mudwiz.net import terminal
-from mudwiz.net.lines import MAX_BACKLOG
+from mudwiz.net.lines import MAX_BACKLOG, LineProtocol
+from mudwiz.net.raw import RawFactory
 from mudwiz.net.telnet import TERMINAL_WAIT, MudFactory, TelnetLines
 from mudwiz.render.style import chop_painted, fit, strip_ansi, visible_len
 
@@ -112,7 +114,7 @@ def ended(seen: bytes) -> list[str]:
     return [line.decode() for line in re.split(rb"\r\n|\r\0|\r|\n", seen)[:-1]]
 
 
-def taken_lines(lines: TelnetLines) -> list[str]:
+def taken_lines(lines: LineProtocol) -> list[str]:
     """The lines the connection is handed from now on, in order (it acts on them as ever)."""
     taken: list[str] = []
     receive = lines.connection.receive
@@ -125,28 +127,41 @@ def taken_lines(lines: TelnetLines) -> list[str]:
     return taken
 
 
-@pytest.mark.parametrize("first", [True, False], ids=["first lines", "after negotiation"])
+def framing(kind: str) -> tuple[LineProtocol, Callable[[bytes], None]]:
+    """A connection on the telnet port (``first``: as it starts; ``negotiated``: telnet, its terminal answered, a
+    name given) or on the raw port, and how to feed it a read."""
+    if kind == "raw":
+        protocol = RawFactory(Lobby(Clock()), "", 300.0).buildProtocol(IPv4Address("TCP", "10.1.2.3", 5555))
+        protocol.makeConnection(StringTransport())
+        assert isinstance(protocol, LineProtocol)
+        return protocol, protocol.dataReceived
+    lines, _ = telnet_protocol()
+    feed = lines.transport.dataReceived  # type: ignore[union-attr]
+    if kind == "negotiated":
+        feed(b"\xff\xfd\x00" + WONT_NAWS + WONT_TTYPE + b"negotiated\r\n")
+    return lines, feed
+
+
+@pytest.mark.parametrize("kind", ["first", "negotiated", "raw"])
 @pytest.mark.parametrize("ending", [b"\r\n", b"\r\0", b"\r", b"\n"], ids=["CR LF", "CR NUL", "CR", "LF"])
-def test_each_line_ending_split_at_any_byte_is_one_enter_acted_on_when_it_comes(ending: bytes, first: bool) -> None:
+def test_each_line_ending_split_at_any_byte_is_one_enter_acted_on_when_it_comes(ending: bytes, kind: str) -> None:
     """A first line ending in a bare CR waited for the next byte (conch holds a CR to see whether LF or NUL
     follows; the telnet framing's own Enter for a CR that ends a read was only for a connection already decided),
-    where the raw port acted on it at once. Every ending, split across two reads at each byte and sent a byte a
-    read: each line is acted on once its end has come, and the LF or NUL of a pair split from its CR is no empty
-    line (at a password prompt, an empty line is an answer). ``first``: the connection's first lines, which also
-    decide whether it is telnet; else lines after telnet was seen and its terminal answered."""
+    where the raw port acted on it at once; and the raw port took the LF of a CR LF split across reads for an
+    empty line of its own. Every ending, split across two reads at each byte and sent a byte a read: each line is
+    acted on once its end has come, and the LF or NUL of a pair split from its CR is no empty line (at a password
+    prompt, an empty line is an answer). ``first``: a telnet connection's first lines, which also decide whether
+    it is telnet; ``negotiated``: lines after telnet was seen and its terminal answered; ``raw``: the raw port."""
     stream = b"first_line" + ending + b"/who" + ending + b"/tables" + ending
     splits = [[stream[:cut], stream[cut:]] for cut in range(1, len(stream))] + [[bytes([b]) for b in stream]]
     for reads in splits:
-        lines, _ = telnet_protocol()
-        feed = lines.transport.dataReceived  # type: ignore[union-attr]
-        if not first:
-            feed(b"\xff\xfd\x00" + WONT_NAWS + WONT_TTYPE + b"negotiated\r\n")
+        lines, feed = framing(kind)
         taken, seen = taken_lines(lines), b""
         for read in reads:
             feed(read)
             seen += read
-            if first:  # a first line in CR LF or CR NUL shows telnet: it waits for the terminal's answers, or this
-                lines.factory.lobby.clock.advance(TERMINAL_WAIT)
+            # a first line in CR LF or CR NUL shows telnet: it waits for the terminal's answers, or this
+            lines.factory.lobby.clock.advance(TERMINAL_WAIT)
             assert taken == ended(seen), (reads, read)
         assert lines.connection.logged_in
 

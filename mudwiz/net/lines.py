@@ -1,9 +1,10 @@
 """The line framing every transport shares: bytes split into lines for a ``Connection``, its text written back.
 
 A transport module (telnet.py, raw.py) only says what sits between this protocol and the socket. The rest is
-here once: lines end in ``\\n``, ``\\r\\n``, ``\\r\\0`` or ``\\r`` and are decoded as UTF-8 with replacement; a
-line longer than ``MAX_LINE`` bytes is refused whole and the connection stays up; the login timer; a peer that
-never reads is dropped after ``MAX_BACKLOG`` bytes; and the connection limits, which every listener shares.
+here once: lines end in ``\\n``, ``\\r\\n``, ``\\r\\0`` or ``\\r`` (a pair split across two reads is one
+Enter) and are decoded as UTF-8 with replacement; a line longer than ``MAX_LINE`` bytes is refused whole and the
+connection stays up; the login timer; a peer that never reads is dropped after ``MAX_BACKLOG`` bytes; and the
+connection limits, which every listener shares.
 """
 
 from __future__ import annotations
@@ -159,6 +160,10 @@ class LineProtocol(LineReceiver, TimeoutMixin):
     MAX_LENGTH = MAX_LINE
     newline = "\n"  # a line ending as written to ``transport``
     keyboard: Keyboard | None = None  # raw keys to edit into lines (ssh with a PTY, rlogin); None: lines as sent
+    # A CR that ends a read is Enter, and an LF that opens the next read is that same Enter (``cr_ended``): where the
+    # bytes come as the client sent them (raw, SSH without a PTY). Telnet's layer pairs them itself, before here.
+    pairs_split_cr = True
+    cr_ended = False  # the last read ended in a CR (``pairs_split_cr``)
 
     def __init__(self, factory: LineFactory, address: str) -> None:
         self.factory = factory
@@ -205,6 +210,13 @@ class LineProtocol(LineReceiver, TimeoutMixin):
     # -- bytes in
 
     def dataReceived(self, data: bytes) -> None:
+        if self.cr_ended:  # a CR LF split across reads: its LF was no empty line (a password, at its prompt)
+            self.cr_ended = False
+            if data[:1] == b"\n":
+                data = data[1:]
+                if not data:
+                    return
+        self.cr_ended = self.pairs_split_cr and data[-1:] == b"\r"
         # (an empty read is no line: ``find`` gives -1, which ``len - 1`` of nothing is too, so the end is asked)
         if data[-1:] == b"\n" and data.find(b"\n") == len(data) - 1 and len(data) <= self.MAX_LENGTH + 1 \
                 and not self._buffer and not self._busyReceiving and not self.paused and not self.discarding \

@@ -94,6 +94,7 @@ class TelnetLines(LineProtocol, TelnetProtocol):
     naws_seen = False  # a window size came
     mssp_sent = 0  # times the MSSP table was asked for
     line_ended = False  # a line came since the last output: the client's echo of its end may have left no CR
+    pairs_split_cr = False  # ``_Telnet`` pairs a CR with its LF or NUL (conch hands on a CR NUL as a CR)
 
     def socket(self) -> Any:
         return getattr(self.transport, "transport", None)  # conch's TelnetTransport wraps the TCP one
