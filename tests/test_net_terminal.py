@@ -166,6 +166,16 @@ def test_each_line_ending_split_at_any_byte_is_one_enter_acted_on_when_it_comes(
         assert lines.connection.logged_in
 
 
+@pytest.mark.parametrize("kind", ["negotiated", "raw"])
+def test_no_line_after_quit_is_acted_on_even_in_the_same_read(kind: str) -> None:
+    """The line protocol reads no more lines once its connection is closing; on the telnet port it asked conch's
+    transport, which never says so, and a chat line sent with ``/quit`` was said to the lobby after it."""
+    lines, feed = framing(kind)
+    taken = taken_lines(lines)
+    feed(b"/quit\r\nsaid after quitting\r\n/who\r\n")
+    assert taken == ["/quit"]
+
+
 def test_telnet_synch_and_eof_commands_cost_no_typed_byte_and_no_log_line() -> None:
     """``send synch`` is IAC DM with the DM urgent: urgent data stays in the stream (SO_OOBINLINE, tcp.py), and
     IAC DM is a command conch knows. IAC EOF, SUSP and ABORT were not, raised, and were logged as bad input."""

@@ -358,6 +358,14 @@ class _Telnet(TelnetTransport):
         self.commandMap.update({AYT: self.are_you_there, EC: self.erase_character, EL: self.erase_line})
         super().connectionMade()
 
+    @property
+    def disconnecting(self) -> bool:  # type: ignore[override]  # conch's is a plain False it never changes
+        """The TCP connection's, for the line protocol, which reads no more lines once its connection is closing
+        (``/quit``, a banned address), as on the raw port: conch's own is a False it never changes, and the lines
+        that came in one read with the one that closed the connection were acted on all the same (a chat line sent
+        with ``/quit`` was said to the lobby)."""
+        return bool(getattr(self.transport, "disconnecting", False))
+
     def telnet_WILL(self, option: bytes) -> None:
         if self.requested():
             super().telnet_WILL(option)
