@@ -197,10 +197,12 @@ class Lobby:
         first and then their table. A guest keeps the resume code of a name they come back to, else gets one."""
         spelled = self.held_spelling(self.check_name(name, session.bbs))
         key = spelled.lower()
-        look = skeleton(key)
+        look = skeleton(spelled)
         # a new guest: not an account's owner, not a BBS's caller (their BBS vouches for them), not a guest back to
-        # the name held for them, proven by its code (theirs, whatever was registered or came online meanwhile)
-        if not registered and session.bbs is None and key not in self.resume_codes:
+        # the name held for them, proven by its code (theirs, whatever was registered or came online meanwhile). A
+        # code kept for a name nothing holds any more (its stand-in's game over, the table still open) proved
+        # nothing: it is not asked for then, and let anyone in as a look-alike of an account registered since.
+        if not registered and session.bbs is None and not (key in self.resume_codes and self.holds_name(key)):
             self.refuse_look_alike(spelled, look)
         session.name = spelled
         session.registered = registered

@@ -633,6 +633,54 @@ def test_a_guest_back_with_the_code_of_a_name_held_for_them_keeps_it_and_may_not
     assert back.asking is None and lobby.accounts is not None and lobby.accounts.find("mark") is None
 
 
+def test_a_code_left_over_from_a_name_no_longer_held_lets_no_look_alike_in(tmp_path: Path) -> None:
+    """Pau1 played, left (a stand-in kept the name, and its code), and went; Paul registered. The game ended and
+    the stand-in left, the table still open with its host at it: the old code was still kept, and as nothing held
+    the name nobody was asked it, so anyone came in as Pau1 past the look-alike check, which a code had let off."""
+    clock = Clock()
+    lobby = lobby_with_accounts(tmp_path, clock)
+    host, _ = connect(lobby)
+    for line in ("Hosty", "/new wizard", "/option rounds 1", "/bot add random"):
+        host.receive(line)
+    poser, _ = connect(lobby)
+    poser.receive("Pau1")
+    poser.receive("/join 1")
+    host.receive("/start")
+    poser.receive("/leave")
+    poser.receive("/quit")
+    poser.lost()
+    register(lobby, "Paul")
+    table = lobby.tables[1]
+    assert table.game is not None and lobby.holds_name("pau1")
+    for _ in range(500):  # Hosty plays the game out with the bot and Pau1's stand-in
+        if table.game.finished:
+            break
+        for action in table.game.legal_actions(0)[:1]:
+            host.receive(f"/{action.verb} {' '.join(action.args)}")
+        if table.game.phase == "roundend":
+            host.receive("/ok")
+        clock.advance(5)
+    assert not lobby.holds_name("pau1") and host.session.table is table  # the stand-in gone, the table open
+    again, outbox = connect(lobby)
+    again.receive("Pau1")
+    said = outbox.take()
+    assert "Pau1 looks too like Paul, a registered name; choose another name" in said, said
+    assert not again.logged_in
+
+
+def test_a_small_i_is_no_l_nor_a_capital_one_an_i() -> None:
+    """The look is of the name as spelled: ``CaroI`` (a capital i) reads as Carol, but Lisa and Ilsa, Li and Il
+    are names of their own, which a look taken in lower case (``i`` as ``l``) made one."""
+    lobby = Lobby(Clock(), seed=1)
+    for name in ("Lisa", "Ilsa", "li", "Il"):
+        guest, _ = connect(lobby)
+        guest.receive(name)
+        assert guest.logged_in, name
+    poser, outbox = connect(lobby)
+    poser.receive("LlSA")
+    assert "LlSA looks too like Ilsa, who is online; choose another name" in outbox.take()
+
+
 def test_a_name_is_not_registered_when_a_look_alike_is_registered_while_its_passwords_are_typed(
         tmp_path: Path) -> None:
     """Another process on the same database (a cluster) registers Carol while CaroI, online here, is between
