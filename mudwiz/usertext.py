@@ -19,16 +19,18 @@ BBS_NAME_RULE = re.compile(r"^[A-Za-z0-9_-]{2,16}@[A-Za-z0-9_-]{1,15}$")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
-# Letters and digits a screen shows alike, in lower case (``Carol`` and ``CaroI``: an I for an l), and the pairs
-# read as one letter (``rn`` as ``m``): each to the one it is taken for.
-_LOOKALIKE = str.maketrans({"0": "o", "1": "l", "i": "l", "|": "l", "5": "s", "_": "-"})
+# Letters and digits a screen shows alike, as spelled (``Carol`` and ``CaroI``: a capital i for an l; a small i is
+# no l, or Lisa and Ilsa, Li and Il would be one name), then in lower case the pairs read as one letter (``rn``
+# as ``m``): each to the one it is taken for.
+_LOOKALIKE = str.maketrans({"I": "l", "1": "l", "|": "l", "0": "o", "5": "s", "_": "-"})
 _LOOKALIKE_PAIRS = (("rn", "m"), ("vv", "w"))
 
 
 def skeleton(name: str) -> str:
-    """What ``name`` looks like on a screen (after UTS #39's idea of a confusable skeleton, for the ASCII a name
-    may hold): two names with one skeleton are hard to tell apart, so one may pose as the other."""
-    text = name.lower().translate(_LOOKALIKE)
+    """What ``name``, as spelled, looks like on a screen (after UTS #39's idea of a confusable skeleton, for the
+    ASCII a name may hold), in lower case: two names with one skeleton are hard to tell apart, so one may pose as
+    the other."""
+    text = name.translate(_LOOKALIKE).lower()
     for pair, one in _LOOKALIKE_PAIRS:
         text = text.replace(pair, one)
     return text

@@ -113,19 +113,23 @@ HELD_RECORDS: tuple[str, ...] = (
 # works it out for the rows there now (this migration fills it) and for every later one, whoever inserts it (a
 # process of the cluster still on version 8's code, a sqlite3 shell), so a look is never missing or stale. Not
 # unique: accounts made before this version may already look alike, and each keeps its name and its password.
-LOOKALIKES: tuple[tuple[str, str], ...] = (
-    ("0", "o"), ("1", "l"), ("i", "l"), ("|", "l"), ("5", "s"), ("_", "-"),  # letters a screen shows alike
-    ("rn", "m"), ("vv", "w"),  # pairs read as one letter, replaced after the letters, as ``skeleton`` does
+LOOKALIKES: tuple[tuple[str, str], ...] = (  # letters a screen shows alike, as spelled (a small i is no l)
+    ("I", "l"), ("1", "l"), ("|", "l"), ("0", "o"), ("5", "s"), ("_", "-"),
 )
+LOOKALIKE_PAIRS: tuple[tuple[str, str], ...] = (("rn", "m"), ("vv", "w"))  # read as one letter, in lower case
 
 
 def looks(text: str) -> str:
-    """SQL for what the lower-cased name ``text`` (a column, or a ``?`` given ``name.lower()``) looks like: version
-    9's ``usertext.skeleton``, one ``replace`` a step (both databases have it; neither has ``translate`` alike). The
-    letters' steps put back no letter a later step replaces, so one after another is the same as ``skeleton``'s one
-    ``str.translate`` (tests/test_store.py checks it on every short name). Written out here, not read from
-    ``usertext``: the stored looks are version 9's; a new rule is a new version that makes the column again."""
+    """SQL for what the name ``text`` as spelled (a column, or a ``?`` given the name) looks like: version 9's
+    ``usertext.skeleton``, one ``replace`` a step (both databases have it; neither has ``translate`` alike), then
+    ``lower`` (names are ASCII), then the pairs. The letters' steps put back no letter a later step replaces, so
+    one after another is the same as ``skeleton``'s one ``str.translate`` (tests/test_store.py checks it on every
+    short name). Written out here, not read from ``usertext``: the stored looks are version 9's; a new rule is a
+    new version that makes the column again."""
     for old, new in LOOKALIKES:
+        text = f"replace({text}, '{old}', '{new}')"
+    text = f"lower({text})"
+    for old, new in LOOKALIKE_PAIRS:
         text = f"replace({text}, '{old}', '{new}')"
     return text
 
@@ -134,7 +138,7 @@ def account_looks(generated: str) -> tuple[str, ...]:
     """Version 9 (above), the column ``generated`` as the database can add one: ``VIRTUAL`` (SQLite's ALTER TABLE
     adds no other kind) or ``STORED`` (PostgreSQL's only kind before 18); the index holds the looks either way."""
     return (
-        f"ALTER TABLE accounts ADD COLUMN look TEXT GENERATED ALWAYS AS ({looks('name_key')}) {generated}",
+        f"ALTER TABLE accounts ADD COLUMN look TEXT GENERATED ALWAYS AS ({looks('name')}) {generated}",
         "CREATE INDEX accounts_by_look ON accounts (look)",
     )
 
@@ -191,7 +195,7 @@ RATING_COLUMNS = ("SELECT r.name, r.game, r.mu, r.sigma, r.shown, r.games, r.upd
                   "WHERE h.game = r.game AND h.shown > r.shown) + 1 FROM ratings r")
 BAN_COLUMNS = 'SELECT kind, target, until, "by", created FROM bans'
 GAME_COLUMNS = "SELECT game, options, table_options, seed, actions, standings, outcome, started, ended FROM games"
-# the oldest account other than the name (name_key, the second ?) that looks like it (the first ?, lower-cased)
+# the oldest account other than the name (name_key, the second ?) that looks like it (the first ?, as spelled)
 LOOK_ALIKE = (f"SELECT name FROM accounts WHERE look = {looks('?')} AND name_key <> ? "
               "ORDER BY created, name_key{text_order} LIMIT 1")
 
@@ -371,7 +375,7 @@ class SQLStore:
             return self._look_alike(db, name)
 
     def _look_alike(self, db: DB, name: str) -> str | None:
-        row = db.execute(self._sql(LOOK_ALIKE), (name.lower(), name.lower())).fetchone()
+        row = db.execute(self._sql(LOOK_ALIKE), (name, name.lower())).fetchone()
         return None if row is None else str(row[0])
 
     def create_account(self, name: str, password_hash: str) -> None:
