@@ -119,7 +119,7 @@ class Accounts:
         if found is None and self.registering:  # rare, and a handful at most
             key, look = name.lower(), skeleton(name)
             found = next((spelled for made, spelled in self.registering.items()
-                          if made != key and skeleton(made) == look), None)
+                          if made != key and skeleton(spelled) == look), None)
         return found
 
     def throttled(self, name: str, address: str) -> str | None:

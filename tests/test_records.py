@@ -22,7 +22,7 @@ from mudwiz.games import game_class
 from mudwiz.lobby import Lobby
 from mudwiz.ratings import recompute
 from mudwiz.render.ansi import Presenter
-from mudwiz.render.style import WIDTH, Style, visible_len
+from mudwiz.render.style import WIDTH, Style, strip_ansi, visible_len
 from mudwiz.store import SQLiteStore, open_store
 from mudwiz.table import Records
 
@@ -154,22 +154,51 @@ def test_leaving_a_rated_game_last_does_not_dodge_its_loss(tmp_path: Path) -> No
     dispatch(lobby, alice, "/history")
     assert "left 3/3" in "\n".join(lines_of(alice.of_type("history")[-1]))
     dispatch(lobby, alice, f"/game {summary.id}")
-    text = " ".join(lines_of(alice.of_type("game")[-1]))
-    assert "Abandoned: everyone left. It counts as it stood" in text and "Final standings" in text
+    text = " ".join(" ".join(strip_ansi(line) for line in lines_of(alice.of_type("game")[-1])).split())
+    assert "It counts as it stood, those who left placed below the bots." in text and "Final standings" in text
 
 
-def test_a_game_left_before_any_move_counts_for_nothing(tmp_path: Path) -> None:
+def test_a_game_left_before_any_move_counts_all_the_same(tmp_path: Path) -> None:
+    """Left before any move, a game counted for nothing: a player could look at a hand, leave, and deal again."""
     clock, lobby, store = lobby_on(tmp_path)
     alice = registered(lobby, store, "Alice")
     for cmd in ("/new wizard", "/bot add random", "/bot add random", "/start"):
         dispatch(lobby, alice, cmd)
-    assert dispatch(lobby, alice, "/leave") == "you leave table 1: nobody is left, so the game is abandoned"
+    assert dispatch(lobby, alice, "/leave") == ("you leave table 1: nobody is left, so the game is abandoned; it "
+                                                "counts for your rating as it stood, you placed below the bots")
     [summary] = store.games_of("alice")
     record = store.game(summary.id)
-    assert record is not None and record.outcome == "abandoned" and record.standings is None and not record.log
-    assert store.rating("Alice", "wizard") is None
+    assert record is not None and record.outcome == "abandoned" and not record.log
+    assert record.standings is not None and record.standings[-1] == {"player": "Alice", "score": 0, "place": 3}
+    rating = store.rating("Alice", "wizard")
+    assert rating is not None and rating.games == 1
+
+
+def test_the_people_of_a_game_without_bots_are_placed_by_score_and_not_told_of_bots(tmp_path: Path) -> None:
+    clock, lobby, store = lobby_on(tmp_path)
+    alice = registered(lobby, store, "Alice")
+    bob = Recorder()
+    lobby.login(bob, "Bob")
+    carol = Recorder()
+    lobby.login(carol, "Carol")
+    dispatch(lobby, alice, "/new witches")
+    for person in (bob, carol):
+        dispatch(lobby, person, "/join 1")
+    dispatch(lobby, alice, "/start")
+    game = lobby.tables[1].game
+    assert game is not None
+    game.scores[:] = [20, 0, 7]  # Witches: the fewest points win
+    dispatch(lobby, bob, "/leave")
+    dispatch(lobby, carol, "/leave")
+    assert dispatch(lobby, alice, "/leave") == ("you leave table 1: nobody is left, so the game is abandoned; it "
+                                                "counts for your rating as it stood")
+    [summary] = store.games_of("alice")
+    record = store.game(summary.id)
+    assert record is not None and [(r["player"], r["place"]) for r in record.standings or []] == [
+        ("Bob", 1), ("Carol", 2), ("Alice", 3)]
     dispatch(lobby, alice, f"/game {summary.id}")
-    assert "Abandoned with no final places" in "\n".join(lines_of(alice.of_type("game")[-1]))
+    text = " ".join(" ".join(strip_ansi(line) for line in lines_of(alice.of_type("game")[-1])).split())
+    assert "It counts as it stood." in text and "below the bots" not in text
 
 
 def test_everyone_who_left_is_placed_below_the_bots_and_among_themselves_by_score(tmp_path: Path) -> None:
@@ -241,7 +270,7 @@ def test_history_and_game_show_the_records_in_80_columns(tmp_path: Path) -> None
     history = bob.of_type("history")[-1]
     assert history["name"] == "ALICE"
     abandoned, finished = history["games"]
-    assert (abandoned["game"], abandoned["outcome"], abandoned["place"]) == ("witches", "abandoned", None)
+    assert (abandoned["game"], abandoned["outcome"], abandoned["place"]) == ("witches", "abandoned", 3)
     assert (finished["game"], finished["outcome"]) == ("wizard", "finished")
     wizard = store.game(finished["id"])
     assert wizard is not None and wizard.standings is not None
@@ -250,7 +279,7 @@ def test_history_and_game_show_the_records_in_80_columns(tmp_path: Path) -> None
     assert finished["date"] == "2023-11-14T" + finished["date"][11:] and finished["date"].endswith("Z")
     assert {p["name"]: p["score"] for p in finished["players"]} == {r["player"]: r["score"] for r in wizard.standings}
     text = "\n".join(lines_of(history))
-    assert f"#{finished['id']}" in text and "abandoned" in text and f"place {mine['place']}/3" in text
+    assert f"#{finished['id']}" in text and "left 3/3" in text and f"place {mine['place']}/3" in text
 
     dispatch(lobby, bob, "/history")
     assert bob.of_type("history")[-1]["games"] == []

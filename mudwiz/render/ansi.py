@@ -236,8 +236,10 @@ class Presenter:
         if not m["standings"]:
             return [*lines, s.bold(" Abandoned with no final places: it counts for nobody's rating.")]
         if m["outcome"] == "abandoned":
-            lines += map(s.bold, wrap_words(" Abandoned: everyone left. It counts as it stood, those who left placed "
-                                            "below the bots.", self.style.width))
+            bots = any(p["kind"].startswith("bot:") for p in m["players"])
+            lines += map(s.bold, wrap_words(" Abandoned: nobody was left playing (they left, or dropped for good). It "
+                                            "counts as it stood" + (", those who left placed below the bots." if bots
+                                                                    else "."), self.style.width))
         return [*lines, *standings(m["standings"], s)]
 
     # -- ratings

@@ -94,15 +94,11 @@ class GameRecording:
         table, game = self.table, self.table.game
         assert game is not None and game.seed is not None
         seats = [{"name": name, "kind": seat_kind(s)} for name, s in zip(game.players, table.seats, strict=True)]
-        places = None
-        if outcome == "finished":
-            places = standings(game.players, game.scores, game.LOW_WINS)
-        elif self.actions:
-            # Abandoned: every person left (a stand-in plays each of their seats). It counts as it stands, those
-            # who left below every bot the host seated, or the last to leave a game going badly would undo its
-            # loss (docs/accounts.md, "Who is rated"); a game left before any move was made counts for nothing.
-            places = standings(game.players, game.scores, game.LOW_WINS,
-                               behind=[seat["kind"] in PEOPLE for seat in seats])
+        # Abandoned: every person left or dropped (a stand-in plays each of their seats). It counts as it stands,
+        # those who left below every bot the host seated, or the last to leave a game going badly would undo its
+        # loss; from its deal, or a player could look at a hand and deal again for nothing (docs/accounts.md).
+        places = standings(game.players, game.scores, game.LOW_WINS,
+                           behind=[] if outcome == "finished" else [seat["kind"] in PEOPLE for seat in seats])
         return GameRecord(
             game=game.name, options=dict(game.options), table_options=table.table_options, seed=game.seed,
             seats=seats, actions=list(self.actions), standings=places,

@@ -160,6 +160,7 @@ class Seating:
         if seat is None:
             return "you were not at this table"
         playing = table.in_game
+        bots = any(s.is_bot and not is_stand_in(s) for s in roster.seats)  # the host's: gone if the table closes
         if playing:
             self.stand_in(seat, f"{session.name} leaves; a bot plays their seat.")
         else:
@@ -170,19 +171,19 @@ class Seating:
         table.people_changed(gone_for_good=not dropped)
         if roster.seats or roster.observers:  # a watcher too: the host and seats they see have changed
             table.send_states()
-        return f"you leave table {table.id}" + (self._left_game(session) if playing else "")
+        return f"you leave table {table.id}" + (self._left_game(session, bots) if playing else "")
 
-    def _left_game(self, session: Session) -> str:
+    def _left_game(self, session: Session, bots: bool) -> str:
         """What leaving a running game means for the one who left: their seat, and that a registered player's
         rating does not dodge the game (docs/accounts.md, "Who is rated")."""
         table = self.table
         if not table.abandoned:
             rated = "; the game still counts for your rating" if session.registered else ""
             return f": a bot plays your seat (/join {table.id} takes it back){rated}"
-        if session.registered and table.recording.actions:
-            return ": nobody is left, so the game is abandoned; it counts for your rating as it stood, you placed " \
-                   "below the bots"
-        return ": nobody is left, so the game is abandoned"
+        if not session.registered:
+            return ": nobody is left, so the game is abandoned"
+        below = ", you placed below the bots" if bots else ""
+        return f": nobody is left, so the game is abandoned; it counts for your rating as it stood{below}"
 
     def stand_in(self, seat: int, why: str) -> None:
         """A random bot plays ``seat`` for a person who left or whose grace ran out; ``why`` tells the table."""
