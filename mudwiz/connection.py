@@ -26,7 +26,7 @@ from mudwiz.games.base import Event, Game
 from mudwiz.lobby import Lobby
 from mudwiz.render import jsonl
 from mudwiz.render.ansi import Presenter
-from mudwiz.render.style import NO_BREAK, WIDTH, Style, fit, fit_boxed
+from mudwiz.render.style import NO_BREAK, WIDTH, Style, fit
 from mudwiz.session import Session
 from mudwiz.store import AccountExists, LooksRegistered
 from mudwiz.usertext import clean, erase, one_line, spoken
@@ -168,12 +168,12 @@ class Connection:
             self.prompt()
 
     def greet(self, name: str | None = None) -> bool:
-        """The message of the day, laid out for the window as far as it is known (telnet's NAWS, which the banner
-        waits a moment for; SSH's and rlogin's window), unless the address (or the ``name`` a transport brings) is
-        banned: then one line and the end. Whether to go on."""
+        """The message of the day, unless the address (or the ``name`` a transport brings) is banned: then one
+        line and the end. Whether to go on."""
         if self.refused("address", self.session.address) or name is not None and self.refused("name", name):
             return False
-        self.send_lines(fit_boxed([clean(line) for line in self.motd.splitlines()], self.session.width))
+        for line in self.motd.splitlines():
+            self.send_lines([clean(line)])
         return True
 
     def start_as(self, name: str, proof: str) -> None:

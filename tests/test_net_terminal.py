@@ -16,8 +16,8 @@ from mudwiz.lobby import Lobby
 from mudwiz.net import terminal
 from mudwiz.net.lines import MAX_BACKLOG, LineProtocol
 from mudwiz.net.raw import RawFactory
-from mudwiz.net.telnet import BANNER_WAIT, TERMINAL_WAIT, MudFactory, TelnetLines
-from mudwiz.render.style import chop_painted, fit, fit_boxed, strip_ansi, visible_len
+from mudwiz.net.telnet import TERMINAL_WAIT, MudFactory, TelnetLines
+from mudwiz.render.style import chop_painted, fit, strip_ansi, visible_len
 
 IAC_SB, IAC_SE = b"\xff\xfa", b"\xff\xf0"
 
@@ -82,8 +82,8 @@ def test_mssp_table_repeats_val_for_several_values_and_drops_bytes_that_would_br
 WONT_NAWS, WONT_TTYPE = b"\xff\xfc\x1f", b"\xff\xfc\x18"  # a client's refusals: the first line waits no more
 
 
-def telnet_protocol(motd: str = "") -> tuple[TelnetLines, StringTransport]:
-    protocol = MudFactory(Lobby(Clock()), motd, 300.0, ports=["4000"]).buildProtocol(
+def telnet_protocol() -> tuple[TelnetLines, StringTransport]:
+    protocol = MudFactory(Lobby(Clock()), "", 300.0, ports=["4000"]).buildProtocol(
         IPv4Address("TCP", "10.1.2.3", 5555))
     transport = StringTransport()
     protocol.makeConnection(transport)
@@ -166,61 +166,6 @@ def test_each_line_ending_split_at_any_byte_is_one_enter_acted_on_when_it_comes(
             lines.factory.lobby.clock.advance(TERMINAL_WAIT)
             assert taken == ended(seen), (reads, read)
         assert lines.connection.logged_in
-
-
-# a message of the day as the shipped one is drawn: a 68-column box, and a line of 73
-BOXED_MOTD = "\n".join(["+" + "-" * 66 + "+", "|" + "  m u d w i z  --  card games at a text table".ljust(66) + "|",
-                        "|" + "  Wizard (3-6)  *  Witches (3-6)  *  Tiltowait (3-10)".ljust(66) + "|",
-                        "+" + "-" * 66 + "+",
-                        "/tables lists the games under way, /new wizard opens one, /help the rest."])
-
-
-def test_the_banner_waits_for_the_window_of_a_client_that_negotiates_first() -> None:
-    """A client that negotiates by itself (SyncTERM, PuTTY, the stock telnet on port 23) offers NAWS as it
-    connects; its width came after the banner, written at once for 80 columns, so the message of the day's
-    68-column box wrapped in a 40-column window. The banner waits for the window size and terminal type now, and
-    is laid out for them; one whose client never answers goes after ``TERMINAL_WAIT``, for 80 columns."""
-    lines, transport = telnet_protocol(BOXED_MOTD)
-    feed = lines.transport.dataReceived  # type: ignore[union-attr]
-    assert transport.value() == b""
-    feed(b"\xff\xfb\x1f\xff\xfb\x18")  # IAC WILL NAWS, IAC WILL TTYPE: as it connects
-    assert b"name? " not in transport.value()
-    feed(IAC_SB + b"\x1f\x00\x28\x00\x18" + IAC_SE)  # 40 columns
-    assert b"name? " not in transport.value()  # the terminal type is still to come
-    for answer in (b"ANSI", b"ANSI"):  # a repeat ends the cycle
-        feed(IAC_SB + b"\x18\x00" + answer + IAC_SE)
-    said = transport.value()
-    banner = said[said.index(b"+-"):].split(b"\r\n")
-    assert banner[0] == banner[5] == b"+" + b"-" * 38 + b"+" and banner[-1] == b"What is your name? "
-    assert all(len(row) == 40 and row[:1] == row[-1:] == b"|" for row in banner[1:5]), banner
-    assert max(map(len, banner)) <= 40 and b"\xff" not in said[said.index(b"+-"):]
-    lines, transport = telnet_protocol(BOXED_MOTD)
-    lines.transport.dataReceived(b"\xff\xfd\x03")  # type: ignore[union-attr]  # IAC DO SGA, and then silence
-    assert b"name? " not in transport.value()
-    lines.factory.lobby.clock.advance(TERMINAL_WAIT)
-    assert transport.value().endswith(BOXED_MOTD.replace("\n", "\r\n").encode() + b"\r\nWhat is your name? ")
-
-
-def test_the_banner_waits_a_moment_for_a_silent_client_and_what_is_typed_first_comes_after_it() -> None:
-    """A client that sends nothing is sent no IAC and gets the banner after ``BANNER_WAIT``; one that types (or a
-    program that sends) first gets it at once, and its lines are answered after it, in order; a telnet program's
-    first line, in CR LF, makes the banner wait for its terminal's answers as that line does."""
-    lines, transport = telnet_protocol("Hello there")
-    assert transport.value() == b""
-    lines.factory.lobby.clock.advance(BANNER_WAIT)
-    assert transport.value() == b"Hello there\r\nWhat is your name? "
-    for first, answers in ((b"early_lf\n/who\n", b""), (b"early_crlf\r\n/who\r\n", WONT_NAWS + WONT_TTYPE)):
-        lines, transport = telnet_protocol("Hello there")
-        feed = lines.transport.dataReceived  # type: ignore[union-attr]
-        feed(first)
-        assert (b"Hello there" in transport.value()) == (not answers)
-        feed(answers)
-        said = transport.value()
-        name = first.split(b"\r")[0].split(b"\n")[0]
-        order = [said.find(text) for text in (b"Hello there\r\nWhat is your name? ", b"Welcome, " + name,
-                                              b"Online (1)")]
-        assert -1 < order[0] < order[1] < order[2], said
-        assert (b"\xff" in said) == bool(answers)
 
 
 @pytest.mark.parametrize("kind", ["negotiated", "raw"])
@@ -342,22 +287,6 @@ def test_fit_wraps_painted_lines_to_the_width_and_loses_nothing() -> None:
                                 "\x1b[31;1m\x1b[4m\x1b[24m  words\x1b[0m"]  # after the long word's tail
     url = "see https://example.org/" + "x" * 90 + " ok"
     assert "".join(piece.strip() for piece in fit([url], 40)).replace(" ", "") == url.replace(" ", "")
-
-
-def test_a_box_drawn_by_hand_is_drawn_again_to_the_width_with_its_text_inside() -> None:
-    """The message of the day's box (``+---+`` borders, ``| ... |`` rows) in a narrower window: ``fit`` broke each
-    border in two and left each row's right edge where its text ended; the box is drawn to the width now, its text
-    wrapped inside. Dividers stay, and lines that are no box, or a box that fits, are as ``fit`` leaves them."""
-    box = ["+" + "-" * 30 + "+", "|" + "  alpha beta gamma delta eps".ljust(30) + "|", "+" + "=" * 30 + "+",
-           "|" + " " * 30 + "|", "+" + "-" * 30 + "+"]
-    assert fit_boxed([*box, "after"], 20) == [
-        "+" + "-" * 18 + "+", "|  alpha beta gamma|", "|  delta eps       |", "+" + "=" * 18 + "+",
-        "|" + " " * 18 + "|", "+" + "-" * 18 + "+", "after"]
-    assert fit_boxed(box, 32) == box
-    deep = ["+" + "-" * 60 + "+", "|" + (" " * 45 + "deep").ljust(60) + "|", "+" + "-" * 60 + "+"]
-    assert fit_boxed(deep, 40)[1] == "|" + (" " * 9 + "deep").ljust(38) + "|"  # indented a quarter of it at most
-    crooked = ["+----+", "| a b c d e f |", "+----+"]  # a row wider than its top: no box, fitted as text
-    assert fit_boxed(crooked, 10) == fit(crooked, 10)
 
 
 def test_a_painted_row_drawn_wider_is_rewrapped_without_a_blank_row() -> None:

@@ -136,8 +136,6 @@ def test_an_address_ban_refuses_connections_from_it_until_it_expires(tmp_path: P
         said = closed_after(refused)
         assert f"your address {OTHER} is banned from this server until".encode() in said
         assert b"What is your name?" not in said
-        with pytest.raises(ConnectionError):  # a bot's name, sent before the banner it waits for: not read either
-            JsonClient(server, "eve_bot", source=OTHER)
         assert JsonClient(server, "fromhere").of_type("welcome")  # 127.0.0.1 is not banned
         time.sleep(3.2)
         assert JsonClient(server, "eve", source=OTHER).of_type("welcome")

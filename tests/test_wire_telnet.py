@@ -143,26 +143,6 @@ def test_the_stock_telnets_first_screen_fits_its_terminal_type_and_window(server
         telnet.close()
 
 
-def test_a_telnet_that_negotiates_first_gets_the_banner_drawn_for_its_40_column_window(
-        server: tuple[str, int]) -> None:
-    """The stock telnet told to negotiate at once (``-PORT``, as it does on port 23, as SyncTERM and PuTTY do)
-    offers its window size as it connects, and the banner was already written for 80 columns: the message of the
-    day's 68-column box wrapped in a 40-column window. The banner waits for the size now, and is drawn for it."""
-    host, port = server
-    telnet = Terminal([need("telnet"), host, "--", f"-{port}"], env={**os.environ, "TERM": "xterm"}, size=(40, 24))
-    try:
-        banner = telnet.read_until(b"name? ")
-        fits(banner, 40, 24)  # no line past the window: none wrapped by the terminal
-        rows = [row.rstrip() for row in screen(banner, 40, 24).display]
-        top = rows.index("+" + "-" * 38 + "+")
-        assert rows[top + 1].startswith("|  m u d w i z") and rows[top + 1].endswith("|"), rows
-        since = len(telnet.output)
-        telnet.type("narrow_first")
-        telnet.read_until(b"Welcome, narrow_first", since=since)
-    finally:
-        telnet.close()
-
-
 def test_nc_and_a_json_bot_on_the_telnet_port_never_see_an_iac(server: tuple[str, int]) -> None:
     """A whole session with a password asked (twice, /register) and answered, then a login with it: no IAC,
     no echo marks, nothing but text; and a JSON bot's every line is JSON."""

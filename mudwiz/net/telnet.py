@@ -4,9 +4,7 @@ One port serves telnet programs and clients that never speak telnet (``nc``, bot
 client is taken for telnet once it sends a telnet command (any IAC byte), or when its first line ends in CR LF or
 CR NUL, as every telnet program's lines do (``terminal.looks_like_telnet``; ``nc`` ends its lines in LF, and a
 first line switching to JSON mode marks a program whatever its ending). Until then, and for ever for a client
-that is not telnet, the server sends no IAC byte: no negotiation, no echo marks around a password. The banner
-waits for the client's first bytes a moment (``BANNER_WAIT``): a client that negotiates as it connects is telnet
-before the banner, which then waits for its window size and terminal type and is laid out for them.
+that is not telnet, the server sends no IAC byte: no negotiation, no echo marks around a password.
 
 Once telnet is seen the server offers (RFC 854 option negotiation, through conch's option machinery):
 BINARY both ways (RFC 856: 8-bit bytes pass untouched, so UTF-8 typed into the stock ``telnet`` arrives
@@ -59,16 +57,8 @@ log = Logger()
 
 MSSP_TIMES = 3  # MSSP tables a connection is sent at most
 # Seconds the first line waits for the terminal's type and window size once telnet is seen (the stock telnet
-# negotiates only when the first line shows it is telnet), so the answer to it, the first screen, fits them; and
-# the banner too, when telnet is seen before it is sent.
+# negotiates only when the first line shows it is telnet), so the answer to it, the first screen, fits them.
 TERMINAL_WAIT = 0.5
-# Seconds the banner (the message of the day and the name prompt) waits for a client's first bytes. A client that
-# negotiates by itself (SyncTERM, PuTTY, the stock telnet on port 23) sends its options the moment it connects, and
-# its window size once asked: the banner, written at once, was laid out for 80 columns before the width came. One
-# that sends nothing (``nc``, MUD clients, the stock telnet on other ports) is never asked anything before its first
-# line (it may not be telnet at all), so it gets the banner after this, for 80 columns; anything it sends, text or
-# telnet, ends the wait.
-BANNER_WAIT = 0.2
 # Option answers (WILL, WONT, DO, DONT) sent on one connection at most: a client that asks for an option again and
 # again is answered each time (RFC 1143), and one flooding its requests got a reply for every three bytes it sent.
 MAX_ANSWERS = 100
@@ -100,10 +90,7 @@ class TelnetLines(LineProtocol, TelnetProtocol):
     """The line protocol with conch's transport between it and the socket."""
 
     telnet = False  # the client has shown it is a telnet program: negotiation started
-    # the timer while lines (and the banner, not yet sent) wait for the client's first bytes (``BANNER_WAIT``) or
-    # the terminal's type and size (``TERMINAL_WAIT``)
-    settling: Any = None
-    greeted = False  # the banner is sent
+    settling: Any = None  # the timer while lines wait for the terminal's type and size (``TERMINAL_WAIT``)
     naws_seen = False  # a window size came
     mssp_sent = 0  # times the MSSP table was asked for
     line_ended = False  # a line came since the last output: the client's echo of its end may have left no CR
@@ -119,25 +106,6 @@ class TelnetLines(LineProtocol, TelnetProtocol):
         self.transport.negotiationMap.update(handlers)  # type: ignore[union-attr]
         super().connectionMade()
 
-    def begin(self) -> None:
-        """The banner waits for the client's first bytes, at most ``BANNER_WAIT``: from a client that negotiates
-        first, then for its window size and terminal type too (``start_telnet``), so it is laid out for them."""
-        self.hold(BANNER_WAIT)
-
-    def hold(self, seconds: float) -> None:
-        """Lines wait, and the banner if it is not sent, until ``settled``: at most ``seconds``. The socket is still
-        read meanwhile (the terminal's answers come through it); what is typed is kept, in order."""
-        if self.settling is not None and self.settling.active():
-            self.settling.cancel()
-        self.paused = True
-        self.settling = self.callLater(seconds, self.settled)
-
-    def dataReceived(self, data: bytes) -> None:
-        """Text from a client that has shown no telnet: nothing to wait for, the banner goes first."""
-        if not self.greeted and not self.telnet:
-            self.settled()
-        super().dataReceived(data)
-
     def start_telnet(self) -> None:
         """The client speaks telnet: offer what we do. Called once, before its first line is read."""
         if self.telnet or self.transport is None:
@@ -147,11 +115,12 @@ class TelnetLines(LineProtocol, TelnetProtocol):
             self.offer(option, local=True)
         for option in OFFER_DO:
             self.offer(option, local=False)
-        if not self.connection.logged_in and (self.settling is not None or not self.paused):
-            # The lines (and the banner, if it still waits for the first bytes) wait for the terminal's type and
+        if not self.connection.logged_in and not self.paused:
+            # The lines wait (the socket is still read: the answers come through it) for the terminal's type and
             # window size, at most ``TERMINAL_WAIT``: the first screen came in colour and UTF-8 to TERM=dumb, and
             # 80 wide in a 40-column window, being drawn before the answers came.
-            self.hold(TERMINAL_WAIT)
+            self.paused = True
+            self.settling = self.callLater(TERMINAL_WAIT, self.settled)
 
     def connectionLost(self, reason: Failure = connectionDone) -> None:
         if self.settling is not None and self.settling.active():
@@ -172,16 +141,12 @@ class TelnetLines(LineProtocol, TelnetProtocol):
         return result
 
     def settled(self) -> None:
-        """The terminal's answers are in, text came, or the wait is over: the banner, laid out for the window as
-        it is known now, if it was waiting; then the lines read meanwhile are acted on."""
+        """The terminal's answers are in (or the wait is over): the lines read meanwhile are acted on."""
         timer, self.settling = self.settling, None
         if timer is None:
             return
         if timer.active():
             timer.cancel()
-        if not self.greeted:
-            self.greeted = True
-            self.connection.start()
         self._read_on()
 
     def offer(self, option: bytes, local: bool) -> None:

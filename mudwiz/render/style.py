@@ -346,55 +346,6 @@ def fit(lines: list[str], width: int) -> list[str]:
     return fitted
 
 
-_BOX_RULE = re.compile(r"\+(-+|=+)\+")  # a box's top, bottom or divider: ``+-----+``
-_BOX_ROW = re.compile(r"\|.*\|")  # a row inside it: ``|  text   |``
-
-
-def fit_boxed(lines: list[str], width: int) -> list[str]:
-    """``fit`` for plain text drawn by hand (the message of the day), whose boxes (``+---+`` borders around
-    ``| ... |`` rows, all as wide as the top) too wide for the window are drawn again as wide as it, their text
-    wrapped inside: ``fit`` alone broke every border in two and left each row's right edge where its text ended."""
-    out: list[str] = []
-    at = 0
-    while at < len(lines):
-        end = _box_end(lines, at) if cell_width(lines[at]) > width else None
-        if end is None:
-            out.append(lines[at])
-            at += 1
-            continue
-        out += [piece for line in lines[at:end + 1] for piece in _box_line(line, width)]
-        at = end + 1
-    return fit(out, width)
-
-
-def _box_end(lines: list[str], at: int) -> int | None:
-    """The index of the last border of the box whose top border is ``lines[at]``, or None: no box starts there."""
-    top = lines[at]
-    if not _BOX_RULE.fullmatch(top):
-        return None
-    end = None
-    for index in range(at + 1, len(lines)):
-        line = lines[index]
-        if cell_width(line) != cell_width(top) or not (_BOX_RULE.fullmatch(line) or _BOX_ROW.fullmatch(line)):
-            break
-        if _BOX_RULE.fullmatch(line):
-            end = index
-    return end
-
-
-def _box_line(line: str, width: int) -> list[str]:
-    """One line of a box, ``width`` cells wide: a border drawn to the width, or a row's text wrapped inside its
-    bars (its indentation kept, a quarter of the width at most, the continuation's too), each piece padded out to
-    the right bar."""
-    inside = width - 2
-    if _BOX_RULE.fullmatch(line):
-        return ["+" + line[1] * inside + "+"]
-    text = line[1:-1].strip(" ")
-    indent = min(len(line) - 1 - len(line[1:].lstrip(" ")), inside // 4)
-    pieces = wrap_words(" " * indent + text, inside, indent=indent) if text else [""]
-    return [f"|{piece}{' ' * (inside - cell_width(piece))}|" for piece in pieces]
-
-
 _RESETS = (f"{_CSI}0m", f"{_CSI}m")
 
 
