@@ -316,6 +316,28 @@ def test_telnet_turns_echo_off_for_the_password_and_on_again(tmp_path: Path) -> 
     assert b"Welcome, tel_acct!" in said and SECRET.encode() not in said
 
 
+def test_a_first_line_whose_lf_comes_a_read_later_still_gets_echo_off_for_the_password(tmp_path: Path) -> None:
+    """The name's CR is Enter at once (a bare-CR client's line no longer waits for the next byte), so when its LF
+    came in the next read the name had been acted on and its password asked before the pair showed a telnet
+    client: the prompt came with no IAC WILL ECHO, and the password was shown as typed (a QA probe)."""
+    lobby = lobby_with_accounts(tmp_path)
+    register(lobby, "tel_split")
+    protocol = MudFactory(lobby, "", 300.0).buildProtocol(IPv4Address("TCP", "10.9.9.9", 4321))
+    transport = StringTransport()
+    protocol.makeConnection(transport)
+    transport.clear()
+    protocol.dataReceived(b"tel_split\r")
+    assert transport.value().endswith(b"Password: ") and b"\xff" not in transport.value()  # no telnet seen yet
+    transport.clear()
+    protocol.dataReceived(b"\n")  # CR LF after all: a telnet client, at its password prompt
+    assert b"\xff\xfb\x01" in transport.value()  # IAC WILL ECHO: its echo goes off now
+    transport.clear()
+    protocol.dataReceived(b"\xff\xfd\x01\xff\xfc\x1f\xff\xfc\x18")  # DO ECHO; WONT NAWS, TTYPE: nothing to wait for
+    protocol.dataReceived(SECRET.encode() + b"\r\n")
+    said = transport.value()
+    assert b"\xff\xfc\x01" in said and b"Welcome, tel_split!" in said and SECRET.encode() not in said
+
+
 def test_the_failure_limit_five_a_minute_then_a_growing_wait() -> None:
     clock = Clock()
     limit = FailureLimit(clock, 5, 60.0, 3600.0)

@@ -93,6 +93,7 @@ class TelnetLines(LineProtocol, TelnetProtocol):
     settling: Any = None  # the timer while lines wait for the terminal's type and size (``TERMINAL_WAIT``)
     naws_seen = False  # a window size came
     mssp_sent = 0  # times the MSSP table was asked for
+    hiding = False  # a password is being typed (``secret``): echo off once telnet is seen, if it is seen then
     line_ended = False  # a line came since the last output: the client's echo of its end may have left no CR
     pairs_split_cr = False  # ``_Telnet`` pairs a CR with its LF or NUL (conch hands on a CR NUL as a CR)
 
@@ -115,6 +116,8 @@ class TelnetLines(LineProtocol, TelnetProtocol):
             self.offer(option, local=True)
         for option in OFFER_DO:
             self.offer(option, local=False)
+        if self.hiding:  # a password is being asked already: the first line's LF came a read after its CR
+            self.secret(True)
         if not self.connection.logged_in and not self.paused:
             # The lines wait (the socket is still read: the answers come through it) for the terminal's type and
             # window size, at most ``TERMINAL_WAIT``: the first screen came in colour and UTF-8 to TERM=dumb, and
@@ -266,6 +269,7 @@ class TelnetLines(LineProtocol, TelnetProtocol):
         only. Written as they are, with conch's option state set to match, rather than through ``will``/``wont``:
         those wait for the client's answer, and a client that never answers would leave echo off for ever.
         The client's DO or DONT then agrees with the state and is taken quietly."""
+        self.hiding = on
         telnet, socket = self.transport, self.socket()
         if not self.telnet or telnet is None or socket is None:
             return
