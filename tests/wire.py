@@ -11,6 +11,7 @@ import fcntl
 import json
 import os
 import random
+import re
 import select
 import shutil
 import signal
@@ -368,6 +369,28 @@ def wait_until_listening(port: int, proc: subprocess.Popen[bytes], log: Callable
             time.sleep(0.05)
 
 
+def bound(port: int) -> bool:
+    """Whether a socket listens on ``port`` (the kernel's table: no connection made, which a listener would count
+    and log)."""
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            rows = Path(table).read_text().splitlines()[1:]
+        except OSError:
+            continue
+        if any(row.split()[1].endswith(f":{port:04X}") and row.split()[3] == "0A" for row in rows):  # 0A: LISTEN
+            return True
+    return False
+
+
+def wait_until_bound(port: int, proc: subprocess.Popen[bytes], log: Callable[[], str]) -> None:
+    """``wait_until_listening`` for a port a test must not connect to first (its listener counts connections)."""
+    deadline = time.monotonic() + 20
+    while not bound(port):
+        if proc.poll() is not None or time.monotonic() > deadline:
+            raise RuntimeError(f"server did not listen on {port}:\n{log()}")
+        time.sleep(0.05)
+
+
 @contextmanager
 def running_server(log: Path | None = None, **env: str) -> Iterator[Server]:
     """Start ``mudwiz serve`` on a free loopback port; stop it afterwards. Yields (host, port), a ``Server``
@@ -391,6 +414,10 @@ def running_server(log: Path | None = None, **env: str) -> Iterator[Server]:
         return logfile.read().decode(errors="replace")
 
     wait_until_listening(port, proc, started_log)
+    for name in ("MUDWIZ_RAW_LISTEN", "MUDWIZ_SSH", "MUDWIZ_RLOGIN"):  # its other listeners, bound after the first:
+        other = re.match(r"tcp:(\d+):", env.get(name, ""))  # a test connecting at once was once refused (rlogin)
+        if other:
+            wait_until_bound(int(other.group(1)), proc, started_log)
     server = Server("127.0.0.1", port, proc, logfile)
     try:
         yield server
