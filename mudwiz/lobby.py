@@ -202,13 +202,15 @@ class Lobby:
         # the name held for them, proven by its code (theirs, whatever was registered or came online meanwhile). A
         # code kept for a name nothing holds any more (its stand-in's game over, the table still open) proved
         # nothing: it is not asked for then, and let anyone in as a look-alike of an account registered since.
-        if not registered and session.bbs is None and not (key in self.resume_codes and self.holds_name(key)):
+        guest = not registered and session.bbs is None
+        returning = guest and key in self.resume_codes and self.holds_name(key)  # back to the name held for them
+        if guest and not returning:
             self.refuse_look_alike(spelled, look)
         session.name = spelled
         session.registered = registered
-        if registered or session.bbs is not None:  # a BBS caller comes back through the BBS: no code needed
+        if not guest:  # a BBS caller comes back through the BBS: no code needed
             self.resume_codes.pop(key, None)
-        elif key not in self.resume_codes or not self.holds_name(key):
+        elif not returning:
             self.resume_codes[key] = new_resume_code()
             # a guesser cannot hold the guest back; the addresses of guests called so before are nobody's now
             counted(self.failures, True, session.name, session.address, fresh=True)

@@ -160,7 +160,7 @@ class Seating:
         if seat is None:
             return "you were not at this table"
         playing = table.in_game
-        bots = any(s.is_bot and not is_stand_in(s) for s in roster.seats)  # the host's: gone if the table closes
+        bots = playing and any(s.is_bot and not is_stand_in(s) for s in roster.seats)  # the host's: gone if it closes
         if playing:
             self.stand_in(seat, f"{session.name} leaves; a bot plays their seat.")
         else:
