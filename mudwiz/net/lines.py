@@ -216,7 +216,8 @@ class LineProtocol(LineReceiver, TimeoutMixin):
                 data = data[1:]
                 if not data:
                     return
-        self.cr_ended = self.pairs_split_cr and data[-1:] == b"\r"
+        if data[-1:] == b"\r" and self.pairs_split_cr:  # (written only then: this runs on every read)
+            self.cr_ended = True
         # (an empty read is no line: ``find`` gives -1, which ``len - 1`` of nothing is too, so the end is asked)
         if data[-1:] == b"\n" and data.find(b"\n") == len(data) - 1 and len(data) <= self.MAX_LENGTH + 1 \
                 and not self._buffer and not self._busyReceiving and not self.paused and not self.discarding \
