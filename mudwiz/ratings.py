@@ -75,7 +75,7 @@ def rate_game(record: GameRecord, current: Mapping[str, Rating], registered: Set
     """The ratings a game changes: every seat plays with its rating at its place (ties: equal ranks), and the
     registered people's new ratings are returned (the store writes them). ``current``: lower-cased name -> rating
     in the record's game, of those who have one; ``registered``: the lower-cased names with an account. A game is
-    rated when its record has standings: finished, or abandoned by its people after a move (table/recording.py)."""
+    rated when its record has standings: finished, or abandoned by its people (table/recording.py)."""
     if not record.standings or len(record.seats) < 2 \
             or not any(s["kind"] in PEOPLE and s["name"].lower() in registered for s in record.seats):
         return []  # nobody's rating to change: the model's work (~0.1 ms a game) would be thrown away

@@ -212,7 +212,7 @@ class Presenter:
         if not m["games"]:
             return [*rows, f"  No games recorded for {s.text(m['name'])}."]
         for g in m["games"]:
-            # an abandoned game that counts (its people left after a move) has places: theirs is "left"
+            # an abandoned game recorded with places (since they were kept) counts: a person's place is "left"
             place = g["outcome"] if g["outcome"] == "damaged" or g["place"] is None else (
                 f"{'left' if g['outcome'] == 'abandoned' else 'place'} {g['place']}/{len(g['players'])}")
             players = ", ".join(s.text(p["name"]) + ("" if p["score"] is None else f" {p['score']}")
