@@ -296,13 +296,19 @@ def test_a_login_still_being_checked_when_the_connection_drops_logs_nobody_in(tm
     assert "dropper" not in lobby.users and not connection.logged_in
 
 
-def test_telnet_turns_echo_off_for_the_password_and_on_again(tmp_path: Path) -> None:
-    lobby = lobby_with_accounts(tmp_path)
-    register(lobby, "tel_acct")
+def telnet_connection(lobby: Lobby) -> tuple[Any, StringTransport]:
+    """A connection on the telnet port, its banner read: the protocol, and the transport it writes to."""
     protocol = MudFactory(lobby, "", 300.0).buildProtocol(IPv4Address("TCP", "10.9.9.9", 4321))
     transport = StringTransport()
     protocol.makeConnection(transport)
     transport.clear()
+    return protocol, transport
+
+
+def test_telnet_turns_echo_off_for_the_password_and_on_again(tmp_path: Path) -> None:
+    lobby = lobby_with_accounts(tmp_path)
+    register(lobby, "tel_acct")
+    protocol, transport = telnet_connection(lobby)
     protocol.dataReceived(b"TEL_ACCT\r\n")  # CR LF: a telnet client (the options it is offered come first)
     protocol.dataReceived(b"\xff\xfc\x1f\xff\xfc\x18")  # WONT NAWS, WONT TTYPE: the name waits no more
     offers, prompt = transport.value().rsplit(b"\xff\xfb\x01", 1)  # IAC WILL ECHO, then the prompt
@@ -322,10 +328,7 @@ def test_a_first_line_whose_lf_comes_a_read_later_still_gets_echo_off_for_the_pa
     client: the prompt came with no IAC WILL ECHO, and the password was shown as typed (a QA probe)."""
     lobby = lobby_with_accounts(tmp_path)
     register(lobby, "tel_split")
-    protocol = MudFactory(lobby, "", 300.0).buildProtocol(IPv4Address("TCP", "10.9.9.9", 4321))
-    transport = StringTransport()
-    protocol.makeConnection(transport)
-    transport.clear()
+    protocol, transport = telnet_connection(lobby)
     protocol.dataReceived(b"tel_split\r")
     assert transport.value().endswith(b"Password: ") and b"\xff" not in transport.value()  # no telnet seen yet
     transport.clear()
