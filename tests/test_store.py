@@ -158,7 +158,7 @@ def test_a_version_8_database_gains_its_accounts_looks_and_look_alikes_made_befo
     backend.query("INSERT INTO accounts VALUES ('caroi', 'CaroI', 'h2', 2.0), ('carol', 'Carol', 'h1', 1.0), "
                   "('vvi11_0', 'VVi11_0', 'h3', 3.0)")
     store = backend.open()
-    assert store.version == len(backend.migrations) == 9
+    assert store.version == len(backend.migrations) >= 9
     assert backend.query("SELECT name_key, look FROM accounts ORDER BY name_key") == [
         ("caroi", "carol"), ("carol", "carol"), ("vvi11_0", skeleton("VVi11_0"))]
     assert [(a.name, a.hash) for a in map(store.account, ("carol", "CAROI"))] == [("Carol", "h1"), ("CaroI", "h2")]

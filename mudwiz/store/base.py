@@ -33,6 +33,38 @@ class LooksRegistered(Exception):
         self.account = account
 
 
+class ListFull(Exception):
+    """A list of the meeting place (a message box, a notify list, the channels kept) already holds ``limit``
+    entries: the caller says so in one line, and nothing is added."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(f"full at {limit}")
+        self.limit = limit
+
+
+@dataclass(frozen=True)
+class Message:
+    """A message left for a registered player (``/message``): ``sent`` in seconds since the epoch, ``unread``
+    until they have been shown it by ``/messages``."""
+
+    id: int
+    sender: str
+    recipient: str
+    text: str
+    sent: float
+    unread: bool
+
+
+@dataclass(frozen=True)
+class Profile:
+    """What ``/finger`` shows of a player beyond their ratings and games: the lines of their ``/plan`` and when
+    they were last seen online (None: not since the meeting place's schema, version 10)."""
+
+    name: str
+    plan: tuple[str, ...]
+    seen: float | None
+
+
 @dataclass(frozen=True)
 class Account:
     """A registered name: ``name`` as registered (the spelling it logs in with, whatever case is typed), the
@@ -408,6 +440,59 @@ class Store(Protocol):
 
     def checkpoint(self) -> None:
         """Move the write-ahead log into the database file (slow: fsyncs; not on the reactor thread)."""
+        ...
+
+    # ------------------------------------------------------------ the meeting place (meeting.py)
+
+    def leave_message(self, sender: str, recipient: str, text: str, sent: float, limit: int) -> Message:
+        """Leave ``text`` for the account ``recipient`` (KeyError: none); ``ListFull`` at ``limit`` messages."""
+        ...
+
+    def messages(self, name: str) -> list[Message]:
+        """``name``'s messages, oldest first."""
+        ...
+
+    def unread_messages(self, name: str) -> int:
+        ...
+
+    def mark_read(self, name: str, ids: Sequence[int]) -> None:
+        ...
+
+    def clear_messages(self, name: str) -> int:
+        """Delete ``name``'s messages; how many there were."""
+        ...
+
+    def profile(self, name: str) -> Profile | None:
+        ...
+
+    def set_plan(self, name: str, lines: Sequence[str]) -> None:
+        ...
+
+    def mark_seen(self, name: str, seen: float) -> None:
+        ...
+
+    def notify_list(self, owner: str) -> list[str]:
+        ...
+
+    def add_notify(self, owner: str, target: str, limit: int) -> bool:
+        """False: already on the list; ``ListFull`` at ``limit`` names."""
+        ...
+
+    def remove_notify(self, owner: str, target: str) -> bool:
+        ...
+
+    def notifying(self, target: str) -> list[str]:
+        """Whose notify lists hold ``target`` (lower-case names)."""
+        ...
+
+    def channels_of(self, name: str) -> list[str]:
+        ...
+
+    def join_channel(self, name: str, channel: str, limit: int) -> bool:
+        """False: already kept; ``ListFull`` at ``limit`` channels."""
+        ...
+
+    def leave_channel(self, name: str, channel: str) -> bool:
         ...
 
     def close(self) -> None:

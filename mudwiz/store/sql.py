@@ -47,6 +47,7 @@ from mudwiz.store.base import (
     json_object,
     summaries,
 )
+from mudwiz.store.meeting import MeetingSQL
 
 DB = Any  # a DB-API connection, sqlite3's or psycopg's: both have execute (-> a cursor) and cursor()
 
@@ -200,7 +201,7 @@ LOOK_ALIKE = (f"SELECT name FROM accounts WHERE look = {looks('?')} AND name_key
               "ORDER BY created, name_key{text_order} LIMIT 1")
 
 
-class SQLStore:
+class SQLStore(MeetingSQL):
     """Every ``Store`` method, in SQL both databases run; a subclass gives the connections (the hooks below)."""
 
     dialect: Dialect
@@ -241,6 +242,12 @@ class SQLStore:
 
     def _sql(self, text: str) -> str:
         return self.dialect.sql(text)
+
+    def _hold_off(self, db: DB, table: str) -> None:
+        """Hold off every other writer of ``table`` until this transaction ends (``Dialect.lock``): a check then an
+        insert (a look-alike, a list's limit) made by two processes at once would otherwise both pass."""
+        if self.dialect.lock:
+            db.execute(self.dialect.lock.format(table=table))
 
     # ------------------------------------------------------------ game records
 
@@ -384,8 +391,7 @@ class SQLStore:
         otherwise each find no look-alike and both insert. The insert comes first: a name taken already is refused
         as taken (the primary key's refusal), not as its own look-alike's; a look-alike found after it undoes it."""
         with self._transaction() as db:
-            if self.dialect.lock:
-                db.execute(self.dialect.lock.format(table="accounts"))
+            self._hold_off(db, "accounts")
             try:
                 db.execute(self._sql("INSERT INTO accounts (name_key, name, hash, created) VALUES (?, ?, ?, ?)"),
                            (name.lower(), name, password_hash, time.time()))

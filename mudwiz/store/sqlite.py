@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from mudwiz.store.base import StoreError
+from mudwiz.store.meeting import meeting_place
 from mudwiz.store.sql import HELD_RECORDS, TABLE_NODES, Dialect, SQLStore, account_looks, append_only_moves
 
 FILENAME = "mudwiz.db"
@@ -135,6 +136,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     HELD_RECORDS,
     # 9: what an account's name looks like, indexed (sql.py): a virtual column, the only kind ALTER TABLE adds.
     account_looks("VIRTUAL"),
+    # 10: the meeting place: messages, profiles, notify lists, channels joined (meeting.py).
+    meeting_place("INTEGER PRIMARY KEY"),
 )
 
 # sqlite3's error names -> what a person running the server should read

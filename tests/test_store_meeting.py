@@ -1,0 +1,91 @@
+"""The meeting place's rows in the store (messages, profiles, notify lists, channels), on SQLite and PostgreSQL
+alike: what is kept, in which order, matched by name in any case, and each list's limit holding."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from mudwiz.store.base import ListFull
+
+
+def test_a_message_is_left_for_an_account_in_any_case_and_read_once(store: Any) -> None:
+    store.create_account("Carol", "h")
+    first = store.leave_message("bob", "carol", "good game", 100.0, limit=5)
+    store.leave_message("Dave", "CAROL", "rematch?", 101.0, limit=5)
+    assert first.recipient == "Carol" and first.unread
+    assert store.unread_messages("carol") == 2
+    box = store.messages("Carol")
+    assert [(m.sender, m.text, m.sent, m.unread) for m in box] == [
+        ("bob", "good game", 100.0, True), ("Dave", "rematch?", 101.0, True)]
+    store.mark_read("CAROL", [box[0].id])
+    assert [m.unread for m in store.messages("carol")] == [False, True]
+    assert store.unread_messages("carol") == 1
+    assert store.messages("bob") == [] and store.unread_messages("bob") == 0
+
+
+def test_a_message_for_no_account_is_refused_and_a_full_box_keeps_what_it_has(store: Any) -> None:
+    with pytest.raises(KeyError):
+        store.leave_message("bob", "nobody", "hello", 1.0, limit=5)
+    store.create_account("carol", "h")
+    for i in range(3):
+        store.leave_message("bob", "carol", f"note {i}", float(i), limit=3)
+    with pytest.raises(ListFull) as full:
+        store.leave_message("bob", "carol", "one more", 9.0, limit=3)
+    assert full.value.limit == 3
+    assert [m.text for m in store.messages("carol")] == ["note 0", "note 1", "note 2"]
+    assert store.clear_messages("Carol") == 3
+    assert store.messages("carol") == []
+    store.leave_message("bob", "carol", "again", 10.0, limit=3)  # a cleared box takes messages again
+    assert store.unread_messages("carol") == 1
+
+
+def test_a_profile_keeps_the_plan_and_the_last_seen_time_apart(store: Any) -> None:
+    assert store.profile("alice") is None
+    store.set_plan("Alice", ["Plays Wizard evenings.", "Ask me for a rematch."])
+    store.mark_seen("alice", 1234.5)
+    profile = store.profile("ALICE")
+    assert profile.plan == ("Plays Wizard evenings.", "Ask me for a rematch.") and profile.seen == 1234.5
+    store.set_plan("alice", [])
+    assert store.profile("alice").plan == () and store.profile("alice").seen == 1234.5
+    store.mark_seen("bob", 7.0)
+    assert store.profile("bob").plan == () and store.profile("bob").name == "bob"
+
+
+def test_notify_lists_are_kept_per_owner_and_asked_for_by_target(store: Any) -> None:
+    assert store.add_notify("alice", "Carol", limit=2)
+    assert not store.add_notify("Alice", "carol", limit=2)  # already there, in any case
+    assert store.add_notify("alice", "bob", limit=2)
+    with pytest.raises(ListFull):
+        store.add_notify("alice", "dave", limit=2)
+    store.add_notify("erin", "carol", limit=2)
+    assert store.notify_list("ALICE") == ["bob", "Carol"]
+    assert store.notifying("CAROL") == ["alice", "erin"]
+    assert store.remove_notify("alice", "CAROL") and not store.remove_notify("alice", "carol")
+    assert store.notifying("carol") == ["erin"] and store.notify_list("alice") == ["bob"]
+
+
+def test_channels_joined_are_kept_with_a_limit(store: Any) -> None:
+    assert store.join_channel("alice", "wizard", limit=2)
+    assert not store.join_channel("ALICE", "wizard", limit=2)
+    assert store.join_channel("alice", "help", limit=2)
+    with pytest.raises(ListFull):
+        store.join_channel("alice", "witches", limit=2)
+    assert store.channels_of("Alice") == ["help", "wizard"]
+    assert store.leave_channel("alice", "help") and not store.leave_channel("alice", "help")
+    assert store.channels_of("alice") == ["wizard"]
+
+
+def test_what_is_kept_survives_reopening(backend: Any) -> None:
+    store = backend.open()
+    store.create_account("carol", "h")
+    store.leave_message("bob", "carol", "still here?", 5.0, limit=5)
+    store.add_notify("carol", "bob", limit=5)
+    store.join_channel("carol", "help", limit=5)
+    store.set_plan("carol", ["hi"])
+    store.close()
+    again = backend.open()
+    assert [m.text for m in again.messages("carol")] == ["still here?"]
+    assert again.notify_list("carol") == ["bob"] and again.channels_of("carol") == ["help"]
+    assert again.profile("carol").plan == ("hi",)
