@@ -1,5 +1,5 @@
-"""``mudwiz admin``: the sysop role and the bans, from the command line, on the data directory's database (or
-``MUDWIZ_DATABASE_URL``'s, as the server).
+"""``mudwiz admin``: the sysop role, the bans and a forgotten password, from the command line, on the data
+directory's database (or ``MUDWIZ_DATABASE_URL``'s, as the server).
 
 It works while the server runs (SQLite shares the file: the server's lock on the data directory is not taken
 here, and a write waits up to the store's busy timeout for the server's), and the server reads roles and bans
@@ -9,10 +9,14 @@ when they are used, so a grant or an unban counts at once. Every failure is one 
 from __future__ import annotations
 
 import argparse
+import getpass
 import sys
 import time
 from collections.abc import Callable
 
+from argon2 import PasswordHasher
+
+from mudwiz.accounts import MIN_PASSWORD, secret
 from mudwiz.errors import BadCommand
 from mudwiz.store import Store, StoreError, iso_time
 from mudwiz.sysops import ROLES, ban_target
@@ -30,6 +34,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         parser = verbs.add_parser(verb, help=what)
         parser.add_argument("name")
         parser.add_argument("role", help=f"one of: {', '.join(ROLES)}")
+    password = verbs.add_parser("password", help="set a new password for a registered name (asked twice on a "
+                                "terminal, else read as one line from standard input; never printed)")
+    password.add_argument("name")
     verbs.add_parser("list", help="the sysops and the bans in force")
     unban = verbs.add_parser("unban", help="lift the ban of a name or an IP address")
     unban.add_argument("target", help="NAME or ADDRESS")
@@ -77,6 +84,29 @@ def revoke(store: Store, args: argparse.Namespace) -> str:
     return f"{name} is no longer a {role}"
 
 
+def new_password(name: str) -> str:
+    """The new password: typed twice, unseen, on a terminal; else the first line of standard input (a script)."""
+    if sys.stdin.isatty():
+        first = getpass.getpass(f"new password for {name}: ")
+        if getpass.getpass("again: ") != first:
+            raise AdminError("the two passwords differ; nothing changed")
+    else:
+        first = sys.stdin.readline().rstrip("\r\n")
+    if len(secret(first)) < MIN_PASSWORD:
+        raise AdminError(f"a password has at least {MIN_PASSWORD} characters; nothing changed")
+    return first
+
+
+def password(store: Store, args: argparse.Namespace) -> str:
+    """A forgotten password replaced by a sysop: the account keeps everything else (its records, ratings, roles);
+    its owner logs in with the new one from their next login on."""
+    account = store.account(args.name)
+    if account is None:
+        raise AdminError(f"{args.name} is not a registered name")
+    store.set_password(account.name, PasswordHasher().hash(secret(new_password(account.name))))
+    return f"{account.name} has a new password (from their next login on)"
+
+
 def listing(store: Store, args: argparse.Namespace) -> str:
     lines = [f"sysops: {', '.join(store.holders('sysop')) or 'none'}"]
     bans = store.bans(time.time())
@@ -98,5 +128,5 @@ def unban(store: Store, args: argparse.Namespace) -> str:
 
 
 VERBS: dict[str, Callable[[Store, argparse.Namespace], str]] = {
-    "grant": grant, "revoke": revoke, "list": listing, "unban": unban,
+    "grant": grant, "revoke": revoke, "list": listing, "unban": unban, "password": password,
 }

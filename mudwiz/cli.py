@@ -9,12 +9,13 @@ import gc
 import os
 import sys
 
-from mudwiz import admin
+from mudwiz import __version__, admin
 from mudwiz.service import DEFAULT_LISTEN
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="mudwiz", description="a text multi-user card-game server")
+    parser.add_argument("--version", action="version", version=f"mudwiz {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     serve = sub.add_parser("serve", help="run the server")
     serve.add_argument("--listen", help=f"a Twisted endpoint description (default $MUDWIZ_LISTEN or {DEFAULT_LISTEN})")

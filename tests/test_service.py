@@ -58,3 +58,14 @@ def test_make_service_defaults_and_motd_fallback(tmp_path: Path) -> None:
     assert loop.__qualname__ == "_poll_loop.<locals>.doPoll", "and with the lean poll loop (net/polling.py)"
     assert "m u d w i z" in read_motd("motd.txt")  # the shipped motd, found from anywhere
     assert read_motd(str(tmp_path / "missing.txt")).startswith("Welcome to mudwiz: Wizard, Witches and Tiltowait")
+
+
+def test_version_is_one_number_for_the_build_and_the_command_line() -> None:
+    import importlib.metadata
+
+    import mudwiz
+
+    shown = subprocess.run([sys.executable, "-m", "mudwiz.cli", "--version"], capture_output=True, text=True,
+                           timeout=60, check=True).stdout
+    assert shown == f"mudwiz {mudwiz.__version__}\n"
+    assert importlib.metadata.version("mudwiz") == mudwiz.__version__  # pyproject.toml reads it from there

@@ -213,3 +213,27 @@ def test_twistd_with_a_corrupt_database_says_so_in_one_line_and_leaves_it(tmp_pa
     assert twistd.stderr.splitlines() == [f"mudwiz: cannot use the game records: {data / FILENAME}: it is not a "
                                           "database (file is not a database)"]
     assert (data / FILENAME).read_bytes() == b"this is not a database at all " * 100
+
+
+def test_admin_password_sets_a_forgotten_password_printing_nothing_secret(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    with running_server(MUDWIZ_DATA=str(data)) as server:
+        register(server, "Reg").close()
+
+        def reset(name: str, typed: str) -> subprocess.CompletedProcess[str]:
+            return subprocess.run([sys.executable, "-m", "mudwiz.cli", "admin", "password", name], cwd=ROOT,
+                                  input=typed + "\n", capture_output=True, text=True, timeout=60,
+                                  env={**os.environ, "MUDWIZ_DATA": str(data)})
+
+        short = reset("reg", "short")
+        assert short.returncode == 1 and short.stderr == (
+            "mudwiz: a password has at least 8 characters; nothing changed\n")
+        nobody = reset("nobody", "long-enough-1")
+        assert nobody.returncode == 1 and nobody.stderr == "mudwiz: nobody is not a registered name\n"
+        done = reset("reg", "a-new-secret-2")
+        assert done.returncode == 0 and done.stdout == "Reg has a new password (from their next login on)\n"
+        assert "a-new-secret-2" not in done.stdout + done.stderr
+        with pytest.raises(RuntimeError, match="login refused"):
+            JsonClient(server, "Reg", password=SECRET)
+        assert JsonClient(server, "Reg", password="a-new-secret-2").of_type("welcome")
+        assert server.alive()
