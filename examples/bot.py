@@ -3,6 +3,7 @@
 
     python examples/bot.py --name robo --new wizard --bots 2 --option rounds=3
     python examples/bot.py --name robo2 --join 1
+    MUDWIZ_PASSWORD=secret-pw python examples/bot.py --name MyBot --new witches --bots 3   # a registered name
 
 It speaks the JSON mode of docs/protocol.md over plain TCP, with the standard library only. Write your own
 ``choose(state) -> command`` and pass it to ``play``; the default, ``random_choice``, plays any of the three
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import socket
 import sys
@@ -36,7 +38,10 @@ class Connection:
     """One TCP connection in JSON mode: send commands with an id, read one JSON object a line."""
 
     def __init__(self, host: str, port: int, name: str, trace: bool = False) -> None:
-        self.sock = socket.create_connection((host, port), timeout=60)
+        try:
+            self.sock = socket.create_connection((host, port), timeout=60)
+        except OSError as exc:
+            raise SystemExit(f"cannot connect to {host}:{port}: {exc.strerror or exc}") from None
         self.buffer = b""
         self.next_id = 0
         self.trace = trace  # print every line: "> " sent, "< " received (to stderr)
@@ -70,8 +75,23 @@ class Connection:
                     yield json.loads(line[start:])
 
 
-def play(conn: Connection, choose: Strategy, setup: list[str]) -> list[dict[str, Any]]:
-    """Run the ``setup`` commands one by one, then answer states until the game ends; returns the standings.
+def proof(asked: dict[str, Any], password: str | None, resume: str | None) -> str:
+    """The answer to a ``password`` message: a registered name's password, or the resume code of a guest's name
+    held since a drop (docs/protocol.md, "Registered names", "Guests and resume codes")."""
+    if asked["prompt"] == "Resume code":
+        if resume is None:
+            raise SystemExit(f"{asked['name']} is held for a guest who dropped: give --resume CODE (from their "
+                             "welcome), or choose another --name")
+        return resume
+    if password is None:
+        raise SystemExit(f"{asked['name']} is a registered name: give its password (--password, or MUDWIZ_PASSWORD)")
+    return password
+
+
+def play(conn: Connection, choose: Strategy, setup: list[str], password: str | None = None,
+         resume: str | None = None) -> list[dict[str, Any]]:
+    """Log in (answering a password or resume code asked), run the ``setup`` commands one by one, then answer
+    states until the game ends; returns the standings.
 
     One command in flight at a time: a move's ``state`` arrives before its ``ok``, so once the reply is in,
     the latest state is the one to answer (each state is answered at most once).
@@ -82,8 +102,14 @@ def play(conn: Connection, choose: Strategy, setup: list[str]) -> list[dict[str,
     strategy = choose
     for message in conn.messages():
         kind = message["type"]
-        if kind == "welcome" and setup:
-            pending = conn.request(setup.pop(0))
+        if kind == "password":
+            conn.send(proof(message, password, resume))
+        elif kind == "welcome":
+            if message.get("resume"):
+                print(f"logged in as {message['name']}; after a drop, log in again with --resume {message['resume']}",
+                      file=sys.stderr)
+            if setup:
+                pending = conn.request(setup.pop(0))
         elif kind == "error" and "id" not in message and state is None:
             raise SystemExit(f"refused: {message['message']}")  # e.g. the name is taken
         elif kind in ("ok", "error") and pending is not None and message.get("id") == pending:
@@ -111,7 +137,10 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="A mudwiz bot: plays one game from state.legal, then exits.")
     parser.add_argument("--host", default="localhost")
     parser.add_argument("--port", type=int, default=4000)
-    parser.add_argument("--name", default=f"bot{random.randrange(1000, 9999)}")
+    parser.add_argument("--name", default=f"robo{random.randrange(1000, 9999)}")  # bot+digits: the server's bots
+    parser.add_argument("--password", default=os.environ.get("MUDWIZ_PASSWORD"),
+                        help="the name's password, if registered (default $MUDWIZ_PASSWORD, which ps does not show)")
+    parser.add_argument("--resume", metavar="CODE", help="a guest's resume code, to come back to its name and seat")
     where = parser.add_mutually_exclusive_group(required=True)
     where.add_argument("--new", metavar="GAME", help="open a table for wizard, witches or tiltowait, as its host")
     where.add_argument("--join", metavar="N", type=int, help="sit at table N (its host starts the game)")
@@ -127,7 +156,10 @@ def main(argv: list[str] | None = None) -> None:
     else:
         setup = [f"/join {args.join}"]
     conn = Connection(args.host, args.port, args.name, args.trace)
-    standings = play(conn, random_choice, setup)
+    try:
+        standings = play(conn, random_choice, setup, args.password, args.resume)
+    except OSError as exc:  # a timeout, a reset: one line, not a traceback
+        raise SystemExit(f"the connection to {args.host}:{args.port} failed: {exc.strerror or exc}") from None
     print("game over:")
     for row in standings:
         print(f"  {row['place']}. {row['player']:16} {row['score']:6}")
