@@ -7,7 +7,10 @@ untouched: the terminal is put in raw mode when stdin is one, and the server ech
 door needs no line discipline of its own. The caller's name there is ``handle@tag``, the tag being the one the
 server's ``MUDWIZ_RLOGIN_BBS`` gives the secret.
 
-A door must not outlive the caller's time on the BBS: ``TimeLeft`` warns them at 5 minutes and at 1, and at
+A server that refuses the caller, cannot be reached or goes away mid-session (killed, restarted) is said in one
+line, with a key to press to return to the BBS, and the door exits 1; a caller's own ``/quit`` exits 0.
+
+A door must not outlive the caller's time on the BBS: ``TimeLeft`` warns them at 5 minutes, 1 and 10 seconds, and at
 zero the door leaves the table (``/leave``, so a bot takes the seat at once rather than after the grace
 period), quits, and exits. ``MUDWIZ_DOOR_MINUTE`` (seconds in a minute, 60) exists so tests need not wait.
 """
@@ -32,7 +35,8 @@ from typing import NoReturn
 from mudwiz.usertext import bbs_text
 
 DEFAULT_SERVER = "127.0.0.1:4513"
-WARNINGS = (5, 1)  # minutes left at which the caller is told
+WARNINGS = (300, 60, 10)  # seconds left (in door seconds: a minute is MUDWIZ_DOOR_MINUTE) at which the caller is told
+KEY_WAIT = 60.0  # seconds the door waits for a key before it returns to the BBS anyway, after the server is gone
 COLUMNS = 80  # what a door draws for: BBS terminals are 80 columns; DOOR.SYS says only the rows
 DEFAULT_ROWS = 24
 MAX_DROP_FILE = 64 * 1024  # bytes: a drop file is some 50 short lines
@@ -155,24 +159,56 @@ class TimeLeft:
     def __init__(self, seconds: float, minute: float, now: float) -> None:
         seconds = min(seconds, MAX_TIME_LEFT)  # a drop file's 10**25 minutes overflowed select's timeout
         self.end = now + seconds
-        self.minute = minute
-        self.warnings = [m for m in WARNINGS if m * minute < seconds]  # those still ahead
+        self.scale = minute / 60  # real seconds in a door second
+        self.warnings = [w for w in WARNINGS if w * self.scale < seconds]  # those still ahead
 
     def next_event(self, now: float) -> float:
         """Seconds until the next warning or the end."""
-        times = [self.end - m * self.minute for m in self.warnings] + [self.end]
+        times = [self.end - w * self.scale for w in self.warnings] + [self.end]
         return max(0.0, min(times) - now)
 
     def due(self, now: float) -> str | None:
-        """The warning due now (and no longer ahead), if any."""
-        for m in list(self.warnings):
-            if now >= self.end - m * self.minute:
-                self.warnings.remove(m)
-                return f"*** {m} minute{'s' if m > 1 else ''} of your BBS time left ***"
-        return None
+        """The warning due now (and no longer ahead), if any: the nearest to the end, when several are."""
+        due = [w for w in self.warnings if now >= self.end - w * self.scale]
+        for w in due:
+            self.warnings.remove(w)
+        return f"*** {_left(min(due))} of your BBS time left ***" if due else None
 
     def up(self, now: float) -> bool:
         return now >= self.end
+
+
+def _left(seconds: int) -> str:
+    if seconds % 60:
+        return f"{seconds} second{'s' if seconds != 1 else ''}"
+    return f"{seconds // 60} minute{'s' if seconds != 60 else ''}"
+
+
+class Typed:
+    """The line the caller is typing, followed from their keys as the server's line editor takes them, so that
+    the door knows a ``/quit`` they typed from the server going away of itself (which the caller must be told)."""
+
+    def __init__(self) -> None:
+        self.line = ""
+        self.quit = False  # the caller has sent /quit
+        self._escape = False
+
+    def keys(self, data: bytes) -> None:
+        for char in data.decode("latin-1"):
+            if self._escape:  # an escape sequence (an arrow key): ESC [ params final, or ESC and one letter
+                self._escape = char in "[O" or not char.isalpha() and char != "~"
+            elif char == "\x1b":
+                self._escape = True
+            elif char in "\r\n":
+                if self.line.strip().lower().split(" ")[:1] == ["/quit"]:
+                    self.quit = True
+                self.line = ""
+            elif char in "\x7f\b":
+                self.line = self.line[:-1]
+            elif char in "\x15\x03":  # Ctrl-U, Ctrl-C: the line is gone
+                self.line = ""
+            elif char >= " ":
+                self.line += char
 
 
 def connect(address: str, caller: Caller, secret: str) -> socket.socket:
@@ -220,8 +256,10 @@ def raw_terminal(fd: int) -> Iterator[None]:
         termios.tcsetattr(fd, termios.TCSAFLUSH, saved)
 
 
-def relay(sock: socket.socket, time_left: TimeLeft, stdin: int = 0, stdout: int = 1) -> None:
-    """Bytes both ways until the server or the caller hangs up, or the time is up."""
+def relay(sock: socket.socket, time_left: TimeLeft, stdin: int = 0, stdout: int = 1) -> bool:
+    """Bytes both ways until the server or the caller hangs up, or the time is up. False: the server closed the
+    connection without the caller asking (killed, restarted, a sysop's kick): the caller has been told so."""
+    typed = Typed()
     while True:
         now = time.monotonic()
         warning = time_left.due(now)
@@ -229,15 +267,40 @@ def relay(sock: socket.socket, time_left: TimeLeft, stdin: int = 0, stdout: int 
             os.write(stdout, f"\r\n{warning}\r\n".encode())
         if time_left.up(now):
             time_up(sock, stdout)
-            return
+            return True
         ready, _, _ = select.select([sock.fileno(), stdin], [], [], time_left.next_event(now))
-        if sock.fileno() in ready and not pass_on(sock.recv(65536), stdout):
-            return
+        if sock.fileno() in ready and not pass_on(_received(sock), stdout):
+            if typed.quit:
+                return True
+            gone(stdin, stdout, "\r\n*** The mudwiz server closed the connection. ***")
+            return False
         if stdin in ready:
             keys = os.read(stdin, 4096)
             if not keys:  # the caller hung up
-                return
-            sock.sendall(keys)
+                return True
+            typed.keys(keys)
+            try:
+                sock.sendall(keys)
+            except OSError:  # the server went away since the last read; the next read says so
+                pass
+
+
+def _received(sock: socket.socket) -> bytes:
+    """What the server sent; nothing once it has closed, reset (a killed server) or not."""
+    try:
+        return sock.recv(65536)
+    except OSError:
+        return b""
+
+
+def gone(stdin: int, stdout: int, why: str) -> None:
+    """Tell the caller, in one line, why mudwiz ends here, and wait for a key (a minute at most) so that they can
+    read it before the BBS draws its own screen over it."""
+    os.write(stdout, f"{why}\r\nPress any key to return to the BBS.\r\n".encode("ascii", "replace"))
+    with contextlib.suppress(OSError):
+        ready, _, _ = select.select([stdin], [], [], KEY_WAIT)
+        if ready:
+            os.read(stdin, 4096)
 
 
 def pass_on(data: bytes, stdout: int) -> bool:
@@ -255,7 +318,7 @@ def time_up(sock: socket.socket, stdout: int) -> None:
     deadline = time.monotonic() + GOODBYE_WAIT
     while (left := deadline - time.monotonic()) > 0:
         ready, _, _ = select.select([sock], [], [], left)
-        if ready and not pass_on(sock.recv(65536), stdout):
+        if ready and not pass_on(_received(sock), stdout):
             return
 
 
@@ -282,8 +345,11 @@ def run(drop_file: str, server: str | None = None, secret: str | None = None) ->
         sock = connect(address, caller, secret if secret is not None else os.environ.get("MUDWIZ_DOOR_SECRET", ""))
     except DoorError as exc:
         print(f"mudwiz door: {exc}", file=sys.stderr)
-        os.write(1, f"mudwiz: {exc}\r\n".encode("ascii", errors="replace"))
+        with raw_terminal(0):
+            gone(0, 1, f"mudwiz: {exc}")  # the caller is told too
         return 1
     with sock, raw_terminal(0):
-        relay(sock, TimeLeft(caller.seconds_left, minute, time.monotonic()))
-    return 0
+        done = relay(sock, TimeLeft(caller.seconds_left, minute, time.monotonic()))
+    if not done:
+        print("mudwiz door: the mudwiz server closed the connection", file=sys.stderr)
+    return 0 if done else 1

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import re
+import socket
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -13,7 +14,7 @@ from pathlib import Path
 
 import pyte
 import pytest
-from wire import ROOT, JsonClient, Terminal, free_port, running_server
+from wire import ROOT, JsonClient, RestartableServer, Terminal, eventually, free_port, running_server
 
 from mudwiz.door import DoorError, TimeLeft, read_drop_file
 
@@ -47,6 +48,14 @@ def rlogin_server() -> Iterator[tuple[tuple[str, int], int]]:
         yield (server[0], server[1]), rlogin
 
 
+def listening(port: int) -> bool:
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=1).close()
+    except OSError:
+        return False
+    return True
+
+
 def door(path: Path, rlogin: int, minute: str, secret: str = SECRET) -> Terminal:
     env = {**os.environ, "MUDWIZ_DOOR_MINUTE": minute}
     return Terminal([sys.executable, "-m", "mudwiz.cli", "door", str(path), "--server", f"127.0.0.1:{rlogin}",
@@ -64,7 +73,7 @@ def test_a_door32_caller_plays_is_warned_and_leaves_the_table_cleanly_when_time_
     drop = tmp_path / "door32.sys"
     drop.write_text(door32(), encoding="cp437")
     ann = JsonClient(telnet, "Ann_door")
-    caller = door(drop, rlogin, minute="1.5")  # 6 minutes of 1.5 s: warned at 1.5 s and 7.5 s, out at 9 s
+    caller = door(drop, rlogin, minute="1.5")  # 6 minutes of 1.5 s: warned at 1.5 s, 7.5 s, 8.75 s, out at 9 s
     try:
         caller.read_until(b"Welcome, Door_Lee@door!")
         caller.type("/new wizard")
@@ -72,6 +81,7 @@ def test_a_door32_caller_plays_is_warned_and_leaves_the_table_cleanly_when_time_
         ann.wait_for(lambda m: m["type"] == "notice" and "Door_Lee@door opens table" in m["text"])
         caller.read_until(b"*** 5 minutes of your BBS time left ***")
         caller.read_until(b"*** 1 minute of your BBS time left ***")
+        caller.read_until(b"*** 10 seconds of your BBS time left ***")
         caller.read_until(b"*** Your BBS time is up: leaving the table. ***")
         caller.read_until(b"you leave table 1")  # the server's answers to the door's /leave and /quit
         caller.read_until(b"bye")
@@ -259,5 +269,47 @@ def test_time_left_warns_once_at_each_mark_still_ahead() -> None:
     assert left.due(60) == "*** 5 minutes of your BBS time left ***" and left.due(61) is None
     assert left.next_event(61) == 239
     assert left.due(300) == "*** 1 minute of your BBS time left ***"
+    assert left.next_event(300) == 50 and left.due(349) is None
+    assert left.due(350) == "*** 10 seconds of your BBS time left ***"
     assert not left.up(359) and left.up(360) and left.next_event(400) == 0
-    assert TimeLeft(seconds=120, minute=60, now=0).warnings == [1]  # 2 minutes: only the 1-minute warning
+    assert TimeLeft(seconds=120, minute=60, now=0).warnings == [60, 10]  # 2 minutes: no 5-minute warning
+    late = TimeLeft(seconds=360, minute=60, now=0)
+    assert late.due(355) == "*** 10 seconds of your BBS time left ***" and late.warnings == []  # the nearest, once
+
+
+def test_the_server_killed_under_a_caller_is_one_line_a_key_and_exit_1(tmp_path) -> None:
+    """The door exited 0 and showed the caller nothing: the BBS drew its menu as if they had quit."""
+    rlogin = free_port()
+    server = RestartableServer(tmp_path / "data", tmp_path / "server.log",
+                               MUDWIZ_RLOGIN=f"tcp:{rlogin}:interface=127.0.0.1", MUDWIZ_RLOGIN_BBS=f"door:{SECRET}")
+    server.start()
+    eventually(lambda: listening(rlogin), what="the rlogin port")
+    drop = tmp_path / "door32.sys"
+    drop.write_text(door32(), encoding="cp437")
+    caller = door(drop, rlogin, minute="60")
+    try:
+        caller.read_until(b"Welcome, Door_Lee@door!")
+        caller.type("/new wizard")
+        caller.read_until(b" is yours")
+        server.kill()
+        shown = caller.read_until(b"Press any key to return to the BBS.")
+        assert b"*** The mudwiz server closed the connection. ***" in shown
+        assert caller.proc.poll() is None  # waiting for the key
+        os.write(caller.master, b" ")
+        assert caller.proc.wait(timeout=15) == 1
+    finally:
+        caller.close()
+
+
+def test_a_callers_own_quit_ends_the_door_with_0_and_no_such_line(rlogin_server, tmp_path) -> None:
+    _, rlogin = rlogin_server
+    drop = tmp_path / "door32.sys"
+    drop.write_text(door32(handle="Quitter"), encoding="cp437")
+    caller = door(drop, rlogin, minute="60")
+    try:
+        caller.read_until(b"Welcome, Quitter@door!")
+        os.write(caller.master, b"/quot\x7f\x7fit\r")  # typed with a slip, rubbed out: /quit
+        assert caller.proc.wait(timeout=15) == 0
+        assert b"Press any key" not in caller.output
+    finally:
+        caller.close()
