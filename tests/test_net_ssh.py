@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from cryptography.hazmat.primitives.asymmetric import ed25519
 from outbox import Outbox
+from turns import outflow
 from twisted.conch.ssh import keys
 from twisted.conch.ssh.session import SSHSession, SSHSessionProcessProtocol
 from twisted.cred.error import UnauthorizedLogin
@@ -134,7 +135,8 @@ def test_start_as_refuses_a_name_taken_or_held_meanwhile(lobby: Lobby) -> None:
 
 
 def factory(tmp_path: Path, lobby: Lobby, limits: Limits) -> SSHFactory:
-    made = SSHFactory(lobby, "motd", 30.0, ConnectionCounter(limits), directory=str(tmp_path / "keys"))
+    made = SSHFactory(lobby, "motd", 30.0, ConnectionCounter(limits), outflow=outflow(),
+                      directory=str(tmp_path / "keys"))
     made.startFactory()
     return made
 

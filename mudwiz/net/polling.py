@@ -1,7 +1,7 @@
 """How many ready sockets one turn of the reactor reads: at most ``TURN_SOCKETS`` (issue #18).
 
 Twisted's epoll reactor asks the kernel for every ready socket at once and reads them all before its turn ends,
-and a running server writes a turn's output only at its end (net/lines.py ``hold_per_turn``). At 200 busy
+and a running server writes a turn's output only at its end (mudwiz/outflow.py ``Outflow.hold_per_turn``). At 200 busy
 tables that made turns of ~650 connections and ~25 ms: a move read first waited for all the others, and how
 long a turn lasted swung with how many happened to be ready, so a move's turn latency ranged over twice its
 median. Read at most ``TURN_SOCKETS`` a turn, the output leaves after those; the sockets still ready are

@@ -62,6 +62,7 @@ from mudwiz.net.limits import ConnectionCounter
 from mudwiz.net.lineedit import Keyboard
 from mudwiz.net.lines import MAX_BACKLOG, LineFactory, LineProtocol
 from mudwiz.net.tcp import tune
+from mudwiz.outflow import Outflow
 from mudwiz.store import Account, StoreError
 
 log = Logger()
@@ -477,8 +478,8 @@ class SSHFactory(LineFactory, ConchSSHFactory):  # type: ignore[misc]  # LineFac
     services = {b"ssh-userauth": UserAuth, b"ssh-connection": Connection}
 
     def __init__(self, lobby: Lobby, motd: str, login_timeout: float = LOGIN_TIMEOUT,
-                 counter: ConnectionCounter | None = None, *, directory: str) -> None:
-        super().__init__(lobby, motd, login_timeout, counter)
+                 counter: ConnectionCounter | None = None, *, outflow: Outflow, directory: str) -> None:
+        super().__init__(lobby, motd, login_timeout, counter, outflow=outflow)
         key = host_key(directory)
         self.publicKeys = {key.sshType(): key.public()}
         self.privateKeys = {key.sshType(): key}

@@ -51,7 +51,6 @@ from mudwiz.games import available
 from mudwiz.net import terminal
 from mudwiz.net.lines import LineFactory, LineProtocol, peer
 from mudwiz.net.tcp import write_now
-from mudwiz.outflow import before_output
 
 log = Logger()
 
@@ -296,8 +295,7 @@ class TelnetLines(LineProtocol, TelnetProtocol):
             return
         text = "".join(held)
         held.clear()
-        before_output()
-        write_now(socket, terminal.encode(text, "utf-8").replace(b"\n", b"\r\n"))
+        self.outflow.write(socket, terminal.encode(text, "utf-8").replace(b"\n", b"\r\n"))
 
     def lineReceived(self, line: bytes) -> None:
         self.line_ended = True
