@@ -18,7 +18,8 @@ from twisted.internet.testing import StringTransport
 from mudwiz.connection import MAX_LINE, NAME_PROMPT, Connection
 from mudwiz.lobby import Lobby
 from mudwiz.net.limits import ConnectionCounter, Limits
-from mudwiz.net.lines import MAX_BACKLOG, LineFactory, LineProtocol
+from mudwiz.net.lines import MAX_BACKLOG, LineProtocol
+from mudwiz.net.listener import LineFactory
 from mudwiz.net.raw import RawFactory
 from mudwiz.net.telnet import MudFactory
 

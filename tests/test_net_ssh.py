@@ -25,7 +25,8 @@ from mudwiz.accounts import Accounts
 from mudwiz.connection import Connection
 from mudwiz.lobby import Lobby
 from mudwiz.net.limits import ConnectionCounter, Limits
-from mudwiz.net.lines import MAX_BACKLOG, Refused
+from mudwiz.net.lines import MAX_BACKLOG
+from mudwiz.net.listener import Refused
 from mudwiz.net.ssh import HOST_KEY, Login, MudTransport, Names, Password, Player, SSHFactory, host_key
 from mudwiz.store import StoreError, open_store
 

@@ -3,8 +3,9 @@
 A transport module (telnet.py, raw.py) only says what sits between this protocol and the socket. The rest is
 here once: lines end in ``\\n``, ``\\r\\n``, ``\\r\\0`` or ``\\r`` (a pair split across two reads is one
 Enter) and are decoded as UTF-8 with replacement; a line longer than ``MAX_LINE`` bytes is refused whole and the
-connection stays up; the login timer; a peer that never reads is dropped after ``MAX_BACKLOG`` bytes; and the
-connection limits, which every listener shares.
+connection stays up; the login timer; a peer that never reads is dropped after ``MAX_BACKLOG`` bytes; each
+connection's share of a reactor turn. Its text leaves through the server's ``Outflow`` (mudwiz/outflow.py), and
+its listener's factory (listener.py) admits it against the connection limits.
 """
 
 from __future__ import annotations
@@ -15,21 +16,18 @@ from typing import Any
 
 from twisted.internet.defer import Deferred
 from twisted.internet.interfaces import IDelayedCall, IPushProducer
-from twisted.internet.protocol import Factory, Protocol, connectionDone
+from twisted.internet.protocol import connectionDone
 from twisted.logger import Logger
 from twisted.protocols.basic import LineReceiver
 from twisted.protocols.policies import TimeoutMixin
 from twisted.python.failure import Failure
 from zope.interface import implementer
 
-from mudwiz.connection import LOGIN_TIMEOUT, MAX_LINE, Connection
-from mudwiz.lobby import Lobby
+from mudwiz.connection import MAX_LINE, Connection
 from mudwiz.net import terminal
-from mudwiz.net.limits import ConnectionCounter
 from mudwiz.net.lineedit import Edited, Keyboard
+from mudwiz.net.listener import LineFactory
 from mudwiz.net.tcp import tune
-from mudwiz.outflow import Outflow
-from mudwiz.sysops import address_key
 
 log = Logger()
 
@@ -357,58 +355,3 @@ class LineProtocol(LineReceiver, TimeoutMixin):
 def peer(transport: Any) -> str:
     """The peer's host for a log line."""
     return str(getattr(transport.getPeer(), "host", "?")) if transport is not None else "?"
-
-
-def edge_address(host: str) -> str:
-    """A peer's address as the server keeps it for its session, limits and bans (``sysops.address_key``): an IPv4
-    address mapped into IPv6 by a dual-stack listener (``::ffff:127.0.0.1``) is its IPv4 address, or a ban of
-    that address would neither disconnect its people nor spare a sysop's own."""
-    try:
-        return address_key(host)
-    except ValueError:  # "" (a unix socket), or not an IP address
-        return host
-
-
-class Refused(Protocol):
-    """A connection over a limit: one line saying why, then closed."""
-
-    def __init__(self, message: str) -> None:
-        self.message = message
-
-    def connectionMade(self) -> None:
-        assert self.transport is not None
-        self.transport.write(self.message.encode() + b"\r\n")
-        self.transport.loseConnection()
-
-
-class LineFactory(Factory):
-    """Shared state of every connection on a listener: the lobby, the message of the day, the login timeout and
-    the connection counts (one counter for all listeners, so the limits hold whatever the transport), and the
-    server's ``Outflow``, the one way out of every connection's text."""
-
-    def __init__(
-        self, lobby: Lobby, motd: str, login_timeout: float = LOGIN_TIMEOUT, counter: ConnectionCounter | None = None,
-        *, outflow: Outflow,
-    ) -> None:
-        self.outflow = outflow
-        self.lobby = lobby
-        self.motd = motd
-        self.login_timeout = login_timeout
-        self.counter = counter
-
-    def buildProtocol(self, addr: Any) -> Protocol:
-        address = edge_address(str(getattr(addr, "host", "")))  # "" for a unix socket: no per-address limits
-        if self.counter is not None:
-            refusal = self.counter.admit(address)
-            if refusal is not None:
-                if refusal.news:
-                    log.warn("refusing connections from {address}: {why}", address=address or "?",
-                             why=refusal.message)
-                return Refused(refusal.message)
-        protocol = self.framing(address)
-        protocol.factory = self
-        return protocol
-
-    def framing(self, address: str) -> Protocol:
-        """The protocol a transport puts on an admitted connection, with a ``LineProtocol`` at its top."""
-        raise NotImplementedError

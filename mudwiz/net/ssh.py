@@ -60,7 +60,8 @@ from mudwiz.lobby import Lobby
 from mudwiz.net import terminal
 from mudwiz.net.limits import ConnectionCounter
 from mudwiz.net.lineedit import Keyboard
-from mudwiz.net.lines import MAX_BACKLOG, LineFactory, LineProtocol
+from mudwiz.net.lines import MAX_BACKLOG, LineProtocol
+from mudwiz.net.listener import LineFactory
 from mudwiz.net.tcp import tune
 from mudwiz.outflow import Outflow
 from mudwiz.store import Account, StoreError

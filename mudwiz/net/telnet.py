@@ -49,7 +49,8 @@ from twisted.python.failure import Failure
 from mudwiz.connection import MAX_LINE
 from mudwiz.games import available
 from mudwiz.net import terminal
-from mudwiz.net.lines import LineFactory, LineProtocol, peer
+from mudwiz.net.lines import LineProtocol, peer
+from mudwiz.net.listener import LineFactory
 from mudwiz.net.tcp import write_now
 
 log = Logger()
