@@ -308,7 +308,7 @@ def run(workers: int, listen: str | None, motd: str | None, data: str | None) ->
     from twisted.internet import reactor
     from twisted.logger import globalLogBeginner
 
-    from mudwiz.net.ssh import host_key
+    from mudwiz.net.sshauth import host_key
     from mudwiz.service import DataLock, cannot_listen, data_directory, listener_endpoints
     from mudwiz.store import StoreError
 

@@ -27,7 +27,8 @@ from mudwiz.lobby import Lobby
 from mudwiz.net.limits import ConnectionCounter, Limits
 from mudwiz.net.lines import MAX_BACKLOG
 from mudwiz.net.listener import Refused
-from mudwiz.net.ssh import HOST_KEY, Login, MudTransport, Names, Password, Player, SSHFactory, host_key
+from mudwiz.net.ssh import MudTransport, Player, SSHFactory
+from mudwiz.net.sshauth import HOST_KEY, Login, Names, Password, host_key
 from mudwiz.store import StoreError, open_store
 
 SECRET = "a good long password"
