@@ -142,7 +142,7 @@ class TableJournalService(service.Service):
     def _group(self) -> None:
         """On a running reactor, a turn's moves are journaled in one commit, made before any output leaves, and
         the output of the turn's lines waits for the turn's end (``Outflow.hold_per_turn``): one commit
-        and one write a connection a turn, rather than a commit a move and a write a line (issue #18)."""
+        and one write a connection a turn, rather than a commit a move and a write a line."""
         self.journal.grouped = True
         self._ungate = self.outflow.gate(self.journal.commit)
         self.outflow.hold_per_turn(self.lobby.clock.callLater)
@@ -254,7 +254,7 @@ def storage(top: service.MultiService, clock: IReactorTime, data: str | None,
     directory): games written from its own thread and passwords worked on in theirs,
     or both inline on a clock with no threads (a fake one)."""
     # First: stopped last, after the store is closed. Taken with PostgreSQL too, though it protects only the SQLite
-    # file: several processes sharing one database (issue #21) will need a lock of their own, not this one.
+    # file: several processes sharing one database will need a lock of their own, not this one.
     DataLock(data_directory(data), node_name() or None).setServiceParent(top)
     url = os.environ.get("MUDWIZ_DATABASE_URL")
     store = open_database(url) if url else open_store(data_directory(data))

@@ -1,4 +1,4 @@
-"""``mudwiz serve --workers N``: N server processes on one machine behind the same addresses (issue #21).
+"""``mudwiz serve --workers N``: N server processes on one machine behind the same addresses.
 
 One Python process uses one core. The supervisor (this module, no game in it) opens every listening socket of
 the server once (``listener_endpoints``: telnet, and raw, SSH and rlogin when configured), then starts N workers,

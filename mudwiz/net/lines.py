@@ -139,7 +139,7 @@ class LineProtocol(LineReceiver, TimeoutMixin):
                 and not self._buffer and not self._busyReceiving and not self.paused and not self.discarding \
                 and b"\r" not in data and b"\0" not in data and not getattr(self.transport, "disconnecting", False):
             # what nearly every read is, one whole line with nothing before it: acted on here, as ``_read`` and
-            # Twisted's LineReceiver would, without their copies and loops (issue #18: a command's every read)
+            # Twisted's LineReceiver would, without their copies and loops (a command's every read)
             self.lineReceived(data[:-1])
             return
         self._read(data.replace(b"\r\n", b"\n").replace(b"\r", b"\n").replace(b"\0", b""))
@@ -276,16 +276,17 @@ class LineProtocol(LineReceiver, TimeoutMixin):
         self.connection.lost()
 
     def peer_host(self) -> str:
+        """The peer's host, for the output object's log line when writing here fails."""
         return peer(self.socket())
 
     # -- text out (the Outbox)
 
     def send(self, text: str) -> None:
         """The connection's output: held back while a line is acted on (``Outflow.holding``), and on a running
-        server (``hold_per_turn``) whatever causes it, a line or not (a bot's move, a timer, a thread's answer): all of
-        it waits for the reactor's turn to end, so that one event's news leaves as one write a connection, after
-        one commit of its moves. Else written at once. Keys edited here are never held: their echo is written as
-        they come, and text goes around the line being typed as it stands when the text is sent."""
+        server (``hold_per_turn``) whatever causes it, a line or not (a bot's move, a timer, a thread's answer):
+        all of it waits for the reactor's turn to end, so that one event's news leaves as one write a connection,
+        after one commit of its moves. Else written at once. Keys edited here are never held: their echo is written
+        as they come, and text goes around the line being typed as it stands when the text is sent."""
         outflow = self.outflow
         if self.keyboard is not None or outflow.held is None and outflow.turn is None:
             self.emit(text)

@@ -266,7 +266,7 @@ class TelnetLines(LineProtocol, TelnetProtocol):
         """What was held back, as one piece; for a client that never spoke telnet (a program, ``nc``) with
         nothing unusual about it, written here in one step: the bytes ``emit`` would write through ``write``
         and ``_Telnet.write`` (UTF-8, LF as CR LF, no IAC doubled, no EOR or GA), without their six calls. A
-        turn's output is written this way to every JSON connection after every move (issue #18)."""
+        turn's output is written this way to every JSON connection after every move."""
         held = self.held_text
         if not held:
             return

@@ -242,7 +242,7 @@ class _Telnet(TelnetTransport):
 
     def plain(self, piece: bytes) -> bool:
         """Hand a piece of plain data (no IAC) to the protocol at once when it needs none of conch's byte-by-byte
-        reading (issue #18: that loop was some 4 % of a JSON command's CPU): text with no CR, or one line ending
+        reading (that loop was some 4 % of a JSON command's CPU): text with no CR, or one line ending
         in CR LF, which conch makes LF. False, with nothing done, for anything else (a CR elsewhere)."""
         crs = piece.count(b"\r")
         if crs == 0:
