@@ -32,8 +32,8 @@ from twisted.internet.testing import StringTransport  # noqa: E402
 
 from mudwiz.cli import tune_gc  # noqa: E402
 from mudwiz.lobby import Lobby  # noqa: E402
-from mudwiz.net.lines import hold_per_turn  # noqa: E402
 from mudwiz.net.telnet import MudFactory  # noqa: E402
+from mudwiz.outflow import Outflow, install  # noqa: E402
 
 NOT_MOVES = ("/ok", "/start")
 
@@ -92,14 +92,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--profile", help="write a cProfile of the measured commands to this file")
     parser.add_argument("--turns", action="store_true",
-                        help="hold output per turn as a running server does (net/lines.py hold_per_turn): each turn "
+                        help="hold output per turn as a running server does (Outflow.hold_per_turn): each turn "
                              "every client with a move makes it, then what the turn held is written")
     args = parser.parse_args(argv)
     tune_gc()  # the collector as ``mudwiz serve`` runs it
     rng = random.Random(args.seed)
     # the reactor as the clock, never run: its timers (turn clocks) are set and moved as in a server, none fires
     # (``task.Clock`` would sort all its calls at each new one, a cost no server has)
-    factory = MudFactory(Lobby(reactor, bot_delay=0, grace=0, seed=args.seed), "", 0.0)
+    outflow = install(Outflow())  # as makeService builds it
+    factory = MudFactory(Lobby(reactor, bot_delay=0, grace=0, seed=args.seed), "", 0.0, outflow=outflow)
     tables = []
     for t in range(args.tables):
         host = Client(factory, f"h{t}")
@@ -136,7 +137,7 @@ def main(argv: list[str] | None = None) -> None:
         return _NoCall()
 
     if args.turns:
-        hold_per_turn(end_turn_later)
+        outflow.hold_per_turn(end_turn_later)
 
     run(2000)
     profile = cProfile.Profile() if args.profile else None
@@ -149,7 +150,7 @@ def main(argv: list[str] | None = None) -> None:
         profile.dump_stats(args.profile)
     spent = Client.spent
     if args.turns:
-        hold_per_turn(None)
+        outflow.hold_per_turn(None)
     turns = " (per turn)" if args.turns else ""
     print(f"moves {args.tables} tables{turns}: {args.commands} commands ({moves} moves) in {spent:.2f} s CPU: "
           f"{spent / args.commands * 1e6:.0f} µs/command, {spent / moves * 1e6:.0f} µs/move")

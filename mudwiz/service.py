@@ -39,14 +39,13 @@ from mudwiz.connection import LOGIN_TIMEOUT
 from mudwiz.games import available, game_class
 from mudwiz.lobby import ARRIVAL_BURST, ARRIVAL_RATE, PRESENCE_CROWD, Lobby, PresenceLimits
 from mudwiz.net.limits import ConnectionCounter, Limits, raise_fd_limit
-from mudwiz.net.lines import hold_per_turn
 from mudwiz.net.polling import TURN_SOCKETS, cap_turns, lean_turns
 from mudwiz.net.raw import RawFactory
 from mudwiz.net.rlogin import RloginFactory, Trust, TrustError
 from mudwiz.net.ssh import SSHFactory
 from mudwiz.net.telnet import MudFactory
 from mudwiz.node import node_name
-from mudwiz.outflow import gate
+from mudwiz.outflow import Outflow, install
 from mudwiz.ratings import RatingBoard, rate_game
 from mudwiz.restore import read_held, restore_tables, resume_code_of
 from mudwiz.slices import Sliced
@@ -124,9 +123,10 @@ class TableJournalService(service.Service):
 
     name: str | None = "journal"  # type: ignore[assignment]  # IService declares name None until set
 
-    def __init__(self, lobby: Lobby, journal: Journal, writer: StoreWriter | None) -> None:
+    def __init__(self, lobby: Lobby, journal: Journal, writer: StoreWriter | None, outflow: Outflow) -> None:
         self.lobby = lobby
         self.journal = journal
+        self.outflow = outflow
         self.writer = writer
         self._loop: task.LoopingCall | None = None
         self._ungate: Callable[[], None] = lambda: None
@@ -141,11 +141,11 @@ class TableJournalService(service.Service):
 
     def _group(self) -> None:
         """On a running reactor, a turn's moves are journaled in one commit, made before any output leaves, and
-        the output of the turn's lines waits for the turn's end (net/lines.py ``hold_per_turn``): one commit
-        and one write a connection a turn, rather than a commit a move and a write a line (issue #18)."""
+        the output of the turn's lines waits for the turn's end (``Outflow.hold_per_turn``): one commit
+        and one write a connection a turn, rather than a commit a move and a write a line."""
         self.journal.grouped = True
-        self._ungate = gate(self.journal.commit)
-        hold_per_turn(self.lobby.clock.callLater)
+        self._ungate = self.outflow.gate(self.journal.commit)
+        self.outflow.hold_per_turn(self.lobby.clock.callLater)
 
     def _checkpoint(self) -> None:
         assert self.writer is not None
@@ -164,7 +164,7 @@ class TableJournalService(service.Service):
         if self._loop is not None and self._loop.running:
             self._loop.stop()
         if self.journal.grouped:
-            hold_per_turn(None)  # what waits is written now, its moves committed first
+            self.outflow.hold_per_turn(None)  # what waits is written now, its moves committed first
             self._ungate()
         self.journal.stop()
         for table in self.lobby.tables.values():
@@ -254,7 +254,7 @@ def storage(top: service.MultiService, clock: IReactorTime, data: str | None,
     directory): games written from its own thread and passwords worked on in theirs,
     or both inline on a clock with no threads (a fake one)."""
     # First: stopped last, after the store is closed. Taken with PostgreSQL too, though it protects only the SQLite
-    # file: several processes sharing one database (issue #21) will need a lock of their own, not this one.
+    # file: several processes sharing one database will need a lock of their own, not this one.
     DataLock(data_directory(data), node_name() or None).setServiceParent(top)
     url = os.environ.get("MUDWIZ_DATABASE_URL")
     store = open_database(url) if url else open_store(data_directory(data))
@@ -315,6 +315,7 @@ def makeService(
     motd_text = read_motd(motd or os.environ.get("MUDWIZ_MOTD") or DEFAULT_MOTD)
     log.info("{how}", how=compiled.describe())
     top = service.MultiService()
+    outflow = install(Outflow())  # the one way out of every listener's text (and the bus's, the table's)
     records, accounts, writer = storage(top, clock, data)
     think = thinking(top, clock)
     lobby = Lobby(
@@ -340,7 +341,8 @@ def makeService(
     if redis_url() is None:  # a cluster's node restores its own tables once it has joined (cluster/tables.py)
         # a named process its own; one process all
         restore_tables(lobby, records.store.open_tables(node or None), read_held(records.store, node or None))
-    TableJournalService(lobby, lobby.journal, writer).setServiceParent(top)  # after the writer: stopped before it
+    # after the writer: stopped before it
+    TableJournalService(lobby, lobby.journal, writer, outflow).setServiceParent(top)
     top.lobby = lobby  # type: ignore[attr-defined]
     listeners = cluster_node(top, lobby, clock, node) or top
     login_timeout = float(os.environ.get("MUDWIZ_LOGIN_TIMEOUT", LOGIN_TIMEOUT))
@@ -348,15 +350,15 @@ def makeService(
     endpoints = listener_endpoints(listen)
     # what MSSP tells crawlers: the telnet port only (the raw port speaks no telnet, so a crawler there gets no MSSP)
     ports = [p for p in (endpoint_port(listen),) if p]
-    telnet = MudFactory(*shared, name=os.environ.get("MUDWIZ_NAME") or "mudwiz", ports=ports)
+    telnet = MudFactory(*shared, outflow=outflow, name=os.environ.get("MUDWIZ_NAME") or "mudwiz", ports=ports)
     add_listener(listeners, "telnet", listen, telnet, inherited)
-    add_listener(listeners, "raw", endpoints.get("raw"), RawFactory(*shared), inherited)
+    add_listener(listeners, "raw", endpoints.get("raw"), RawFactory(*shared, outflow=outflow), inherited)
     if "ssh" in endpoints:  # off unless set: the host key is made (in the data directory) only for a listening server
-        add_listener(listeners, "ssh", endpoints["ssh"], SSHFactory(*shared, directory=data_directory(data)),
-                     inherited)
+        add_listener(listeners, "ssh", endpoints["ssh"],
+                     SSHFactory(*shared, outflow=outflow, directory=data_directory(data)), inherited)
     if "rlogin" in endpoints:
-        add_listener(listeners, "rlogin", endpoints["rlogin"], RloginFactory(*shared, trust=rlogin_trust()),
-                     inherited)
+        add_listener(listeners, "rlogin", endpoints["rlogin"],
+                     RloginFactory(*shared, outflow=outflow, trust=rlogin_trust()), inherited)
     top.endpoints = getattr(listeners, "endpoints", {})  # type: ignore[attr-defined]
     return top
 

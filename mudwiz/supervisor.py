@@ -1,4 +1,4 @@
-"""``mudwiz serve --workers N``: N server processes on one machine behind the same addresses (issue #21).
+"""``mudwiz serve --workers N``: N server processes on one machine behind the same addresses.
 
 One Python process uses one core. The supervisor (this module, no game in it) opens every listening socket of
 the server once (``listener_endpoints``: telnet, and raw, SSH and rlogin when configured), then starts N workers,
@@ -308,7 +308,7 @@ def run(workers: int, listen: str | None, motd: str | None, data: str | None) ->
     from twisted.internet import reactor
     from twisted.logger import globalLogBeginner
 
-    from mudwiz.net.ssh import host_key
+    from mudwiz.net.sshauth import host_key
     from mudwiz.service import DataLock, cannot_listen, data_directory, listener_endpoints
     from mudwiz.store import StoreError
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from argon2 import PasswordHasher
 from outbox import Outbox
+from turns import outflow
 from twisted.internet.address import IPv4Address
 from twisted.internet.task import Clock
 from twisted.internet.testing import StringTransport
@@ -298,7 +299,7 @@ def test_a_login_still_being_checked_when_the_connection_drops_logs_nobody_in(tm
 
 def telnet_connection(lobby: Lobby) -> tuple[Any, StringTransport]:
     """A connection on the telnet port, its banner read: the protocol, and the transport it writes to."""
-    protocol = MudFactory(lobby, "", 300.0).buildProtocol(IPv4Address("TCP", "10.9.9.9", 4321))
+    protocol = MudFactory(lobby, "", 300.0, outflow=outflow()).buildProtocol(IPv4Address("TCP", "10.9.9.9", 4321))
     transport = StringTransport()
     protocol.makeConnection(transport)
     transport.clear()

@@ -9,17 +9,16 @@ from __future__ import annotations
 from typing import Any
 
 from test_write_batching import Client, table
+from turns import outflow
 from twisted.internet.task import Clock
 
-from mudwiz import outflow
 from mudwiz.lobby import Lobby
-from mudwiz.net.lines import hold_per_turn
 from mudwiz.net.telnet import MudFactory
 
 
 def at_round_end(clock: Clock) -> list[Client]:
     """A Wizard table of four JSON connections whose first round (one card each) has just ended."""
-    clients = table(MudFactory(Lobby(clock, seed=1), "", 0.0))
+    clients = table(MudFactory(Lobby(clock, seed=1), "", 0.0, outflow=outflow()))
     for _ in range(100):
         latest = [[m for m in c.messages() if m["type"] == "state"][-1] for c in clients]
         if latest[0]["phase"] == "roundend":
@@ -42,13 +41,14 @@ def states(client: Client) -> list[dict[str, Any]]:
 def test_oks_in_one_turn_show_each_confirmer_at_once_and_the_rest_once_at_the_turns_end() -> None:
     clock = Clock()
     clients = at_round_end(clock)
-    hold_per_turn(clock.callLater)
+    out = clients[0].outflow
+    out.hold_per_turn(clock.callLater)
     try:
         for c in clients[:3]:
             c.json("/ok")
         clock.advance(0)  # the turn ends
     finally:
-        hold_per_turn(None)
+        out.hold_per_turn(None)
     for i, c in enumerate(clients):
         assert states(c)[-1]["confirmed"] == ["p0", "p1", "p2"], f"p{i}'s last state shows all three"
         assert c.transport.writes == 1, "one write a connection, as for a move"
@@ -62,13 +62,14 @@ def test_oks_in_one_turn_show_each_confirmer_at_once_and_the_rest_once_at_the_tu
 def test_the_last_ok_in_the_turn_deals_and_nobody_is_sent_the_round_end_again() -> None:
     clock = Clock()
     clients = at_round_end(clock)
-    hold_per_turn(clock.callLater)
+    out = clients[0].outflow
+    out.hold_per_turn(clock.callLater)
     try:
         for c in clients:
             c.json("/ok")
         clock.advance(0)
     finally:
-        hold_per_turn(None)
+        out.hold_per_turn(None)
     for c in clients:
         assert states(c)[-1]["phase"] == "bidding", "the next round is dealt and is the last word"
     assert sum(len(states(c)) for c in clients) == 3 + 4, "three confirmers' own states, then the deal's four"
@@ -86,15 +87,16 @@ def test_without_a_turn_hold_the_others_are_shown_with_the_line() -> None:
 
 def test_batch_work_runs_at_once_outside_a_batch_and_a_failing_piece_costs_only_itself() -> None:
     done: list[str] = []
-    outflow.at_batch_end("a", lambda: done.append("now"))
+    out = outflow()
+    out.at_batch_end("a", lambda: done.append("now"))
     assert done == ["now"], "no batch open: at once"
-    outflow.open_batch()
+    out.open_batch()
     try:
-        outflow.at_batch_end("a", lambda: done.append("first"))
-        outflow.at_batch_end("a", lambda: done.append("a, last asked"))
-        outflow.at_batch_end("b", lambda: 1 / 0)
-        outflow.at_batch_end("c", lambda: outflow.at_batch_end("d", lambda: done.append("d, asked by c")))
+        out.at_batch_end("a", lambda: done.append("first"))
+        out.at_batch_end("a", lambda: done.append("a, last asked"))
+        out.at_batch_end("b", lambda: 1 / 0)
+        out.at_batch_end("c", lambda: out.at_batch_end("d", lambda: done.append("d, asked by c")))
         assert done == ["now"], "held until the batch ends"
     finally:
-        outflow.close_batch()
+        out.close_batch()
     assert done == ["now", "a, last asked", "d, asked by c"]

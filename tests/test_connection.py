@@ -10,6 +10,7 @@ import json
 from typing import Any
 
 from outbox import Outbox
+from turns import outflow
 from twisted.internet.address import IPv4Address
 from twisted.internet.task import Clock
 from twisted.internet.testing import StringTransport
@@ -17,7 +18,8 @@ from twisted.internet.testing import StringTransport
 from mudwiz.connection import MAX_LINE, NAME_PROMPT, Connection
 from mudwiz.lobby import Lobby
 from mudwiz.net.limits import ConnectionCounter, Limits
-from mudwiz.net.lines import MAX_BACKLOG, LineFactory, LineProtocol
+from mudwiz.net.lines import MAX_BACKLOG, LineProtocol
+from mudwiz.net.listener import LineFactory
 from mudwiz.net.raw import RawFactory
 from mudwiz.net.telnet import MudFactory
 
@@ -185,7 +187,7 @@ def test_quit_closes_and_a_lost_connection_leaves_the_lobby() -> None:
 def framed(factory_class: type[LineFactory], clock: Clock | None = None, counter: ConnectionCounter | None = None,
            ) -> tuple[LineProtocol, StringTransport, Lobby]:
     lobby = Lobby(clock or Clock(), seed=1)
-    factory = factory_class(lobby, MOTD, 300.0, counter)
+    factory = factory_class(lobby, MOTD, 300.0, counter, outflow=outflow())
     protocol = factory.buildProtocol(IPv4Address("TCP", "10.9.9.9", 4321))
     transport = StringTransport()
     protocol.makeConnection(transport)
@@ -307,7 +309,8 @@ def test_a_server_with_many_connections_refuses_with_one_line() -> None:
     counter = ConnectionCounter(Limits(total=10, headroom=1, unnamed_per_address=1))
     framed(RawFactory, counter=counter)
     lobby = Lobby(Clock(), seed=1)
-    refused = RawFactory(lobby, MOTD, 300.0, counter).buildProtocol(IPv4Address("TCP", "10.9.9.9", 1))
+    refused = RawFactory(lobby, MOTD, 300.0, counter, outflow=outflow()).buildProtocol(
+        IPv4Address("TCP", "10.9.9.9", 1))
     transport = StringTransport()
     refused.makeConnection(transport)
     assert transport.value().startswith(b"too many connections from your address not yet logged in")

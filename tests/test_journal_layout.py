@@ -14,6 +14,7 @@ from typing import Any
 
 from conftest import Backend
 from test_journal import journaled_lobby
+from turns import outflow
 from twisted.internet import reactor
 
 from mudwiz.service import CHECKPOINT_EVERY, StoreWriter, TableJournalService
@@ -107,7 +108,7 @@ def test_a_running_server_prunes_its_journal_in_the_stores_thread_now_and_then(t
     store.add_table_move(1, 0, 0, "bid 9", 2.0)
     clock, lobby = journaled_lobby(store)
     writer = StoreWriter(reactor, store)
-    journal = TableJournalService(lobby, lobby.journal, writer)
+    journal = TableJournalService(lobby, lobby.journal, writer, outflow())
     writer.startService()
     journal.startService()
     try:

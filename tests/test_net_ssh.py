@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from cryptography.hazmat.primitives.asymmetric import ed25519
 from outbox import Outbox
+from turns import outflow
 from twisted.conch.ssh import keys
 from twisted.conch.ssh.session import SSHSession, SSHSessionProcessProtocol
 from twisted.cred.error import UnauthorizedLogin
@@ -24,8 +25,10 @@ from mudwiz.accounts import Accounts
 from mudwiz.connection import Connection
 from mudwiz.lobby import Lobby
 from mudwiz.net.limits import ConnectionCounter, Limits
-from mudwiz.net.lines import MAX_BACKLOG, Refused
-from mudwiz.net.ssh import HOST_KEY, Login, MudTransport, Names, Password, Player, SSHFactory, host_key
+from mudwiz.net.lines import MAX_BACKLOG
+from mudwiz.net.listener import Refused
+from mudwiz.net.ssh import MudTransport, Player, SSHFactory
+from mudwiz.net.sshauth import HOST_KEY, Login, Names, Password, host_key
 from mudwiz.store import StoreError, open_store
 
 SECRET = "a good long password"
@@ -134,7 +137,8 @@ def test_start_as_refuses_a_name_taken_or_held_meanwhile(lobby: Lobby) -> None:
 
 
 def factory(tmp_path: Path, lobby: Lobby, limits: Limits) -> SSHFactory:
-    made = SSHFactory(lobby, "motd", 30.0, ConnectionCounter(limits), directory=str(tmp_path / "keys"))
+    made = SSHFactory(lobby, "motd", 30.0, ConnectionCounter(limits), outflow=outflow(),
+                      directory=str(tmp_path / "keys"))
     made.startFactory()
     return made
 

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from turns import outflow
 from twisted.internet.address import IPv4Address, IPv6Address
 from twisted.internet.task import Clock
 from twisted.internet.testing import StringTransport
@@ -83,7 +84,7 @@ WONT_NAWS, WONT_TTYPE = b"\xff\xfc\x1f", b"\xff\xfc\x18"  # a client's refusals:
 
 
 def telnet_protocol() -> tuple[TelnetLines, StringTransport]:
-    protocol = MudFactory(Lobby(Clock()), "", 300.0, ports=["4000"]).buildProtocol(
+    protocol = MudFactory(Lobby(Clock()), "", 300.0, outflow=outflow(), ports=["4000"]).buildProtocol(
         IPv4Address("TCP", "10.1.2.3", 5555))
     transport = StringTransport()
     protocol.makeConnection(transport)
@@ -133,7 +134,8 @@ def framing(kind: str) -> tuple[LineProtocol, Callable[[bytes], None]]:
     """A connection on the telnet port (``first``: as it starts; ``negotiated``: telnet, its terminal answered, a
     name given) or on the raw port, and how to feed it a read."""
     if kind == "raw":
-        protocol = RawFactory(Lobby(Clock()), "", 300.0).buildProtocol(IPv4Address("TCP", "10.1.2.3", 5555))
+        protocol = RawFactory(Lobby(Clock()), "", 300.0, outflow=outflow()).buildProtocol(
+            IPv4Address("TCP", "10.1.2.3", 5555))
         protocol.makeConnection(StringTransport())
         assert isinstance(protocol, LineProtocol)
         return protocol, protocol.dataReceived
@@ -380,7 +382,7 @@ def test_a_peer_on_a_dual_stack_listener_is_kept_at_its_ipv4_address() -> None:
     """A tcp6 listener reports an IPv4 peer as ``::ffff:127.0.0.1``, which bans keep as ``127.0.0.1``: a ban of the
     address disconnected nobody and spared no sysop's own (found by a probe). The session has the address as bans
     spell it; a real IPv6 address stays as it is."""
-    factory = MudFactory(Lobby(Clock()), "", 300.0)
+    factory = MudFactory(Lobby(Clock()), "", 300.0, outflow=outflow())
     for host, kept in (("::ffff:127.0.0.1", "127.0.0.1"), ("2001:db8::7", "2001:db8::7"), ("10.1.2.3", "10.1.2.3")):
         protocol = factory.buildProtocol(IPv6Address("TCP", host, 5555))
         protocol.makeConnection(StringTransport())

@@ -10,16 +10,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from turns import Turns
+from turns import Turns, outflow
 from twisted.internet.address import IPv4Address
 from twisted.internet.task import Clock
 from twisted.internet.testing import StringTransport
 
 from mudwiz.lobby import Lobby
 from mudwiz.net import lines
-from mudwiz.net.lines import MAX_HELD, SHARE_LINES, hold_per_turn
+from mudwiz.net.lines import MAX_HELD, SHARE_LINES
 from mudwiz.net.telnet import MudFactory
-from mudwiz.outflow import gate
 from mudwiz.store import SQLiteStore
 from mudwiz.table import Journal
 
@@ -40,6 +39,7 @@ class Counting(StringTransport):
 class Client:
     def __init__(self, factory: MudFactory, first: bytes) -> None:
         self.protocol: Any = factory.buildProtocol(IPv4Address("TCP", "10.0.0.1", 4000))
+        self.outflow = factory.outflow
         self.transport = Counting()
         self.protocol.makeConnection(self.transport)
         self.protocol.dataReceived(first)
@@ -78,7 +78,7 @@ def journaled_lobby(tmp_path: Path) -> tuple[Clock, SQLiteStore, Lobby]:
 
 
 def test_a_move_is_one_write_to_each_connection_at_the_table() -> None:
-    factory = MudFactory(Lobby(Clock(), seed=1), "", 0.0)
+    factory = MudFactory(Lobby(Clock(), seed=1), "", 0.0, outflow=outflow())
     clients = table(factory)
     for c in clients:
         c.fresh()
@@ -93,7 +93,7 @@ def test_a_move_is_one_write_to_each_connection_at_the_table() -> None:
 
 def test_output_outside_a_line_is_written_at_once() -> None:
     clock = Clock()
-    factory = MudFactory(Lobby(clock, seed=1), "", 0.0)
+    factory = MudFactory(Lobby(clock, seed=1), "", 0.0, outflow=outflow())
     clients = table(factory)
     clients[0].fresh()
     clock.advance(300 - 30)  # the turn clock's warning, from a timer: nobody's line holds it back
@@ -101,7 +101,7 @@ def test_output_outside_a_line_is_written_at_once() -> None:
 
 
 def test_a_telnet_client_gets_a_burst_in_one_write_and_its_gmcp_before_each_message() -> None:
-    factory = MudFactory(Lobby(Clock(), seed=1), "", 0.0)
+    factory = MudFactory(Lobby(Clock(), seed=1), "", 0.0, outflow=outflow())
     clients = table(factory)
     refuse = b"\xff\xfc\x1f\xff\xfc\x18"  # WONT NAWS, WONT TTYPE: the name waits for them no more
     eor = Client(factory, b"\xff\xfd\x19" + refuse + b"eor\r\n")  # DO EOR, a name
@@ -122,7 +122,7 @@ def test_a_telnet_client_gets_a_burst_in_one_write_and_its_gmcp_before_each_mess
 
 
 def test_a_connection_whose_write_fails_keeps_no_one_elses_text_back() -> None:
-    factory = MudFactory(Lobby(Clock(), seed=1), "", 0.0)
+    factory = MudFactory(Lobby(Clock(), seed=1), "", 0.0, outflow=outflow())
     clients = table(factory)
 
     def broken(data: bytes) -> None:
@@ -144,20 +144,21 @@ def test_on_a_running_server_a_turns_lines_leave_at_its_end_after_one_commit_of_
     then their moves are committed in one go (the journal's gate) before the first byte leaves, and each
     connection is written once with both moves' messages, in order."""
     clock, store, lobby = journaled_lobby(tmp_path)
-    clients = table(MudFactory(lobby, "", 0.0))
+    clients = table(MudFactory(lobby, "", 0.0, outflow=outflow()))
     journaled: list[int] = []  # the moves in the journal when each connection was first written to this turn
     for c in clients:
         c.fresh()
         c.transport.before = lambda: journaled.append(len(store.open_tables()[0].moves))
-    ungate = gate(lobby.journal.commit)
-    hold_per_turn(clock.callLater)
+    out = clients[0].outflow
+    ungate = out.gate(lobby.journal.commit)
+    out.hold_per_turn(clock.callLater)
     try:
         clients[0].json("/bid 0")
         clients[1].json("/bid 1")
         assert [c.transport.writes for c in clients] == [0, 0, 0, 0] and lobby.journal.pending
         clock.advance(0)  # the turn ends
     finally:
-        hold_per_turn(None)
+        out.hold_per_turn(None)
         ungate()
     assert journaled == [2, 2, 2, 2], "committed, both moves at once, before anything was written"
     for c in clients:
@@ -174,9 +175,9 @@ def test_a_burst_of_commands_is_written_as_it_passes_the_held_limit_not_all_at_t
     monkeypatch.setattr(lines, "SHARE_LINES", 1000)
     monkeypatch.setattr(lines, "SHARE_SECONDS", 60.0)
     clock = Clock()
-    client = Client(MudFactory(Lobby(clock, seed=1), "", 0.0), b"/mode json\npaster\n")
+    client = Client(MudFactory(Lobby(clock, seed=1), "", 0.0, outflow=outflow()), b"/mode json\npaster\n")
     client.fresh()
-    hold_per_turn(clock.callLater)
+    client.outflow.hold_per_turn(clock.callLater)
     try:
         client.protocol.dataReceived(b"/help\n" * 100)
         written = len(client.transport.value())
@@ -184,16 +185,17 @@ def test_a_burst_of_commands_is_written_as_it_passes_the_held_limit_not_all_at_t
         assert client.protocol.protocol.held_size <= MAX_HELD
         clock.advance(0)
     finally:
-        hold_per_turn(None)
+        client.outflow.hold_per_turn(None)
     assert [m["type"] for m in client.messages()].count("help") == 100
 
 
 def sharing(name: str) -> tuple[Client, Turns]:
     """A JSON connection logged in as ``name``, on a running server whose turns the test runs (``Turns``)."""
-    client = Client(MudFactory(Lobby(Clock(), seed=1), "", 0.0), b"/mode json\n" + name.encode() + b"\n")
+    factory = MudFactory(Lobby(Clock(), seed=1), "", 0.0, outflow=outflow())
+    client = Client(factory, b"/mode json\n" + name.encode() + b"\n")
     client.fresh()
     turns = Turns()
-    hold_per_turn(turns.callLater)
+    client.outflow.hold_per_turn(turns.callLater)
     return client, turns
 
 
@@ -217,7 +219,7 @@ def test_a_burst_is_acted_on_a_share_a_turn_its_socket_unread_in_between_and_eve
             turns.next()
             taken += 1
     finally:
-        hold_per_turn(None)
+        client.outflow.hold_per_turn(None)
     assert [m["id"] for m in client.messages() if m["type"] == "ok"] == list(range(100))
     assert taken > 100 // SHARE_LINES
     assert client.transport.producerState == "producing"
@@ -248,7 +250,7 @@ def test_a_line_that_took_longer_than_a_share_rests_its_connection_pace_times_as
         turns.next()  # the turn's end, and the rest's end (run here at once)
         turns.next()
     finally:
-        hold_per_turn(None)
+        client.outflow.hold_per_turn(None)
     assert [m["id"] for m in client.messages() if m["type"] == "ok"] == [1, 2]
 
 
@@ -260,7 +262,7 @@ def test_cheap_lines_are_never_rested_only_shared_out_a_turn_at_a_time(monkeypat
         while turns.calls:
             turns.next()
     finally:
-        hold_per_turn(None)
+        client.outflow.hold_per_turn(None)
     assert [m["id"] for m in client.messages() if m["type"] == "ok"] == list(range(10))
     assert set(turns.delays) == {0}
     assert len(turns.delays) >= 10 // 3  # a pause every share, a turn's end every turn
@@ -270,7 +272,7 @@ def test_on_a_running_server_a_bots_move_leaves_as_one_write_after_its_commit(tm
     """Output that no line causes (a bot's move, from its timer) is held to the turn's end as well: each person
     at the table is written once with the move's news and their state, after the move is committed."""
     clock, store, lobby = journaled_lobby(tmp_path)
-    factory = MudFactory(lobby, "", 0.0)
+    factory = MudFactory(lobby, "", 0.0, outflow=outflow())
     host = Client(factory, b"/mode json\nhost\n")
     watcher = Client(factory, b"/mode json\nwatcher\n")
     host.json("/new wizard")
@@ -279,8 +281,9 @@ def test_on_a_running_server_a_bots_move_leaves_as_one_write_after_its_commit(tm
     host.json("/start")
     watcher.json("/watch 1")
     journaled: list[int] = []  # the moves in the journal when each connection was first written to
-    ungate = gate(lobby.journal.commit)
-    hold_per_turn(clock.callLater)
+    out = factory.outflow
+    ungate = out.gate(lobby.journal.commit)
+    out.hold_per_turn(clock.callLater)
     try:
         for c in (host, watcher):
             c.transport.before = lambda: journaled.append(len(store.open_tables()[0].moves))
@@ -307,5 +310,5 @@ def test_on_a_running_server_a_bots_move_leaves_as_one_write_after_its_commit(tm
                 assert journaled == [len(store.open_tables()[0].moves)] * 2, "committed before the first byte"
         assert bots_moved == 3, "the three bots bid"
     finally:
-        hold_per_turn(None)
+        out.hold_per_turn(None)
         ungate()

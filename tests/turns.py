@@ -1,9 +1,18 @@
 """A reactor's ``callLater`` whose turns a test runs one at a time: each call made during a turn runs at the next
-(``task.Clock.advance(0)`` would also run the calls made while it runs: every turn at once)."""
+(``task.Clock.advance(0)`` would also run the calls made while it runs: every turn at once); and the server's
+output object whose turns they are, for the tests that build factories or protocols themselves."""
 
 from __future__ import annotations
 
 from typing import Any
+
+from mudwiz.outflow import Outflow, install
+
+
+def outflow() -> Outflow:
+    """A fresh output object, installed as the process's, as ``makeService`` builds it: hand it to a factory
+    (``outflow=``); the table's parts and the cluster's bus reach it as the process's."""
+    return install(Outflow())
 
 
 class Turns:

@@ -3,45 +3,42 @@
 A transport module (telnet.py, raw.py) only says what sits between this protocol and the socket. The rest is
 here once: lines end in ``\\n``, ``\\r\\n``, ``\\r\\0`` or ``\\r`` (a pair split across two reads is one
 Enter) and are decoded as UTF-8 with replacement; a line longer than ``MAX_LINE`` bytes is refused whole and the
-connection stays up; the login timer; a peer that never reads is dropped after ``MAX_BACKLOG`` bytes; and the
-connection limits, which every listener shares.
+connection stays up; the login timer; a peer that never reads is dropped after ``MAX_BACKLOG`` bytes; each
+connection's share of a reactor turn. Its text leaves through the server's ``Outflow`` (mudwiz/outflow.py), and
+its listener's factory (listener.py) admits it against the connection limits.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from time import perf_counter
 from typing import Any
 
 from twisted.internet.defer import Deferred
 from twisted.internet.interfaces import IDelayedCall, IPushProducer
-from twisted.internet.protocol import Factory, Protocol, connectionDone
+from twisted.internet.protocol import connectionDone
 from twisted.logger import Logger
 from twisted.protocols.basic import LineReceiver
 from twisted.protocols.policies import TimeoutMixin
 from twisted.python.failure import Failure
 from zope.interface import implementer
 
-from mudwiz import outflow
-from mudwiz.connection import LOGIN_TIMEOUT, MAX_LINE, Connection
-from mudwiz.lobby import Lobby
+from mudwiz.connection import MAX_LINE, Connection
 from mudwiz.net import terminal
-from mudwiz.net.limits import ConnectionCounter
 from mudwiz.net.lineedit import Edited, Keyboard
-from mudwiz.net.tcp import tune, write_now
-from mudwiz.outflow import before_output
-from mudwiz.sysops import address_key
+from mudwiz.net.listener import LineFactory
+from mudwiz.net.tcp import tune
 
 log = Logger()
 
 MAX_BACKLOG = 1 << 20  # bytes written while the peer reads nothing; past this the connection is dropped
-# Characters held back for one connection (``holding``) past which they are written at once: what one turn's lines
-# cause is otherwise written in one piece, however much a client's burst of commands asked for, and the backlog
+# Characters held back for one connection (``Outflow.holding``) past which they are written at once: what one turn's
+# lines cause is otherwise written in one piece, however much a client's burst of commands asked for, and the backlog
 # (which counts writes) would see it only once it was all in memory. Twisted's own buffer size.
 MAX_HELD = 1 << 16
 
-# One connection's share of a reactor turn, on a running server (``hold_per_turn``): once it has had this many
-# lines acted on, or they took this long, the rest of what it sent waits for the next turn, its socket unread
+# One connection's share of a reactor turn, on a running server (``Outflow.hold_per_turn``): once it has had this
+# many lines acted on, or they took this long, the rest of what it sent waits for the next turn, its socket unread
 # meanwhile. A read was acted on whole: one client pipelining 5,000 ``/help`` in one write held every other
 # connection up for 3 s, and a costly command (``/replay``) repeated would for minutes.
 SHARE_LINES = 32
@@ -50,88 +47,6 @@ SHARE_SECONDS = 0.005
 # times as long before its next line is read: a client repeating costly commands gets at most a quarter of the
 # server, however fast it sends them. Lines of a few milliseconds, everyone's, are never slowed.
 PACE = 3
-
-_held: list[LineProtocol] | None = None  # while a line is acted on: the connections with text held back
-# While the server holds output until its reactor turn ends (``hold_per_turn``): the reactor's ``callLater``,
-# the connections whose text waits for it, and the call that lets it go.
-_turn: Callable[..., Any] | None = None
-_waiting: list[LineProtocol] = []
-_turn_end: Any = None
-_turns = 0  # turns ended: a connection's share is of the turn this counts
-
-
-def holding(call: Callable[..., None], *args: Any) -> None:
-    """``call(*args)`` with every connection's text held back and written once at its end, one write a
-    connection: a move sends each viewer its events and a state, a dozen messages a table, and every write went
-    through the layers down to the socket on its own (a sixth of a move's CPU, issue #18). What a connection is
-    sent is unchanged and in the same order; it leaves when the line that caused it is done, not earlier
-    (on a running server, when the reactor's turn is: ``hold_per_turn``)."""
-    global _held
-    if _held is not None:  # already held by a caller
-        call(*args)
-        return
-    held: list[LineProtocol] = []
-    _held = held
-    outflow.open_batch()  # its work is done before what it holds is written: below, or at the turn's end
-    try:
-        call(*args)
-    finally:
-        try:
-            if _turn is None:
-                outflow.close_batch()
-        finally:
-            _held = None
-            if _turn is not None:
-                _until_turn_ends(held)
-            else:
-                _release(held)
-
-
-def hold_per_turn(call_later: Callable[..., Any] | None) -> None:
-    """From now on (``call_later``: the reactor's) hold what lines cause until the reactor's turn ends, or no
-    longer (None: what waits is written now). A turn reads every connection that has data; their moves are then
-    committed to the journal at once (one transaction, ``outflow.before_output``) and each connection written
-    once, instead of a commit and a write a line (issue #18). Nothing leaves later than before: Twisted writes
-    a transport's buffer only at its next poll, which comes after the turn's end."""
-    global _turn
-    _turn = call_later
-    if call_later is None:
-        if _turn_end is not None and _turn_end.active():
-            _turn_end.cancel()  # what it would release goes now
-        _end_of_turn()
-
-
-def _until_turn_ends(held: list[LineProtocol]) -> None:
-    global _turn_end
-    _waiting.extend(held)
-    if _turn_end is None and _turn is not None:
-        _turn_end = _turn(0, _end_of_turn)
-
-
-def _end_of_turn() -> None:
-    global _turn_end, _held, _turns
-    _turn_end = None
-    _turns += 1
-    held: list[LineProtocol] = []
-    _held = held  # what the batch's work sends is held with the rest
-    try:
-        outflow.close_batch()
-    finally:
-        _held = None
-    _waiting.extend(held)
-    waiting = _waiting[:]
-    _waiting.clear()
-    _release(waiting)
-
-
-def _release(held: list[LineProtocol]) -> None:
-    for protocol in held:
-        try:
-            protocol.flush()
-        except Exception:  # a bug writing to one connection must not keep the others' text back
-            protocol.held_text.clear()
-            log.failure("writing to {peer} failed", peer=peer(protocol.socket()))
-
 
 @implementer(IPushProducer)
 class Backlog:
@@ -167,6 +82,7 @@ class LineProtocol(LineReceiver, TimeoutMixin):
 
     def __init__(self, factory: LineFactory, address: str) -> None:
         self.factory = factory
+        self.outflow = factory.outflow  # the server's one way out: its gates, and the batch held
         self.address = address
         self.connection = Connection(factory.lobby, self, factory.motd, login_timeout=factory.login_timeout,
                                      address=address)
@@ -175,7 +91,7 @@ class LineProtocol(LineReceiver, TimeoutMixin):
         self.dropped = False
         self.discarding = False  # the start of a line was refused as too long; its tail is still to come
         self.after_refused = b""  # what followed a line refused as too long, in the data being read
-        self.held_text: list[str] = []  # text held back while a line is acted on (``holding``)
+        self.held_text: list[str] = []  # text held back while a line is acted on (``Outflow.holding``)
         self.held_size = 0  # its characters
         # this connection's share of a turn (``SHARE_LINES``): the turn it is of, when it began, its lines so far
         self.share_turn, self.share_began, self.share_lines = -1, 0.0, 0
@@ -223,7 +139,7 @@ class LineProtocol(LineReceiver, TimeoutMixin):
                 and not self._buffer and not self._busyReceiving and not self.paused and not self.discarding \
                 and b"\r" not in data and b"\0" not in data and not getattr(self.transport, "disconnecting", False):
             # what nearly every read is, one whole line with nothing before it: acted on here, as ``_read`` and
-            # Twisted's LineReceiver would, without their copies and loops (issue #18: a command's every read)
+            # Twisted's LineReceiver would, without their copies and loops (a command's every read)
             self.lineReceived(data[:-1])
             return
         self._read(data.replace(b"\r\n", b"\n").replace(b"\r", b"\n").replace(b"\0", b""))
@@ -269,11 +185,12 @@ class LineProtocol(LineReceiver, TimeoutMixin):
         reads no more until the next turn (``SHARE_LINES``), so every other connection's lines come first; after
         a line that took longer than a share, not for ``PACE`` times as long."""
         began = perf_counter()
-        if self.share_turn != _turns:
-            self.share_turn, self.share_began, self.share_lines = _turns, began, 0
+        turns = self.outflow.turns
+        if self.share_turn != turns:
+            self.share_turn, self.share_began, self.share_lines = turns, began, 0
         self._guarded(call, *args)
         self.share_lines += 1
-        if _turn is None or self.paused:
+        if self.outflow.turn is None or self.paused:
             return
         ended = perf_counter()
         if ended - began >= SHARE_SECONDS:
@@ -283,9 +200,10 @@ class LineProtocol(LineReceiver, TimeoutMixin):
 
     def _pause(self, seconds: float) -> None:
         """Read no more for ``seconds`` (0: until the next turn)."""
-        assert _turn is not None
+        turn = self.outflow.turn
+        assert turn is not None
         self._stop_reading()
-        _turn(seconds, self._read_on)
+        turn(seconds, self._read_on)
 
     def _stop_reading(self) -> None:
         self.paused = True  # LineReceiver's own flag: it stops, the rest of the data kept in its buffer
@@ -300,8 +218,9 @@ class LineProtocol(LineReceiver, TimeoutMixin):
         done.addBoth(self._done_waiting)
 
     def _done_waiting(self, result: Any) -> Any:
-        if _turn is not None:
-            _turn(0, self._read_on)  # from the reactor, not from inside the work's last slice
+        turn = self.outflow.turn
+        if turn is not None:
+            turn(0, self._read_on)  # from the reactor, not from inside the work's last slice
         else:
             self._read_on()
         return result
@@ -345,7 +264,7 @@ class LineProtocol(LineReceiver, TimeoutMixin):
         """The connection's own errors are bugs, not bad input: logged with the traceback, they cost the line
         being read, never the connection or the lines after it."""
         try:
-            holding(call, *args)
+            self.outflow.holding(call, *args)
         except Exception:
             log.failure("input from {peer} failed", peer=peer(self.socket()))
 
@@ -356,22 +275,24 @@ class LineProtocol(LineReceiver, TimeoutMixin):
             self.factory.counter.closed(self.address, self.connection.logged_in)
         self.connection.lost()
 
+    def peer_host(self) -> str:
+        """The peer's host, for the output object's log line when writing here fails."""
+        return peer(self.socket())
+
     # -- text out (the Outbox)
 
     def send(self, text: str) -> None:
-        """The connection's output: held back while a line is acted on (``holding``), and on a running server
-        (``hold_per_turn``) whatever causes it, a line or not (a bot's move, a timer, a thread's answer): all of
-        it waits for the reactor's turn to end, so that one event's news leaves as one write a connection, after
-        one commit of its moves. Else written at once. Keys edited here are never held: their echo is written as
-        they come, and text goes around the line being typed as it stands when the text is sent."""
-        if self.keyboard is not None or _held is None and _turn is None:
+        """The connection's output: held back while a line is acted on (``Outflow.holding``), and on a running
+        server (``hold_per_turn``) whatever causes it, a line or not (a bot's move, a timer, a thread's answer):
+        all of it waits for the reactor's turn to end, so that one event's news leaves as one write a connection,
+        after one commit of its moves. Else written at once. Keys edited here are never held: their echo is written
+        as they come, and text goes around the line being typed as it stands when the text is sent."""
+        outflow = self.outflow
+        if self.keyboard is not None or outflow.held is None and outflow.turn is None:
             self.emit(text)
             return
         if not self.held_text:
-            if _held is not None:
-                _held.append(self)
-            else:  # outside any line: held to the turn's end
-                _until_turn_ends([self])
+            outflow.hold(self)  # with the line's output, or outside any line the turn's
             self.held_size = 0
         self.held_text.append(text)
         self.held_size += len(text)
@@ -400,8 +321,7 @@ class LineProtocol(LineReceiver, TimeoutMixin):
             return
         data = terminal.encode(text, self.connection.session.charset)
         if self.unread(len(data)):
-            before_output()
-            write_now(self.transport, data)
+            self.outflow.write(self.transport, data)
 
     def unread(self, size: int) -> bool:
         """Count ``size`` bytes about to be written: False, and the connection dropped, once more than
@@ -436,55 +356,3 @@ class LineProtocol(LineReceiver, TimeoutMixin):
 def peer(transport: Any) -> str:
     """The peer's host for a log line."""
     return str(getattr(transport.getPeer(), "host", "?")) if transport is not None else "?"
-
-
-def edge_address(host: str) -> str:
-    """A peer's address as the server keeps it for its session, limits and bans (``sysops.address_key``): an IPv4
-    address mapped into IPv6 by a dual-stack listener (``::ffff:127.0.0.1``) is its IPv4 address, or a ban of
-    that address would neither disconnect its people nor spare a sysop's own."""
-    try:
-        return address_key(host)
-    except ValueError:  # "" (a unix socket), or not an IP address
-        return host
-
-
-class Refused(Protocol):
-    """A connection over a limit: one line saying why, then closed."""
-
-    def __init__(self, message: str) -> None:
-        self.message = message
-
-    def connectionMade(self) -> None:
-        assert self.transport is not None
-        self.transport.write(self.message.encode() + b"\r\n")
-        self.transport.loseConnection()
-
-
-class LineFactory(Factory):
-    """Shared state of every connection on a listener: the lobby, the message of the day, the login timeout and
-    the connection counts (one counter for all listeners, so the limits hold whatever the transport)."""
-
-    def __init__(
-        self, lobby: Lobby, motd: str, login_timeout: float = LOGIN_TIMEOUT, counter: ConnectionCounter | None = None
-    ) -> None:
-        self.lobby = lobby
-        self.motd = motd
-        self.login_timeout = login_timeout
-        self.counter = counter
-
-    def buildProtocol(self, addr: Any) -> Protocol:
-        address = edge_address(str(getattr(addr, "host", "")))  # "" for a unix socket: no per-address limits
-        if self.counter is not None:
-            refusal = self.counter.admit(address)
-            if refusal is not None:
-                if refusal.news:
-                    log.warn("refusing connections from {address}: {why}", address=address or "?",
-                             why=refusal.message)
-                return Refused(refusal.message)
-        protocol = self.framing(address)
-        protocol.factory = self
-        return protocol
-
-    def framing(self, address: str) -> Protocol:
-        """The protocol a transport puts on an admitted connection, with a ``LineProtocol`` at its top."""
-        raise NotImplementedError

@@ -1,7 +1,7 @@
-"""How many ready sockets one turn of the reactor reads: at most ``TURN_SOCKETS`` (issue #18).
+"""How many ready sockets one turn of the reactor reads: at most ``TURN_SOCKETS``.
 
 Twisted's epoll reactor asks the kernel for every ready socket at once and reads them all before its turn ends,
-and a running server writes a turn's output only at its end (net/lines.py ``hold_per_turn``). At 200 busy
+and a running server writes a turn's output only at its end (mudwiz/outflow.py ``Outflow.hold_per_turn``). At 200 busy
 tables that made turns of ~650 connections and ~25 ms: a move read first waited for all the others, and how
 long a turn lasted swung with how many happened to be ready, so a move's turn latency ranged over twice its
 median. Read at most ``TURN_SOCKETS`` a turn, the output leaves after those; the sockets still ready are
@@ -66,7 +66,7 @@ def lean_turns(reactor: Any) -> bool:
     each ready socket's reader or writer directly. Twisted's ``doPoll`` calls it through ``log.callWithLogger``,
     which asks the socket its log prefix and pushes a copy of the log context with it, so that a legacy
     ``log.msg`` written during the read is tagged with its connection: 2.9 µs a ready socket, ~2 % of a move's
-    CPU at 200 tables (issue #18). mudwiz logs with ``twisted.logger``, whose lines name their module and never
+    CPU at 200 tables. mudwiz logs with ``twisted.logger``, whose lines name their module and never
     read that context. What differs: a legacy line from Twisted's own code during a read says ``-`` where it
     named the connection. An error out of a socket's handling is logged with its traceback and the loop goes on
     to the next socket, as ``callWithLogger`` did.

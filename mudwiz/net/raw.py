@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from twisted.internet.protocol import Protocol
 
-from mudwiz.net.lines import LineFactory, LineProtocol
+from mudwiz.net.lines import LineProtocol
+from mudwiz.net.listener import LineFactory
 
 
 class RawLines(LineProtocol):

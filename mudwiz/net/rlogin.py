@@ -33,7 +33,8 @@ from twisted.python.failure import Failure
 
 from mudwiz.net import terminal
 from mudwiz.net.lineedit import Keyboard
-from mudwiz.net.lines import LineFactory, LineProtocol
+from mudwiz.net.lines import LineProtocol
+from mudwiz.net.listener import LineFactory
 from mudwiz.usertext import BBS_TAG_RULE, bbs_name, bbs_text
 
 log = Logger()

@@ -35,7 +35,7 @@ def write_now(transport: Any, data: bytes) -> None:
     Twisted's buffer, the bytes go to the socket here, as asyncio's transports do, instead of being buffered
     until the reactor's next poll says the socket is writable. Twisted's way costs two ``epoll_ctl`` calls (the
     socket watched for writing, then not) and a pass of the poll loop on every write: a tenth of a move's CPU
-    with four viewers at a table (issue #18). Whatever the socket does not take, or any other transport's
+    with four viewers at a table. Whatever the socket does not take, or any other transport's
     bytes, go through ``transport.write`` as before, after anything already buffered: the order never changes.
 
     It reads Twisted's buffers (``dataBuffer``, ``offset``, ``_tempDataBuffer``: abstract.FileDescriptor's) to
