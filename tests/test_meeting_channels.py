@@ -202,3 +202,10 @@ def test_members_and_channels_of_agree(ops: list[tuple[str, str, str]]) -> None:
             for channel_ in c.channels_of(name_):
                 assert name_ in [m.lower() for m in c.members(channel_)]
         assert sum(not info.builtin for info in listing) <= 2
+
+
+def test_a_built_in_channel_may_have_a_name_users_could_not_make() -> None:
+    c = Channels(["high_card", "help"])
+    assert c.join("ann", "HIGH_CARD").channel == "high_card"
+    with pytest.raises(ChannelRefused):
+        c.join("ann", "low_card")

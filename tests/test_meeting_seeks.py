@@ -193,6 +193,16 @@ def test_match_all_after_ratings_change() -> None:
     assert match.seekers == ("ann", "bob") and len(b) == 0
 
 
+def test_the_search_for_a_set_is_bounded() -> None:
+    ratings = {"x": 1000.0, "y": 1700.0, "z": 1700.0, "d": 1500.0}
+    for limit, found in ((1, False), (2_000, True)):
+        b = SeekBook(ratings, search_limit=limit)
+        b.seek("x", "wizard", players=3, now=1.0, max_rating=1600)  # fits d, not y or z: tried first, in vain
+        b.seek("y", "wizard", players=3, now=2.0, min_rating=1400)
+        b.seek("z", "wizard", players=3, now=3.0, min_rating=1400)
+        assert bool(matches(b.seek("d", "wizard", players=3, now=4.0))) is found
+
+
 # ---------------------------------------------------------------- quick play
 
 

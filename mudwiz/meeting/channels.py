@@ -119,9 +119,8 @@ class Channels:
         self.recent = recent
         self.is_sysop = is_sysop
         self._channels: dict[str, Channel] = {}
-        for name in builtin:
-            key = self.valid(name)
-            self._channels[key] = Channel(key, True, deque(maxlen=recent))
+        for name in builtin:  # trusted (a plugin's game name may fall outside the rule for names users make)
+            self._channels[name.lower()] = Channel(name.lower(), True, deque(maxlen=recent))
         self._joined: dict[str, set[str]] = {}  # lower-case member -> the channels they are on
 
     # ------------------------------------------------------------ reading
@@ -156,12 +155,11 @@ class Channels:
 
     def join(self, name: str, channel: str) -> Joined:
         """Put ``name`` on ``channel``, making it if it is a new valid name."""
-        key = self.valid(channel)
-        found = self._channels.get(key)
-        on = self._joined.get(name.lower(), set())
+        found = self._channels.get(channel.lower())
+        key = found.name if found is not None else self.valid(channel)
         if found is not None and name.lower() in found.members:
             raise ChannelRefused(ChannelRefusal.ALREADY_A_MEMBER, name=key)
-        if len(on) >= self.per_user:
+        if len(self._joined.get(name.lower(), ())) >= self.per_user:
             raise ChannelRefused(ChannelRefusal.TOO_MANY_JOINED, limit=self.per_user)
         made = found is None
         if found is None:

@@ -139,13 +139,17 @@ class SeekRefused(Refused):
 
 class SeekBook:
     """The open seeks. ``ratings`` gives a seeker's rating in a game (a mapping: by lower-case name, a missing name
-    rated ``default_rating``); ``normalise`` fills in an options mapping as a table would (its ``BadOption``
-    passes through, before anything changes); ``max_open`` caps the seeks open at once."""
+    rated ``default_rating``; asked for every seek of a kind at each placing, so it should be a lookup, not a
+    query); ``normalise`` fills in an options mapping as a table would (its ``BadOption`` passes through, before
+    anything changes); ``max_open`` caps the seeks open at once. Finding a set whose ratings all fit is a search
+    for a clique, which ranges chosen to make it slow could make long: ``search_limit`` bounds the seeks tried
+    for one placing, past which the set is not found then (a later placing or ``match_all`` may find it)."""
 
     def __init__(self, ratings: Ratings, *, max_open: int = 200, normalise: Normaliser | None = None,
-                 default_rating: float = FRESH_RATING) -> None:
+                 default_rating: float = FRESH_RATING, search_limit: int = 2_000) -> None:
         self.ratings = ratings
         self.max_open = max_open
+        self.search_limit = search_limit
         self.normalise = normalise
         self.default_rating = default_rating
         self._seeks: dict[str, Seek] = {}  # lower-case owner -> their one seek
@@ -279,12 +283,14 @@ class SeekBook:
         def fits(a: Seek, b: Seek) -> bool:
             return a.admits(rating[b.id]) and b.admits(rating[a.id])
 
+        tries = itertools.count()
+
         def grow(chosen: list[Seek], candidates: list[Seek]) -> list[Seek] | None:
             if len(chosen) == size:
                 return chosen
             for i, candidate in enumerate(candidates):
-                if len(chosen) + len(candidates) - i < size:
-                    break  # too few left to complete the set
+                if len(chosen) + len(candidates) - i < size or next(tries) >= self.search_limit:
+                    break  # too few left to complete the set, or searched long enough
                 found = grow([*chosen, candidate], [c for c in candidates[i + 1:] if fits(candidate, c)])
                 if found is not None:
                     return found
