@@ -13,26 +13,16 @@ lines with the time they were said, so joining shows what is going on. Who ignor
 from __future__ import annotations
 
 import re
-from collections import deque
 from collections.abc import Callable, Container, Iterable
 from dataclasses import dataclass, field
 from enum import Enum
 
+from mudwiz.meeting.recent import Line, RecentLines
 from mudwiz.meeting.refused import Refused
 from mudwiz.usertext import said
 
 CHANNEL_RULE = re.compile(r"[A-Za-z0-9-]{2,16}")  # a channel's name: typeable anywhere, no spaces
 Ignores = Callable[[str], Container[str] | None]  # a member -> the lower-case names they ignore (None: nobody)
-
-
-@dataclass(frozen=True)
-class Line:
-    """One line said on a channel: ``at`` in seconds, ``emote`` for ``/me``."""
-
-    at: float
-    speaker: str
-    text: str
-    emote: bool = False
 
 
 @dataclass
@@ -41,7 +31,7 @@ class Channel:
 
     name: str
     builtin: bool
-    recent: deque[Line]
+    recent: RecentLines
     members: dict[str, str] = field(default_factory=dict)
     muted: set[str] = field(default_factory=set)
 
@@ -120,7 +110,7 @@ class Channels:
         self.is_sysop = is_sysop
         self._channels: dict[str, Channel] = {}
         for name in builtin:  # trusted (a plugin's game name may fall outside the rule for names users make)
-            self._channels[name.lower()] = Channel(name.lower(), True, deque(maxlen=recent))
+            self._channels[name.lower()] = Channel(name.lower(), True, RecentLines(recent))
         self._joined: dict[str, set[str]] = {}  # lower-case member -> the channels they are on
 
     # ------------------------------------------------------------ reading
@@ -146,7 +136,7 @@ class Channels:
         return sorted(self._joined.get(name.lower(), ()))
 
     def recent_lines(self, channel: str) -> tuple[Line, ...]:
-        return tuple(self._find(channel).recent)
+        return self._find(channel).recent.lines()
 
     def is_muted(self, channel: str, name: str) -> bool:
         return name.lower() in self._find(channel).muted
@@ -165,10 +155,10 @@ class Channels:
         if found is None:
             if sum(not c.builtin for c in self._channels.values()) >= self.user_made:
                 raise ChannelRefused(ChannelRefusal.TOO_MANY_CHANNELS, limit=self.user_made)
-            found = self._channels[key] = Channel(key, False, deque(maxlen=self.recent))
+            found = self._channels[key] = Channel(key, False, RecentLines(self.recent))
         found.members[name.lower()] = name
         self._joined.setdefault(name.lower(), set()).add(key)
-        return Joined(key, name, made, tuple(found.recent))
+        return Joined(key, name, made, found.recent.lines())
 
     def leave(self, name: str, channel: str) -> Left:
         found = self._find(channel)
@@ -201,8 +191,7 @@ class Channels:
             raise ChannelRefused(ChannelRefusal.NOT_A_MEMBER, name=found.name)
         if name.lower() in found.muted:
             raise ChannelRefused(ChannelRefusal.MUTED, name=found.name)
-        line = Line(now, speaker, said(text), emote)
-        found.recent.append(line)
+        line = found.recent.add(now, speaker, said(text), emote)
         to = tuple(spelled for key, spelled in sorted(found.members.items())
                    if key == name.lower() or name.lower() not in (ignores(spelled) or ()))
         return Said(found.name, line, to)
