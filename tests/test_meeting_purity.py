@@ -1,5 +1,5 @@
 """The meeting place's rules stay sans-I/O: read with ``ast``, its modules import no Twisted, no sockets, no
-clock, nothing of mudwiz above the leaves (errors, usertext), and print nothing."""
+clock, nothing of mudwiz above the leaves (errors, numbers, usertext), and print nothing."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 import mudwiz.meeting
 
 PACKAGE = Path(mudwiz.meeting.__file__).resolve().parent
-ALLOWED_MUDWIZ = ("mudwiz.errors", "mudwiz.usertext", "mudwiz.meeting")
+ALLOWED_MUDWIZ = ("mudwiz.errors", "mudwiz.numbers", "mudwiz.usertext", "mudwiz.meeting")
 FORBIDDEN = ("twisted", "socket", "time", "datetime", "asyncio", "threading", "random")
 
 

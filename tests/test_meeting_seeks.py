@@ -20,6 +20,7 @@ from mudwiz.meeting.seeks import (
     SeekRefused,
     SeekWithdrawn,
     Withdrawal,
+    nearest_level,
     options_key,
 )
 
@@ -367,3 +368,11 @@ def test_a_compatible_full_set_is_matched_as_its_last_seek_is_placed(players: in
             [match] = found
             assert sorted(match.seekers) == sorted(names[:players]) and len(b) == 0
             assert [s.made for s in match.seeks] == sorted(s.made for s in match.seeks)
+
+
+def test_the_bot_level_nearest_a_rating() -> None:
+    levels = {"good": 1400.0, "random": 600.0, "better": 1800.0}
+    assert nearest_level(1500, levels) == "good"
+    assert nearest_level(1600, levels) == "good"  # a tie: the weaker
+    assert nearest_level(100, levels) == "random"
+    assert nearest_level(1500, {}) is None

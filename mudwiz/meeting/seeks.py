@@ -5,9 +5,9 @@ withdrawn, a ``Match``) that the lobby turns into lines, a table and its seating
 (a new one replaces the old) and at most ``max_open`` in all. Seeks are compatible when they are for the same game,
 the same number of players, both rated or both casual, with the same options once normalised (the table's way of
 filling in defaults is passed in), and each seeker's rating lies inside every other's range. A book never holds a
-full compatible set: each seek placed is matched at once if it completes one, the oldest seeks first, so nobody
-waits behind a set that could already play. Ratings are asked for as matching needs them (a callable or a
-mapping), and time is passed in, so a book is tested by feeding it and a cluster may keep it on any one process.
+full compatible set: a seek placed is matched at once if it completes one, the oldest seeks first. Ratings are
+asked for as matching needs them, and time is passed in: a book is tested by feeding it, and a cluster may keep it
+on any one process.
 """
 
 from __future__ import annotations
@@ -72,6 +72,12 @@ class Seek:
         return inside(rating, self.min_rating, self.max_rating)
 
 
+def nearest_level(rating: float, levels: Mapping[str, float]) -> str | None:
+    """The bot level (of ``levels``: level -> its rating) closest to ``rating``, the weaker on a tie: the bots a
+    quick-play seek is filled with. None when the game has no levels."""
+    return min(levels, key=lambda level: (abs(levels[level] - rating), levels[level]), default=None)
+
+
 def _age(seek: Seek) -> tuple[float, int]:
     return (seek.made, seek.id)
 
@@ -82,9 +88,9 @@ class Withdrawal(Enum):
 
 
 @dataclass(frozen=True)
-class SeekPlaced:
+class SeekPlaced:  # placed, and the one it replaced
     seek: Seek
-    replaced: Seek | None = None  # the owner's seek it took the place of
+    replaced: Seek | None = None
 
 
 @dataclass(frozen=True)
@@ -138,12 +144,10 @@ class SeekRefused(Refused):
 
 
 class SeekBook:
-    """The open seeks. ``ratings`` gives a seeker's rating in a game (a mapping: by lower-case name, a missing name
-    rated ``default_rating``; asked for every seek of a kind at each placing, so it should be a lookup, not a
-    query); ``normalise`` fills in an options mapping as a table would (its ``BadOption`` passes through, before
-    anything changes); ``max_open`` caps the seeks open at once. Finding a set whose ratings all fit is a search
-    for a clique, which ranges chosen to make it slow could make long: ``search_limit`` bounds the seeks tried
-    for one placing, past which the set is not found then (a later placing or ``match_all`` may find it)."""
+    """The open seeks. ``ratings``: a seeker's rating in a game (asked of every seek of a kind at each placing: a
+    lookup, not a query; a mapping's missing name is ``default_rating``); ``normalise`` fills in options as a table
+    would (its ``BadOption`` passes through, before any change); ``max_open`` caps the seeks open. Ranges make
+    matching a clique search: ``search_limit`` bounds the seeks tried a placing (``match_all`` may find more)."""
 
     def __init__(self, ratings: Ratings, *, max_open: int = 200, normalise: Normaliser | None = None,
                  default_rating: float = FRESH_RATING, search_limit: int = 2_000) -> None:
@@ -214,10 +218,9 @@ class SeekBook:
         which may bring seekers inside each other's ranges without any seek being placed."""
         matches = []
         for seek in self.open_seeks():
-            if self._seeks.get(seek.key) is seek:
-                group = self._group_with(seek, seek.players)
-                if group is not None:
-                    matches.append(self._take(group, 0))
+            group = self._group_with(seek, seek.players) if self._seeks.get(seek.key) is seek else None
+            if group is not None:
+                matches.append(self._take(group, 0))
         return matches
 
     # ------------------------------------------------------------ quick play
@@ -233,12 +236,12 @@ class SeekBook:
                    default=None)
 
     def quick(self, asker: str, game: str, *, players: int, now: float, bots_after: float,
-              options: Mapping[str, Any] | None = None, rated: bool = False) -> list[SeekEvent]:
-        """``/quick GAME``: a seek matching the best open one (``best_for``), or a new one of ``players`` with
-        ``options``; either is filled with bots ``bots_after`` seconds on (0: never) if people do not fill it."""
+              options: Mapping[str, Any] | None = None, rated: bool | None = False) -> list[SeekEvent]:
+        """``/quick GAME``: a seek matching the best open one (``best_for``; ``rated`` None: rated or not), or a
+        new one of ``players`` with ``options``; filled with bots ``bots_after`` seconds on (0: never)."""
         best = self.best_for(asker, game, self.rating(asker, game.lower()), rated)
         if best is None:
-            return self.seek(asker, game, players=players, now=now, rated=rated, options=options,
+            return self.seek(asker, game, players=players, now=now, rated=bool(rated), options=options,
                              bots_after=bots_after)
         return self.seek(asker, best.game, players=best.players, now=now, rated=best.rated,
                          options=dict(best.options), bots_after=bots_after)
@@ -273,17 +276,14 @@ class SeekBook:
     def _group_with(self, seek: Seek, size: int, willing_only: bool = False) -> tuple[Seek, ...] | None:
         """``size`` mutually compatible open seeks including ``seek``, the oldest such set (compared oldest seek
         first) in seat order; None when there is none. With ``willing_only`` the others must wait for bots too."""
-        rating = {seek.id: self.rating(seek.owner, seek.game)}
-        pool = []
-        for other in self.open_seeks():
-            if other is not seek and other.kind == seek.kind and (other.due is not None or not willing_only):
-                rating[other.id] = self.rating(other.owner, other.game)
-                pool.append(other)
+        pool = [other for other in self.open_seeks()
+                if other is not seek and other.kind == seek.kind and (other.due is not None or not willing_only)]
+        rating = {s.id: self.rating(s.owner, s.game) for s in (seek, *pool)}
 
         def fits(a: Seek, b: Seek) -> bool:
             return a.admits(rating[b.id]) and b.admits(rating[a.id])
 
-        tries = itertools.count()
+        tries = itertools.count()  # bounds the search
 
         def grow(chosen: list[Seek], candidates: list[Seek]) -> list[Seek] | None:
             if len(chosen) == size:
