@@ -62,6 +62,13 @@ def door(path: Path, rlogin: int, minute: str, secret: str = SECRET) -> Terminal
                      "--secret", secret], env=env)
 
 
+def door32_caller(tmp_path: Path, rlogin: int, handle: str = "Door Lee", minute: str = "60") -> Terminal:
+    """The door run for a DOOR32.SYS caller of ``handle`` (written in ``tmp_path``)."""
+    drop = tmp_path / "door32.sys"
+    drop.write_text(door32(handle=handle), encoding="cp437")
+    return door(drop, rlogin, minute=minute)
+
+
 def screen_of(text: str) -> list[str]:
     screen = pyte.Screen(80, 24)
     pyte.Stream(screen).feed(text)
@@ -215,10 +222,7 @@ def test_a_server_address_that_is_no_rlogin_port_is_one_line_saying_so(rlogin_se
 def test_an_accented_handle_loses_its_accents_not_its_letters(rlogin_server, tmp_path) -> None:
     """The door read the drop file as CP437 and sent the handle so, where the rlogin port reads UTF-8: José
     Müller came in as Jos_Mller (found by a probe). bbs.md: accents are dropped from their letters."""
-    _, rlogin = rlogin_server
-    drop = tmp_path / "door32.sys"
-    drop.write_text(door32(handle="José Müller"), encoding="cp437")
-    caller = door(drop, rlogin, minute="60")
+    caller = door32_caller(tmp_path, rlogin_server[1], "José Müller")
     try:
         caller.read_until(b"Welcome, Jose_Muller@door!")
     finally:
@@ -284,9 +288,7 @@ def test_the_server_killed_under_a_caller_is_one_line_a_key_and_exit_1(tmp_path)
                                MUDWIZ_RLOGIN=f"tcp:{rlogin}:interface=127.0.0.1", MUDWIZ_RLOGIN_BBS=f"door:{SECRET}")
     server.start()
     eventually(lambda: listening(rlogin), what="the rlogin port")
-    drop = tmp_path / "door32.sys"
-    drop.write_text(door32(), encoding="cp437")
-    caller = door(drop, rlogin, minute="60")
+    caller = door32_caller(tmp_path, rlogin)
     try:
         caller.read_until(b"Welcome, Door_Lee@door!")
         caller.type("/new wizard")
@@ -302,10 +304,7 @@ def test_the_server_killed_under_a_caller_is_one_line_a_key_and_exit_1(tmp_path)
 
 
 def test_a_callers_own_quit_ends_the_door_with_0_and_no_such_line(rlogin_server, tmp_path) -> None:
-    _, rlogin = rlogin_server
-    drop = tmp_path / "door32.sys"
-    drop.write_text(door32(handle="Quitter"), encoding="cp437")
-    caller = door(drop, rlogin, minute="60")
+    caller = door32_caller(tmp_path, rlogin_server[1], "Quitter")
     try:
         caller.read_until(b"Welcome, Quitter@door!")
         os.write(caller.master, b"/quot\x7f\x7fit\r")  # typed with a slip, rubbed out: /quit

@@ -73,6 +73,26 @@ class MeetingSQL:
     def _hold_off(self, db: DB, table: str) -> None:
         raise NotImplementedError
 
+    def _add_capped(self, table: str, owner_column: str, owner: str, item: tuple[str, str], limit: int,
+                    more: dict[str, Any]) -> bool:
+        """A row of ``owner``'s list in ``table`` for ``item`` (its column, value) and the columns ``more``; False
+        when the list has it already, ``ListFull`` when it holds ``limit`` rows. One transaction that no other
+        writer of the table overtakes, so two processes adding at once cannot pass the limit."""
+        column, value = item
+        with self._transaction() as db:
+            self._hold_off(db, table)
+            if db.execute(self._sql(f"SELECT 1 FROM {table} WHERE {owner_column} = ? AND {column} = ?"),
+                          (owner, value)).fetchone() is not None:
+                return False
+            (held,) = db.execute(self._sql(f"SELECT count(*) FROM {table} WHERE {owner_column} = ?"),
+                                 (owner,)).fetchone()
+            if held >= limit:
+                raise ListFull(limit)
+            columns = ", ".join([owner_column, column, *more])
+            marks = ", ".join("?" * (2 + len(more)))
+            db.execute(self._sql(f"INSERT INTO {table} ({columns}) VALUES ({marks})"), (owner, value, *more.values()))
+        return True
+
     # ------------------------------------------------------------ messages
 
     def leave_message(self, sender: str, recipient: str, text: str, sent: float, limit: int) -> Message:
@@ -146,18 +166,8 @@ class MeetingSQL:
 
     def add_notify(self, owner: str, target: str, limit: int) -> bool:
         """Put ``target`` on ``owner``'s list (False: it was there); ``ListFull`` when the list holds ``limit``."""
-        with self._transaction() as db:
-            self._hold_off(db, "notify")
-            if db.execute(self._sql("SELECT 1 FROM notify WHERE owner_key = ? AND target_key = ?"),
-                          (owner.lower(), target.lower())).fetchone() is not None:
-                return False
-            (held,) = db.execute(self._sql("SELECT count(*) FROM notify WHERE owner_key = ?"),
-                                 (owner.lower(),)).fetchone()
-            if held >= limit:
-                raise ListFull(limit)
-            db.execute(self._sql("INSERT INTO notify (owner_key, target_key, target) VALUES (?, ?, ?)"),
-                       (owner.lower(), target.lower(), target))
-        return True
+        return self._add_capped("notify", "owner_key", owner.lower(), ("target_key", target.lower()), limit,
+                                {"target": target})
 
     def remove_notify(self, owner: str, target: str) -> bool:
         return self._write(self._sql("DELETE FROM notify WHERE owner_key = ? AND target_key = ?"),
@@ -180,18 +190,7 @@ class MeetingSQL:
 
     def join_channel(self, name: str, channel: str, limit: int) -> bool:
         """Keep ``channel`` (lower case) among ``name``'s (False: it was); ``ListFull`` past ``limit`` channels."""
-        with self._transaction() as db:
-            self._hold_off(db, "channel_members")
-            if db.execute(self._sql("SELECT 1 FROM channel_members WHERE name_key = ? AND channel = ?"),
-                          (name.lower(), channel)).fetchone() is not None:
-                return False
-            (held,) = db.execute(self._sql("SELECT count(*) FROM channel_members WHERE name_key = ?"),
-                                 (name.lower(),)).fetchone()
-            if held >= limit:
-                raise ListFull(limit)
-            db.execute(self._sql("INSERT INTO channel_members (name_key, channel) VALUES (?, ?)"),
-                       (name.lower(), channel))
-        return True
+        return self._add_capped("channel_members", "name_key", name.lower(), ("channel", channel), limit, {})
 
     def leave_channel(self, name: str, channel: str) -> bool:
         return self._write(self._sql("DELETE FROM channel_members WHERE name_key = ? AND channel = ?"),
