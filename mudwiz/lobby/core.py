@@ -16,7 +16,6 @@ from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
 
 from mudwiz.accounts import Accounts
-from mudwiz.errors import BadCommand
 from mudwiz.lobby.directory import Directory, Local
 from mudwiz.lobby.keeping import Kept
 from mudwiz.lobby.names import Names
@@ -34,6 +33,9 @@ log = Logger(namespace="mudwiz.lobby")  # a compiled module has no frame for Log
 
 
 class Lobby:
+    """The face the commands and connections call: each call is the method of the part that holds what it is
+    about (``_face``), but arriving and leaving, which touch every part in turn."""
+
     def __init__(
         self,
         clock: IReactorTime,
@@ -52,8 +54,8 @@ class Lobby:
         self.slices: Runner = inline
         self._directory: Directory = Local()
         self.people = People(clock, presence, records, self._directory)
-        self.table_list = TableList(clock, self._directory, self._table_closed, bot_delay=bot_delay, seed=seed,
-                                    think=think, idle_close=idle_close, records=records)
+        self.table_list = TableList(clock, self._directory, self._table_closed, self.people.lobby_notice,
+                                    bot_delay=bot_delay, seed=seed, think=think, idle_close=idle_close, records=records)
         self.kept = Kept(clock, grace, self.table_list.tables, self._release)
         self.names = Names(clock, self.people, self.table_list, self.kept, self._directory)
         self._face()
@@ -83,6 +85,7 @@ class Lobby:
         self.keep_watch = self.kept.keep_watch
         self.watch_again = self.kept.watch_again
         self.hold_seat = self.kept.hold_seat
+        self.new_table = self.table_list.new_table
         self.table_summaries = self.table_list.summaries
         self.make_table = self.table_list.make_table
         self.table = self.table_list.table
@@ -207,13 +210,6 @@ class Lobby:
         self.names.release(name)
 
     # ------------------------------------------------------------ tables
-
-    def new_table(self, session: Session, game: str) -> Table:
-        if session.table is not None:
-            raise BadCommand(f"you are at table {session.table.id}; /leave it first")
-        table = self.make_table(self.table_list.new_table_id(), game, session)
-        self.people.lobby_notice(f"{session.name} opens table {table.id} ({table.game_class.title}).", exclude=session)
-        return table
 
     def _table_closed(self, table: Table) -> None:
         """``table`` is unlisted: the seats it kept are gone, and the names nothing holds any more with them."""

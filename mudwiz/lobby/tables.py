@@ -17,14 +17,16 @@ from mudwiz.thinking import Think
 
 
 class TableList:
-    """This process's tables, by number. ``closed`` is told of each table that closes (after it is unlisted)."""
+    """This process's tables, by number. ``closed`` is told of each table that closes (after it is unlisted),
+    ``notice`` says a line to the lobby (one opened)."""
 
-    def __init__(self, clock: IReactorTime, directory: Directory, closed: Callable[[Table], None], *,
-                 bot_delay: float, seed: int | None, think: Think, idle_close: float = IDLE_CLOSE,
-                 records: Records | None = None) -> None:
+    def __init__(self, clock: IReactorTime, directory: Directory, closed: Callable[[Table], None],
+                 notice: Callable[[str, Session | None], None], *, bot_delay: float, seed: int | None, think: Think,
+                 idle_close: float = IDLE_CLOSE, records: Records | None = None) -> None:
         self.clock = clock
         self.directory = directory
         self.closed = closed
+        self.notice = notice
         self.bot_delay = bot_delay
         self.seeds = random.Random(seed)
         self.think = think
@@ -33,6 +35,13 @@ class TableList:
         self.journal: Journal | None = None  # set by makeService; None: tables do not survive a restart
         self.tables: dict[int, Table] = {}
         self.next_id = 1  # the next number this process gives on its own, above every table it has had
+
+    def new_table(self, session: Session, game: str) -> Table:
+        if session.table is not None:
+            raise BadCommand(f"you are at table {session.table.id}; /leave it first")
+        table = self.make_table(self.new_table_id(), game, session)
+        self.notice(f"{session.name} opens table {table.id} ({table.game_class.title}).", session)
+        return table
 
     def new_table_id(self) -> int:
         """The number of the next table opened here (a cluster's processes draw theirs from a shared counter)."""
