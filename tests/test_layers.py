@@ -264,3 +264,10 @@ def test_a_cluster_module_reaching_above_it_is_caught_wherever_the_import_is() -
     )
     assert sorted((i.source, i.target) for i in cluster_breaches(all_imports(modules))) == [
         ("mudwiz.cluster.tables", "mudwiz.lobby"), ("mudwiz.cluster.visits", "mudwiz.commands")]
+
+
+def test_the_lobby_names_no_cluster() -> None:
+    """The lobby asks the rest of the server through its ``Directory`` alone: not one of its modules names the
+    cluster, even in a type hint, so it has no branch of its own for a cluster's node."""
+    assert not [str(i) for i in all_imports(sources()) if _within(i.source, ("mudwiz.lobby",))
+                and _within(i.target, CLUSTER)]
