@@ -17,7 +17,8 @@ HOT = (
     "games.base", "games.wizard", "games.witches",
     "table.__init__", "table.botdriver", "table.botseat", "table.core", "table.fanout", "table.journal",
     "table.options", "table.pacing", "table.recording", "table.seating", "table.timers",
-    "render.jsonl", "connection", "session", "lobby", "outflow",
+    "render.jsonl", "connection", "session", "outflow",
+    "lobby.__init__", "lobby.core", "lobby.directory", "lobby.keeping", "lobby.names", "lobby.people", "lobby.tables",
 )
 
 

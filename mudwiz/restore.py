@@ -57,8 +57,8 @@ def restore_tables(lobby: Lobby, journaled: list[JournaledTable], held: Sequence
         except Exception as exc:  # a bad entry costs its table, never the server
             half_built = lobby.tables.get(saved.id)
             if half_built is not None:
-                lobby._table_closed(half_built)  # unlisted, and no kept seat's timer left pointing at it
-            lobby._next_table = max(lobby._next_table, saved.id + 1)  # its id stays its own, for a later look
+                lobby.table_list.unlist(half_built)  # unlisted, and no kept seat's timer left pointing at it
+            lobby.table_list.taken(saved.id)  # its id stays its own, for a later look
             log.error("table {table} NOT restored from the journal: {why}", table=saved.id,
                       why=f"{type(exc).__name__}: {exc}")
     return restored
@@ -69,7 +69,7 @@ def forget_empty(lobby: Lobby, table_id: int) -> None:
     bots only (its last people left on purpose, and the process died before the close was journaled): there is
     nothing to restore, and it goes from the journal. It was refused as a bad entry (``no seats``), logged as an
     error at every start, and kept; a table of bots came back with no host."""
-    lobby._next_table = max(lobby._next_table, table_id + 1)
+    lobby.table_list.taken(table_id)
     store = lobby.journal.store if lobby.journal is not None else None
     if store is None:
         return

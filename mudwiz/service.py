@@ -32,10 +32,9 @@ from twisted.logger import Logger
 from mudwiz import compiled
 from mudwiz.accounts import Accounts
 from mudwiz.cluster.bus import redis_url
-from mudwiz.cluster.presence import Presence
 from mudwiz.cluster.service import ClusterService, cluster_node_name
-from mudwiz.cluster.tables import ClusterTables
 from mudwiz.connection import LOGIN_TIMEOUT
+from mudwiz.directories import join_cluster
 from mudwiz.games import available, game_class
 from mudwiz.lobby import ARRIVAL_BURST, ARRIVAL_RATE, PRESENCE_CROWD, Lobby, PresenceLimits
 from mudwiz.net.limits import ConnectionCounter, Limits, raise_fd_limit
@@ -378,9 +377,7 @@ def cluster_node(top: service.MultiService, lobby: Lobby, clock: IReactorTime, n
 
     cluster = ClusterService(url, node, clock, failed)
     cluster.setServiceParent(top)
-    lobby.cluster = cluster
-    cluster.add(Presence(lobby, cluster))  # who is online on the other nodes; lobby talk across them
-    cluster.add(ClusterTables(lobby, cluster, clock, lobby.records.store if lobby.records else None))
+    join_cluster(lobby, cluster, clock)  # the lobby's directory: the other nodes' users and tables
     return cluster
 
 

@@ -16,6 +16,7 @@ from twisted.internet import task
 from mudwiz.cluster.service import ClusterService
 from mudwiz.cluster.tables import ClusterTables, code_hash
 from mudwiz.cluster.visits import ANSWER_WITHIN, UNHEARD_WAIT
+from mudwiz.directories import join_cluster
 from mudwiz.errors import MudwizError
 from mudwiz.lobby import Lobby
 
@@ -25,7 +26,7 @@ def node() -> tuple[Lobby, ClusterTables, task.Clock, Published]:
     clock = task.Clock()
     lobby = Lobby(clock)
     cluster = ClusterService("redis://localhost:1/0", "n1", clock, failed=lambda why: None)
-    part = ClusterTables(lobby, cluster, clock, store=None)
+    part = join_cluster(lobby, cluster, clock).tables
     redis = Published()
     cluster.bus.redis = redis
     part.ids = list(range(201, 301))  # as if drawn from a store

@@ -28,6 +28,7 @@ from wire import ROOT, JsonClient, RestartableServer, eventually, play_until_gam
 from mudwiz.cluster.bus import Bus
 from mudwiz.cluster.presence import Presence, Replica, merged
 from mudwiz.cluster.service import ClusterService
+from mudwiz.directories import join_cluster
 from mudwiz.errors import BadCommand
 from mudwiz.lobby import Lobby
 
@@ -80,8 +81,16 @@ def lone_node(name: str = "n2") -> tuple[Lobby, Bus, Published, Clock]:
     cluster = ClusterService("redis://localhost", name, clock, failed=lambda why: None)
     published = Published()
     cluster.bus.redis = published
-    lobby.remote = Presence(lobby, cluster)
+    started(lobby, cluster, clock)
     return lobby, cluster.bus, published, clock
+
+
+def started(lobby: Lobby, cluster: ClusterService, clock: Clock) -> Presence:
+    """``lobby``'s node's presence, as once started (there is no Redis to start on); table numbers as if drawn."""
+    directory = join_cluster(lobby, cluster, clock)
+    directory.presence.running = True
+    directory.tables.ids = list(range(1, 101))
+    return directory.presence
 
 
 def hear(bus: Bus, op: str, node: str, **fields: Any) -> None:
@@ -104,7 +113,7 @@ def test_a_game_rated_on_one_node_makes_the_others_read_its_players_ratings_agai
     cluster = ClusterService("redis://localhost", "n2", clock, failed=lambda why: None)
     published = Published()
     cluster.bus.redis = published
-    lobby.remote = Presence(lobby, cluster)
+    started(lobby, cluster, clock)
     assert lobby.records is not None
     board: RatingBoard = lobby.records.board
     rating = Rating("Ann", "wizard", 25.0, 8.0, 1000, 1, 0.0)
@@ -149,7 +158,7 @@ def test_a_node_tells_of_its_users_and_merges_the_others_into_its_lobby() -> Non
     hear(bus, "user_on", "n1", row=row("Bot1"))  # a person on n1: no bot at a table here takes that name
     assert lobby.free_bot_name(lobby.new_table(cy, "wizard")) == "bot2"
 
-    lobby.remote.node_gone("n1")  # type: ignore[union-attr]
+    lobby.directory.presence.node_gone("n1")  # type: ignore[attr-defined]
     assert [r["name"] for r in lobby.who()] == ["ann", "cy"] and lobby.online() == 2
     lobby.disconnect(cy)
     assert published.ops("user_off")[-1][1]["name"] == "cy"

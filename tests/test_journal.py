@@ -80,7 +80,7 @@ def test_a_table_comes_back_at_its_last_move_and_its_game_is_recorded_once_whole
 
     clock2, lobby2 = journaled_lobby(store, seed=99)  # the server after a crash: same file, nothing else
     [table] = restore_tables(lobby2, store.open_tables())
-    assert table.id == 1 and lobby2.tables == {1: table} and lobby2._next_table == 2
+    assert table.id == 1 and lobby2.tables == {1: table} and lobby2.table_list.next_id == 2
     assert table.game is not None and table.game.log == before.game.log and table.game.seed == before.game.seed
     assert [(s.name, type(s).__name__) for s in table.seats] == [("Alice", "Absent"), ("bot1", "BotSession"),
                                                                    ("bot2", "BotSession")]
@@ -162,7 +162,7 @@ def test_a_table_with_nobody_at_it_is_dropped_from_the_journal_at_a_restart(stor
         assert restore_tables(lobby2, store.open_tables()) == []
     finally:
         globalLogPublisher.removeObserver(logged.append)
-    assert store.open_tables() == [] and lobby2._next_table == 2
+    assert store.open_tables() == [] and lobby2.table_list.next_id == 2
     assert not [e for e in logged if e.get("log_level") == LogLevel.error]
     bots_only = [{"name": "bot1", "kind": "bot:random"}]
     store.save_table(5, {"game": "wizard", "host": "", "options": {}, "seats": bots_only})
@@ -301,7 +301,7 @@ def test_a_bad_entry_costs_its_table_only_and_says_why_in_one_line(store: Store)
         restored = restore_tables(lobby2, store.open_tables())
     finally:
         globalLogPublisher.removeObserver(lines.append)
-    assert [t.id for t in restored] == [1] and set(lobby2.tables) == {1} and lobby2._next_table == 9
+    assert [t.id for t in restored] == [1] and set(lobby2.tables) == {1} and lobby2.table_list.next_id == 9
     errors = [e for e in lines if e.get("log_level") is not None and e["log_level"].name == "error"]
     assert [e["table"] for e in errors] == [7, 8]
     assert "chess" in errors[0]["why"]

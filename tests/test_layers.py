@@ -32,6 +32,13 @@ LOWER = ("mudwiz.games", "mudwiz.bots", "mudwiz.render")
 UPPER = ("mudwiz.table", "mudwiz.lobby", "mudwiz.commands", "mudwiz.session", "mudwiz.connection", "mudwiz.net")
 # The store is a low layer of its own: the lower layers never reach it, and it reaches nothing above it.
 STORE = ("mudwiz.store",)
+# The cluster stands below the lobby and all that stands on it: the lobby asks it through the ``Directory`` it
+# implements (``mudwiz.lobby.directory``, the one part of the lobby below it), and what the commands, the
+# connection and the restore do for it is handed in at startup (``mudwiz.directories``).
+CLUSTER = ("mudwiz.cluster",)
+ABOVE_THE_CLUSTER = ("mudwiz.lobby", "mudwiz.commands", "mudwiz.connection", "mudwiz.net", "mudwiz.restore",
+                     "mudwiz.sysops", "mudwiz.service", "mudwiz.directories")
+BELOW_THE_CLUSTER = ("mudwiz.lobby.directory",)
 TYPE_ONLY_CYCLES = ("mudwiz.table", "mudwiz.session")  # where a TYPE_CHECKING import may close a cycle
 
 
@@ -147,6 +154,13 @@ def layer_breaches(imports: Iterable[Import]) -> list[Import]:
             or (_within(i.source, STORE) and _within(i.target, UPPER))]
 
 
+def cluster_breaches(imports: Iterable[Import]) -> list[Import]:
+    """Imports, TYPE_CHECKING ones and those inside a function included, by a module of the cluster of anything
+    above it."""
+    return [i for i in imports if _within(i.source, CLUSTER) and _within(i.target, ABOVE_THE_CLUSTER)
+            and not _within(i.target, BELOW_THE_CLUSTER)]
+
+
 # ---------------------------------------------------------------- the real tree
 
 
@@ -234,3 +248,26 @@ def test_the_store_is_reached_by_no_lower_layer_and_reaches_no_upper_one() -> No
     )
     assert sorted((i.source, i.target) for i in layer_breaches(all_imports(modules))) == [
         ("mudwiz.render.x", "mudwiz.store"), ("mudwiz.store.base", "mudwiz.lobby")]
+
+
+def test_the_cluster_imports_nothing_above_it() -> None:
+    assert not [str(i) for i in cluster_breaches(all_imports(sources()))]
+
+
+def test_a_cluster_module_reaching_above_it_is_caught_wherever_the_import_is() -> None:
+    modules = made_up(
+        mudwiz__cluster__visits="def f():\n    from mudwiz.commands import dispatch\n",
+        mudwiz__cluster__tables=("from typing import TYPE_CHECKING\nfrom mudwiz.lobby.directory import Held\n"
+                                 "if TYPE_CHECKING:\n    from mudwiz.lobby import Lobby\n"),
+        mudwiz__cluster__bus="from mudwiz.session import Session\n",
+        mudwiz__commands="", mudwiz__session="", mudwiz__lobby__init="", mudwiz__lobby__directory="",
+    )
+    assert sorted((i.source, i.target) for i in cluster_breaches(all_imports(modules))) == [
+        ("mudwiz.cluster.tables", "mudwiz.lobby"), ("mudwiz.cluster.visits", "mudwiz.commands")]
+
+
+def test_the_lobby_names_no_cluster() -> None:
+    """The lobby asks the rest of the server through its ``Directory`` alone: not one of its modules names the
+    cluster, even in a type hint, so it has no branch of its own for a cluster's node."""
+    assert not [str(i) for i in all_imports(sources()) if _within(i.source, ("mudwiz.lobby",))
+                and _within(i.target, CLUSTER)]

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import bisect
 import heapq
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from twisted.internet import defer, task
 from twisted.logger import Logger
@@ -27,8 +27,8 @@ from mudwiz.session import Session
 
 if TYPE_CHECKING:
     from mudwiz.cluster.service import ClusterService
+    from mudwiz.cluster.upper import Home
     from mudwiz.ratings import RatingBoard
-    from mudwiz.sysops import Sysops
 
 log = Logger()
 
@@ -37,20 +37,6 @@ HELLO_WAIT = 2.0  # seconds a starting node waits for the snapshots of the nodes
 TWIN_SETTLES = 1.0  # seconds after two nodes let one name in before the one that kept it says its row again
 SHOWN = ("name", "where", "rating", "rating_game")  # what a /who row shows of a replica's row
 Row = dict[str, Any]
-
-
-class Home(Protocol):
-    """What the presence needs of this node's lobby (a Protocol, as the lobby names the presence)."""
-
-    users: dict[str, Session]
-    remote: Presence | None
-    sysops: Sysops | None
-
-    def in_lobby(self) -> list[Session]: ...
-
-    def where(self, session: Session) -> str: ...
-
-    def shown_rating(self, session: Session) -> dict[str, Any]: ...
 
 
 class Replica:
@@ -126,7 +112,8 @@ class RemoteUser(Session):
 
 
 class Presence:
-    """The presence as a part of a ``ClusterService``: ``lobby.remote`` once started."""
+    """The presence as a part of a ``ClusterService``: the users of the other nodes, as the node's directory
+    (directory.py) gives them to the lobby while it runs."""
 
     def __init__(self, lobby: Home, cluster: ClusterService, refresh: float = REFRESH) -> None:
         self.lobby = lobby
@@ -136,6 +123,7 @@ class Presence:
         self.sent: dict[str, Row] = {}  # lower name -> the row last published of each user of this node
         self.snapshots_from: set[str] = set()  # the nodes whose snapshot came since the start
         self.refresh_every = refresh
+        self.running = False  # started and not stopped: the lobby hears of the other nodes' users only then
         self._loop: task.LoopingCall | None = None
         handlers = {"user_on": self._user_at, "user_at": self._user_at, "user_off": self._user_off,
                     "users": self._users, "hello": self._hello, "chat": self._chat, "notice": self._notice,
@@ -161,7 +149,7 @@ class Presence:
     # ------------------------------------------------------------ joining and leaving
 
     def start(self) -> defer.Deferred[Any]:
-        self.lobby.remote = self
+        self.running = True
         self._loop = task.LoopingCall(self.refresh)
         self._loop.clock = self.bus.reactor
         self._loop.start(self.refresh_every, now=False)
@@ -184,7 +172,7 @@ class Presence:
         """The users' departures are not published any more: ``bye`` tells the others they all left."""
         if self._loop is not None and self._loop.running:
             self._loop.stop()
-        self.lobby.remote = None
+        self.running = False
 
     def send_snapshot(self, node: str) -> None:
         self.bus.send(node, self.snapshot())
@@ -304,10 +292,11 @@ class Presence:
     def announce(self, message: dict[str, Any]) -> None:
         self.bus.broadcast({"op": "announce", "message": message})
 
-    def ban_address(self, address: str, text: str, by: str, until: float | None) -> None:
+    def ban_address(self, address: str, text: str, by: str, until: float | None) -> bool:
         """A sysop here banned ``address``: every node closes its own connections from it (the addresses of a
         node's users stay on that node: rows, which every /who shows, carry none)."""
         self.bus.broadcast({"op": "ban_address", "address": address, "text": text, "by": by, "until": until})
+        return True
 
     def board(self) -> RatingBoard | None:
         records = getattr(self.lobby, "records", None)

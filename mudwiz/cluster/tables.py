@@ -22,18 +22,16 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from twisted.internet import defer, task
 from twisted.internet.interfaces import IDelayedCall, IReactorTime
 from twisted.logger import Logger
 
-from mudwiz.cluster.seats import Held
 from mudwiz.cluster.visits import Visitor, Visits
 from mudwiz.errors import BadCommand, MudwizError
 from mudwiz.numbers import whole_number
-from mudwiz.restore import read_held, restore_tables
 from mudwiz.session import Session
 from mudwiz.store import StoreError
 from mudwiz.store.base import held_key
@@ -41,7 +39,7 @@ from mudwiz.table.recording import seat_kind
 
 if TYPE_CHECKING:
     from mudwiz.cluster.service import ClusterService
-    from mudwiz.lobby import Lobby
+    from mudwiz.cluster.upper import Home, Upper
     from mudwiz.store import Store
     from mudwiz.table import Table
 
@@ -49,7 +47,6 @@ log = Logger()
 
 PUBLISH_EVERY = 0.25  # seconds between looks at this process's tables for changes to publish
 ID_BLOCK = 100  # table numbers drawn at once
-DROPPING = 3.0  # seconds a dropped user's seat elsewhere is assumed kept until its host publishes it
 LOCK_FOR = 30_000  # milliseconds a takeover lock lasts if its holder dies holding it
 
 
@@ -66,8 +63,10 @@ def draw_table_ids(store: Store, count: int = ID_BLOCK) -> range:
 class ClusterTables:
     """The cluster part for tables (``cluster.add``): the directory, the numbers, the visits, the takeover."""
 
-    def __init__(self, lobby: Lobby, cluster: ClusterService, clock: IReactorTime, store: Store | None) -> None:
+    def __init__(self, lobby: Home, cluster: ClusterService, clock: IReactorTime, store: Store | None,
+                 upper: Upper) -> None:
         self.lobby = lobby
+        self.upper = upper
         self.cluster = cluster
         self.bus = cluster.bus
         self.nodes = cluster.nodes
@@ -77,13 +76,9 @@ class ClusterTables:
         self.published: dict[int, str] = {}  # this process's tables as last published: id -> entry as JSON
         self.ids: list[int] = []
         self.gone: set[str] = set()  # nodes gone (no beat, or bye) and not heard since
-        # users of ours who dropped while seated elsewhere, until the host has published the seat it keeps for them
-        # (so nobody else takes the name meanwhile): lower-cased name -> (the seat, until when)
-        self.dropping: dict[str, tuple[Held, float]] = {}
         self._loop: task.LoopingCall | None = None
         self._soon: IDelayedCall | None = None
-        self.visits = Visits(self)
-        lobby.remote_tables = self
+        self.visits = Visits(self, upper)
         self.bus.on("table_up", self._table_up)
         self.bus.on("table_gone", self._table_gone)
         self.bus.on("tables", self._snapshot)
@@ -127,7 +122,7 @@ class ClusterTables:
                 break
             yield task.deferLater(self.clock, 0.25, lambda: None)
         try:
-            restored = restore_tables(self.lobby, self.store.open_tables(self.me), read_held(self.store, self.me))
+            restored = self.upper.restore(self.store.open_tables(self.me), self.upper.read_held(self.store, self.me))
             log.info("node {node}: {n} journaled tables restored", node=self.me, n=len(restored))
         finally:
             yield self.unlock(self.me)
@@ -261,9 +256,9 @@ class ClusterTables:
         for entry in m["tables"]:
             self.put(entry)
 
-    def summaries(self) -> list[dict[str, Any]]:
-        """Every table of the server, by number: ours as they are, the others' as last published."""
-        rows = {t.id: t.summary() for t in self.lobby.tables.values()}
+    def summaries(self, here: Iterable[Table]) -> list[dict[str, Any]]:
+        """Every table of the server, by number: ours (``here``) as they are, the others' as last published."""
+        rows = {t.id: t.summary() for t in here}
         for table_id, entry in self.directory.items():
             rows.setdefault(table_id, entry["summary"])
         return [rows[t] for t in sorted(rows)]
@@ -284,48 +279,6 @@ class ClusterTables:
         """Whether ``node`` is worth asking: not known gone (one not heard yet is asked; ``ANSWER_WITHIN``
         bounds the wait)."""
         return node not in self.gone
-
-    # ------------------------------------------------------------ seats kept elsewhere
-
-    def held(self, name: str) -> Held | None:
-        """The seat another process keeps for ``name``, if any."""
-        key = name.lower()
-        for table_id, entry in self.directory.items():
-            seat = entry.get("held", {}).get(key)
-            person = entry.get("people", {}).get(key)
-            if seat is None and person is not None and (entry["node"] in self.gone or person.get("home") in self.gone):
-                seat = person  # kept for them as soon as their process, or the table's, is known gone
-            if seat is not None:
-                return Held(seat["spelling"], seat.get("code_hash"), entry["node"], table_id)
-        dropping = self.dropping.get(key)
-        if dropping is not None and dropping[1] > self.clock.seconds():
-            return dropping[0]
-        self.dropping.pop(key, None)
-        return None
-
-    def code_matches(self, name: str, code: str) -> bool:
-        held = self.held(name)
-        return held is not None and held.code_hash is not None and held.code_hash == code_hash(code)
-
-    def reattach(self, session: Session) -> None:
-        """At login: the seat another process keeps for this (proven) name is asked for."""
-        held = self.held(session.name)
-        if held is not None:
-            self.visits.reattach(session, held.node, held.table)
-
-    def forward(self, session: Session, text: str, ok: Callable[[Any], None],
-                error: Callable[[MudwizError], None]) -> bool:
-        return self.visits.forward(session, text, ok, error)
-
-    def dropped(self, session: Session) -> None:
-        """Our user seated elsewhere dropped: the host keeps the seat; until it says so, this process does."""
-        assert session.elsewhere is not None
-        node, table, seated = session.elsewhere
-        if seated:
-            code = self.lobby.resume_code(session)
-            held = Held(session.name, code_hash(code) if code else None, node, table)
-            self.dropping[session.name.lower()] = (held, self.clock.seconds() + DROPPING)
-        self.visits.dropped(session)
 
     # ------------------------------------------------------------ a process gone: its tables taken over
 
@@ -353,8 +306,8 @@ class ClusterTables:
             if not claimed and not held:  # another survivor was first, or it had none
                 return
             # its held records only: ours are on their way to the store from this process
-            restored = restore_tables(self.lobby, [t for t in self.store.open_tables(self.me) if t.id in claimed],
-                                      [r for r in read_held(self.store, self.me) if held_key(r) in held])
+            restored = self.upper.restore([t for t in self.store.open_tables(self.me) if t.id in claimed],
+                                          [r for r in self.upper.read_held(self.store, self.me) if held_key(r) in held])
             log.info("node {node} took over {n} tables of node {dead}: {ids}; and {held} records it held",
                      node=self.me, n=len(restored), dead=node, ids=sorted(claimed), held=len(held))
             for table in restored:

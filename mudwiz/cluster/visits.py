@@ -2,7 +2,8 @@
 and the table's process (its *host*) seats a ``Visitor`` in their name that sends everything it is told home.
 
 On the host a visitor is an ordinary ``Session`` to the table, the lobby and the commands: its lines run through the
-same ``commands.dispatch`` as a local user's, so refusals, hints and timing are the same. It is not one of the host's
+same ``commands.dispatch`` as a local user's (handed in at startup: ``Upper``), so refusals, hints and timing are
+the same. It is not one of the host's
 users (not in ``lobby.users``, not in its /who): the user is their home's. Its ``deliver`` sends each message home
 (``deliver``), where the real session renders it as for a local table; where it sits is reported home (``at``),
 which sets or clears ``Session.elsewhere`` there.
@@ -20,13 +21,13 @@ Messages (docs/scaling.md), each to one node:
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING, Any, Protocol
 
-from twisted.internet.interfaces import IDelayedCall, IReactorTime
+from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
 
+from mudwiz.cluster.waiting import Awaiting, Pending
 from mudwiz.errors import BadCommand, MudwizError
 from mudwiz.games.base import Event
 from mudwiz.numbers import whole_number
@@ -34,7 +35,7 @@ from mudwiz.session import Session
 
 if TYPE_CHECKING:
     from mudwiz.cluster.bus import Bus
-    from mudwiz.lobby import Lobby
+    from mudwiz.cluster.upper import Home, Upper
 
 log = Logger()
 
@@ -87,10 +88,10 @@ class Visitor(Session):
             self.visits.lobby.resume_codes[self.name.lower()] = self.code
 
 
-class Directory(Protocol):
+class TablesPart(Protocol):
     """What the visits need of the table directory (``ClusterTables``)."""
 
-    lobby: Lobby
+    lobby: Home
     bus: Bus
     clock: IReactorTime
 
@@ -105,33 +106,12 @@ class Directory(Protocol):
     def soon(self) -> None: ...
 
 
-@dataclass
-class Awaiting:
-    """A /join or /watch of a table not heard of yet, waiting (at most ``UNHEARD_WAIT``) for word of it."""
-
-    session: Session
-    text: str
-    ok: Callable[[Any], None]
-    error: Callable[[MudwizError], None]
-    timer: IDelayedCall
-
-
-@dataclass
-class Pending:
-    """A forwarded command waiting for its answer."""
-
-    ok: Callable[[Any], None]
-    error: Callable[[MudwizError], None]
-    node: str
-    table: int
-    timer: IDelayedCall
-
-
 class Visits:
     """Both ends of the visits: as a home (forwarding, answers, deliveries) and as a host (visitors)."""
 
-    def __init__(self, part: Directory) -> None:
+    def __init__(self, part: TablesPart, upper: Upper) -> None:
         self.part = part
+        self.upper = upper
         self.lobby = part.lobby
         self.bus = part.bus
         self.clock = part.clock
@@ -160,11 +140,8 @@ class Visits:
             return self.part.remote_table(rest.strip().lstrip("#"))
         return None
 
-    @staticmethod
-    def commands() -> set[str]:
-        from mudwiz.commands import COMMANDS  # commands stand on the lobby, which stands on this
-
-        return set(COMMANDS)
+    def commands(self) -> Collection[str]:
+        return self.upper.verbs()
 
     def forward(self, session: Session, text: str, ok: Callable[[Any], None],
                 error: Callable[[MudwizError], None]) -> bool:
@@ -227,8 +204,6 @@ class Visits:
 
     def go_on(self, waiting: Awaiting) -> None:
         """A line that waited for word of its table: forwarded now, or carried out here ("there is no table N")."""
-        from mudwiz.commands import dispatch
-
         session = waiting.session
         if not session.connected or self.lobby.users.get(session.name.lower()) is not session:
             return
@@ -236,7 +211,7 @@ class Visits:
             self.forward(session, waiting.text, waiting.ok, waiting.error)
             return
         try:
-            waiting.ok(dispatch(self.lobby, session, waiting.text))
+            waiting.ok(self.upper.dispatch(session, waiting.text))
         except MudwizError as exc:
             waiting.error(exc)
 
@@ -338,9 +313,6 @@ class Visits:
         self.bus.send(visitor.home, message)
 
     def _command(self, m: dict[str, Any]) -> None:
-        from mudwiz.commands import dispatch
-        from mudwiz.connection import hint
-
         home, key = m["from"], str(m["name"]).lower()
         visitor = self.visitors.get(key)
         if visitor is None or visitor.home != home:
@@ -348,9 +320,9 @@ class Visits:
         visitor.update(m)
         answer: dict[str, Any]
         try:
-            answer = {"ok": dispatch(self.lobby, visitor, str(m["line"]))}
+            answer = {"ok": self.upper.dispatch(visitor, str(m["line"]))}
         except MudwizError as exc:
-            answer = {"error": hint(visitor, str(exc))}
+            answer = {"error": self.upper.hint(visitor, str(exc))}
         except Exception:  # a bug costs one reply, never the host's other tables
             log.failure("forwarded command {line!r} from {name}@{home} failed", line=m["line"], name=m["name"],
                         home=home)

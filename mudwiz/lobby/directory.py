@@ -1,0 +1,153 @@
+"""What the lobby asks of the rest of the server: who is online elsewhere, the tables and kept seats elsewhere,
+and what it tells them. One interface (``Directory``) with two implementations, chosen once at startup: this
+module's ``Local`` for a server of one process (nobody is elsewhere), and a cluster node's (mudwiz/cluster/
+directory.py). The lobby asks the same questions either way, so it has no branch of its own for the cluster.
+
+Twisted's way: the interface lives with its user, below it; the cluster implements it and names nothing above.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from mudwiz.errors import MudwizError
+    from mudwiz.session import Session
+    from mudwiz.table import Table
+
+Row = dict[str, Any]  # a /who row: name, where, rating, rating_game
+
+
+@dataclass(frozen=True)
+class Held:
+    """A seat another process keeps for a name: who, how a guest proves it (None: an account's password), where."""
+
+    spelling: str
+    code_hash: str | None
+    node: str
+    table: int
+
+
+class Directory(Protocol):
+    """The rest of the server, as this process's lobby and connections see it."""
+
+    # ------------------------------------------------------------ users elsewhere
+
+    def online(self, name: str) -> bool:
+        """Whether ``name`` (any case) is online on another process."""
+
+    def names(self) -> set[str]:
+        """The lower-cased names of the users of the other processes."""
+
+    def count(self) -> int:
+        """How many are online on the other processes."""
+
+    def user(self, name: str) -> Session | None:
+        """The user called ``name`` on another process, as a session whose messages and ``close`` go there."""
+
+    def who(self, here: list[Row], start: str, limit: int | None) -> list[Row]:
+        """This process's /who page ``here`` with the other processes' users merged in, in name order."""
+
+    def user_on(self, session: Session) -> None:
+        """``session`` logged in here: the others are told, and told again whenever it moves."""
+
+    def user_off(self, session: Session, kept: Table | None) -> None:
+        """``session`` left: the others are told, after ``kept`` (this process's table that keeps its seat, if
+        any) so the seat reaches them before the news, or the name is anyone's there for a moment."""
+
+    def chat(self, message: dict[str, Any]) -> None:
+        """A line of lobby chat said here, for the other processes' lobbies."""
+
+    def notice(self, text: str) -> None:
+        """A lobby notice said here, for the other processes' lobbies."""
+
+    def announce(self, message: dict[str, Any]) -> None:
+        """A sysop's announcement, for the users of the other processes."""
+
+    def ban_address(self, address: str, text: str, by: str, until: float | None) -> bool:
+        """A sysop banned ``address`` here: the others close their connections from it. False: there are none."""
+
+    # ------------------------------------------------------------ tables and seats elsewhere
+
+    def held(self, name: str) -> Held | None:
+        """The seat another process keeps for ``name``, if any."""
+
+    def code_matches(self, name: str, code: str) -> bool:
+        """Whether ``code`` is the resume code of the guest whose seat another process keeps."""
+
+    def reattach(self, session: Session) -> None:
+        """At login: the seat another process keeps for this (proven) name is asked for."""
+
+    def dropped(self, session: Session) -> None:
+        """``session``'s connection is gone: a table another process hosts keeps their seat as for its own."""
+
+    def new_table_id(self, here: int) -> int:
+        """The number of a table opened now; ``here`` is the next this process would give on its own."""
+
+    def summaries(self, here: Iterable[Table]) -> list[dict[str, Any]]:
+        """Every table of the server as ``/tables`` lists them, ``here`` this process's own, by number."""
+
+    def forward(self, session: Session, text: str, ok: Callable[[Any], None],
+                error: Callable[[MudwizError], None]) -> bool:
+        """Send a line for a table another process hosts there; False when it is for this process."""
+
+
+class Local:
+    """A server of one process: nobody and nothing is elsewhere, and its tables are numbered from 1."""
+
+    def online(self, name: str) -> bool:
+        return False
+
+    def names(self) -> set[str]:
+        return set()
+
+    def count(self) -> int:
+        return 0
+
+    def user(self, name: str) -> Session | None:
+        return None
+
+    def who(self, here: list[Row], start: str, limit: int | None) -> list[Row]:
+        return here
+
+    def user_on(self, session: Session) -> None:
+        pass
+
+    def user_off(self, session: Session, kept: Table | None) -> None:
+        pass
+
+    def chat(self, message: dict[str, Any]) -> None:
+        pass
+
+    def notice(self, text: str) -> None:
+        pass
+
+    def announce(self, message: dict[str, Any]) -> None:
+        pass
+
+    def ban_address(self, address: str, text: str, by: str, until: float | None) -> bool:
+        return False
+
+    def held(self, name: str) -> Held | None:
+        return None
+
+    def code_matches(self, name: str, code: str) -> bool:
+        return False
+
+    def reattach(self, session: Session) -> None:
+        pass
+
+    def dropped(self, session: Session) -> None:
+        pass
+
+    def new_table_id(self, here: int) -> int:
+        return here
+
+    def summaries(self, here: Iterable[Table]) -> list[dict[str, Any]]:
+        return [t.summary() for t in here]
+
+    def forward(self, session: Session, text: str, ok: Callable[[Any], None],
+                error: Callable[[MudwizError], None]) -> bool:
+        return False
