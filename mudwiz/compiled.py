@@ -14,7 +14,7 @@ import sysconfig
 from pathlib import Path
 
 HOT = (
-    "games.base", "games.wizard", "games.witches",
+    "games.base", "games.wizard.engine", "games.witches.engine",
     "table.__init__", "table.botdriver", "table.botseat", "table.core", "table.fanout", "table.journal",
     "table.options", "table.pacing", "table.recording", "table.seating", "table.timers",
     "render.jsonl", "connection", "session", "lobby", "outflow",

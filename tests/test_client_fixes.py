@@ -21,8 +21,8 @@ from mudwiz.client.app import PAGE, ClientApp
 from mudwiz.client.model import Model
 from mudwiz.commands import rules_text
 from mudwiz.games import game_class
+from mudwiz.games.tiltowait.render import play_order
 from mudwiz.render.style import strip_ansi
-from mudwiz.render.tiltowait import play_order
 
 
 def model_of(messages: list[dict[str, Any]], you: str) -> Model:

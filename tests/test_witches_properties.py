@@ -23,7 +23,7 @@ from witches_helpers import random_hand, spell_hand
 from mudwiz.cards import Action
 from mudwiz.errors import IllegalAction
 from mudwiz.games.base import Event, GameEnd
-from mudwiz.games.witches import (
+from mudwiz.games.witches.engine import (
     DECK,
     CardPlayed,
     CardsPassed,

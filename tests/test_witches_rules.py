@@ -13,7 +13,7 @@ from witches_helpers import REDS, fill, play_out, prefer, random_hand, rig, spel
 
 from mudwiz.errors import BadOption, IllegalAction, NotYourTurn
 from mudwiz.games.base import GameEnd
-from mudwiz.games.witches import (
+from mudwiz.games.witches.engine import (
     DECK,
     CardsPassed,
     HandStart,

@@ -37,7 +37,10 @@ class GamePlugin:
     - ``renderer``: a module path with ``table_view``, ``score_sheet`` and ``event_lines`` (any may be left out);
     - ``bots``: level name -> ``"module:Class"`` of a policy (``mudwiz.bots.Bot`` subclass); ``random`` is free;
     - ``client``: a module path with ``columns(state)`` and ``info_segments(state)`` for the terminal client;
-    - ``low_wins``: the lowest score wins (a rise in score is bad news, as in Witches).
+    - ``low_wins``: the lowest score wins (a rise in score is bad news);
+    - ``bot_ratings``: level -> (mu, sigma), the levels' fixed ratings (``bench/ratings.py`` calibrates them); a
+      level not here plays as a fresh rating;
+    - ``order``: where mudwiz lists its own games (other distributions' games follow by name).
     """
 
     engine: type[Game] | str
@@ -45,6 +48,8 @@ class GamePlugin:
     bots: Mapping[str, str] = field(default_factory=dict)
     client: str | None = None
     low_wins: bool = False
+    bot_ratings: Mapping[str, tuple[float, float]] = field(default_factory=dict)
+    order: int = 0
 
     @property
     def engine_class(self) -> type[Game]:

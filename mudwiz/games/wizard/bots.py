@@ -35,7 +35,7 @@ from typing import Any
 
 from mudwiz.cards import rank_of, suit_of
 from mudwiz.games.base import Phase
-from mudwiz.games.wizard import DECK, HIDDEN, JESTER, WIZARD, lead_suit, round_score
+from mudwiz.games.wizard.engine import DECK, HIDDEN, JESTER, WIZARD, lead_suit, round_score
 
 SUIT: dict[str, str | None] = {c: suit_of(c) for c in set(DECK.cards())}
 RANK: dict[str, int] = {c: rank_of(c) for c in set(DECK.cards())}

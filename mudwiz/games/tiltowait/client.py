@@ -8,7 +8,7 @@ from typing import Any
 
 from mudwiz.client.events import STYLE
 from mudwiz.client.panes import Column, card, suit
-from mudwiz.render.tiltowait import play_order, situation_line
+from mudwiz.games.tiltowait.render import play_order, situation_line
 
 
 def columns(state: dict[str, Any]) -> list[Column]:
