@@ -16,7 +16,9 @@ import pytest
 
 from mudwiz.errors import BadOption, IllegalAction, NotYourTurn
 from mudwiz.games.base import Event, GameEnd
-from mudwiz.games.tiltowait.engine import (
+from mudwiz.games.tiltowait.cards import colour_of, full_deck, hand_score, spell_of
+from mudwiz.games.tiltowait.engine import Tiltowait
+from mudwiz.games.tiltowait.events import (
     Asleep,
     Cancelled,
     Caught,
@@ -28,11 +30,6 @@ from mudwiz.games.tiltowait.engine import (
     Reshuffled,
     Reversed,
     RoundEnd,
-    Tiltowait,
-    colour_of,
-    full_deck,
-    hand_score,
-    spell_of,
 )
 
 E = TypeVar("E", bound=Event)
