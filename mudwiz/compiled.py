@@ -14,7 +14,8 @@ import sysconfig
 from pathlib import Path
 
 HOT = (
-    "games.base", "games.wizard.engine", "games.witches.engine",
+    "games.base", "games.wizard.cards", "games.wizard.views", "games.wizard.engine",
+    "games.witches.cards", "games.witches.views", "games.witches.engine",
     "table.__init__", "table.botdriver", "table.botseat", "table.core", "table.fanout", "table.journal",
     "table.options", "table.pacing", "table.recording", "table.seating", "table.timers",
     "render.jsonl", "connection", "session", "lobby", "outflow",

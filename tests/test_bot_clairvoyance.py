@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 
 from mudwiz.games.wizard.bots import WizardGood
-from mudwiz.games.wizard.engine import HIDDEN, WIZARD, Wizard
+from mudwiz.games.wizard.cards import HIDDEN, WIZARD
+from mudwiz.games.wizard.engine import Wizard
 
 # Seeds under which the first round's turned card is a Wizard, so the dealer names trump without seeing it.
 TURNED_WIZARD = [24, 43, 48, 55, 155]

@@ -17,7 +17,8 @@ from mudwiz.bots.randombot import RandomBot
 from mudwiz.cards import Action
 from mudwiz.games import available, game_class
 from mudwiz.games.wizard.bots import DECK, WizardGood, pick, playout, power, trick_tables
-from mudwiz.games.wizard.engine import Wizard, trick_winner
+from mudwiz.games.wizard.cards import trick_winner
+from mudwiz.games.wizard.engine import Wizard
 from mudwiz.table.botseat import BotSession
 
 

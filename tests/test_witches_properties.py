@@ -24,8 +24,8 @@ from mudwiz.cards import Action
 from mudwiz.errors import IllegalAction
 from mudwiz.games.base import Event, GameEnd
 from mudwiz.games.witches import render
+from mudwiz.games.witches.cards import DECK
 from mudwiz.games.witches.engine import (
-    DECK,
     CardPlayed,
     CardsPassed,
     HandStart,

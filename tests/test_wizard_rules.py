@@ -16,7 +16,8 @@ import pytest
 
 from mudwiz.errors import BadOption, IllegalAction, NotYourTurn
 from mudwiz.games.base import Event, Phase, standings
-from mudwiz.games.wizard.engine import Wizard, round_score
+from mudwiz.games.wizard.cards import round_score
+from mudwiz.games.wizard.engine import Wizard
 
 DECK = [f"{s}{r}" for s in "BGRY" for r in range(1, 14)] + ["Z"] * 4 + ["N"] * 4
 

@@ -2,7 +2,8 @@
 
 import random
 
-from mudwiz.games.wizard.engine import Wizard, round_score
+from mudwiz.games.wizard.cards import round_score
+from mudwiz.games.wizard.engine import Wizard
 from mudwiz.games.wizard.render import table_view
 from mudwiz.render.style import Style
 

@@ -18,7 +18,7 @@ from typing import Any
 from mudwiz.bots import Bot
 from mudwiz.cards import rank_of, suit_of
 from mudwiz.games.base import Phase
-from mudwiz.games.witches.engine import (
+from mudwiz.games.witches.cards import (
     AIR_WITCH,
     DECK,
     EARTH_WITCH,

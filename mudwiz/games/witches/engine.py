@@ -12,90 +12,26 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from mudwiz.cards import SUIT_NAMES, Action, Deck, rank_of, remove_card, sort_hand, suit_of
+from mudwiz.cards import SUIT_NAMES, Action, remove_card
 from mudwiz.errors import IllegalAction
 from mudwiz.games.base import CardPlayed as CardPlayed  # re-exported: the tests read Witches' events from here
-from mudwiz.games.base import Event, Option, Phase, RoundEnd, Seat, TrickTakingGame, shuffle
+from mudwiz.games.base import Event, Option, Phase, RoundEnd, Seat, shuffle
 from mudwiz.games.base import Trick as Trick
+from mudwiz.games.witches.cards import (
+    _ORDER,
+    _SUIT,
+    DECK,
+    DEFAULT_LIMIT,
+    FIRE,
+    SPELL_CHOICES,
+    WIZARD,
+    earth_leftover,
+    fire_points,
+    spell_of,
+    trick_winner,
+)
 from mudwiz.games.witches.rules import RULES_TEXT
-
-DECK = Deck(suits="RGYB", low=1, high=14, specials={"W": 4})
-WIZARD = "W"
-FIRE = "R"
-FIRE_WITCH, WATER_WITCH, EARTH_WITCH, AIR_WITCH, PYGMY_QUEEN = "R11", "G11", "Y11", "B11", "G12"
-FIRE_CAP, WATER_POINTS, QUEEN_POINTS, EARTH_REDUCTION = 15, 5, 10, 5
-ALL_FIRE = frozenset(f"{FIRE}{n}" for n in range(DECK.low, DECK.high + 1))
-DEFAULT_LIMIT = 70
-PASS_COUNT = {3: 4, 4: 3, 5: 3, 6: 2}
-SPELL_CHOICES = ("give", "take")
-# suit and display order of every card, looked up once: the property tests play hundreds of thousands of cards
-_SUIT = {c: suit_of(c) for c in DECK.cards()}
-_ORDER = {c: i for i, c in enumerate(sort_hand(set(DECK.cards()), DECK.suits, low_specials=WIZARD))}
-
-
-# ---------------------------------------------------------------- scoring (pure)
-
-
-def _points_before_earth(cards: Iterable[str]) -> int:
-    held = list(cards)
-    points = sum(1 for c in held if _SUIT[c] == FIRE and c != FIRE_WITCH)
-    if FIRE_WITCH in held:
-        points = min(2 * points, FIRE_CAP)
-    if AIR_WITCH not in held:  # the air witch cancels both the water witch and the pygmy queen
-        points += WATER_POINTS * (WATER_WITCH in held) + QUEEN_POINTS * (PYGMY_QUEEN in held)
-    return points
-
-
-def fire_points(cards: Iterable[str]) -> int:
-    """A player's fire points for the cards in their won tricks (rules page, steps 1-4), spells aside."""
-    held = list(cards)
-    points = _points_before_earth(held)
-    return max(points - EARTH_REDUCTION, 0) if EARTH_WITCH in held else points
-
-
-def earth_leftover(cards: Iterable[str]) -> int:
-    """The part of the earth witch's 5 that found no points to cancel (what ``earth=carry`` takes off the total)."""
-    held = list(cards)
-    if EARTH_WITCH not in held:
-        return 0
-    return max(EARTH_REDUCTION - _points_before_earth(held), 0)
-
-
-def spell_of(cards: Iterable[str]) -> int | None:
-    """The spell these won cards cast (20 water, 25 pygmy, 30 both), or None: needs all 14 fire cards."""
-    held = set(cards)
-    if not ALL_FIRE <= held:
-        return None
-    extra = WATER_POINTS * (WATER_WITCH in held) + QUEEN_POINTS * (PYGMY_QUEEN in held)
-    return FIRE_CAP + extra if extra else None
-
-
-def lead_colour(trick: Iterable[str]) -> str | None:
-    """The colour to follow: that of the first non-Wizard card (None while only Wizards have been played)."""
-    for card in trick:
-        if card != WIZARD:
-            return _SUIT[card]
-    return None
-
-
-def trick_winner(trick: list[str]) -> int:
-    """Index of the winning card: the highest of the lead colour; the first Wizard if every card is one."""
-    colour = lead_colour(trick)
-    if colour is None:
-        return 0
-    return max((rank_of(c), i) for i, c in enumerate(trick) if _SUIT[c] == colour)[1]
-
-
-def pass_direction(nplayers: int, hand: int) -> str:
-    """Where hand ``hand`` (from 1) is passed: 3 and 5 players alternate left/right; 4 and 6 add opposite."""
-    cycle = ("left", "right") if nplayers % 2 else ("left", "right", "opposite")
-    return cycle[(hand - 1) % len(cycle)]
-
-
-def pass_offset(nplayers: int, direction: str) -> int:
-    """Seats from the passer to the receiver ("left" is the next seat, seat + 1)."""
-    return {"left": 1, "right": nplayers - 1, "opposite": nplayers // 2}[direction]
-
+from mudwiz.games.witches.views import WitchesViews
 
 # ---------------------------------------------------------------- events
 
@@ -154,7 +90,7 @@ class SpellChosen(Event):
 # ---------------------------------------------------------------- the engine
 
 
-class Witches(TrickTakingGame):
+class Witches(WitchesViews):
     name = "witches"
     title = "Witches"
     min_players = 3
@@ -176,10 +112,6 @@ class Witches(TrickTakingGame):
     RULES = RULES_TEXT
 
     # -- set-up
-
-    @property
-    def size(self) -> int:
-        return self._size
 
     def _start(self) -> list[Event]:
         n = len(self.players)
@@ -213,18 +145,6 @@ class Witches(TrickTakingGame):
                           self.pass_count, self.direction)]
 
     # -- state queries
-
-    @property
-    def pass_count(self) -> int:
-        return PASS_COUNT[len(self.players)]
-
-    @property
-    def direction(self) -> str:
-        return pass_direction(len(self.players), self.round)
-
-    def pass_target(self, seat: Seat) -> Seat:
-        n = len(self.players)
-        return (seat + pass_offset(n, self.direction)) % n
 
     def waiting(self) -> list[Seat]:
         if self._phase == Phase.PASSING:
@@ -425,48 +345,3 @@ class Witches(TrickTakingGame):
     def _advance(self) -> list[Event]:
         self.dealer = (self.dealer + 1) % len(self.players)
         return self._deal()
-
-    # -- what a seat may know
-
-    def lead(self) -> str | None:
-        return lead_colour(c for _, c in self.trick)
-
-    def _rounds(self) -> int | None:
-        return self.hands_total
-
-    def _hand(self, seat: Seat) -> list[str]:
-        return self._shown_hand(seat, self.hands[seat], _ORDER)
-
-    def _player(self, seat: Seat, viewer: Seat | None) -> dict[str, Any]:
-        if self._phase in (Phase.ROUNDEND, Phase.GAMEOVER):
-            points = self.sheet[-1]["results"][seat]["points"]  # the sheet's results are in seat order
-        else:
-            points = fire_points(self.won[seat])
-        return {**super()._player(seat, viewer), "points": points, "has_passed": self.passed[seat] is not None}
-
-    def _players_alike(self) -> bool:
-        return True  # ``_player`` reads no viewer
-
-    def _view(self, seat: Seat | None) -> dict[str, Any]:
-        spell = None
-        if self.caster is not None:
-            spell = {"player": self.players[self.caster], "points": self.spell_points,
-                     "choosing": self._phase == Phase.SPELL}
-        return {
-            **super()._view(seat),
-            "limit": self.limit,
-            **self._view_own(seat),
-            "spell": spell,
-        }
-
-    def _view_own(self, seat: Seat | None) -> dict[str, Any]:
-        passing = None
-        if self._phase == Phase.PASSING:
-            target = None if seat is None else self.players[self.pass_target(seat)]
-            passing = {"count": self.pass_count, "to": target, "direction": self.direction}
-        return {
-            "pass": passing,
-            "passed": None if seat is None else list(self.passed[seat] or []),
-            "received": None if seat is None or self.received is None else list(self.received[seat]),
-        }
-

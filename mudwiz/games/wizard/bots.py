@@ -20,7 +20,7 @@ machine makes it slower, never weaker: the same seed and views give the same mov
 #18). On an idle core the largest decision takes about 120 ms; the server runs ``choose`` in a worker process
 (:mod:`mudwiz.thinking`). ``budget`` (seconds) caps a decision's time where a test wants it quick. The trick
 rule is the engine's
-(:func:`power` is checked against :func:`mudwiz.games.wizard.trick_winner` by the tests), in a form that makes
+(:func:`power` is checked against :func:`mudwiz.games.wizard.cards.trick_winner` by the tests), in a form that makes
 a playout cheap: a few dictionary look-ups per card.
 """
 
@@ -35,7 +35,7 @@ from typing import Any
 
 from mudwiz.cards import rank_of, suit_of
 from mudwiz.games.base import Phase
-from mudwiz.games.wizard.engine import DECK, HIDDEN, JESTER, WIZARD, lead_suit, round_score
+from mudwiz.games.wizard.cards import DECK, HIDDEN, JESTER, WIZARD, lead_suit, round_score
 
 SUIT: dict[str, str | None] = {c: suit_of(c) for c in set(DECK.cards())}
 RANK: dict[str, int] = {c: rank_of(c) for c in set(DECK.cards())}
@@ -46,7 +46,7 @@ WIZARD_POWER, TRUMP_BASE, LEAD_BASE = 100, 50, 20
 def power(card: str, lead: str | None, trump: str | None) -> int:
     """How strongly ``card`` holds a trick whose lead suit is ``lead`` (set by this card if still None).
 
-    A later card wins only with strictly more power, which is exactly :func:`mudwiz.games.wizard.trick_winner`
+    A later card wins only with strictly more power, which is exactly :func:`mudwiz.games.wizard.cards.trick_winner`
     (first Wizard, highest trump, highest of the lead suit, first Jester); tests check the two agree.
     """
     if card == WIZARD:
