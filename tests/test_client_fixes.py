@@ -249,7 +249,7 @@ def test_help_at_80_columns_wraps_the_keys_and_reflows_the_rules_by_paragraph() 
         model.state, model.rules[game] = {"game": game}, rules
         lines = [strip_ansi(line) for line in panes.help_lines(model, width)]
         assert all(len(line) <= width and not line.endswith("~") for line in lines), "\n".join(lines)
-        keys = " ".join(" ".join(pair) for pair in panes.KEYS).split()
+        keys = " ".join(" ".join(pair) for pair in panes.keys()).split()
         assert " ".join(lines).split()[:len(keys)] == keys  # every word of the keys, none cut
         at = next(i for i, line in enumerate(lines) if "The rules of" in line)
         body = lines[at + 1:]

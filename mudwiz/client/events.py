@@ -12,6 +12,7 @@ import re
 from types import ModuleType
 from typing import Any
 
+from mudwiz.client.games import client_part
 from mudwiz.games import plugin
 from mudwiz.render.ansi import Presenter, game_renderer
 from mudwiz.render.style import Style, strip_ansi
@@ -115,13 +116,17 @@ def reveal_line(message: dict[str, Any]) -> str:
 
 
 def own_lines(message: dict[str, Any]) -> list[str]:
-    """Messages the server's renderers leave unsaid (a telnet player's table view says it instead), or that the
-    client words its own way (a timed reveal: its cards go to the table pane), in words."""
+    """Messages the server's renderers leave unsaid (a telnet player's table view says it instead: the game's
+    client module words those, ``own_lines``), or that the client words its own way (a timed reveal: its cards go
+    to the table pane), in words."""
     kind = message["type"]
     if revealed(message) is not None:
         return [reveal_line(message)]
-    if kind == "tiltowait_turn" and "player" in message:
-        return [f"{STYLE.text(message['player'])} must draw 2 or cancel the TILTOWAIT."]
+    if "game" in message:
+        game_own = client_part(message["game"], "own_lines")  # the game's events its renderer leaves unsaid
+        lines: list[str] = game_own(message) if game_own is not None else []
+        if lines:
+            return lines
     if kind == "rules":  # /rules GAME typed by hand (F1's own request goes to its pane instead)
         return [STYLE.text(line) for line in text_lines(message)]
     if kind == "left" and "table" in message:

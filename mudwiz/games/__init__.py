@@ -86,6 +86,13 @@ def plugin(name: str | None) -> GamePlugin | None:
     return plugins().get(name.lower()) if name else None
 
 
+def section_help(command: str) -> str:
+    """``/help``'s words for a command that shows one section of a game's rules (``/spells``): those of the
+    first game whose plugin declares it (``GamePlugin.sections``)."""
+    return next((p.sections[command] for p in plugins().values() if command in p.sections),
+                f"the {command} of a game here")
+
+
 def game_class(name: str) -> type[Game]:
     found = plugin(name)
     if found is None:

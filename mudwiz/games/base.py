@@ -42,12 +42,7 @@ class Phase(StrEnum):
     PLAYING = "playing"
     ROUNDEND = "roundend"  # a round is scored; the table's ``advance()`` ends the pause
     GAMEOVER = "gameover"
-    # Wizard
-    TRUMP = "trump"  # the dealer names trump after a turned Wizard
-    BIDDING = "bidding"
-    # Witches
-    PASSING = "passing"
-    SPELL = "spell"  # the caster chooses what the spell does
+    # A game's own phases (bidding, passing...) are its plugin's (``GamePlugin.phases``), not members here.
 
 
 # ---------------------------------------------------------------- events
@@ -198,6 +193,12 @@ class Game(ABC):
     _sheet_copy: list[dict[str, Any]] | None = None  # the views' shared copy of ``sheet`` (``sheet_snapshot``)
     # each seat's hand as its views show it, with the cards it was sorted from (``_shown_hand``)
     _hands_shown: dict[Seat, tuple[tuple[str, ...], list[str]]] | None = None
+
+    @classmethod
+    def waiting_view(cls) -> dict[str, Any]:
+        """The game's own fields of the state a table sends before its start (no game yet, so no ``view``),
+        beside the ones every game has: a fresh dict each time, as the state is sent as it is made."""
+        return {}
 
     @classmethod
     def usage(cls, verb: str) -> str:

@@ -55,3 +55,10 @@ def first_choice(state: dict[str, Any], before: dict[str, Any] | None) -> str | 
     if old.get("answer") == answer and you in (old.get("waiting") or []):
         return None  # asked before: the cursor stays where the player put it
     return "/keep" if answer.get("spell") == "MILWA" else "/draw"
+
+
+def own_lines(message: dict[str, Any]) -> list[str]:
+    """The client's words for an event the renderers leave to the table view: who must answer a TILTOWAIT."""
+    if message["type"] == "tiltowait_turn" and "player" in message:
+        return [f"{STYLE.text(message['player'])} must draw 2 or cancel the TILTOWAIT."]
+    return []

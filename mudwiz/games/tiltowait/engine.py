@@ -81,6 +81,11 @@ class Tiltowait(TiltowaitLegality):
     }
     RULES = RULES_TEXT
 
+    @classmethod
+    def waiting_view(cls) -> dict[str, Any]:
+        """Wizard's empty ``trump``, which a waiting table's state has always carried for every game."""
+        return {"trump": {"suit": None, "card": None}}
+
     # -- options
 
     @classmethod

@@ -5,4 +5,7 @@ pyproject.toml's ``mudwiz.games`` entry point names)."""
 
 from mudwiz.games.witches.engine import Witches
 
+# The modules on a move's path, compiled with mypyc (mudwiz/compiled.py reads this line as text).
+HOT = ("phases", "cards", "views", "engine")
+
 __all__ = ["Witches"]

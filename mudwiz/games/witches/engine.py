@@ -30,6 +30,7 @@ from mudwiz.games.witches.cards import (
     spell_of,
     trick_winner,
 )
+from mudwiz.games.witches.phases import PASSING, SPELL
 from mudwiz.games.witches.rules import RULES_TEXT
 from mudwiz.games.witches.views import WitchesViews
 
@@ -111,6 +112,11 @@ class Witches(WitchesViews):
     }
     RULES = RULES_TEXT
 
+    @classmethod
+    def waiting_view(cls) -> dict[str, Any]:
+        """Wizard's empty ``trump``, which a waiting table's state has always carried for every game."""
+        return {"trump": {"suit": None, "card": None}}
+
     # -- set-up
 
     def _start(self) -> list[Event]:
@@ -140,18 +146,18 @@ class Witches(WitchesViews):
         self.leader = (self.dealer + 1) % n
         self.caster: Seat | None = None
         self.spell_points = 0
-        self._phase = Phase.PASSING
+        self._phase = PASSING
         return [HandStart(self.round, size, self.players[self.dealer], self.players[self.leader],
                           self.pass_count, self.direction)]
 
     # -- state queries
 
     def waiting(self) -> list[Seat]:
-        if self._phase == Phase.PASSING:
+        if self._phase == PASSING:
             return [s for s in range(len(self.players)) if self.passed[s] is None]
         if self._phase == Phase.PLAYING:
             return [self.to_play()]
-        if self._phase == Phase.SPELL:
+        if self._phase == SPELL:
             assert self.caster is not None
             return [self.caster]
         return []
@@ -177,9 +183,9 @@ class Witches(WitchesViews):
     def _legal_while(self, seat: Seat, waiting: list[Seat]) -> list[Action]:
         if seat not in waiting:
             return []
-        if self._phase == Phase.PASSING:
+        if self._phase == PASSING:
             return [Action("pass")]  # a pattern: any pass_count cards of the hand (see is_legal)
-        if self._phase == Phase.SPELL:
+        if self._phase == SPELL:
             return [Action("spell", (c,)) for c in SPELL_CHOICES]
         return [Action("play", (c,)) for c in self.playable(seat)]
 
@@ -214,13 +220,13 @@ class Witches(WitchesViews):
     def is_legal(self, seat: Seat, action: Action) -> bool:
         """A concrete pass is checked card by card: ``legal_actions`` can only offer the ``pass`` pattern."""
         if action.verb == "pass":
-            return self._phase == Phase.PASSING and seat in self.waiting() and not self.pass_problem(seat, action.args)
+            return self._phase == PASSING and seat in self.waiting() and not self.pass_problem(seat, action.args)
         if action.verb == "play":  # the same answer as the base class, without building every Action
             return self._phase == Phase.PLAYING and seat in self.waiting() and action.args[0] in self.playable(seat)
         return super().is_legal(seat, action)
 
     def explain(self, seat: Seat, action: Action) -> str:
-        verbs: dict[str, str] = {Phase.PASSING: "pass", Phase.PLAYING: "play", Phase.SPELL: "spell"}
+        verbs: dict[str, str] = {PASSING: "pass", Phase.PLAYING: "play", SPELL: "spell"}
         phase_verb = verbs.get(self._phase)
         if action.verb != phase_verb:
             return self.wrong_time(action.verb, [phase_verb] if phase_verb else [])
@@ -236,9 +242,9 @@ class Witches(WitchesViews):
 
     def not_your_turn(self, seat: Seat) -> str:
         names = ", ".join(self.players[s] for s in self.waiting())
-        if self._phase == Phase.PASSING:
+        if self._phase == PASSING:
             return f"you have passed; waiting for {names} to pass"
-        if self._phase == Phase.SPELL:
+        if self._phase == SPELL:
             return f"waiting for {names} to choose what the spell does"
         return super().not_your_turn(seat)
 
@@ -291,7 +297,7 @@ class Witches(WitchesViews):
                 choosing = self._giving_ends_game()
                 cast = SpellCast(self.players[s], points, choosing)
                 if choosing:
-                    self._phase = Phase.SPELL
+                    self._phase = SPELL
                     return [cast]
                 return [cast, *self._score("give")]
         return self._score(None)

@@ -16,6 +16,7 @@ from mudwiz.games.witches.cards import (
     pass_direction,
     pass_offset,
 )
+from mudwiz.games.witches.phases import PASSING, SPELL
 
 
 class WitchesViews(TrickTakingGame):
@@ -69,7 +70,7 @@ class WitchesViews(TrickTakingGame):
         spell = None
         if self.caster is not None:
             spell = {"player": self.players[self.caster], "points": self.spell_points,
-                     "choosing": self._phase == Phase.SPELL}
+                     "choosing": self._phase == SPELL}
         return {
             **super()._view(seat),
             "limit": self.limit,
@@ -79,7 +80,7 @@ class WitchesViews(TrickTakingGame):
 
     def _view_own(self, seat: Seat | None) -> dict[str, Any]:
         passing = None
-        if self._phase == Phase.PASSING:
+        if self._phase == PASSING:
             target = None if seat is None else self.players[self.pass_target(seat)]
             passing = {"count": self.pass_count, "to": target, "direction": self.direction}
         return {

@@ -36,6 +36,7 @@ from typing import Any
 from mudwiz.cards import rank_of, suit_of
 from mudwiz.games.base import Phase
 from mudwiz.games.wizard.cards import DECK, HIDDEN, JESTER, WIZARD, lead_suit, round_score
+from mudwiz.games.wizard.phases import BIDDING, TRUMP
 
 SUIT: dict[str, str | None] = {c: suit_of(c) for c in set(DECK.cards())}
 RANK: dict[str, int] = {c: rank_of(c) for c in set(DECK.cards())}
@@ -263,15 +264,15 @@ class WizardGood:
 
     def choose(self, view: dict[str, Any]) -> str | None:
         legal: list[str] = view["legal"]
-        if view["phase"] in (Phase.TRUMP, Phase.BIDDING, Phase.PLAYING):
+        if view["phase"] in (TRUMP, BIDDING, Phase.PLAYING):
             self.memory.update(view)
         if not legal:
             return None
         if len(legal) == 1:
             return legal[0]
-        if view["phase"] == Phase.TRUMP:
+        if view["phase"] == TRUMP:
             return self.choose_trump(view)
-        if view["phase"] == Phase.BIDDING:
+        if view["phase"] == BIDDING:
             return self.choose_bid(view)
         if view["phase"] == Phase.PLAYING:
             return self.choose_card(view)

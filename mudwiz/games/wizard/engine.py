@@ -24,6 +24,7 @@ from mudwiz.games.wizard.cards import (
     round_score,
     trick_winner,
 )
+from mudwiz.games.wizard.phases import BIDDING, TRUMP
 from mudwiz.games.wizard.rules import RULES_TEXT
 from mudwiz.games.wizard.views import WizardViews
 from mudwiz.numbers import whole_number
@@ -96,6 +97,11 @@ class Wizard(WizardViews):
     }
     RULES = RULES_TEXT
 
+    @classmethod
+    def waiting_view(cls) -> dict[str, Any]:
+        """No trump turned yet: a waiting table's state has the field every state of the game has."""
+        return {"trump": {"suit": None, "card": None}}
+
     # -- options
 
     @classmethod
@@ -148,7 +154,7 @@ class Wizard(WizardViews):
         self.first_leader = self.leader
         self.last_trick: list[tuple[Seat, str]] = []
         self.revealed_play: set[Seat] = set()
-        self._phase = Phase.TRUMP if self.turned == WIZARD else Phase.BIDDING
+        self._phase = TRUMP if self.turned == WIZARD else BIDDING
         events: list[Event] = [
             RoundStart(self.round, size, self.players[self.dealer], self.players[self.leader]),
             TrumpTurned(
@@ -164,9 +170,9 @@ class Wizard(WizardViews):
         return [(self.dealer + 1 + i) % n for i in range(n)]
 
     def waiting(self) -> list[Seat]:
-        if self._phase == Phase.TRUMP:
+        if self._phase == TRUMP:
             return [self.dealer]
-        if self._phase == Phase.BIDDING:
+        if self._phase == BIDDING:
             pending = [s for s in self.bid_order() if self.bids[s] is None]
             return pending if self.hidden_bids else pending[:1]
         if self._phase == Phase.PLAYING:
@@ -187,9 +193,9 @@ class Wizard(WizardViews):
     def _legal_while(self, seat: Seat, waiting: list[Seat]) -> list[Action]:
         if seat not in waiting:
             return []
-        if self._phase == Phase.TRUMP:
+        if self._phase == TRUMP:
             return list(_TRUMP)
-        if self._phase == Phase.BIDDING:
+        if self._phase == BIDDING:
             banned = self.forbidden_bid(seat)
             return [a for b, a in enumerate(_BID[: self.size + 1]) if b != banned]
         if self.clairvoyant:
@@ -212,7 +218,7 @@ class Wizard(WizardViews):
         return Action("play", (HIDDEN if arg == HIDDEN else DECK.parse(arg),))
 
     def explain(self, seat: Seat, action: Action) -> str:
-        verbs: dict[str, str] = {Phase.TRUMP: "trump", Phase.BIDDING: "bid", Phase.PLAYING: "play"}
+        verbs: dict[str, str] = {TRUMP: "trump", BIDDING: "bid", Phase.PLAYING: "play"}
         phase_verb = verbs[self._phase]
         if action.verb != phase_verb:
             return self.wrong_time(action.verb, [phase_verb])
@@ -242,7 +248,7 @@ class Wizard(WizardViews):
 
     def _choose_trump(self, seat: Seat, suit: str) -> list[Event]:
         self.trump = suit
-        self._phase = Phase.BIDDING
+        self._phase = BIDDING
         return [TrumpChosen(self.players[seat], suit)]
 
     def _bid(self, seat: Seat, arg: str) -> list[Event]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from mudwiz.games.plugin import GamePlugin
 from mudwiz.games.wizard.bot_ratings import BOT_RATINGS
+from mudwiz.games.wizard.phases import PHASES
 
 PLUGIN = GamePlugin(
     engine="mudwiz.games.wizard.engine:Wizard",
@@ -12,5 +13,7 @@ PLUGIN = GamePlugin(
     bots={"good": "mudwiz.games.wizard.bots:WizardGood"},
     client="mudwiz.games.wizard.client",
     bot_ratings=BOT_RATINGS,
+    phases=PHASES,
+    prompts={"trump": "name trump"},
     order=1,
 )
