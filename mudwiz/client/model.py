@@ -240,10 +240,10 @@ class Model:
     def hand(self) -> list[str]:
         return list(self.state.get("hand", [])) if self.state else []
 
-    def _round_start(self, message: dict[str, Any]) -> str:
+    def _round_start(self, message: dict[str, Any]) -> str | None:
         """The type of the event that opens a round of the message's game (its plugin's ``round_start``)."""
         found = plugin(message.get("game") or (self.state or {}).get("game"))
-        return found.round_start if found is not None else "round_start"
+        return found.round_start if found is not None else None
 
     def calls(self) -> tuple[str, ...]:
         """The words a move of this table's game may end with to make a call along with it (its plugin's)."""

@@ -52,7 +52,7 @@ class GamePlugin:
       a random bot's sample): the view's field of that name gives their ``count``;
     - ``calls``: words a move may end with to make a call along with it (``play R3 karuki``): the client keeps
       such a form with its move and offers it first;
-    - ``round_start``: the event type that opens a round (the client forgets the last trick's taker on it);
+    - ``round_start``: the type of the event that opens a round (the client forgets the last trick's taker);
     - ``keys``: the terminal client's keys of this game, (key, what it does), for its key help;
     - ``sections``: commands that show one section of the rules (``/spells``): command -> its ``/help`` words.
     """
@@ -68,7 +68,7 @@ class GamePlugin:
     prompts: Mapping[str, str] = field(default_factory=dict)
     card_choice: str | None = None
     calls: tuple[str, ...] = ()
-    round_start: str = "round_start"
+    round_start: str | None = None
     keys: tuple[tuple[str, str], ...] = ()
     sections: Mapping[str, str] = field(default_factory=dict)
 

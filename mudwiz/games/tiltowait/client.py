@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mudwiz.client.events import STYLE
+from mudwiz.client.events import STYLE, reveal_line, revealed
 from mudwiz.client.panes import Column, card, suit
 from mudwiz.games.tiltowait.render import play_order, situation_line
 
@@ -58,7 +58,10 @@ def first_choice(state: dict[str, Any], before: dict[str, Any] | None) -> str | 
 
 
 def own_lines(message: dict[str, Any]) -> list[str]:
-    """The client's words for an event the renderers leave to the table view: who must answer a TILTOWAIT."""
+    """The client's words for an event the renderers leave to the table view (who must answer a TILTOWAIT), or
+    that the client words its own way (a MILWA's timed reveal: its cards go to the table pane)."""
     if message["type"] == "tiltowait_turn" and "player" in message:
         return [f"{STYLE.text(message['player'])} must draw 2 or cancel the TILTOWAIT."]
+    if message["type"] == "milwa_reveal" and revealed(message) is not None:
+        return [reveal_line(message, f"{STYLE.text(str(message.get('caster')))}'s MILWA")]
     return []

@@ -15,5 +15,6 @@ PLUGIN = GamePlugin(
     bot_ratings=BOT_RATINGS,
     phases=PHASES,
     prompts={"trump": "name trump"},
+    round_start="round_start",
     order=1,
 )
