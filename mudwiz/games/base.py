@@ -194,11 +194,13 @@ class Game(ABC):
     # each seat's hand as its views show it, with the cards it was sorted from (``_shown_hand``)
     _hands_shown: dict[Seat, tuple[tuple[str, ...], list[str]]] | None = None
 
+    # the game's own fields of the state a table sends before its start (no game yet, so no ``view``)
+    WAITING_VIEW: ClassVar[Mapping[str, Any]] = {}
+
     @classmethod
     def waiting_view(cls) -> dict[str, Any]:
-        """The game's own fields of the state a table sends before its start (no game yet, so no ``view``),
-        beside the ones every game has: a fresh dict each time, as the state is sent as it is made."""
-        return {}
+        """``WAITING_VIEW``, beside the fields every game has: a fresh copy each time, as a state is sent as made."""
+        return plain_copy(dict(cls.WAITING_VIEW))
 
     @classmethod
     def usage(cls, verb: str) -> str:

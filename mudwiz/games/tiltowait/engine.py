@@ -80,11 +80,8 @@ class Tiltowait(TiltowaitLegality):
         "catch": "catch NAME: NAME has one card and did not call karuki: they draw 2",
     }
     RULES = RULES_TEXT
+    WAITING_VIEW = {"trump": {"suit": None, "card": None}}  # Wizard's, which every waiting state has always carried
 
-    @classmethod
-    def waiting_view(cls) -> dict[str, Any]:
-        """Wizard's empty ``trump``, which a waiting table's state has always carried for every game."""
-        return {"trump": {"suit": None, "card": None}}
 
     # -- options
 

@@ -111,11 +111,8 @@ class Witches(WitchesViews):
         "spell": "spell give|take: the others score your spell, or it comes off yours",
     }
     RULES = RULES_TEXT
+    WAITING_VIEW = {"trump": {"suit": None, "card": None}}  # Wizard's, which every waiting state has always carried
 
-    @classmethod
-    def waiting_view(cls) -> dict[str, Any]:
-        """Wizard's empty ``trump``, which a waiting table's state has always carried for every game."""
-        return {"trump": {"suit": None, "card": None}}
 
     # -- set-up
 

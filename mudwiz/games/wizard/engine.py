@@ -96,11 +96,8 @@ class Wizard(WizardViews):
         "trump": "trump SUIT: the dealer names trump after a turned Wizard (B, G, R or Y)",
     }
     RULES = RULES_TEXT
+    WAITING_VIEW = {"trump": {"suit": None, "card": None}}  # no trump turned yet
 
-    @classmethod
-    def waiting_view(cls) -> dict[str, Any]:
-        """No trump turned yet: a waiting table's state has the field every state of the game has."""
-        return {"trump": {"suit": None, "card": None}}
 
     # -- options
 
