@@ -1,0 +1,310 @@
+"""What Wizard's ``good`` bot (:mod:`mudwiz.games.wizard.bots`) computes with: the trick rule in a form that makes
+a playout cheap (a few dictionary look-ups per card; :func:`power` is checked against
+:func:`mudwiz.games.wizard.cards.trick_winner` by the tests), the fast playout policy (:func:`pick`), the round
+played out (:func:`playout`), the deals of the unseen cards and what one view tells the simulations."""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from mudwiz.cards import rank_of, suit_of
+from mudwiz.games.base import Phase
+from mudwiz.games.wizard.cards import DECK, HIDDEN, JESTER, WIZARD, lead_suit
+
+SUIT: dict[str, str | None] = {c: suit_of(c) for c in set(DECK.cards())}
+RANK: dict[str, int] = {c: rank_of(c) for c in set(DECK.cards())}
+NO_LEAD = "-"  # a Wizard came before any suit card: nobody has to follow anything this trick
+WIZARD_POWER, TRUMP_BASE, LEAD_BASE = 100, 50, 20
+
+
+def power(card: str, lead: str | None, trump: str | None) -> int:
+    """How strongly ``card`` holds a trick whose lead suit is ``lead`` (set by this card if still None).
+
+    A later card wins only with strictly more power, which is exactly :func:`mudwiz.games.wizard.cards.trick_winner`
+    (first Wizard, highest trump, highest of the lead suit, first Jester); tests check the two agree.
+    """
+    if card == WIZARD:
+        return WIZARD_POWER
+    suit = SUIT[card]
+    if suit is None:
+        return 0
+    if suit == trump:
+        return TRUMP_BASE + RANK[card]
+    if suit == lead or lead is None:
+        return LEAD_BASE + RANK[card]
+    return 0
+
+
+def strength(card: str, trump: str | None) -> int:
+    """A card's worth regardless of the trick: the order in which to keep (high) or shed (low) cards."""
+    if card == WIZARD:
+        return WIZARD_POWER
+    suit = SUIT[card]
+    if suit is None:
+        return -1
+    return TRUMP_BASE + RANK[card] if suit == trump else RANK[card]
+
+
+def quick_estimate(hand: Sequence[str], trump: str | None, players: int) -> float:
+    """A rough count of the tricks a hand takes: stands in for bids nobody has made yet in the simulations."""
+    total = 0.0
+    crowd = 1.0 if players <= 4 else 0.75
+    for c in hand:
+        suit, rank = SUIT[c], RANK[c]
+        if c == WIZARD:
+            total += 0.95
+        elif suit is None:
+            continue
+        elif suit == trump:
+            total += 0.9 if rank >= 11 else 0.6 if rank >= 8 else 0.35
+        elif rank >= 11:
+            total += (0.15, 0.35, 0.6)[rank - 11] * crowd
+    return total
+
+
+def trick_tables(trump: str | None) -> tuple[dict[str | None, dict[str, int]], dict[str, int]]:
+    """``power`` for every (lead, card) and ``strength`` for every card under one trump, looked up once."""
+    if trump not in _TRICK_TABLES:
+        leads = [None, NO_LEAD, *DECK.suits]
+        _TRICK_TABLES[trump] = ({lead: {c: power(c, lead, trump) for c in SUIT} for lead in leads},
+                          {c: strength(c, trump) for c in SUIT})
+    return _TRICK_TABLES[trump]
+
+
+_TRICK_TABLES: dict[str | None, tuple[dict[str | None, dict[str, int]], dict[str, int]]] = {}
+
+
+def pick(hand: list[str], lead: str | None, best: int, now: dict[str, int], need: int, played: int,
+         players: int) -> str:
+    """The playout policy: a quick choice for any player in a simulation, aiming at ``need`` more tricks.
+
+    Wanting tricks: lead the strongest card, or take the trick with the cheapest card that beats it.
+    Not wanting: lead the weakest card, or shed the strongest card that still loses.
+    Needing no more tricks than the Wizards in hand: win with the Wizards only, ducking with everything else.
+    ``hand`` is sorted strongest first (by ``strength``), and ``now`` is the power table for ``lead``: among
+    cards that beat the trick, power and strength rank alike, so scanning the hand replaces sorting it.
+    """
+    if lead is None or lead == NO_LEAD or not any(SUIT[c] == lead for c in hand):
+        legal = hand
+    else:
+        legal = [c for c in hand if SUIT[c] == lead or SUIT[c] is None]
+    if len(legal) == 1:
+        return legal[0]
+    if 0 < need < len(hand) and legal[0] == WIZARD and hand.count(WIZARD) >= need:
+        others = [c for c in legal if c != WIZARD]
+        if played == 0 or not others:
+            return WIZARD
+        for card in others:
+            if now[card] <= best:
+                return card
+        return WIZARD if best < WIZARD_POWER else others[0]
+    if played == 0:
+        return legal[0] if need > 0 else legal[-1]
+    if need > 0:
+        for card in reversed(legal):
+            if now[card] > best:
+                return card
+        return legal[-1]
+    for card in legal:
+        if now[card] <= best:
+            return card
+    return legal[0] if played == players - 1 else legal[-1]
+
+
+def playout(hands: list[list[str]], trick: list[tuple[int, str]], leader: int, trump: str | None,
+            bids: list[int], tricks: list[int], first: str | None = None) -> list[int]:
+    """Play the round out from a partly played ``trick`` (``first``: the card the next player plays).
+
+    ``hands`` and ``tricks`` are consumed (pass copies); returns the tricks each seat ends the round with.
+    """
+    n = len(hands)
+    powers, worth = trick_tables(trump)
+    for hand in hands:
+        hand.sort(key=worth.__getitem__, reverse=True)
+    lead: str | None = None
+    best, winner = -1, leader
+    for seat, card in trick:
+        if lead is None and card != JESTER:
+            lead = NO_LEAD if card == WIZARD else SUIT[card]
+        p = powers[lead][card]
+        if p > best:
+            best, winner = p, seat
+    played = len(trick)
+    while True:
+        while played < n:
+            seat = (leader + played) % n
+            hand = hands[seat]
+            if first is not None:
+                card, first = first, None
+            else:
+                card = pick(hand, lead, best, powers[lead], bids[seat] - tricks[seat], played, n)
+            hand.remove(card)
+            if lead is None and card != JESTER:
+                lead = NO_LEAD if card == WIZARD else SUIT[card]
+            p = powers[lead][card]
+            if p > best:
+                best, winner = p, seat
+            played += 1
+        tricks[winner] += 1
+        leader = winner
+        if not hands[leader]:
+            return tricks
+        lead, best, played = None, -1, 0
+
+
+def deal(pool: list[str], needs: dict[int, int], voids: dict[int, set[str]],
+         rng: random.Random) -> dict[int, list[str]]:
+    """Share the unseen ``pool`` among seats needing cards (the rest is the stock), never giving a known void.
+
+    Seats with voids draw first from the cards they may hold; the others share what is left. (Not exactly the
+    conditional distribution, but close, and cheap enough to do hundreds of times a decision.)
+    """
+    cards = pool[:]
+    rng.shuffle(cards)
+    hands: dict[int, list[str]] = {}
+    for s in sorted(needs, key=lambda s: -len(voids.get(s, ()))):
+        void = voids.get(s)
+        if void:
+            hands[s] = [c for c in cards if SUIT[c] not in void][: needs[s]]
+            if len(hands[s]) < needs[s]:  # the voids we inferred cannot all hold (e.g. a stand-in's memory gap)
+                return deal(pool, needs, {}, rng)
+            taken = Counter(hands[s])
+            rest = []
+            for c in cards:
+                if taken[c]:
+                    taken[c] -= 1
+                else:
+                    rest.append(c)
+            cards = rest
+        else:
+            hands[s], cards = cards[: needs[s]], cards[needs[s] :]
+    return hands
+
+
+class RoundMemory:
+    """What a player at the table has seen this round: the cards of every trick, and who showed a void."""
+
+    def __init__(self) -> None:
+        self.key: tuple[Any, ...] | None = None
+        self.tricks: dict[int, list[tuple[str, str]]] = {}
+
+    def update(self, view: dict[str, Any]) -> None:
+        key = (view["round"], view["rounds"], view["dealer"], view["trump"]["card"], view["cards"])
+        if key != self.key or view["phase"] != Phase.PLAYING:
+            self.key, self.tricks = key, {}
+        done = sum(p["tricks"] for p in view["players"])
+        if done and view["last_trick"]:
+            self.tricks[done - 1] = [(t["player"], t["card"]) for t in view["last_trick"]]
+        self.tricks[done] = [(t["player"], t["card"]) for t in view["trick"]]
+
+    def played(self) -> list[str]:
+        return [c for trick in self.tricks.values() for _, c in trick]
+
+    def voids(self) -> dict[str, set[str]]:
+        """Players who did not follow a lead suit with a suit card hold none of it."""
+        found: dict[str, set[str]] = {}
+        for trick in self.tricks.values():
+            cards = [c for _, c in trick]
+            for i, (player, card) in enumerate(trick):
+                lead = lead_suit(cards[:i])
+                if lead is not None and SUIT[card] not in (lead, None):
+                    found.setdefault(player, set()).add(lead)
+        return found
+
+
+def trick_lead(trick: list[str]) -> str | None:
+    for card in trick:
+        if card != JESTER:
+            return NO_LEAD if card == WIZARD else SUIT[card]
+    return None
+
+
+def trick_best(trick: list[str], trump: str | None) -> int:
+    lead = trick_lead(trick)
+    return max((power(c, lead, trump) for c in trick), default=-1)
+
+
+class Simulations:
+    """Everything the simulations need from one view: seats, known cards, the unseen pool, bids to aim for."""
+
+    def __init__(self, view: dict[str, Any], memory: RoundMemory, first_leader: bool) -> None:
+        players = view["players"]
+        names = [p["name"] for p in players]
+        self.n = len(players)
+        self.me = names.index(view["you"])
+        self.trump: str | None = view["trump"]["suit"]
+        self.leader = names.index(view["first_leader" if first_leader else "leader"])
+        self.trick = [(names.index(t["player"]), t["card"]) for t in view["trick"]]
+        self.tricks = [p["tricks"] for p in players]
+        self.hand: list[str] = [c for c in view["hand"] if c != HIDDEN]
+        self.known: dict[int, list[str]] = {i: list(p["cards"]) for i, p in enumerate(players) if "cards" in p}
+        unseen = Counter(DECK.cards())
+        unseen.subtract(self.hand)
+        unseen.subtract(memory.played() if view["phase"] == Phase.PLAYING else [])
+        if view["trump"]["card"]:
+            unseen.subtract([view["trump"]["card"]])
+        for cards in self.known.values():
+            unseen.subtract(cards)
+        self.needs = {i: p["held"] for i, p in enumerate(players) if i != self.me and i not in self.known}
+        if len(self.hand) < players[self.me]["held"]:  # clairvoyance: our own card is the unknown one
+            self.needs[self.me] = players[self.me]["held"]
+        if any(k < 0 for k in unseen.values()) or unseen.total() < sum(self.needs.values()):
+            memory.tricks = {}  # what we remembered cannot be this round's: forget it rather than deal nonsense
+            unseen = Counter(DECK.cards())
+            unseen.subtract([*self.hand, *(c for _, c in self.trick), *(c for cs in self.known.values() for c in cs)])
+            if view["trump"]["card"]:
+                unseen.subtract([view["trump"]["card"]])
+        self.pool = list(unseen.elements())
+        self.played_by: dict[int, list[str]] = {}
+        if view["phase"] == Phase.PLAYING:
+            for trick in memory.tricks.values():
+                for player, card in trick:
+                    if player in names:
+                        self.played_by.setdefault(names.index(player), []).append(card)
+        self.spread = 1.0 + 0.1 * view["cards"]
+        voids = memory.voids()
+        self.voids = {names.index(p): s for p, s in voids.items() if p in names}
+        self.given = [p["bid"] for p in players]
+        self.bids = [b if b is not None else 0 for b in self.given]
+
+    def same(self, a: str, b: str) -> bool:
+        """Whether two of our cards are as good as each other: same suit, and no card anyone may still play
+        (unseen, or in the current trick) ranks between them — B7 and B9 after B8 has gone, say."""
+        if a == b:
+            return True
+        suit = SUIT[a]
+        if suit is None or suit != SUIT[b]:
+            return False
+        low, high = sorted((RANK[a], RANK[b]))
+        live = self.pool + [c for _, c in self.trick]
+        return not any(SUIT[c] == suit and low < RANK[c] < high for c in live)
+
+    def distinct(self, cards: list[str]) -> list[str]:
+        """``cards`` with only the lowest of each run of equally good cards (each is simulated once)."""
+        kept: list[str] = []
+        for card in sorted(cards, key=lambda c: (SUIT[c] or "", RANK[c])):
+            if not any(self.same(card, k) for k in kept):
+                kept.append(card)
+        return kept
+
+    def sample(self, rng: random.Random) -> tuple[list[list[str]], list[int], float]:
+        """One deal of the unseen cards consistent with the view, the bids every seat plays towards, and how
+        plausible the deal is given the bids already made (a player who bid 3 rarely holds rubbish)."""
+        dealt = deal(self.pool, self.needs, self.voids, rng)
+        hands: list[list[str]] = []
+        for s in range(self.n):
+            hands.append(dealt[s] if s in dealt else self.known.get(s, self.hand if s == self.me else []))
+        bids = self.bids[:]
+        weight = 1.0
+        for s, given in enumerate(self.given):
+            if given is None:  # not bid yet, or bid in secret: aim for what its cards look like
+                bids[s] = self.tricks[s] + round(quick_estimate(hands[s], self.trump, self.n))
+            elif s in dealt:
+                dealt_hand = hands[s] + self.played_by.get(s, [])
+                miss = (quick_estimate(dealt_hand, self.trump, self.n) - given) / self.spread
+                weight *= math.exp(-0.5 * miss * miss)
+        return [h[:] for h in hands], bids, weight
