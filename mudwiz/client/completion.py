@@ -12,7 +12,7 @@ from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 
 from mudwiz.client.model import Model
-from mudwiz.games import available, plugin
+from mudwiz.games import available, plugin, plugins
 
 # Until the server's catalogue arrives (with ``welcome``), docs/protocol.md's command table: the client may not
 # import the server's registry (the games: this install's). /mode is never offered: the client must stay in JSON mode.
@@ -24,7 +24,12 @@ COMMANDS = {
     "/say": "chat", "/tell": "NAME TEXT: private message", "/quit": "leave the client",
 }
 BOT_LEVELS = ("random", "good")
-RULE_SECTIONS = ("goal", "play", "scoring", "options", "spells")  # /rules GAME SECTION (docs/protocol.md)
+RULE_SECTIONS = ("goal", "play", "scoring", "options")  # /rules GAME SECTION (docs/protocol.md), every game's
+
+
+def rule_sections() -> list[str]:
+    """The sections ``/rules GAME SECTION`` takes: every game's, then those a game here has of its own."""
+    return list(dict.fromkeys([*RULE_SECTIONS, *(section for p in plugins().values() for section in p.rules)]))
 
 
 def _matching(candidates: Iterable[str], typed: str, meta: str | None = None) -> Iterator[Completion]:
@@ -105,7 +110,7 @@ class CommandCompleter(Completer):
             if len(words) == 1:
                 yield from _matching(model.games or available(), last)
             elif len(words) == 2:
-                yield from _matching(RULE_SECTIONS, last, "section")
+                yield from _matching(rule_sections(), last, "section")
         elif verb == "/help":
             topics = [*(c.removeprefix("/") for c in self.commands()), *(model.games or available()), "all"]
             yield from _matching(topics, last)
