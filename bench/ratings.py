@@ -1,4 +1,4 @@
-"""Calibrate the bot levels' fixed ratings (mudwiz/bot_ratings.py): seeded engine-only games between bot levels,
+"""Calibrate the bot levels' fixed ratings (the games' bot_ratings.py): seeded engine-only games between bot levels,
 rated with the server's own openskill model (mudwiz/ratings.py), each level one entry.
 
 Each game seats 3 to 5 bots of randomly drawn levels (at least two levels a game, so every game says something
@@ -6,10 +6,10 @@ about their difference); every seat plays with its level's rating at its final p
 each level's new mu and sigma are the mean of its seats' updates. Levels start from a fresh rating, as players
 do, so the figures are on the players' scale: a new player (mu 25) starts in between, and the games they play
 against the bots place them. Prints each level's mu, sigma and shown rating per game; ``--write`` rewrites
-mudwiz/bot_ratings.py with them::
+each game's mudwiz/games/GAME/bot_ratings.py with them::
 
     python bench/ratings.py                      # every game, 300 games each, printed only
-    python bench/ratings.py --games 300 --write  # what mudwiz/bot_ratings.py holds (the default seeds)
+    python bench/ratings.py --games 300 --write  # what the games' bot_ratings.py hold (the default seeds)
 
 The bots are deterministic given the seed, so the same arguments give the same figures.
 """
@@ -34,7 +34,11 @@ from mudwiz.bots import levels as all_levels  # noqa: E402
 from mudwiz.games import available, game_class  # noqa: E402
 from mudwiz.ratings import MODEL, shown  # noqa: E402
 
-OUT = ROOT / "mudwiz" / "bot_ratings.py"
+OUT = ROOT / "mudwiz" / "games" / "{game}" / "bot_ratings.py"  # a game of mudwiz's own; a plugin's are its own
+
+
+def out(game: str) -> Path:
+    return Path(str(OUT).format(game=game))
 
 
 def seatings(game: str, games: int, levels: Sequence[str], seed: int) -> list[tuple[str, tuple[str, ...], int]]:
@@ -75,15 +79,13 @@ def calibrate(game: str, games: int, levels: Sequence[str], seed: int, workers: 
     return ratings
 
 
-def module_text(table: dict[str, dict[str, tuple[float, float]]], games: int, seed: int) -> str:
-    rows = "\n".join(f"    {game!r}: {{" + ", ".join(f"{level!r}: ({mu:.3f}, {sigma:.3f})"
-                                                       for level, (mu, sigma) in levels.items()) + "},"
-                     for game, levels in table.items())
-    return (f'"""The bot levels\' fixed ratings: game -> level -> (mu, sigma), on the players\' openskill scale.\n\n'
+def module_text(game: str, levels: dict[str, tuple[float, float]], games: int, seed: int) -> str:
+    row = "{" + ", ".join(f"{level!r}: ({mu:.3f}, {sigma:.3f})" for level, (mu, sigma) in levels.items()) + "}"
+    title = game_class(game).title
+    return (f'"""{title}\'s bot levels\' fixed ratings: level -> (mu, sigma), on the players\' openskill scale.\n\n'
             f"Written by ``python bench/ratings.py --games {games} --seed {seed} --write`` (bots against bots, "
-            f"rated with\nmudwiz/ratings.py's model); never changed by the games people play. A level or game not "
-            f'here plays as a\nfresh rating.\n"""\n\nBOT_RATINGS: dict[str, dict[str, tuple[float, float]]] = {{\n'
-            f"{rows}\n}}\n")
+            f"rated with\nmudwiz/ratings.py's model); never changed by the games people play. A level not here plays "
+            f'as a fresh rating.\n"""\n\nBOT_RATINGS: dict[str, tuple[float, float]] = {row}\n')
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -92,7 +94,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--only", action="append", help="a game (repeat; default: every game present)")
     parser.add_argument("--seed", type=int, default=5000, help="seed of the first game (default 5000)")
     parser.add_argument("--workers", type=int, default=1, help="processes")
-    parser.add_argument("--write", action="store_true", help=f"rewrite {OUT.relative_to(ROOT)}")
+    parser.add_argument("--write", action="store_true", help=f"rewrite {OUT.relative_to(ROOT)} of each game")
     args = parser.parse_args(argv)
     levels = all_levels()
     table: dict[str, dict[str, tuple[float, float]]] = {}
@@ -101,8 +103,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         for level, (mu, sigma) in table[game].items():
             print(f"{game:9} bot:{level:7} mu={mu:6.2f} sigma={sigma:5.2f} shown={shown(mu, sigma):5}", flush=True)
     if args.write:
-        OUT.write_text(module_text(table, args.games, args.seed), encoding="utf-8")
-        print(f"written to {OUT}")
+        for game, levels in table.items():
+            if out(game).parent.is_dir():
+                out(game).write_text(module_text(game, levels, args.games, args.seed), encoding="utf-8")
+                print(f"written to {out(game)}")
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ from twisted.internet import defer
 from mudwiz import replay
 from mudwiz.accounts import MIN_PASSWORD, Accounts, looks_registered
 from mudwiz.errors import BadCommand, IllegalAction, MudwizError
-from mudwiz.games import available, game_class
+from mudwiz.games import available, game_class, section_help
 from mudwiz.games.base import Game
 from mudwiz.lobby import WHO_PAGE, Lobby
 from mudwiz.numbers import whole_number
@@ -779,7 +779,7 @@ def _rules(lobby: Lobby, session: Session, arg: str) -> str | None:
     return None
 
 
-@command("spells", "/spells", "the spells and what each does: Tiltowait's nine (a table's own game first)")
+@command("spells", "/spells", f"{section_help('spells')} (a table's own game first)")
 def _spells(lobby: Lobby, session: Session, arg: str) -> str | None:
     with_spells = [g for g in available() if "spells" in game_class(g).RULES]
     if session.table is not None and session.table.name in with_spells:

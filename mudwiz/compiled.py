@@ -6,6 +6,7 @@ pure-Python install runs the same source (docs/performance.md, "The ninth round"
 
 from __future__ import annotations
 
+import ast
 import importlib
 import importlib.machinery
 import os
@@ -13,16 +14,27 @@ import shutil
 import sysconfig
 from pathlib import Path
 
+PACKAGE = Path(__file__).parent
+
+
+def game_modules(package: Path = PACKAGE) -> tuple[str, ...]:
+    """The hot modules of mudwiz's own games: each game's package names its own in its ``__init__``'s ``HOT``,
+    read here as text (the build reads this module before mudwiz is installed, and a game's name is its own)."""
+    found: list[str] = []
+    for init in sorted(package.glob("games/*/__init__.py")):
+        for node in ast.parse(init.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets] == ["HOT"]:
+                found += [f"games.{init.parent.name}.{name}" for name in ast.literal_eval(node.value)]
+    return tuple(found)
+
+
 HOT = (
-    "games.base", "games.wizard", "games.witches",
+    "games.base", *game_modules(),
     "table.__init__", "table.botdriver", "table.botseat", "table.core", "table.fanout", "table.journal",
     "table.options", "table.pacing", "table.recording", "table.seating", "table.timers",
     "render.jsonl", "connection", "session", "outflow",
     "lobby.__init__", "lobby.core", "lobby.directory", "lobby.keeping", "lobby.names", "lobby.people", "lobby.tables",
 )
-
-
-PACKAGE = Path(__file__).parent
 
 
 def module_name(hot: str) -> str:

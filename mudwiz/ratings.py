@@ -8,8 +8,8 @@ Who is rated (docs/accounts.md):
 * a game is rated when it is ``finished``; an abandoned one changes nothing;
 * every seat takes part with its rating and its place (tied places are equal ranks), but only registered people's
   ratings are written: a guest plays as a fresh rating (``MODEL.rating()``) that is not kept;
-* a bot the host seated plays as its level's fixed entry (``bot:good``, from ``mudwiz/bot_ratings.py``, which
-  ``bench/ratings.py`` calibrates offline), never changed by a game;
+* a bot the host seated plays as its level's fixed entry (``bot:good``, from its game plugin's ``bot_ratings``,
+  which ``bench/ratings.py`` calibrates offline), never changed by a game;
 * a stand-in (a bot playing a person's seat after they dropped or left) counts as the person: the seat's place
   is theirs, as the game's standings already say.
 
@@ -26,7 +26,7 @@ from functools import cache
 from openskill.models import PlackettLuce
 from twisted.logger import Logger
 
-from mudwiz.bot_ratings import BOT_RATINGS
+from mudwiz.games import plugin
 from mudwiz.store import GameRecord, Rating, Store, StoreError
 
 log = Logger()
@@ -54,14 +54,20 @@ def fresh(name: str, game: str) -> Rating:
 def bot_rating(game: str, level: str) -> Rating:
     """The fixed entry ``bot:LEVEL`` of ``game``: its calibrated mu and sigma, or a fresh rating for a level or
     game that was never calibrated (a plugin's)."""
-    mu, sigma = BOT_RATINGS.get(game, {}).get(level, (MODEL.mu, MODEL.sigma))
+    mu, sigma = _calibrated(game).get(level, (MODEL.mu, MODEL.sigma))
     return Rating(name=f"{BOT_PREFIX}{level}", game=game, mu=mu, sigma=sigma, shown=shown(mu, sigma), games=0,
                   updated=0.0)
 
 
 def bot_levels(game: str) -> list[str]:
     """The levels of ``game`` with a calibrated entry."""
-    return list(BOT_RATINGS.get(game, {}))
+    return list(_calibrated(game))
+
+
+def _calibrated(game: str) -> Mapping[str, tuple[float, float]]:
+    """The bot levels' fixed ratings of ``game``, as its plugin declares them (none for a game not here)."""
+    found = plugin(game)
+    return found.bot_ratings if found is not None else {}
 
 
 def _entry(seat: Mapping[str, str], game: str, current: Mapping[str, Rating]) -> Rating:

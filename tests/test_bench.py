@@ -88,8 +88,8 @@ def test_load_bench_quick_prints_figures_and_ratios_for_each_mode() -> None:
 
 
 def test_ratings_bench_calibrates_each_bot_level_and_writes_nothing_unasked() -> None:
-    """A tiny run of bench/ratings.py (mudwiz/bot_ratings.py holds the figures of a long one): a line a level."""
-    before = (ROOT / "mudwiz" / "bot_ratings.py").read_bytes()
+    """A tiny run of bench/ratings.py (the games' bot_ratings.py hold the figures of a long one): a line a level."""
+    before = (ROOT / "mudwiz" / "games" / "witches" / "bot_ratings.py").read_bytes()
     out = subprocess.run(
         [sys.executable, str(ROOT / "bench" / "ratings.py"), "--only", "witches", "--games", "2"],
         capture_output=True, text=True, timeout=120, check=True,
@@ -98,7 +98,7 @@ def test_ratings_bench_calibrates_each_bot_level_and_writes_nothing_unasked() ->
             for line in out.splitlines()]
     assert all(rows) and {row.group(1) for row in rows if row} == {"random", "good"}, out
     assert all(float(row.group(3)) < 25 / 3 for row in rows if row), out  # two games made both surer
-    assert (ROOT / "mudwiz" / "bot_ratings.py").read_bytes() == before
+    assert (ROOT / "mudwiz" / "games" / "witches" / "bot_ratings.py").read_bytes() == before
 
 
 def test_journal_bench_prints_its_figures() -> None:

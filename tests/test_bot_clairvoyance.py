@@ -10,8 +10,9 @@ from typing import Any
 
 import pytest
 
-from mudwiz.bots.wizard_good import WizardGood
-from mudwiz.games.wizard import HIDDEN, WIZARD, Wizard
+from mudwiz.games.wizard.bots import WizardGood
+from mudwiz.games.wizard.cards import HIDDEN, WIZARD
+from mudwiz.games.wizard.engine import Wizard
 
 # Seeds under which the first round's turned card is a Wizard, so the dealer names trump without seeing it.
 TURNED_WIZARD = [24, 43, 48, 55, 155]

@@ -14,10 +14,12 @@ from wire import JsonClient, play_until_game_end
 
 from mudwiz.bots import levels, make_policy
 from mudwiz.bots.randombot import RandomBot
-from mudwiz.bots.wizard_good import DECK, WizardGood, pick, playout, power, trick_tables
 from mudwiz.cards import Action
 from mudwiz.games import available, game_class
-from mudwiz.games.wizard import Wizard, trick_winner
+from mudwiz.games.wizard.bots import WizardGood
+from mudwiz.games.wizard.cards import DECK, trick_winner
+from mudwiz.games.wizard.engine import Wizard
+from mudwiz.games.wizard.playouts import pick, playout, power, trick_tables
 from mudwiz.table.botseat import BotSession
 
 

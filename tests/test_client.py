@@ -752,8 +752,8 @@ def test_a_full_table_played_by_keys_at_80x24(server: tuple[str, int], game: str
                 assert turn > 0
                 break
             await d.press(*(["right"] * rng.randrange(3)))
-            if d.model.passing:  # Witches: Space chooses the cards to pass
-                await d.press(*(["space", "right"] * d.model.pass_count()))
+            if d.model.picking:  # Witches: Space chooses the cards to pass
+                await d.press(*(["space", "right"] * d.model.pick_count()))
             expected = d.model.enter_command()
             assert f"Enter sends {expected}" in await drawn(d, screen)
             await d.press("enter")

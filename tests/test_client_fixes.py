@@ -21,8 +21,8 @@ from mudwiz.client.app import PAGE, ClientApp
 from mudwiz.client.model import Model
 from mudwiz.commands import rules_text
 from mudwiz.games import game_class
+from mudwiz.games.tiltowait.render import play_order
 from mudwiz.render.style import strip_ansi
-from mudwiz.render.tiltowait import play_order
 
 
 def model_of(messages: list[dict[str, Any]], you: str) -> Model:
@@ -249,7 +249,7 @@ def test_help_at_80_columns_wraps_the_keys_and_reflows_the_rules_by_paragraph() 
         model.state, model.rules[game] = {"game": game}, rules
         lines = [strip_ansi(line) for line in panes.help_lines(model, width)]
         assert all(len(line) <= width and not line.endswith("~") for line in lines), "\n".join(lines)
-        keys = " ".join(" ".join(pair) for pair in panes.KEYS).split()
+        keys = " ".join(" ".join(pair) for pair in panes.keys()).split()
         assert " ".join(lines).split()[:len(keys)] == keys  # every word of the keys, none cut
         at = next(i for i, line in enumerate(lines) if "The rules of" in line)
         body = lines[at + 1:]

@@ -56,13 +56,13 @@ GAME_SAMPLES = {"witches": {"direction": "left"}}
 
 def engine_events() -> list[tuple[str, type[Event]]]:
     """Every event class the engines have, with the game that sends it (the shared ones with every game)."""
-    modules = {name: game_class(name).__module__ for name in available()}
+    modules = {name: game_class(name).__module__.rpartition(".")[0] for name in available()}  # the game's package
     found: list[tuple[str, type[Event]]] = []
     todo = list(Event.__subclasses__())
     while todo:
         cls = todo.pop()
         todo += cls.__subclasses__()
-        games = [g for g, module in modules.items() if cls.__module__ == module] or list(modules)
+        games = [g for g, package in modules.items() if cls.__module__.startswith(package + ".")] or list(modules)
         found += [(g, cls) for g in games]
     return found
 

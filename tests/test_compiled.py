@@ -22,13 +22,13 @@ def test_an_install_that_can_compile_runs_every_hot_module_compiled() -> None:
 
 
 def test_a_compiled_module_older_than_its_source_is_named_stale(tmp_path: Path) -> None:
-    games = tmp_path / "games"
-    games.mkdir()
-    source, built = games / "wizard.py", games / "wizard.cpython-311-x86_64-linux-gnu.so"
+    games = tmp_path / "games" / "wizard"
+    games.mkdir(parents=True)
+    source, built = games / "engine.py", games / "engine.cpython-311-x86_64-linux-gnu.so"
     built.write_bytes(b"")
     source.write_text("# edited after the build\n")
     os.utime(built, (1_000_000, 1_000_000))
-    assert compiled.stale(tmp_path) == ["games.wizard"]
+    assert compiled.stale(tmp_path) == ["games.wizard.engine"]
     os.utime(built, None)
     os.utime(source, (1_000_000, 1_000_000))
     assert compiled.stale(tmp_path) == []

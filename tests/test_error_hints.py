@@ -18,7 +18,6 @@ from twisted.internet.task import Clock
 from mudwiz.commands import dispatch
 from mudwiz.connection import hint
 from mudwiz.errors import MudwizError
-from mudwiz.games.base import Phase
 from mudwiz.lobby import Lobby
 from mudwiz.render.ansi import Presenter
 from mudwiz.render.style import Style, wrap_words
@@ -51,7 +50,7 @@ def wizard_round(table: Table, hand: list[str], phase: str) -> int:
     game.dealer = (seat - 1) % 3
     game.trick, game.tricks = [], [0, 0, 0]
     game.bids = [1, 1, 1] if phase == "playing" else [None] * 3
-    game._phase = Phase(phase)
+    game._phase = phase
     return seat
 
 

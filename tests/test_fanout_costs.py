@@ -13,7 +13,7 @@ from twisted.internet.task import Clock
 
 from mudwiz.client.model import Model
 from mudwiz.commands import dispatch
-from mudwiz.games.witches import PassDone
+from mudwiz.games.witches.engine import PassDone
 from mudwiz.games.wizard import Wizard
 from mudwiz.lobby import Lobby
 from mudwiz.render import jsonl

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -188,7 +189,7 @@ def test_the_walk_sees_every_layer() -> None:
             "mudwiz.store.sqlite"} <= set(modules)
     targets = {(i.source, i.target) for i in all_imports(modules)}
     assert ("mudwiz.table.core", "mudwiz.table.seating") in targets
-    assert ("mudwiz.render.wizard", "mudwiz.games.base") in targets
+    assert ("mudwiz.games.wizard.render", "mudwiz.games.base") in targets
 
 
 # ---------------------------------------------------------------- the checks themselves, on made-up modules
@@ -271,3 +272,132 @@ def test_the_lobby_names_no_cluster() -> None:
     cluster, even in a type hint, so it has no branch of its own for a cluster's node."""
     assert not [str(i) for i in all_imports(sources()) if _within(i.source, ("mudwiz.lobby",))
                 and _within(i.target, CLUSTER)]
+
+
+# ---------------------------------------------------------------- a game's knowledge stays in its package
+
+# What any layer may name is what every game has: the common phases and the verb every built-in game shares.
+# The rest a built-in game brings (its name, its own phases, verbs and event types) belongs in its package,
+# ``mudwiz/games/<name>/``, and reaches the other layers through its plugin. Checked: module names; identifiers
+# (for a game's name only: verbs such as ``draw`` or ``keep`` are English words in code too); ``Phase.X``
+# members; string literals that are, or begin with, a game's own word, name one as a command (``/bid``), equal
+# one of its event types or name a game. Prose is left alone: comments and docstrings may cite a game.
+
+
+@dataclass(frozen=True)
+class GameWords:
+    games: tuple[str, ...]  # the built-in games, by package name
+    words: frozenset[str]  # their own phases and verbs
+    events: frozenset[str] = frozenset()  # their own event types
+
+
+def builtin_games(root: Path = ROOT) -> tuple[str, ...]:
+    """mudwiz's own games, as their packages are found (no list kept here to fall behind)."""
+    return tuple(sorted(p.parent.name for p in (root / "games").glob("*/plugin.py")))
+
+
+def _subclasses(cls: type) -> list[type]:
+    return [cls, *(deeper for sub in cls.__subclasses__() for deeper in _subclasses(sub))]
+
+
+def _event_type(cls: type) -> str:
+    """An event class's type on the wire (``HandStart``: ``hand_start``), as ``Event.type`` words it."""
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", cls.__name__).lower()
+
+
+def game_words(games: tuple[str, ...]) -> GameWords:
+    """The built-in games' own words, read from their plugins and engines: what is not common to every game."""
+    from mudwiz.games import plugin
+    from mudwiz.games.base import Event, Phase
+
+    found = [plugin(g) for g in games]
+    plugins = [p for p in found if p is not None]
+    assert len(plugins) == len(games), games
+    verbs = [set(p.engine_class.VERBS) for p in plugins]
+    common = {str(phase) for phase in Phase} | set.intersection(*verbs)
+    own = {word for p in plugins for word in p.phases} | set.union(*verbs)
+    events = _subclasses(Event)
+    shared = {_event_type(cls) for cls in events if cls.__module__ == Event.__module__}
+    theirs = {_event_type(cls) for cls in events for g in games if cls.__module__.startswith(f"mudwiz.games.{g}.")}
+    return GameWords(games, frozenset(own - common), frozenset(theirs - shared))
+
+
+def _prose(tree: ast.AST) -> set[int]:
+    """The docstrings' nodes (by id): prose, which may cite any game."""
+    return {id(node.body[0].value) for node in ast.walk(tree)
+            if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+            and node.body and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)}
+
+
+def _named(node: ast.AST, games: re.Pattern[str], said: re.Pattern[str], known: GameWords) -> str | None:
+    """What ``node`` names of a built-in game, or None."""
+    if isinstance(node, ast.Import | ast.ImportFrom):
+        modules = [a.name for a in node.names] + [a.asname or "" for a in node.names]
+        modules += [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+        return next((m for m in modules if games.search(m)), None)
+    if isinstance(node, ast.Name | ast.arg | ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        name = node.id if isinstance(node, ast.Name) else node.arg if isinstance(node, ast.arg) else node.name
+        return name if games.search(name) else None
+    if isinstance(node, ast.Attribute):
+        phase = isinstance(node.value, ast.Name) and node.value.id == "Phase" and node.attr.lower() in known.words
+        return f"Phase.{node.attr}" if phase else node.attr if games.search(node.attr) else None
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        text = node.value
+        return repr(text) if games.search(text) or said.search(text) or text in known.events else None
+    return None
+
+
+def game_knowledge(modules: Mapping[str, tuple[str, bool]], known: GameWords) -> list[str]:
+    """Where a module outside the built-in games' packages names one of them, its own words or events."""
+    games = re.compile("|".join(known.games), re.IGNORECASE)
+    words = "|".join(sorted(known.words))
+    said = re.compile(rf"^\W*(?:{words})\b|/(?:{words})\b")  # is or begins with the word, or names it as a command
+    found = []
+    for name, (text, _) in modules.items():
+        if any(name.startswith(f"mudwiz.games.{g}.") or name == f"mudwiz.games.{g}" for g in known.games):
+            continue
+        tree = ast.parse(text)
+        prose = _prose(tree)
+        for node in ast.walk(tree):
+            what = None if id(node) in prose else _named(node, games, said, known)
+            if what is not None:
+                found.append(f"{name}:{getattr(node, 'lineno', 0)} names {what}")
+    return found
+
+
+def test_no_module_outside_a_games_package_names_a_builtin_game_its_phases_or_verbs() -> None:
+    assert game_knowledge(sources(), game_words(builtin_games())) == []
+
+
+def test_the_built_in_games_and_their_own_words_are_found() -> None:
+    """An empty list of games or words would pass the test above: they must be the games' and their words."""
+    known = game_words(builtin_games())
+    assert set(known.games) >= {"wizard", "witches", "tiltowait"}
+    assert {"bid", "trump", "bidding", "pass", "passing", "spell", "karuki", "catch"} <= known.words
+    assert not {"play", "waiting", "playing", "roundend", "gameover"} & known.words
+    assert {"hand_start", "bid_made", "tiltowait_turn"} <= known.events and "trick" not in known.events
+
+
+def test_game_knowledge_outside_its_package_is_found_in_every_form() -> None:
+    known = GameWords(("wizard", "witches"), frozenset({"bid", "trump", "bidding", "pass", "spell"}),
+                      frozenset({"hand_start"}))
+    planted = made_up(
+        mudwiz__client__x='''"""Wizard's bids, and a pass in Witches: prose may say so."""
+from mudwiz.games.wizard.engine import Wizard  # 2
+import mudwiz.games.witches  # 3
+from mudwiz.render import wizard as drawn  # 4
+LIVE = ("trump", "bidding", "playing")  # 5
+DOING = {"/bid": "bid N"}  # 6
+def f(view):
+    if view["phase"] == Phase.SPELL:  # 8
+        return "hand_start"  # 9
+    return view.get("pass")  # 10
+def wizard_thing():  # 11
+    return f"Witches pass: {1}"  # 12
+''',
+        mudwiz__games__wizard__render='"""Its own."""\nDOING = {"/bid": "bid", "trump": "name trump"}\n',
+        mudwiz__games__base='WAITING = "waiting"\nPASSWORD = "password"\nKEEP = "play a card"\n',
+    )
+    lines = sorted({int(hit.split(":")[1].split()[0]) for hit in game_knowledge(planted, known)})
+    assert lines == [2, 3, 4, 5, 6, 8, 9, 10, 11, 12], game_knowledge(planted, known)
+    assert all(hit.startswith("mudwiz.client.x:") for hit in game_knowledge(planted, known))

@@ -1,12 +1,15 @@
 """A game added by installing a package, not by editing mudwiz: ``examples/highcard`` and this checkout's mudwiz
 are pip-installed into a fresh virtual environment, a server is started from it, and over loopback the game is
 offered, played to its end by people and ``random`` bots, and drawn by the generic renderer in ANSI and ASCII.
-A broken plugin installed beside it is logged and left out. Offline: ``--no-build-isolation`` (``wheel`` is a
+Its own phase (``swapping``, declared by its plugin) is shown by the renderer and, with the plugin's prompt
+words and client hints, by the terminal client's model and panes run in that environment. A broken plugin
+installed beside it is logged and left out. Offline: ``--no-build-isolation`` (``wheel`` is a
 test dependency) and ``--no-index``; the new environment borrows Twisted from this one through a ``.pth`` line.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import re
@@ -18,6 +21,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from wire import ROOT, JsonClient, free_port, play_until_game_end, wait_until_listening
@@ -102,10 +106,31 @@ def test_the_installed_mudwiz_does_not_know_the_game(installed: tuple[tuple[str,
     package = Path(out.strip()).parent
     assert str(package).startswith(str(python.parent.parent))  # the venv's copy, not this checkout
     assert [p for p in package.rglob("*.py") if "highcard" in p.read_text()] == []
+    assert [p for p in package.rglob("*.py") if re.search(r"\bswap(ping)?\b", p.read_text())] == []  # its phase
+
+
+# What the terminal client makes of a player's messages (its model and panes, in the venv that has the game).
+_CLIENT = """
+import json, sys
+from mudwiz.client import panes
+from mudwiz.client.model import Model
+from mudwiz.render.style import strip_ansi
+model = Model(address="test")
+for message in json.load(sys.stdin):
+    model.apply(message)
+print(json.dumps({"asked": panes.asked(model), "selected": model.selected(),
+                  "pane": [strip_ansi(line) for line in panes.table_lines(model, 79)]}))
+"""
+
+
+def client_view(python: Path, messages: list[dict[str, Any]]) -> dict[str, Any]:
+    out = subprocess.run([python, "-c", _CLIENT], input=json.dumps(messages), check=True, capture_output=True,
+                         text=True, cwd=python.parent).stdout
+    return dict(json.loads(out))
 
 
 def test_a_plugin_game_is_offered_played_and_drawn(installed: tuple[tuple[str, int], Path, Path]) -> None:
-    address, log, _ = installed
+    address, log, python = installed
     ann, bob = JsonClient(address, "ann"), JsonClient(address, "bob")
     assert ann.of_type("welcome")[0]["games"] == ["wizard", "witches", "tiltowait", "highcard"]
     helped = ann.request("/help") and ann.wait_for(lambda m: m["type"] == "help", since=ann.mark)
@@ -131,6 +156,13 @@ def test_a_plugin_game_is_offered_played_and_drawn(installed: tuple[tuple[str, i
         watcher.send(f"/watch {table}")
         watcher.read_until(f"you watch table {table}")
     assert ann.request("/start")["type"] == "ok"
+    first = ann.wait_for(lambda m: m["type"] == "state" and m["phase"] != "waiting", since=ann.mark)
+    assert first["phase"] == "swapping" and first["waiting"] == ["ann"]  # the leader of round 1 swaps first
+    assert first["legal"][-1] == "/stand" and all(c.startswith("/swap ") for c in first["legal"][:-1])
+    seen = client_view(python, [{"type": "welcome", "name": "ann"}, *ann.messages[:ann.messages.index(first) + 1]])
+    assert seen["asked"] == "YOUR TURN: swap a card or stand"  # the plugin's prompt words
+    assert seen["selected"] == "/stand"  # its client module's first choice
+    assert any("Swapping: ann swaps a card or stands" in line for line in seen["pane"])  # its info segment
     play_until_game_end([ann, bob], random.Random(16))
 
     end = ann.of_type("game_end")[-1]
@@ -143,6 +175,7 @@ def test_a_plugin_game_is_offered_played_and_drawn(installed: tuple[tuple[str, i
     for watcher in (plain, colour):
         screen = watcher.read_until("Final standings")
         assert "High Card - playing" in screen  # the generic table view, titled from the engine
+        assert "High Card - swapping" in screen  # the game's own phase
         assert re.search(r"\w+ wins the trick with [BGRY]\d+", _ANSI.sub("", screen))
         assert "Round 2 result" in screen and "Dealt" not in screen  # an observer sees no deal
         lines = _ANSI.sub("", screen.partition(f"you watch table {table}")[2]).splitlines()  # the prompt aside

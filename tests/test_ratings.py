@@ -12,10 +12,9 @@ from conftest import Backend
 from recorder import Recorder
 from twisted.internet.task import Clock
 
-from mudwiz.bot_ratings import BOT_RATINGS
 from mudwiz.bots import levels
 from mudwiz.commands import dispatch
-from mudwiz.games import available
+from mudwiz.games import available, plugin
 from mudwiz.lobby import Lobby
 from mudwiz.ratings import MODEL, RatingBoard, bot_rating, rate_game, recompute, shown
 from mudwiz.store import GameRecord, Rating, Store, StoreError
@@ -80,7 +79,7 @@ def test_bots_play_their_fixed_entry_and_are_never_rated() -> None:
 
 def test_every_game_has_calibrated_bot_entries_and_good_is_stronger_than_random() -> None:
     for name in available():
-        assert set(BOT_RATINGS[name]) == set(levels()), name
+        assert set(plugin(name).bot_ratings) == set(levels()), name
         assert bot_rating(name, "good").shown > bot_rating(name, "random").shown, name
     beat_good = rate_game(game("Ann", ("bot1", "bot:good")), {}, {"ann"})[0]
     beat_random = rate_game(game("Ann", ("bot1", "bot:random")), {}, {"ann"})[0]

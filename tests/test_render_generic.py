@@ -42,7 +42,7 @@ def test_any_game_is_drawn_in_80_columns(game: str) -> None:
 
 def test_a_game_without_a_renderer_or_with_a_part_missing_is_drawn_generically() -> None:
     assert game_renderer("no-such-game") is generic
-    assert game_renderer("wizard").__name__ == "mudwiz.render.wizard"
+    assert game_renderer("wizard").__name__ == "mudwiz.games.wizard.render"
     assert draw("wizard", "table_view") is game_renderer("wizard").table_view
     assert draw("wizard", "sentence") is generic.sentence  # a part Wizard's renderer leaves out
     message = {"type": "spell_cast", "table": 1, "game": "nogame", "player": "ann", "power": 3}  # as delivered

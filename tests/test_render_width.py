@@ -14,7 +14,9 @@ from recorder import Recorder
 from wcwidth import wcswidth
 
 from mudwiz.client import panes
-from mudwiz.render import tiltowait, witches, wizard
+from mudwiz.games.tiltowait import render as tiltowait
+from mudwiz.games.witches import render as witches
+from mudwiz.games.wizard import render as wizard
 from mudwiz.render.style import Style, cell_width, pad, strip_ansi, truncate, visible_len, wrap_cards, wrap_words
 
 WIDE = "日本語のチャット"  # 8 characters, 16 cells

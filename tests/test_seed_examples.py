@@ -11,7 +11,8 @@ import pytest
 from witches_helpers import REDS, in_order, play_out, rig
 
 from mudwiz.errors import IllegalAction
-from mudwiz.games.witches import RoundEnd, SpellCast, Witches, fire_points
+from mudwiz.games.witches.cards import fire_points
+from mudwiz.games.witches.engine import RoundEnd, SpellCast, Witches
 from mudwiz.games.wizard import Wizard
 
 # ---------------------------------------------------------------- seed 002: Wizard, /option notequal

@@ -282,7 +282,7 @@ def test_the_host_sets_how_long_bots_wait_before_moving() -> None:
 
 def test_a_timed_reveal_is_ended_by_the_table_after_its_seconds() -> None:
     """Tiltowait's MILWA: the engine hands the caster the cards and a duration; the table keeps the time."""
-    from mudwiz.games.tiltowait import MilwaReveal
+    from mudwiz.games.tiltowait.events import MilwaReveal
 
     clock, lobby, people = setup()
     table = lobby.tables[1]

@@ -11,7 +11,7 @@ from twisted.internet.task import Clock
 
 from mudwiz.errors import BadOption
 from mudwiz.games.base import Event, TimedReveal
-from mudwiz.games.tiltowait import MilwaReveal
+from mudwiz.games.tiltowait.events import MilwaReveal
 from mudwiz.games.wizard import Wizard
 from mudwiz.table.botseat import BotSession, is_stand_in
 from mudwiz.table.options import TABLE_OPTIONS, Settings, TableOptions

@@ -22,8 +22,9 @@ from hypothesis import strategies as st
 from mudwiz.cards import Action
 from mudwiz.errors import MudwizError
 from mudwiz.games.base import Event, GameEnd
-from mudwiz.games.tiltowait import Caught, Drew, Karuki, MilwaReveal, RoundEnd, Tiltowait
-from mudwiz.render import tiltowait as screen
+from mudwiz.games.tiltowait import render as screen
+from mudwiz.games.tiltowait.engine import Tiltowait
+from mudwiz.games.tiltowait.events import Caught, Drew, Karuki, MilwaReveal, RoundEnd
 from mudwiz.render.style import Style, strip_ansi, visible_len
 
 DECK = Counter(

@@ -16,7 +16,9 @@ import pytest
 
 from mudwiz.errors import BadOption, IllegalAction, NotYourTurn
 from mudwiz.games.base import Event, GameEnd
-from mudwiz.games.tiltowait import (
+from mudwiz.games.tiltowait.cards import colour_of, full_deck, hand_score, spell_of
+from mudwiz.games.tiltowait.engine import Tiltowait
+from mudwiz.games.tiltowait.events import (
     Asleep,
     Cancelled,
     Caught,
@@ -28,11 +30,6 @@ from mudwiz.games.tiltowait import (
     Reshuffled,
     Reversed,
     RoundEnd,
-    Tiltowait,
-    colour_of,
-    full_deck,
-    hand_score,
-    spell_of,
 )
 
 E = TypeVar("E", bound=Event)
@@ -365,8 +362,8 @@ def test_milwa_opens_the_chosen_hand_to_the_whole_table_and_names_the_colour():
 
 
 def test_an_observer_reads_the_opened_hand_within_80_columns():
+    from mudwiz.games.tiltowait.render import event_lines
     from mudwiz.render.style import Style
-    from mudwiz.render.tiltowait import event_lines
 
     names = ["Longest_name_000", "Longest_name_001", "Longest_name_002"]
     shown = HandShown(names[1], names[0], "table")
@@ -729,8 +726,8 @@ def test_answers_and_drawn_cards_carry_the_call_too():
 
 
 def test_the_prompt_after_drawing_does_not_take_karuki_for_a_colour():
+    from mudwiz.games.tiltowait.render import prompt
     from mudwiz.render.style import Style
-    from mudwiz.render.tiltowait import prompt
 
     game = position(["B2"], "G5", draws=["G9"])
     game.apply(ANN, "draw")
@@ -993,8 +990,8 @@ def test_drawn_cards_are_seen_only_by_the_drawer():
 def test_the_answer_prompts_name_only_moves_the_server_takes() -> None:
     """'TILTOWAIT: /draw 2, or cancel: ... /play HAMAN COLOUR' to a player holding no HAMAN: /draw 2 was refused
     (/draw takes no number), and the HAMAN could not be played (found by a probe)."""
+    from mudwiz.games.tiltowait.render import prompt
     from mudwiz.render.style import Style
-    from mudwiz.render.tiltowait import prompt
 
     asked = {"phase": "play", "you": "a", "waiting": ["a"], "answer": {"spell": "TILTOWAIT", "draw": 2}}
     shown = prompt({**asked, "legal": ["draw", "play MONTINO"]}, Style.for_mode("ascii"))
@@ -1005,7 +1002,7 @@ def test_the_answer_prompts_name_only_moves_the_server_takes() -> None:
 
 def test_the_rows_run_from_the_player_to_play_in_the_direction_play_goes() -> None:
     """In seat order, counter-clockwise play ran from the top row to the bottom one (found by a probe)."""
-    from mudwiz.render.tiltowait import play_order
+    from mudwiz.games.tiltowait.render import play_order
 
     players = [{"name": n} for n in ("a", "b", "c", "d", "e")]
     names = lambda view: [p["name"] for p in play_order(view)]  # noqa: E731

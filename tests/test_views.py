@@ -17,6 +17,7 @@ from mudwiz.bots.randombot import RandomBot
 from mudwiz.games import game_class
 from mudwiz.games.base import Phase
 from mudwiz.games.witches import Witches
+from mudwiz.games.witches.phases import SPELL
 
 # game, players, options, seed: plain games, and Wizard's options that change what a seat may see
 GAMES = [
@@ -141,7 +142,7 @@ def test_a_witches_spell_view_is_what_the_engine_built() -> None:
     """The spell phase, which random play hardly reaches: the caster chooses, then the game ends."""
     game = Witches(3, {"hands": 1}, seed=2)
     spell_hand(game, 25)
-    assert game.phase == Phase.SPELL
+    assert game.phase == SPELL
     taken = [game.view(seat) for seat in (0, 1, 2, None)]
     game.apply(game.waiting()[0], "spell take")
     taken += [game.view(seat) for seat in (0, 1, 2, None)]

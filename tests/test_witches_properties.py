@@ -23,8 +23,9 @@ from witches_helpers import random_hand, spell_hand
 from mudwiz.cards import Action
 from mudwiz.errors import IllegalAction
 from mudwiz.games.base import Event, GameEnd
-from mudwiz.games.witches import (
-    DECK,
+from mudwiz.games.witches import render
+from mudwiz.games.witches.cards import DECK
+from mudwiz.games.witches.engine import (
     CardPlayed,
     CardsPassed,
     HandStart,
@@ -35,7 +36,6 @@ from mudwiz.games.witches import (
     Trick,
     Witches,
 )
-from mudwiz.render import witches as render
 from mudwiz.render.style import Style, visible_len
 
 FULL_DECK = sorted(DECK.cards())

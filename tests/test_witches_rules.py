@@ -13,8 +13,8 @@ from witches_helpers import REDS, fill, play_out, prefer, random_hand, rig, spel
 
 from mudwiz.errors import BadOption, IllegalAction, NotYourTurn
 from mudwiz.games.base import GameEnd
-from mudwiz.games.witches import (
-    DECK,
+from mudwiz.games.witches.cards import DECK, earth_leftover, fire_points, lead_colour, spell_of, trick_winner
+from mudwiz.games.witches.engine import (
     CardsPassed,
     HandStart,
     PassDone,
@@ -23,11 +23,6 @@ from mudwiz.games.witches import (
     SpellChosen,
     Trick,
     Witches,
-    earth_leftover,
-    fire_points,
-    lead_colour,
-    spell_of,
-    trick_winner,
 )
 
 

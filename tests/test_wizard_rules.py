@@ -16,7 +16,9 @@ import pytest
 
 from mudwiz.errors import BadOption, IllegalAction, NotYourTurn
 from mudwiz.games.base import Event, Phase, standings
-from mudwiz.games.wizard import Wizard, round_score
+from mudwiz.games.wizard.cards import round_score
+from mudwiz.games.wizard.engine import Wizard
+from mudwiz.games.wizard.phases import BIDDING
 
 DECK = [f"{s}{r}" for s in "BGRY" for r in range(1, 14)] + ["Z"] * 4 + ["N"] * 4
 
@@ -53,7 +55,7 @@ def position(
     game.bids = list(bids) if bids is not None else [None] * n
     game.tricks = [0] * n
     game.trick, game.last_trick = [], []
-    game._phase = Phase.PLAYING if bids is not None else Phase.BIDDING
+    game._phase = Phase.PLAYING if bids is not None else BIDDING
     return game
 
 

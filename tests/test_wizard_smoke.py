@@ -2,9 +2,10 @@
 
 import random
 
-from mudwiz.games.wizard import Wizard, round_score
+from mudwiz.games.wizard.cards import round_score
+from mudwiz.games.wizard.engine import Wizard
+from mudwiz.games.wizard.render import table_view
 from mudwiz.render.style import Style
-from mudwiz.render.wizard import table_view
 
 
 def test_random_game_reaches_the_end():

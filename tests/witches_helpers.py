@@ -10,7 +10,8 @@ import random
 from collections import Counter
 from collections.abc import Callable, Sequence
 
-from mudwiz.games.witches import DECK, Witches
+from mudwiz.games.witches.cards import DECK
+from mudwiz.games.witches.engine import Witches
 
 REDS = [f"R{n}" for n in range(1, 15)]
 Policy = Callable[[Witches, int], str]

@@ -314,7 +314,7 @@ class ClientApp:
         kb = KeyBindings()
         replaying = Condition(lambda: self.model.replay is not None and not self.buffer.text)
         empty = Condition(lambda: not self.buffer.text) & ~replaying
-        passing = Condition(lambda: self.model.passing)
+        picking = Condition(lambda: self.model.picking is not None)
         forms = Condition(lambda: len(self.model.choice_forms()) > 1)
         self._replay_keys(kb, replaying)
 
@@ -342,7 +342,7 @@ class ClientApp:
         def _end(event: KeyPressEvent) -> None:
             self.model.home(last=True)
 
-        @kb.add("space", filter=empty & passing)
+        @kb.add("space", filter=empty & picking)
         def _mark(event: KeyPressEvent) -> None:
             self.model.toggle_mark()
 

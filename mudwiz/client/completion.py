@@ -12,7 +12,7 @@ from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 
 from mudwiz.client.model import Model
-from mudwiz.games import available
+from mudwiz.games import available, plugin, plugins
 
 # Until the server's catalogue arrives (with ``welcome``), docs/protocol.md's command table: the client may not
 # import the server's registry (the games: this install's). /mode is never offered: the client must stay in JSON mode.
@@ -24,7 +24,12 @@ COMMANDS = {
     "/say": "chat", "/tell": "NAME TEXT: private message", "/quit": "leave the client",
 }
 BOT_LEVELS = ("random", "good")
-RULE_SECTIONS = ("goal", "play", "scoring", "options", "spells")  # /rules GAME SECTION (docs/protocol.md)
+RULE_SECTIONS = ("goal", "play", "scoring", "options")  # /rules GAME SECTION (docs/protocol.md), every game's
+
+
+def rule_sections() -> list[str]:
+    """The sections ``/rules GAME SECTION`` takes: every game's, then those a game here has of its own."""
+    return list(dict.fromkeys([*RULE_SECTIONS, *(section for p in plugins().values() for section in p.rules)]))
 
 
 def _matching(candidates: Iterable[str], typed: str, meta: str | None = None) -> Iterator[Completion]:
@@ -44,6 +49,12 @@ class CommandCompleter(Completer):
     def commands(self) -> dict[str, str]:
         known = self.model.commands or COMMANDS
         return {name: text for name, text in known.items() if name != "/mode"}
+
+    def move_verbs(self) -> set[str]:
+        """The moves of every game here (its engine's ``VERBS``), slash and all: their arguments come from the
+        legal moves only, never from another command's completions."""
+        return {f"/{verb}" for game in self.model.games or available() if (found := plugin(game)) is not None
+                for verb in found.engine_class.VERBS}
 
     def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterator[Completion]:
         text = document.text_before_cursor
@@ -79,12 +90,12 @@ class CommandCompleter(Completer):
         model = self.model
         words = rest.split(" ")
         last = words[-1]
-        if verb == "/pass" and model.passing:
+        if model.picking and verb == f"/{model.picking}":
             chosen = {w.upper() for w in words[:-1]}
             yield from _matching([c for c in model.hand if c.upper() not in chosen], last, "card")
             return
         moves = [c for c in model.legal if c.lower().startswith(f"{verb} ")]
-        if moves or verb in ("/play", "/bid", "/trump", "/spell", "/catch"):
+        if moves or verb in self.move_verbs():
             typed = f"{verb} {rest}".lower()
             for move in moves:  # the whole rest of the move, so "MAHALITO K" comes as one
                 if move.lower().startswith(typed):
@@ -99,7 +110,7 @@ class CommandCompleter(Completer):
             if len(words) == 1:
                 yield from _matching(model.games or available(), last)
             elif len(words) == 2:
-                yield from _matching(RULE_SECTIONS, last, "section")
+                yield from _matching(rule_sections(), last, "section")
         elif verb == "/help":
             topics = [*(c.removeprefix("/") for c in self.commands()), *(model.games or available()), "all"]
             yield from _matching(topics, last)

@@ -12,6 +12,7 @@ import re
 from types import ModuleType
 from typing import Any
 
+from mudwiz.client.games import client_part
 from mudwiz.games import plugin
 from mudwiz.render.ansi import Presenter, game_renderer
 from mudwiz.render.style import Style, strip_ansi
@@ -101,13 +102,14 @@ def seconds_of(message: dict[str, Any]) -> str:
     return f"{message['seconds']:g} s"
 
 
-def reveal_line(message: dict[str, Any]) -> str:
-    """A timed reveal in the log: who opened whose hand, to whom and for how long - never the cards, which the
-    table pane shows while they are open and takes away after (as the telnet view does)."""
+def reveal_line(message: dict[str, Any], by: str | None = None) -> str:
+    """A timed reveal in the log: who opened whose hand (``by``, the game's words: its caster unless it says
+    more), to whom and for how long - never the cards, which the table pane shows while they are open and takes
+    away after (as the telnet view does)."""
     whose = STYLE.text(revealed(message) or "?")
     caster = message.get("caster")
-    by = (f"{STYLE.text(str(caster))}'s MILWA" if message["type"] == "milwa_reveal" else STYLE.text(str(caster))
-          if caster is not None else "")
+    if by is None:
+        by = STYLE.text(str(caster)) if caster is not None else ""
     to = "the table" if message.get("audience", "table") == "table" else "you"
     if by:
         return STYLE.bold(f"{by} opens {whose}'s hand to {to} for {seconds_of(message)} (shown at the table).")
@@ -115,13 +117,17 @@ def reveal_line(message: dict[str, Any]) -> str:
 
 
 def own_lines(message: dict[str, Any]) -> list[str]:
-    """Messages the server's renderers leave unsaid (a telnet player's table view says it instead), or that the
-    client words its own way (a timed reveal: its cards go to the table pane), in words."""
+    """Messages the server's renderers leave unsaid (a telnet player's table view says it instead: the game's
+    client module words those, ``own_lines``), or that the client words its own way (a timed reveal: its cards go
+    to the table pane), in words."""
     kind = message["type"]
+    if "game" in message:
+        game_own = client_part(message["game"], "own_lines")  # the game's events its renderer leaves unsaid
+        lines: list[str] = game_own(message) if game_own is not None else []
+        if lines:
+            return lines
     if revealed(message) is not None:
         return [reveal_line(message)]
-    if kind == "tiltowait_turn" and "player" in message:
-        return [f"{STYLE.text(message['player'])} must draw 2 or cancel the TILTOWAIT."]
     if kind == "rules":  # /rules GAME typed by hand (F1's own request goes to its pane instead)
         return [STYLE.text(line) for line in text_lines(message)]
     if kind == "left" and "table" in message:

@@ -14,11 +14,11 @@ from typing import Any
 from mudwiz.client.events import STYLE, message_lines, revealed, text_lines
 from mudwiz.client.games import client_part
 from mudwiz.client.replaying import Replay
+from mudwiz.games import plugin
 from mudwiz.games.base import Phase
 
 LOG_LINES = 2000
 CONFIRMS = ("/ok", "/start")
-KARUKI = "karuki"  # ``/play R3 karuki``: the discard that leaves one card, with the call
 TAKEN_OVER = "logged in again on another connection"  # the server's words to the connection it closes for a new one
 
 
@@ -28,11 +28,12 @@ def card_of(command: str) -> str | None:
     return words[1].upper() if len(words) > 1 and words[0] == "/play" else None
 
 
-def stop_of(command: str) -> str:
-    """Where a move stops the Left/Right cursor: a play without the colour it names and the karuki call, so a
-    card's colours are one stop (Up/Down choose among them) while MILWA's targets stay stops of their own."""
+def stop_of(command: str, calls: tuple[str, ...] = ()) -> str:
+    """Where a move stops the Left/Right cursor: a play without the colour it names and the call it makes
+    (``calls``, the game's: ``/play R3 karuki``), so a card's colours are one stop (Up/Down choose among them)
+    while the players a spell may aim at stay stops of their own."""
     words = command.split()
-    if words[-1:] == [KARUKI]:
+    if words and words[-1] in calls:
         words.pop()
     if len(words) >= 3 and words[0] == "/play" and len(words[-1]) == 1 and words[-1].isalpha():
         words.pop()  # a colour letter; names are two characters or more
@@ -61,7 +62,7 @@ class Model:
     pending: dict[int, str] = field(default_factory=dict)  # request id -> command, until its reply
     cursor: int = 0
     forms: dict[str, str] = field(default_factory=dict)  # stop -> the form (colour) chosen with Up/Down
-    marked: list[int] = field(default_factory=list)  # hand positions chosen for a Witches pass
+    marked: list[int] = field(default_factory=list)  # hand positions chosen for a move of several cards
     # Hands open for a while (Tiltowait's MILWA): the reveal messages, oldest first, until their ``reveal_end``.
     reveals: list[dict[str, Any]] = field(default_factory=list)
     show_sheet: bool = False
@@ -102,7 +103,7 @@ class Model:
             self.score, self.show_sheet = message, True
         elif kind == "replay":
             self._replaying(message)
-        elif kind in ("trick", "round_start", "hand_start", "reveal_end", "left"):
+        elif kind in ("trick", "reveal_end", "left") or kind == self._round_start(message):
             self._follow_play(message)
         elif kind in ("ok", "error") and not self._replied(message):
             return
@@ -162,7 +163,7 @@ class Model:
         kind = message["type"]
         if kind == "trick" and "winner" in message:
             self.last_winner = message["winner"]
-        elif kind in ("round_start", "hand_start"):
+        elif kind == self._round_start(message):
             self.last_winner, self.reveals = None, []
         elif kind == "reveal_end":
             self._close_reveal(message.get("player"))
@@ -239,30 +240,44 @@ class Model:
     def hand(self) -> list[str]:
         return list(self.state.get("hand", [])) if self.state else []
 
-    @property
-    def passing(self) -> bool:
-        """A Witches pass: ``/pass`` stands for any ``count`` cards, chosen one by one with the cursor."""
-        return "/pass" in self.legal and bool(self.hand)
+    def _round_start(self, message: dict[str, Any]) -> str | None:
+        """The type of the event that opens a round of the message's game (its plugin's ``round_start``)."""
+        found = plugin(message.get("game") or (self.state or {}).get("game"))
+        return found.round_start if found is not None else None
 
-    def pass_count(self) -> int:
-        info = (self.state or {}).get("pass") or {}
+    def calls(self) -> tuple[str, ...]:
+        """The words a move of this table's game may end with to make a call along with it (its plugin's)."""
+        found = plugin((self.state or {}).get("game"))
+        return found.calls if found is not None else ()
+
+    @property
+    def picking(self) -> str | None:
+        """The verb of a move of several cards chosen one by one with the cursor (the game's ``card_choice``,
+        which stands for any ``count`` cards of the hand) when it is legal now, else None."""
+        found = plugin((self.state or {}).get("game"))
+        verb = found.card_choice if found is not None else None
+        return verb if verb is not None and f"/{verb}" in self.legal and bool(self.hand) else None
+
+    def pick_count(self) -> int:
+        """How many cards the ``picking`` move takes: its view field's ``count``."""
+        info = (self.state or {}).get(self.picking or "") or {}
         return int(info.get("count") or 0)
 
     def stops(self) -> dict[str, list[str]]:
         """The moves (not /ok, /start) by cursor stop, each with its forms in the server's order. A play the
         server offers with the karuki call too is offered only so: nobody wants to be caught for forgetting it."""
-        legal = set(self.legal)
+        legal, calls = set(self.legal), self.calls()
         stops: dict[str, list[str]] = {}
         for command in self.legal:
-            if command not in CONFIRMS and f"{command} {KARUKI}" not in legal:
-                stops.setdefault(stop_of(command), []).append(command)
+            if command not in CONFIRMS and not any(f"{command} {call}" in legal for call in calls):
+                stops.setdefault(stop_of(command, calls), []).append(command)
         return stops
 
     def choices(self) -> list[str]:
         """The commands the cursor moves through: one per stop (cards in hand order, each in its chosen form),
         else ``/ok`` / ``/start``."""
-        if self.passing:
-            return [f"/pass {c}" for c in self.hand]
+        if self.picking:
+            return [f"/{self.picking} {c}" for c in self.hand]
         stops = self.stops()
         if not stops:
             return [c for c in self.legal if c in CONFIRMS]
@@ -278,13 +293,13 @@ class Model:
     def choice_forms(self) -> list[str]:
         """The forms of the selected move (a spell's colours); Up/Down go through them."""
         chosen = self.selected()
-        return [] if chosen is None or self.passing else self.stops().get(stop_of(chosen), [])
+        return [] if chosen is None or self.picking else self.stops().get(stop_of(chosen, self.calls()), [])
 
     def cycle_form(self, step: int) -> None:
         """Up/Down: the selected move's next (or previous) form, e.g. the colour a MAHALITO names."""
         forms, chosen = self.choice_forms(), self.selected()
         if len(forms) > 1 and chosen in forms:
-            self.forms[stop_of(chosen)] = forms[(forms.index(chosen) + step) % len(forms)]
+            self.forms[stop_of(chosen, self.calls())] = forms[(forms.index(chosen) + step) % len(forms)]
 
     def selected(self) -> str | None:
         options = self.choices()
@@ -295,7 +310,7 @@ class Model:
         chosen = self.selected()
         if chosen is None:
             return None
-        if self.passing:
+        if self.picking:
             return min(self.cursor, len(self.hand) - 1)
         card = card_of(chosen)
         hand = [c.upper() for c in self.hand]
@@ -311,10 +326,10 @@ class Model:
 
     def _keep_cursor(self, before: str | None) -> None:
         """After a new state, stay on the same move if it is still there, else go back to the first."""
-        options = self.choices()
-        stops = [stop_of(c) for c in options]
-        if before is not None and stop_of(before) in stops and not self.passing:
-            self.cursor = stops.index(stop_of(before))
+        options, calls = self.choices(), self.calls()
+        stops = [stop_of(c, calls) for c in options]
+        if before is not None and stop_of(before, calls) in stops and not self.picking:
+            self.cursor = stops.index(stop_of(before, calls))
         elif self.cursor >= len(options):
             self.cursor = 0
 
@@ -328,21 +343,23 @@ class Model:
             self.cursor = options.index(chosen)
 
     def toggle_mark(self) -> None:
-        """Choose or unchoose the card under the cursor for a Witches pass."""
+        """Choose or unchoose the card under the cursor for a move of several cards (``picking``)."""
         position = self.selected_position()
-        if not self.passing or position is None:
+        if not self.picking or position is None:
             return
         if position in self.marked:
             self.marked.remove(position)
-        elif len(self.marked) < self.pass_count():
+        elif len(self.marked) < self.pick_count():
             self.marked.append(position)
 
     def enter_command(self) -> str | None:
-        """What Enter on an empty input line sends: the selected move, or the pass once enough cards are chosen."""
-        if self.passing:
-            if len(self.marked) != self.pass_count():
+        """What Enter on an empty input line sends: the selected move, or a move of several cards (``picking``)
+        once enough cards are chosen."""
+        verb = self.picking
+        if verb:
+            if len(self.marked) != self.pick_count():
                 return None
-            return " ".join(["/pass", *(self.hand[i] for i in sorted(self.marked))])
+            return " ".join([f"/{verb}", *(self.hand[i] for i in sorted(self.marked))])
         return self.selected()
 
     # ------------------------------------------------------------ who's who

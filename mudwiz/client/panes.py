@@ -15,9 +15,9 @@ from typing import Any
 from mudwiz.cards import SUIT_NAMES
 from mudwiz.client.events import STYLE, message_lines, renderer, revealed, seconds_of, tighten
 from mudwiz.client.games import client_part
-from mudwiz.client.model import KARUKI, Model, card_of
+from mudwiz.client.model import Model, card_of
 from mudwiz.client.replaying import Replay
-from mudwiz.games import available
+from mudwiz.games import available, plugin, plugins
 from mudwiz.games.base import Phase
 from mudwiz.render.ansi import Presenter, draw, replay_move
 from mudwiz.render.common import flow, trick_order
@@ -40,7 +40,6 @@ KEYS = [  # the Left/Right/Home/End/Enter/Space bindings act only while the inpu
     ("Up / Down", "the colour a spell names (MAHALITO, ...); else input history"),
     ("Home / End", "first / last choice"),
     ("Enter", "send the selected move (or /ok, /start)"),
-    ("Space", "Witches pass: choose / unchoose a card"),
     ("Tab", "complete commands, legal moves, cards, names"),
     ("PageUp / PageDown", "scroll the log (this pane while it is open)"),
     ("F1", "this help: the keys and your game's rules"),
@@ -51,7 +50,15 @@ KEYS = [  # the Left/Right/Home/End/Enter/Space bindings act only while the inpu
 ]
 
 
-def suit(letter: str | None, game: str = "wizard") -> str:
+def keys() -> list[tuple[str, str]]:
+    """The keys and what they do: ``KEYS``, with the keys the games here bring (their plugins' ``keys``) after
+    Enter."""
+    at = next(i for i, (key, _) in enumerate(KEYS) if key == "Enter") + 1
+    own = [pair for found in plugins().values() for pair in found.keys]
+    return [*KEYS[:at], *own, *KEYS[at:]]
+
+
+def suit(letter: str | None, game: str = "") -> str:
     """A suit or colour letter as its painted name, in the game's own words (Tiltowait's G is gold)."""
     if letter is None:
         return "none"
@@ -91,22 +98,9 @@ class Column:
     left: bool = False
 
 
-def bid_cell(p: dict[str, Any]) -> str:
-    """A bid as the pane shows it: ``?`` not yet made, ``*`` made but hidden from you."""
-    if p.get("bid") is None:
-        return "*" if p.get("has_bid") else "?"
-    return str(p["bid"])
-
-
 def card_cell(code: str | None) -> str:
     """The card a player has in the current trick, or ``--``."""
     return STYLE.card(code) if code else STYLE.paint(" -- ", "grey")
-
-
-def projected(state: dict[str, Any], p: dict[str, Any]) -> str:
-    """A player's projected score, only while a round is being played: after it, the score is final."""
-    live = state.get("phase") in ("trump", "bidding", "playing")
-    return f"({p['projected']})" if live and p.get("projected") is not None else ""
 
 
 def columns(state: dict[str, Any]) -> list[Column]:
@@ -309,7 +303,7 @@ def hand_lines(model: Model, width: int, title: bool = True) -> list[str]:
     cursor = model.selected_position()
     cards = []
     for i, code in enumerate(hand):
-        can = model.passing or code.upper() in playable
+        can = bool(model.picking) or code.upper() in playable
         text = card(code, can, state.get("game"))
         if i in model.marked:
             text = STYLE.paint(text.replace(f" {code} ", f"+{code}+"), "underline")
@@ -327,7 +321,7 @@ def hand_lines(model: Model, width: int, title: bool = True) -> list[str]:
 def choice_lines(model: Model, width: int) -> list[str]:
     """Moves that are not a card of the hand (bids, trump, /ok, draw, …) as a row the cursor walks."""
     options = model.choices()
-    if model.passing or not options:
+    if model.picking or not options:
         return []
     hand = {c.upper() for c in model.hand}
     if all(card_of(c) in hand for c in options):
@@ -347,14 +341,14 @@ def enter_hint(model: Model, width: int) -> str:
     out (Tiltowait's G is gold), and the keys that change the choice are named. Where that is too long the keys,
     then the colour's name go; the command itself is never cut (``hint_lines`` breaks it if it must)."""
     command = model.enter_command()
-    if model.passing:
-        need = model.pass_count() - len(model.marked)
+    if model.picking:
+        need = model.pick_count() - len(model.marked)
         if need > 0:
-            return STYLE.paint(f" Space chooses a card to pass ({need} more)", "yellow")
+            return STYLE.paint(f" Space chooses a card to {model.picking} ({need} more)", "yellow")
     if command is None:
         return ""
-    game = (model.state or {}).get("game", "wizard")
-    words = [w for w in command.split() if w != KARUKI]
+    game = (model.state or {}).get("game", "")
+    words = [w for w in command.split() if w not in model.calls()]
     move, colour = len(model.choices()) > 1, len(model.choice_forms()) > 1
     named = f" ({suit(words[-1].upper(), game)})" if colour and len(words[-1]) == 1 else ""
     keys = ("  (Left/Right: card, Up/Down: colour)" if move and colour else "  (Up/Down: colour)" if colour else
@@ -495,10 +489,10 @@ def asked(model: Model) -> str:
         return "waiting for /ok from " + ", ".join(STYLE.text(n) for n in awaited(state) or [])
     moves = [c for c in legal if c not in ("/ok", "/start")]
     if moves:
-        verb = moves[0].split()[0]
-        doing = {"/bid": "bid", "/play": "play a card", "/trump": "name trump", "/spell": "give or take",
-                 "/pass": f"pass {model.pass_count()} cards"}.get(verb, verb.removeprefix("/"))
-        return f"YOUR TURN: {doing}"
+        verb = moves[0].split()[0].removeprefix("/")
+        found = plugin(state.get("game"))
+        prompts = {"play": "play a card", **(found.prompts if found is not None else {})}
+        return f"YOUR TURN: {prompts.get(verb, verb).format(count=model.pick_count())}"
     waiting = state.get("waiting") or []
     if waiting:
         return "waiting for " + ", ".join(STYLE.text(n) for n in waiting)
@@ -578,7 +572,7 @@ def generic_sheet(message: dict[str, Any]) -> list[str]:
 
 def key_lines(width: int = 200) -> list[str]:
     """The keys and what they do, broken between words under the description (cut, they lost their ends)."""
-    lines = [part for k, v in KEYS for part in wrap_words(f" {pad(STYLE.bold(k), 18)} {v}", width, indent=20)]
+    lines = [part for k, v in keys() for part in wrap_words(f" {pad(STYLE.bold(k), 18)} {v}", width, indent=20)]
     note = " Left/Right/Home/End/Enter/Space act when the input line is empty."
     return lines + [STYLE.paint(part, "grey") for part in wrap_words(note, width, indent=1)]
 

@@ -8,6 +8,7 @@ reads this registry. A plugin that fails to load is logged and left out; it neve
 from __future__ import annotations
 
 import dataclasses
+import pkgutil
 from collections.abc import Callable
 from functools import cache, partial
 from importlib.metadata import EntryPoint, entry_points
@@ -16,17 +17,22 @@ from twisted.logger import Logger
 
 from mudwiz.errors import BadCommand
 from mudwiz.games.base import Game
-from mudwiz.games.builtin import BUILTIN
-from mudwiz.games.plugin import GROUP, GamePlugin
+from mudwiz.games.plugin import GROUP, GamePlugin, load
 
 log = Logger()
 
 
-def _order(ep: EntryPoint) -> tuple[int, int, str]:
-    """Built-ins first in their own order, then other games by name: the same list on every start."""
+def _own(ep: EntryPoint) -> bool:
+    """Whether an entry point is one of mudwiz's own games (listed first, in their plugins' ``order``)."""
     dist = getattr(ep, "dist", None)
-    own = ep.name in BUILTIN and (dist.name if dist is not None else ep.value.split(".")[0]) == "mudwiz"
-    return (0, list(BUILTIN).index(ep.name), "") if own else (1, 0, ep.name)
+    return (dist.name if dist is not None else ep.value.split(".")[0]) == "mudwiz"
+
+
+def builtin_paths() -> dict[str, str]:
+    """mudwiz's own games as found in its source, without entry points: each package of ``mudwiz.games`` that has
+    a ``plugin`` module, by package name -> the path of its ``PLUGIN``."""
+    return {info.name: f"{__name__}.{info.name}.plugin:PLUGIN" for info in pkgutil.iter_modules(__path__)
+            if info.ispkg}
 
 
 def _loaded(name: str, what: str, get: Callable[[], object]) -> GamePlugin | None:
@@ -48,7 +54,9 @@ def _loaded(name: str, what: str, get: Callable[[], object]) -> GamePlugin | Non
 def plugins() -> dict[str, GamePlugin]:
     """Every game that loaded, by name, built-ins first."""
     found: dict[str, GamePlugin] = {}
-    for ep in sorted(entry_points(group=GROUP), key=_order):
+    own: set[str] = set()
+    points = entry_points(group=GROUP)
+    for ep in sorted(points, key=lambda ep: (not _own(ep), ep.name)):
         if ep.name in found:
             log.error("game plugin {name} ({what}) is registered twice: the first ({first}) is kept",
                       name=ep.name, what=ep.value, first=found[ep.name].engine)
@@ -56,16 +64,16 @@ def plugins() -> dict[str, GamePlugin]:
         plugin = _loaded(ep.name, ep.value, ep.load)
         if plugin is not None:
             found[ep.name] = plugin
-    missing = [name for name in BUILTIN if name not in found]
-    if missing and not any(ep.name in BUILTIN for ep in entry_points(group=GROUP)):
+            own |= {ep.name} if _own(ep) else set()
+    if not any(_own(ep) for ep in points):
         # Metadata from before the games were entry points (an old `pip install -e .`): still offer the built-ins.
         log.warn("mudwiz's own game entry points are not installed (pip install -e . again): built-ins used")
-        for name in missing:
-            plugin = _loaded(name, "mudwiz.games.builtin", partial(BUILTIN.__getitem__, name))
-            if plugin is not None:
+        for name, path in builtin_paths().items():
+            plugin = _loaded(name, path, partial(load, path))
+            if plugin is not None and name not in found:
                 found[name] = plugin
-        found = {**{n: found[n] for n in BUILTIN if n in found}, **{n: p for n, p in found.items() if n not in BUILTIN}}
-    return found
+                own.add(name)
+    return dict(sorted(found.items(), key=lambda item: (item[0] not in own, item[1].order, item[0])))
 
 
 def available() -> list[str]:
@@ -76,6 +84,13 @@ def available() -> list[str]:
 def plugin(name: str | None) -> GamePlugin | None:
     """The plugin of game ``name`` (any case), or None when this install has no such game."""
     return plugins().get(name.lower()) if name else None
+
+
+def section_help(command: str) -> str:
+    """``/help``'s words for a command that shows one section of a game's rules (``/spells``): those of the
+    first game whose plugin declares it (``GamePlugin.sections``)."""
+    return next((p.sections[command] for p in plugins().values() if command in p.sections),
+                f"the {command} of a game here")
 
 
 def game_class(name: str) -> type[Game]:

@@ -42,12 +42,7 @@ class Phase(StrEnum):
     PLAYING = "playing"
     ROUNDEND = "roundend"  # a round is scored; the table's ``advance()`` ends the pause
     GAMEOVER = "gameover"
-    # Wizard
-    TRUMP = "trump"  # the dealer names trump after a turned Wizard
-    BIDDING = "bidding"
-    # Witches
-    PASSING = "passing"
-    SPELL = "spell"  # the caster chooses what the spell does
+    # A game's own phases (bidding, passing...) are its plugin's (``GamePlugin.phases``), not members here.
 
 
 # ---------------------------------------------------------------- events
@@ -198,6 +193,14 @@ class Game(ABC):
     _sheet_copy: list[dict[str, Any]] | None = None  # the views' shared copy of ``sheet`` (``sheet_snapshot``)
     # each seat's hand as its views show it, with the cards it was sorted from (``_shown_hand``)
     _hands_shown: dict[Seat, tuple[tuple[str, ...], list[str]]] | None = None
+
+    # the game's own fields of the state a table sends before its start (no game yet, so no ``view``)
+    WAITING_VIEW: ClassVar[Mapping[str, Any]] = {}
+
+    @classmethod
+    def waiting_view(cls) -> dict[str, Any]:
+        """``WAITING_VIEW``, beside the fields every game has: a fresh copy each time, as a state is sent as made."""
+        return plain_copy(dict(cls.WAITING_VIEW))
 
     @classmethod
     def usage(cls, verb: str) -> str:

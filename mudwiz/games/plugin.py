@@ -37,7 +37,24 @@ class GamePlugin:
     - ``renderer``: a module path with ``table_view``, ``score_sheet`` and ``event_lines`` (any may be left out);
     - ``bots``: level name -> ``"module:Class"`` of a policy (``mudwiz.bots.Bot`` subclass); ``random`` is free;
     - ``client``: a module path with ``columns(state)`` and ``info_segments(state)`` for the terminal client;
-    - ``low_wins``: the lowest score wins (a rise in score is bad news, as in Witches).
+    - ``low_wins``: the lowest score wins (a rise in score is bad news);
+    - ``bot_ratings``: level -> (mu, sigma), the levels' fixed ratings (``bench/ratings.py`` calibrates them); a
+      level not here plays as a fresh rating;
+    - ``order``: where mudwiz lists its own games (other distributions' games follow by name).
+
+    What the shared layers would otherwise have to know of a game, its plugin declares (all optional):
+
+    - ``phases``: the game's own phases besides the common ``Phase`` words (waiting, playing, roundend,
+      gameover), in the order a round goes through them;
+    - ``prompts``: verb -> the words the client's status line asks for (``YOUR TURN: name trump``), where
+      ``{count}`` is the ``card_choice`` count; a verb not here is asked for by itself;
+    - ``card_choice``: a verb whose move names several cards of the hand, chosen one by one (the client's Space;
+      a random bot's sample): the view's field of that name gives their ``count``;
+    - ``calls``: words a move may end with to make a call along with it (``play R3 karuki``): the client keeps
+      such a form with its move and offers it first;
+    - ``round_start``: the type of the event that opens a round (the client forgets the last trick's taker);
+    - ``keys``: the terminal client's keys of this game, (key, what it does), for its key help;
+    - ``sections``: commands that show one section of the rules (``/spells``): command -> its ``/help`` words.
     """
 
     engine: type[Game] | str
@@ -45,6 +62,15 @@ class GamePlugin:
     bots: Mapping[str, str] = field(default_factory=dict)
     client: str | None = None
     low_wins: bool = False
+    bot_ratings: Mapping[str, tuple[float, float]] = field(default_factory=dict)
+    order: int = 0
+    phases: tuple[str, ...] = ()
+    prompts: Mapping[str, str] = field(default_factory=dict)
+    card_choice: str | None = None
+    calls: tuple[str, ...] = ()
+    round_start: str | None = None
+    keys: tuple[tuple[str, str], ...] = ()
+    sections: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def engine_class(self) -> type[Game]:

@@ -18,7 +18,7 @@ from mudwiz.meeting.refused import Refused
 class State(Enum):
     OPEN = "open"
     DONE = "done"
-    CANCELLED = "cancelled"
+    CANCELLED = "called off"  # (not "cancelled": a game's event word, which only its package names)
 
 
 @dataclass(frozen=True)

@@ -80,11 +80,12 @@ def trick_order(view: dict[str, Any]) -> list[dict[str, Any]]:
     return players[start:] + players[:start]
 
 
-def row_tags(view: dict[str, Any], player: dict[str, Any], style: Style) -> list[str]:
-    """Words after a trick-taking game's player row: who leads the trick (while tricks are to come: not in a
-    Witches spell choice nor after the round), and who is not a person at the keyboard (see ``seat_marks``)."""
+def row_tags(view: dict[str, Any], player: dict[str, Any], style: Style, after_play: tuple[str, ...] = ()) -> list[str]:
+    """Words after a trick-taking game's player row: who leads the trick (while tricks are to come: not in the
+    game's phases ``after_play``, a choice made once the tricks are taken, nor after the round), and who is not a
+    person at the keyboard (see ``seat_marks``)."""
     tags = []
-    if player["name"] == view.get("leader") and view["phase"] not in (Phase.SPELL, Phase.ROUNDEND, Phase.GAMEOVER):
+    if player["name"] == view.get("leader") and view["phase"] not in (*after_play, Phase.ROUNDEND, Phase.GAMEOVER):
         tags.append(style.paint("led" if view.get("trick") else "leads", "cyan"))
     return rating_first(tags, player, style)
 

@@ -149,7 +149,7 @@ class FanOut:
                         for s in table.seats],
             "hand": [],
             "trick": [],
-            "trump": {"suit": None, "card": None},
+            **table.game_class.waiting_view(),
             "options": table.current_options(),
             "table_options": table.table_options,
             "min_players": table.game_class.min_players,

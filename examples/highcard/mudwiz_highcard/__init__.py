@@ -1,10 +1,14 @@
 """High Card, the smallest game worth playing at a mudwiz table: an example of a game plugin (docs/games.md).
 
-Each round deals every player three cards (four suits of 1 to 13). Three tricks follow: the leader plays any
-card, each other player any card in turn, and the highest number takes the trick (the first played wins a tie),
-its taker leading the next. Each trick taken is a point; after the last round the most points win.
+Each round deals every player three cards (four suits of 1 to 13). Then comes a phase of the game's own,
+``swapping``: from the leader, each player in turn may swap one card for the top of the stock (``/swap CARD``)
+or keep the hand (``/stand``). Three tricks follow: the leader plays any card, each other player any card in
+turn, and the highest number takes the trick (the first played wins a tie), its taker leading the next. Each
+trick taken is a point; after the last round the most points win.
 
-No renderer, no bots and no client module: mudwiz draws it with its generic renderer, and ``random`` bots play it.
+No renderer and no bots: mudwiz draws it with its generic renderer, and ``random`` bots play it. The plugin
+declares its own phase and the words the terminal client asks for a swap with; ``mudwiz_highcard.client``
+holds the client's hints (the table's facts during the swaps, and ``/stand`` as the cursor's first choice).
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from mudwiz.games.base import CardPlayed, Event, Game, Option, RoundEnd, Seat, T
 from mudwiz.games.plugin import GamePlugin
 
 HAND = 3
+SWAPPING = "swapping"  # the game's own phase, declared by its plugin: before each round's tricks
 
 
 @dataclass(frozen=True)
@@ -38,18 +43,31 @@ class Dealt(Event):
         return self if viewer == self.player else None
 
 
+@dataclass(frozen=True)
+class Swapped(Event):
+    """``player`` swapped a card (``swapped``) or stood: everyone sees that, nobody which card."""
+
+    player: str
+    swapped: bool
+
+
 class HighCard(Game):
     name = "highcard"
     title = "High Card"
     min_players = 2
     max_players = 4
     OPTIONS = (Option("rounds", "how many rounds are dealt (1 to 10)", 3, 1, 10),)
-    VERBS = {"play": "play CARD: put a card of your hand on the trick"}
+    VERBS = {
+        "play": "play CARD: put a card of your hand on the trick",
+        "swap": "swap CARD: before the tricks, give a card for the top of the stock",
+        "stand": "stand: before the tricks, keep your hand",
+    }
     RULES = {
         "goal": "Take the most tricks over all the rounds.",
-        "play": "Each round deals three cards each. The leader plays any card, then each other\n"
-                "player in turn; the highest number takes the trick (the first played wins a\n"
-                "tie) and leads the next.",
+        "play": "Each round deals three cards each. From the leader, each player may swap one\n"
+                "card for the top of the stock (/swap B7) or keep the hand (/stand). Then the\n"
+                "leader plays any card, then each other player in turn; the highest number\n"
+                "takes the trick (the first played wins a tie) and leads the next.",
         "scoring": "A point for each trick taken. After the last round the most points win.",
     }
 
@@ -66,36 +84,55 @@ class HighCard(Game):
         self.rng.shuffle(deck)
         n = len(self.players)
         self.hands = [sorted(deck[i * HAND:(i + 1) * HAND], key=lambda c: (rank_of(c), c)) for i in range(n)]
+        self.stock = deck[n * HAND:]
         self.leader = (self.round - 1) % n
+        self.swapped = 0  # players who swapped or stood this round
         self.trick: list[tuple[Seat, str]] = []
         self.last_trick: list[tuple[Seat, str]] = []
         self.tricks = [0] * n
-        self._phase = "playing"
+        self._phase = SWAPPING
         dealt: list[Event] = [Dealt(name, list(hand)) for name, hand in zip(self.players, self.hands, strict=True)]
         return [RoundStart(self.round, self.players[self.leader]), *dealt]
 
     def to_play(self) -> Seat:
         return (self.leader + len(self.trick)) % len(self.players)
 
+    def to_swap(self) -> Seat:
+        return (self.leader + self.swapped) % len(self.players)
+
     def waiting(self) -> list[Seat]:
+        if self._phase == SWAPPING:
+            return [self.to_swap()]
         return [self.to_play()] if self._phase == "playing" else []
 
     def legal_actions(self, seat: Seat) -> list[Action]:
-        if self._phase != "playing" or seat != self.to_play():
+        if seat not in self.waiting():
             return []
+        if self._phase == SWAPPING:
+            return [*(Action("swap", (card,)) for card in self.hands[seat]), Action("stand")]
         return [Action("play", (card,)) for card in self.hands[seat]]
 
     def normalize(self, action: Action) -> Action:
-        if action.verb != "play":
+        if action.verb not in self.VERBS:
             raise self.not_a_move(action.verb)
+        if action.verb == "stand":
+            if action.args:
+                raise self.usage_error("stand")
+            return action
         if len(action.args) != 1:
-            raise self.usage_error("play")
-        return Action("play", (action.args[0].upper(),))
+            raise self.usage_error(action.verb)
+        return Action(action.verb, (action.args[0].upper(),))
 
     def explain(self, seat: Seat, action: Action) -> str:
+        if action.verb == "play" and self._phase == SWAPPING:
+            return "first swap a card or stand"
+        if action.verb != "play" and self._phase != SWAPPING:
+            return "the swaps are over: play a card"
         return f"you have no {action.args[0]}"
 
     def _apply(self, seat: Seat, action: Action) -> list[Event]:
+        if action.verb in ("swap", "stand"):
+            return self._swap(seat, action)
         card = action.args[0]
         self.hands[seat].remove(card)
         self.trick.append((seat, card))
@@ -115,6 +152,18 @@ class HighCard(Game):
         self.sheet.append({"round": self.round, "results": results})
         events.append(RoundEnd(self.round, results))
         return events + self._close_round(self.round >= self.options["rounds"])
+
+    def _swap(self, seat: Seat, action: Action) -> list[Event]:
+        """A card given for the top of the stock, or the hand kept; after the last player, the tricks."""
+        if action.verb == "swap":
+            hand = self.hands[seat]
+            hand.remove(action.args[0])
+            hand.append(self.stock.pop())
+            hand.sort(key=lambda c: (rank_of(c), c))
+        self.swapped += 1
+        if self.swapped == len(self.players):
+            self._phase = "playing"
+        return [Swapped(self.players[seat], action.verb == "swap")]
 
     def _advance(self) -> list[Event]:
         return self._deal()
@@ -139,7 +188,16 @@ class HighCard(Game):
             "leader": self.players[self.leader],
             "trick": [{"player": self.players[s], "card": c} for s, c in self.trick],
             "last_trick": [{"player": self.players[s], "card": c} for s, c in self.last_trick],
+            "to_swap": self.players[self.to_swap()] if self._phase == SWAPPING else None,
         }
 
 
-PLUGIN = GamePlugin(engine=HighCard)
+# What mudwiz's shared layers learn of the game from its plugin: its own phase, the words the terminal client's
+# status line asks for a swap with, the event that opens a round, and the client's hints module.
+PLUGIN = GamePlugin(
+    engine=HighCard,
+    client="mudwiz_highcard.client",
+    phases=(SWAPPING,),
+    prompts={"swap": "swap a card or stand"},
+    round_start="round_start",
+)

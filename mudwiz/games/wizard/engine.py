@@ -9,56 +9,25 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from mudwiz.cards import SUIT_NAMES, Action, Deck, rank_of, sort_hand, suit_of
+from mudwiz.cards import SUIT_NAMES, Action, suit_of
 from mudwiz.errors import BadOption, IllegalAction
-from mudwiz.games.base import Event, Option, Phase, RoundEnd, Seat, TrickTakingGame, shuffle
+from mudwiz.games.base import Event, Option, Phase, RoundEnd, Seat, shuffle
+from mudwiz.games.wizard.cards import (
+    _BID,
+    _PLAY,
+    _SUIT,
+    _TRUMP,
+    DECK,
+    HIDDEN,
+    TOURNAMENT,
+    WIZARD,
+    round_score,
+    trick_winner,
+)
+from mudwiz.games.wizard.phases import BIDDING, TRUMP
+from mudwiz.games.wizard.rules import RULES_TEXT
+from mudwiz.games.wizard.views import WizardViews
 from mudwiz.numbers import whole_number
-
-DECK = Deck(suits="BGRY", low=1, high=13, specials={"Z": 4, "N": 4})
-WIZARD, JESTER, HIDDEN = "Z", "N", "?"
-TOURNAMENT = {
-    3: (2, 4, 6, 8, 10, 12, 14, 16, 18, 20),
-    4: (1, 3, 5, 7, 9, 11, 12, 13, 14, 15),
-    5: (2, 4, 5, 6, 7, 8, 9, 10, 11, 12),
-}
-
-# Hot-path tables (a random game asks these questions thousands of times): the suit and rank of every code,
-# the display order of ``sort_hand``, and one shared immutable Action per possible move.
-_CODES = sorted(set(DECK.cards()))
-_SUIT: dict[str, str | None] = {c: suit_of(c) for c in _CODES}
-_RANK: dict[str, int] = {c: rank_of(c) for c in _CODES}
-_ORDER: dict[str, int] = {c: i for i, c in enumerate(sort_hand(_CODES, DECK.suits, JESTER, WIZARD))}
-_PLAY: dict[str, Action] = {c: Action("play", (c,)) for c in (*_CODES, HIDDEN)}
-_BID: tuple[Action, ...] = tuple(Action("bid", (str(b),)) for b in range(60 // 3 + 1))
-_TRUMP: tuple[Action, ...] = tuple(Action("trump", (s,)) for s in DECK.suits)
-
-
-def round_score(bid: int, tricks: int) -> int:
-    """+20 + 10 per trick for an exact bid, else -10 per trick off."""
-    return 20 + 10 * bid if bid == tricks else -10 * abs(bid - tricks)
-
-
-def lead_suit(trick: list[str]) -> str | None:
-    """The suit to follow: that of the first suit card, unless a Wizard came before any suit card."""
-    for card in trick:
-        if card == WIZARD:
-            return None
-        if card != JESTER:
-            return _SUIT[card]
-    return None
-
-
-def trick_winner(trick: list[str], trump: str | None) -> int:
-    """Index in ``trick`` of the winning card: first Wizard; highest trump; highest of the lead suit; first Jester."""
-    if WIZARD in trick:
-        return trick.index(WIZARD)
-    for suit in (trump, lead_suit(trick)):
-        if suit is not None:
-            ranked = [(_RANK[c], i) for i, c in enumerate(trick) if _SUIT[c] == suit]
-            if ranked:
-                return max(ranked)[1]
-    return 0  # every card a Jester: the first one wins
-
 
 # ---------------------------------------------------------------- events
 
@@ -105,40 +74,10 @@ class BidsRevealed(Event):
     bids: dict[str, int] = field(default_factory=dict)
 
 
-# ---------------------------------------------------------------- the rules in brief (/rules wizard)
-
-RULES_TEXT = {
-    "goal": """\
-Wizard (Amigo, Ken Fisher): bid how many tricks you will take, then take
-exactly that many. Taking more is as bad as taking fewer. The highest total
-after the last round wins.""",
-    "play": """\
-Cards: four suits, B blue, G green, R red and Y yellow, numbered 1 to 13;
-four Wizards (Z) above everything, four Jesters (N) below everything.
-Rounds: round 1 deals 1 card each, round 2 deals 2, and so on until the deck
-runs out: 20 rounds for 3 players, 15 for 4, 12 for 5, 10 for 6.
-Trump: the next card of the deck is turned and its suit is trump. A Jester
-means no trump; a Wizard lets the dealer name it (/trump R). The last round
-turns nothing: no trump.
-Bidding: from the dealer's left, each says how many tricks they will take,
-0 up to the cards dealt (/bid 2); the dealer bids last.
-Tricks: the player left of the dealer leads; play a card with /play R12.
-Follow the suit of the first suit card if you can; a Wizard or a Jester may
-always be played. If a Wizard comes before any suit card, nothing need be
-followed. The first Wizard wins the trick; else the highest trump; else the
-highest card of the suit led (all Jesters: the first). The winner leads.""",
-    "scoring": """\
-Exactly your bid: 20 points, plus 10 for each trick you took.
-Missed: minus 10 for each trick too many or too few.
-Examples: bid 2, took 2: +40. Bid 0, took 0: +20. Bid 3, took 1: -20.
-After each round, /ok when you have seen the result.""",
-}
-
-
 # ---------------------------------------------------------------- the engine
 
 
-class Wizard(TrickTakingGame):
+class Wizard(WizardViews):
     name = "wizard"
     title = "Wizard"
     min_players = 3
@@ -157,6 +96,8 @@ class Wizard(TrickTakingGame):
         "trump": "trump SUIT: the dealer names trump after a turned Wizard (B, G, R or Y)",
     }
     RULES = RULES_TEXT
+    WAITING_VIEW = {"trump": {"suit": None, "card": None}}  # no trump turned yet
+
 
     # -- options
 
@@ -210,7 +151,7 @@ class Wizard(TrickTakingGame):
         self.first_leader = self.leader
         self.last_trick: list[tuple[Seat, str]] = []
         self.revealed_play: set[Seat] = set()
-        self._phase = Phase.TRUMP if self.turned == WIZARD else Phase.BIDDING
+        self._phase = TRUMP if self.turned == WIZARD else BIDDING
         events: list[Event] = [
             RoundStart(self.round, size, self.players[self.dealer], self.players[self.leader]),
             TrumpTurned(
@@ -221,38 +162,19 @@ class Wizard(TrickTakingGame):
 
     # -- state queries
 
-    @property
-    def size(self) -> int:
-        return self.sizes[self.round - 1]
-
-    @property
-    def hidden_bids(self) -> bool:
-        return bool(self.options["hiddentip"] or self.options["secretbid"])
-
-    @property
-    def clairvoyant(self) -> bool:
-        return bool(self.options["clairvoyance"]) and self.round == 1
-
     def bid_order(self) -> list[Seat]:
         n = len(self.players)
         return [(self.dealer + 1 + i) % n for i in range(n)]
 
     def waiting(self) -> list[Seat]:
-        if self._phase == Phase.TRUMP:
+        if self._phase == TRUMP:
             return [self.dealer]
-        if self._phase == Phase.BIDDING:
+        if self._phase == BIDDING:
             pending = [s for s in self.bid_order() if self.bids[s] is None]
             return pending if self.hidden_bids else pending[:1]
         if self._phase == Phase.PLAYING:
             return [self.to_play()]
         return []
-
-    def forbidden_bid(self, seat: Seat) -> int | None:
-        """Under notequal, the one bid the dealer may not make (None if every bid is allowed)."""
-        if not self.options["notequal"] or seat != self.dealer:
-            return None
-        rest = self.size - sum(b for b in self.bids if b is not None)
-        return rest if 0 <= rest <= self.size else None
 
     def playable(self, seat: Seat) -> list[str]:
         """The distinct cards of ``seat``'s hand that may be played to the current trick."""
@@ -268,9 +190,9 @@ class Wizard(TrickTakingGame):
     def _legal_while(self, seat: Seat, waiting: list[Seat]) -> list[Action]:
         if seat not in waiting:
             return []
-        if self._phase == Phase.TRUMP:
+        if self._phase == TRUMP:
             return list(_TRUMP)
-        if self._phase == Phase.BIDDING:
+        if self._phase == BIDDING:
             banned = self.forbidden_bid(seat)
             return [a for b, a in enumerate(_BID[: self.size + 1]) if b != banned]
         if self.clairvoyant:
@@ -293,7 +215,7 @@ class Wizard(TrickTakingGame):
         return Action("play", (HIDDEN if arg == HIDDEN else DECK.parse(arg),))
 
     def explain(self, seat: Seat, action: Action) -> str:
-        verbs: dict[str, str] = {Phase.TRUMP: "trump", Phase.BIDDING: "bid", Phase.PLAYING: "play"}
+        verbs: dict[str, str] = {TRUMP: "trump", BIDDING: "bid", Phase.PLAYING: "play"}
         phase_verb = verbs[self._phase]
         if action.verb != phase_verb:
             return self.wrong_time(action.verb, [phase_verb])
@@ -323,7 +245,7 @@ class Wizard(TrickTakingGame):
 
     def _choose_trump(self, seat: Seat, suit: str) -> list[Event]:
         self.trump = suit
-        self._phase = Phase.BIDDING
+        self._phase = BIDDING
         return [TrumpChosen(self.players[seat], suit)]
 
     def _bid(self, seat: Seat, arg: str) -> list[Event]:
@@ -360,79 +282,3 @@ class Wizard(TrickTakingGame):
     def _advance(self) -> list[Event]:
         self.dealer = (self.dealer + 1) % len(self.players)
         return self._deal()
-
-    # -- what a seat may know
-
-    def bid_visible(self, of: Seat, viewer: Seat | None) -> bool:
-        if self.bids[of] is None:
-            return False
-        if of == viewer or not self.hidden_bids or self._phase in (Phase.ROUNDEND, Phase.GAMEOVER):
-            return True
-        return bool(self.options["hiddentip"]) and self._phase == Phase.PLAYING
-
-    def lead(self) -> str | None:
-        return lead_suit([c for _, c in self.trick])
-
-    def _rounds(self) -> int:
-        return len(self.sizes)
-
-    def _hand(self, seat: Seat) -> list[str]:
-        if self.clairvoyant:
-            return [HIDDEN] * len(self.hands[seat])
-        return self._shown_hand(seat, self.hands[seat], _ORDER)
-
-    def _players_seen_by(self, viewer: Seat | None) -> list[dict[str, Any]]:
-        """The players' entries, each built as one dict (what ``Game._players_seen_by`` merges from the common
-        fields and ``_player``'s, which for Wizard it would build in two more): four of them every update, and
-        those merges were a tenth of it (issue #18)."""
-        played: list[str | None] = [None] * len(self.players)
-        for s, card in self.trick:
-            played[s] = card
-        scores, tricks, hands, bids = self.scores, self.tricks, self.hands, self.bids
-        open_cards = viewer is not None and self.clairvoyant
-        live = self._round_live()
-        entries = []
-        for seat, name in enumerate(self.players):
-            made = bids[seat]
-            bid = made if made is not None and self.bid_visible(seat, viewer) else None
-            entry = {"name": name, "score": scores[seat], "tricks": tricks[seat], "held": len(hands[seat]),
-                     "played": played[seat],
-                     "projected": None if bid is None or not live else scores[seat] + round_score(bid, tricks[seat]),
-                     "bid": bid, "has_bid": made is not None}
-            if open_cards and seat != viewer:
-                entry["cards"] = self._shown_hand(seat, hands[seat], _ORDER)
-            entries.append(entry)
-        return entries
-
-    def _players_alike(self) -> bool:
-        """Hidden bids show a viewer their own; clairvoyance, everyone's cards but their own."""
-        return not (self.hidden_bids or self.clairvoyant)
-
-    def _open_hand(self, seat: Seat) -> list[str]:
-        return self._shown_hand(seat, self.hands[seat], _ORDER)  # clairvoyance hides it from its holder only
-
-    def _round_live(self) -> bool:
-        """Whether a round is being played: once it has ended its result is in ``scores``, and a projection from
-        its bids and tricks would count it twice."""
-        return self._phase not in (Phase.ROUNDEND, Phase.GAMEOVER)
-
-    def _reveal(self, view: dict[str, Any]) -> dict[str, Any]:
-        """Every bid made, hidden or secret bidding or not."""
-        live = self._round_live()
-        for seat, p in enumerate(view["players"]):
-            bid = self.bids[seat]
-            p["bid"] = bid
-            if bid is not None and live:
-                p["projected"] = self.scores[seat] + round_score(bid, self.tricks[seat])
-        return view
-
-    def _view(self, seat: Seat | None) -> dict[str, Any]:
-        return {
-            **super()._view(seat),
-            "first_leader": self.players[self.first_leader],
-            "trump": {"suit": self.trump, "card": self.turned},
-            "forbidden_bid": None if seat is None else self.forbidden_bid(seat),
-        }
-
-    def _view_own(self, seat: Seat | None) -> dict[str, Any]:
-        return {"forbidden_bid": None if seat is None else self.forbidden_bid(seat)}

@@ -11,6 +11,7 @@ from typing import Any
 
 from mudwiz.cards import SUIT_NAMES
 from mudwiz.games.base import Event, Phase
+from mudwiz.games.witches.phases import PASSING, SPELL
 from mudwiz.render.common import (
     COMPACT_BELOW,
     confirmations,
@@ -68,7 +69,7 @@ def table_view(view: dict[str, Any], style: Style) -> list[str]:
     follow = _colour(style, t["lead"]) if t["lead"] else ("anything" if t["trick"] else "-")
     lines += flow([f"Dealer: {style.text(t['dealer'])}", f"Leads: {style.text(t['leader'])}", f"Follow: {follow}"],
                     style.width)
-    passing = t["phase"] == Phase.PASSING
+    passing = t["phase"] == PASSING
     if passing:
         p = t["pass"]
         to = f"to {style.text(p['to'])} " if p["to"] else ""
@@ -96,7 +97,7 @@ def _player_rows(t: dict[str, Any], style: Style, passing: bool) -> list[str]:
     width = 6 if passing else 3  # the last column's: "passed" over yes/--, "card" over a card
     compact = style.width < COMPACT_BELOW
     figures = (5, 4, 6) if compact else (6, 5, 6)  # total, fire, tricks
-    tags = {p["name"]: ", ".join(row_tags(t, p, style)) for p in t["players"]}
+    tags = {p["name"]: ", ".join(row_tags(t, p, style, after_play=(SPELL,))) for p in t["players"]}
     rest = 3 + sum(f + 1 for f in figures) + 2 + width  # a row's other columns (its heading's alike)
     nw = name_column(t["players"], style, rest, tags.values())
     heading = (f"   {'player':<{nw}} {'total':>{figures[0]}} {'fire':>{figures[1]}} {'tricks':>{figures[2]}}  "
@@ -125,8 +126,8 @@ def prompt(view: dict[str, Any], style: Style) -> str:
     t = view
     legal = t["legal"]
     if not legal:
-        doing = {Phase.PASSING: "pass", Phase.PLAYING: "play",
-                 Phase.SPELL: "choose what the spell does"}.get(t["phase"], "act")
+        doing = {PASSING: "pass", Phase.PLAYING: "play",
+                 SPELL: "choose what the spell does"}.get(t["phase"], "act")
         line = f" Waiting for {_names(style, t['waiting'])} to {doing}."
         short = f" Waiting for {len(t['waiting'])} players to {doing} (marked >)."
         return line if visible_len(line) <= WIDTH else short

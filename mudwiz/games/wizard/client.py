@@ -6,8 +6,23 @@ from __future__ import annotations
 from typing import Any
 
 from mudwiz.client.events import STYLE
-from mudwiz.client.panes import Column, bid_cell, card_cell, projected, suit
+from mudwiz.client.panes import Column, card_cell, suit
+from mudwiz.games.base import Phase
+from mudwiz.games.wizard.phases import BIDDING, TRUMP
 from mudwiz.render.style import visible_len
+
+
+def bid_cell(p: dict[str, Any]) -> str:
+    """A bid as the pane shows it: ``?`` not yet made, ``*`` made but hidden from you."""
+    if p.get("bid") is None:
+        return "*" if p.get("has_bid") else "?"
+    return str(p["bid"])
+
+
+def projected(state: dict[str, Any], p: dict[str, Any]) -> str:
+    """A player's projected score, only while a round is being played: after it, the score is final."""
+    live = state.get("phase") in (TRUMP, BIDDING, Phase.PLAYING)
+    return f"({p['projected']})" if live and p.get("projected") is not None else ""
 
 
 def columns(state: dict[str, Any]) -> list[Column]:

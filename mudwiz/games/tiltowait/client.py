@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from mudwiz.client.events import STYLE
+from mudwiz.client.events import STYLE, reveal_line, revealed
 from mudwiz.client.panes import Column, card, suit
-from mudwiz.render.tiltowait import play_order, situation_line
+from mudwiz.games.tiltowait.render import play_order, situation_line
 
 
 def columns(state: dict[str, Any]) -> list[Column]:
@@ -55,3 +55,13 @@ def first_choice(state: dict[str, Any], before: dict[str, Any] | None) -> str | 
     if old.get("answer") == answer and you in (old.get("waiting") or []):
         return None  # asked before: the cursor stays where the player put it
     return "/keep" if answer.get("spell") == "MILWA" else "/draw"
+
+
+def own_lines(message: dict[str, Any]) -> list[str]:
+    """The client's words for an event the renderers leave to the table view (who must answer a TILTOWAIT), or
+    that the client words its own way (a MILWA's timed reveal: its cards go to the table pane)."""
+    if message["type"] == "tiltowait_turn" and "player" in message:
+        return [f"{STYLE.text(message['player'])} must draw 2 or cancel the TILTOWAIT."]
+    if message["type"] == "milwa_reveal" and revealed(message) is not None:
+        return [reveal_line(message, f"{STYLE.text(str(message.get('caster')))}'s MILWA")]
+    return []

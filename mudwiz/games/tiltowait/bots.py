@@ -16,7 +16,7 @@ from collections import Counter
 from typing import Any
 
 from mudwiz.bots import Bot
-from mudwiz.games.tiltowait import (
+from mudwiz.games.tiltowait.cards import (
     BIG_ATTACKS,
     CANCELS,
     COLOURS,

@@ -17,8 +17,7 @@ from typing import Any
 
 from mudwiz.bots import Bot
 from mudwiz.cards import rank_of, suit_of
-from mudwiz.games.base import Phase
-from mudwiz.games.witches import (
+from mudwiz.games.witches.cards import (
     AIR_WITCH,
     DECK,
     EARTH_WITCH,
@@ -30,6 +29,7 @@ from mudwiz.games.witches import (
     fire_points,
     lead_colour,
 )
+from mudwiz.games.witches.phases import PASSING, SPELL
 
 SUIT: dict[str, str | None] = {c: suit_of(c) for c in set(DECK.cards())}
 RANK: dict[str, int] = {c: rank_of(c) for c in set(DECK.cards())}
@@ -64,9 +64,9 @@ class WitchesGood(Bot):
         legal: list[str] = view["legal"]
         if not legal:
             return None
-        if view["phase"] == Phase.PASSING and "pass" in legal and view.get("pass"):
+        if view["phase"] == PASSING and "pass" in legal and view.get("pass"):
             return self.choose_pass(view["hand"], view["pass"]["count"])
-        if view["phase"] == Phase.SPELL:
+        if view["phase"] == SPELL:
             return self.choose_spell(view, legal)
         plays = [a.split()[1] for a in legal if a.startswith("play ")]
         if not plays:

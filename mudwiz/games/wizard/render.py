@@ -7,6 +7,7 @@ from typing import Any
 
 from mudwiz.cards import SUIT_NAMES
 from mudwiz.games.base import Event, Phase
+from mudwiz.games.wizard.phases import BIDDING, TRUMP
 from mudwiz.render.common import (
     COMPACT_BELOW,
     confirmations,
@@ -114,7 +115,7 @@ def prompt(view: dict[str, Any], style: Style) -> str:
     legal = t["legal"]
     if not legal:
         who = ", ".join(style.text(n) for n in t["waiting"]) or "nobody"
-        doing = {Phase.TRUMP: "name trump", Phase.BIDDING: "bid", Phase.PLAYING: "play"}.get(t["phase"], "act")
+        doing = {TRUMP: "name trump", BIDDING: "bid", Phase.PLAYING: "play"}.get(t["phase"], "act")
         return f" Waiting for {who} to {doing}."
     verb = legal[0].split()[0]
     if verb == "trump":

@@ -12,89 +12,27 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from mudwiz.cards import SUIT_NAMES, Action, Deck, rank_of, remove_card, sort_hand, suit_of
+from mudwiz.cards import SUIT_NAMES, Action, remove_card
 from mudwiz.errors import IllegalAction
 from mudwiz.games.base import CardPlayed as CardPlayed  # re-exported: the tests read Witches' events from here
-from mudwiz.games.base import Event, Option, Phase, RoundEnd, Seat, TrickTakingGame, shuffle
+from mudwiz.games.base import Event, Option, Phase, RoundEnd, Seat, shuffle
 from mudwiz.games.base import Trick as Trick
-
-DECK = Deck(suits="RGYB", low=1, high=14, specials={"W": 4})
-WIZARD = "W"
-FIRE = "R"
-FIRE_WITCH, WATER_WITCH, EARTH_WITCH, AIR_WITCH, PYGMY_QUEEN = "R11", "G11", "Y11", "B11", "G12"
-FIRE_CAP, WATER_POINTS, QUEEN_POINTS, EARTH_REDUCTION = 15, 5, 10, 5
-ALL_FIRE = frozenset(f"{FIRE}{n}" for n in range(DECK.low, DECK.high + 1))
-DEFAULT_LIMIT = 70
-PASS_COUNT = {3: 4, 4: 3, 5: 3, 6: 2}
-SPELL_CHOICES = ("give", "take")
-# suit and display order of every card, looked up once: the property tests play hundreds of thousands of cards
-_SUIT = {c: suit_of(c) for c in DECK.cards()}
-_ORDER = {c: i for i, c in enumerate(sort_hand(set(DECK.cards()), DECK.suits, low_specials=WIZARD))}
-
-
-# ---------------------------------------------------------------- scoring (pure)
-
-
-def _points_before_earth(cards: Iterable[str]) -> int:
-    held = list(cards)
-    points = sum(1 for c in held if _SUIT[c] == FIRE and c != FIRE_WITCH)
-    if FIRE_WITCH in held:
-        points = min(2 * points, FIRE_CAP)
-    if AIR_WITCH not in held:  # the air witch cancels both the water witch and the pygmy queen
-        points += WATER_POINTS * (WATER_WITCH in held) + QUEEN_POINTS * (PYGMY_QUEEN in held)
-    return points
-
-
-def fire_points(cards: Iterable[str]) -> int:
-    """A player's fire points for the cards in their won tricks (rules page, steps 1-4), spells aside."""
-    held = list(cards)
-    points = _points_before_earth(held)
-    return max(points - EARTH_REDUCTION, 0) if EARTH_WITCH in held else points
-
-
-def earth_leftover(cards: Iterable[str]) -> int:
-    """The part of the earth witch's 5 that found no points to cancel (what ``earth=carry`` takes off the total)."""
-    held = list(cards)
-    if EARTH_WITCH not in held:
-        return 0
-    return max(EARTH_REDUCTION - _points_before_earth(held), 0)
-
-
-def spell_of(cards: Iterable[str]) -> int | None:
-    """The spell these won cards cast (20 water, 25 pygmy, 30 both), or None: needs all 14 fire cards."""
-    held = set(cards)
-    if not ALL_FIRE <= held:
-        return None
-    extra = WATER_POINTS * (WATER_WITCH in held) + QUEEN_POINTS * (PYGMY_QUEEN in held)
-    return FIRE_CAP + extra if extra else None
-
-
-def lead_colour(trick: Iterable[str]) -> str | None:
-    """The colour to follow: that of the first non-Wizard card (None while only Wizards have been played)."""
-    for card in trick:
-        if card != WIZARD:
-            return _SUIT[card]
-    return None
-
-
-def trick_winner(trick: list[str]) -> int:
-    """Index of the winning card: the highest of the lead colour; the first Wizard if every card is one."""
-    colour = lead_colour(trick)
-    if colour is None:
-        return 0
-    return max((rank_of(c), i) for i, c in enumerate(trick) if _SUIT[c] == colour)[1]
-
-
-def pass_direction(nplayers: int, hand: int) -> str:
-    """Where hand ``hand`` (from 1) is passed: 3 and 5 players alternate left/right; 4 and 6 add opposite."""
-    cycle = ("left", "right") if nplayers % 2 else ("left", "right", "opposite")
-    return cycle[(hand - 1) % len(cycle)]
-
-
-def pass_offset(nplayers: int, direction: str) -> int:
-    """Seats from the passer to the receiver ("left" is the next seat, seat + 1)."""
-    return {"left": 1, "right": nplayers - 1, "opposite": nplayers // 2}[direction]
-
+from mudwiz.games.witches.cards import (
+    _ORDER,
+    _SUIT,
+    DECK,
+    DEFAULT_LIMIT,
+    FIRE,
+    SPELL_CHOICES,
+    WIZARD,
+    earth_leftover,
+    fire_points,
+    spell_of,
+    trick_winner,
+)
+from mudwiz.games.witches.phases import PASSING, SPELL
+from mudwiz.games.witches.rules import RULES_TEXT
+from mudwiz.games.witches.views import WitchesViews
 
 # ---------------------------------------------------------------- events
 
@@ -150,42 +88,10 @@ class SpellChosen(Event):
     points: int
 
 
-# ---------------------------------------------------------------- the rules in brief (/rules witches)
-
-RULES_TEXT = {
-    "goal": """\
-Witches (Amigo): a trick-taking game like Hearts. Avoid taking fire points,
-or take every fire card and cast a spell on everyone else. The game ends
-after the hand in which a total reaches 70; the lowest total wins.""",
-    "play": """\
-Cards: four colours, R red, G green, Y yellow and B blue, numbered 1 to 14;
-and four Wizards (W), worth 0 and of no colour. Red cards are fire cards.
-Deal: every card, evenly. Then everyone passes at once, face down
-(/pass C1 C2 ...): 4 cards with 3 players, 3 with 4 or 5, 2 with 6; to the
-left, then to the right (4 and 6 players: left, right, then opposite).
-Tricks: the player left of the dealer leads; play a card with /play R12.
-Holding the colour led (the first card that is not a Wizard), play it or a
-Wizard; otherwise play anything. There is no trump: the highest card of the
-colour led wins (all Wizards: the first). The winner leads the next trick.""",
-    "scoring": """\
-Count the fire points in the tricks you took:
-- 1 for each red card (the fire witch R11 has none of its own);
-- the fire witch R11 doubles those, to at most 15;
-- the water witch G11 is 5 points, the pygmy queen G12 is 10;
-- the air witch B11 cancels the water witch and the pygmy queen;
-- the earth witch Y11 takes 5 off (never below 0).
-Example: R2, R5, R9, the water and the earth witch: 3 + 5 - 5 = 3 points.
-Spells: take all 14 red cards and the water witch (20 points), the pygmy
-queen (25) or both (30): you score 0, everyone else scores the spell. If the
-hand ends the game, choose: /spell give (as usual) or /spell take (off your
-own total). After each hand, /ok when you have seen the result.""",
-}
-
-
 # ---------------------------------------------------------------- the engine
 
 
-class Witches(TrickTakingGame):
+class Witches(WitchesViews):
     name = "witches"
     title = "Witches"
     min_players = 3
@@ -205,12 +111,10 @@ class Witches(TrickTakingGame):
         "spell": "spell give|take: the others score your spell, or it comes off yours",
     }
     RULES = RULES_TEXT
+    WAITING_VIEW = {"trump": {"suit": None, "card": None}}  # Wizard's, which every waiting state has always carried
+
 
     # -- set-up
-
-    @property
-    def size(self) -> int:
-        return self._size
 
     def _start(self) -> list[Event]:
         n = len(self.players)
@@ -239,30 +143,18 @@ class Witches(TrickTakingGame):
         self.leader = (self.dealer + 1) % n
         self.caster: Seat | None = None
         self.spell_points = 0
-        self._phase = Phase.PASSING
+        self._phase = PASSING
         return [HandStart(self.round, size, self.players[self.dealer], self.players[self.leader],
                           self.pass_count, self.direction)]
 
     # -- state queries
 
-    @property
-    def pass_count(self) -> int:
-        return PASS_COUNT[len(self.players)]
-
-    @property
-    def direction(self) -> str:
-        return pass_direction(len(self.players), self.round)
-
-    def pass_target(self, seat: Seat) -> Seat:
-        n = len(self.players)
-        return (seat + pass_offset(n, self.direction)) % n
-
     def waiting(self) -> list[Seat]:
-        if self._phase == Phase.PASSING:
+        if self._phase == PASSING:
             return [s for s in range(len(self.players)) if self.passed[s] is None]
         if self._phase == Phase.PLAYING:
             return [self.to_play()]
-        if self._phase == Phase.SPELL:
+        if self._phase == SPELL:
             assert self.caster is not None
             return [self.caster]
         return []
@@ -288,9 +180,9 @@ class Witches(TrickTakingGame):
     def _legal_while(self, seat: Seat, waiting: list[Seat]) -> list[Action]:
         if seat not in waiting:
             return []
-        if self._phase == Phase.PASSING:
+        if self._phase == PASSING:
             return [Action("pass")]  # a pattern: any pass_count cards of the hand (see is_legal)
-        if self._phase == Phase.SPELL:
+        if self._phase == SPELL:
             return [Action("spell", (c,)) for c in SPELL_CHOICES]
         return [Action("play", (c,)) for c in self.playable(seat)]
 
@@ -325,13 +217,13 @@ class Witches(TrickTakingGame):
     def is_legal(self, seat: Seat, action: Action) -> bool:
         """A concrete pass is checked card by card: ``legal_actions`` can only offer the ``pass`` pattern."""
         if action.verb == "pass":
-            return self._phase == Phase.PASSING and seat in self.waiting() and not self.pass_problem(seat, action.args)
+            return self._phase == PASSING and seat in self.waiting() and not self.pass_problem(seat, action.args)
         if action.verb == "play":  # the same answer as the base class, without building every Action
             return self._phase == Phase.PLAYING and seat in self.waiting() and action.args[0] in self.playable(seat)
         return super().is_legal(seat, action)
 
     def explain(self, seat: Seat, action: Action) -> str:
-        verbs: dict[str, str] = {Phase.PASSING: "pass", Phase.PLAYING: "play", Phase.SPELL: "spell"}
+        verbs: dict[str, str] = {PASSING: "pass", Phase.PLAYING: "play", SPELL: "spell"}
         phase_verb = verbs.get(self._phase)
         if action.verb != phase_verb:
             return self.wrong_time(action.verb, [phase_verb] if phase_verb else [])
@@ -347,9 +239,9 @@ class Witches(TrickTakingGame):
 
     def not_your_turn(self, seat: Seat) -> str:
         names = ", ".join(self.players[s] for s in self.waiting())
-        if self._phase == Phase.PASSING:
+        if self._phase == PASSING:
             return f"you have passed; waiting for {names} to pass"
-        if self._phase == Phase.SPELL:
+        if self._phase == SPELL:
             return f"waiting for {names} to choose what the spell does"
         return super().not_your_turn(seat)
 
@@ -402,7 +294,7 @@ class Witches(TrickTakingGame):
                 choosing = self._giving_ends_game()
                 cast = SpellCast(self.players[s], points, choosing)
                 if choosing:
-                    self._phase = Phase.SPELL
+                    self._phase = SPELL
                     return [cast]
                 return [cast, *self._score("give")]
         return self._score(None)
@@ -456,48 +348,3 @@ class Witches(TrickTakingGame):
     def _advance(self) -> list[Event]:
         self.dealer = (self.dealer + 1) % len(self.players)
         return self._deal()
-
-    # -- what a seat may know
-
-    def lead(self) -> str | None:
-        return lead_colour(c for _, c in self.trick)
-
-    def _rounds(self) -> int | None:
-        return self.hands_total
-
-    def _hand(self, seat: Seat) -> list[str]:
-        return self._shown_hand(seat, self.hands[seat], _ORDER)
-
-    def _player(self, seat: Seat, viewer: Seat | None) -> dict[str, Any]:
-        if self._phase in (Phase.ROUNDEND, Phase.GAMEOVER):
-            points = self.sheet[-1]["results"][seat]["points"]  # the sheet's results are in seat order
-        else:
-            points = fire_points(self.won[seat])
-        return {**super()._player(seat, viewer), "points": points, "has_passed": self.passed[seat] is not None}
-
-    def _players_alike(self) -> bool:
-        return True  # ``_player`` reads no viewer
-
-    def _view(self, seat: Seat | None) -> dict[str, Any]:
-        spell = None
-        if self.caster is not None:
-            spell = {"player": self.players[self.caster], "points": self.spell_points,
-                     "choosing": self._phase == Phase.SPELL}
-        return {
-            **super()._view(seat),
-            "limit": self.limit,
-            **self._view_own(seat),
-            "spell": spell,
-        }
-
-    def _view_own(self, seat: Seat | None) -> dict[str, Any]:
-        passing = None
-        if self._phase == Phase.PASSING:
-            target = None if seat is None else self.players[self.pass_target(seat)]
-            passing = {"count": self.pass_count, "to": target, "direction": self.direction}
-        return {
-            "pass": passing,
-            "passed": None if seat is None else list(self.passed[seat] or []),
-            "received": None if seat is None or self.received is None else list(self.received[seat]),
-        }
-

@@ -1,0 +1,20 @@
+"""Tiltowait as mudwiz offers it: a plugin like any other game's, which pyproject.toml registers in the
+``mudwiz.games`` entry point group. Paths, not imports, for the parts only some processes use."""
+
+from __future__ import annotations
+
+from mudwiz.games.plugin import GamePlugin
+from mudwiz.games.tiltowait.bot_ratings import BOT_RATINGS
+from mudwiz.games.tiltowait.cards import KARUKI
+
+PLUGIN = GamePlugin(
+    engine="mudwiz.games.tiltowait.engine:Tiltowait",
+    renderer="mudwiz.games.tiltowait.render",
+    bots={"good": "mudwiz.games.tiltowait.bots:TiltowaitGood"},
+    client="mudwiz.games.tiltowait.client",
+    bot_ratings=BOT_RATINGS,
+    calls=(KARUKI,),  # ``/play R3 karuki``: the discard that leaves one card, with the call
+    round_start="hand_start",
+    sections={"spells": "the spells and what each does: Tiltowait's nine"},
+    order=3,
+)

@@ -1,0 +1,23 @@
+"""Witches as mudwiz offers it: a plugin like any other game's, which pyproject.toml registers in the
+``mudwiz.games`` entry point group. Paths, not imports, for the parts only some processes use."""
+
+from __future__ import annotations
+
+from mudwiz.games.plugin import GamePlugin
+from mudwiz.games.witches.bot_ratings import BOT_RATINGS
+from mudwiz.games.witches.phases import PHASES
+
+PLUGIN = GamePlugin(
+    engine="mudwiz.games.witches.engine:Witches",
+    renderer="mudwiz.games.witches.render",
+    bots={"good": "mudwiz.games.witches.bots:WitchesGood"},
+    client="mudwiz.games.witches.client",
+    low_wins=True,  # fire points count against you
+    bot_ratings=BOT_RATINGS,
+    phases=PHASES,
+    prompts={"spell": "give or take", "pass": "pass {count} cards"},
+    card_choice="pass",  # ``/pass`` stands for any ``count`` cards of the hand (the view's ``pass``)
+    round_start="hand_start",
+    keys=(("Space", "Witches pass: choose / unchoose a card"),),
+    order=2,
+)
