@@ -49,7 +49,7 @@ def test_someone_asked_leaving_cancels_it_and_others_leaving_do_not() -> None:
     with pytest.raises(AgreementRefused) as refused:
         a.agree("ann")
     assert refused.value.reason is AgreementRefusal.CLOSED
-    assert str(refused.value) == "that is no longer open: it is cancelled"
+    assert str(refused.value) == "that is no longer open: it is called off"
 
 
 def test_refusals_change_nothing() -> None:
