@@ -10,6 +10,7 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import Enum
 from typing import Any, TypeVar
 
 from twisted.internet import defer
@@ -35,23 +36,79 @@ Run = Callable[[Lobby, Session, str], Reply]
 T = TypeVar("T")
 
 
+class Scope(Enum):
+    """Where a command may be typed."""
+
+    PRE_LOGIN = "before login"  # before a name is given too (and everywhere after)
+    LOBBY = "lobby"  # once logged in, at a table or not
+    TABLE = "table"  # at a table
+    MOVE = "move"  # takes the user to a table: not while at one
+
+
+class Kind(Enum):
+    """A command's kind: ``/help`` lists the commands a kind a row, in this order."""
+
+    LOBBY = "Lobby"
+    TABLES = "Tables"
+    GAMES = "Games"
+    ACCOUNT = "Account"
+    SYSOP = "Sysop"  # listed to sysops only
+    OTHER = "Other"
+
+
+class Route(Enum):
+    """Where a cluster carries out a command typed by a user whose table another process hosts
+    (mudwiz/cluster/visits.py); a game's verb, registered nowhere here, goes to the table."""
+
+    HOME = "home"  # the user's own process
+    TABLE = "table"  # the table's process
+    ABOUT_TABLE = "about the table"  # the table's process (it says more there), or home when that one does not answer
+    NOT_ELSEWHERE = "not elsewhere"  # refused at home, as at a local table: /leave it first
+
+
 @dataclass(frozen=True)
 class Command:
+    """A command as the registry declares it: what it does, and in which context (everything else about it, the
+    commands allowed before login, the rows of ``/help`` and the cluster's routing, is read from here)."""
+
     name: str
     usage: str
     help: str
     run: Run
+    scope: Scope
+    kind: Kind
+    place: int  # its place among its kind's in ``/help``'s summary
+    route: Route
 
 
 COMMANDS: dict[str, Command] = {}
 
 
-def command(name: str, usage: str, help: str) -> Callable[[Run], Any]:
+def command(name: str, usage: str, help: str, *, scope: Scope, kind: Kind, place: int,
+            route: Route) -> Callable[[Run], Any]:
     def register(fn: Run) -> Run:
-        COMMANDS[name] = Command(name, usage, help, fn)
+        COMMANDS[name] = Command(name, usage, help, fn, scope, kind, place, route)
         return fn
 
     return register
+
+
+def pre_login() -> tuple[str, ...]:
+    """The commands a connection may type before it gives a name, as typed (``/help``)."""
+    return tuple(f"/{c.name}" for c in COMMANDS.values() if c.scope is Scope.PRE_LOGIN)
+
+
+def help_kinds() -> dict[str, tuple[str, ...]]:
+    """The names of each kind's commands, kinds and names in ``/help``'s order (a kind with none left out)."""
+    kinds = {kind.value: sorted((c for c in COMMANDS.values() if c.kind is kind), key=lambda c: c.place)
+             for kind in Kind}
+    return {label: tuple(c.name for c in listed) for label, listed in kinds.items() if listed}
+
+
+def route_of(verb: str) -> Route | None:
+    """How a cluster routes ``/verb`` (None: no command of the registry, a game's verb or a mistake)."""
+    cmd = COMMANDS.get(verb)
+    return cmd.route if cmd is not None else None
 
 
 def dispatch(lobby: Lobby, session: Session, line: str) -> Reply:
@@ -90,7 +147,8 @@ def _table(session: Session) -> Table:
 
 
 @command("help", "/help [COMMAND|GAME|all]",
-         "list the commands by kind, or explain one command or one game (all: every command, explained)")
+         "list the commands by kind, or explain one command or one game (all: every command, explained)",
+         scope=Scope.PRE_LOGIN, kind=Kind.LOBBY, place=9, route=Route.ABOUT_TABLE)
 def _help(lobby: Lobby, session: Session, arg: str) -> str | None:
     topic = arg.strip().lstrip("/").lower()
     sysop = is_sysop(lobby, session)
@@ -121,7 +179,7 @@ def is_sysop(lobby: Lobby, session: Session) -> bool:
 
 def offered(sysop: bool) -> list[Command]:
     """The commands listed to a user: the sysops' own to a sysop only (to anyone else they are noise)."""
-    return [c for c in COMMANDS.values() if sysop or c.name not in HELP_KINDS["Sysop"]]
+    return [c for c in COMMANDS.values() if sysop or c.kind is not Kind.SYSOP]
 
 
 def _row(usage: str, text: str, width: int = 28, cols: int = 80) -> list[str]:
@@ -144,16 +202,6 @@ def help_width(session: Session) -> int:
     """The columns help is wrapped to: the user's window, 40 to 80 (wrapped at 80 and then again by a narrower
     window, a line's last word was left alone on a row of its own)."""
     return max(40, min(80, int(getattr(session, "width", 80) or 80)))
-
-
-# /help's kinds of command, in the order shown. A command in none of them is listed under "Other", never lost.
-HELP_KINDS: dict[str, tuple[str, ...]] = {
-    "Lobby": ("who", "tables", "say", "tell", "ignore", "unignore", "mode", "quit", "help"),
-    "Tables": ("new", "join", "watch", "leave", "look", "option", "bot", "start", "ok", "score"),
-    "Games": ("rules", "spells", "history", "game", "replay", "rating", "top"),
-    "Account": ("register", "password"),
-    "Sysop": ("kick", "ban", "unban", "bans", "announce", "shutdown"),
-}
 
 
 def _kind_rows(label: str, usages: list[str], width: int = 80) -> list[str]:
@@ -180,13 +228,9 @@ def _summary(session: Session, sysop: bool, cols: int = 80) -> list[str]:
     """``/help`` alone: every command's usage, a kind a line or two, so that it fits a 24-row screen with the
     moves of the table the user sits at (the whole explanation of each was some sixty rows)."""
     lines = textwrap.wrap("Commands (plain text is chat to your room; /help COMMAND explains one):", cols)
-    kinds = {label: list(names) for label, names in HELP_KINDS.items() if sysop or label != "Sysop"}
-    listed = {name for names in HELP_KINDS.values() for name in names}
-    kinds["Other"] = [name for name in COMMANDS if name not in listed]
-    for label, names in kinds.items():
-        usages = [COMMANDS[name].usage for name in names if name in COMMANDS]
-        if usages:
-            lines += _kind_rows(label, usages, cols)
+    for label, names in help_kinds().items():
+        if sysop or label != Kind.SYSOP.value:
+            lines += _kind_rows(label, [COMMANDS[name].usage for name in names], cols)
     tail = textwrap.wrap(f"Games: {', '.join(available())}; /help GAME shows one's moves and options.", cols)
     table = session.table
     if table is None:
@@ -238,19 +282,22 @@ def who_message(lobby: Lobby, start: str = "") -> dict[str, Any]:
             "next": more}
 
 
-@command("who", "/who [NAME]", f"who is online, where, and their rating ({WHO_PAGE} a page; from NAME on, by name)")
+@command("who", "/who [NAME]", f"who is online, where, and their rating ({WHO_PAGE} a page; from NAME on, by name)",
+         scope=Scope.LOBBY, kind=Kind.LOBBY, place=1, route=Route.HOME)
 def _who(lobby: Lobby, session: Session, arg: str) -> str | None:
     session.deliver(who_message(lobby, arg.strip()))
     return None
 
 
-@command("tables", "/tables", "list the tables")
+@command("tables", "/tables", "list the tables",
+         scope=Scope.LOBBY, kind=Kind.LOBBY, place=2, route=Route.HOME)
 def _tables(lobby: Lobby, session: Session, arg: str) -> str | None:
     session.deliver({"type": "tables", "tables": lobby.table_summaries()})
     return None
 
 
-@command("say", "/say TEXT", "talk to the room you are in (same as typing without a /)")
+@command("say", "/say TEXT", "talk to the room you are in (same as typing without a /)",
+         scope=Scope.LOBBY, kind=Kind.LOBBY, place=3, route=Route.TABLE)
 def _say(lobby: Lobby, session: Session, arg: str) -> str | None:
     if not arg:
         raise BadCommand("usage: /say TEXT")
@@ -262,7 +309,8 @@ MAX_IGNORED = 100  # names one user may /ignore
 
 
 @command("ignore", "/ignore [NAME]", "stop seeing NAME's chat and tells (no NAME: whom you ignore); /unignore "
-                                     "NAME undoes it")
+                                     "NAME undoes it",
+         scope=Scope.LOBBY, kind=Kind.LOBBY, place=5, route=Route.HOME)
 def _ignore(lobby: Lobby, session: Session, arg: str) -> str | None:
     name = arg.strip()
     ignoring = session.ignoring or set()
@@ -285,7 +333,8 @@ def _ignore(lobby: Lobby, session: Session, arg: str) -> str | None:
     return f"you no longer see {name}'s chat and tells; /unignore {name} undoes it"
 
 
-@command("unignore", "/unignore NAME", "see NAME's chat and tells again")
+@command("unignore", "/unignore NAME", "see NAME's chat and tells again",
+         scope=Scope.LOBBY, kind=Kind.LOBBY, place=6, route=Route.HOME)
 def _unignore(lobby: Lobby, session: Session, arg: str) -> str | None:
     name = arg.strip()
     if not name:
@@ -296,7 +345,8 @@ def _unignore(lobby: Lobby, session: Session, arg: str) -> str | None:
     return f"you see {name}'s chat and tells again"
 
 
-@command("tell", "/tell NAME TEXT", "say something to one user only")
+@command("tell", "/tell NAME TEXT", "say something to one user only",
+         scope=Scope.LOBBY, kind=Kind.LOBBY, place=4, route=Route.HOME)
 def _tell(lobby: Lobby, session: Session, arg: str) -> str | None:
     name, _, text = arg.partition(" ")
     if not name or not text.strip():
@@ -308,7 +358,8 @@ def _tell(lobby: Lobby, session: Session, arg: str) -> str | None:
 @command("mode", "/mode ansi|ascii|cp437|utf8|json",
          "colour screen, plain ASCII, colour in the PC code page for BBS terminals, colour in UTF-8 (a terminal "
          "taken for a BBS's), or one JSON object a line for bots (a telnet client's terminal type picks until you "
-         "choose)")
+         "choose)",
+         scope=Scope.PRE_LOGIN, kind=Kind.LOBBY, place=7, route=Route.HOME)
 def _mode(lobby: Lobby, session: Session, arg: str) -> str | None:
     mode = arg.strip().lower()
     if mode not in (*MODES, *CHARSET_MODES):
@@ -322,7 +373,8 @@ def _mode(lobby: Lobby, session: Session, arg: str) -> str | None:
     return f"mode {arg.strip().lower()}"
 
 
-@command("quit", "/quit", "disconnect (a running game keeps your seat for a while)")
+@command("quit", "/quit", "disconnect (a running game keeps your seat for a while)",
+         scope=Scope.PRE_LOGIN, kind=Kind.LOBBY, place=8, route=Route.HOME)
 def _quit(lobby: Lobby, session: Session, arg: str) -> str | None:
     session.close()
     return "bye"
@@ -340,7 +392,8 @@ def _accounts(lobby: Lobby, arg: str, verb: str) -> Accounts:
 
 
 @command("register", "/register",
-         f"make your name yours: a password ({MIN_PASSWORD}+ characters, asked twice) at each login from now on")
+         f"make your name yours: a password ({MIN_PASSWORD}+ characters, asked twice) at each login from now on",
+         scope=Scope.LOBBY, kind=Kind.ACCOUNT, place=1, route=Route.HOME)
 def _register(lobby: Lobby, session: Session, arg: str) -> str | None:
     if session.bbs is not None:
         raise BadCommand(f"{session.name} is known by the login of the BBS {session.bbs}: a BBS caller's name "
@@ -355,7 +408,8 @@ def _register(lobby: Lobby, session: Session, arg: str) -> str | None:
     return f"choose a password for {session.name}, {MIN_PASSWORD} characters or more; it is not shown"
 
 
-@command("password", "/password", "change your account's password: the old one, then the new one twice")
+@command("password", "/password", "change your account's password: the old one, then the new one twice",
+         scope=Scope.LOBBY, kind=Kind.ACCOUNT, place=2, route=Route.HOME)
 def _password(lobby: Lobby, session: Session, arg: str) -> str | None:
     _accounts(lobby, arg, "password")  # a server with accounts, and no argument
     if not session.registered:
@@ -378,7 +432,8 @@ def _sysops(lobby: Lobby, session: Session, doing: str) -> Sysops:
     return lobby.sysops
 
 
-@command("kick", "/kick NAME [REASON]", "sysop: disconnect someone, telling them why (a seat is kept as on a drop)")
+@command("kick", "/kick NAME [REASON]", "sysop: disconnect someone, telling them why (a seat is kept as on a drop)",
+         scope=Scope.LOBBY, kind=Kind.SYSOP, place=1, route=Route.HOME)
 def _kick(lobby: Lobby, session: Session, arg: str) -> str | None:
     sysops = _sysops(lobby, session, "kick")
     name, _, reason = arg.partition(" ")
@@ -388,7 +443,8 @@ def _kick(lobby: Lobby, session: Session, arg: str) -> str | None:
 
 
 @command("ban", "/ban NAME|ADDRESS [MINUTES]",
-         "sysop: refuse a name or an IP address at login for MINUTES, or until /unban; disconnects them if online")
+         "sysop: refuse a name or an IP address at login for MINUTES, or until /unban; disconnects them if online",
+         scope=Scope.LOBBY, kind=Kind.SYSOP, place=2, route=Route.HOME)
 def _ban(lobby: Lobby, session: Session, arg: str) -> str | None:
     sysops = _sysops(lobby, session, "ban")
     words = arg.split()
@@ -397,7 +453,8 @@ def _ban(lobby: Lobby, session: Session, arg: str) -> str | None:
     return sysops.ban(session, words[0], words[1] if len(words) > 1 else "")
 
 
-@command("unban", "/unban NAME|ADDRESS", "sysop: lift a ban")
+@command("unban", "/unban NAME|ADDRESS", "sysop: lift a ban",
+         scope=Scope.LOBBY, kind=Kind.SYSOP, place=3, route=Route.HOME)
 def _unban(lobby: Lobby, session: Session, arg: str) -> str | None:
     sysops = _sysops(lobby, session, "unban")
     if len(arg.split()) != 1:
@@ -405,13 +462,15 @@ def _unban(lobby: Lobby, session: Session, arg: str) -> str | None:
     return sysops.unban(arg)
 
 
-@command("bans", "/bans", "sysop: the bans in force, and until when")
+@command("bans", "/bans", "sysop: the bans in force, and until when",
+         scope=Scope.LOBBY, kind=Kind.SYSOP, place=4, route=Route.HOME)
 def _bans(lobby: Lobby, session: Session, arg: str) -> str | None:
     session.deliver({"type": "bans", "bans": _sysops(lobby, session, "list the bans").ban_rows()})
     return None
 
 
-@command("announce", "/announce TEXT", "sysop: one line to everyone online")
+@command("announce", "/announce TEXT", "sysop: one line to everyone online",
+         scope=Scope.LOBBY, kind=Kind.SYSOP, place=5, route=Route.HOME)
 def _announce(lobby: Lobby, session: Session, arg: str) -> str | None:
     sysops = _sysops(lobby, session, "announce")
     if not arg:
@@ -421,7 +480,8 @@ def _announce(lobby: Lobby, session: Session, arg: str) -> str | None:
 
 
 @command("shutdown", "/shutdown [MINUTES|cancel]",
-         "sysop: stop the server in MINUTES (default 1, 0: now), telling everyone as it counts down")
+         "sysop: stop the server in MINUTES (default 1, 0: now), telling everyone as it counts down",
+         scope=Scope.LOBBY, kind=Kind.SYSOP, place=6, route=Route.HOME)
 def _shutdown(lobby: Lobby, session: Session, arg: str) -> str | None:
     sysops = _sysops(lobby, session, "shut the server down")
     if arg.lower() == "cancel":
@@ -432,7 +492,8 @@ def _shutdown(lobby: Lobby, session: Session, arg: str) -> str | None:
 # ------------------------------------------------------------------ tables
 
 
-@command("new", "/new GAME", f"open a table of GAME ({', '.join(available())}) and sit as its host")
+@command("new", "/new GAME", f"open a table of GAME ({', '.join(available())}) and sit as its host",
+         scope=Scope.MOVE, kind=Kind.TABLES, place=1, route=Route.NOT_ELSEWHERE)
 def _new(lobby: Lobby, session: Session, arg: str) -> str | None:
     if not arg:
         raise BadCommand(f"usage: /new GAME, one of: {', '.join(available())}")
@@ -441,7 +502,8 @@ def _new(lobby: Lobby, session: Session, arg: str) -> str | None:
     return f"table {table.id} is yours: /option to set it up, /bot add to fill seats, /start to play"
 
 
-@command("join", "/join N", "sit down at table N")
+@command("join", "/join N", "sit down at table N",
+         scope=Scope.MOVE, kind=Kind.TABLES, place=2, route=Route.NOT_ELSEWHERE)
 def _join(lobby: Lobby, session: Session, arg: str) -> str | None:
     table = lobby.table(arg)
     if session.table is not None and session.table is not table:
@@ -451,7 +513,8 @@ def _join(lobby: Lobby, session: Session, arg: str) -> str | None:
     return f"you sit at table {table.id}"
 
 
-@command("watch", "/watch N", "observe table N (observers see no hands)")
+@command("watch", "/watch N", "observe table N (observers see no hands)",
+         scope=Scope.MOVE, kind=Kind.TABLES, place=3, route=Route.NOT_ELSEWHERE)
 def _watch(lobby: Lobby, session: Session, arg: str) -> str | None:
     table = lobby.table(arg, "/watch N")
     if session.table is not None:
@@ -461,12 +524,14 @@ def _watch(lobby: Lobby, session: Session, arg: str) -> str | None:
     return f"you watch table {table.id}"
 
 
-@command("leave", "/leave", "leave your table (mid-game a bot takes your seat)")
+@command("leave", "/leave", "leave your table (mid-game a bot takes your seat)",
+         scope=Scope.TABLE, kind=Kind.TABLES, place=4, route=Route.TABLE)
 def _leave(lobby: Lobby, session: Session, arg: str) -> str | None:
     return _table(session).leave(session)
 
 
-@command("option", "/option [NAME [VALUE]]", "show the table's options, or (host, before /start) set one")
+@command("option", "/option [NAME [VALUE]]", "show the table's options, or (host, before /start) set one",
+         scope=Scope.TABLE, kind=Kind.TABLES, place=6, route=Route.TABLE)
 def _option(lobby: Lobby, session: Session, arg: str) -> str | None:
     table = _table(session)
     if not arg:
@@ -479,18 +544,21 @@ def _option(lobby: Lobby, session: Session, arg: str) -> str | None:
     return table.set_option(session, name.strip(), value.strip() or None)
 
 
-@command("start", "/start", "start the game (host; enough players seated)")
+@command("start", "/start", "start the game (host; enough players seated)",
+         scope=Scope.TABLE, kind=Kind.TABLES, place=8, route=Route.TABLE)
 def _start(lobby: Lobby, session: Session, arg: str) -> str | None:
     _table(session).start(session)
     return None
 
 
-@command("ok", "/ok", "confirm the round's result, ready for the next round")
+@command("ok", "/ok", "confirm the round's result, ready for the next round",
+         scope=Scope.TABLE, kind=Kind.TABLES, place=9, route=Route.TABLE)
 def _ok(lobby: Lobby, session: Session, arg: str) -> str | None:
     return _table(session).ok(session)
 
 
-@command("score", "/score", "show the score sheet")
+@command("score", "/score", "show the score sheet",
+         scope=Scope.TABLE, kind=Kind.TABLES, place=10, route=Route.TABLE)
 def _score(lobby: Lobby, session: Session, arg: str) -> str | None:
     table = _table(session)
     state = table.state_for(session)
@@ -499,7 +567,8 @@ def _score(lobby: Lobby, session: Session, arg: str) -> str | None:
     return None
 
 
-@command("look", "/look", "redraw the table (or, in the lobby, who is here and the tables)")
+@command("look", "/look", "redraw the table (or, in the lobby, who is here and the tables)",
+         scope=Scope.LOBBY, kind=Kind.TABLES, place=5, route=Route.TABLE)
 def _look(lobby: Lobby, session: Session, arg: str) -> str | None:
     if session.table is None:
         session.deliver(who_message(lobby))
@@ -509,7 +578,8 @@ def _look(lobby: Lobby, session: Session, arg: str) -> str | None:
     return None
 
 
-@command("bot", "/bot add [LEVEL] | /bot remove NAME", "seat a computer player (host, before /start)")
+@command("bot", "/bot add [LEVEL] | /bot remove NAME", "seat a computer player (host, before /start)",
+         scope=Scope.TABLE, kind=Kind.TABLES, place=7, route=Route.TABLE)
 def _bot(lobby: Lobby, session: Session, arg: str) -> str | None:
     from mudwiz.bots import levels
     from mudwiz.table.botseat import BotSession
@@ -576,7 +646,8 @@ def history_row(summary: GameSummary, name: str) -> dict[str, Any]:
             "players": players, "place": places.get(name.lower(), {}).get("place")}
 
 
-@command("history", "/history [NAME]", f"your last {HISTORY} games, or NAME's (/game ID shows one)")
+@command("history", "/history [NAME]", f"your last {HISTORY} games, or NAME's (/game ID shows one)",
+         scope=Scope.LOBBY, kind=Kind.GAMES, place=3, route=Route.HOME)
 def _history(lobby: Lobby, session: Session, arg: str) -> str | None:
     name = arg.strip() or session.name
     games = _store(lobby).games_of(name, HISTORY)
@@ -604,7 +675,8 @@ def replay_sheet(record: GameRecord) -> Work[tuple[list[dict[str, Any]], list[in
     return game.sheet, game.scores
 
 
-@command("game", "/game ID", "a recorded game's score sheet and standings (/history lists the IDs)")
+@command("game", "/game ID", "a recorded game's score sheet and standings (/history lists the IDs)",
+         scope=Scope.LOBBY, kind=Kind.GAMES, place=4, route=Route.HOME)
 def _game(lobby: Lobby, session: Session, arg: str) -> Reply:
     number = whole_number(arg.strip().lstrip("#"))
     if number is None:
@@ -649,7 +721,8 @@ def _bot_level(name: str) -> str | None:
 
 
 @command("rating", "/rating [NAME]", "your rating in each game, or NAME's (bot:good: that bot level's fixed one); "
-                                     "shown: 1000 + 40 x (mu - 3 sigma), a new player's 1000")
+                                     "shown: 1000 + 40 x (mu - 3 sigma), a new player's 1000",
+         scope=Scope.LOBBY, kind=Kind.GAMES, place=6, route=Route.HOME)
 def _rating(lobby: Lobby, session: Session, arg: str) -> str | None:
     name = arg.strip() or session.name
     if len(name.split()) > 1:
@@ -666,7 +739,8 @@ def _rating(lobby: Lobby, session: Session, arg: str) -> str | None:
     return None
 
 
-@command("top", "/top [GAME]", f"the {TOP} best rated players of GAME (at a table: its game; else every game)")
+@command("top", "/top [GAME]", f"the {TOP} best rated players of GAME (at a table: its game; else every game)",
+         scope=Scope.LOBBY, kind=Kind.GAMES, place=7, route=Route.HOME)
 def _top(lobby: Lobby, session: Session, arg: str) -> str | None:
     from mudwiz.bots import levels
 
@@ -701,7 +775,8 @@ def _replay_step(session: Session, words: list[str]) -> tuple[int, int, int]:
 
 
 @command("replay", "/replay ID [STEP] | next | prev",
-         "a recorded game move by move, every hand shown: STEP 0 is the deal, /replay next the move after")
+         "a recorded game move by move, every hand shown: STEP 0 is the deal, /replay next the move after",
+         scope=Scope.LOBBY, kind=Kind.GAMES, place=5, route=Route.HOME)
 def _replay(lobby: Lobby, session: Session, arg: str) -> Reply:
     _store(lobby)  # a server without records says so before the arguments are read
     game_id, step, way = _replay_step(session, arg.lower().split())
@@ -760,7 +835,8 @@ def _show_rules(session: Session, game: str, section: str | None) -> None:
 
 
 @command("rules", "/rules [GAME [SECTION]]", "a game's rules in brief (at a table: its game); SECTION shows one "
-                                             "part: goal, play, scoring, options, spells")
+                                             "part: goal, play, scoring, options, spells",
+         scope=Scope.LOBBY, kind=Kind.GAMES, place=1, route=Route.ABOUT_TABLE)
 def _rules(lobby: Lobby, session: Session, arg: str) -> str | None:
     words = arg.lower().split()
     games = available()
@@ -779,7 +855,8 @@ def _rules(lobby: Lobby, session: Session, arg: str) -> str | None:
     return None
 
 
-@command("spells", "/spells", "the spells and what each does: Tiltowait's nine (a table's own game first)")
+@command("spells", "/spells", "the spells and what each does: Tiltowait's nine (a table's own game first)",
+         scope=Scope.LOBBY, kind=Kind.GAMES, place=2, route=Route.ABOUT_TABLE)
 def _spells(lobby: Lobby, session: Session, arg: str) -> str | None:
     with_spells = [g for g in available() if "spells" in game_class(g).RULES]
     if session.table is not None and session.table.name in with_spells:

@@ -20,7 +20,7 @@ from twisted.logger import Logger
 from twisted.python.failure import Failure
 
 from mudwiz.accounts import MIN_PASSWORD, Accounts, looks_registered, secret
-from mudwiz.commands import catalogue, dispatch, is_sysop
+from mudwiz.commands import catalogue, dispatch, is_sysop, pre_login
 from mudwiz.errors import BadCommand, MudwizError
 from mudwiz.games.base import Event, Game
 from mudwiz.lobby import Lobby
@@ -46,7 +46,6 @@ PASSWORD_PROMPTS = {  # what each password dialogue asks, in order
     "takeover login": ("Password: ",),
     "takeover resume": ("Resume code: ",),
 }
-PRE_LOGIN = ("/mode", "/quit", "/help")
 
 
 class Outbox(Protocol):
@@ -364,7 +363,7 @@ class Connection:
             self.prompt()
             return _NO_REPLY
         if text.startswith("/"):
-            if not text.lower().startswith(PRE_LOGIN):
+            if not text.lower().startswith(pre_login()):
                 raise BadCommand("first tell me your name")
             return dispatch(self.lobby, self.session, text)
         try:
