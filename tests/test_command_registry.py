@@ -39,3 +39,10 @@ def test_each_kind_lists_its_commands_in_distinct_places() -> None:
     for kind in Kind:
         places = [c.place for c in COMMANDS.values() if c.kind is kind]
         assert len(places) == len(set(places)), kind
+
+
+def test_the_catalogue_lists_the_commands_in_the_order_they_always_had() -> None:
+    assert list(COMMANDS) == [
+        "help", "who", "tables", "say", "ignore", "unignore", "tell", "mode", "quit", "register", "password", "kick",
+        "ban", "unban", "bans", "announce", "shutdown", "new", "join", "watch", "leave", "option", "start", "ok",
+        "score", "look", "bot", "history", "game", "rating", "top", "replay", "rules", "spells"]

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from twisted.internet.interfaces import IDelayedCall, IReactorTime
 from twisted.logger import Logger
 
-from mudwiz.commands import Route, route_of
+from mudwiz.commands.registry import Route, route_of
 from mudwiz.errors import BadCommand, MudwizError
 from mudwiz.games.base import Event
 from mudwiz.numbers import whole_number
