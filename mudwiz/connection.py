@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any, Protocol
 
 from twisted.internet import defer
@@ -24,6 +24,7 @@ from mudwiz.commands import catalogue, dispatch, is_sysop, pre_login
 from mudwiz.errors import BadCommand, MudwizError
 from mudwiz.games.base import Event, Game
 from mudwiz.lobby import Lobby
+from mudwiz.login import ASKING, CHECKING, NAME_PROMPT, Asking, Input, Login, Purpose
 from mudwiz.render import jsonl
 from mudwiz.render.ansi import Presenter
 from mudwiz.render.style import NO_BREAK, WIDTH, Style, fit
@@ -36,16 +37,6 @@ log = Logger(namespace=__name__)  # a compiled module has no frame for Logger() 
 MAX_ID_NESTING = 32  # levels of arrays and objects a request's id may have: it is encoded again in the reply
 MAX_LINE = 4096  # bytes; a longer line is refused whole (the framing measures it), and the connection stays up
 LOGIN_TIMEOUT = 300.0  # seconds a connection may take to give its name (MUDWIZ_LOGIN_TIMEOUT; 0: no limit)
-NAME_PROMPT = "What is your name? "
-PASSWORD_PROMPTS = {  # what each password dialogue asks, in order
-    "login": ("Password: ",),
-    "register": ("Password: ", "Again: "),
-    "password": ("Old password: ", "New password: ", "Again: "),
-    "resume": ("Resume code: ",),  # a guest's name held for them while away: the code from their welcome
-    # the name is online on a connection of this process (one not yet noticed dead): proven, it is taken over
-    "takeover login": ("Password: ",),
-    "takeover resume": ("Resume code: ",),
-}
 
 
 class Outbox(Protocol):
@@ -113,29 +104,12 @@ class ConnectionSession(Session):
         self.connection.outbox.close()
 
     def ask_password(self, purpose: str) -> None:
-        self.connection.asking = Asking(purpose, self.name)
-
-
-@dataclass
-class Asking:
-    """A password dialogue under way: its purpose (a key of ``PASSWORD_PROMPTS``), for which name, the answers so
-    far. Kept only until the last answer is handed to the accounts."""
-
-    purpose: str
-    name: str
-    answers: list[str] = field(default_factory=list)
-
-    @property
-    def prompt(self) -> str:
-        return PASSWORD_PROMPTS[self.purpose][len(self.answers)]
-
-    @property
-    def complete(self) -> bool:
-        return len(self.answers) == len(PASSWORD_PROMPTS[self.purpose])
+        self.connection.login.ask(Asking(Purpose(purpose), self.name))
 
 
 class Connection:
-    """One connection's state machine: the name prompt until a name is accepted, then each line a command or chat.
+    """One connection's conversation: the name prompt until a name is accepted, then each line a command or chat;
+    where its login stands is ``login``'s (mudwiz/login.py).
 
     The framing calls ``start`` once connected, ``receive`` for each line, ``line_too_long`` for a line it
     refused, ``login_expired`` when its login timer (``login_timeout`` seconds; 0: none) runs out, and ``lost``
@@ -151,14 +125,24 @@ class Connection:
         self.login_timeout = login_timeout
         self.session = ConnectionSession(self)
         self.session.address = address
-        self.logged_in = False
+        self.login = Login()
         self.prompt_open = False  # the name prompt ends without a newline; the next output must not join it
         self.line_open = False  # the last character sent was not a newline (a program reading lines would join)
-        self.asking: Asking | None = None  # the next line is a password
-        self.checking = False  # a password is being checked or hashed; lines meanwhile are refused
-        self.gone = False
         self.on_login: Callable[[], None] | None = None  # the framing's: stop the login timer, tell the limits
         self.on_message: Callable[[dict[str, Any]], None] | None = None  # the framing's, for out-of-band data
+
+    @property
+    def logged_in(self) -> bool:
+        return self.login.logged_in
+
+    @property
+    def gone(self) -> bool:
+        return self.login.gone
+
+    @property
+    def asking(self) -> Asking | None:
+        """The password dialogue under way: the next line is its answer."""
+        return self.login.asking
 
     # -- lines in
 
@@ -237,13 +221,14 @@ class Connection:
     def receive(self, line: str) -> None:
         """One line as the user sent it, without its line ending: a command, chat, a name, a JSON request, or a
         password, which goes nowhere but to the accounts: it is never dispatched, logged or echoed."""
+        state = self.login.state
         if self.gone:  # taken over by another connection, closing: what it still sent is for nobody
             return
-        if self.checking:  # a request's reply carries its id, or a program keeping one in flight waits for ever
+        if state in CHECKING:  # a request's reply carries its id, or a program keeping one in flight waits for ever
             self.reply_error(BadCommand("wait for the answer about your password: that line was ignored"),
                              request_id_of(line), moves=False)
             return
-        if self.asking is not None:
+        if state in ASKING:
             self.answer(line)
             return
         self.prompt_open = False  # the user pressed Enter: their cursor is on a fresh line
@@ -274,7 +259,7 @@ class Connection:
         if self.forwarded(text, request_id):
             return
         named = self.carry_out(text, request_id)
-        if self.dialogue() is not None:  # the name of an account, /register or /password: ask for the first one
+        if self.login.state in ASKING:  # the name of an account, /register or /password: ask for the first one
             self.ask(request_id if named else None)
 
     def carry_out(self, text: str, request_id: Any) -> bool:
@@ -289,15 +274,10 @@ class Connection:
             self.reply_error(MudwizError("internal error; the command was not carried out"), request_id)
         else:
             self.reply(reply, text, request_id)
-            if reply is _NO_REPLY and request_id is not None and self.logged_in and self.dialogue() is None:
+            if reply is _NO_REPLY and request_id is not None and self.logged_in and self.asking is None:
                 self.reply_ok(None, request_id)  # a guest's name: its reply, after the welcome
             return reply is _NO_REPLY
         return False
-
-    def dialogue(self) -> Asking | None:
-        """``self.asking``, read anew: a command may have started a dialogue, and a type checker (and mypyc,
-        which compiles by its types) would hold ``self.asking`` to be None still after the check at the top."""
-        return self.asking
 
     def reply(self, reply: Any, text: str, request_id: Any) -> None:
         """The ``ok`` to a command done (``reply``: its text), or once its work in slices is (a Deferred of it,
@@ -342,7 +322,7 @@ class Connection:
 
     def lost(self) -> None:
         """The connection is gone: the lobby decides what becomes of the user (a seat is kept for a while)."""
-        self.gone = True  # a password still being checked logs nobody in
+        self.login.fire(Input.LOSE)  # a password still being checked logs nobody in
         if self.logged_in:
             self.lobby.disconnect(self.session)
         self.session.connected = False
@@ -382,11 +362,11 @@ class Connection:
         # the answer): the line after it is the proof, and a password sent with the name was once read as a name
         # of its own, a guest's, logged and shown to the lobby.
         if account is None and self.lobby.needs_resume_code(name):  # a guest's, held while they are away
-            self.asking = Asking("resume", self.lobby.held_spelling(name))
+            self.login.ask(Asking(Purpose.RESUME, self.lobby.held_spelling(name)))
         elif account is None:  # a guest, as before accounts
             self.enter(name)
         else:
-            self.asking = Asking("login", account.name)
+            self.login.ask(Asking(Purpose.LOGIN, account.name))
         return _NO_REPLY
 
     def take_over_asked(self, name: str) -> None:
@@ -398,7 +378,7 @@ class Connection:
             return
         accounts = self.lobby.accounts
         account = accounts.find(name) if accounts is not None else None
-        self.asking = Asking("takeover login" if account is not None else "takeover resume", name)
+        self.login.ask(Asking(Purpose.TAKEOVER_LOGIN if account is not None else Purpose.TAKEOVER_RESUME, name))
 
     def take_over(self, name: str, registered: bool) -> None:
         """Proven: the old connection is told and closed, its seat kept as for any drop, and this one comes in
@@ -409,13 +389,13 @@ class Connection:
                                                      f"({self.session.address or 'somewhere'}); this one is closed"})
             self.lobby.disconnect(old)
             if isinstance(old, ConnectionSession):
-                old.connection.gone = True  # its lines still on the way are read by nobody, never as a name
+                old.connection.login.fire(Input.LOSE)  # its lines still on the way are read by nobody, never as a name
             old.close()
         self.enter(name, registered=registered)
 
     def enter(self, name: str, registered: bool = False) -> None:
         self.lobby.login(self.session, name, greet=self.welcome, registered=registered)
-        self.logged_in = True
+        self.login.fire(Input.ENTER)
         if self.on_login is not None:
             self.on_login()
         if self.session.table is None and self.session.elsewhere is None:  # elsewhere: its process sends the table
@@ -436,21 +416,22 @@ class Connection:
     def ask(self, request_id: Any = None) -> None:
         """Prompt for the dialogue's next password: on a terminal with the echo off, to a JSON client a message
         (with the ``id`` of the request that answered the one before, when it had one)."""
-        assert self.asking is not None
+        asking = self.login.asking
+        assert asking is not None
         if self.session.mode == "json":
-            message = {"type": "password", "name": self.asking.name, "prompt": self.asking.prompt[:-2]}
+            message = {"type": "password", "name": asking.name, "prompt": asking.prompt[:-2]}
             if request_id is not None:
                 message["id"] = request_id
             self.session.deliver(message)
             return
         self.outbox.secret(True)
-        self.send(self.asking.prompt)  # the cursor is at a line's start: after their Enter, or a reply's end
+        self.send(asking.prompt)  # the cursor is at a line's start: after their Enter, or a reply's end
         self.prompt_open = True
 
     def answer(self, line: str) -> None:
         """A password line: kept for its dialogue, then handed to the accounts in a worker thread. Whatever
         happens it is neither logged nor shown: an error here is logged without it."""
-        asking, request_id = self.asking, None
+        asking, request_id = self.login.asking, None
         assert asking is not None
         password = erase(line)
         if password.startswith("{"):  # a JSON client's {"id": ..., "cmd": PASSWORD}
@@ -468,18 +449,19 @@ class Connection:
         if not asking.complete:
             self.ask(request_id)
             return
-        self.asking = None
+        self.login.answered()
         if self.session.mode != "json":
             self.outbox.secret(False)
         try:
             done = self.check(asking)
         except MudwizError as exc:
+            self.login.fire(Input.DONE)
             self.reply_error(exc, request_id, moves=False)
         except Exception:
-            log.failure("{purpose} for {name} failed", purpose=asking.purpose, name=asking.name)
+            self.login.fire(Input.DONE)
+            log.failure("{purpose} for {name} failed", purpose=asking.purpose.value, name=asking.name)
             self.reply_error(MudwizError("internal error; nothing was changed"), request_id, moves=False)
         else:
-            self.checking = True
             done.addCallbacks(self.checked, self.check_failed, callbackArgs=(asking, request_id),
                               errbackArgs=(asking, request_id))
         finally:
@@ -487,54 +469,54 @@ class Connection:
 
     def check(self, asking: Asking) -> defer.Deferred[Any]:
         address = self.session.address
-        if asking.purpose in ("resume", "takeover resume"):  # no hashing: the code is in memory, compared at once
-            if asking.purpose == "resume" and not self.lobby.needs_resume_code(asking.name):
+        if asking.purpose.proof and not asking.purpose.account:  # no hashing: the code is in memory, compared at once
+            if asking.purpose is Purpose.RESUME and not self.lobby.needs_resume_code(asking.name):
                 return defer.succeed(True)  # freed meanwhile (the table closed): a new guest's
             self.throttle(asking.name)
             return defer.succeed(self.lobby.resume_code_matches(asking.name, asking.answers[0], address))
         accounts = self.accounts()
-        if asking.purpose in ("login", "takeover login"):
+        if asking.purpose.account:
             self.throttle(asking.name)
             return accounts.login(asking.name, asking.answers[0], address)
         new, again = asking.answers[-2:]
-        kept = "nothing was registered" if asking.purpose == "register" else "the password is unchanged"
+        kept = "nothing was registered" if asking.purpose is Purpose.REGISTER else "the password is unchanged"
         if new != again:
             raise BadCommand(f"the two passwords differ; {kept}")
         if len(secret(new)) < MIN_PASSWORD:  # counted as hashed: ``ä`` typed as a + a combining mark is one
             raise BadCommand(f"a password has at least {MIN_PASSWORD} characters; {kept}")
         if not spoken(new):  # blanks only, by chat's rule of what is blank (the braille blank too)
             raise BadCommand(f"a password of blanks only is too easy to guess; {kept}")
-        if asking.purpose == "register":
+        if asking.purpose is Purpose.REGISTER:
             return accounts.register(asking.name, new, address)
         self.throttle(asking.name)
         return accounts.change(asking.name, asking.answers[0], new, address)
 
     def checked(self, result: Any, asking: Asking, request_id: Any) -> None:
         """The accounts' answer, on the reactor thread: log in, or say it is registered, changed or refused."""
-        self.checking = False
         if self.gone:
             return
+        self.login.fire(Input.DONE)
         try:
             self.conclude(result, asking, request_id)
         except MudwizError as exc:
             self.reply_error(exc, request_id, moves=False)
         except Exception:  # a bug costs this reply, never the connection
-            log.failure("{purpose} for {name} failed", purpose=asking.purpose, name=asking.name)
+            log.failure("{purpose} for {name} failed", purpose=asking.purpose.value, name=asking.name)
             self.reply_error(MudwizError("internal error"), request_id, moves=False)
 
     def conclude(self, result: Any, asking: Asking, request_id: Any) -> None:
-        if asking.purpose in ("login", "resume", "takeover login", "takeover resume"):
-            password = asking.purpose.endswith("login")  # the account's (an Account or None), else a guest's code
+        if asking.purpose.proof:
+            password = asking.purpose.account  # the account's (an Account or None), else a guest's code
             if result is None if password else not result:
                 raise BadCommand(f"wrong {'password' if password else 'resume code'} for {asking.name}")
             name = result.name if password else asking.name
             # proven, and online meanwhile (two logins with the password at once): taken over, as it would be
             # had this one come second
-            takeover = asking.purpose.startswith("takeover") or self.lobby.taken_over_by_proof(name) is not None
+            takeover = asking.purpose.takeover or self.lobby.taken_over_by_proof(name) is not None
             (self.take_over if takeover else self.enter)(name, registered=password)
             if request_id is not None:  # the proof came as a request: its reply, after the welcome
                 self.reply_ok(None, request_id)
-        elif asking.purpose == "register":
+        elif asking.purpose is Purpose.REGISTER:
             self.session.registered = True
             self.lobby.forget_resume_code(asking.name)
             self.reply_ok(f"{asking.name} is registered: logging in as {asking.name} now asks for this password",
@@ -546,9 +528,9 @@ class Connection:
             self.reply_ok("your password is changed", request_id)
 
     def check_failed(self, failure: Failure, asking: Asking, request_id: Any) -> None:
-        self.checking = False
         if self.gone:
             return
+        self.login.fire(Input.DONE)
         if failure.check(AccountExists):
             self.reply_error(BadCommand(f"{asking.name} was registered meanwhile"), request_id, moves=False)
             return
@@ -556,7 +538,7 @@ class Connection:
             alike = looks_registered(asking.name, failure.value.account)
             self.reply_error(BadCommand(f"{alike}; nothing was registered"), request_id, moves=False)
             return
-        log.failure("{purpose} for {name} failed", failure, purpose=asking.purpose, name=asking.name)
+        log.failure("{purpose} for {name} failed", failure, purpose=asking.purpose.value, name=asking.name)
         self.reply_error(MudwizError("internal error; nothing was changed"), request_id, moves=False)
 
     def welcome(self) -> None:
