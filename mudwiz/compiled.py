@@ -18,6 +18,7 @@ HOT = (
     "table.__init__", "table.botdriver", "table.botseat", "table.core", "table.fanout", "table.journal",
     "table.options", "table.pacing", "table.recording", "table.seating", "table.timers",
     "render.jsonl", "connection", "session", "lobby", "outflow",
+    "envelope", "hints", "passwords", "replies",  # the connection's parts
 )
 
 

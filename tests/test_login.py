@@ -20,16 +20,18 @@ from mudwiz.login import (
     State,
 )
 
-ALLOWED = {  # each state's inputs and where they lead, written out again: the table must say just this
-    State.NAMING: {Input.ASK: State.PROVING, Input.ENTER: State.IN, Input.LOSE: State.CLOSED},
-    State.PROVING: {Input.ANSWER: State.VERIFYING, Input.LOSE: State.CLOSED},
-    State.VERIFYING: {Input.DONE: State.NAMING, Input.LOSE: State.CLOSED},
-    State.IN: {Input.ASK: State.SETTING, Input.LOSE: State.LEFT},
-    State.SETTING: {Input.ANSWER: State.SAVING, Input.LOSE: State.LEFT},
-    State.SAVING: {Input.DONE: State.IN, Input.LOSE: State.LEFT},
-    State.CLOSED: {Input.LOSE: State.CLOSED},
-    State.LEFT: {Input.LOSE: State.LEFT},
-}
+# Each state's inputs and where they lead, written out again as the login was meant to be: the table must say this.
+ALLOWED = {State(state): {Input(happened): State(to) for happened, _, to in (move.partition("->") for move in moves)}
+           for state, *moves in (row.split() for row in """
+    naming     ask->proving  enter->in  lose->closed
+    proving    answer->verifying  lose->closed
+    verifying  done->naming  lose->closed
+    in         ask->setting  lose->left
+    setting    answer->saving  lose->left
+    saving     done->in  lose->left
+    closed     lose->closed
+    left       lose->left
+""".strip().splitlines())}
 
 
 def at(state: State) -> Login:
