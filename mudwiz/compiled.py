@@ -34,6 +34,7 @@ HOT = (
     "table.options", "table.pacing", "table.recording", "table.seating", "table.timers",
     "render.jsonl", "connection", "session", "outflow",
     "lobby.__init__", "lobby.core", "lobby.directory", "lobby.keeping", "lobby.names", "lobby.people", "lobby.tables",
+    "envelope", "hints", "passwords", "replies",  # the connection's parts
 )
 
 

@@ -10,7 +10,8 @@ from twisted.internet.interfaces import IReactorTime
 from mudwiz.cluster.directory import ClusterDirectory
 from mudwiz.cluster.service import ClusterService
 from mudwiz.cluster.upper import Upper
-from mudwiz.commands import COMMANDS, dispatch
+from mudwiz.commands import dispatch
+from mudwiz.commands.registry import route_of
 from mudwiz.connection import hint
 from mudwiz.lobby import Lobby
 from mudwiz.restore import read_held, restore_tables
@@ -18,7 +19,8 @@ from mudwiz.restore import read_held, restore_tables
 
 def join_cluster(lobby: Lobby, cluster: ClusterService, clock: IReactorTime) -> ClusterDirectory:
     """``lobby``'s directory from now on: the cluster's, whose parts start once the node has joined."""
-    upper = Upper(dispatch=lambda session, line: dispatch(lobby, session, line), hint=hint, verbs=lambda: COMMANDS,
+    upper = Upper(dispatch=lambda session, line: dispatch(lobby, session, line), hint=hint,
+                  route=route_of,
                   restore=lambda tables, held: restore_tables(lobby, tables, held), read_held=read_held)
     directory = ClusterDirectory(lobby, cluster, clock, upper)
     lobby.directory = directory

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from wire import JsonClient, play_until_game_end
 
-from mudwiz.commands import HELP_KINDS
+from mudwiz.commands import help_kinds
 
 
 def round_formula(bid: int, tricks: int) -> int:
@@ -172,7 +172,7 @@ def test_welcome_and_help_carry_what_the_server_offers(server: tuple[str, int]) 
         assert helps[-1]["commands"] == welcome["commands"] and "/bot add" in helps[-1]["text"]
         client.request("/help bot")
         assert "commands" not in client.of_type("help")[-1]  # one command's help is just its text
-        sysops = {f"/{name}" for name in HELP_KINDS["Sysop"]}
+        sysops = {f"/{name}" for name in help_kinds()["Sysop"]}
         for c in welcome["commands"]:  # the same registry writes the text people read; a sysop's only to sysops
             assert (c["usage"] in helps[-1]["text"].replace("\n", " ")) == (c["command"] not in sysops), c
     finally:

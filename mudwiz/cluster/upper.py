@@ -5,9 +5,11 @@ work through its ``Directory``; the cluster stands on nothing above it."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
+
+from mudwiz.routes import Route
 
 if TYPE_CHECKING:
     from twisted.internet.interfaces import IDelayedCall
@@ -63,12 +65,12 @@ class Home(Protocol):
 @dataclass(frozen=True)
 class Upper:
     """What the layers above do for the cluster, handed in at startup: a visitor's line run as a local user's
-    (``dispatch``, ``commands.dispatch`` on this lobby) and the hint added to its error (``hint``), the verbs
-    the commands know (``verbs``), and journaled tables rebuilt in the lobby (``restore``, from the records
-    ``read_held`` reads)."""
+    (``dispatch``, ``commands.dispatch`` on this lobby) and the hint added to its error (``hint``), where a
+    verb is carried out for a visitor (``route``: the registry's, None for a game's verb), and journaled tables
+    rebuilt in the lobby (``restore``, from the records ``read_held`` reads)."""
 
     dispatch: Callable[[Session, str], Any]
     hint: Callable[[Session, str], str]
-    verbs: Callable[[], Collection[str]]
+    route: Callable[[str], Route | None]
     restore: Callable[[list[JournaledTable], list[GameRecord]], list[Table]]
     read_held: Callable[[Store, str], list[GameRecord]]

@@ -21,7 +21,7 @@ Messages (docs/scaling.md), each to one node:
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Collection
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from twisted.internet.interfaces import IReactorTime
@@ -31,6 +31,7 @@ from mudwiz.cluster.waiting import Awaiting, Pending
 from mudwiz.errors import BadCommand, MudwizError
 from mudwiz.games.base import Event
 from mudwiz.numbers import whole_number
+from mudwiz.routes import Route
 from mudwiz.session import Session
 
 if TYPE_CHECKING:
@@ -43,13 +44,6 @@ ANSWER_WITHIN = 5.0  # seconds a forwarded command waits for its host's answer
 # seconds a /join N of a table nobody here knows waits for word of it: one just opened on another process is
 # published at once, but the user who heard of it may be quicker than the bus
 UNHEARD_WAIT = 0.5
-# What a user at a table elsewhere types that goes to the table's process: the table's commands, chat and game
-# verbs (any verb that is not one of the lobby-wide commands below). Everything else is answered at home.
-TABLE_COMMANDS = frozenset({"say", "leave", "option", "start", "ok", "score", "look", "bot"})
-MOVES = frozenset({"new", "join", "watch"})  # refused at home while at a table elsewhere, as at a local one
-# Lobby commands that say more at a table (its game's moves, rules and spells): answered where the table is, or at
-# home, without them, when that process does not answer (help must never fail).
-ABOUT_THE_TABLE = frozenset({"help", "rules", "spells"})
 
 
 def not_answering(table: int) -> BadCommand:
@@ -133,15 +127,12 @@ class Visits:
         verb, _, rest = text[1:].partition(" ") if text.startswith("/") else ("say", "", text)
         verb = verb.lower()
         if session.elsewhere is not None:
-            if verb in TABLE_COMMANDS or verb in MOVES or verb in ABOUT_THE_TABLE or verb not in self.commands():
+            if self.upper.route(verb) is not Route.HOME:  # the table's commands, game verbs, and /help about the table
                 return session.elsewhere[0], session.elsewhere[1]
             return None
         if verb in ("join", "watch") and session.table is None:
             return self.part.remote_table(rest.strip().lstrip("#"))
         return None
-
-    def commands(self) -> Collection[str]:
-        return self.upper.verbs()
 
     def forward(self, session: Session, text: str, ok: Callable[[Any], None],
                 error: Callable[[MudwizError], None]) -> bool:
@@ -157,11 +148,11 @@ class Visits:
             return True
         node, table = target
         verb = text.strip()[1:].partition(" ")[0].lower() if text.strip().startswith("/") else ""
-        if session.elsewhere is not None and verb in MOVES:
+        if session.elsewhere is not None and self.upper.route(verb) is Route.NOT_ELSEWHERE:
             error(BadCommand(f"you are at table {table}; /leave it first"))
             return True
         if not self.part.reachable(node):
-            if verb in ABOUT_THE_TABLE:
+            if self.upper.route(verb) is Route.ABOUT_TABLE:
                 return False
             if verb == "leave" and session.elsewhere is not None:  # let go of a table nobody can reach
                 self.place(session, None)

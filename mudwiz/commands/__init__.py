@@ -1,0 +1,58 @@
+"""Slash commands: parse a line into a call on the lobby or a table. One registry also writes ``/help``.
+
+A command returns a short confirmation (or None) and raises a ``MudwizError`` for anything it refuses; the
+connection turns those into ``ok``/``error`` replies. Game moves (``/bid``, ``/play``, ``/pass``, …) are not
+listed here one by one: any verb the table's game declares in its ``VERBS`` goes to the engine as it is.
+
+Each module holds one kind of command and registers them in ``registry`` as it is imported: the catalogue lists
+them in that order, so the imports below keep it.
+"""
+
+from __future__ import annotations
+
+from mudwiz.errors import BadCommand, IllegalAction
+from mudwiz.games import available, game_class
+from mudwiz.lobby import Lobby
+from mudwiz.session import Session
+
+# isort: off
+from mudwiz.commands.registry import (COMMANDS, Command, Kind, Reply, Route, Run, Scope, command, help_kinds,
+                                      pre_login, route_of)
+from mudwiz.commands.help import catalogue, help_text, help_width, is_sysop, offered
+from mudwiz.commands.lobby import who_message
+from mudwiz.commands import accounts, sysop, tables
+from mudwiz.commands.records import history_row, in_slices, rating_row, replay_sheet
+from mudwiz.commands.rules import rules_sections, rules_text
+# isort: on
+
+__all__ = [
+    "COMMANDS", "Command", "Kind", "Reply", "Route", "Run", "Scope", "accounts", "catalogue", "command", "dispatch",
+    "help_kinds", "help_text", "help_width", "history_row", "in_slices", "is_sysop", "offered", "pre_login",
+    "rating_row", "replay_sheet", "route_of", "rules_sections", "rules_text", "sysop", "tables", "who_message",
+]
+
+
+def dispatch(lobby: Lobby, session: Session, line: str) -> Reply:
+    """Carry out one line typed by a logged-in user: a /command, or chat to the room they are in."""
+    line = line.strip()
+    if not line:
+        return None
+    if not line.startswith("/"):
+        lobby.chat(session, line)
+        return None
+    verb, _, rest = line[1:].partition(" ")
+    verb = verb.lower()
+    rest = rest.strip()
+    cmd = COMMANDS.get(verb)
+    if cmd is not None:
+        return cmd.run(lobby, session, rest)
+    table = session.table
+    if table is not None and verb in table.game_class.VERBS:
+        table.act(session, f"{verb} {rest}".strip())
+        return None
+    if any(verb in game_class(g).VERBS for g in available()):
+        if table is not None:
+            title = table.game_class.title
+            raise IllegalAction(f"/{verb} is not a move in {title}; /help {table.name} lists its moves")
+        raise IllegalAction(f"/{verb} is a game move: sit at a table first (/tables lists them)")
+    raise BadCommand(f"unknown command /{verb}; /help lists the commands")

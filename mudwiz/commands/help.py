@@ -1,0 +1,141 @@
+"""``/help``: the commands a kind a row, one command or one game explained, and the catalogue (the same, as
+data) a client completes from."""
+
+from __future__ import annotations
+
+import textwrap
+from typing import Any
+
+from mudwiz.commands.registry import COMMANDS, Command, Kind, Route, Scope, command, help_kinds
+from mudwiz.errors import BadCommand
+from mudwiz.games import available, game_class
+from mudwiz.lobby import Lobby
+from mudwiz.session import Session
+from mudwiz.table import TABLE_OPTIONS
+
+
+@command("help", "/help [COMMAND|GAME|all]",
+         "list the commands by kind, or explain one command or one game (all: every command, explained)",
+         scope=Scope.PRE_LOGIN, kind=Kind.LOBBY, place=9, route=Route.ABOUT_TABLE)
+def _help(lobby: Lobby, session: Session, arg: str) -> str | None:
+    topic = arg.strip().lstrip("/").lower()
+    sysop = is_sysop(lobby, session)
+    message = {"type": "help", "topic": topic or None, "text": help_text(topic, session, sysop=sysop)}
+    if not topic:
+        message |= catalogue(sysop)
+    session.deliver(message)
+    return None
+
+
+def catalogue(sysop: bool = False) -> dict[str, Any]:
+    """What this server offers, as data (sent with ``welcome`` and ``/help``): clients complete and list
+    commands, games and bot levels from it instead of keeping copies that drift from the server's. The sysops'
+    own commands are in a sysop's only, as in ``/help``: a client completed ``/kick`` for anyone."""
+    from mudwiz.bots import levels  # bots stand on tables and commands, not the other way round
+
+    return {
+        "commands": [{"command": f"/{c.name}", "usage": c.usage, "help": c.help} for c in offered(sysop)],
+        "games": available(),
+        "bot_levels": levels(),
+    }
+
+
+def is_sysop(lobby: Lobby, session: Session) -> bool:
+    """Whether ``session`` is a sysop now (a server with no sysops has none)."""
+    return lobby.sysops is not None and lobby.sysops.is_sysop(session)
+
+
+def offered(sysop: bool) -> list[Command]:
+    """The commands listed to a user: the sysops' own to a sysop only (to anyone else they are noise)."""
+    return [c for c in COMMANDS.values() if sysop or c.kind is not Kind.SYSOP]
+
+
+def help_row(usage: str, text: str, width: int = 28, cols: int = 80) -> list[str]:
+    """One help entry, wrapped to ``cols`` columns with its text aligned after the usage column (``width``;
+    narrower when the window is, so that the text keeps some room)."""
+    width = min(width, cols // 3)
+    indent = " " * (width + 3)
+    head = f"  {usage:<{width}} "
+    if len(head) > width + 3:  # a long usage gets a line of its own
+        return [f"  {usage}", *textwrap.wrap(text, cols, initial_indent=indent, subsequent_indent=indent)]
+    return textwrap.wrap(text, cols, initial_indent=head, subsequent_indent=indent) or [head]
+
+
+def _verb_rows(verbs: dict[str, str] | Any, cols: int = 80) -> list[str]:
+    return [line for usage in verbs.values()
+            for line in help_row("/" + usage.split(":")[0], usage.partition(":")[2].strip(), cols=cols)]
+
+
+def help_width(session: Session) -> int:
+    """The columns help is wrapped to: the user's window, 40 to 80 (wrapped at 80 and then again by a narrower
+    window, a line's last word was left alone on a row of its own)."""
+    return max(40, min(80, int(getattr(session, "width", 80) or 80)))
+
+
+def _kind_rows(label: str, usages: list[str], width: int = 80) -> list[str]:
+    """One kind's usages after its label, wrapped between usages only: a usage cut in two (``/option [NAME`` at
+    a line's end) reads as two commands. Below 60 columns the usages wrap under the label (``Lobby:``) four
+    columns in, the label alone on its row when the first does not fit after it (after an 11-column label,
+    ``/bot add [LEVEL] | /bot remove NAME`` was cut at 40)."""
+    narrow = width < 60
+    indent = " " * (4 if narrow else 11)
+    rows: list[str] = []
+    row = f"  {label}: " if narrow else f"  {label:<8} "
+    for usage in usages:
+        if len(row) + len(usage) > width and row.strip() not in (label, ""):
+            rows.append(row.rstrip())
+            row = indent
+        row += usage + "  "
+    return [*rows, row.rstrip()]
+
+
+SCREEN_ROWS = 24  # /help alone fits a screen of them, with the prompt's row
+
+
+def _summary(session: Session, sysop: bool, cols: int = 80) -> list[str]:
+    """``/help`` alone: every command's usage, a kind a line or two, so that it fits a 24-row screen with the
+    moves of the table the user sits at (the whole explanation of each was some sixty rows)."""
+    lines = textwrap.wrap("Commands (plain text is chat to your room; /help COMMAND explains one):", cols)
+    for label, names in help_kinds().items():
+        if sysop or label != Kind.SYSOP.value:
+            lines += _kind_rows(label, [COMMANDS[name].usage for name in names], cols)
+    tail = textwrap.wrap(f"Games: {', '.join(available())}; /help GAME shows one's moves and options.", cols)
+    table = session.table
+    if table is None:
+        return lines + tail
+    game = table.game_class
+    explained = [f"{game.title} moves at this table:", *_verb_rows(game.VERBS, cols)]
+    if len(lines) + len(explained) + len(tail) > SCREEN_ROWS - 1:  # their usages only, as the commands': in a
+        # narrow window the explanations ran past the screen
+        explained = textwrap.wrap("At this table (/help MOVE explains one):", cols)
+        explained += _kind_rows(game.title, [f"/{usage.split(':')[0]}" for usage in game.VERBS.values()], cols)
+    return lines + explained + tail
+
+
+def help_text(topic: str, session: Session, *, sysop: bool = False) -> str:
+    """The help on ``topic`` ("" for the summary); ``sysop``: the sysops' own commands are listed too (to
+    anyone else they are noise, and ``/help kick`` still explains one)."""
+    cols = help_width(session)
+    if not topic:
+        return "\n".join(_summary(session, sysop, cols))
+    if topic == "all":
+        lines = textwrap.wrap("Commands (plain text is chat to the room you are in):", cols)
+        lines += [line for c in offered(sysop) for line in help_row(c.usage, c.help, cols=cols)]
+        return "\n".join(lines)
+    if topic in COMMANDS:
+        c = COMMANDS[topic]
+        return "\n".join(textwrap.wrap(f"{c.usage}: {c.help}", cols, subsequent_indent="    "))
+    if topic in available():
+        cls = game_class(topic)
+        lines = [f"{cls.title}: {cls.min_players} to {cls.max_players} players. Moves:"]
+        lines += _verb_rows(cls.VERBS, cols)
+        lines += textwrap.wrap("Options (/option NAME [VALUE], host, before /start):", cols)
+        lines += [line for o in (*cls.OPTIONS, *TABLE_OPTIONS) for line in help_row(o.name, o.help, 14, cols)]
+        return "\n".join(lines)
+    here = [session.table.name] if session.table is not None else []  # the table's own game's move first
+    for g in dict.fromkeys([*here, *available()]):
+        usage = game_class(g).VERBS.get(topic)
+        if usage:
+            return "\n".join(textwrap.wrap(f"/{usage.split(':')[0]} ({g}): {usage.partition(':')[2].strip()}", cols,
+                                            subsequent_indent="    "))
+    raise BadCommand(f"no help on {topic!r}; /help lists the commands")

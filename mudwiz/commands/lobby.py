@@ -1,0 +1,117 @@
+"""The lobby's commands: who is here, the tables, talk, /ignore, /mode and /quit."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mudwiz.commands.registry import Kind, Route, Scope, command
+from mudwiz.errors import BadCommand
+from mudwiz.lobby import WHO_PAGE, Lobby
+from mudwiz.session import CHARSET_MODES, MODES, Session
+
+
+def who_message(lobby: Lobby, start: str = "") -> dict[str, Any]:
+    """A screenful of who is online, from ``start`` on: ``total`` says how many there are in all, ``next`` the
+    name the next page starts at (null on the last), so that /who costs a page however many are online."""
+    rows = lobby.who(start, WHO_PAGE + 1)
+    more = rows[WHO_PAGE]["name"] if len(rows) > WHO_PAGE else None
+    return {"type": "who", "users": rows[:WHO_PAGE], "total": lobby.online(), "from": start or None,
+            "next": more}
+
+
+@command("who", "/who [NAME]", f"who is online, where, and their rating ({WHO_PAGE} a page; from NAME on, by name)",
+         scope=Scope.LOBBY, kind=Kind.LOBBY, place=1, route=Route.HOME)
+def _who(lobby: Lobby, session: Session, arg: str) -> str | None:
+    session.deliver(who_message(lobby, arg.strip()))
+    return None
+
+
+@command("tables", "/tables", "list the tables",
+         scope=Scope.LOBBY, kind=Kind.LOBBY, place=2, route=Route.HOME)
+def _tables(lobby: Lobby, session: Session, arg: str) -> str | None:
+    session.deliver({"type": "tables", "tables": lobby.table_summaries()})
+    return None
+
+
+@command("say", "/say TEXT", "talk to the room you are in (same as typing without a /)",
+         scope=Scope.LOBBY, kind=Kind.LOBBY, place=3, route=Route.TABLE)
+def _say(lobby: Lobby, session: Session, arg: str) -> str | None:
+    if not arg:
+        raise BadCommand("usage: /say TEXT")
+    lobby.chat(session, arg)
+    return None
+
+
+MAX_IGNORED = 100  # names one user may /ignore
+
+
+@command("ignore", "/ignore [NAME]", "stop seeing NAME's chat and tells (no NAME: whom you ignore); /unignore "
+                                     "NAME undoes it",
+         scope=Scope.LOBBY, kind=Kind.LOBBY, place=5, route=Route.HOME)
+def _ignore(lobby: Lobby, session: Session, arg: str) -> str | None:
+    name = arg.strip()
+    ignoring = session.ignoring or set()
+    if not name:
+        return f"you ignore {', '.join(sorted(ignoring))}" if ignoring else "you ignore nobody: /ignore NAME"
+    if " " in name:
+        raise BadCommand("usage: /ignore NAME")
+    if name.lower() == session.name.lower():
+        raise BadCommand("that is you")
+    if name.lower() in ignoring:
+        raise BadCommand(f"you ignore {name} already; /unignore {name} undoes it")
+    if len(ignoring) >= MAX_IGNORED:
+        raise BadCommand(f"you ignore {MAX_IGNORED} names already; /unignore one first")
+    online = lobby.find_user(name)
+    if online is None and not lobby.holds_name(name) and not lobby.registered(name):
+        raise BadCommand(f"nobody is called {name}")
+    name = online.name if online is not None else lobby.held_spelling(name)  # as they spell it, not as typed
+    ignoring.add(name.lower())
+    session.ignoring = lobby.ignores[session.name.lower()] = ignoring
+    return f"you no longer see {name}'s chat and tells; /unignore {name} undoes it"
+
+
+@command("unignore", "/unignore NAME", "see NAME's chat and tells again",
+         scope=Scope.LOBBY, kind=Kind.LOBBY, place=6, route=Route.HOME)
+def _unignore(lobby: Lobby, session: Session, arg: str) -> str | None:
+    name = arg.strip()
+    if not name:
+        raise BadCommand("usage: /unignore NAME")
+    if not session.ignoring or name.lower() not in session.ignoring:
+        raise BadCommand(f"you do not ignore {name}")
+    session.ignoring.discard(name.lower())
+    return f"you see {name}'s chat and tells again"
+
+
+@command("tell", "/tell NAME TEXT", "say something to one user only",
+         scope=Scope.LOBBY, kind=Kind.LOBBY, place=4, route=Route.HOME)
+def _tell(lobby: Lobby, session: Session, arg: str) -> str | None:
+    name, _, text = arg.partition(" ")
+    if not name or not text.strip():
+        raise BadCommand("usage: /tell NAME TEXT")
+    lobby.tell(session, name, text.strip())
+    return None
+
+
+@command("mode", "/mode ansi|ascii|cp437|utf8|json",
+         "colour screen, plain ASCII, colour in the PC code page for BBS terminals, colour in UTF-8 (a terminal "
+         "taken for a BBS's), or one JSON object a line for bots (a telnet client's terminal type picks until you "
+         "choose)",
+         scope=Scope.PRE_LOGIN, kind=Kind.LOBBY, place=7, route=Route.HOME)
+def _mode(lobby: Lobby, session: Session, arg: str) -> str | None:
+    mode = arg.strip().lower()
+    if mode not in (*MODES, *CHARSET_MODES):
+        raise BadCommand(f"usage: /mode {'|'.join((*MODES[:2], *CHARSET_MODES, *MODES[2:]))} (now: {session.mode})")
+    if session.charset_before is not None:  # out of a code page /mode put them in: back to the terminal's own
+        session.charset, session.charset_before = session.charset_before, None
+    if mode in CHARSET_MODES:
+        session.charset_before = session.charset
+        mode, session.charset = CHARSET_MODES[mode]
+    session.mode, session.mode_chosen = mode, True
+    return f"mode {arg.strip().lower()}"
+
+
+@command("quit", "/quit", "disconnect (a running game keeps your seat for a while)",
+         scope=Scope.PRE_LOGIN, kind=Kind.LOBBY, place=8, route=Route.HOME)
+def _quit(lobby: Lobby, session: Session, arg: str) -> str | None:
+    session.close()
+    return "bye"

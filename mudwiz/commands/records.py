@@ -1,0 +1,208 @@
+"""Game records and ratings: /history, /game, /rating, /top and /replay."""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar
+
+from twisted.internet import defer
+
+from mudwiz import replay
+from mudwiz.commands.registry import Kind, Reply, Route, Scope, command
+from mudwiz.errors import BadCommand, MudwizError
+from mudwiz.games import available, game_class
+from mudwiz.lobby import Lobby
+from mudwiz.numbers import whole_number
+from mudwiz.ratings import BOT_PREFIX, bot_rating
+from mudwiz.session import Session
+from mudwiz.slices import Work, unless
+from mudwiz.store import GameRecord, GameSummary, Rating, Store, StoreError, iso_time
+
+T = TypeVar("T")
+
+# ------------------------------------------------------------------ game records
+
+HISTORY = 10  # games /history lists
+
+
+def _store(lobby: Lobby) -> Store:
+    if lobby.records is None:
+        raise BadCommand("this server keeps no game records")
+    return lobby.records.store
+
+
+def _record(lobby: Lobby, game_id: int) -> GameRecord:
+    """Game ``game_id``'s record; a missing or damaged one refused in one line (a damaged row's ``StoreError``
+    was an internal error with a critical traceback)."""
+    try:
+        record = _store(lobby).game(game_id)
+    except StoreError as exc:
+        raise BadCommand(str(exc)) from None
+    if record is None:
+        raise BadCommand(f"there is no game {game_id}; /history lists your games")
+    return record
+
+
+def _places(standings: list[dict[str, Any]] | None) -> dict[str, dict[str, Any]]:
+    return {r["player"].lower(): r for r in standings or []}
+
+
+def history_row(summary: GameSummary, name: str) -> dict[str, Any]:
+    """One game of ``/history``: who sat where with their score and place (null for an abandoned game), and
+    ``place`` the place of the player asked about."""
+    places = _places(summary.standings)
+    players = [{**seat, "score": places.get(seat["name"].lower(), {}).get("score"),
+                "place": places.get(seat["name"].lower(), {}).get("place")} for seat in summary.seats]
+    return {"id": summary.id, "game": summary.game, "date": iso_time(summary.ended), "outcome": summary.outcome,
+            "players": players, "place": places.get(name.lower(), {}).get("place")}
+
+
+@command("history", "/history [NAME]", f"your last {HISTORY} games, or NAME's (/game ID shows one)",
+         scope=Scope.LOBBY, kind=Kind.GAMES, place=3, route=Route.HOME)
+def _history(lobby: Lobby, session: Session, arg: str) -> str | None:
+    name = arg.strip() or session.name
+    games = _store(lobby).games_of(name, HISTORY)
+    session.deliver({"type": "history", "name": name, "games": [history_row(g, name) for g in games]})
+    return None
+
+
+def in_slices(lobby: Lobby, session: Session, work: Work[T]) -> defer.Deferred[T | None]:
+    """``work`` for ``session`` run as the lobby runs long work (mudwiz/slices.py), given up (None) once they
+    have gone: nobody would read its answer."""
+    return lobby.slices(unless(lambda: not session.connected, work))
+
+
+def replay_sheet(record: GameRecord) -> Work[tuple[list[dict[str, Any]], list[int]] | None]:
+    """The score sheet and scores of a recorded game, rebuilt by replaying it (the record keeps the moves, not
+    what follows from them), as work in slices (a step of the game a piece); None when it cannot be, as when its
+    game is no longer installed."""
+    try:
+        game = game_class(record.game)(record.players, record.options, record.seed)
+        for seat, action in record.log:
+            game.step(seat, action)
+            yield
+    except MudwizError:
+        return None
+    return game.sheet, game.scores
+
+
+@command("game", "/game ID", "a recorded game's score sheet and standings (/history lists the IDs)",
+         scope=Scope.LOBBY, kind=Kind.GAMES, place=4, route=Route.HOME)
+def _game(lobby: Lobby, session: Session, arg: str) -> Reply:
+    number = whole_number(arg.strip().lstrip("#"))
+    if number is None:
+        raise BadCommand("usage: /game ID; /history lists your games")
+    record = _record(lobby, number)
+
+    def show(replayed: tuple[list[dict[str, Any]], list[int]] | None) -> None:
+        sheet: list[dict[str, Any]] = replayed[0] if replayed else []
+        scores: list[int | None] = list(replayed[1]) if replayed else [None] * len(record.seats)
+        session.deliver({
+            "type": "game", "id": record.id, "game": record.game, "date": iso_time(record.ended),
+            "outcome": record.outcome, "options": record.options,
+            "players": [{**seat, "score": score} for seat, score in zip(record.seats, scores, strict=True)],
+            "sheet": sheet, "standings": record.standings,
+        })
+
+    return in_slices(lobby, session, replay_sheet(record)).addCallback(show)
+
+
+# ------------------------------------------------------------------ ratings
+
+TOP = 10  # players /top lists a game
+
+
+def rating_row(rating: Rating) -> dict[str, Any]:
+    """A rating as the protocol gives it: ``rating`` the shown figure, ``mu`` and ``sigma`` to two places,
+    ``games`` rated games played, ``rank`` among the game's rated players (null for a bot's fixed entry)."""
+    return {"game": rating.game, "name": rating.name, "rating": rating.shown, "mu": round(rating.mu, 2),
+            "sigma": round(rating.sigma, 2), "games": rating.games, "rank": rating.rank}
+
+
+def _bot_level(name: str) -> str | None:
+    """The level ``bot:LEVEL`` names, None for a player's name; a level that does not exist is refused."""
+    from mudwiz.bots import levels  # bots stand on tables and commands, not the other way round
+
+    if not name.lower().startswith(BOT_PREFIX):
+        return None
+    level = name[len(BOT_PREFIX):].lower()
+    if level not in levels():
+        raise BadCommand(f"no bot level {level!r}; levels: {', '.join(levels())}")
+    return level
+
+
+@command("rating", "/rating [NAME]", "your rating in each game, or NAME's (bot:good: that bot level's fixed one); "
+                                     "shown: 1000 + 40 x (mu - 3 sigma), a new player's 1000",
+         scope=Scope.LOBBY, kind=Kind.GAMES, place=6, route=Route.HOME)
+def _rating(lobby: Lobby, session: Session, arg: str) -> str | None:
+    name = arg.strip() or session.name
+    if len(name.split()) > 1:
+        raise BadCommand("usage: /rating [NAME]; /rating bot:good shows a bot level's")
+    level = _bot_level(name)
+    if level is not None:
+        ratings = [bot_rating(game, level) for game in available()]
+        name = f"{BOT_PREFIX}{level}"
+    else:
+        ratings = _store(lobby).ratings_of(name)
+        name = ratings[0].name if ratings else name
+    session.deliver({"type": "rating", "name": name, "bot": level is not None,
+                     "ratings": [rating_row(r) for r in ratings]})
+    return None
+
+
+@command("top", "/top [GAME]", f"the {TOP} best rated players of GAME (at a table: its game; else every game)",
+         scope=Scope.LOBBY, kind=Kind.GAMES, place=7, route=Route.HOME)
+def _top(lobby: Lobby, session: Session, arg: str) -> str | None:
+    from mudwiz.bots import levels
+
+    game = arg.strip().lower()
+    if game and game not in available():
+        raise BadCommand(f"no game {game!r}; games: {', '.join(available())}")
+    games = [game] if game else [session.table.name] if session.table is not None else available()
+    store = _store(lobby)
+    session.deliver({"type": "top", "games": [
+        {"game": g, "players": [rating_row(r) for r in store.top(g, TOP)],
+         "bots": [rating_row(bot_rating(g, level)) for level in levels()]} for g in games]})
+    return None
+
+
+REPLAY_USAGE = "usage: /replay ID [STEP], /replay next or /replay prev; /history lists your games"
+
+
+def _replay_step(session: Session, words: list[str]) -> tuple[int, int, int]:
+    """The game and step ``/replay`` is asked for, and which way ``next``/``prev`` went (0 for neither)."""
+    if words in (["next"], ["prev"]):
+        if session.replaying is None:
+            raise BadCommand("you are reading no replay; /replay ID starts one (/history lists your games)")
+        game_id, step = session.replaying
+        way = 1 if words[0] == "next" else -1
+        return game_id, step + way, way
+    if not 1 <= len(words) <= 2:
+        raise BadCommand(REPLAY_USAGE)
+    number, at = whole_number(words[0].lstrip("#")), whole_number(words[1]) if len(words) == 2 else 0
+    if number is None or at is None:
+        raise BadCommand(REPLAY_USAGE)
+    return number, at, 0
+
+
+@command("replay", "/replay ID [STEP] | next | prev",
+         "a recorded game move by move, every hand shown: STEP 0 is the deal, /replay next the move after",
+         scope=Scope.LOBBY, kind=Kind.GAMES, place=5, route=Route.HOME)
+def _replay(lobby: Lobby, session: Session, arg: str) -> Reply:
+    _store(lobby)  # a server without records says so before the arguments are read
+    game_id, step, way = _replay_step(session, arg.lower().split())
+    record = _record(lobby, game_id)
+    if way > 0 and step > replay.steps(record):
+        raise BadCommand(f"that was the last move of game {game_id}; /replay {game_id} 0 starts again")
+    if way < 0 and step < 0:
+        raise BadCommand(f"that was the deal, the first step of game {game_id}; /replay next goes on")
+    if step > replay.steps(record):
+        raise BadCommand(replay.bad_step(record, step))
+    count = replay.REPLAY_FRAMES if session.mode == "json" else 1  # a person reads one step at a time
+
+    def show(message: dict[str, Any] | None) -> None:
+        if message is not None:  # None: they left before it was made
+            session.deliver(message)
+            session.replaying = (game_id, step)
+
+    # replayed from the deal to the step: a long game's hundreds of milliseconds, in slices
+    return in_slices(lobby, session, replay.building(record, step, count)).addCallback(show)

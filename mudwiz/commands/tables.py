@@ -1,0 +1,134 @@
+"""The table commands: open, join, watch or leave one, set it up, seat bots, start, confirm, look."""
+
+from __future__ import annotations
+
+from mudwiz.commands.lobby import who_message
+from mudwiz.commands.registry import Kind, Route, Scope, command
+from mudwiz.errors import BadCommand
+from mudwiz.games import available
+from mudwiz.lobby import Lobby
+from mudwiz.session import Session
+from mudwiz.table import Table
+
+
+def _table(session: Session) -> Table:
+    if session.table is None:
+        raise BadCommand(f"you are not at a table; /tables lists them, /new {(available() or ['GAME'])[0]} opens one")
+    return session.table
+
+
+@command("new", "/new GAME", f"open a table of GAME ({', '.join(available())}) and sit as its host",
+         scope=Scope.MOVE, kind=Kind.TABLES, place=1, route=Route.NOT_ELSEWHERE)
+def _new(lobby: Lobby, session: Session, arg: str) -> str | None:
+    if not arg:
+        raise BadCommand(f"usage: /new GAME, one of: {', '.join(available())}")
+    lobby.may_move(session)
+    table = lobby.new_table(session, arg.split()[0])
+    return f"table {table.id} is yours: /option to set it up, /bot add to fill seats, /start to play"
+
+
+@command("join", "/join N", "sit down at table N",
+         scope=Scope.MOVE, kind=Kind.TABLES, place=2, route=Route.NOT_ELSEWHERE)
+def _join(lobby: Lobby, session: Session, arg: str) -> str | None:
+    table = lobby.table(arg)
+    if session.table is not None and session.table is not table:
+        raise BadCommand(f"you are at table {session.table.id}; /leave it first")
+    lobby.may_move(session)
+    table.sit(session)
+    return f"you sit at table {table.id}"
+
+
+@command("watch", "/watch N", "observe table N (observers see no hands)",
+         scope=Scope.MOVE, kind=Kind.TABLES, place=3, route=Route.NOT_ELSEWHERE)
+def _watch(lobby: Lobby, session: Session, arg: str) -> str | None:
+    table = lobby.table(arg, "/watch N")
+    if session.table is not None:
+        raise BadCommand(f"you are at table {session.table.id}; /leave it first")
+    lobby.may_move(session)
+    table.watch(session)
+    return f"you watch table {table.id}"
+
+
+@command("leave", "/leave", "leave your table (mid-game a bot takes your seat)",
+         scope=Scope.TABLE, kind=Kind.TABLES, place=4, route=Route.TABLE)
+def _leave(lobby: Lobby, session: Session, arg: str) -> str | None:
+    return _table(session).leave(session)
+
+
+@command("option", "/option [NAME [VALUE]]", "show the table's options, or (host, before /start) set one",
+         scope=Scope.TABLE, kind=Kind.TABLES, place=6, route=Route.TABLE)
+def _option(lobby: Lobby, session: Session, arg: str) -> str | None:
+    table = _table(session)
+    if not arg:
+        session.deliver({"type": "options", "table": table.id, "game": table.name, "options": table.option_rows()})
+        return None
+    name, sep, value = arg.partition("=")
+    if not sep:
+        name, _, value = arg.partition(" ")
+    lobby.may_move(session)
+    return table.set_option(session, name.strip(), value.strip() or None)
+
+
+@command("start", "/start", "start the game (host; enough players seated)",
+         scope=Scope.TABLE, kind=Kind.TABLES, place=8, route=Route.TABLE)
+def _start(lobby: Lobby, session: Session, arg: str) -> str | None:
+    _table(session).start(session)
+    return None
+
+
+@command("ok", "/ok", "confirm the round's result, ready for the next round",
+         scope=Scope.TABLE, kind=Kind.TABLES, place=9, route=Route.TABLE)
+def _ok(lobby: Lobby, session: Session, arg: str) -> str | None:
+    return _table(session).ok(session)
+
+
+@command("score", "/score", "show the score sheet",
+         scope=Scope.TABLE, kind=Kind.TABLES, place=10, route=Route.TABLE)
+def _score(lobby: Lobby, session: Session, arg: str) -> str | None:
+    table = _table(session)
+    state = table.state_for(session)
+    session.deliver({"type": "score", "table": table.id, "game": table.name, "players": state["players"],
+                     "sheet": state.get("sheet", [])})
+    return None
+
+
+@command("look", "/look", "redraw the table (or, in the lobby, who is here and the tables)",
+         scope=Scope.LOBBY, kind=Kind.TABLES, place=5, route=Route.TABLE)
+def _look(lobby: Lobby, session: Session, arg: str) -> str | None:
+    if session.table is None:
+        session.deliver(who_message(lobby))
+        session.deliver({"type": "tables", "tables": lobby.table_summaries()})
+        return None
+    session.table.send_state(session, look=True)
+    return None
+
+
+@command("bot", "/bot add [LEVEL] | /bot remove NAME", "seat a computer player (host, before /start)",
+         scope=Scope.TABLE, kind=Kind.TABLES, place=7, route=Route.TABLE)
+def _bot(lobby: Lobby, session: Session, arg: str) -> str | None:
+    from mudwiz.bots import levels
+    from mudwiz.table.botseat import BotSession
+
+    table = _table(session)
+    words = arg.split()
+    if not words or words[0] not in ("add", "remove"):
+        raise BadCommand(f"usage: /bot add [LEVEL] or /bot remove NAME; levels: {', '.join(levels())}")
+    if not table.is_host(session):
+        raise BadCommand(f"only the host ({table.host}) seats bots")
+    if table.in_game:
+        raise BadCommand("bots are seated before /start")
+    lobby.may_move(session)
+    if words[0] == "add":
+        level = words[1].lower() if len(words) > 1 else "good" if "good" in levels() else "random"
+        bot = BotSession(lobby.free_bot_name(table), level=level, game=table.name,
+                         seed=table.seeds.randrange(2**32), stand_in=False)
+        table.sit(bot, by=session)  # the others are told by a notice, the host by this reply alone
+        return f"{bot.name} ({level}) sits down at table {table.id}"
+    if len(words) != 2:
+        raise BadCommand("usage: /bot remove NAME")
+    seat = table.seat_of(words[1])
+    if seat is None or not table.seats[seat].is_bot:
+        raise BadCommand(f"there is no bot called {words[1]} at this table")
+    seated = table.seats[seat]
+    table.leave(seated, by=session)
+    return f"{seated.name} leaves table {table.id}"

@@ -1,0 +1,90 @@
+"""What a connection writes: lines (never glued to a prompt or to text left unended), the name prompt, and the
+``ok`` or ``error`` that answers each line or request."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from twisted.internet import defer
+from twisted.logger import Logger
+
+from mudwiz.errors import MudwizError
+from mudwiz.hints import hint
+from mudwiz.login import NAME_PROMPT, Login
+from mudwiz.session import Session
+
+log = Logger(namespace=__name__)  # a compiled module has no frame for Logger() to find its name in
+
+
+class Outbox(Protocol):
+    """What a framing lends its connection: the only way out, so the connection never sees a transport."""
+
+    def send(self, text: str) -> None:
+        """Write ``text`` as it is; lines end in ``\\n`` and the framing puts them on the wire as it must."""
+
+    def close(self) -> None:
+        """End the connection once what was sent has gone out."""
+
+    def secret(self, on: bool) -> None:
+        """What the user types next is a password (``on``), or no longer: telnet turns the client's echo off and
+        on again; a framing with no such thing does nothing."""
+
+    def wait(self, done: defer.Deferred[Any]) -> None:
+        """Read no more of the user's lines until ``done`` fires (its answer is sent first)."""
+
+
+class Replies:
+    """A connection's way out: what it sends goes through ``outbox``, what it says to ``session``."""
+
+    def __init__(self, outbox: Outbox, session: Session, login: Login) -> None:
+        self.outbox = outbox
+        self.session = session
+        self.login = login
+        self.prompt_open = False  # the name prompt ends without a newline; the next output must not join it
+        self.line_open = False  # the last character sent was not a newline (a program reading lines would join)
+
+    def reply_ok(self, text: Any, request_id: Any) -> None:
+        message: dict[str, Any] = {"type": "ok"}
+        if request_id is not None:
+            message["id"] = request_id
+        if text:
+            message["text"] = text
+        self.session.deliver(message)
+
+    def reply_error(self, exc: MudwizError, request_id: Any, moves: bool = True) -> None:
+        """The one-line error; ``moves``: with the moves the player may make when it is their turn (not after a
+        password dialogue, whose errors are about the account)."""
+        try:
+            text = hint(self.session, str(exc)) if moves else str(exc)
+        except Exception:  # the hint is a courtesy: a bug in it must not cost the error reply or the connection
+            log.failure("hint for {error!r} to {name} failed", error=str(exc), name=self.session.name)
+            text = str(exc)
+        message: dict[str, Any] = {"type": "error", "message": text}
+        if request_id is not None:
+            message["id"] = request_id
+        self.session.deliver(message)
+        if not self.login.logged_in and self.session.mode != "json":
+            self.prompt()
+
+    def prompt(self) -> None:
+        if self.session.mode != "json":
+            self.send(NAME_PROMPT)
+            self.prompt_open = True
+
+    def send_lines(self, lines: list[str]) -> None:
+        if lines:
+            self.send_line("\n".join(lines))
+
+    def send_line(self, line: str) -> None:
+        """One line (or lines joined), ended: what ``send_lines`` does, without a list for the one line of a JSON
+        message, several of which go out on every move."""
+        # A person's Enter moved their cursor past the prompt; a JSON reader's stream has no Enter in it, so its
+        # first line must not be glued to "What is your name? ".
+        head = "\n" if self.prompt_open or (self.line_open and self.session.mode == "json") else ""
+        self.prompt_open = self.line_open = False  # what ``send`` would say of text ending in a line break
+        self.outbox.send(head + line + "\n")
+
+    def send(self, text: str) -> None:
+        if text:
+            self.line_open = not text.endswith("\n")
+        self.outbox.send(text)
