@@ -57,6 +57,9 @@ class ClusterDirectory:
     def user(self, name: str) -> Session | None:
         return self.users.user(name)
 
+    def where(self, name: str) -> str | None:
+        return self.users.where(name)
+
     def who(self, here: list[Row], start: str, limit: int | None) -> list[Row]:
         return self.users.who(here, start, limit)
 

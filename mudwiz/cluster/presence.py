@@ -242,6 +242,11 @@ class Presence:
         row = self.replica.get(name)
         return None if row is None else RemoteUser(self, row)
 
+    def where(self, name: str) -> str | None:
+        """Where the user called ``name`` on another node is, as their node's /who says it; None if none is."""
+        row = self.replica.get(name)
+        return None if row is None else str(row["where"])
+
     def who(self, here: list[Row], start: str, limit: int | None) -> list[Row]:
         """This node's /who page ``here`` with the other nodes' users merged in, in the same order."""
         return merged(here, self.replica.page(start, limit), limit)

@@ -23,6 +23,7 @@ from mudwiz.commands.lobby import who_message
 from mudwiz.commands import accounts, sysop, tables
 from mudwiz.commands.records import history_row, in_slices, rating_row, replay_sheet
 from mudwiz.commands.rules import rules_sections, rules_text
+from mudwiz.commands import friends  # noqa: F401  # /finger, /plan, /notify, /message: registered as imported
 # isort: on
 
 __all__ = [

@@ -17,6 +17,7 @@ from twisted.logger import Logger
 
 from mudwiz.accounts import Accounts
 from mudwiz.lobby.directory import Directory, Local
+from mudwiz.lobby.friends import DEFAULT_FRIEND_LIMITS, FriendLimits, Friends
 from mudwiz.lobby.keeping import Kept
 from mudwiz.lobby.names import Names
 from mudwiz.lobby.people import DEFAULT_LIMITS, People, PresenceLimits
@@ -47,6 +48,7 @@ class Lobby:
         idle_close: float = IDLE_CLOSE,
         presence: PresenceLimits = DEFAULT_LIMITS,
         records: Records | None = None,
+        friends: FriendLimits = DEFAULT_FRIEND_LIMITS,
     ) -> None:
         self.clock = clock
         self.sysops: Sysops | None = None  # set by makeService; None: no sysops, no bans (tests)
@@ -58,6 +60,7 @@ class Lobby:
                                     bot_delay=bot_delay, seed=seed, think=think, idle_close=idle_close, records=records)
         self.kept = Kept(clock, grace, self.table_list.tables, self._release)
         self.names = Names(clock, self.people, self.table_list, self.kept, self._directory)
+        self.friends = Friends(clock, self.people, friends)  # notify lists, messages, plans, last seen
         self._face()
 
     def _face(self) -> None:
@@ -181,6 +184,7 @@ class Lobby:
         self.people.presence_notice(session, "arrived")
         if greet is not None:
             greet()
+        self.friends.arrived(session)  # after the welcome: their watchers told, their new messages counted
         if not self.kept.reattach(session):
             self._directory.reattach(session)  # cluster: a seat another process keeps for them
 
@@ -194,6 +198,7 @@ class Lobby:
         if records is not None:
             records.board.forget(session.name)
         self._directory.dropped(session)  # cluster: at a table another process hosts, which keeps the seat
+        self.friends.left(session)  # last seen kept, their watchers told
         if self.stopping:  # the tables stay as they are: no grace, no stand-in, no game abandoned on the way down
             self._directory.user_off(session, None)
             session.connected = False

@@ -47,6 +47,9 @@ class Directory(Protocol):
     def user(self, name: str) -> Session | None:
         """The user called ``name`` on another process, as a session whose messages and ``close`` go there."""
 
+    def where(self, name: str) -> str | None:
+        """Where ``name`` (online on another process) is, as /who says it (``table 7``); None: not online there."""
+
     def who(self, here: list[Row], start: str, limit: int | None) -> list[Row]:
         """This process's /who page ``here`` with the other processes' users merged in, in name order."""
 
@@ -107,6 +110,9 @@ class Local:
         return 0
 
     def user(self, name: str) -> Session | None:
+        return None
+
+    def where(self, name: str) -> str | None:
         return None
 
     def who(self, here: list[Row], start: str, limit: int | None) -> list[Row]:

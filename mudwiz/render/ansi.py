@@ -22,6 +22,7 @@ from mudwiz.games import available, plugin
 from mudwiz.games.base import Event, Phase
 from mudwiz.render import generic
 from mudwiz.render.common import confirmations, frame_view, rated, standings
+from mudwiz.render.meeting import PeopleLines
 from mudwiz.render.style import WIDTH, Style, pad, reflow, visible_len, wrap_cards, wrap_words
 
 log = Logger()
@@ -93,7 +94,7 @@ def no_tables() -> str:
     return f"No tables yet: /new {first}{more} opens one."
 
 
-class Presenter:
+class Presenter(PeopleLines):
     """Per-connection renderer: remembers just enough (last turn, last round) to know when to draw the table."""
 
     def __init__(self, style: Style) -> None:

@@ -1,0 +1,180 @@
+"""People: /finger, /plan, /notify and /unnotify, /message and /messages (the lobby's friends part does the work:
+mudwiz/lobby/friends.py). A name is matched as /tell matches it (any case, online here or on another process), or
+as an account's; one that only looks like an account's (CaroI for Carol) is answered with the account's name."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mudwiz.commands.records import history_row, rating_row
+from mudwiz.commands.registry import Kind, Route, Scope, command
+from mudwiz.errors import BadCommand
+from mudwiz.lobby import Lobby
+from mudwiz.session import Session
+from mudwiz.store import StoreError, iso_time
+
+FINGER_GAMES = 5  # the last games /finger lists with their places
+
+
+def account_name(lobby: Lobby, name: str) -> str | None:
+    """The account ``name`` is (any case), as registered; None when there is none."""
+    accounts = lobby.accounts
+    account = accounts.find(name) if accounts is not None else None
+    return None if account is None else account.name
+
+
+def no_such(lobby: Lobby, name: str, what: str) -> BadCommand:
+    """The one line for a name that is nobody's: with the account it looks like, if one does."""
+    accounts = lobby.accounts
+    alike = accounts.look_alike(name) if accounts is not None else None
+    hint = f" (did you mean {alike}?)" if alike is not None else ""
+    return BadCommand(f"nobody called {name} is {what}{hint}")
+
+
+def one_name(arg: str, usage: str) -> str:
+    name = arg.strip()
+    if not name or " " in name:
+        raise BadCommand(f"usage: {usage}")
+    return name
+
+
+def registered_name(lobby: Lobby, name: str) -> str:
+    """The account called ``name``, as registered, or one line saying there is none."""
+    spelled = account_name(lobby, name)
+    if spelled is None:
+        online = lobby.find_user(name)
+        if online is not None:
+            raise BadCommand(f"{online.name} is a guest: only registered players have messages and notify lists")
+        raise no_such(lobby, name, "registered")
+    return spelled
+
+
+def kept(what: Any) -> Any:
+    """A store that cannot be read or written, said in one line (as /history says it)."""
+    try:
+        return what()
+    except StoreError as exc:
+        raise BadCommand(f"that cannot be read now: {exc}") from None
+
+
+# ------------------------------------------------------------------ finger and plans
+
+def finger_message(lobby: Lobby, name: str) -> dict[str, Any]:
+    """What /finger shows of ``name``: registered or guest, online (and where) or when last seen, away, their
+    ratings, their last games with their places, their plan."""
+    spelled = account_name(lobby, name)
+    online = lobby.find_user(name)
+    if spelled is None and online is None:
+        raise no_such(lobby, name, "registered or online")
+    shown = online.name if online is not None else spelled
+    assert shown is not None
+    where = None
+    if online is not None:
+        here = lobby.users.get(name.lower())
+        where = lobby.where(here) if here is not None else lobby.directory.where(name)
+    store = lobby.friends.store
+    profile = lobby.friends.plan(shown) if spelled is not None else None
+    ratings = store.ratings_of(shown) if store is not None else []
+    games = store.games_of(shown, FINGER_GAMES) if store is not None else []
+    return {"type": "finger", "name": shown, "registered": spelled is not None, "online": online is not None,
+            "where": where, "away": lobby.friends.away_of(shown) if online is not None else None,
+            "seen": iso_time(profile.seen) if profile is not None and profile.seen is not None else None,
+            "ratings": [rating_row(r) for r in ratings], "games": [history_row(g, shown) for g in games],
+            "plan": list(profile.plan) if profile is not None else []}
+
+
+@command("finger", "/finger [NAME]", "a player's profile: registered or guest, online or last seen, ratings, "
+                                     "last games and places, plan, table (no NAME: yours)",
+         scope=Scope.LOBBY, kind=Kind.LOBBY, place=20, route=Route.HOME)
+def _finger(lobby: Lobby, session: Session, arg: str) -> str | None:
+    name = arg.strip() or session.name
+    if " " in name:
+        raise BadCommand("usage: /finger [NAME]")
+    session.deliver(kept(lambda: finger_message(lobby, name)))
+    return None
+
+
+@command("plan", "/plan [add TEXT | clear]", "your plan, the lines /finger shows of you: add a line, or clear it "
+                                             "(registered players)",
+         scope=Scope.LOBBY, kind=Kind.LOBBY, place=21, route=Route.HOME)
+def _plan(lobby: Lobby, session: Session, arg: str) -> str | None:
+    verb, _, text = arg.strip().partition(" ")
+    friends = lobby.friends
+    if verb.lower() == "add":
+        count = kept(lambda: friends.add_plan_line(session, text))
+        return f"your plan has {count} line{'s' * (count != 1)} of {friends.limits.plan_lines} now"
+    if verb.lower() == "clear" and not text:
+        kept(lambda: friends.clear_plan(session))
+        return "your plan is empty now"
+    if verb:
+        raise BadCommand("usage: /plan, /plan add TEXT or /plan clear")
+    friends.kept(session, "a plan")
+    profile = kept(lambda: friends.plan(session.name))
+    session.deliver({"type": "plan", "name": session.name, "plan": list(profile.plan) if profile else [],
+                     "limit": friends.limits.plan_lines})
+    return None
+
+
+# ------------------------------------------------------------------ notify lists
+
+@command("notify", "/notify [NAME]", "be told when NAME logs in or out (no NAME: your list, and who of it is "
+                                     "online); /unnotify NAME undoes it",
+         scope=Scope.LOBBY, kind=Kind.LOBBY, place=22, route=Route.HOME)
+def _notify(lobby: Lobby, session: Session, arg: str) -> str | None:
+    friends = lobby.friends
+    if not arg.strip():
+        session.deliver(kept(lambda: friends.notify_list(session)))
+        return None
+    friends.kept(session, "a notify list")
+    name = registered_name(lobby, one_name(arg, "/notify [NAME]"))
+    if name.lower() == session.name.lower():
+        raise BadCommand("that is you: /notify NAME tells you when someone else logs in or out")
+    if not kept(lambda: friends.notify(session, name)):
+        raise BadCommand(f"{name} is on your notify list already; /unnotify {name} takes them off")
+    online = " (online now)" if lobby.find_user(name) is not None else ""
+    return f"you will be told when {name}{online} logs in or out; /unnotify {name} undoes it"
+
+
+@command("unnotify", "/unnotify NAME", "no longer be told when NAME logs in or out",
+         scope=Scope.LOBBY, kind=Kind.LOBBY, place=23, route=Route.HOME)
+def _unnotify(lobby: Lobby, session: Session, arg: str) -> str | None:
+    name = one_name(arg, "/unnotify NAME")
+    if not kept(lambda: lobby.friends.unnotify(session, name)):
+        raise BadCommand(f"{name} is not on your notify list; /notify lists it")
+    return f"{name} is off your notify list"
+
+
+# ------------------------------------------------------------------ messages
+
+@command("message", "/message NAME TEXT", "leave a message for a registered player, online or not: shown at "
+                                          "their next login (registered players)",
+         scope=Scope.LOBBY, kind=Kind.LOBBY, place=24, route=Route.HOME)
+def _message(lobby: Lobby, session: Session, arg: str) -> str | None:
+    name, _, text = arg.strip().partition(" ")
+    if not name or not text.strip():
+        raise BadCommand("usage: /message NAME TEXT")
+    lobby.friends.kept(session, "a message")
+    recipient = registered_name(lobby, name)
+    message = kept(lambda: lobby.friends.leave_message(session, recipient, text))
+    return f"message left for {message.recipient}"
+
+
+def message_row(message: Any) -> dict[str, Any]:
+    return {"id": message.id, "from": message.sender, "text": message.text, "sent": iso_time(message.sent),
+            "unread": message.unread}
+
+
+@command("messages", "/messages [clear]", "read the messages left for you (then they are read); clear deletes "
+                                          "them all",
+         scope=Scope.LOBBY, kind=Kind.LOBBY, place=25, route=Route.HOME)
+def _messages(lobby: Lobby, session: Session, arg: str) -> str | None:
+    friends = lobby.friends
+    what = arg.strip().lower()
+    if what == "clear":
+        count = kept(lambda: friends.clear_messages(session))
+        return f"{count} message{'s' * (count != 1)} deleted" if count else "you have no messages"
+    if what:
+        raise BadCommand("usage: /messages or /messages clear")
+    box = kept(lambda: friends.read_messages(session))
+    session.deliver({"type": "messages", "messages": [message_row(m) for m in box], "limit": friends.limits.box})
+    return None

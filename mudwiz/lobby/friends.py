@@ -1,0 +1,216 @@
+"""What is kept about a registered player between logins, and who is told of them: notify lists (whom to tell as
+someone logs in or out), messages left for them while away, their ``/plan`` and when they were last seen.
+
+All of it lives in the store (mudwiz/store/meeting.py), not in a process's memory, so it outlives a restart and
+reads the same on every process of a cluster. Whoever is to be told is found as a tell finds its target
+(``People.find_user``): here, or through the directory on another process, where the line is delivered. Only a
+registered name has anything kept: a guest's name is the next guest's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from twisted.internet.interfaces import IReactorTime
+from twisted.logger import Logger
+
+from mudwiz.errors import BadCommand
+from mudwiz.lobby.people import People
+from mudwiz.meeting.presence import notify_fanout, online_of
+from mudwiz.session import Session
+from mudwiz.store import Store, StoreError
+from mudwiz.store.base import ListFull, Message, Profile
+from mudwiz.usertext import spoken
+
+log = Logger(namespace="mudwiz.lobby.friends")
+
+NOTIFY_MAX = 50  # names on one notify list (MUDWIZ_NOTIFY_MAX)
+MESSAGE_BOX = 50  # messages one player's box holds, read or not (MUDWIZ_MESSAGE_BOX)
+MESSAGE_LENGTH = 400  # characters of one message (MUDWIZ_MESSAGE_LENGTH): five rows of 80
+PLAN_LINES = 5  # lines of a /plan (MUDWIZ_PLAN_LINES)
+PLAN_WIDTH = 76  # characters of one line of a /plan: a row of 80 with /finger's indent
+
+
+@dataclass(frozen=True)
+class FriendLimits:
+    """How long each kept list may grow (docs/operations.md names their variables)."""
+
+    notify: int = NOTIFY_MAX
+    box: int = MESSAGE_BOX
+    message: int = MESSAGE_LENGTH
+    plan_lines: int = PLAN_LINES
+    plan_width: int = PLAN_WIDTH
+
+
+DEFAULT_FRIEND_LIMITS = FriendLimits()
+GUEST = "{what} is kept with an account, and you are a guest: /register keeps your name first"
+
+
+def nobody_away(name: str) -> str | None:
+    """The away text of ``name``: none, until the lobby's away part (``/away``) is wired in as ``away_of``."""
+    return None
+
+
+class Friends:
+    """The lobby's part for notify lists, messages, plans and last seen; it reads and writes the store of the
+    people's records, and finds whom to tell through ``people``."""
+
+    def __init__(self, clock: IReactorTime, people: People, limits: FriendLimits = DEFAULT_FRIEND_LIMITS) -> None:
+        self.clock = clock
+        self.people = people
+        self.limits = limits
+        # hook: the away text of a name, online here or elsewhere (None: not away); the away part sets it
+        self.away_of: Callable[[str], str | None] = nobody_away
+
+    @property
+    def store(self) -> Store | None:
+        records = self.people.records
+        return None if records is None else records.store
+
+    def kept(self, session: Session, what: str) -> Store:
+        """The store, for a registered ``session``'s own list; refused in one line for a guest or without one."""
+        store = self.store
+        if store is None:
+            raise BadCommand("this server keeps nothing between logins")
+        if not session.registered:
+            raise BadCommand(GUEST.format(what=what))
+        return store
+
+    def _online(self, name: str) -> bool:
+        return self.people.find_user(name) is not None
+
+    # ------------------------------------------------------------ arriving and leaving
+
+    def arrived(self, session: Session) -> None:
+        """``session`` (registered) logged in: those who watch for them are told, and they are told which of
+        their own list are online and how many new messages wait. A store that cannot be read costs the lines,
+        never the login."""
+        store = self.store
+        if store is None or not session.registered:
+            return
+        try:
+            watchers = store.notifying(session.name)
+            watched = store.notify_list(session.name)
+            unread = store.unread_messages(session.name)
+        except StoreError:
+            log.failure("notify and messages of {name} at login", name=session.name)
+            return
+        self._tell(session.name, watchers, arrived=True)
+        if watched:
+            session.deliver({"type": "notify_list", "names": watched, "online": online_of(watched, self._online),
+                             "limit": self.limits.notify, "login": True})
+        if unread:
+            session.deliver({"type": "new_messages", "unread": unread, "from": None})
+
+    def left(self, session: Session) -> None:
+        """``session`` (registered) logged out: when is kept as last seen, and their watchers are told."""
+        store = self.store
+        if store is None or not session.registered:
+            return
+        try:
+            store.mark_seen(session.name, self.clock.seconds())
+            watchers = store.notifying(session.name)
+        except StoreError:
+            log.failure("last seen and notify of {name} at logout", name=session.name)
+            return
+        self._tell(session.name, watchers, arrived=False)
+
+    def _tell(self, name: str, watchers: list[str], *, arrived: bool) -> None:
+        notice = notify_fanout(name, watchers, self._online, arrived=arrived)
+        for watcher in notice.to:
+            target = self.people.find_user(watcher)
+            if target is not None:
+                target.deliver({"type": "notify", "name": name, "event": "arrived" if arrived else "left"})
+
+    # ------------------------------------------------------------ notify lists
+
+    def notify_list(self, session: Session) -> dict[str, Any]:
+        store = self.kept(session, "a notify list")
+        watched = store.notify_list(session.name)
+        return {"type": "notify_list", "names": watched, "online": online_of(watched, self._online),
+                "limit": self.limits.notify, "login": False}
+
+    def notify(self, session: Session, name: str) -> bool:
+        """Put the account ``name`` (as registered) on ``session``'s list; False: it was there already."""
+        store = self.kept(session, "a notify list")
+        try:
+            return store.add_notify(session.name, name, self.limits.notify)
+        except ListFull as full:
+            raise BadCommand(f"your notify list holds {full.limit} names already, the most it may; "
+                             "/unnotify one first") from None
+
+    def unnotify(self, session: Session, name: str) -> bool:
+        return self.kept(session, "a notify list").remove_notify(session.name, name)
+
+    # ------------------------------------------------------------ messages
+
+    def leave_message(self, session: Session, recipient: str, text: str) -> Message:
+        """Leave ``text`` for the account ``recipient`` (as registered); one that is online, here or on another
+        process, is told at once that it came."""
+        store = self.kept(session, "a message")
+        text = spoken(text)
+        if not text:
+            raise BadCommand("a message is blank: nothing was sent")
+        if len(text) > self.limits.message:
+            raise BadCommand(f"a message is at most {self.limits.message} characters (this one has {len(text)}); "
+                             "nothing was sent")
+        self.people.may_talk(session)
+        try:
+            message = store.leave_message(session.name, recipient, text, self.clock.seconds(), self.limits.box)
+        except ListFull as full:
+            raise BadCommand(f"{recipient}'s message box is full ({full.limit} messages): nothing was sent; "
+                             "try again once they have read and cleared it") from None
+        except KeyError:
+            raise BadCommand(f"{recipient} is not registered: messages are kept for accounts only") from None
+        target = self.people.find_user(message.recipient)
+        if target is not None and target.registered:
+            target.deliver({"type": "new_messages", "unread": store.unread_messages(message.recipient),
+                            "from": session.name})
+        return message
+
+    def read_messages(self, session: Session) -> list[Message]:
+        """``session``'s messages, oldest first, as they were before this read; from now on all of them read."""
+        store = self.kept(session, "a message box")
+        box = store.messages(session.name)
+        store.mark_read(session.name, [m.id for m in box if m.unread])
+        return box
+
+    def clear_messages(self, session: Session) -> int:
+        return self.kept(session, "a message box").clear_messages(session.name)
+
+    # ------------------------------------------------------------ plans
+
+    def plan(self, name: str) -> Profile | None:
+        store = self.store
+        return None if store is None else store.profile(name)
+
+    def add_plan_line(self, session: Session, text: str) -> int:
+        """Add a line to ``session``'s plan; how many lines it has now."""
+        store = self.kept(session, "a plan")
+        line = spoken(text)
+        if not line:
+            raise BadCommand("usage: /plan add TEXT")
+        if len(line) > self.limits.plan_width:
+            raise BadCommand(f"a line of a plan is at most {self.limits.plan_width} characters (this one has "
+                             f"{len(line)}); your plan is as it was")
+        profile = store.profile(session.name)
+        lines = profile.plan if profile is not None else ()
+        if len(lines) >= self.limits.plan_lines:
+            raise BadCommand(f"your plan has {self.limits.plan_lines} lines already, the most it may; "
+                             "/plan clear empties it")
+        store.set_plan(session.name, [*lines, line])
+        return len(lines) + 1
+
+    def clear_plan(self, session: Session) -> None:
+        self.kept(session, "a plan").set_plan(session.name, [])
+
+
+def friend_limits(environ: Mapping[str, str]) -> FriendLimits:
+    """The limits as the server's settings give them (``MUDWIZ_NOTIFY_MAX`` and the rest), else the defaults."""
+    return FriendLimits(notify=int(environ.get("MUDWIZ_NOTIFY_MAX", NOTIFY_MAX)),
+                        box=int(environ.get("MUDWIZ_MESSAGE_BOX", MESSAGE_BOX)),
+                        message=int(environ.get("MUDWIZ_MESSAGE_LENGTH", MESSAGE_LENGTH)),
+                        plan_lines=int(environ.get("MUDWIZ_PLAN_LINES", PLAN_LINES)),
+                        plan_width=int(environ.get("MUDWIZ_PLAN_WIDTH", PLAN_WIDTH)))
