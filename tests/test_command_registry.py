@@ -19,6 +19,7 @@ def test_before_login_only_mode_quit_and_help() -> None:
 def test_help_lists_each_kind_in_its_order() -> None:
     assert help_kinds() == {
         "Lobby": ("who", "tables", "say", "tell", "ignore", "unignore", "mode", "quit", "help"),
+        "People": ("finger", "plan", "notify", "unnotify", "message", "messages"),
         "Tables": ("new", "join", "watch", "leave", "look", "option", "bot", "start", "ok", "score"),
         "Games": ("rules", "spells", "history", "game", "replay", "rating", "top"),
         "Account": ("register", "password"),
@@ -45,4 +46,5 @@ def test_the_catalogue_lists_the_commands_in_the_order_they_always_had() -> None
     assert list(COMMANDS) == [
         "help", "who", "tables", "say", "ignore", "unignore", "tell", "mode", "quit", "register", "password", "kick",
         "ban", "unban", "bans", "announce", "shutdown", "new", "join", "watch", "leave", "option", "start", "ok",
-        "score", "look", "bot", "history", "game", "rating", "top", "replay", "rules", "spells"]
+        "score", "look", "bot", "history", "game", "rating", "top", "replay", "rules", "spells", "finger", "plan",
+        "notify", "unnotify", "message", "messages"]

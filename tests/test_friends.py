@@ -158,3 +158,18 @@ def test_each_message_reads_as_lines() -> None:
 def test_the_limits_are_read_from_the_settings() -> None:
     assert friend_limits({"MUDWIZ_NOTIFY_MAX": "3", "MUDWIZ_PLAN_LINES": "1"}) == FriendLimits(notify=3,
                                                                                                 plan_lines=1)
+
+
+def test_the_clients_log_shows_notify_and_messages_lines() -> None:
+    from mudwiz.client.events import message_lines
+    from mudwiz.render.style import strip_ansi
+
+    def logged(message: dict[str, Any]) -> list[str]:
+        return [strip_ansi(line) for line in message_lines(message)]
+
+    assert logged({"type": "notify", "name": "Bob", "event": "arrived"}) == ["* Notify: Bob has logged in."]
+    assert logged({"type": "new_messages", "unread": 1, "from": "Ann"}) == [
+        "* A message from Ann has come: you have 1 new message; /messages reads them."]
+    box = logged({"type": "messages", "limit": 50, "messages": [
+        {"id": 1, "from": "Ann", "text": "rematch?", "sent": "2024-05-01T18:04:11Z", "unread": True}]})
+    assert "Messages (1 of 50)" in box[0] and "rematch?" in box[1]

@@ -82,6 +82,8 @@ class CommandCompleter(Completer):
             return ids, "table"
         if verb in ("/tell", "/rating", "/history", "/ignore", "/unignore"):
             return model.player_names(), None
+        if verb in ("/finger", "/notify", "/unnotify", "/message"):  # people: a player's name
+            return model.player_names(), None
         if verb in ("/new", "/top"):
             return list(model.games or available()), None
         return None

@@ -85,7 +85,7 @@ def finger_message(lobby: Lobby, name: str) -> dict[str, Any]:
 
 @command("finger", "/finger [NAME]", "a player's profile: registered or guest, online or last seen, ratings, "
                                      "last games and places, plan, table (no NAME: yours)",
-         scope=Scope.LOBBY, kind=Kind.LOBBY, place=20, route=Route.HOME)
+         scope=Scope.LOBBY, kind=Kind.PEOPLE, place=1, route=Route.HOME)
 def _finger(lobby: Lobby, session: Session, arg: str) -> str | None:
     name = arg.strip() or session.name
     if " " in name:
@@ -96,7 +96,7 @@ def _finger(lobby: Lobby, session: Session, arg: str) -> str | None:
 
 @command("plan", "/plan [add TEXT | clear]", "your plan, the lines /finger shows of you: add a line, or clear it "
                                              "(registered players)",
-         scope=Scope.LOBBY, kind=Kind.LOBBY, place=21, route=Route.HOME)
+         scope=Scope.LOBBY, kind=Kind.PEOPLE, place=2, route=Route.HOME)
 def _plan(lobby: Lobby, session: Session, arg: str) -> str | None:
     verb, _, text = arg.strip().partition(" ")
     friends = lobby.friends
@@ -119,7 +119,7 @@ def _plan(lobby: Lobby, session: Session, arg: str) -> str | None:
 
 @command("notify", "/notify [NAME]", "be told when NAME logs in or out (no NAME: your list, and who of it is "
                                      "online); /unnotify NAME undoes it",
-         scope=Scope.LOBBY, kind=Kind.LOBBY, place=22, route=Route.HOME)
+         scope=Scope.LOBBY, kind=Kind.PEOPLE, place=3, route=Route.HOME)
 def _notify(lobby: Lobby, session: Session, arg: str) -> str | None:
     friends = lobby.friends
     if not arg.strip():
@@ -136,7 +136,7 @@ def _notify(lobby: Lobby, session: Session, arg: str) -> str | None:
 
 
 @command("unnotify", "/unnotify NAME", "no longer be told when NAME logs in or out",
-         scope=Scope.LOBBY, kind=Kind.LOBBY, place=23, route=Route.HOME)
+         scope=Scope.LOBBY, kind=Kind.PEOPLE, place=4, route=Route.HOME)
 def _unnotify(lobby: Lobby, session: Session, arg: str) -> str | None:
     name = one_name(arg, "/unnotify NAME")
     if not kept(lambda: lobby.friends.unnotify(session, name)):
@@ -148,7 +148,7 @@ def _unnotify(lobby: Lobby, session: Session, arg: str) -> str | None:
 
 @command("message", "/message NAME TEXT", "leave a message for a registered player, online or not: shown at "
                                           "their next login (registered players)",
-         scope=Scope.LOBBY, kind=Kind.LOBBY, place=24, route=Route.HOME)
+         scope=Scope.LOBBY, kind=Kind.PEOPLE, place=5, route=Route.HOME)
 def _message(lobby: Lobby, session: Session, arg: str) -> str | None:
     name, _, text = arg.strip().partition(" ")
     if not name or not text.strip():
@@ -166,7 +166,7 @@ def message_row(message: Any) -> dict[str, Any]:
 
 @command("messages", "/messages [clear]", "read the messages left for you (then they are read); clear deletes "
                                           "them all",
-         scope=Scope.LOBBY, kind=Kind.LOBBY, place=25, route=Route.HOME)
+         scope=Scope.LOBBY, kind=Kind.PEOPLE, place=6, route=Route.HOME)
 def _messages(lobby: Lobby, session: Session, arg: str) -> str | None:
     friends = lobby.friends
     what = arg.strip().lower()

@@ -38,6 +38,7 @@ class Kind(Enum):
     """A command's kind: ``/help`` lists the commands a kind a row, in this order."""
 
     LOBBY = "Lobby"
+    PEOPLE = "People"  # finger, plans, notify lists, messages
     TABLES = "Tables"
     GAMES = "Games"
     ACCOUNT = "Account"

@@ -75,8 +75,8 @@ class PeopleLines:
     def _new_messages(self, m: dict[str, Any]) -> list[str]:
         s = self.style
         count = f"{m['unread']} new message{'s' * (m['unread'] != 1)}"
-        came = f"A message from {s.text(m['from'])} has come: " if m.get("from") else ""
-        text = f"* {came}You have {count}; /messages reads them."
+        came = f"A message from {s.text(m['from'])} has come: you have" if m.get("from") else "You have"
+        text = f"* {came} {count}; /messages reads them."
         return [s.paint(line, "yellow", "bold") for line in wrap_words(text, s.width)]
 
     def _messages(self, m: dict[str, Any]) -> list[str]:
