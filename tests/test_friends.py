@@ -173,3 +173,19 @@ def test_the_clients_log_shows_notify_and_messages_lines() -> None:
     box = logged({"type": "messages", "limit": 50, "messages": [
         {"id": 1, "from": "Ann", "text": "rematch?", "sent": "2024-05-01T18:04:11Z", "unread": True}]})
     assert "Messages (1 of 50)" in box[0] and "rematch?" in box[1]
+
+
+def test_every_people_command_message_and_limit_is_documented() -> None:
+    from mudwiz.commands import COMMANDS, Kind
+
+    root = Path(__file__).resolve().parent.parent
+    protocol = (root / "docs" / "protocol.md").read_text()
+    operations = (root / "docs" / "operations.md").read_text()
+    readme = (root / "README.md").read_text()
+    for name in (c.name for c in COMMANDS.values() if c.kind is Kind.PEOPLE):
+        assert f"`/{name}" in protocol and f"`/{name}" in readme, name
+    for kind in ("finger", "plan", "notify", "notify_list", "new_messages", "messages"):
+        assert f"| `{kind}` |" in protocol, kind
+    for variable in ("MUDWIZ_NOTIFY_MAX", "MUDWIZ_MESSAGE_BOX", "MUDWIZ_MESSAGE_LENGTH", "MUDWIZ_PLAN_LINES",
+                     "MUDWIZ_PLAN_WIDTH"):
+        assert f"| `{variable}` |" in operations, variable

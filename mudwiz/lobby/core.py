@@ -163,6 +163,8 @@ class Lobby:
 
     @stopping.setter
     def stopping(self, stopping: bool) -> None:
+        if stopping and not self.kept.stopping:  # while the store is still open: it closes as the server stops
+            self.friends.all_leaving(list(self.users.values()))
         self.kept.stopping = stopping
 
     @property
@@ -198,7 +200,8 @@ class Lobby:
         if records is not None:
             records.board.forget(session.name)
         self._directory.dropped(session)  # cluster: at a table another process hosts, which keeps the seat
-        self.friends.left(session)  # last seen kept, their watchers told
+        if not self.stopping:  # (as it stops: each one's last seen was kept as it began)
+            self.friends.left(session)  # last seen kept, their watchers told
         if self.stopping:  # the tables stay as they are: no grace, no stand-in, no game abandoned on the way down
             self._directory.user_off(session, None)
             session.connected = False

@@ -117,6 +117,19 @@ class Friends:
             return
         self._tell(session.name, watchers, arrived=False)
 
+    def all_leaving(self, sessions: list[Session]) -> None:
+        """The server is stopping: everyone's last seen is now (nobody is told: everyone is leaving at once)."""
+        store = self.store
+        if store is None:
+            return
+        now = self.clock.seconds()
+        try:
+            for session in sessions:
+                if session.registered:
+                    store.mark_seen(session.name, now)
+        except StoreError:
+            log.failure("last seen as the server stops")
+
     def _tell(self, name: str, watchers: list[str], *, arrived: bool) -> None:
         notice = notify_fanout(name, watchers, self._online, arrived=arrived)
         for watcher in notice.to:
