@@ -26,7 +26,7 @@ from mudwiz.session import CHARSET_MODES, MODES, Session
 from mudwiz.slices import Work, unless
 from mudwiz.store import GameRecord, GameSummary, Rating, Store, StoreError, iso_time
 from mudwiz.sysops import Sysops, shutdown_minutes
-from mudwiz.table import TABLE_OPTIONS, Table
+from mudwiz.table import TABLE_OPTIONS, Table, table_of
 
 # What a command answers: its ``ok``'s text (None: none), or a Deferred of it, for work run in slices
 # (mudwiz/slices.py): the connection answers once it fires, and reads the user's next line only then.
@@ -81,9 +81,10 @@ def dispatch(lobby: Lobby, session: Session, line: str) -> Reply:
 
 
 def _table(session: Session) -> Table:
-    if session.table is None:
+    table = table_of(session)
+    if table is None:
         raise BadCommand(f"you are not at a table; /tables lists them, /new {(available() or ['GAME'])[0]} opens one")
-    return session.table
+    return table
 
 
 # ------------------------------------------------------------------ general

@@ -31,7 +31,7 @@ from mudwiz.session import Session
 from mudwiz.slices import Runner, inline
 from mudwiz.store import StoreError
 from mudwiz.sysops import Sysops
-from mudwiz.table import IDLE_CLOSE, Journal, Records, Table, TableServices
+from mudwiz.table import IDLE_CLOSE, Journal, Records, Table, TableServices, table_of
 from mudwiz.thinking import Think, think_inline
 from mudwiz.usertext import BBS_NAME_RULE, NAME_RULE, said, skeleton
 
@@ -340,7 +340,7 @@ class Lobby:
                 self.remote.user_off(session)
             session.connected = False
             return
-        table = session.table
+        table = table_of(session)
         self.drop_from_table(session)
         if self.remote is not None:  # cluster: the other nodes are told, the seat kept for them first (the same
             if self.remote_tables is not None and table is not None and self.tables.get(table.id) is table:
@@ -352,7 +352,7 @@ class Lobby:
     def drop_from_table(self, session: Session) -> None:
         """``session``'s connection is gone: a running game keeps its seat for the grace period, else it leaves
         its table (a cluster's visitor too, whose connection was on another process)."""
-        table = session.table
+        table = table_of(session)
         session.connected = False
         if table is not None:
             seated = table.seat_of(session.name) is not None

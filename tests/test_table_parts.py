@@ -15,7 +15,7 @@ from mudwiz.games.tiltowait import MilwaReveal
 from mudwiz.games.wizard import Wizard
 from mudwiz.table.botseat import BotSession, is_stand_in
 from mudwiz.table.options import TABLE_OPTIONS, Settings, TableOptions
-from mudwiz.table.seating import Roster
+from mudwiz.table.roster import Roster
 from mudwiz.table.timers import TURN_WARNING, Timers
 
 # ---------------------------------------------------------------- options

@@ -4,16 +4,14 @@ fresh ``state`` whenever their view may have changed, the table's notices and it
 from __future__ import annotations
 
 from collections.abc import Collection
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from mudwiz.games.base import Event, Game, TimedReveal
+from mudwiz.ratings import RatingBoard
 from mudwiz.render import jsonl
 from mudwiz.session import Session
-from mudwiz.table.botseat import is_stand_in
-from mudwiz.table.recording import seat_kind
-
-if TYPE_CHECKING:
-    from mudwiz.table.core import Table
+from mudwiz.table.botseat import is_stand_in, seat_kind
+from mudwiz.table.state import TableState
 
 
 def _fields(event: Event) -> dict[str, Any]:
@@ -43,8 +41,10 @@ def _timed(event: object) -> Any:
 class FanOut:
     """Turns the table's news into protocol messages, one viewer at a time; it decides nothing about the game."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: TableState, board: RatingBoard | None) -> None:
+        """``board``: the ratings shown with each player (None: a server that keeps no records)."""
         self.table = table
+        self.board = board
         # the game's seats by lower-cased player name, for the game they were worked out for: a game's players
         # never change, and every viewer's seat is looked up in them on every move
         self._seats_of: tuple[Game | None, dict[str, int]] = (None, {})
@@ -67,7 +67,7 @@ class FanOut:
         # id of an event as seen -> the event (held, so that its id is not reused by another one's as seen while
         # this loop runs), its message, built once for all, and itself again if it opens cards for a while
         messages: dict[int, tuple[Event, dict[str, Any], Any]] = {}  # the last: ``_timed``'s
-        seats = table.seats
+        seats = table.roster.seats
         for viewer in table.roster.viewers():
             if viewer.is_bot:  # a bot reads its view when it is to move, never its messages
                 continue
@@ -125,17 +125,17 @@ class FanOut:
         game = table.game
         status = table.status
         # a state's first fields, the table's: the same for every viewer but ``observer``, so made for each value
-        head = {"type": "state", "table": table.id, "host": table.host, "status": status, "observer": True,
-                "observers": [o.name for o in table.observers]}
+        head = {"type": "state", "table": table.id, "host": table.roster.host, "status": status, "observer": True,
+                "observers": [o.name for o in table.roster.observers]}
         return {"heads": (head, {**head, "observer": False}), "in_game": status == "playing",
-                "confirmed": sorted(table.rounds.confirmed),
+                "confirmed": sorted(table.confirmed),
                 "roundend": game is not None and game.phase == "roundend", "moves": len(game.log) if game else 0,
                 "table_options": table.table_options, "merged": {}}
 
     def _before_the_game(self, session: Session, seated: bool) -> dict[str, Any]:
         """A waiting table's state: the seats so far, the options, and ``/start`` for a host who may."""
         table = self.table
-        can_start = table.is_host(session) and table.can_start()
+        can_start = table.roster.is_host(session) and table.can_start()
         return {
             "game": table.name,
             "phase": "waiting",
@@ -146,11 +146,11 @@ class FanOut:
             "waiting": [],
             "you": session.name if seated else None,
             "players": [{"name": s.name, "score": 0, "bot": s.is_bot, "rating": self.rating(s.name, s)}
-                        for s in table.seats],
+                        for s in table.roster.seats],
             "hand": [],
             "trick": [],
             "trump": {"suit": None, "card": None},
-            "options": table.current_options(),
+            "options": table.config.current(),
             "table_options": table.table_options,
             "min_players": table.game_class.min_players,
             "max_players": table.game_class.max_players,
@@ -173,7 +173,7 @@ class FanOut:
         if steady and known is not None and known[0] is game and known[1] == holders:
             return known[2]
         now = table.clock.seconds()
-        board = table.recording.board
+        board = self.board
         failed = board.failed if board is not None else 0
         people = {}
         for name, holder, on in zip(game.players, holders, connected, strict=True):
@@ -182,7 +182,7 @@ class FanOut:
                                       "stand_in": is_stand_in(holder),
                                       "rating": self.rating(name, holder)}
             key = name.lower()
-            if away and (until := table.away_until.get(key)) is not None:
+            if away and (until := roster.away_until.get(key)) is not None:
                 fields["away_for"] = max(0, round(until - now))
             people[key] = fields
         if board is not None and board.failed != failed:  # a rating not read: asked again on the next update
@@ -204,9 +204,9 @@ class FanOut:
         table = self.table
         in_game = alike["in_game"]
         legal = [f"/{a}" for a in moves] if in_game else []
-        if seat is not None and in_game and alike["roundend"] and session.name not in table.rounds.confirmed:
+        if seat is not None and in_game and alike["roundend"] and session.name not in table.confirmed:
             legal.append("/ok")
-        if seat is not None and not in_game and table.is_host(session) and table.can_start():
+        if seat is not None and not in_game and table.roster.is_host(session) and table.can_start():
             legal.append("/start")
         return legal
 
@@ -237,7 +237,7 @@ class FanOut:
         """The rating shown for a seat in this table's game, from the ratings in memory (no read of the store for
         a state): a person's (a stand-in's: the person's), a bot level's fixed entry; None for a guest, a player
         not rated yet, or a server that keeps no records."""
-        board = self.table.recording.board
+        board = self.board
         if board is None:
             return None
         return board.for_seat(name, "person" if holder is None else seat_kind(holder), self.table.name)
@@ -335,7 +335,7 @@ class FanOut:
     def _viewer_seats(self, viewers: list[Session]) -> tuple[list[bool], list[int | None]]:
         """Whether each viewer holds a seat, by identity (``own_seat``: not a seat kept under their name for
         another session), and their seat in the game (``_game_seat``)."""
-        seats = self.table.seats
+        seats = self.table.roster.seats
         seated = [s in seats for s in viewers]
         # by index, not ``zip(..., strict=True)``: a compiled build calls the builtin with a keyword, a sixth of this
         return seated, [self._game_seat(viewers[i], seated[i]) for i in range(len(viewers))]
