@@ -50,8 +50,8 @@ class FanOut:
         self._seats_of: tuple[Game | None, dict[str, int]] = (None, {})
         # the last ``who_is_who`` made with every holder of a seat connected, for its game and those holders
         self._people: tuple[Game, list[Session | None], dict[str, dict[str, Any]]] | None = None
-        # the last heads of a state encoded (``_heads_text``): what they were made from, and the two texts
-        self._heads: tuple[tuple[Any, ...], list[str]] | None = None
+        # the states of JSON readers, encoded from the split views (``_send_texts``)
+        self._texts = jsonl.SplitStates()
         # the views of a round's end as ``_split`` keeps them: the game, its move count and options then, the part
         # all views share and each seat's own part (by seat, None an observer's), as the engine split them
         self._round_end: tuple[Game, int, dict[str, Any], dict[str, Any], dict[int | None, dict[str, Any]]] | None \
@@ -340,19 +340,6 @@ class FanOut:
         # by index, not ``zip(..., strict=True)``: a compiled build calls the builtin with a keyword, a sixth of this
         return seated, [self._game_seat(viewers[i], seated[i]) for i in range(len(viewers))]
 
-    def _heads_text(self, heads: tuple[dict[str, Any], dict[str, Any]]) -> list[str]:
-        """The two heads of a state (an observer's, a seated viewer's) encoded without their closing brace, as
-        last time while the table's host, status and observers are the same: they change a few times a game,
-        and every update of every table needs them."""
-        head = heads[0]
-        key = (head["host"], head["status"], tuple(head["observers"]))
-        known = self._heads
-        if known is not None and known[0] == key:
-            return known[1]
-        texts = [jsonl.dumps(h)[:-1] for h in heads]
-        self._heads = (key, texts)
-        return texts
-
     def _split(self, game: Game, seats: list[int | None]) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
         """``game.split_views(seats)``, kept through a round's end: between its ``/ok``s nothing in the game
         changes (the table's move count, bumped by every change, says so; an option set meanwhile is looked at
@@ -381,11 +368,11 @@ class FanOut:
 
     def _send_texts(self, viewers: list[Session], look: Session | None, people: dict[str, dict[str, Any]],
                     alike: dict[str, Any]) -> bool:
-        """The states of viewers that read JSON lines and nothing else (``Session.wants_text``), encoded as the
-        engine's ``split_views`` splits them: what they all see alike once, each viewer's own fields (the head,
-        the seat's hand and moves) on their own, the score sheet (or its new rows) once and only to those who
-        have not had it (``_sheet_once``). The same fields as each one's whole state encoded (``_in_the_game``),
-        a fraction of the work (issue #18). False, with nothing sent, for a game whose views cannot be split."""
+        """The states of viewers that read JSON lines and nothing else (``Session.wants_text``), made from the
+        views as the engine's ``split_views`` splits them and encoded by the renderer (``jsonl.SplitStates``):
+        the table's fields put into the part all views share, each viewer's own moves into their own part, the
+        score sheet (or its new rows) only to those who have not had it (``_sheet_once``). The same fields as each
+        one's whole state (``_in_the_game``). False, with nothing sent, for a game whose views cannot be split."""
         table = self.table
         game = table.game
         assert game is not None
@@ -395,23 +382,13 @@ class FanOut:
             return False
         common, owns = split
         sheet = common.pop("sheet")
-        body = self._body(game, common, people, alike)
-        confirmed = '"confirmed":' + jsonl.dumps(alike["confirmed"]) + ","
-        heads = self._heads_text(alike["heads"])
-        rows = len(sheet)
-        # the rest of a state after its own fields, by the sheet row it is sent from (-1: whole, ``rows``: none)
-        rests: dict[int, str] = {rows: body}
+        texts = self._texts
+        texts.begin(alike["heads"], alike["confirmed"], sheet, self._body(game, common, people, alike))
         assert len(owns) == len(viewers)
         for i in range(len(viewers)):  # by index: see ``_viewer_seats``
             s, at, seat, own = viewers[i], seated[i], in_game[i], owns[i]
             own["legal"] = self._legal(s, seat, own["legal"], alike)
-            start = self._sheet_from(s, sheet, s is look)
-            rest = rests.get(start)
-            if rest is None:
-                field = '"sheet":' if start < 0 else '"sheet_add":'
-                rest = rests[start] = field + jsonl.dumps(sheet[start:] if start >= 0 else sheet) + "," + body
-            # one string made of the parts, where adding them one by one copied the ~1,400 characters thrice
-            s.deliver_text("".join((heads[at], ",", jsonl.dumps(own)[1:-1], ",", confirmed, rest)))
+            s.deliver_text(texts.text(at, own, self._sheet_from(s, sheet, s is look)))
         return True
 
     def _body(self, game: Game, common: dict[str, Any], people: dict[str, dict[str, Any]],
@@ -426,6 +403,6 @@ class FanOut:
                 and known[2] == alike["table_options"]:
             return known[3]
         self._table_fields(common, people, alike, confirmed=False)
-        text = jsonl.dumps(common)[1:]
+        text = jsonl.alike_text(common)
         self._round_end_body = (kept, people, alike["table_options"], text) if at_round_end else None
         return text
