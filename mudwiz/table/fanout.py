@@ -11,6 +11,7 @@ from mudwiz.ratings import RatingBoard
 from mudwiz.render import jsonl
 from mudwiz.session import Session
 from mudwiz.table.botseat import is_stand_in, seat_kind
+from mudwiz.table.sheets import sheet_from, sheet_once
 from mudwiz.table.state import TableState
 
 
@@ -272,38 +273,10 @@ class FanOut:
     def _deliver_state(self, session: Session, message: dict[str, Any], look: bool) -> None:
         if look:
             message["look"] = True
-        self._sheet_once(session, message, look)
-        session.deliver(message)
-
-    def _sheet_once(self, session: Session, message: dict[str, Any], look: bool) -> None:
-        """Leave out the score sheet when this viewer was last sent the same one, and send a JSON reader only the
-        rows it lacks: the sheet changes once a round, was most of every state's bytes and encoding time, and the
-        whole of it at every round's end made round ends grow dearer with every round (issue #18). It is sent whole
-        with the game's first state, a redraw (``look``: ``/look``, sitting down, watching) and to a new viewer; a
-        state without ``sheet`` means "as before", ``sheet_add`` "as before and these rows" (docs/protocol.md)."""
-        if self.table.game is None or "sheet" not in message:
-            return
-        sheet: list[dict[str, Any]] = message["sheet"]
-        start = self._sheet_from(session, sheet, look)
-        if start >= 0:
-            del message["sheet"]
-            if start < len(sheet):
-                message["sheet_add"] = sheet[start:]
-
-    def _sheet_from(self, session: Session, sheet: list[dict[str, Any]], look: bool) -> int:
-        """From which row ``session`` is to be sent ``sheet`` (``_sheet_once``'s rule): -1 the whole sheet, its
-        length none of it, else the rows from there on (to a JSON reader only: a terminal's renderer draws the
-        sheet a state carries, whole); taken as sent."""
         table = self.table
-        had = session.sheet_sent
-        rows, json = len(sheet), session.mode == "json"
-        if look or had is None or had[0] != table.id or had[1] != table.games_played or had[2] > rows \
-                or (had[2] < rows and not (json and had[3])):  # rows are added only to a sheet sent as JSON
-            session.sheet_sent = (table.id, table.games_played, rows, json)
-            return -1
-        # held as JSON still only if it was and no /mode since
-        session.sheet_sent = (table.id, table.games_played, rows, json and had[3])
-        return had[2]
+        if table.game is not None:
+            sheet_once(session, message, look, table.id, table.games_played)
+        session.deliver(message)
 
     def send_states(self, look: Session | None = None, skip: Collection[str] = ()) -> None:
         """A fresh state to every connected person watching or seated but those named in ``skip`` (sent theirs
@@ -371,7 +344,7 @@ class FanOut:
         """The states of viewers that read JSON lines and nothing else (``Session.wants_text``), made from the
         views as the engine's ``split_views`` splits them and encoded by the renderer (``jsonl.SplitStates``):
         the table's fields put into the part all views share, each viewer's own moves into their own part, the
-        score sheet (or its new rows) only to those who have not had it (``_sheet_once``). The same fields as each
+        score sheet (or its new rows) only to those who have not had it (:mod:`.sheets`). The same fields as each
         one's whole state (``_in_the_game``). False, with nothing sent, for a game whose views cannot be split."""
         table = self.table
         game = table.game
@@ -388,7 +361,7 @@ class FanOut:
         for i in range(len(viewers)):  # by index: see ``_viewer_seats``
             s, at, seat, own = viewers[i], seated[i], in_game[i], owns[i]
             own["legal"] = self._legal(s, seat, own["legal"], alike)
-            s.deliver_text(texts.text(at, own, self._sheet_from(s, sheet, s is look)))
+            s.deliver_text(texts.text(at, own, sheet_from(s, sheet, s is look, table.id, table.games_played)))
         return True
 
     def _body(self, game: Game, common: dict[str, Any], people: dict[str, dict[str, Any]],
