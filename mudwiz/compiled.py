@@ -16,8 +16,8 @@ from pathlib import Path
 HOT = (
     "games.base", "games.wizard", "games.witches",
     "table.__init__", "table.botdriver", "table.botseat", "table.core", "table.fanout", "table.journal",
-    "table.options", "table.pacing", "table.recording", "table.roster", "table.seating", "table.sheets",
-    "table.state", "table.timers",
+    "table.options", "table.pacing", "table.players", "table.recording", "table.roster", "table.seating",
+    "table.sheets", "table.state", "table.timers",
     "render.jsonl", "connection", "session", "lobby", "outflow",
 )
 

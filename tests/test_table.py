@@ -135,7 +135,7 @@ def test_only_the_host_sets_options_and_bad_ones_are_refused_with_the_reason() -
     with pytest.raises(BadOption, match="only 10 rounds"):  # ...but 6 players have 10
         dispatch(lobby, people[0], "/start")
     assert lobby.tables[1].game is None
-    assert lobby.tables[1].config.current()["hiddentip"] is True
+    assert lobby.tables[1].current_options()["hiddentip"] is True
 
 
 def test_moves_out_of_turn_and_before_the_start_are_refused_clearly() -> None:
@@ -306,9 +306,9 @@ def test_a_timed_reveal_is_ended_by_the_table_after_its_seconds() -> None:
 def test_an_optional_number_option_can_be_switched_off_again_and_needs_a_value_otherwise() -> None:
     clock, lobby, people = setup()
     dispatch(lobby, people[0], "/option rounds 3")
-    assert lobby.tables[1].config.current()["rounds"] == 3
+    assert lobby.tables[1].current_options()["rounds"] == 3
     dispatch(lobby, people[0], "/option rounds off")
-    assert lobby.tables[1].config.current()["rounds"] is None
+    assert lobby.tables[1].current_options()["rounds"] is None
     with pytest.raises(BadOption, match="needs a value"):
         dispatch(lobby, people[0], "/option confirm")
     dispatch(lobby, people[0], "/start")

@@ -3,8 +3,9 @@
 The table itself keeps the game (start, moves, abandonment, closing) and ties the parts together: who is here
 (:mod:`.seating`), what the host chose (:mod:`.options`), its clocks (:mod:`.timers`) and what happens when
 people do not move (:mod:`.pacing`), its computer players (:mod:`.botdriver`) and what each viewer is sent
-(:mod:`.fanout`). The lobby, the commands and the tests know the table by the names below, which forward to the
-part whose job it is. It drives any engine through the game interface and never writes bytes.
+(:mod:`.fanout`). The lobby, the commands and the tests know the table by the names below and its state's
+(:mod:`.state`), some of which forward to the part whose job it is. It drives any engine through the game
+interface and never writes bytes.
 """
 
 from __future__ import annotations
@@ -47,8 +48,9 @@ class TableServices:
 
 class Table(TableState):
     """Everything about one table except the rules (the engine's) and the bytes (the connections'): its state
-    (:mod:`.state`, which every part reads) and what changes it. The parts are handed the state and the few calls
-    of the table they make (``played``, ``people_changed``, ``act``), never the table itself."""
+    (:mod:`.state`) and what changes it. Each part is handed the table typed as its state, which is all it reads
+    and sets, and the few calls of the table it makes (``played``, ``people_changed``, ``act``, ``stopping``):
+    the effects of what a part does are the table's to apply, here."""
 
     def __init__(
         self,

@@ -10,7 +10,7 @@ from mudwiz.games.base import Event, Game, TimedReveal
 from mudwiz.ratings import RatingBoard
 from mudwiz.render import jsonl
 from mudwiz.session import Session
-from mudwiz.table.botseat import is_stand_in, seat_kind
+from mudwiz.table.players import Players
 from mudwiz.table.sheets import sheet_from, sheet_once
 from mudwiz.table.state import TableState
 
@@ -45,12 +45,10 @@ class FanOut:
     def __init__(self, table: TableState, board: RatingBoard | None) -> None:
         """``board``: the ratings shown with each player (None: a server that keeps no records)."""
         self.table = table
-        self.board = board
+        self.players = Players(table, board)
         # the game's seats by lower-cased player name, for the game they were worked out for: a game's players
         # never change, and every viewer's seat is looked up in them on every move
         self._seats_of: tuple[Game | None, dict[str, int]] = (None, {})
-        # the last ``who_is_who`` made with every holder of a seat connected, for its game and those holders
-        self._people: tuple[Game, list[Session | None], dict[str, dict[str, Any]]] | None = None
         # the states of JSON readers, encoded from the split views (``_send_texts``)
         self._texts = jsonl.SplitStates()
         # the views of a round's end as ``_split`` keeps them: the game, its move count and options then, the part
@@ -118,7 +116,7 @@ class FanOut:
             return {**self._alike()["heads"][seated], **self._before_the_game(session, seated=seated)}
         seat, alike = self._game_seat(session, seated), self._alike()
         return self._in_the_game(session, seat, table.game.views([seat], [alike["heads"][seated]])[0],
-                                 people or self.who_is_who(), alike)
+                                 people or self.players.who_is_who(), alike)
 
     def _alike(self) -> dict[str, Any]:
         """What every viewer's state of one update has alike, besides the engine's shared view: worked out once."""
@@ -147,49 +145,16 @@ class FanOut:
             "waiting": [],
             "you": session.name if seated else None,
             "players": [{"name": s.name, "score": 0, "bot": s.is_bot, "rating": self.rating(s.name, s)}
-                        for s in table.roster.seats],
+                        for s in table.seats],
             "hand": [],
             "trick": [],
             "trump": {"suit": None, "card": None},
-            "options": table.config.current(),
+            "options": table.current_options(),
             "table_options": table.table_options,
             "min_players": table.game_class.min_players,
             "max_players": table.game_class.max_players,
             "legal": ["/start"] if can_start else [],
         }
-
-    def who_is_who(self) -> dict[str, dict[str, Any]]:
-        """What only the table knows of each of the game's players, by lower-cased name, the same for every
-        viewer: whether a bot holds the seat, whether they are away and for how long, a stand-in, their rating."""
-        table = self.table
-        game = table.game
-        assert game is not None
-        roster = table.roster
-        holders = [roster.seated(name) for name in game.players]  # None once they left a finished game
-        connected = [h is not None and h.connected for h in holders]
-        # The same holders, all connected, in a game still running: nothing here has changed (a session's kind is
-        # fixed, ratings change at a game's end), and building it was a tenth of a state's cost (issue #18).
-        steady = all(connected) and not game.finished
-        known = self._people
-        if steady and known is not None and known[0] is game and known[1] == holders:
-            return known[2]
-        now = table.clock.seconds()
-        board = self.board
-        failed = board.failed if board is not None else 0
-        people = {}
-        for name, holder, on in zip(game.players, holders, connected, strict=True):
-            away = not on
-            fields: dict[str, Any] = {"bot": holder is not None and holder.is_bot, "away": away,
-                                      "stand_in": is_stand_in(holder),
-                                      "rating": self.rating(name, holder)}
-            key = name.lower()
-            if away and (until := roster.away_until.get(key)) is not None:
-                fields["away_for"] = max(0, round(until - now))
-            people[key] = fields
-        if board is not None and board.failed != failed:  # a rating not read: asked again on the next update
-            steady = False
-        self._people = (game, holders, people) if steady else None
-        return people
 
     def _in_the_game(self, session: Session, seat: int | None, view: dict[str, Any],
                      people: dict[str, dict[str, Any]], alike: dict[str, Any]) -> dict[str, Any]:
@@ -235,13 +200,7 @@ class FanOut:
         fields["moves"] = alike["moves"]
 
     def rating(self, name: str, holder: Session | None) -> int | None:
-        """The rating shown for a seat in this table's game, from the ratings in memory (no read of the store for
-        a state): a person's (a stand-in's: the person's), a bot level's fixed entry; None for a guest, a player
-        not rated yet, or a server that keeps no records."""
-        board = self.board
-        if board is None:
-            return None
-        return board.for_seat(name, "person" if holder is None else seat_kind(holder), self.table.name)
+        return self.players.rating(name, holder)
 
     def game_seat(self, session: Session) -> int | None:
         """The engine's seat of ``session``, or None if it holds none. Found by name in the game's players: after
@@ -265,7 +224,7 @@ class FanOut:
         """``session``'s state (``state_for``); encoded here from the split views (``_send_texts``) for a viewer
         that reads JSON text, as a round's end sends each ``/ok``'s confirmer theirs from the views it keeps."""
         if self.table.game is not None and session.wants_text():
-            people = people or self.who_is_who()
+            people = people or self.players.who_is_who()
             if self._send_texts([session], session if look else None, people, self._alike()):
                 return
         self._deliver_state(session, self.state_for(session, people), look)
@@ -291,7 +250,7 @@ class FanOut:
             for s in viewers:
                 self.send_state(s, look=s is look)
             return
-        people, alike = self.who_is_who(), self._alike()
+        people, alike = self.players.who_is_who(), self._alike()
         texts: list[Session] = []
         others: list[Session] = []
         for s in viewers:

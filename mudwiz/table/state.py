@@ -118,6 +118,9 @@ class TableState:
     def option_rows(self) -> list[dict[str, Any]]:
         return self.config.rows()
 
+    def current_options(self) -> dict[str, Any]:
+        return self.config.current()
+
     # ------------------------------------------------------------ the table as the lobby lists it
 
     def summary(self) -> dict[str, Any]:
