@@ -31,7 +31,8 @@ def game_modules(package: Path = PACKAGE) -> tuple[str, ...]:
 HOT = (
     "games.base", *game_modules(),
     "table.__init__", "table.botdriver", "table.botseat", "table.core", "table.fanout", "table.journal",
-    "table.options", "table.pacing", "table.recording", "table.seating", "table.timers",
+    "table.options", "table.pacing", "table.players", "table.recording", "table.roster", "table.seating",
+    "table.sheets", "table.state", "table.timers",
     "render.jsonl", "connection", "session", "outflow",
     "lobby.__init__", "lobby.core", "lobby.directory", "lobby.keeping", "lobby.names", "lobby.people", "lobby.tables",
     "envelope", "hints", "passwords", "replies",  # the connection's parts
