@@ -1,7 +1,7 @@
 """Which modules the build compiles with mypyc (setup.py), and whether this install runs them compiled.
 
 The modules on a move's path, from the command to the bytes written: each one is plain typed Python, and the
-pure-Python install runs the same source (docs/performance.md, "The ninth round").
+pure-Python install runs the same source (docs/performance.md, "Settings that matter for speed").
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ def _stdlib(message: Any) -> str:
 def _choose_dumps() -> Callable[[Any], str]:
     """The standard library's encoder, or orjson's where it is installed (``pip install 'mudwiz[fast]'``) and not
     refused (``MUDWIZ_JSON=stdlib``): the same bytes ten times faster, and encoding states was a quarter of a
-    move's cost (issue #18; bench/load.py measures both). A message orjson cannot take (an integer past 64
+    move's cost (bench/load.py measures both). A message orjson cannot take (an integer past 64
     bits, a key that is not a string) goes to the standard library. No message has such keys, and orjson's
     ``OPT_NON_STR_KEYS``, which would take them, more than doubles the time of every other message."""
     if os.environ.get("MUDWIZ_JSON", "").lower() == "stdlib":
@@ -50,7 +50,7 @@ _EXACT_IDS = (int, str, bool, type(None))
 
 def _choose_loads() -> Callable[[str], Any]:
     """How a JSON request line is read: with orjson where it encodes (``dumps``), a seventh of the standard
-    library's time (its decoder was 2 % of a command's CPU, issue #18), but only where the two read what the server
+    library's time (its decoder was 2 % of a command's CPU), but only where the two read what the server
     uses alike: an object, its ``id`` and its ``cmd`` string. Anything orjson refuses (NaN, 1e400, nesting past
     1,024, lone surrogates), or a request whose ``id`` or ``cmd`` it might read differently, is read by the
     standard library, whose value, verdict and error message stand."""

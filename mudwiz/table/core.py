@@ -259,7 +259,7 @@ class Table(TableState):
         if self.game.finished:
             # the moves by count: the game's record holds them (``/game ID``, ``mudwiz export``), or the log line
             # saying it was not stored does; printed whole here they cost 0.4 ms of the reactor's time a game, and
-            # 200 tables ending together waited 80 ms for their log lines (issue #18)
+            # 200 tables ending together waited 80 ms for their log lines
             log.info("table {table} game over seed={seed} moves={moves}", table=self.id, seed=self.game.seed,
                      moves=len(self.game.log))
             self.recording.finish("finished")

@@ -184,7 +184,7 @@ class FanOut:
         of an update), the table's options, who has confirmed (unless ``confirmed`` is False: the caller adds
         it), its moves."""
         # typed, so that a compiled build (mudwiz/compiled.py) updates the dicts and lower-cases the names in C
-        # rather than by Python method calls: this ran on every update (issue #18)
+        # rather than by Python method calls: this ran on every update
         players: list[dict[str, Any]] = fields["players"]
         merged: dict[int, list[dict[str, Any]]] = alike["merged"]
         if id(players) not in merged:
@@ -276,7 +276,7 @@ class FanOut:
         """``game.split_views(seats)``, kept through a round's end: between its ``/ok``s nothing in the game
         changes (the table's move count, bumped by every change, says so; an option set meanwhile is looked at
         too), yet each ``/ok`` sends states, its confirmer's at once and the others' at the batch's end, and
-        building the views again for each was most of a round end's cost (issue #18). Hands out copies of the
+        building the views again for each was most of a round end's cost. Hands out copies of the
         parts kept, which the caller changes (their lists and the players' entries are shared, as within one
         update). The players' entries are copied too: the table's fields are put into them (``_table_fields``),
         and one put in for a player away then (``away_for``) must not stay once they are back."""
@@ -328,7 +328,7 @@ class FanOut:
         """The fields all of an update's states share but ``confirmed``, encoded, with the closing brace. At a
         round's end, as long as the views are kept (``_split``), the same players' fields (``who_is_who``'s
         very dict: it is made anew when anyone's changes) and the same table options, the text made for the
-        round's last move: each ``/ok`` sends states, and only ``confirmed`` tells them apart (issue #18)."""
+        round's last move: each ``/ok`` sends states, and only ``confirmed`` tells them apart."""
         kept, known = self._round_end, self._round_end_body
         at_round_end = game.phase == "roundend" and kept is not None
         if at_round_end and known is not None and known[0] is kept and known[1] is people \

@@ -37,7 +37,7 @@ class Journal:
         self.node = node
         self.stopped = False
         # Grouped (a running server's): moves wait here for ``commit``, which runs before any output leaves
-        # (mudwiz/outflow.py) and so once a reactor turn, instead of a transaction a move (issue #18).
+        # (mudwiz/outflow.py) and so once a reactor turn, instead of a transaction a move.
         self.grouped = False
         self.pending: list[tuple[TableJournal, TableMove]] = []
 

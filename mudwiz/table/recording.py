@@ -130,7 +130,7 @@ class GameRecording:
         table how they moved, and show them at it (nothing is sent when none moved). Read where the record was
         written (``Records.read``), not on the reactor's thread: there each read waited for the store's lock, which
         the thread holds through every record it commits, and 200 tables ending their games together made the
-        reactor wait for 200 commits (issue #18)."""
+        reactor wait for 200 commits."""
         board = self.board
         if board is None:
             return

@@ -20,7 +20,7 @@ class Roster:
         # the journal's header names them with the watchers here, so a restart meanwhile keeps their watch too
         self.watch_until: dict[str, tuple[str, float]] = {}
         # seats by lower-cased name, as of ``_indexed`` (the seats when it was made): looked up several times a
-        # move, so not a scan of the seats with ``lower()`` each time (issue #18)
+        # move, so not a scan of the seats with ``lower()`` each time
         self._index: dict[str, int] = {}
         self._indexed: list[Session] = []
 
