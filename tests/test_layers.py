@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Set
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -402,3 +402,79 @@ def wizard_thing():  # 11
     lines = sorted({int(hit.split(":")[1].split()[0]) for hit in game_knowledge(planted, known)})
     assert lines == [2, 3, 4, 5, 6, 8, 9, 10, 11, 12], game_knowledge(planted, known)
     assert all(hit.startswith("mudwiz.client.x:") for hit in game_knowledge(planted, known))
+
+
+# ---------------------------------------------------------------- the layers as docs/architecture.md states them
+
+ARCHITECTURE = ROOT.parent / "docs" / "architecture.md"
+LayerTable = list[tuple[int, list[str]]]
+
+
+def doc_layers(text: str) -> LayerTable:
+    """The rows of the architecture page's layer table: (layer, the modules it names), bottom to top."""
+    rows = []
+    for line in text.splitlines():
+        row = re.match(r"\| (\d+) \| (.*?) \|", line)
+        if row:
+            rows.append((int(row.group(1)), re.findall(r"`(mudwiz[\w.*]*)`", row.group(2))))
+    return rows
+
+
+def layer_of(module: str, table: LayerTable, packages: Set[str] = frozenset()) -> int | None:
+    """The layer of the most specific entry naming ``module``: its own name, else the longest package above it.
+    ``mudwiz.games.*`` names the packages inside ``mudwiz.games`` and their modules (a game's package), not the
+    modules of ``mudwiz.games`` itself; ``mudwiz`` names the package's ``__init__`` alone."""
+    best: tuple[int, int] | None = None
+    for layer, names in table:
+        for name in names:
+            inside = name.removesuffix("*")
+            if name == module:
+                fit = 1 << 20
+            elif name.endswith(".*") and module.startswith(inside) and (
+                    "." in module[len(inside):] or module in packages):
+                fit = len(name)
+            elif "." in name and not name.endswith(".*") and module.startswith(name + "."):
+                fit = len(name)
+            else:
+                continue
+            if best is None or fit > best[0]:
+                best = (fit, layer)
+    return best[1] if best else None
+
+
+def doc_breaches(modules: Mapping[str, tuple[str, bool]], table: LayerTable) -> list[str]:
+    """Each module the table does not place, and each import of a module of a higher layer than its importer's."""
+    packages = {m for m, (_, package) in modules.items() if package}
+    out = [f"{m} is in no layer of docs/architecture.md" for m in modules if layer_of(m, table, packages) is None]
+    for i in all_imports(modules):
+        here, there = layer_of(i.source, table, packages), layer_of(i.target, table, packages)
+        if here is not None and there is not None and there > here:
+            out.append(f"{i}: layer {here} imports layer {there}")
+    return out
+
+
+def test_every_import_points_down_the_layers_the_architecture_page_states() -> None:
+    table = doc_layers(ARCHITECTURE.read_text(encoding="utf-8"))
+    assert [layer for layer, _ in table] == list(range(1, len(table) + 1)), "the layers are numbered 1, 2, ..."
+    assert doc_breaches(sources(), table) == []
+
+
+def test_the_page_s_layers_catch_an_upward_import_and_an_unplaced_module() -> None:
+    page = ("| layer | modules | what |\n| --- | --- | --- |\n| 1 | `mudwiz` `mudwiz.errors` | ground |\n"
+            "| 2 | `mudwiz.games` | rules |\n| 3 | `mudwiz.games.*` `mudwiz.net.tcp` | a game |\n"
+            "| 4 | `mudwiz.net` | net |\n")
+    table = doc_layers(page)
+    assert table == [(1, ["mudwiz", "mudwiz.errors"]), (2, ["mudwiz.games"]),
+                     (3, ["mudwiz.games.*", "mudwiz.net.tcp"]), (4, ["mudwiz.net"])]
+    assert [layer_of(m, table, {"mudwiz.games.wizard"}) for m in ("mudwiz", "mudwiz.games.base", "mudwiz.games.wizard",
+                                         "mudwiz.games.wizard.engine", "mudwiz.net.tcp", "mudwiz.net.telnet",
+                                         "mudwiz.lobby")] == [1, 2, 3, 3, 3, 4, None]
+    modules = made_up(
+        mudwiz__init="", mudwiz__errors="", mudwiz__games__init="", mudwiz__games__base="from mudwiz.errors import x\n",
+        mudwiz__games__wizard__engine="from mudwiz.games.base import Game\n",
+        mudwiz__net__tcp="def f():\n    from mudwiz.net.telnet import T\n", mudwiz__net__telnet="",
+        mudwiz__lobby="",
+    )
+    assert doc_breaches(modules, table) == [
+        "mudwiz.lobby is in no layer of docs/architecture.md",
+        "mudwiz.net.tcp:2 imports mudwiz.net.telnet: layer 3 imports layer 4"]
