@@ -1,9 +1,9 @@
-"""The build: pyproject.toml says what mudwiz is; this adds the hot modules compiled with mypyc (issue #18).
+"""The build: pyproject.toml says what mudwiz is; this adds the hot modules compiled with mypyc.
 
 A move's path (the rules engines, the table, the fan-out, the connection) is plain typed Python; mypyc compiles
 those modules to C extensions that run the same code with ~30 % less CPU, which brings a server with 200 busy
-tables closer to the turn latency target, not yet within it (docs/performance.md, "The ninth round"). The list is
-``mudwiz/compiled.py`` (a module the server imports from to say which of them are compiled).
+tables closer to the turn latency target, not yet within it (docs/performance.md, "Settings that matter for
+speed"). The list is ``mudwiz/compiled.py`` (a module the server imports from to say which of them are compiled).
 
 Compiling needs a C compiler and Python's headers. Without them, or with ``MUDWIZ_COMPILE=0``, mudwiz installs
 as pure Python, the same code at its interpreted speed: the build says why, and nothing else changes.

@@ -1,4 +1,4 @@
-"""Several processes as one server: what the cluster costs and what it gains (issue #21).
+"""Several processes as one server: what the cluster costs and what it gains.
 
 Starts a throwaway Redis and PostgreSQL (tests/redisserver.py, tests/pgserver.py, as the tests do), then N
 ``mudwiz serve`` nodes on loopback, each on its own port, sharing them (``MUDWIZ_REDIS_URL``,

@@ -1,4 +1,4 @@
-"""How much load does mudwiz carry? The project's load benchmark, against the bare Twisted floor (issue #18).
+"""How much load does mudwiz carry? The project's load benchmark, against the bare Twisted floor.
 
 Each measurement runs against a real ``mudwiz serve`` and, alternately in the same invocation, against
 ``bench/baseline.py`` (the bare Twisted floor: a line server speaking just enough of the JSON protocol, whose
@@ -582,9 +582,9 @@ def turn_kinds(timed: list[tuple[float, float, str]]) -> str:
     """The turns by what move was answered by what offer (``play>play``; ``play>ok``: a round's last card, answered
     by its result; ``bid>bid``), each kind's share, p50 and p99 (ms), its share of the slowest 1 % of all turns,
     and in how many of the window's 100 ms slices those slowest turns came: the slowest turns of a few slices are
-    a burst of work that every table met at once (docs/performance.md, the twelfth round); and the p99 of each
+    a burst of work that every table met at once (docs/performance.md, "What bounds the turn p99"); and the p99 of each
     second of the window, its median and the dearest (a window that holds every table's game end: the
-    fourteenth round)."""
+    same section)."""
     if not timed:
         return "turns by kind: none"
     cut = pct([lat for _, lat, _ in timed], 99)
@@ -617,8 +617,8 @@ def turn_slices(timed: list[tuple[float, float, str]], first: float) -> str:
     """Where a p99 comes from, by the window's 100 ms slices: how far turns spread within a slice (the median
     slice's p95 over its p50: the server's order of work, as its turns come), and how far the slices' medians
     spread over the window (the work itself, as it comes and goes): the tenth of the slices in which most
-    tables' rounds ended (turns answered by ``/ok``) against the rest (docs/performance.md, the seventeenth
-    round)."""
+    tables' rounds ended (turns answered by ``/ok``) against the rest (docs/performance.md, "What bounds the
+    turn p99")."""
     slices: dict[int, list[float]] = {}
     ends: dict[int, int] = {}
     for when, lat, what in timed:

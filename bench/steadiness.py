@@ -1,6 +1,6 @@
 """How steady is this machine's CPU? A fixed loop of Python, its work counted per quarter second of its own CPU time.
 
-A saturated server's latency tail is set by its slowest stretches (bench/load.py, issue #18): if the machine itself
+A saturated server's latency tail is set by its slowest stretches (bench/load.py): if the machine itself
 runs a fixed piece of Python at half speed for a second now and then (another tenant of the host, a sibling
 hyperthread, a lowered clock), a server that is busy all the time has half its throughput in that second, and
 every turn then takes twice as long. This measures that alone, with nothing else running: each window's work as

@@ -1,4 +1,4 @@
-"""Registered names (issue #17): argon2id password hashes in the store, and how many wrong guesses are allowed.
+"""Registered names: argon2id password hashes in the store, and how many wrong guesses are allowed.
 
 Hashing and verifying cost tens of milliseconds and 64 MiB by design (argon2id is memory-hard, so guessing with
 a GPU is dear): they run through ``work``, the server's password threads (service.py), never on the reactor

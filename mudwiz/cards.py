@@ -24,7 +24,7 @@ class Action(NamedTuple):
 
     A named tuple, not a dataclass: a move is parsed, normalised and looked up in the legal ones on every command,
     and a tuple's equality, hashing and construction run in C, where a dataclass's generated methods ran as
-    Python (issue #18)."""
+    Python."""
 
     verb: str
     args: tuple[str, ...] = ()

@@ -68,7 +68,7 @@ def positive(text: str) -> int:
 
 # The cyclic garbage collector's thresholds for a running server (the defaults: 700, 10, 10). A move allocates a few
 # hundred dicts and lists (every viewer's state), so at 700 a young collection ran every few moves: some 5 % of a
-# command's CPU (issue #18). Garbage is still collected, every 20,000 allocations rather than 700.
+# command's CPU. Garbage is still collected, every 20,000 allocations rather than 700.
 GC_THRESHOLDS = (20_000, 20, 100)
 
 

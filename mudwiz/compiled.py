@@ -1,7 +1,7 @@
 """Which modules the build compiles with mypyc (setup.py), and whether this install runs them compiled.
 
 The modules on a move's path, from the command to the bytes written: each one is plain typed Python, and the
-pure-Python install runs the same source (docs/performance.md, "The ninth round").
+pure-Python install runs the same source (docs/performance.md, "Settings that matter for speed").
 """
 
 from __future__ import annotations
@@ -31,7 +31,8 @@ def game_modules(package: Path = PACKAGE) -> tuple[str, ...]:
 HOT = (
     "games.base", *game_modules(),
     "table.__init__", "table.botdriver", "table.botseat", "table.core", "table.fanout", "table.journal",
-    "table.options", "table.pacing", "table.recording", "table.seating", "table.timers",
+    "table.options", "table.pacing", "table.players", "table.recording", "table.roster", "table.seating",
+    "table.sheets", "table.state", "table.timers",
     "render.jsonl", "connection", "session", "outflow",
     "lobby.__init__", "lobby.core", "lobby.directory", "lobby.keeping", "lobby.names", "lobby.people", "lobby.tables",
     "envelope", "hints", "passwords", "replies",  # the connection's parts

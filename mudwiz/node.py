@@ -1,4 +1,4 @@
-"""Which process of a several-process server this is (issue #21): ``MUDWIZ_NODE`` names it, and the table journal
+"""Which process of a several-process server this is: ``MUDWIZ_NODE`` names it, and the table journal
 keeps it with each table it hosts, so that a process restarts with its own tables and another can claim those of a
 process that died (``Store.claim_tables``). Unset or empty: the single-process server, which hosts every table."""
 

@@ -96,7 +96,7 @@ class FailureLimit:
         self.longest = longest
         self.keys: dict[str, _Failures] = {}
         # key -> the parties that answered rightly, latest last (a tuple: most keys have one, and a guest's name is
-        # one a connection, whose idle cost issue #18 counts)
+        # one a connection, whose idle memory the 10,000-login benchmark counts)
         self.trusted: dict[str, tuple[str, ...]] = {}
 
     def wait(self, key: str, party: str = "") -> float:

@@ -1,4 +1,4 @@
-"""Ratings (issue #17): one a registered player a game, updated by every finished game with openskill's
+"""Ratings: one a registered player a game, updated by every finished game with openskill's
 Plackett-Luce model (Weng and Lin's Bayesian approximation: any number of players, shared places).
 
 The maths is here and nowhere else; the store (mudwiz/store/) only reads and writes rows, and calls ``rate_game``
@@ -117,7 +117,7 @@ class RatingBoard:
     who dropped, a rated game's absent players) would stay for ever: past ``LIMIT`` names the oldest read goes,
     to be read again if it is shown again."""
 
-    LIMIT = 20_000  # ~10 MB at most; twice the 10,000 people online that issue #18 measures
+    LIMIT = 20_000  # ~10 MB at most; twice the 10,000 people online that bench/load.py's idle mode logs in
     RETRY = 5.0  # seconds before a name whose read the store refused is asked of it again
 
     def __init__(self, store: Store, clock: Callable[[], float] = time.monotonic) -> None:

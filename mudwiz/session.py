@@ -9,15 +9,52 @@ network edge thin.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from mypy_extensions import mypyc_attr
 
 from mudwiz.errors import BadCommand
 
 if TYPE_CHECKING:
-    from mudwiz.games.base import Event
-    from mudwiz.table import Table
+    from mudwiz.games.base import Event, Game
+
+class Seats(Protocol):
+    """Who holds which seat at a table (``mudwiz.table.roster.Roster``), as far as a session's table is asked."""
+
+    def own_seat(self, session: Session) -> int | None: ...
+
+
+class Place(Protocol):
+    """The table a session is at (``mudwiz.table.Table``), as the lobby, the commands and the connection reach it
+    through the session. Declared here, not imported: the table layer stands on the session, so the session
+    naming the table, even in a type hint, made the two one circle of imports."""
+
+    @property
+    def id(self) -> int: ...
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def game(self) -> Game | None: ...
+
+    @property
+    def game_class(self) -> type[Game]: ...
+
+    @property
+    def seats(self) -> list[Session]: ...
+
+    @property
+    def roster(self) -> Seats: ...
+
+    def seat_of(self, name: str) -> int | None: ...
+
+    def act(self, session: Session, text: str) -> None: ...
+
+    def chat(self, session: Session, text: str) -> None: ...
+
+    def send_state(self, session: Session, look: bool = False) -> None: ...
+
 
 MODES = ("ansi", "ascii", "json")
 # /mode cp437: the ansi mode in the IBM PC code page, for BBS terminals (SyncTERM, NetRunner) that show no UTF-8
@@ -41,7 +78,7 @@ class Session:
         # encodes output to it and decodes input from it
         self.charset = "utf-8"
         self.charset_before: str | None = None  # the charset before /mode cp437 changed it, put back by another /mode
-        self._table: Table | None = None
+        self._table: Place | None = None
         # At a table another process of the cluster hosts: (node, table id, seated); that process plays it, and
         # this one forwards the user's table commands there (mudwiz/cluster/). None: at no table elsewhere.
         self.elsewhere: tuple[str, int, bool] | None = None
@@ -57,12 +94,12 @@ class Session:
         self.ignoring: set[str] | None = None
 
     @property
-    def table(self) -> Table | None:
+    def table(self) -> Place | None:
         """The table of this process the user is at (seated or watching), None in the lobby."""
         return self._table
 
     @table.setter
-    def table(self, table: Table | None) -> None:
+    def table(self, table: Place | None) -> None:
         moved = table is not self._table
         self._table = table
         if moved:

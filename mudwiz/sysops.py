@@ -1,4 +1,4 @@
-"""Sysops (issue #17): accounts given the ``sysop`` role by ``mudwiz admin grant NAME sysop`` may kick, ban,
+"""Sysops: accounts given the ``sysop`` role by ``mudwiz admin grant NAME sysop`` may kick, ban,
 announce and shut the server down; and the bans they make are checked here, at connection and at login.
 
 The role is read from the store each time a sysop command runs (one indexed read), so a grant or a revoke made

@@ -81,7 +81,7 @@ class Run:
                 dispatch(self.lobby, p, "/ok")
                 return
             if legal and p.name in p.last_state().get("waiting", ()):
-                move = self.table.any_move(self.table.seat_of(p.name))
+                move = self.table.bots.any_move(self.table.seat_of(p.name))
                 assert move is not None
                 dispatch(self.lobby, p, "/" + move)
                 return

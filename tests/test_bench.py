@@ -50,7 +50,7 @@ def test_fuzz_bench_prints_its_figures() -> None:
 
 
 def test_load_bench_quick_prints_figures_and_ratios_for_each_mode() -> None:
-    """``bench/load.py --quick`` in each mode (issue #18): it runs both servers and prints its figure lines and the
+    """``bench/load.py --quick`` in each mode: it runs both servers and prints its figure lines and the
     ratio line; the figures themselves are never checked."""
     for mode, label, keys in (("idle", "50 conns", ("login s", "KB/conn")),
                               ("play", "4 tables", ("moves/s", "cpu µs/cmd", "move p99", "turn p99", "µs/cmd 1 s min",

@@ -1,4 +1,4 @@
-"""The good Wizard bot naming trump blind (issue #15): under ``clairvoyance`` a player sees every card of round 1
+"""The good Wizard bot naming trump blind: under ``clairvoyance`` a player sees every card of round 1
 but their own, which shows as ``?``. When a Wizard was turned, ``choose_trump`` looked ``?`` up as a card
 (``KeyError: '?'``, about 4 games in 120) and the table covered with a random move.
 """

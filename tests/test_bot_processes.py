@@ -1,4 +1,4 @@
-"""Bots thinking in worker processes (issue #18): the same choices as in the server's own interpreter, games
+"""Bots thinking in worker processes: the same choices as in the server's own interpreter, games
 played to the end through a real server's worker, a dead worker replaced, and no worker outliving its server."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The move's path compiled with mypyc (setup.py, mudwiz/compiled.py): that an install which can compile does, so
 that this suite tests what a server runs; that an edit a stale build would hide is caught; and what compiling
-changed in the engines' behaviour (docs/performance.md, the ninth round)."""
+changed in the engines' behaviour (docs/performance.md, "Settings that matter for speed")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A round end's ``/ok``s (issue #18): people confirm together, as a round's result reaches them all at once. Each
+"""A round end's ``/ok``s: people confirm together, as a round's result reaches them all at once. Each
 one who confirms gets their own state at once, before their reply (docs/protocol.md: the messages a command causes
 come before its reply); everyone else's state showing it is sent once the batch of output ends (a line's, or on a
 running server a reactor turn's), once for all the ``/ok``s in it, and not at all when the last one dealt the next

@@ -59,7 +59,7 @@ def play(game: str, players: int, options: list[str]) -> list[tuple[dict[str, An
         if "/ok" in legal:
             dispatch(lobby, host, "/ok")
         elif "host" in host.last_state()["waiting"]:
-            dispatch(lobby, host, "/" + str(table.any_move(table.seat_of("host"))))
+            dispatch(lobby, host, "/" + str(table.bots.any_move(table.seat_of("host"))))
         else:
             clock.advance(1)
     assert table.game is not None and table.game.finished

@@ -1,4 +1,4 @@
-"""What a table update costs to send (issue #18): the score sheet once a change, nothing built for bots, one copy
+"""What a table update costs to send: the score sheet once a change, nothing built for bots, one copy
 of the sheet shared by every view; and the terminal client keeps the sheet a state leaves out."""
 
 from __future__ import annotations

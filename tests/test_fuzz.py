@@ -1,4 +1,4 @@
-"""Fuzzing over loopback (issue #15): a few seconds of junk from many raw connections, in every output mode and
+"""Fuzzing over loopback: a few seconds of junk from many raw connections, in every output mode and
 every place a user can be, while JSON clients play Wizard with bots and a monitor times ``/who``.
 
 The server must come out alive, with no traceback in its log, no ``internal error`` sent to anyone, every

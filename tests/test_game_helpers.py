@@ -1,4 +1,4 @@
-"""The engines' shared helpers that stand in for the standard library's (issue #18): ``shuffle`` must deal what
+"""The engines' shared helpers that stand in for the standard library's: ``shuffle`` must deal what
 ``random.shuffle`` deals from the same seed, or every stored game and journaled table would replay differently;
 ``plain_copy`` must copy a score sheet as ``copy.deepcopy`` does, sharing nothing a reader could change."""
 

@@ -1,4 +1,4 @@
-"""The table journal's moves kept in the order written (schema version 7, issue #18), on both backends (the
+"""The table journal's moves kept in the order written (schema version 7), on both backends (the
 ``backend`` fixture: a real SQLite file and a real PostgreSQL database): a journal of version 6 keeps its moves
 through the migration; a new game forgets the last without deleting its rows; a move written again is read as
 its latest; and pruning deletes exactly the rows no table reads any more, never the last one, so that a row

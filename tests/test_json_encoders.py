@@ -1,5 +1,5 @@
 """The optional orjson encoder writes exactly what the standard library does, for every message a game sends
-(issue #18: it is used where installed, so it must never change the protocol)."""
+(it is used where installed, so it must never change the protocol)."""
 
 from __future__ import annotations
 

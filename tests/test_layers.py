@@ -4,11 +4,11 @@ Every module of ``mudwiz/`` is read with ``ast`` (nothing is imported, so a cycl
 module happened to load first) and each import of a ``mudwiz`` module becomes an edge. What counts:
 
 - **Runtime imports**, at module level or inside a function (a deferred import still runs, and still ties the
-  two modules together): these may form no cycle.
-- **``if TYPE_CHECKING:`` imports** are counted separately. They never run, so they may close a cycle, but only
-  among ``TYPE_ONLY_CYCLES`` (the table's parts name the ``Table`` they serve, a session names the table it sits
-  at); and they must respect the lower layers' rule below, since a rules engine or a renderer has no business
-  naming a table even in a hint.
+  two modules together), and **``if TYPE_CHECKING:`` imports** alike: they may form no cycle. A type-only import
+  never runs, but two modules that name each other are one module to read, test and change, whichever of the
+  two names the other in a hint only; a part that needs something of the module above it is handed it (a
+  ``Protocol`` declared below, as ``mudwiz.session.Place``). Type-only imports must respect the lower layers'
+  rule below too, since a rules engine or a renderer has no business naming a table even in a hint.
 - Importing ``a.b.c`` also runs the packages ``a`` and ``a.b``; those implicit edges are not counted, as
   Python resolves a package half-way through its own ``__init__`` importing its submodules without trouble.
 - Imports by string (``import_module`` on a ``GAMES`` or ``LEVELS`` entry) are not seen.
@@ -20,9 +20,8 @@ commands, session, connection or network layers: engines, policies and views nev
 from __future__ import annotations
 
 import ast
-import dataclasses
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Set
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -40,7 +39,6 @@ CLUSTER = ("mudwiz.cluster",)
 ABOVE_THE_CLUSTER = ("mudwiz.lobby", "mudwiz.commands", "mudwiz.connection", "mudwiz.net", "mudwiz.restore",
                      "mudwiz.sysops", "mudwiz.service", "mudwiz.directories")
 BELOW_THE_CLUSTER = ("mudwiz.lobby.directory",)
-TYPE_ONLY_CYCLES = ("mudwiz.table", "mudwiz.session")  # where a TYPE_CHECKING import may close a cycle
 
 
 @dataclass(frozen=True)
@@ -108,12 +106,12 @@ def all_imports(modules: Mapping[str, tuple[str, bool]]) -> list[Import]:
 
 
 def cycles(imports: Iterable[Import]) -> list[list[str]]:
-    """The import cycles among runtime imports: each strongly connected group of modules (Tarjan), sorted."""
+    """The import cycles, TYPE_CHECKING imports included: each strongly connected group of modules (Tarjan),
+    sorted."""
     graph: dict[str, set[str]] = {}
     for i in imports:
-        if not i.typing_only:
-            graph.setdefault(i.source, set()).add(i.target)
-            graph.setdefault(i.target, set())
+        graph.setdefault(i.source, set()).add(i.target)
+        graph.setdefault(i.target, set())
     index: dict[str, int] = {}
     low: dict[str, int] = {}
     stack: list[str] = []
@@ -168,14 +166,8 @@ def cluster_breaches(imports: Iterable[Import]) -> list[Import]:
 def test_mudwiz_has_no_import_cycle() -> None:
     imports = all_imports(sources())
     found = cycles(imports)
-    detail = [[str(i) for i in imports if not i.typing_only and i.source in group and i.target in group]
-              for group in found]
+    detail = [[str(i) for i in imports if i.source in group and i.target in group] for group in found]
     assert not found, f"import cycles (each with the imports that close it): {detail}"
-
-
-def test_type_checking_imports_close_cycles_only_where_allowed() -> None:
-    everything = [dataclasses.replace(i, typing_only=False) for i in all_imports(sources())]
-    assert [group for group in cycles(everything) if not all(_within(m, TYPE_ONLY_CYCLES) for m in group)] == []
 
 
 def test_engines_bots_and_renderers_import_nothing_above_them() -> None:
@@ -216,16 +208,25 @@ def test_a_cycle_is_found_through_relative_and_deferred_imports() -> None:
     assert cycles(all_imports(modules)) == [["mudwiz.bots", "mudwiz.session", "mudwiz.table"]]
 
 
-def test_type_checking_imports_close_no_cycle_but_still_breach_a_layer() -> None:
+def test_a_type_checking_import_closes_a_cycle_and_breaches_a_layer() -> None:
+    """The session and the table as they were: the table stands on the session, which named the table in a hint."""
     modules = made_up(
         mudwiz__session="from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from mudwiz.table import Table\n",
         mudwiz__table="from mudwiz.session import Session\n",
         mudwiz__render__ansi="import typing\nif typing.TYPE_CHECKING:\n    from mudwiz.table import Table\n",
     )
     imports = all_imports(modules)
-    assert cycles(imports) == []
+    assert [i.typing_only for i in imports if i.source == "mudwiz.session"] == [True]
+    assert cycles(imports) == [["mudwiz.session", "mudwiz.table"]]
     assert [(i.source, i.target, i.typing_only) for i in layer_breaches(imports)] == [
         ("mudwiz.render.ansi", "mudwiz.table", True)]
+
+
+def test_a_cycle_of_type_checking_imports_alone_is_found() -> None:
+    """Two parts of a package that name each other in hints only (as the table's parts named the ``Table``)."""
+    hint = "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from mudwiz.table.{} import X\n"
+    modules = made_up(mudwiz__table__core=hint.format("seating"), mudwiz__table__seating=hint.format("core"))
+    assert cycles(all_imports(modules)) == [["mudwiz.table.core", "mudwiz.table.seating"]]
 
 
 def test_from_a_package_import_a_submodule_is_an_import_of_the_submodule() -> None:
@@ -401,3 +402,79 @@ def wizard_thing():  # 11
     lines = sorted({int(hit.split(":")[1].split()[0]) for hit in game_knowledge(planted, known)})
     assert lines == [2, 3, 4, 5, 6, 8, 9, 10, 11, 12], game_knowledge(planted, known)
     assert all(hit.startswith("mudwiz.client.x:") for hit in game_knowledge(planted, known))
+
+
+# ---------------------------------------------------------------- the layers as docs/architecture.md states them
+
+ARCHITECTURE = ROOT.parent / "docs" / "architecture.md"
+LayerTable = list[tuple[int, list[str]]]
+
+
+def doc_layers(text: str) -> LayerTable:
+    """The rows of the architecture page's layer table: (layer, the modules it names), bottom to top."""
+    rows = []
+    for line in text.splitlines():
+        row = re.match(r"\| (\d+) \| (.*?) \|", line)
+        if row:
+            rows.append((int(row.group(1)), re.findall(r"`(mudwiz[\w.*]*)`", row.group(2))))
+    return rows
+
+
+def layer_of(module: str, table: LayerTable, packages: Set[str] = frozenset()) -> int | None:
+    """The layer of the most specific entry naming ``module``: its own name, else the longest package above it.
+    ``mudwiz.games.*`` names the packages inside ``mudwiz.games`` and their modules (a game's package), not the
+    modules of ``mudwiz.games`` itself; ``mudwiz`` names the package's ``__init__`` alone."""
+    best: tuple[int, int] | None = None
+    for layer, names in table:
+        for name in names:
+            inside = name.removesuffix("*")
+            if name == module:
+                fit = 1 << 20
+            elif name.endswith(".*") and module.startswith(inside) and (
+                    "." in module[len(inside):] or module in packages):
+                fit = len(name)
+            elif "." in name and not name.endswith(".*") and module.startswith(name + "."):
+                fit = len(name)
+            else:
+                continue
+            if best is None or fit > best[0]:
+                best = (fit, layer)
+    return best[1] if best else None
+
+
+def doc_breaches(modules: Mapping[str, tuple[str, bool]], table: LayerTable) -> list[str]:
+    """Each module the table does not place, and each import of a module of a higher layer than its importer's."""
+    packages = {m for m, (_, package) in modules.items() if package}
+    out = [f"{m} is in no layer of docs/architecture.md" for m in modules if layer_of(m, table, packages) is None]
+    for i in all_imports(modules):
+        here, there = layer_of(i.source, table, packages), layer_of(i.target, table, packages)
+        if here is not None and there is not None and there > here:
+            out.append(f"{i}: layer {here} imports layer {there}")
+    return out
+
+
+def test_every_import_points_down_the_layers_the_architecture_page_states() -> None:
+    table = doc_layers(ARCHITECTURE.read_text(encoding="utf-8"))
+    assert [layer for layer, _ in table] == list(range(1, len(table) + 1)), "the layers are numbered 1, 2, ..."
+    assert doc_breaches(sources(), table) == []
+
+
+def test_the_page_s_layers_catch_an_upward_import_and_an_unplaced_module() -> None:
+    page = ("| layer | modules | what |\n| --- | --- | --- |\n| 1 | `mudwiz` `mudwiz.errors` | ground |\n"
+            "| 2 | `mudwiz.games` | rules |\n| 3 | `mudwiz.games.*` `mudwiz.net.tcp` | a game |\n"
+            "| 4 | `mudwiz.net` | net |\n")
+    table = doc_layers(page)
+    assert table == [(1, ["mudwiz", "mudwiz.errors"]), (2, ["mudwiz.games"]),
+                     (3, ["mudwiz.games.*", "mudwiz.net.tcp"]), (4, ["mudwiz.net"])]
+    assert [layer_of(m, table, {"mudwiz.games.wizard"}) for m in ("mudwiz", "mudwiz.games.base", "mudwiz.games.wizard",
+                                         "mudwiz.games.wizard.engine", "mudwiz.net.tcp", "mudwiz.net.telnet",
+                                         "mudwiz.lobby")] == [1, 2, 3, 3, 3, 4, None]
+    modules = made_up(
+        mudwiz__init="", mudwiz__errors="", mudwiz__games__init="", mudwiz__games__base="from mudwiz.errors import x\n",
+        mudwiz__games__wizard__engine="from mudwiz.games.base import Game\n",
+        mudwiz__net__tcp="def f():\n    from mudwiz.net.telnet import T\n", mudwiz__net__telnet="",
+        mudwiz__lobby="",
+    )
+    assert doc_breaches(modules, table) == [
+        "mudwiz.lobby is in no layer of docs/architecture.md",
+        "mudwiz.net.tcp:2 imports mudwiz.net.telnet: layer 3 imports layer 4"]

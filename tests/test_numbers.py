@@ -1,4 +1,4 @@
-"""Numbers a user types are ASCII digits and nothing else (issue #15: ``/join ²`` was an internal error, and
+"""Numbers a user types are ASCII digits and nothing else (``/join ²`` was an internal error, and
 ``/watch ٣`` or ``/play R１２`` were read as 3 and R12).
 
 Every parser of a typed number is tried with a superscript (``²``: ``isdigit()`` says yes, ``int()`` raises),

@@ -1,5 +1,5 @@
 """``net.polling.cap_turns``: a turn of Twisted's epoll reactor reads at most so many ready sockets, and the ones
-left are read by the next turns, the longest-ready first (issue #18); ``lean_turns``: the same reactor's poll loop,
+left are read by the next turns, the longest-ready first; ``lean_turns``: the same reactor's poll loop,
 without a log context made for each socket, reads every ready socket and survives one that fails. On a real
 ``EPollReactor`` of the installed Twisted (its private ``_poller``, ``_selectables`` and ``_doReadOrWrite`` are
 what these use) and real socket pairs; nothing is run on the global reactor."""

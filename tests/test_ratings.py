@@ -221,7 +221,7 @@ def test_several_names_ratings_are_read_at_once_as_one_by_one(store: Store) -> N
 
 
 def test_a_rating_the_store_did_not_give_is_asked_again_after_a_pause_and_shown(store: Store) -> None:
-    """A table keeps its players' ratings between updates while nothing about them changes (issue #18); a read the
+    """A table keeps its players' ratings between updates while nothing about them changes; a read the
     store refused is not kept as "no rating", nor asked again on every update while the store is down: after
     ``RETRY`` seconds the next state shows it (the store's failure made on purpose, once)."""
     store.create_account("Ann", HASH)

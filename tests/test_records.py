@@ -378,7 +378,7 @@ def queued_reads(tmp_path: Path) -> tuple[Clock, Lobby, SQLiteStore, list[tuple[
 
 def test_a_game_that_moves_no_rating_sends_nothing_more_once_its_ratings_are_read(tmp_path: Path) -> None:
     """A guest's game with bots: the ratings read again after it changed nothing, so no state is sent again (200
-    tables' worth of states at once, each as the last one, issue #18)."""
+    tables' worth of states at once, each as the last one)."""
     clock, lobby, store, reads = queued_reads(tmp_path)
     alice = seat_person_and_bots(lobby, "wizard")
     play_out(clock, lobby, alice)
@@ -392,8 +392,8 @@ def test_a_game_that_moves_no_rating_sends_nothing_more_once_its_ratings_are_rea
 def test_a_games_new_ratings_are_read_where_records_read_runs_and_shown_when_it_answers(tmp_path: Path) -> None:
     """After a rated game the people's ratings are read again by ``Records.read`` (the server's: the store's
     thread), not on the reactor's thread, where each read waited for the lock the store's thread holds through every
-    record it commits, and 200 tables ending their games together made the reactor wait for 200 commits (issue
-    #18). The table shows the new rating when that read answers; a bot's seat, whose rating is fixed, is not read."""
+    record it commits, and 200 tables ending their games together made the reactor wait for 200 commits.
+    The table shows the new rating when that read answers; a bot's seat, whose rating is fixed, is not read."""
     clock, lobby, store, reads = queued_reads(tmp_path)
     store.create_account("Alice", "$argon2id$v=19$m=65536,t=3,p=4$c2FsdA$aGFzaA")  # never checked here
     alice = Recorder()

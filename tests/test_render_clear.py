@@ -74,7 +74,7 @@ def play(lobby: Lobby, people: list[Screen], until: Callable[[dict[str, Any]], b
                 dispatch(lobby, person, "/ok")
                 break
             if person.name in mine["waiting"]:
-                move = table.any_move(table.seat_of(person.name))  # concrete: a Witches pass names its cards
+                move = table.bots.any_move(table.seat_of(person.name))  # concrete: a Witches pass names its cards
                 dispatch(lobby, person, f"/{move}")
                 break
         else:

@@ -74,7 +74,7 @@ def test_the_table_is_drawn_each_time_it_becomes_your_turn(game: str, players: i
                 # The person is about to move: the table in front of them must be this turn's, not an old one.
                 assert p.drawn, f"{p.name} must move ({legal[0]}) but the table was not drawn since their last move"
                 p.drawn = False
-                move = table.any_move(table.seat_of(p.name))  # concrete (a Witches pass names its cards)
+                move = table.bots.any_move(table.seat_of(p.name))  # concrete (a Witches pass names its cards)
                 assert move is not None
                 legal = ["/" + move]
             dispatch(lobby, p, legal[0])

@@ -1,4 +1,4 @@
-"""``one_line``: what a user writes for others is one honest line (issue #15, line injection).
+"""``one_line``: what a user writes for others is one honest line (no line injection).
 
 Properties over any string, the text that must pass unchanged (scripts, accents, emoji), the attacks the probe
 found, and the lobby applying it to chat and tells itself, whatever path the text came by.

@@ -46,7 +46,7 @@ def record(*names: str, outcome: str = "finished", ended: float = 1000.0) -> Gam
 def test_an_empty_directory_is_made_and_its_file_migrated_from_version_0(tmp_path: Path) -> None:
     data = tmp_path / "a" / "data"
     store = open_store(data)
-    assert store.version == len(MIGRATIONS)  # other slices of issue #17 append theirs: the count is not fixed
+    assert store.version == len(MIGRATIONS)  # later migrations append theirs: the count is not fixed
     store.close()
     db = sqlite3.connect(data / FILENAME)
     assert db.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID

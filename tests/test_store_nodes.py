@@ -1,4 +1,4 @@
-"""The store for several processes (issue #21) on both backends (the ``backend`` fixture: a real SQLite file and a
+"""The store for several processes on both backends (the ``backend`` fixture: a real SQLite file and a
 real PostgreSQL database): each journaled table's node, read by node; a dead node's tables claimed atomically, two
 claimers at once getting disjoint sets; table numbers reserved in blocks no two stores share, above every table
 journaled; and the server restoring, at its start, only the tables of its ``MUDWIZ_NODE``."""

@@ -1,4 +1,4 @@
-"""Findings of the abuse and fault probe (issue #15) at the table and lobby layer, each pinned by a test.
+"""Findings of the abuse and fault probe at the table and lobby layer, each pinned by a test.
 
 Fed commands directly with a fake clock (``task.Clock``): no sockets, no sleeps.
 """

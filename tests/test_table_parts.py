@@ -3,19 +3,25 @@ and the timed-reveal declaration. The whole table is exercised by test_table*.py
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 
 import pytest
 from recorder import Recorder
+from twisted.internet import defer
 from twisted.internet.task import Clock
 
 from mudwiz.errors import BadOption
 from mudwiz.games.base import Event, TimedReveal
 from mudwiz.games.tiltowait.events import MilwaReveal
 from mudwiz.games.wizard import Wizard
+from mudwiz.table.botdriver import BotDriver
 from mudwiz.table.botseat import BotSession, is_stand_in
+from mudwiz.table.fanout import FanOut
 from mudwiz.table.options import TABLE_OPTIONS, Settings, TableOptions
-from mudwiz.table.seating import Roster
+from mudwiz.table.roster import Roster
+from mudwiz.table.seating import Seating
+from mudwiz.table.state import TableState
 from mudwiz.table.timers import TURN_WARNING, Timers
 
 # ---------------------------------------------------------------- options
@@ -202,6 +208,50 @@ def test_the_roster_finds_each_seat_after_every_kind_of_change_to_the_seats() ->
     roster.clear()
     assert roster.seat_of("bob") is None and roster.own_seat(back) is None
 # ---------------------------------------------------------------- timed reveals
+
+
+# ---------------------------------------------------------------- parts made of the state and the calls they make
+
+
+def _state(host: str = "ann") -> TableState:
+    return TableState(7, Wizard, Clock(), host, 0.5, random.Random(1))
+
+
+def test_seating_works_on_the_tables_state_and_tells_the_table_through_its_calls() -> None:
+    """No table: the seating is made of the state, the fan-out, what sessions are to call their table, and the two
+    calls it makes; it asks for ``people_changed`` after every coming and going, and the bots' schedule after a
+    stand-in sits down."""
+    state, place, calls = _state(), object(), []
+    seating = Seating(state, place, FanOut(state, None),  # type: ignore[arg-type]
+                      lambda **kw: calls.append(("people", kw)), lambda: calls.append(("bots", {})))
+    ann, bob = Recorder("ann"), Recorder("bob")
+    seating.sit(ann)
+    seating.sit(bob)
+    assert state.roster.seats == [ann, bob] and ann.table is place and bob.table is place
+    assert calls == [("people", {}), ("people", {})]
+    assert ann.of_type("notice")[-1]["text"] == "bob sits down at table 7." and bob.last_state()["look"]
+    assert seating.leave(bob) == "you leave table 7" and bob.table is None
+    assert calls[-1] == ("people", {"gone_for_good": True}) and state.roster.seats == [ann]
+    calls.clear()
+    seating.stand_in(0, "ann steps out.")
+    assert is_stand_in(state.roster.seats[0]) and calls == [("people", {}), ("bots", {})]
+
+
+def test_the_bot_driver_plays_through_the_call_it_was_handed() -> None:
+    state = _state("")
+    for i in range(3):
+        state.roster.sit(BotSession(f"bot{i}", game="wizard", seed=i, stand_in=False))
+    state.game = Wizard([s.name for s in state.roster.seats], {}, 5)
+    played: list[tuple[str, str]] = []
+    driver = BotDriver(state, lambda bot, view: defer.succeed(bot.choose(view)),
+                       lambda bot, move: played.append((bot.name, move)), lambda: False)
+    driver.schedule()
+    clock = state.clock
+    assert isinstance(clock, Clock)
+    clock.advance(0.4)
+    assert played == []  # the table's pace: 0.5 s
+    clock.advance(0.1)
+    assert [name for name, _ in played] == [state.game.players[seat] for seat in state.game.waiting()]
 
 
 def test_milwa_declares_a_timed_reveal_of_its_targets_cards() -> None:

@@ -1,5 +1,5 @@
 """``net.tcp.write_now``: bytes to a real loopback TCP connection are sent at once when nothing waits in Twisted's
-buffer, and go through that buffer, in order, when something does (issue #18). On the real reactor, stepped by
+buffer, and go through that buffer, in order, when something does. On the real reactor, stepped by
 hand, and a real client socket."""
 
 from __future__ import annotations

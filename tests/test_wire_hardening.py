@@ -1,4 +1,4 @@
-"""Findings of the abuse and fault probe (issue #15) that a person or a bot meets on the wire, over loopback TCP.
+"""Findings of the abuse and fault probe that a person or a bot meets on the wire, over loopback TCP.
 
 The table-level cases are in ``test_table_hardening.py``; these show the same fixes as a client sees them.
 """

@@ -1,4 +1,4 @@
-"""Line injection over loopback TCP (issue #15): whatever one user writes reaches the others as ONE line.
+"""Line injection over loopback TCP: whatever one user writes reaches the others as ONE line.
 
 A JSON request's ``cmd`` could carry ``\\n`` (``{"cmd": "gg\\n* victim has left."}`` printed a fake server
 line on everyone's screen), and a raw line could carry U+2028, vertical tab, NEL or tab, bidi overrides,

@@ -1,4 +1,4 @@
-"""One write a connection an update (issue #18): what a line causes is held back and written to each connection
+"""One write a connection an update: what a line causes is held back and written to each connection
 once, at the end of the line (on a running server, of the reactor's turn, after one commit of the turn's moves),
 unchanged and in order; output outside a line, and writes beside the text (telnet's subnegotiations), keep their
 place. On the telnet listener's real protocol, over ``StringTransport``."""

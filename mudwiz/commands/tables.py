@@ -8,13 +8,14 @@ from mudwiz.errors import BadCommand
 from mudwiz.games import available
 from mudwiz.lobby import Lobby
 from mudwiz.session import Session
-from mudwiz.table import Table
+from mudwiz.table import Table, table_of
 
 
 def _table(session: Session) -> Table:
-    if session.table is None:
+    table = table_of(session)
+    if table is None:
         raise BadCommand(f"you are not at a table; /tables lists them, /new {(available() or ['GAME'])[0]} opens one")
-    return session.table
+    return table
 
 
 @command("new", "/new GAME", f"open a table of GAME ({', '.join(available())}) and sit as its host",

@@ -53,7 +53,7 @@ def _snake(name: str) -> str:
 
 
 # an event class -> its JSON type and its fields' names: asked for every event of every move, so worked out once
-# per class (a regular expression and ``dataclasses.fields`` each time were a few per cent of a move, issue #18)
+# per class (a regular expression and ``dataclasses.fields`` each time were a few per cent of a move)
 _SHAPES: dict[type, tuple[str, tuple[str, ...]]] = {}
 
 
@@ -311,7 +311,7 @@ class Game(ABC):
         """``view`` of each of ``seats``, at once: what every viewer sees alike (the phase, who is waited on, the
         options, the sheet, and the players' entries when ``_players_alike``) is built once and shared by all of
         the views, each seat's own part (its hand, its legal moves, the game's ``_view``) added to it. A table
-        sends every viewer a state after every move, and building each whole was most of a move (issue #18).
+        sends every viewer a state after every move, and building each whole was most of a move.
         Readers must not change the parts the views share. ``first``, one for each seat: fields put before the
         game's in that seat's view, so that a caller that sends the view with its own fields ahead (the table's
         ``state``) gets them in the one dict made for the view, not in a second dict the view is copied into."""
@@ -320,7 +320,7 @@ class Game(ABC):
         alike = self._players_alike()
         # The fields before the game's own, as an observer has them: each view is this with its seat's own values
         # put over it, in place (a dict merge keeps the first place of a key), so that the views cost dict merges
-        # and the seats' own fields rather than every field built again for every seat (issue #18).
+        # and the seats' own fields rather than every field built again for every seat.
         pre = self._common(waiting, alike)
         post = self._closing()
         observers = self._view(None) if len(seats) > 1 else None
@@ -345,7 +345,7 @@ class Game(ABC):
         """``views(seats)`` as one dict of what they all have alike and, for each seat, a dict of its own fields
         (``you``, ``hand``, ``legal`` and the game's ``_view_own``): each view has the fields of
         ``{**alike, **own}``, and the two share no key. A table encodes the alike part once for all its JSON
-        viewers and each seat's part on its own, instead of every viewer's whole state (issue #18). None for a
+        viewers and each seat's part on its own, instead of every viewer's whole state. None for a
         game whose views cannot be split so (players seen differently by each seat, or no ``_view_own``)."""
         if not self._players_alike():
             return None
@@ -424,7 +424,7 @@ class Game(ABC):
 
     def sheet_snapshot(self) -> list[dict[str, Any]]:
         """The score sheet as views carry it: a copy made once per scored round and shared by every view until
-        the next (copying it for every view of every move was most of a move's cost, issue #18). Entries are only
+        the next (copying it for every view of every move was most of a move's cost). Entries are only
         ever appended, so its length says when it changed, and only the new ones are copied. Views never hold
         the engine's own objects; readers of the shared copy must not change it."""
         cached = self._sheet_copy
@@ -437,7 +437,7 @@ class Game(ABC):
     def _shown_hand(self, seat: Seat, hand: list[str], order: Mapping[str, int]) -> list[str]:
         """``hand`` sorted by ``order``, as ``seat``'s views show it: sorted again only once its cards changed (a
         deal, a card played or passed). Every viewer's state carries its hand on every update, and sorting each
-        with a key function was a twentieth of a move (issue #18). The views share the list; readers must not
+        with a key function was a twentieth of a move. The views share the list; readers must not
         change it."""
         cards = tuple(hand)
         shown = self._hands_shown
@@ -601,7 +601,7 @@ def plain_copy(value: Any) -> Any:
     """A deep copy of a JSON-ready value (dicts, lists, tuples, and the scalars they hold, shared): what
     ``copy.deepcopy`` makes of a score sheet's entry, compiled at a twelfth of its cost (0.9 µs against 11.7), as
     it keeps no memo and asks no object how to copy itself. Every round's end copies its entry, and under load the
-    tables of a server end their rounds together (issue #18)."""
+    tables of a server end their rounds together."""
     if isinstance(value, dict):
         return {key: plain_copy(item) for key, item in value.items()}
     if isinstance(value, list):
@@ -615,7 +615,7 @@ def shuffle(rng: random.Random, items: list[Any]) -> None:
     """``rng.shuffle(items)``, step for step: the same draws from ``rng`` and the same swaps, so a game's seed deals
     what it always dealt (a replay, a restored table). Written out so that a compiled build (mudwiz/compiled.py)
     runs its loop as machine code: ``random.shuffle`` is Python, 16 µs for Wizard's deck against 2.4 here, a tenth
-    of the ``/ok`` that deals, and under load the tables of a server deal together (issue #18)."""
+    of the ``/ok`` that deals, and under load the tables of a server deal together."""
     getrandbits = rng.getrandbits
     for i in range(len(items) - 1, 0, -1):
         n = i + 1  # random.Random._randbelow_with_getrandbits(n): k bits, drawn again until below n
@@ -628,7 +628,7 @@ def shuffle(rng: random.Random, items: list[Any]) -> None:
 
 def action_text(action: Action) -> str:
     """``str(action)``, worked out here rather than by ``Action.__str__``: compiled (mudwiz/compiled.py), it makes no
-    Python call, and every state's legal moves are turned into text (issue #18)."""
+    Python call, and every state's legal moves are turned into text."""
     args = action.args
     return action.verb + " " + " ".join(args) if args else action.verb
 

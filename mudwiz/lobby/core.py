@@ -24,7 +24,7 @@ from mudwiz.lobby.people import DEFAULT_LIMITS, People, PresenceLimits
 from mudwiz.lobby.tables import TableList
 from mudwiz.session import Session
 from mudwiz.slices import Runner, inline
-from mudwiz.table import IDLE_CLOSE, Journal, Records, Table
+from mudwiz.table import IDLE_CLOSE, Journal, Records, Table, table_of
 from mudwiz.thinking import Think, think_inline
 
 if TYPE_CHECKING:
@@ -206,7 +206,7 @@ class Lobby:
             self._directory.user_off(session, None)
             session.connected = False
             return
-        table = session.table
+        table = table_of(session)
         self.kept.drop_from_table(session)
         # cluster: the other nodes are told, the seat kept for them first (the same bus, in order), or their name
         # is free there meanwhile

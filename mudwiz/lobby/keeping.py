@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 from twisted.internet.interfaces import IDelayedCall, IReactorTime
 
 from mudwiz.session import Session
-from mudwiz.table import Table
+from mudwiz.table import Table, table_of
 
 
 class Kept:
@@ -62,7 +62,7 @@ class Kept:
     def drop_from_table(self, session: Session) -> None:
         """``session``'s connection is gone: a running game keeps its seat for the grace period, else it leaves
         its table (a cluster's visitor too, whose connection was on another process)."""
-        table = session.table
+        table = table_of(session)
         session.connected = False
         if table is not None:
             seated = table.seat_of(session.name) is not None

@@ -8,7 +8,7 @@ median. Read at most ``TURN_SOCKETS`` a turn, the output leaves after those; the
 reported by the next poll, before those that became ready since (epoll puts a level-triggered socket it has
 reported at the back of its ready list), so they are read nearly in the order their data came.
 ``bench/load.py --mode play --tables 200``: p99 over p50 1.6-2.1 (median 1.8) instead of 1.8-2.4 (median
-2.1), at the same CPU a command (docs/performance.md, the eleventh round).
+2.1), at the same CPU a command (docs/performance.md, "Settings that matter for speed").
 
 The reactor's epoll object (``EPollReactor._poller``, a private attribute of Twisted's; tests/test_polling.py
 checks it on the installed Twisted) is wrapped, so this holds whoever installed the reactor (``mudwiz serve``,

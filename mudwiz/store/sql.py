@@ -51,7 +51,7 @@ from mudwiz.store.meeting import MeetingSQL
 
 DB = Any  # a DB-API connection, sqlite3's or psycopg's: both have execute (-> a cursor) and cursor()
 
-# 6: several processes on one database (issue #21): a journaled table's host, ``node`` (MUDWIZ_NODE; '' the
+# 6: several processes on one database: a journaled table's host, ``node`` (MUDWIZ_NODE; '' the
 # single-process server, as every table journaled before), and the next table number to hand out, one row
 # (started above every table journaled so far), so that processes draw disjoint blocks of numbers.
 TABLE_NODES: tuple[str, ...] = (
@@ -66,7 +66,7 @@ def append_only_moves(seq: str) -> tuple[str, ...]:
     """Version 7: the journal's moves in the order they were written, ``seq`` (this database's auto-numbered key)
     first, with no index on the table: a turn's moves, one for each of up to hundreds of tables, were a B-tree
     insert each at a page of its own (the key was the table's), most of a group commit's time and 150 KB of WAL
-    a commit (issue #18); now they fill the last page or two. A table's current game is its rows from
+    a commit; now they fill the last page or two. A table's current game is its rows from
     ``tables.moves_from`` on, so a new game forgets the last by moving that mark, not by a DELETE that needs
     the table's rows found; rows left behind (earlier games', closed tables') are pruned later, off the reactor
     (``prune_journal``). A row written again (after a failed group commit) is read as its latest."""
@@ -149,7 +149,7 @@ NEXT_SEQ = "(SELECT coalesce(max(seq), 0) + 1 FROM table_moves)"
 PRUNE_CHUNK = 2000  # rows looked at in one pruning transaction, which holds the write lock the journal waits on
 # Seconds the pruning rests between its transactions: a lock its thread releases and at once takes again is not
 # handed to the reactor's journal write waiting on it, which then waited for the whole pruning (~0.1 s at 200
-# tables' game ends: a burst of turns three times as slow as the rest, issue #18).
+# tables' game ends: a burst of turns three times as slow as the rest).
 PRUNE_PAUSE = 0.002
 
 BIGINT = range(-2**63, 2**63)  # the ids both databases can hold
@@ -188,7 +188,7 @@ def compact(value: Any) -> str:
     """JSON as the journal and the records keep it, in UTF-8 text, by the JSON lines' encoder (orjson where
     installed): a Wizard game's record is ~560 actions, whose encoding by the standard library took 0.6 ms of
     the store's thread holding the GIL, and 200 tables ending their games together starved the reactor of it for
-    a second (issue #18). The value read back is the same."""
+    a second. The value read back is the same."""
     return dumps(value)
 
 

@@ -128,9 +128,9 @@ MIGRATIONS: tuple[Migration, ...] = (
             PRIMARY KEY (table_id, n)
         )""",
     ),
-    # 6: tables owned by a node, and table numbers (issue #21): the same on both databases, in sql.py.
+    # 6: tables owned by a node, and table numbers: the same on both databases, in sql.py.
     TABLE_NODES,
-    # 7: the journal's moves in the order written (issue #18): sql.py.
+    # 7: the journal's moves in the order written: sql.py.
     append_only_moves("INTEGER PRIMARY KEY"),
     # 8: the records held until stored: sql.py.
     HELD_RECORDS,
@@ -279,7 +279,7 @@ class SQLiteStore(SQLStore):
         """Put on disk what the journal's commits left in the WAL file (``synchronous = NORMAL``: they never
         fsync), before a records' commit takes the write lock: that commit (``FULL``) fsyncs the WAL whole, and
         after a stretch of play it wrote megabytes for 17 ms while the reactor's journal write waited on the lock
-        (issue #18). Done here, holding no lock, the commit's own fsync finds little left."""
+       . Done here, holding no lock, the commit's own fsync finds little left."""
         try:
             fd = os.open(f"{self.path}-wal", os.O_RDONLY)
         except OSError:

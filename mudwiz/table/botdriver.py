@@ -4,7 +4,8 @@ play its answer, or any legal move when the bot has none or a wrong one, so that
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import Any
 
 from twisted.internet.interfaces import IDelayedCall
 from twisted.logger import Logger
@@ -13,10 +14,8 @@ from mudwiz.bots.randombot import RandomBot
 from mudwiz.errors import MudwizError
 from mudwiz.games.base import Game
 from mudwiz.session import Session
+from mudwiz.table.state import TableState
 from mudwiz.thinking import Think
-
-if TYPE_CHECKING:
-    from mudwiz.table.core import Table
 
 log = Logger(namespace=__name__)  # a compiled module has no frame for Logger() to find its name in
 
@@ -28,9 +27,14 @@ REACTION_DELAY = 2.5
 class BotDriver:
     """Schedules each seated bot's next move and plays it, if the table is still where it was when it asked."""
 
-    def __init__(self, table: Table, think: Think) -> None:
+    def __init__(self, table: TableState, think: Think, act: Callable[[Session, str], None],
+                 stopping: Callable[[], bool]) -> None:
+        """``act(bot, move)``: the table's, which plays a move as a person's command does; ``stopping()``: whether
+        the server is on its way down (moves are no longer played)."""
         self.table = table
         self.think = think
+        self.act = act
+        self.stopping = stopping
         self._timers: dict[int, IDelayedCall] = {}
         self._thinking: set[int] = set()  # seats whose bot is deciding right now (maybe in another thread)
 
@@ -39,7 +43,7 @@ class BotDriver:
         table, game = self.table, self.table.game
         if game is None or not table.in_game:
             return
-        bots = [seat for seat, s in enumerate(table.seats) if s.is_bot]
+        bots = [seat for seat, s in enumerate(table.roster.seats) if s.is_bot]
         if not bots:  # a table of people: nothing to plan, after every move
             return
         waiting = set(game.waiting())
@@ -65,9 +69,9 @@ class BotDriver:
         """The delay is over: hand the bot its view and wait for its answer (see :mod:`mudwiz.thinking`)."""
         table = self.table
         self._timers.pop(seat, None)
-        if table.game is None or not table.in_game or seat >= len(table.seats):
+        if table.game is None or not table.in_game or seat >= len(table.roster.seats):
             return
-        bot = table.seats[seat]
+        bot = table.roster.seats[seat]
         if not bot.is_bot:
             return
         if moves != table.moves:  # the table changed since this move was planned: think again
@@ -87,23 +91,24 @@ class BotDriver:
         """Play the bot's answer if the table is still where it was when the bot was asked; else ask again."""
         table = self.table
         self._thinking.discard(seat)
-        if table.game is not game or moves != table.moves or seat >= len(table.seats) or table.seats[seat] is not bot:
+        seats = table.roster.seats
+        if table.game is not game or moves != table.moves or seat >= len(seats) or seats[seat] is not bot:
             self.schedule()  # the table moved on, or someone else holds the seat now: ask whoever is there
             return
-        if not table.in_game or table.journal.stopping:
+        if not table.in_game or self.stopping():
             return
         if action is None and seat in game.waiting():
             action = self.any_move(seat)  # a bot that owes a move and has none (a bug) must not stall the table
         if action is None:
             return
         try:
-            table.act(bot, action)
+            self.act(bot, action)
         except MudwizError as exc:  # a bot bug must never stall the table: log it, play any legal move
             log.error("bot {name} at table {table} tried {action!r}: {error}", name=bot.name, table=table.id,
                       action=action, error=str(exc))
             fallback = self.any_move(seat)
             if fallback is not None:
-                table.act(bot, fallback)
+                self.act(bot, fallback)
 
     def any_move(self, seat: int) -> str | None:
         """A random legal move for ``seat``, concrete (a Witches pass names its cards), or None if it has none."""

@@ -45,3 +45,12 @@ class BotSession(Session):
 def is_stand_in(session: Session | None) -> bool:
     """Whether ``session`` is a bot keeping a person's seat (not one the host added with /bot add)."""
     return isinstance(session, BotSession) and session.stand_in
+
+
+def seat_kind(session: Session) -> str:
+    """``person``, ``stand-in`` (a bot playing a person's seat) or ``bot:LEVEL`` (a bot the host seated)."""
+    if is_stand_in(session):
+        return "stand-in"
+    if isinstance(session, BotSession):
+        return f"bot:{session.level}"
+    return "person"

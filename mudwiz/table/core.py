@@ -3,8 +3,9 @@
 The table itself keeps the game (start, moves, abandonment, closing) and ties the parts together: who is here
 (:mod:`.seating`), what the host chose (:mod:`.options`), its clocks (:mod:`.timers`) and what happens when
 people do not move (:mod:`.pacing`), its computer players (:mod:`.botdriver`) and what each viewer is sent
-(:mod:`.fanout`). The lobby, the commands and the tests know the table by the names below, which forward to the
-part whose job it is. It drives any engine through the game interface and never writes bytes.
+(:mod:`.fanout`). The lobby, the commands and the tests know the table by the names below and its state's
+(:mod:`.state`), some of which forward to the part whose job it is. It drives any engine through the game
+interface and never writes bytes.
 """
 
 from __future__ import annotations
@@ -17,18 +18,19 @@ from typing import Any
 from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
 
-from mudwiz.errors import BadCommand, BadOption, IllegalAction
+from mudwiz.errors import BadCommand, IllegalAction
 from mudwiz.games import game_class
-from mudwiz.games.base import Event, Game
+from mudwiz.games.base import Event
 from mudwiz.session import Session
+from mudwiz.store import GameRecord
 from mudwiz.table.botdriver import BotDriver
 from mudwiz.table.fanout import FanOut
 from mudwiz.table.journal import Journal, TableJournal
-from mudwiz.table.options import TableOptions
 from mudwiz.table.pacing import RoundConfirmation, TurnClock
 from mudwiz.table.recording import GameRecording, Records
-from mudwiz.table.seating import Roster, Seating
-from mudwiz.table.timers import IDLE_CLOSE, Timers
+from mudwiz.table.seating import Seating
+from mudwiz.table.state import TableState
+from mudwiz.table.timers import IDLE_CLOSE
 from mudwiz.thinking import Think, think_inline
 
 log = Logger(namespace=__name__)  # a compiled module has no frame for Logger() to find its name in
@@ -44,8 +46,11 @@ class TableServices:
     journal: Journal | None = None
 
 
-class Table:
-    """Everything about one table except the rules (the engine's) and the bytes (the connections')."""
+class Table(TableState):
+    """Everything about one table except the rules (the engine's) and the bytes (the connections'): its state
+    (:mod:`.state`) and what changes it. Each part is handed the table typed as its state, which is all it reads
+    and sets, and the few calls of the table it makes (``played``, ``people_changed``, ``act``, ``stopping``):
+    the effects of what a part does are the table's to apply, here."""
 
     def __init__(
         self,
@@ -60,86 +65,21 @@ class Table:
         server: TableServices | None = None,
         idle_close: float = IDLE_CLOSE,
     ) -> None:
-        self.id = table_id
-        self.game_class: type[Game] = game_class(game)
-        self.clock = clock
-        self.bot_delay = bot_delay  # the server's pace for bots, unless the host sets botdelay
-        self.seeds = seed_source or random.Random()
+        super().__init__(table_id, game_class(game), clock, host.name, bot_delay, seed_source or random.Random())
         self.on_empty = on_empty
         self.idle_close = idle_close
-        self.roster = Roster(host.name)
-        self.config = TableOptions(self.game_class)
-        self.timers = Timers(clock)
         server = server or TableServices()
-        self.bots = BotDriver(self, server.think)
-        self.fanout = FanOut(self)
-        self.rounds = RoundConfirmation(self)
-        self.turn_clock = TurnClock(self)
-        self.seating = Seating(self)
-        self.recording = GameRecording(self, server.records)
+        records = server.records
+        self.fanout = FanOut(self, records.board if records is not None else None)
+        self.bots = BotDriver(self, server.think, self.act, self.stopping)
+        self.rounds = RoundConfirmation(self, self.fanout, self.played, self.stopping)
+        self.turn_clock = TurnClock(self, self.fanout, self.bots.any_move, self.played)
+        self.seating = Seating(self, self, self.fanout, self.people_changed, self.bots.schedule)
+        self.recording = GameRecording(self, self.fanout, records, self._hold)
         self.journal = TableJournal(self, server.journal)
-        self.game: Game | None = None
-        self.games_played = 0
-        self.abandoned = False  # the game ended because no person was left playing it
-        self.moves = 0  # bumped on every change of the game, so stale timers know they are stale
         self.sit(host)
 
-    # ------------------------------------------------------------ what the parts know, under the table's names
-
-    @property
-    def seats(self) -> list[Session]:
-        return self.roster.seats
-
-    @property
-    def observers(self) -> list[Session]:
-        return self.roster.observers
-
-    @property
-    def host(self) -> str:
-        return self.roster.host
-
-    @host.setter
-    def host(self, name: str) -> None:
-        self.roster.host = name
-
-    @property
-    def away_until(self) -> dict[str, float]:
-        return self.roster.away_until
-
-    @property
-    def options(self) -> dict[str, Any]:
-        """The options as the host set them, the table's own among them."""
-        return self.config.chosen
-
-    @property
-    def table_options(self) -> dict[str, Any]:
-        return self.config.settings_dict()
-
-    @property
-    def pace(self) -> float:
-        """Seconds a bot waits before moving: the host's ``botdelay`` or the server's delay."""
-        return self.config.pace(self.bot_delay)
-
-    def seat_of(self, name: str) -> int | None:
-        return self.roster.seat_of(name)
-
-    def seated(self, name: str) -> Session | None:
-        return self.roster.seated(name)
-
-    def is_host(self, session: Session) -> bool:
-        return self.roster.is_host(session)
-
-    def holds_seat_for(self, name: str) -> bool:
-        return self.roster.holds_seat_for(name)
-
-    def option_rows(self) -> list[dict[str, Any]]:
-        return self.config.rows()
-
-    def current_options(self) -> dict[str, Any]:
-        return self.config.current()
-
-    def any_move(self, seat: int) -> str | None:
-        return self.bots.any_move(seat)
+    # ------------------------------------------------------------ what the fan-out does, under the table's names
 
     def announce(self, text: str, exclude: Session | None = None) -> None:
         self.fanout.announce(text, exclude)
@@ -155,33 +95,6 @@ class Table:
 
     def send_states(self) -> None:
         self.fanout.send_states()
-
-    # ------------------------------------------------------------ the table as the lobby lists it
-
-    @property
-    def name(self) -> str:
-        return self.game_class.name
-
-    @property
-    def status(self) -> str:
-        if self.game is None:
-            return "waiting"
-        return "over" if self.game.finished or self.abandoned else "playing"
-
-    @property
-    def in_game(self) -> bool:
-        return self.status == "playing"
-
-    def summary(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "game": self.name,
-            "status": self.status,
-            "host": self.host,
-            "players": [s.name for s in self.seats],
-            "observers": len(self.observers),
-            "seats": f"{len(self.seats)}/{self.game_class.max_players}",
-        }
 
     # ------------------------------------------------------------ joining and leaving
 
@@ -208,7 +121,7 @@ class Table:
         purpose, after ``idle_close`` seconds when they dropped, so that they find it if they come back). Every
         seating change comes here, so this is where the journal's header is kept up to date. Not while the server
         stops: its connections dropping must neither end games nor close tables that are to be restored."""
-        if self.journal.stopping:
+        if self.stopping():
             return
         self.journal.save()
         if self.game is not None and self.in_game and not self.roster.humans():
@@ -233,7 +146,7 @@ class Table:
         self.abandoned = True
         self.moves += 1
         self._stop_game_timers()
-        self.journal.abandoned()
+        self.journal.abandoned(self.recording.started)
         log.info("table {table} game abandoned seed={seed} log={log}", table=self.id, seed=self.game.seed,
                  log=self.game.log)
         self.recording.finish("abandoned")
@@ -289,26 +202,13 @@ class Table:
         self.recording.start()
         self.abandoned = False
         self.moves += 1
-        self.journal.started()
+        self.journal.started(self.recording.started)
         log.info(
             "table {table} starts {game} seed={seed} players={players} options={options}",
             table=self.id, game=self.name, seed=seed, players=self.game.players, options=self.game.options,
         )
         self.announce(f"{cls.title} starts: {', '.join(self.game.players)}.")
         self._after(self.game.start_events)
-
-    def can_start(self) -> bool:
-        """Whether ``/start`` would start a game with the seats and options as they are: enough players, and options
-        that hold for that many (Wizard's ``tournament`` is for 3 to 5). A state offers ``/start`` only then, so a
-        client that sends what ``legal`` offers never loops on a refused start."""
-        cls = self.game_class
-        if not cls.min_players <= len(self.seats) <= cls.max_players:
-            return False
-        try:
-            cls.check_options(self.config.game_options(), len(self.seats))
-        except BadOption:
-            return False
-        return True
 
     # ------------------------------------------------------------ play
 
@@ -327,8 +227,17 @@ class Table:
 
     def _not_stopping(self) -> None:
         """Refuse what could not be journaled any more: the server is on its way down."""
-        if self.journal.stopping:
+        if self.stopping():
             raise BadCommand("the server is stopping: moves are no longer taken (your table is kept for its restart)")
+
+    def stopping(self) -> bool:
+        """Whether the server is on its way down: nothing is journaled any more (``TableJournal.stopping``)."""
+        return self.journal.stopping
+
+    def _hold(self, record: GameRecord) -> None:
+        """A finished game's record, held in the journal until the store has it (``TableJournal.hold``): the
+        journal as it is then (a restored table gets a journal of its own after its parts were made)."""
+        self.journal.hold(record)
 
     def ok(self, session: Session) -> str | None:
         return self.rounds.confirm(session)
@@ -338,7 +247,7 @@ class Table:
         then tell everyone (what anyone was told is restored after a crash)."""
         self.moves += 1
         self.recording.moved()
-        self.journal.moved()
+        self.journal.moved(self.recording.actions)
         self._after(events)
 
     def _after(self, events: list[Event]) -> None:
@@ -350,7 +259,7 @@ class Table:
         if self.game.finished:
             # the moves by count: the game's record holds them (``/game ID``, ``mudwiz export``), or the log line
             # saying it was not stored does; printed whole here they cost 0.4 ms of the reactor's time a game, and
-            # 200 tables ending together waited 80 ms for their log lines (issue #18)
+            # 200 tables ending together waited 80 ms for their log lines
             log.info("table {table} game over seed={seed} moves={moves}", table=self.id, seed=self.game.seed,
                      moves=len(self.game.log))
             self.recording.finish("finished")

@@ -4,16 +4,15 @@ fresh ``state`` whenever their view may have changed, the table's notices and it
 from __future__ import annotations
 
 from collections.abc import Collection
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from mudwiz.games.base import Event, Game, TimedReveal
+from mudwiz.ratings import RatingBoard
 from mudwiz.render import jsonl
 from mudwiz.session import Session
-from mudwiz.table.botseat import is_stand_in
-from mudwiz.table.recording import seat_kind
-
-if TYPE_CHECKING:
-    from mudwiz.table.core import Table
+from mudwiz.table.players import Players
+from mudwiz.table.sheets import sheet_from, sheet_once
+from mudwiz.table.state import TableState
 
 
 def _fields(event: Event) -> dict[str, Any]:
@@ -43,15 +42,15 @@ def _timed(event: object) -> Any:
 class FanOut:
     """Turns the table's news into protocol messages, one viewer at a time; it decides nothing about the game."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: TableState, board: RatingBoard | None) -> None:
+        """``board``: the ratings shown with each player (None: a server that keeps no records)."""
         self.table = table
+        self.players = Players(table, board)
         # the game's seats by lower-cased player name, for the game they were worked out for: a game's players
         # never change, and every viewer's seat is looked up in them on every move
         self._seats_of: tuple[Game | None, dict[str, int]] = (None, {})
-        # the last ``who_is_who`` made with every holder of a seat connected, for its game and those holders
-        self._people: tuple[Game, list[Session | None], dict[str, dict[str, Any]]] | None = None
-        # the last heads of a state encoded (``_heads_text``): what they were made from, and the two texts
-        self._heads: tuple[tuple[Any, ...], list[str]] | None = None
+        # the states of JSON readers, encoded from the split views (``_send_texts``)
+        self._texts = jsonl.SplitStates()
         # the views of a round's end as ``_split`` keeps them: the game, its move count and options then, the part
         # all views share and each seat's own part (by seat, None an observer's), as the engine split them
         self._round_end: tuple[Game, int, dict[str, Any], dict[str, Any], dict[int | None, dict[str, Any]]] | None \
@@ -67,7 +66,7 @@ class FanOut:
         # id of an event as seen -> the event (held, so that its id is not reused by another one's as seen while
         # this loop runs), its message, built once for all, and itself again if it opens cards for a while
         messages: dict[int, tuple[Event, dict[str, Any], Any]] = {}  # the last: ``_timed``'s
-        seats = table.seats
+        seats = table.roster.seats
         for viewer in table.roster.viewers():
             if viewer.is_bot:  # a bot reads its view when it is to move, never its messages
                 continue
@@ -117,7 +116,7 @@ class FanOut:
             return {**self._alike()["heads"][seated], **self._before_the_game(session, seated=seated)}
         seat, alike = self._game_seat(session, seated), self._alike()
         return self._in_the_game(session, seat, table.game.views([seat], [alike["heads"][seated]])[0],
-                                 people or self.who_is_who(), alike)
+                                 people or self.players.who_is_who(), alike)
 
     def _alike(self) -> dict[str, Any]:
         """What every viewer's state of one update has alike, besides the engine's shared view: worked out once."""
@@ -125,17 +124,17 @@ class FanOut:
         game = table.game
         status = table.status
         # a state's first fields, the table's: the same for every viewer but ``observer``, so made for each value
-        head = {"type": "state", "table": table.id, "host": table.host, "status": status, "observer": True,
-                "observers": [o.name for o in table.observers]}
+        head = {"type": "state", "table": table.id, "host": table.roster.host, "status": status, "observer": True,
+                "observers": [o.name for o in table.roster.observers]}
         return {"heads": (head, {**head, "observer": False}), "in_game": status == "playing",
-                "confirmed": sorted(table.rounds.confirmed),
+                "confirmed": sorted(table.confirmed),
                 "roundend": game is not None and game.phase == "roundend", "moves": len(game.log) if game else 0,
                 "table_options": table.table_options, "merged": {}}
 
     def _before_the_game(self, session: Session, seated: bool) -> dict[str, Any]:
         """A waiting table's state: the seats so far, the options, and ``/start`` for a host who may."""
         table = self.table
-        can_start = table.is_host(session) and table.can_start()
+        can_start = table.roster.is_host(session) and table.can_start()
         return {
             "game": table.name,
             "phase": "waiting",
@@ -157,39 +156,6 @@ class FanOut:
             "legal": ["/start"] if can_start else [],
         }
 
-    def who_is_who(self) -> dict[str, dict[str, Any]]:
-        """What only the table knows of each of the game's players, by lower-cased name, the same for every
-        viewer: whether a bot holds the seat, whether they are away and for how long, a stand-in, their rating."""
-        table = self.table
-        game = table.game
-        assert game is not None
-        roster = table.roster
-        holders = [roster.seated(name) for name in game.players]  # None once they left a finished game
-        connected = [h is not None and h.connected for h in holders]
-        # The same holders, all connected, in a game still running: nothing here has changed (a session's kind is
-        # fixed, ratings change at a game's end), and building it was a tenth of a state's cost (issue #18).
-        steady = all(connected) and not game.finished
-        known = self._people
-        if steady and known is not None and known[0] is game and known[1] == holders:
-            return known[2]
-        now = table.clock.seconds()
-        board = table.recording.board
-        failed = board.failed if board is not None else 0
-        people = {}
-        for name, holder, on in zip(game.players, holders, connected, strict=True):
-            away = not on
-            fields: dict[str, Any] = {"bot": holder is not None and holder.is_bot, "away": away,
-                                      "stand_in": is_stand_in(holder),
-                                      "rating": self.rating(name, holder)}
-            key = name.lower()
-            if away and (until := table.away_until.get(key)) is not None:
-                fields["away_for"] = max(0, round(until - now))
-            people[key] = fields
-        if board is not None and board.failed != failed:  # a rating not read: asked again on the next update
-            steady = False
-        self._people = (game, holders, people) if steady else None
-        return people
-
     def _in_the_game(self, session: Session, seat: int | None, view: dict[str, Any],
                      people: dict[str, dict[str, Any]], alike: dict[str, Any]) -> dict[str, Any]:
         """The engine's ``view`` from ``session``'s seat, made with the state's head first (``Game.views``'
@@ -204,9 +170,9 @@ class FanOut:
         table = self.table
         in_game = alike["in_game"]
         legal = [f"/{a}" for a in moves] if in_game else []
-        if seat is not None and in_game and alike["roundend"] and session.name not in table.rounds.confirmed:
+        if seat is not None and in_game and alike["roundend"] and session.name not in table.confirmed:
             legal.append("/ok")
-        if seat is not None and not in_game and table.is_host(session) and table.can_start():
+        if seat is not None and not in_game and table.roster.is_host(session) and table.can_start():
             legal.append("/start")
         return legal
 
@@ -218,7 +184,7 @@ class FanOut:
         of an update), the table's options, who has confirmed (unless ``confirmed`` is False: the caller adds
         it), its moves."""
         # typed, so that a compiled build (mudwiz/compiled.py) updates the dicts and lower-cases the names in C
-        # rather than by Python method calls: this ran on every update (issue #18)
+        # rather than by Python method calls: this ran on every update
         players: list[dict[str, Any]] = fields["players"]
         merged: dict[int, list[dict[str, Any]]] = alike["merged"]
         if id(players) not in merged:
@@ -234,13 +200,7 @@ class FanOut:
         fields["moves"] = alike["moves"]
 
     def rating(self, name: str, holder: Session | None) -> int | None:
-        """The rating shown for a seat in this table's game, from the ratings in memory (no read of the store for
-        a state): a person's (a stand-in's: the person's), a bot level's fixed entry; None for a guest, a player
-        not rated yet, or a server that keeps no records."""
-        board = self.table.recording.board
-        if board is None:
-            return None
-        return board.for_seat(name, "person" if holder is None else seat_kind(holder), self.table.name)
+        return self.players.rating(name, holder)
 
     def game_seat(self, session: Session) -> int | None:
         """The engine's seat of ``session``, or None if it holds none. Found by name in the game's players: after
@@ -264,7 +224,7 @@ class FanOut:
         """``session``'s state (``state_for``); encoded here from the split views (``_send_texts``) for a viewer
         that reads JSON text, as a round's end sends each ``/ok``'s confirmer theirs from the views it keeps."""
         if self.table.game is not None and session.wants_text():
-            people = people or self.who_is_who()
+            people = people or self.players.who_is_who()
             if self._send_texts([session], session if look else None, people, self._alike()):
                 return
         self._deliver_state(session, self.state_for(session, people), look)
@@ -272,38 +232,10 @@ class FanOut:
     def _deliver_state(self, session: Session, message: dict[str, Any], look: bool) -> None:
         if look:
             message["look"] = True
-        self._sheet_once(session, message, look)
-        session.deliver(message)
-
-    def _sheet_once(self, session: Session, message: dict[str, Any], look: bool) -> None:
-        """Leave out the score sheet when this viewer was last sent the same one, and send a JSON reader only the
-        rows it lacks: the sheet changes once a round, was most of every state's bytes and encoding time, and the
-        whole of it at every round's end made round ends grow dearer with every round (issue #18). It is sent whole
-        with the game's first state, a redraw (``look``: ``/look``, sitting down, watching) and to a new viewer; a
-        state without ``sheet`` means "as before", ``sheet_add`` "as before and these rows" (docs/protocol.md)."""
-        if self.table.game is None or "sheet" not in message:
-            return
-        sheet: list[dict[str, Any]] = message["sheet"]
-        start = self._sheet_from(session, sheet, look)
-        if start >= 0:
-            del message["sheet"]
-            if start < len(sheet):
-                message["sheet_add"] = sheet[start:]
-
-    def _sheet_from(self, session: Session, sheet: list[dict[str, Any]], look: bool) -> int:
-        """From which row ``session`` is to be sent ``sheet`` (``_sheet_once``'s rule): -1 the whole sheet, its
-        length none of it, else the rows from there on (to a JSON reader only: a terminal's renderer draws the
-        sheet a state carries, whole); taken as sent."""
         table = self.table
-        had = session.sheet_sent
-        rows, json = len(sheet), session.mode == "json"
-        if look or had is None or had[0] != table.id or had[1] != table.games_played or had[2] > rows \
-                or (had[2] < rows and not (json and had[3])):  # rows are added only to a sheet sent as JSON
-            session.sheet_sent = (table.id, table.games_played, rows, json)
-            return -1
-        # held as JSON still only if it was and no /mode since
-        session.sheet_sent = (table.id, table.games_played, rows, json and had[3])
-        return had[2]
+        if table.game is not None:
+            sheet_once(session, message, look, table.id, table.games_played)
+        session.deliver(message)
 
     def send_states(self, look: Session | None = None, skip: Collection[str] = ()) -> None:
         """A fresh state to every connected person watching or seated but those named in ``skip`` (sent theirs
@@ -318,7 +250,7 @@ class FanOut:
             for s in viewers:
                 self.send_state(s, look=s is look)
             return
-        people, alike = self.who_is_who(), self._alike()
+        people, alike = self.players.who_is_who(), self._alike()
         texts: list[Session] = []
         others: list[Session] = []
         for s in viewers:
@@ -335,29 +267,16 @@ class FanOut:
     def _viewer_seats(self, viewers: list[Session]) -> tuple[list[bool], list[int | None]]:
         """Whether each viewer holds a seat, by identity (``own_seat``: not a seat kept under their name for
         another session), and their seat in the game (``_game_seat``)."""
-        seats = self.table.seats
+        seats = self.table.roster.seats
         seated = [s in seats for s in viewers]
         # by index, not ``zip(..., strict=True)``: a compiled build calls the builtin with a keyword, a sixth of this
         return seated, [self._game_seat(viewers[i], seated[i]) for i in range(len(viewers))]
-
-    def _heads_text(self, heads: tuple[dict[str, Any], dict[str, Any]]) -> list[str]:
-        """The two heads of a state (an observer's, a seated viewer's) encoded without their closing brace, as
-        last time while the table's host, status and observers are the same: they change a few times a game,
-        and every update of every table needs them."""
-        head = heads[0]
-        key = (head["host"], head["status"], tuple(head["observers"]))
-        known = self._heads
-        if known is not None and known[0] == key:
-            return known[1]
-        texts = [jsonl.dumps(h)[:-1] for h in heads]
-        self._heads = (key, texts)
-        return texts
 
     def _split(self, game: Game, seats: list[int | None]) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
         """``game.split_views(seats)``, kept through a round's end: between its ``/ok``s nothing in the game
         changes (the table's move count, bumped by every change, says so; an option set meanwhile is looked at
         too), yet each ``/ok`` sends states, its confirmer's at once and the others' at the batch's end, and
-        building the views again for each was most of a round end's cost (issue #18). Hands out copies of the
+        building the views again for each was most of a round end's cost. Hands out copies of the
         parts kept, which the caller changes (their lists and the players' entries are shared, as within one
         update). The players' entries are copied too: the table's fields are put into them (``_table_fields``),
         and one put in for a player away then (``away_for``) must not stay once they are back."""
@@ -381,11 +300,11 @@ class FanOut:
 
     def _send_texts(self, viewers: list[Session], look: Session | None, people: dict[str, dict[str, Any]],
                     alike: dict[str, Any]) -> bool:
-        """The states of viewers that read JSON lines and nothing else (``Session.wants_text``), encoded as the
-        engine's ``split_views`` splits them: what they all see alike once, each viewer's own fields (the head,
-        the seat's hand and moves) on their own, the score sheet (or its new rows) once and only to those who
-        have not had it (``_sheet_once``). The same fields as each one's whole state encoded (``_in_the_game``),
-        a fraction of the work (issue #18). False, with nothing sent, for a game whose views cannot be split."""
+        """The states of viewers that read JSON lines and nothing else (``Session.wants_text``), made from the
+        views as the engine's ``split_views`` splits them and encoded by the renderer (``jsonl.SplitStates``):
+        the table's fields put into the part all views share, each viewer's own moves into their own part, the
+        score sheet (or its new rows) only to those who have not had it (:mod:`.sheets`). The same fields as each
+        one's whole state (``_in_the_game``). False, with nothing sent, for a game whose views cannot be split."""
         table = self.table
         game = table.game
         assert game is not None
@@ -395,23 +314,13 @@ class FanOut:
             return False
         common, owns = split
         sheet = common.pop("sheet")
-        body = self._body(game, common, people, alike)
-        confirmed = '"confirmed":' + jsonl.dumps(alike["confirmed"]) + ","
-        heads = self._heads_text(alike["heads"])
-        rows = len(sheet)
-        # the rest of a state after its own fields, by the sheet row it is sent from (-1: whole, ``rows``: none)
-        rests: dict[int, str] = {rows: body}
+        texts = self._texts
+        texts.begin(alike["heads"], alike["confirmed"], sheet, self._body(game, common, people, alike))
         assert len(owns) == len(viewers)
         for i in range(len(viewers)):  # by index: see ``_viewer_seats``
             s, at, seat, own = viewers[i], seated[i], in_game[i], owns[i]
             own["legal"] = self._legal(s, seat, own["legal"], alike)
-            start = self._sheet_from(s, sheet, s is look)
-            rest = rests.get(start)
-            if rest is None:
-                field = '"sheet":' if start < 0 else '"sheet_add":'
-                rest = rests[start] = field + jsonl.dumps(sheet[start:] if start >= 0 else sheet) + "," + body
-            # one string made of the parts, where adding them one by one copied the ~1,400 characters thrice
-            s.deliver_text("".join((heads[at], ",", jsonl.dumps(own)[1:-1], ",", confirmed, rest)))
+            s.deliver_text(texts.text(at, own, sheet_from(s, sheet, s is look, table.id, table.games_played)))
         return True
 
     def _body(self, game: Game, common: dict[str, Any], people: dict[str, dict[str, Any]],
@@ -419,13 +328,13 @@ class FanOut:
         """The fields all of an update's states share but ``confirmed``, encoded, with the closing brace. At a
         round's end, as long as the views are kept (``_split``), the same players' fields (``who_is_who``'s
         very dict: it is made anew when anyone's changes) and the same table options, the text made for the
-        round's last move: each ``/ok`` sends states, and only ``confirmed`` tells them apart (issue #18)."""
+        round's last move: each ``/ok`` sends states, and only ``confirmed`` tells them apart."""
         kept, known = self._round_end, self._round_end_body
         at_round_end = game.phase == "roundend" and kept is not None
         if at_round_end and known is not None and known[0] is kept and known[1] is people \
                 and known[2] == alike["table_options"]:
             return known[3]
         self._table_fields(common, people, alike, confirmed=False)
-        text = jsonl.dumps(common)[1:]
+        text = jsonl.alike_text(common)
         self._round_end_body = (kept, people, alike["table_options"], text) if at_round_end else None
         return text

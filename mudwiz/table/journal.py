@@ -13,15 +13,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from twisted.logger import Logger
 
 from mudwiz.store import GameRecord, Store, StoreError, TableMove
-from mudwiz.table.recording import seat_kind
-
-if TYPE_CHECKING:
-    from mudwiz.table.core import Table
+from mudwiz.table.botseat import seat_kind
+from mudwiz.table.state import TableState
 
 log = Logger(namespace=__name__)  # a compiled module has no frame for Logger() to find its name in
 
@@ -39,7 +37,7 @@ class Journal:
         self.node = node
         self.stopped = False
         # Grouped (a running server's): moves wait here for ``commit``, which runs before any output leaves
-        # (mudwiz/outflow.py) and so once a reactor turn, instead of a transaction a move (issue #18).
+        # (mudwiz/outflow.py) and so once a reactor turn, instead of a transaction a move.
         self.grouped = False
         self.pending: list[tuple[TableJournal, TableMove]] = []
 
@@ -69,7 +67,7 @@ class Journal:
 class TableJournal:
     """One table's journal: its header when it changes, its game's start and moves, its closing."""
 
-    def __init__(self, table: Table, journal: Journal | None, moves: int = 0) -> None:
+    def __init__(self, table: TableState, journal: Journal | None, moves: int = 0) -> None:
         self.table = table
         self.journal = journal
         self.store = journal.store if journal is not None else None
@@ -99,16 +97,16 @@ class TableJournal:
         table = self.table
         assert self.journal is not None
         seats = []
-        for s in table.seats:
+        for s in table.roster.seats:
             seat = {"name": s.name, "kind": seat_kind(s)}
             # a guest's code with their seat, a stand-in playing it for them or not: the seat is still theirs
             code = self.journal.resume_code(s.name) if seat["kind"] in ("person", "stand-in") else None
             if code:
                 seat["resume"] = code
             seats.append(seat)
-        header = {"game": table.name, "host": table.host, "options": dict(table.options), "seats": seats}
+        header = {"game": table.name, "host": table.roster.host, "options": dict(table.config.chosen), "seats": seats}
         now = table.clock.seconds()
-        names = [s.name for s in table.observers if not s.is_bot]
+        names = [s.name for s in table.roster.observers if not s.is_bot]
         names += [name for name, until in table.roster.watch_until.values() if until >= now]  # dropped, coming back
         watchers: list[str | dict[str, str]] = []
         for name in names:  # a guest's code with their name: the same person proves it when they come back
@@ -127,28 +125,29 @@ class TableJournal:
         if text != self.last_header and self._write("header", self.store.save_table, self.table.id, header, self.node):
             self.last_header = text
 
-    def started(self) -> None:
-        """A game starts: its seed and set-up (the header first: the seats it starts with)."""
+    def started(self, at: float) -> None:
+        """A game starts (``at``: on the table's clock): its seed and set-up (the header first: the seats it starts
+        with)."""
         game = self.table.game
         assert game is not None and game.seed is not None
         self.save()
         self.written = 0
         if self.store is not None:
-            self._write("start", self.store.start_table_game, self.table.id, game.seed, self.game_entry())
+            self._write("start", self.store.start_table_game, self.table.id, game.seed, self.game_entry(at))
 
-    def game_entry(self) -> dict[str, Any]:
+    def game_entry(self, started: float) -> dict[str, Any]:
         table, game = self.table, self.table.game
         assert game is not None
-        return {"players": list(game.players), "options": dict(game.options), "started": table.recording.started,
+        return {"players": list(game.players), "options": dict(game.options), "started": started,
                 "abandoned": table.abandoned}
 
-    def moved(self) -> None:
-        """Journal the game's new log entries, with their times as the record has them: queued for the journal's
-        ``commit``, made at once unless the journal is ``grouped`` (then before any output leaves)."""
+    def moved(self, actions: list[dict[str, Any]]) -> None:
+        """Journal the game's new log entries, with their times as the record has them (``actions``): queued for the
+        journal's ``commit``, made at once unless the journal is ``grouped`` (then before any output leaves)."""
         if self.store is None or self.closed or self.stopping:
             return
         assert self.journal is not None
-        actions, pending = self.table.recording.actions, self.journal.pending
+        pending = self.journal.pending
         while self.written < len(actions):
             entry = actions[self.written]
             pending.append((self, (self.table.id, self.written, entry["seat"], entry["action"], entry["t"])))
@@ -169,9 +168,9 @@ class TableJournal:
         if self.written >= len(record.actions):
             self._write("record", self.store.hold_record, record, self.node)
 
-    def abandoned(self) -> None:
+    def abandoned(self, started: float) -> None:
         if self.store is not None:
-            self._write("abandonment", self.store.mark_table_game, self.table.id, self.game_entry())
+            self._write("abandonment", self.store.mark_table_game, self.table.id, self.game_entry(started))
 
     def close(self) -> None:
         """The table closed: forget it (unless the server is stopping: then it is to be restored)."""

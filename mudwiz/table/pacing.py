@@ -4,38 +4,44 @@ Bots are never waited for; the clocks themselves are :mod:`.timers`."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
 
 from mudwiz import outflow
 from mudwiz.errors import BadCommand, IllegalAction
+from mudwiz.games.base import Event
 from mudwiz.session import Session
+from mudwiz.table.fanout import FanOut
+from mudwiz.table.state import TableState
 
-if TYPE_CHECKING:
-    from mudwiz.table.core import Table
+Played = Callable[[list[Event]], None]  # the table's: the game changed by these events (``Table.played``)
 
 
 class RoundConfirmation:
     """Who has confirmed the round's result, and going on to the next round when nobody else is waited for."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: TableState, fanout: FanOut, played: Played, stopping: Callable[[], bool]) -> None:
+        """``stopping()``: whether the server is on its way down (the round is then dealt after its restart)."""
         self.table = table
-        self.confirmed: set[str] = set()
+        self.fanout = fanout
+        self.played = played
+        self.stopping = stopping
         # the last to /ok (sent their state at once) and the move count then: the rest get theirs at the batch's end
         self._current = ""
         self._current_at = -1
 
     def pending(self) -> list[str]:
         """Connected people who have not confirmed: people who left or dropped are not waited for."""
-        return [s.name for s in self.table.seats if not s.is_bot and s.connected and s.name not in self.confirmed]
+        confirmed = self.table.confirmed
+        return [s.name for s in self.table.roster.seats if not s.is_bot and s.connected and s.name not in confirmed]
 
     def confirm(self, session: Session) -> str | None:
         """``/ok``: the reply names whom the round still waits for, or is None when this was the last one."""
         table = self.table
         if table.game is None or table.game.phase != "roundend":
             raise IllegalAction("there is no round result to confirm")
-        if table.seat_of(session.name) is None:
+        if table.roster.seat_of(session.name) is None:
             raise BadCommand("only seated players confirm the round")
-        self.confirmed.add(session.name)
+        table.confirmed.add(session.name)
         pending = self.pending()
         if pending and table.in_game:
             self._shown(session)
@@ -50,7 +56,7 @@ class RoundConfirmation:
         round's result reaches them all at once), and a state for everyone on each ``/ok`` was four times a
         move's fan-out at every round's end; the last ``/ok`` deals, and that sends everyone a state anyway."""
         table = self.table
-        table.fanout.send_state(session)
+        self.fanout.send_state(session)
         self._current, self._current_at = session.name, table.moves
         outflow.at_batch_end(("confirmed", id(self)), self._show_the_rest)
 
@@ -60,13 +66,13 @@ class RoundConfirmation:
         if self._current_at != table.moves or table.game is None or table.game.phase != "roundend" \
                 or not table.in_game:
             return  # the round was dealt meanwhile (everyone has a newer state) or the game is over
-        table.fanout.send_states(skip=(self._current,))
+        self.fanout.send_states(skip=(self._current,))
 
     def round_ended(self) -> None:
         """A round just ended: nobody has confirmed it yet; go on after ``confirm`` seconds, or after a bot's
         pace when there is nobody to wait for (so the result can be read)."""
         table = self.table
-        self.confirmed = set()
+        table.confirmed = set()
         delay = table.config.settings.confirm
         if delay and self.pending():
             table.timers.confirm_in(delay, self.advance)
@@ -77,7 +83,7 @@ class RoundConfirmation:
         """The server restarted at a round end: its people are away, their seats kept. The round waits for them
         to come back and confirm (``maybe_advance`` when one does), at most ``confirm`` seconds: not a bot's pace
         for nobody, which dealt the next round before anyone saw this one's result."""
-        self.confirmed = set()
+        self.table.confirmed = set()
         delay = self.table.config.settings.confirm
         if delay:
             self.table.timers.confirm_in(delay, self.advance)
@@ -88,7 +94,7 @@ class RoundConfirmation:
         if table.game is None or table.game.phase != "roundend" or not table.in_game:
             return
         if self.pending():
-            table.send_states()
+            self.fanout.send_states()
             return
         self.advance()
 
@@ -96,16 +102,21 @@ class RoundConfirmation:
         table = self.table
         table.timers.stop_confirm()
         assert table.game is not None
-        if table.game.phase != "roundend" or table.journal.stopping:  # stopping: the round is dealt after the restart
+        if table.game.phase != "roundend" or self.stopping():  # stopping: the round is dealt after the restart
             return
-        table.played(table.game.advance())
+        self.played(table.game.advance())
 
 
 class TurnClock:
     """A person the game waits on has ``turn`` seconds, counted afresh after every change of the game."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: TableState, fanout: FanOut, any_move: Callable[[int], str | None],
+                 played: Played) -> None:
+        """``any_move(seat)``: a random legal move for ``seat`` (the bot driver's)."""
         self.table = table
+        self.fanout = fanout
+        self.any_move = any_move
+        self.played = played
         self.moves = -1  # the table's move count when the clock was last set: a call for an earlier one is stale
         # the clock's calls, made once: ``Timers.turn_clock`` moves a running clock on when they are the same ones
         self._calls = (self._warn, self._time_up)
@@ -114,7 +125,7 @@ class TurnClock:
         table = self.table
         limit = table.config.settings.turn
         if (not limit or table.game is None or not table.in_game
-                or all(table.seats[s].is_bot for s in table.game.waiting())):
+                or all(table.roster.seats[s].is_bot for s in table.game.waiting())):
             table.timers.stop_turn()
             return
         self.moves = table.moves
@@ -126,7 +137,7 @@ class TurnClock:
         if table.game is None or self.moves != table.moves:
             return
         for seat in table.game.waiting():
-            person = table.seats[seat]
+            person = table.roster.seats[seat]
             if not person.is_bot and person.connected:
                 person.notice(f"{left:g} s left for your move; then a random legal move is made for you.")
 
@@ -136,15 +147,15 @@ class TurnClock:
         if table.game is None or self.moves != table.moves:
             return
         for seat in table.game.waiting():
-            person = table.seats[seat]
+            person = table.roster.seats[seat]
             if person.is_bot or table.game.finished:
                 continue
-            action = table.any_move(seat)
+            action = self.any_move(seat)
             if action is not None and seat in table.game.waiting():
                 # The move is named to its player alone: a secret bid or the cards of a pass named to the table
                 # gave away what its events keep hidden. The others learn of it as of any move, by its events.
-                table.announce(f"Time is up for {person.name}: a random move is made for them.", exclude=person)
+                self.fanout.announce(f"Time is up for {person.name}: a random move is made for them.", exclude=person)
                 if person.connected:
                     person.notice(f"Time is up: /{action} is made for you.")
-                table.played(table.game.apply(seat, action))
+                self.played(table.game.apply(seat, action))
                 return

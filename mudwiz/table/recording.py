@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from twisted.internet import defer
 from twisted.logger import Logger
@@ -22,12 +22,10 @@ from twisted.python.failure import Failure
 from mudwiz.games.base import standings
 from mudwiz.outflow import before_output
 from mudwiz.ratings import PEOPLE, RatingBoard, rate_game
-from mudwiz.session import Session
 from mudwiz.store import GameRecord, Rating, Store, StoreError
-from mudwiz.table.botseat import BotSession, is_stand_in
-
-if TYPE_CHECKING:
-    from mudwiz.table.core import Table
+from mudwiz.table.botseat import seat_kind
+from mudwiz.table.fanout import FanOut
+from mudwiz.table.state import TableState
 
 log = Logger(namespace=__name__)  # a compiled module has no frame for Logger() to find its name in
 
@@ -56,20 +54,15 @@ class Records:
                    RatingBoard(store))
 
 
-def seat_kind(session: Session) -> str:
-    """``person``, ``stand-in`` (a bot playing a person's seat) or ``bot:LEVEL`` (a bot the host seated)."""
-    if is_stand_in(session):
-        return "stand-in"
-    if isinstance(session, BotSession):
-        return f"bot:{session.level}"
-    return "person"
-
-
 class GameRecording:
     """The record of the table's current game, kept as it is played and handed over once when it ends."""
 
-    def __init__(self, table: Table, records: Records | None) -> None:
+    def __init__(self, table: TableState, fanout: FanOut, records: Records | None,
+                 hold: Callable[[GameRecord], None]) -> None:
+        """``hold(record)``: the table's, which holds the record in its journal until the store has it."""
         self.table = table
+        self.fanout = fanout
+        self.hold = hold
         self.keep = records.keep if records is not None else None
         self.board = records.board if records is not None else None
         self.read = records.read if records is not None else inline_read
@@ -93,7 +86,7 @@ class GameRecording:
     def record(self, outcome: str) -> GameRecord:
         table, game = self.table, self.table.game
         assert game is not None and game.seed is not None
-        seats = [{"name": name, "kind": seat_kind(s)} for name, s in zip(game.players, table.seats, strict=True)]
+        seats = [{"name": name, "kind": seat_kind(s)} for name, s in zip(game.players, table.roster.seats, strict=True)]
         # Abandoned: every person left or dropped (a stand-in plays each of their seats). It counts as it stands,
         # those who left below every bot the host seated, or the last to leave a game going badly would undo its
         # loss; from its deal, or a player could look at a hand and deal again for nothing (docs/accounts.md).
@@ -129,7 +122,7 @@ class GameRecording:
         # crash between the two replayed the game to its end after the restart and recorded it a second time.
         # And the record is held in the journal until that thread stores it (``TableJournal.hold``).
         before_output()
-        self.table.journal.hold(record)
+        self.hold(record)
         self.keep(record).addCallbacks(kept, lost)
 
     def rated(self, record: GameRecord) -> None:
@@ -137,7 +130,7 @@ class GameRecording:
         table how they moved, and show them at it (nothing is sent when none moved). Read where the record was
         written (``Records.read``), not on the reactor's thread: there each read waited for the store's lock, which
         the thread holds through every record it commits, and 200 tables ending their games together made the
-        reactor wait for 200 commits (issue #18)."""
+        reactor wait for 200 commits."""
         board = self.board
         if board is None:
             return
@@ -151,14 +144,14 @@ class GameRecording:
             changes = board.refresh(found, record.game)
             if changes:  # else every state would be as the last one sent (a game of guests and bots: most)
                 moved = [f"{name} {'new' if old is None else old} -> {new}" for name, old, new in changes]
-                self.table.announce(f"Ratings ({record.game}): {', '.join(moved)}.")
-                self.table.send_states()
+                self.fanout.announce(f"Ratings ({record.game}): {', '.join(moved)}.")
+                self.fanout.send_states()
 
         def unread(failure: Failure) -> None:
             for name in names:  # read again when next shown
                 board.forget(name)
             log.error("ratings after table {table}'s game not read: {why}", table=table_id,
                       why=failure.getErrorMessage() if failure.check(StoreError) else failure.getTraceback())
-            self.table.send_states()
+            self.fanout.send_states()
 
         self.read(read).addCallbacks(show, unread)

@@ -52,7 +52,7 @@ class Timers:
         """A person's clock, afresh: ``time_up()`` after ``limit`` seconds, and ``warn(left)`` ``left`` seconds
         before it (``TURN_WARNING``, or half the time for a clock shorter than twice that). The clock restarts on
         every move, so a running one with the same terms only has its end moved: its one pending call, when it
-        comes, finds the end later than it was set for and waits again (issue #18: moving two calls on every
+        comes, finds the end later than it was set for and waits again (moving two calls on every
         move was a sixtieth of its CPU)."""
         running = self._turn is not None and self._turn_set == (limit, warn, time_up)
         self._turn_due, self._warned = self.clock.seconds() + limit, False

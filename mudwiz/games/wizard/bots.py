@@ -16,8 +16,8 @@ How it thinks:
   are dropped early; the card with the best mean round score is played.
 
 A decision is bounded by its playouts (``max_samples`` simulated deals, 400), not by the clock, so a busy
-machine makes it slower, never weaker: the same seed and views give the same moves idle or under load (issue
-#18). On an idle core the largest decision takes about 120 ms; the server runs ``choose`` in a worker process
+machine makes it slower, never weaker: the same seed and views give the same moves idle or under load.
+On an idle core the largest decision takes about 120 ms; the server runs ``choose`` in a worker process
 (:mod:`mudwiz.thinking`). ``budget`` (seconds) caps a decision's time where a test wants it quick. The trick
 rule, the playouts and the deals are in :mod:`mudwiz.games.wizard.playouts`.
 """
@@ -63,7 +63,7 @@ class WizardGood:
         # logged last bids, the balancing ones were made 84.8 % of the time against 68.7 % expected, the others
         # 67.4 % against 69.5 % (when the bids add up every player can make theirs, and the players at the
         # table share the tricks out better than the playout policy does). It pays the last bidder itself:
-        # its own mean round score rose from 20.9 to 24.3 points (docs/bots.md, "A fourth round").
+        # its own mean round score rose from 20.9 to 24.3 points (docs/bots.md, "The last bidder balances the table").
         self.balance_margin = 40.0
         self.memory = RoundMemory()
 

@@ -65,7 +65,7 @@ class WizardViews(TrickTakingGame):
     def _players_seen_by(self, viewer: Seat | None) -> list[dict[str, Any]]:
         """The players' entries, each built as one dict (what ``Game._players_seen_by`` merges from the common
         fields and ``_player``'s, which for Wizard it would build in two more): four of them every update, and
-        those merges were a tenth of it (issue #18)."""
+        those merges were a tenth of it."""
         played: list[str | None] = [None] * len(self.players)
         for s, card in self.trick:
             played[s] = card
