@@ -90,6 +90,9 @@ def test_a_message_is_kept_for_an_offline_player_and_told_to_an_online_one(tmp_p
     bob = login(lobby, "Bob")
     run(lobby, alice, "/message BOB hi")
     assert bob.of_type("new_messages") == [{"type": "new_messages", "unread": 1, "from": "Alice"}]
+    run(lobby, bob, "/ignore alice")
+    run(lobby, alice, "/message bob again")  # kept, but Bob, who ignores Alice, is not told it came
+    assert len(bob.of_type("new_messages")) == 1
     carol = login(lobby, "Carol")
     assert carol.of_type("new_messages") == [{"type": "new_messages", "unread": 1, "from": None}]
     run(lobby, carol, "/messages")

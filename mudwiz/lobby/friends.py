@@ -178,7 +178,8 @@ class Friends:
         except KeyError:
             raise BadCommand(f"{recipient} is not registered: messages are kept for accounts only") from None
         target = self.people.find_user(message.recipient)
-        if target is not None and target.registered:
+        ignored = target is not None and session.name.lower() in (target.ignoring or ())
+        if target is not None and target.registered and not ignored:  # one who /ignores the sender is not told
             target.deliver({"type": "new_messages", "unread": store.unread_messages(message.recipient),
                             "from": session.name})
         return message
