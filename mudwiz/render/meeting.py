@@ -33,7 +33,7 @@ class PeopleLines:
         elif m["seen"]:
             rows.append(f"  offline; last seen {when(m['seen'])}")
         else:
-            rows.append("  offline; not seen since last seen times were kept")
+            rows.append("  offline; last seen: not known")
         for r in m["ratings"]:
             rows.append(f"  {r['game']:<10} rating {r['rating']}, {r['games']} rated "
                         f"game{'s' * (r['games'] != 1)}, rank {r['rank']}")
