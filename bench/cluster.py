@@ -1,6 +1,6 @@
 """Several processes as one server: what the cluster costs and what it gains.
 
-Starts a throwaway Redis and PostgreSQL (tests/support/redisserver.py, tests/support/pgserver.py, as the tests do), then N
+Starts a throwaway Redis and PostgreSQL (tests/support/redisserver.py and pgserver.py, as the tests do), then N
 ``mudwiz serve`` nodes on loopback, each on its own port, sharing them (``MUDWIZ_REDIS_URL``,
 ``MUDWIZ_DATABASE_URL``, ``MUDWIZ_NODE=n1..nN``); a single process on the same PostgreSQL with no Redis is the
 reference. Measures, with bench/load.py's load generator:

@@ -1294,7 +1294,8 @@ class Report:
             out.append(f"the fuzzing never reached {', '.join(missing)}")
         bugs = [f["what"] for f in self.findings if f["kind"] == "fuzzing client failed"]
         if bugs:
-            out.append(f"fuzzing clients failed {len(bugs)} time(s) (a bug in tests/support/fuzzing.py), first:\n{bugs[0]}")
+            out.append(f"fuzzing clients failed {len(bugs)} time(s) (a bug in tests/support/fuzzing.py), "
+                       f"first:\n{bugs[0]}")
         return out
 
 
