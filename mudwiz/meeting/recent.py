@@ -31,5 +31,9 @@ class RecentLines:
         self._lines.append(line)
         return line
 
+    def keep(self, line: Line) -> None:
+        """A line said elsewhere (another process), kept as it was said there."""
+        self._lines.append(line)
+
     def lines(self) -> tuple[Line, ...]:
         return tuple(self._lines)
