@@ -21,9 +21,9 @@ from mudwiz.commands.registry import (COMMANDS, Command, Kind, Reply, Route, Run
 from mudwiz.commands.help import catalogue, help_text, help_width, is_sysop, offered
 from mudwiz.commands.lobby import who_message
 from mudwiz.commands import accounts, sysop, tables
-from mudwiz.commands import talk
 from mudwiz.commands.records import history_row, in_slices, rating_row, replay_sheet
 from mudwiz.commands.rules import rules_sections, rules_text
+from mudwiz.commands import talk
 # isort: on
 
 __all__ = [

@@ -33,7 +33,7 @@ def spelled(lobby: Lobby, name: str) -> str:
 @command("channel", CHANNEL_USAGE,
          "list the channels and who is on each; join or leave one (joining a new name makes it; joining shows its "
          "last lines); a sysop mutes or unmutes WHO on one",
-         scope=Scope.LOBBY, kind=Kind.LOBBY, place=9, route=Route.HOME)
+         scope=Scope.LOBBY, kind=Kind.LOBBY, place=20, route=Route.HOME)
 def _channel(lobby: Lobby, session: Session, arg: str) -> str | None:
     words = arg.split()
     if not words:
@@ -56,7 +56,7 @@ def _channel(lobby: Lobby, session: Session, arg: str) -> str | None:
 
 
 @command("ch", "/ch NAME TEXT", "speak on a channel you are on (/ch NAME /me TEXT: an emote there)",
-         scope=Scope.LOBBY, kind=Kind.LOBBY, place=10, route=Route.HOME)
+         scope=Scope.LOBBY, kind=Kind.LOBBY, place=21, route=Route.HOME)
 def _ch(lobby: Lobby, session: Session, arg: str) -> str | None:
     name, _, text = arg.partition(" ")
     text = text.strip()
@@ -70,7 +70,7 @@ def _ch(lobby: Lobby, session: Session, arg: str) -> str | None:
 
 
 @command("shout", "/shout TEXT", "speak to everyone online, at a table or not (a few at once, then one a minute)",
-         scope=Scope.LOBBY, kind=Kind.LOBBY, place=11, route=Route.HOME)
+         scope=Scope.LOBBY, kind=Kind.LOBBY, place=22, route=Route.HOME)
 def _shout(lobby: Lobby, session: Session, arg: str) -> str | None:
     if not arg:
         raise BadCommand("usage: /shout TEXT")
@@ -79,7 +79,7 @@ def _shout(lobby: Lobby, session: Session, arg: str) -> str | None:
 
 
 @command("me", "/me TEXT", "an emote to the room you are in (\"/me waves\": * you waves)",
-         scope=Scope.LOBBY, kind=Kind.LOBBY, place=12, route=Route.TABLE)
+         scope=Scope.LOBBY, kind=Kind.LOBBY, place=23, route=Route.TABLE)
 def _me(lobby: Lobby, session: Session, arg: str) -> str | None:
     if not arg:
         raise BadCommand("usage: /me TEXT")
@@ -89,7 +89,7 @@ def _me(lobby: Lobby, session: Session, arg: str) -> str | None:
 
 @command("away", "/away [TEXT]", "mark yourself away, shown in /who and to anyone who tells you (any command you "
                                  "type then clears it)",
-         scope=Scope.LOBBY, kind=Kind.LOBBY, place=13, route=Route.HOME)
+         scope=Scope.LOBBY, kind=Kind.LOBBY, place=24, route=Route.HOME)
 def _away(lobby: Lobby, session: Session, arg: str) -> str | None:
     text = lobby.talk.go_away(session, arg)
     return f"you are marked away: {text}" if text else "you are marked away"
