@@ -18,8 +18,8 @@ def test_before_login_only_mode_quit_and_help() -> None:
 
 def test_help_lists_each_kind_in_its_order() -> None:
     assert help_kinds() == {
-        "Lobby": ("who", "tables", "say", "tell", "ignore", "unignore", "mode", "quit", "help", "channel", "ch", "shout",
-                  "me", "away"),
+        "Lobby": ("who", "tables", "say", "tell", "ignore", "unignore", "mode", "quit", "help", "channel", "ch",
+                  "shout", "me", "away"),
         "Tables": ("new", "join", "watch", "leave", "look", "option", "bot", "start", "ok", "score"),
         "Games": ("rules", "spells", "history", "game", "replay", "rating", "top"),
         "Account": ("register", "password"),
