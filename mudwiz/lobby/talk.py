@@ -252,8 +252,10 @@ class Talk:
         store = self.store
         if not session.registered or store is None:
             return
-        on = []
+        on = self.channels.channels_of(session.name)  # a connection taken over: still on them
         for channel in store.channels_of(session.name):
+            if channel in on:
+                continue
             try:
                 on.append(self.channels.join(session.name, channel).channel)
             except ChannelRefused:  # a limit lowered since, or a name the rules no longer take: left in the store
