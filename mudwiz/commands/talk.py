@@ -11,7 +11,8 @@ from mudwiz.lobby import Lobby
 from mudwiz.lobby.talk import tag
 from mudwiz.session import Session
 
-CHANNEL_USAGE = "/channel [join NAME | leave NAME | mute NAME WHO | unmute NAME WHO]"
+CHANNEL_USAGE = "/channel [join|leave NAME]"
+MUTE_USAGE = "/channel mute|unmute NAME WHO"
 
 
 def channels_message(lobby: Lobby) -> dict[str, Any]:
@@ -32,7 +33,7 @@ def spelled(lobby: Lobby, name: str) -> str:
 
 @command("channel", CHANNEL_USAGE,
          "list the channels and who is on each; join or leave one (joining a new name makes it; joining shows its "
-         "last lines); a sysop mutes or unmutes WHO on one",
+         f"last lines); a sysop mutes or unmutes WHO on one: {MUTE_USAGE}",
          scope=Scope.LOBBY, kind=Kind.LOBBY, place=20, route=Route.HOME)
 def _channel(lobby: Lobby, session: Session, arg: str) -> str | None:
     words = arg.split()
@@ -52,7 +53,7 @@ def _channel(lobby: Lobby, session: Session, arg: str) -> str | None:
             raise BadCommand("only a sysop may mute someone on a channel")
         done = lobby.talk.moderate(session, rest[0], spelled(lobby, rest[1]), verb == "mute")
         return f"{done.name} is {'muted' if done.muted else 'no longer muted'} on {tag(done.channel)}"
-    raise BadCommand(f"usage: {CHANNEL_USAGE}")
+    raise BadCommand(f"usage: {CHANNEL_USAGE} (a sysop: {MUTE_USAGE})")
 
 
 @command("ch", "/ch NAME TEXT", "speak on a channel you are on (/ch NAME /me TEXT: an emote there)",
