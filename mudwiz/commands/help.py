@@ -94,11 +94,23 @@ SCREEN_ROWS = 24  # /help alone fits a screen of them, with the prompt's row
 
 def _summary(session: Session, sysop: bool, cols: int = 80) -> list[str]:
     """``/help`` alone: every command's usage, a kind a line or two, so that it fits a 24-row screen with the
-    moves of the table the user sits at (the whole explanation of each was some sixty rows)."""
+    moves of the table the user sits at (the whole explanation of each was some sixty rows). When the usages do
+    not fit (a narrow window, many commands), the commands' names only: ``/help COMMAND`` gives each usage."""
+    summary = _summary_of(session, _command_rows(sysop, cols, usages=True), cols)
+    if len(summary) > SCREEN_ROWS - 1:
+        summary = _summary_of(session, _command_rows(sysop, cols, usages=False), cols)
+    return summary
+
+
+def _command_rows(sysop: bool, cols: int, *, usages: bool) -> list[str]:
     lines = textwrap.wrap("Commands (plain text is chat to your room; /help COMMAND explains one):", cols)
     for label, names in help_kinds().items():
         if sysop or label != Kind.SYSOP.value:
-            lines += _kind_rows(label, [COMMANDS[name].usage for name in names], cols)
+            lines += _kind_rows(label, [COMMANDS[name].usage if usages else f"/{name}" for name in names], cols)
+    return lines
+
+
+def _summary_of(session: Session, lines: list[str], cols: int) -> list[str]:
     tail = textwrap.wrap(f"Games: {', '.join(available())}; /help GAME shows one's moves and options.", cols)
     table = session.table
     if table is None:

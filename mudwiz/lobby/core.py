@@ -16,11 +16,13 @@ from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
 
 from mudwiz.accounts import Accounts
+from mudwiz.games import available
 from mudwiz.lobby.directory import Directory, Local
 from mudwiz.lobby.keeping import Kept
 from mudwiz.lobby.names import Names
 from mudwiz.lobby.people import DEFAULT_LIMITS, People, PresenceLimits
 from mudwiz.lobby.tables import TableList
+from mudwiz.lobby.talk import DEFAULT_TALK, Talk, TalkLimits
 from mudwiz.session import Session
 from mudwiz.slices import Runner, inline
 from mudwiz.table import IDLE_CLOSE, Journal, Records, Table, table_of
@@ -47,6 +49,7 @@ class Lobby:
         idle_close: float = IDLE_CLOSE,
         presence: PresenceLimits = DEFAULT_LIMITS,
         records: Records | None = None,
+        talk: TalkLimits = DEFAULT_TALK,
     ) -> None:
         self.clock = clock
         self.sysops: Sysops | None = None  # set by makeService; None: no sysops, no bans (tests)
@@ -58,6 +61,8 @@ class Lobby:
                                     bot_delay=bot_delay, seed=seed, think=think, idle_close=idle_close, records=records)
         self.kept = Kept(clock, grace, self.table_list.tables, self._release)
         self.names = Names(clock, self.people, self.table_list, self.kept, self._directory)
+        self.talk = Talk(clock, self.people, self._directory, available(), talk,
+                         lambda session: self.sysops is not None and self.sysops.is_sysop(session))
         self._face()
 
     def _face(self) -> None:
@@ -91,7 +96,7 @@ class Lobby:
         self.table = self.table_list.table
         self.in_lobby = self.people.in_lobby
         self.may_move = self.people.may_move
-        self.chat = self.people.chat
+        self.chat = self.talk.chat  # the people's, a table's line kept to show who comes in
         self.find_user = self.people.find_user
         self.broadcast = self.people.broadcast
         self.ban_elsewhere = self.people.ban_elsewhere
@@ -111,6 +116,7 @@ class Lobby:
     @directory.setter
     def directory(self, directory: Directory) -> None:
         self._directory = self.people.directory = self.table_list.directory = self.names.directory = directory
+        self.talk.directory = directory
 
     @property
     def remote_tables(self) -> Directory:
@@ -181,6 +187,7 @@ class Lobby:
         self.people.presence_notice(session, "arrived")
         if greet is not None:
             greet()
+        self.talk.login(session)
         if not self.kept.reattach(session):
             self._directory.reattach(session)  # cluster: a seat another process keeps for them
 
@@ -189,6 +196,7 @@ class Lobby:
         if not self.people.leave(session):
             return
         self.names.forget_look(session.name)
+        self.talk.logout(session)
         log.info("logout {name}", name=session.name)
         records = self.table_list.records
         if records is not None:
@@ -214,5 +222,6 @@ class Lobby:
     def _table_closed(self, table: Table) -> None:
         """``table`` is unlisted: the seats it kept are gone, and the names nothing holds any more with them."""
         self.kept.closed(table)
+        self.talk.table_closed(table.id)
         for name in list(self.names.resume_codes):
             self.names.release(name)
