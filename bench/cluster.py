@@ -1,6 +1,6 @@
 """Several processes as one server: what the cluster costs and what it gains.
 
-Starts a throwaway Redis and PostgreSQL (tests/redisserver.py, tests/pgserver.py, as the tests do), then N
+Starts a throwaway Redis and PostgreSQL (tests/support/redisserver.py and pgserver.py, as the tests do), then N
 ``mudwiz serve`` nodes on loopback, each on its own port, sharing them (``MUDWIZ_REDIS_URL``,
 ``MUDWIZ_DATABASE_URL``, ``MUDWIZ_NODE=n1..nN``); a single process on the same PostgreSQL with no Redis is the
 reference. Measures, with bench/load.py's load generator:
@@ -34,7 +34,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-sys.path.insert(0, str(HERE.parent / "tests"))
+sys.path.insert(0, str(HERE.parent / "tests" / "support"))
 import load  # noqa: E402
 from load import Server, fmt, pct, raise_fd_limit, run_play  # noqa: E402
 from pgserver import Databases, postgres_server  # noqa: E402

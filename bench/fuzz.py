@@ -1,8 +1,8 @@
-"""Does the server take junk in its stride? The fuzzing of tests/test_fuzz.py, for as long as you like.
+"""Does the server take junk in its stride? The fuzzing of tests/wire/test_fuzz.py, for as long as you like.
 
 Starts a real server (``mudwiz serve``, a short grace period), and ``--workers`` processes of fuzzing clients
 (``--clients`` in all, from 127.0.0.2 upwards, within the per-address connection caps) that send ``--lines``
-lines of junk from every place a user can be, in every output mode (tests/fuzzing.py says what and how),
+lines of junk from every place a user can be, in every output mode (tests/support/fuzzing.py says what and how),
 while JSON clients play Wizard with bots on 127.0.0.1 and a monitor times ``/who``. Then watches the tables
 still playing for any that stands still, sends the inputs behind unexplained tracebacks again to pin them
 down, and prints figures; never assertions::
@@ -20,7 +20,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "support"))
 
 import fuzzing  # noqa: E402
 from wire import running_server  # noqa: E402

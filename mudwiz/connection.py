@@ -4,7 +4,7 @@ Every transport (``mudwiz/net/``) frames bytes into lines and hands them here, s
 all of them: the message of the day and the name prompt, the commands allowed before a name, the JSON request
 envelope (``{"id": ..., "cmd": ...}``) and its ok/error replies, the hint after a refused move, and the
 renderer of each mode. Nothing here knows sockets, bytes or timers (the framing runs the login timer and calls
-``login_expired``), so the whole conversation is tested by feeding lines (tests/test_connection.py).
+``login_expired``), so the whole conversation is tested by feeding lines (tests/lobby/test_connection.py).
 
 Its parts: where the login stands (mudwiz/login.py, a state machine), the password dialogues (passwords.py),
 what is written and how a line is answered (replies.py), the JSON envelope (envelope.py) and the hint after a

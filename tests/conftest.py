@@ -8,7 +8,11 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+HERE = Path(__file__).resolve().parent
+# The helpers the tests share (support/), and every folder's tests by their unique names, as some reuse another
+# test module's set-up (``from test_journal import journaled_lobby``).
+sys.path[:0] = [str(HERE / "support"), *sorted(str(p) for p in HERE.iterdir() if p.is_dir() and p.name != "support"
+                                               and not p.name.startswith((".", "__")))]
 
 from wire import running_server  # noqa: E402
 

@@ -22,7 +22,10 @@ COMMANDS = {
     "/leave": "leave your table", "/option": "show or set an option", "/bot": "add [LEVEL] | remove NAME",
     "/start": "start the game", "/ok": "confirm the round", "/score": "the score sheet", "/look": "redraw",
     "/say": "chat", "/tell": "NAME TEXT: private message", "/quit": "leave the client",
+    "/channel": "the channels; join|leave NAME", "/ch": "NAME TEXT: speak on a channel", "/shout": "TEXT to everyone",
+    "/me": "TEXT: an emote", "/away": "[TEXT]: mark yourself away",
 }
+CHANNEL_VERBS = ("join", "leave")  # /channel's (a sysop's mute and unmute are typed in full)
 BOT_LEVELS = ("random", "good")
 RULE_SECTIONS = ("goal", "play", "scoring", "options")  # /rules GAME SECTION (docs/protocol.md), every game's
 
@@ -30,6 +33,11 @@ RULE_SECTIONS = ("goal", "play", "scoring", "options")  # /rules GAME SECTION (d
 def rule_sections() -> list[str]:
     """The sections ``/rules GAME SECTION`` takes: every game's, then those a game here has of its own."""
     return list(dict.fromkeys([*RULE_SECTIONS, *(section for p in plugins().values() for section in p.rules)]))
+
+
+def channel_names(model: Model) -> list[str]:
+    """The built-in channels (one per game, and ``help``): those a newcomer joins; ``/channel`` lists the rest."""
+    return [*(model.games or available()), "help"]
 
 
 def _matching(candidates: Iterable[str], typed: str, meta: str | None = None) -> Iterator[Completion]:
@@ -86,6 +94,8 @@ class CommandCompleter(Completer):
             return model.player_names(), None
         if verb in ("/new", "/top"):
             return list(model.games or available()), None
+        if verb == "/ch":
+            return channel_names(model), "channel"
         return None
 
     def _arguments(self, verb: str, rest: str) -> Iterator[Completion]:
@@ -103,7 +113,7 @@ class CommandCompleter(Completer):
                 if move.lower().startswith(typed):
                     yield Completion(move[len(verb) + 1:], start_position=-len(rest), display_meta="legal")
             return
-        if len(words) > 1 and verb not in ("/bot", "/rules"):
+        if len(words) > 1 and verb not in ("/bot", "/rules", "/channel"):
             return  # past the argument: free text (a tell's message)
         single = self._first_argument(verb)
         if single is not None:
@@ -119,6 +129,8 @@ class CommandCompleter(Completer):
         elif verb == "/option" and model.state is not None:
             names = [*model.state.get("options", {}), *model.state.get("table_options", {})]
             yield from _matching(names, last, "option")
+        elif verb == "/channel" and len(words) <= 2:
+            yield from _matching(CHANNEL_VERBS if len(words) == 1 else channel_names(model), last)
         elif verb == "/bot":
             if len(words) == 1:
                 yield from _matching(("add", "remove"), last)

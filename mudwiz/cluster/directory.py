@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from mudwiz.cluster.presence import Presence
 from mudwiz.cluster.tables import ClusterTables, code_hash
+from mudwiz.cluster.talk import TalkRelay
 from mudwiz.lobby.directory import Held, Local, Row
 
 if TYPE_CHECKING:
@@ -33,6 +34,8 @@ class ClusterDirectory:
         self.tables = ClusterTables(lobby, cluster, clock, records.store if records is not None else None, upper)
         cluster.add(self.presence)  # who is online on the other nodes; lobby talk across them
         cluster.add(self.tables)
+        self.talk_relay = TalkRelay(lobby, cluster)  # channels, shouts and away marks across the nodes
+        cluster.add(self.talk_relay)
         self.clock = clock
         # users of ours who dropped while seated elsewhere, until the host has published the seat it keeps for them
         # (so nobody else takes the name meanwhile): lower-cased name -> (the seat, until when)
@@ -81,6 +84,9 @@ class ClusterDirectory:
 
     def announce(self, message: dict[str, Any]) -> None:
         self.users.announce(message)
+
+    def talk(self, message: dict[str, Any]) -> None:
+        self.talk_relay.tell(message)
 
     def ban_address(self, address: str, text: str, by: str, until: float | None) -> bool:
         return self.users.ban_address(address, text, by, until)

@@ -25,6 +25,16 @@ class Bans(Protocol):
     def drop_banned(self, kind: str, target: str, text: str, by: str, until: float | None) -> Any: ...
 
 
+class Talker(Protocol):
+    """The lobby's talk (channels, shouts, away marks), as another node's reaches this one (talk.py)."""
+
+    def heard(self, message: dict[str, Any]) -> None: ...
+
+    def snapshot(self) -> dict[str, Any]: ...
+
+    def forget(self, names: list[str]) -> None: ...
+
+
 class Home(Protocol):
     """This process's lobby, as the cluster's parts read and change it."""
 
@@ -48,6 +58,9 @@ class Home(Protocol):
 
     @property
     def sysops(self) -> Bans | None: ...
+
+    @property
+    def talk(self) -> Talker: ...
 
     def in_lobby(self) -> list[Session]: ...
 

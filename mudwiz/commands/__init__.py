@@ -23,13 +23,14 @@ from mudwiz.commands.lobby import who_message
 from mudwiz.commands import accounts, sysop, tables
 from mudwiz.commands.records import history_row, in_slices, rating_row, replay_sheet
 from mudwiz.commands.rules import rules_sections, rules_text
+from mudwiz.commands import talk
 from mudwiz.commands import friends  # noqa: F401  # /finger, /plan, /notify, /message: registered as imported
 # isort: on
 
 __all__ = [
     "COMMANDS", "Command", "Kind", "Reply", "Route", "Run", "Scope", "accounts", "catalogue", "command", "dispatch",
     "help_kinds", "help_text", "help_width", "history_row", "in_slices", "is_sysop", "offered", "pre_login",
-    "rating_row", "replay_sheet", "route_of", "rules_sections", "rules_text", "sysop", "tables", "who_message",
+    "rating_row", "replay_sheet", "route_of", "rules_sections", "rules_text", "sysop", "tables", "talk", "who_message",
 ]
 
 
@@ -38,6 +39,7 @@ def dispatch(lobby: Lobby, session: Session, line: str) -> Reply:
     line = line.strip()
     if not line:
         return None
+    lobby.talk.active(session, line)  # no longer away
     if not line.startswith("/"):
         lobby.chat(session, line)
         return None

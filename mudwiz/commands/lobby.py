@@ -13,7 +13,7 @@ from mudwiz.session import CHARSET_MODES, MODES, Session
 def who_message(lobby: Lobby, start: str = "") -> dict[str, Any]:
     """A screenful of who is online, from ``start`` on: ``total`` says how many there are in all, ``next`` the
     name the next page starts at (null on the last), so that /who costs a page however many are online."""
-    rows = lobby.who(start, WHO_PAGE + 1)
+    rows = lobby.talk.mark_away(lobby.who(start, WHO_PAGE + 1))
     more = rows[WHO_PAGE]["name"] if len(rows) > WHO_PAGE else None
     return {"type": "who", "users": rows[:WHO_PAGE], "total": lobby.online(), "from": start or None,
             "next": more}
@@ -89,7 +89,7 @@ def _tell(lobby: Lobby, session: Session, arg: str) -> str | None:
     if not name or not text.strip():
         raise BadCommand("usage: /tell NAME TEXT")
     lobby.tell(session, name, text.strip())
-    return None
+    return lobby.talk.away_reply(name)
 
 
 @command("mode", "/mode ansi|ascii|cp437|utf8|json",

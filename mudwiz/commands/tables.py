@@ -36,6 +36,7 @@ def _join(lobby: Lobby, session: Session, arg: str) -> str | None:
         raise BadCommand(f"you are at table {session.table.id}; /leave it first")
     lobby.may_move(session)
     table.sit(session)
+    lobby.talk.show_table(session, table.id)
     return f"you sit at table {table.id}"
 
 
@@ -47,6 +48,7 @@ def _watch(lobby: Lobby, session: Session, arg: str) -> str | None:
         raise BadCommand(f"you are at table {session.table.id}; /leave it first")
     lobby.may_move(session)
     table.watch(session)
+    lobby.talk.show_table(session, table.id)
     return f"you watch table {table.id}"
 
 

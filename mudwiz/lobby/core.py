@@ -16,12 +16,14 @@ from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
 
 from mudwiz.accounts import Accounts
+from mudwiz.games import available
 from mudwiz.lobby.directory import Directory, Local
-from mudwiz.lobby.friends import DEFAULT_FRIEND_LIMITS, FriendLimits, Friends
+from mudwiz.lobby.friends import Friends
 from mudwiz.lobby.keeping import Kept
 from mudwiz.lobby.names import Names
 from mudwiz.lobby.people import DEFAULT_LIMITS, People, PresenceLimits
 from mudwiz.lobby.tables import TableList
+from mudwiz.lobby.talk import DEFAULT_TALK, Talk, TalkLimits
 from mudwiz.session import Session
 from mudwiz.slices import Runner, inline
 from mudwiz.table import IDLE_CLOSE, Journal, Records, Table, table_of
@@ -48,7 +50,7 @@ class Lobby:
         idle_close: float = IDLE_CLOSE,
         presence: PresenceLimits = DEFAULT_LIMITS,
         records: Records | None = None,
-        friends: FriendLimits = DEFAULT_FRIEND_LIMITS,
+        talk: TalkLimits = DEFAULT_TALK,
     ) -> None:
         self.clock = clock
         self.sysops: Sysops | None = None  # set by makeService; None: no sysops, no bans (tests)
@@ -60,7 +62,10 @@ class Lobby:
                                     bot_delay=bot_delay, seed=seed, think=think, idle_close=idle_close, records=records)
         self.kept = Kept(clock, grace, self.table_list.tables, self._release)
         self.names = Names(clock, self.people, self.table_list, self.kept, self._directory)
-        self.friends = Friends(clock, self.people, friends)  # notify lists, messages, plans, last seen
+        self.talk = Talk(clock, self.people, self._directory, available(), talk,
+                         lambda session: self.sysops is not None and self.sysops.is_sysop(session))
+        self.friends = Friends(clock, self.people)  # notify lists, messages, plans, last seen
+        self.friends.away_of = self.talk.away_text  # /finger shows an away text, on any process
         self._face()
 
     def _face(self) -> None:
@@ -94,7 +99,7 @@ class Lobby:
         self.table = self.table_list.table
         self.in_lobby = self.people.in_lobby
         self.may_move = self.people.may_move
-        self.chat = self.people.chat
+        self.chat = self.talk.chat  # the people's, a table's line kept to show who comes in
         self.find_user = self.people.find_user
         self.broadcast = self.people.broadcast
         self.ban_elsewhere = self.people.ban_elsewhere
@@ -114,6 +119,7 @@ class Lobby:
     @directory.setter
     def directory(self, directory: Directory) -> None:
         self._directory = self.people.directory = self.table_list.directory = self.names.directory = directory
+        self.talk.directory = directory
 
     @property
     def remote_tables(self) -> Directory:
@@ -186,6 +192,7 @@ class Lobby:
         self.people.presence_notice(session, "arrived")
         if greet is not None:
             greet()
+        self.talk.login(session)
         self.friends.arrived(session)  # after the welcome: their watchers told, their new messages counted
         if not self.kept.reattach(session):
             self._directory.reattach(session)  # cluster: a seat another process keeps for them
@@ -195,6 +202,7 @@ class Lobby:
         if not self.people.leave(session):
             return
         self.names.forget_look(session.name)
+        self.talk.logout(session)
         log.info("logout {name}", name=session.name)
         records = self.table_list.records
         if records is not None:
@@ -222,5 +230,6 @@ class Lobby:
     def _table_closed(self, table: Table) -> None:
         """``table`` is unlisted: the seats it kept are gone, and the names nothing holds any more with them."""
         self.kept.closed(table)
+        self.talk.table_closed(table.id)
         for name in list(self.names.resume_codes):
             self.names.release(name)

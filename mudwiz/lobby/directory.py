@@ -69,6 +69,10 @@ class Directory(Protocol):
     def announce(self, message: dict[str, Any]) -> None:
         """A sysop's announcement, for the users of the other processes."""
 
+    def talk(self, message: dict[str, Any]) -> None:
+        """A change the talk made here (a channel joined, left, spoken on or moderated; a shout; an away mark;
+        ``what`` says which: mudwiz/lobby/talk.py), for the other processes' talk to hear."""
+
     def ban_address(self, address: str, text: str, by: str, until: float | None) -> bool:
         """A sysop banned ``address`` here: the others close their connections from it. False: there are none."""
 
@@ -131,6 +135,9 @@ class Local:
         pass
 
     def announce(self, message: dict[str, Any]) -> None:
+        pass
+
+    def talk(self, message: dict[str, Any]) -> None:
         pass
 
     def ban_address(self, address: str, text: str, by: str, until: float | None) -> bool:

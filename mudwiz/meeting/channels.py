@@ -196,6 +196,15 @@ class Channels:
                    if key == name.lower() or name.lower() not in (ignores(spelled) or ()))
         return Said(found.name, line, to)
 
+    def heard(self, channel: str, line: Line) -> tuple[str, ...]:
+        """A line said on ``channel`` on another process (checked there): kept among its recent lines; the members
+        to deliver it to (each process delivers to its own, whose /ignore lists it has)."""
+        found = self._channels.get(channel.lower())
+        if found is None:
+            return ()
+        found.recent.keep(line)
+        return found.member_names()
+
     # ------------------------------------------------------------ moderation
 
     def mute(self, sysop: str, channel: str, name: str) -> Moderated:
@@ -212,6 +221,11 @@ class Channels:
             raise ChannelRefused(ChannelRefusal.NOT_MUTED, who=name, name=found.name)
         found.muted.discard(name.lower())
         return Moderated(found.name, name, False, sysop)
+
+    def set_muted(self, channel: str, name: str, muted: bool) -> None:
+        """A sysop's mute on another process (checked there), as it was made there."""
+        found = self._find(channel)
+        (found.muted.add if muted else found.muted.discard)(name.lower())
 
     def _moderated(self, sysop: str, channel: str) -> Channel:
         found = self._find(channel)

@@ -31,5 +31,15 @@ class RecentLines:
         self._lines.append(line)
         return line
 
+    def keep(self, line: Line) -> None:
+        """A line said elsewhere (another process), kept as it was said there, in the order of the times said (a
+        line said there may arrive after one said here since)."""
+        if not self._lines or self._lines[-1].at <= line.at:
+            self._lines.append(line)
+            return
+        lines = [*self._lines, line]
+        lines.sort(key=lambda kept: kept.at)  # stable: lines of one moment stay in the order they came
+        self._lines = deque(lines[-self._lines.maxlen:] if self._lines.maxlen else lines, maxlen=self._lines.maxlen)
+
     def lines(self) -> tuple[Line, ...]:
         return tuple(self._lines)

@@ -10,7 +10,7 @@ reported at the back of its ready list), so they are read nearly in the order th
 ``bench/load.py --mode play --tables 200``: p99 over p50 1.6-2.1 (median 1.8) instead of 1.8-2.4 (median
 2.1), at the same CPU a command (docs/performance.md, "Settings that matter for speed").
 
-The reactor's epoll object (``EPollReactor._poller``, a private attribute of Twisted's; tests/test_polling.py
+The reactor's epoll object (``EPollReactor._poller``, a private attribute of Twisted's; tests/net/test_polling.py
 checks it on the installed Twisted) is wrapped, so this holds whoever installed the reactor (``mudwiz serve``,
 ``twistd``); any other reactor is left as it is.
 
@@ -72,7 +72,7 @@ def lean_turns(reactor: Any) -> bool:
     to the next socket, as ``callWithLogger`` did.
 
     It reads the reactor's ``_selectables``, ``_poller`` and ``_doReadOrWrite`` (Twisted's private names, as
-    its own ``doPoll`` does); tests/test_polling.py checks them on the installed Twisted."""
+    its own ``doPoll`` does); tests/net/test_polling.py checks them on the installed Twisted."""
     from twisted.internet.epollreactor import EPollReactor
 
     if not isinstance(reactor, EPollReactor):

@@ -39,7 +39,7 @@ def write_now(transport: Any, data: bytes) -> None:
     bytes, go through ``transport.write`` as before, after anything already buffered: the order never changes.
 
     It reads Twisted's buffers (``dataBuffer``, ``offset``, ``_tempDataBuffer``: abstract.FileDescriptor's) to
-    know that nothing waits; tests/test_tcp_write.py checks them on the installed Twisted."""
+    know that nothing waits; tests/net/test_tcp_write.py checks them on the installed Twisted."""
     if type(transport) is Server and data and transport.connected and not transport.disconnecting \
             and not transport._writeDisconnected and not transport.TLS and not transport._tempDataBuffer \
             and transport.offset == len(transport.dataBuffer):

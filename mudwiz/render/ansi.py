@@ -24,6 +24,7 @@ from mudwiz.render import generic
 from mudwiz.render.common import confirmations, frame_view, rated, standings
 from mudwiz.render.meeting import PeopleLines
 from mudwiz.render.style import WIDTH, Style, pad, reflow, visible_len, wrap_cards, wrap_words
+from mudwiz.render.talk import away, channel_lines, recent_lines, talk_chat
 
 log = Logger()
 
@@ -139,9 +140,18 @@ class Presenter(PeopleLines):
     def _chat(self, m: dict[str, Any]) -> list[str]:
         s = self.style
         text, who = s.text(m["text"]), s.text(m["from"])
+        talk = talk_chat(m, s)
+        if talk is not None:
+            return talk
         if m["channel"] == "tell":
             return wrap_words(s.paint(f"{who} tells {s.text(m['to'])}: ", "magenta", "bold") + text, s.width)
         return wrap_words(s.paint(f"[{m['channel']}] ", "grey") + s.bold(who) + ": " + text, s.width)
+
+    def _recent(self, m: dict[str, Any]) -> list[str]:
+        return recent_lines(m, self.style)
+
+    def _channels(self, m: dict[str, Any]) -> list[str]:
+        return channel_lines(m, self.style)
 
     # -- from the sysops
 
@@ -174,7 +184,8 @@ class Presenter(PeopleLines):
         return [self.style.text(line) for line in lines]
 
     def _who(self, m: dict[str, Any]) -> list[str]:
-        rows = [f"  {pad(self.style.text(u['name']), 18)} {u['where']:<22} {rated(u)}".rstrip() for u in m["users"]]
+        rows = [f"  {pad(self.style.text(u['name']), 18)} {u['where']:<22} {rated(u)}{away(u, self.style)}".rstrip()
+                for u in m["users"]]
         total = m.get("total", len(rows))
         if m.get("next"):
             rows.append(f"  ... more: /who {self.style.text(m['next'])} lists the next {len(rows)}")

@@ -124,7 +124,7 @@ def looks(text: str) -> str:
     """SQL for what the name ``text`` as spelled (a column, or a ``?`` given the name) looks like: version 9's
     ``usertext.skeleton``, one ``replace`` a step (both databases have it; neither has ``translate`` alike), then
     ``lower`` (names are ASCII), then the pairs. The letters' steps put back no letter a later step replaces, so
-    one after another is the same as ``skeleton``'s one ``str.translate`` (tests/test_store.py checks it on every
+    one after another is the same as ``skeleton``'s one ``str.translate`` (tests/store/test_store.py checks it on every
     short name). Written out here, not read from ``usertext``: the stored looks are version 9's; a new rule is a
     new version that makes the column again."""
     for old, new in LOOKALIKES:

@@ -4,7 +4,7 @@ every place a user can be, while JSON clients play Wizard with bots and a monito
 The server must come out alive, with no traceback in its log, no ``internal error`` sent to anyone, every
 well-behaved request answered and their games finished, and no table left standing still. The junk is seeded:
 the seed is printed (and in the failure message); ``FUZZ_SEED=N`` replays it, ``FUZZ_SECONDS`` runs longer.
-``tests/fuzzing.py`` has the clients; ``bench/fuzz.py`` runs the same for as long as you like.
+``tests/support/fuzzing.py`` has the clients; ``bench/fuzz.py`` runs the same for as long as you like.
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """The one line editor (mudwiz/net/lineedit.py) on both ports that send raw keys, over real sockets: what each
 port had before only from the other editor (Ctrl-C and a tab on rlogin, the bell on SSH), and keys read in the
-charset ``/mode cp437`` chose, even in the same read as the ``/mode`` line. The real OpenSSH ``ssh`` in a pty
-(tests/wire.py ``Terminal``) and a scripted rlogin client; a JSON user on the telnet port reads what they say."""
+charset ``/mode cp437`` chose, even in the same read as the ``/mode`` line. The real OpenSSH ``ssh`` in a
+pty (tests/support/wire.py ``Terminal``) and a scripted rlogin client; a JSON user on the telnet port reads
+what they say."""
 
 from __future__ import annotations
 

@@ -18,7 +18,8 @@ def test_before_login_only_mode_quit_and_help() -> None:
 
 def test_help_lists_each_kind_in_its_order() -> None:
     assert help_kinds() == {
-        "Lobby": ("who", "tables", "say", "tell", "ignore", "unignore", "mode", "quit", "help"),
+        "Lobby": ("who", "tables", "say", "tell", "ignore", "unignore", "mode", "quit", "help", "channel", "ch",
+                  "shout", "me", "away"),
         "People": ("finger", "plan", "notify", "unnotify", "message", "messages"),
         "Tables": ("new", "join", "watch", "leave", "look", "option", "bot", "start", "ok", "score"),
         "Games": ("rules", "spells", "history", "game", "replay", "rating", "top"),
@@ -29,7 +30,7 @@ def test_help_lists_each_kind_in_its_order() -> None:
 
 
 def test_the_cluster_routes_each_command_as_declared() -> None:
-    assert named(Route.TABLE) == {"say", "leave", "option", "start", "ok", "score", "look", "bot"}
+    assert named(Route.TABLE) == {"say", "me", "leave", "option", "start", "ok", "score", "look", "bot"}
     assert named(Route.NOT_ELSEWHERE) == {"new", "join", "watch"}
     assert named(Route.ABOUT_TABLE) == {"help", "rules", "spells"}
     assert route_of("play") is None  # a game's verb: the table's process knows it
@@ -46,5 +47,6 @@ def test_the_catalogue_lists_the_commands_in_the_order_they_always_had() -> None
     assert list(COMMANDS) == [
         "help", "who", "tables", "say", "ignore", "unignore", "tell", "mode", "quit", "register", "password", "kick",
         "ban", "unban", "bans", "announce", "shutdown", "new", "join", "watch", "leave", "option", "start", "ok",
-        "score", "look", "bot", "history", "game", "rating", "top", "replay", "rules", "spells", "finger", "plan",
+        "score", "look", "bot", "history", "game", "rating", "top", "replay", "rules", "spells",
+        "channel", "ch", "shout", "me", "away", "finger", "plan",
         "notify", "unnotify", "message", "messages"]

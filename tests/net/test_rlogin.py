@@ -1,5 +1,5 @@
 """The rlogin pieces without a socket: the trust list, the handshake, window-size controls in the key stream, and
-the ``handle@bbs`` names only a BBS link may give. The line editor for its raw keys is tests/test_lineedit.py."""
+the ``handle@bbs`` names only a BBS link may give. The line editor for its raw keys is tests/net/test_lineedit.py."""
 
 from __future__ import annotations
 

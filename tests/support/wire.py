@@ -29,7 +29,7 @@ from typing import IO, Any
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 REQUIRED = os.environ.get("CI") == "true"  # CI installs telnet and nc; a developer's machine may lack them

@@ -209,3 +209,16 @@ def test_a_built_in_channel_may_have_a_name_users_could_not_make() -> None:
     assert c.join("ann", "HIGH_CARD").channel == "high_card"
     with pytest.raises(ChannelRefused):
         c.join("ann", "low_card")
+
+
+def test_a_line_and_a_mute_from_another_process_are_kept_as_made_there() -> None:
+    channels = registry()
+    channels.join("ann", "wizard")
+    channels.join("Bob", "wizard")
+    assert channels.heard("WIZARD", Line(4.0, "Bob", "from afar")) == ("ann", "Bob")
+    assert channels.recent_lines("wizard") == (Line(4.0, "Bob", "from afar"),)
+    assert channels.heard("nowhere", Line(5.0, "Bob", "lost")) == ()  # a channel this process never heard of
+    channels.set_muted("wizard", "BOB", True)  # a sysop elsewhere: not checked again here
+    assert channels.is_muted("wizard", "bob")
+    channels.set_muted("wizard", "bob", False)
+    assert not channels.is_muted("wizard", "bob")

@@ -1,6 +1,7 @@
-"""SSH as people log in with it: the real OpenSSH ``ssh``, given its password by ``sshpass``, in a pty (tests/wire.py
-``Terminal``) or with pipes, against a real server with ``MUDWIZ_SSH`` set; a JSON user on the telnet port as the
-other side. The user name is the mudwiz name and the password proves it (docs/protocol.md, SSH).
+"""SSH as people log in with it: the real OpenSSH ``ssh``, given its password by ``sshpass``, in a pty
+(tests/support/wire.py ``Terminal``) or with pipes, against a real server with ``MUDWIZ_SSH`` set; a JSON user
+on the telnet port as the other side. The user name is the mudwiz name and the password proves it
+(docs/protocol.md, SSH).
 """
 
 from __future__ import annotations

@@ -322,3 +322,19 @@ def test_an_open_hand_at_ten_players_leaves_the_hand_and_enter_line_on_80x24() -
     words = re.findall(r"[\w?-]+", text[text.find("Hand"):] if "Your hand" not in text else
                        text[text.find("Your hand"):])
     assert all(card in words for card in model.hand), text
+
+
+def test_channel_lines_shouts_emotes_and_recent_lines_read_in_the_log() -> None:
+    def shown(message: dict[str, Any]) -> list[str]:
+        return [strip_ansi(line) for line in message_lines(message)]
+
+    assert shown({"type": "chat", "from": "ann", "channel": "#wizard", "text": "hi"}) == ["[#wizard] ann: hi"]
+    assert shown({"type": "chat", "from": "ann", "channel": "#wizard", "text": "waves", "emote": True}) == [
+        "[#wizard] * ann waves"]
+    assert shown({"type": "chat", "from": "ann", "channel": "shout", "text": "game?"}) == ["ann shouts: game?"]
+    assert shown({"type": "recent", "channel": "#wizard", "lines": [
+        {"at": "2026-12-06T10:02:03Z", "from": "ann", "text": "hi", "emote": False},
+        {"at": "2026-12-06T10:03:00Z", "from": "bob", "text": "waves", "emote": True}]})[1:] == [
+        "10:02 ann: hi", "10:03 * bob waves"]
+    listed = shown({"type": "channels", "channels": [{"name": "wizard", "builtin": True, "members": ["ann", "Bob"]}]})
+    assert any("#wizard" in line and "ann, Bob" in line for line in listed)

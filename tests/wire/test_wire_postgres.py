@@ -1,8 +1,8 @@
 """The server on PostgreSQL over loopback (``MUDWIZ_DATABASE_URL`` to a database on the session's throwaway
-server, tests/pgserver.py): a registered player plays a game with bots to its end and ``/history`` and ``/rating``
-show it from the database; a table in mid-game survives a ``kill -9`` of the server, restored from the journal in
-the database at its last move; ``mudwiz export`` and ``mudwiz admin`` read the same database; and nothing is
-written to the data directory's SQLite file."""
+server, tests/support/pgserver.py): a registered player plays a game with bots to its end and ``/history`` and
+``/rating`` show it from the database; a table in mid-game survives a ``kill -9`` of the server, restored from
+the journal in the database at its last move; ``mudwiz export`` and ``mudwiz admin`` read the same database;
+and nothing is written to the data directory's SQLite file."""
 
 from __future__ import annotations
 

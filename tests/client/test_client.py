@@ -847,3 +847,15 @@ def test_f5_gives_the_guests_resume_code_by_itself_and_a_typed_one_is_hidden(ser
 
     with driven(server, screen.output) as run:
         run(typed)
+
+
+def test_completion_knows_the_talk_commands_and_channels() -> None:
+    model = Model()
+    model.apply({"type": "welcome", "name": "ann", "games": ["wizard", "witches"]})
+    completer = CommandCompleter(model)
+    assert sorted(texts(completer, "/ch")) == ["/ch", "/channel"]
+    assert texts(completer, "/channel ") == ["join", "leave"]
+    assert texts(completer, "/channel join w") == ["wizard", "witches"]
+    assert texts(completer, "/ch h") == ["help"]
+    assert texts(completer, "/ch wizard hello w") == []  # past the channel: free text
+    assert "/shout" in texts(completer, "/sh") and "/away" in texts(completer, "/aw")

@@ -194,7 +194,7 @@ def test_a_record_still_on_its_way_to_the_store_when_the_process_dies_is_stored_
         store: Store, then: str) -> None:
     """The record goes to the store's thread as the game ends; the host may start the next game (which forgets the
     last in the journal's table row) or leave (which drops the row) before that thread stores it. A crash then
-    lost the game: ``kill -9`` at random moments in tests/test_crash.py found it. The record is held in the journal
+    lost the game: ``kill -9`` at random moments in tests/wire/test_crash.py found it. The record is held in the journal
     from the game's end until it is stored."""
     clock, lobby = journaled_lobby(store)
     # the store's thread never gets to the record: the process dies first

@@ -1,7 +1,7 @@
 """The SSH framing without sockets (mudwiz/net/ssh.py): who a user name and password prove to be (a real SQLite
 store, passwords checked inline on ``task.Clock``), ``Connection.start_as`` fed what SSH proved, the listener's
 place in the connection limits and its login timer on Twisted's ``StringTransport``, and the host key file.
-The same over loopback with the real ``ssh`` is tests/test_wire_ssh.py.
+The same over loopback with the real ``ssh`` is tests/wire/test_wire_ssh.py.
 """
 
 from __future__ import annotations

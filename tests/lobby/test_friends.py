@@ -25,7 +25,8 @@ def lobby_with_store(tmp_path: Path, limits: FriendLimits = DEFAULT_FRIEND_LIMIT
     clock = Clock()
     clock.advance(1_700_000_000)
     store = open_store(tmp_path)
-    lobby = Lobby(clock, records=Records.inline(store), friends=limits)
+    lobby = Lobby(clock, records=Records.inline(store))
+    lobby.friends.limits = limits
     lobby.accounts = Accounts(store, clock)
     for name in ("Alice", "Bob", "Carol"):
         store.create_account(name, "hash")
@@ -181,7 +182,7 @@ def test_the_clients_log_shows_notify_and_messages_lines() -> None:
 def test_every_people_command_message_and_limit_is_documented() -> None:
     from mudwiz.commands import COMMANDS, Kind
 
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     protocol = (root / "docs" / "protocol.md").read_text()
     operations = (root / "docs" / "operations.md").read_text()
     readme = (root / "README.md").read_text()

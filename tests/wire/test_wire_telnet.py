@@ -1,5 +1,5 @@
 """Telnet as real clients speak it, on the one telnet port: the stock ``telnet`` in a pty, tintin++ (``tt++``), a
-scripted MUD client (tests/wire.py ``TelnetClient``), and ``nc`` and a JSON bot, which must never see an IAC.
+scripted MUD client (tests/support/wire.py ``TelnetClient``), and ``nc`` and a JSON bot, which must never see an IAC.
 """
 
 from __future__ import annotations

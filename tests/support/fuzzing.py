@@ -1,6 +1,6 @@
 """Fuzzing a live server over loopback TCP, while well-behaved clients check that it still serves them.
 
-Shared by ``tests/test_fuzz.py`` (a few seconds) and ``bench/fuzz.py`` (as long as you like); like ``wire.py``,
+Shared by ``tests/wire/test_fuzz.py`` (a few seconds) and ``bench/fuzz.py`` (as long as you like); like ``wire.py``,
 nothing here imports the server: every client is a raw socket, as a person or a bot would connect.
 
 * **Fuzzing clients** (``run_worker``, one asyncio loop a process, several processes for more load) connect from
@@ -1294,7 +1294,8 @@ class Report:
             out.append(f"the fuzzing never reached {', '.join(missing)}")
         bugs = [f["what"] for f in self.findings if f["kind"] == "fuzzing client failed"]
         if bugs:
-            out.append(f"fuzzing clients failed {len(bugs)} time(s) (a bug in tests/fuzzing.py), first:\n{bugs[0]}")
+            out.append(f"fuzzing clients failed {len(bugs)} time(s) (a bug in tests/support/fuzzing.py), "
+                       f"first:\n{bugs[0]}")
         return out
 
 

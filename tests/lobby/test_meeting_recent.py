@@ -18,3 +18,13 @@ def test_keeping_none_keeps_nothing() -> None:
     recent = RecentLines(0)
     recent.add(1.0, "ann", "one")
     assert recent.lines() == ()
+
+
+def test_a_line_said_elsewhere_is_kept_in_the_order_of_the_times_said() -> None:
+    recent = RecentLines(3)
+    recent.add(2.0, "bob", "here")
+    recent.keep(Line(1.0, "ann", "there, earlier"))  # arrived late from another process
+    recent.keep(Line(3.0, "cy", "there, later"))
+    assert [line.text for line in recent.lines()] == ["there, earlier", "here", "there, later"]
+    recent.keep(Line(0.5, "dee", "too old"))  # older than all the bound keeps: it goes at once
+    assert [line.text for line in recent.lines()] == ["there, earlier", "here", "there, later"]

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from pgserver import Databases
-from test_cluster_presence import cluster
+from test_cluster_presence import cluster, who_names
 from wire import JsonClient, RestartableServer, eventually, play_until_game_end, register
 
 SECRET = "friends secret pw"
@@ -107,6 +107,7 @@ def test_notify_and_messages_across_two_processes(tmp_path: Path, redis_url: str
         eventually(lambda: ann.read(0.1) is not None and len([m for m in ann.of_type("notify")
                                                                if m["event"] == "left"]) == 2,
                    what="bob's second logout told")
+        eventually(lambda: "Bob_C" not in who_names(ann), what="bob's logout on n2 reaches n1's /who")
         ann.close()
         later = JsonClient(n1.address, "Bob_C", password=SECRET)  # the message kept for them on the other process
         told = later.wait_for(lambda m: m["type"] == "new_messages", since=0)

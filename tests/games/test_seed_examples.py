@@ -1,6 +1,6 @@
 """The source documents' own worked examples (``shared/seeds``), played through the engines as written there.
 
-The five fire-point examples of seed 004 that ``tests/test_witches_rules.py`` already has (fire witch with five
+The five fire-point examples of seed 004 that ``tests/games/test_witches_rules.py`` already has (fire witch with five
 and with nine fire cards, three fire cards with the water and earth witch, the fire witch with two and the
 earth witch, pygmy queen with the water and air witch) and its earth=carry example are not repeated here.
 """

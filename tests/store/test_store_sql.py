@@ -1,7 +1,8 @@
 """The store's one SQL layer (mudwiz/store/sql.py): every statement is stated once, in sql.py, and each backend's
 ``Dialect`` turns it into its own; the backends' modules keep their schema's DDL and their connections but no
 statement on the store's tables. (That the translated statements do the same on both databases is the whole store
-suite, run on both: tests/test_store.py, test_store_nodes.py, test_journal.py, test_ratings.py, test_sysops.py.)"""
+suite, run on both: tests/store/test_store.py, test_store_nodes.py, test_journal.py, test_ratings.py,
+test_sysops.py.)"""
 
 from __future__ import annotations
 
