@@ -55,8 +55,9 @@ def test_finger_notify_and_a_message_kept_through_a_restart(tmp_path: Path) -> N
 
         ann = JsonClient(server.address, "ann_f", password=SECRET)
         notified(cat, "Ann_F", "arrived")
+        assert ann.request("/away at dinner")["type"] == "ok"
         finger = ask(cat, "/finger ann_f", "finger")
-        assert finger["online"] is True and finger["where"] == "lobby"
+        assert (finger["online"], finger["where"], finger["away"]) == (True, "lobby", "at dinner")
 
         cat.close()
         assert ann.request("/message cat_f see you tonight at 8")["type"] == "ok"
