@@ -49,6 +49,16 @@ DEFAULT_FRIEND_LIMITS = FriendLimits()
 GUEST = "{what} is kept with an account, and you are a guest: /register keeps your name first"
 
 
+def one_line(text: str, limit: int, what: str, unchanged: str) -> str:
+    """``text`` cleaned as chat is, or one line saying why it cannot be kept: blank, or longer than ``limit``."""
+    line = spoken(text)
+    if not line:
+        raise BadCommand(f"{what} is blank: {unchanged}")
+    if len(line) > limit:
+        raise BadCommand(f"{what} is at most {limit} characters (this one has {len(line)}); {unchanged}")
+    return line
+
+
 def nobody_away(name: str) -> str | None:
     """The away text of ``name``: none, until the lobby's away part (``/away``) is wired in as ``away_of``."""
     return None
@@ -164,12 +174,7 @@ class Friends:
         """Leave ``text`` for the account ``recipient`` (as registered); one that is online, here or on another
         process, is told at once that it came."""
         store = self.kept(session, "a message")
-        text = spoken(text)
-        if not text:
-            raise BadCommand("a message is blank: nothing was sent")
-        if len(text) > self.limits.message:
-            raise BadCommand(f"a message is at most {self.limits.message} characters (this one has {len(text)}); "
-                             "nothing was sent")
+        text = one_line(text, self.limits.message, "a message", "nothing was sent")
         self.people.may_talk(session)
         try:
             message = store.leave_message(session.name, recipient, text, self.clock.seconds(), self.limits.box)
@@ -204,12 +209,7 @@ class Friends:
     def add_plan_line(self, session: Session, text: str) -> int:
         """Add a line to ``session``'s plan; how many lines it has now."""
         store = self.kept(session, "a plan")
-        line = spoken(text)
-        if not line:
-            raise BadCommand("usage: /plan add TEXT")
-        if len(line) > self.limits.plan_width:
-            raise BadCommand(f"a line of a plan is at most {self.limits.plan_width} characters (this one has "
-                             f"{len(line)}); your plan is as it was")
+        line = one_line(text, self.limits.plan_width, "a line of a plan", "your plan is as it was")
         profile = store.profile(session.name)
         lines = profile.plan if profile is not None else ()
         if len(lines) >= self.limits.plan_lines:
