@@ -237,11 +237,11 @@ class LineProtocol(LineReceiver, TimeoutMixin):
         lines, self.lines_left = self.lines_left, None
         if lines is not None:
             self._edited(lines)
-            if not self.paused and self.keys_left:
-                keys, self.keys_left = self.keys_left, b""
-                self.keys(keys)
         else:
-            self._read(b"")
+            self._read(b"")  # (lines read before keys came: telnet's character mode starts after a line)
+        if not self.paused and self.keys_left and self.keyboard is not None:
+            keys, self.keys_left = self.keys_left, b""
+            self.keys(keys)
 
     def lineLengthExceeded(self, line: bytes) -> None:
         """Refuse the line, once, and read on: Twisted's default would drop the connection for a long paste.

@@ -14,10 +14,9 @@ client that refused EOR and has not agreed to SGA), NAWS (RFC 1073: drawn to the
 (RFC 2066: UTF-8 or CP437), MSSP (the server's status for MUD crawlers) and GMCP (every protocol message
 as ``Game.<Type>`` JSON, for Mudlet and its kind). Subnegotiations and option answers we send count towards the
 unread backlog like text, and a connection gets at most ``MAX_ANSWERS`` option answers. SGA is agreed when a
-client asks for it, never offered: it puts the stock ``telnet`` into character mode, where its own line editing
-is lost.
-Around a password, ``IAC WILL ECHO`` (the server echoes, so the client stops echoing, and the server echoes
-nothing) and ``IAC WONT ECHO`` after it.
+client asks for it, and offered with ECHO only to a terminal, for character mode (charmode.py): the line is then
+edited here. Around a password in line mode, ``IAC WILL ECHO`` (the server echoes, so the client stops echoing, and
+the server echoes nothing) and ``IAC WONT ECHO`` after it.
 """
 
 from __future__ import annotations
@@ -43,6 +42,7 @@ from twisted.python.failure import Failure
 
 from mudwiz.games import available
 from mudwiz.net import terminal
+from mudwiz.net.charmode import CharacterMode
 from mudwiz.net.lines import LineProtocol
 from mudwiz.net.listener import LineFactory
 from mudwiz.net.telnetstream import _Telnet
@@ -84,6 +84,7 @@ class TelnetLines(LineProtocol, TelnetProtocol):
 
     def connectionMade(self) -> None:
         self.ttypes = terminal.TerminalTypes()
+        self.chars = CharacterMode(self)
         handlers: dict[bytes, Callable[[list[bytes]], None]] = {
             NAWS: self.naws, TTYPE: self.ttype, CHARSET: self.charset, GMCP: self.gmcp}
         self.transport.negotiationMap.update(handlers)  # type: ignore[union-attr]
@@ -134,20 +135,23 @@ class TelnetLines(LineProtocol, TelnetProtocol):
             timer.cancel()
         self._read_on()
 
-    def offer(self, option: bytes, local: bool) -> None:
+    def offer(self, option: bytes, local: bool) -> defer.Deferred[Any]:
         """``IAC WILL option`` (``local``) or ``IAC DO option``, with conch's option state set as its ``will`` and
         ``do`` set it. Not through them: they refuse to start one direction of an option while the other is
         being negotiated, and BINARY is offered both ways at once (so a user who types at once is already
-        sending 8-bit bytes)."""
+        sending 8-bit bytes). Fires with the answer, True or None (refused); at once for an option in effect."""
         telnet: Any = self.transport
         state = telnet.getOptionState(option)
         side = state.us if local else state.him
-        if side.negotiating or side.state == "yes":
-            return
+        if side.state == "yes":
+            return defer.succeed(True)
+        if side.negotiating:
+            return defer.succeed(None)
         side.negotiating, side.onResult = True, defer.Deferred().addErrback(_refused)
         if not local and option in (NAWS, TTYPE):
             side.onResult.addBoth(self.maybe_settled)  # a refusal settles it
         (telnet._will if local else telnet._do)(option)
+        return side.onResult
 
     # -- options
 
@@ -171,10 +175,11 @@ class TelnetLines(LineProtocol, TelnetProtocol):
         return True
 
     def disableLocal(self, option: bytes) -> None:
-        """The client withdrew an option we had (``DONT``): GMCP stops; else nothing to undo (ECHO: it keeps
-        echoing)."""
+        """The client withdrew an option we had (``DONT``): GMCP stops; ECHO or SGA end character mode; else
+        nothing to undo (ECHO around a password: it keeps echoing)."""
         if option == GMCP:
             self.connection.on_message = None
+        self.chars.withdrawn(option)
 
     def disableRemote(self, option: bytes) -> None:
         """The client stopped doing an option (``WONT``): its last window size and terminal type stay."""
@@ -204,6 +209,7 @@ class TelnetLines(LineProtocol, TelnetProtocol):
         if self.ttypes.done:
             choice = self.ttypes.choice()
             self.connection.session.adopt(choice.mode, choice.charset)
+            self.chars.consider()
             self.maybe_settled()
 
     def charset(self, data: list[bytes]) -> None:
@@ -247,20 +253,41 @@ class TelnetLines(LineProtocol, TelnetProtocol):
     # -- echo, and the end of a burst
 
     def secret(self, on: bool) -> None:
-        """Echo off for a password: ``IAC WILL ECHO`` before it, ``IAC WONT ECHO`` after; to a telnet client
-        only. Written as they are, with conch's option state set to match, rather than through ``will``/``wont``:
-        those wait for the client's answer, and a client that never answers would leave echo off for ever.
-        The client's DO or DONT then agrees with the state and is taken quietly."""
+        """Echo off for a password: in character mode the editor echoes nothing; in line mode ``IAC WILL ECHO``
+        before it, ``IAC WONT ECHO`` after; to a telnet client only. Written as they are, with conch's option state
+        set to match, rather than through ``will``/``wont``: those wait for the client's answer, and a client that
+        never answers would leave echo off for ever. The client's DO or DONT then agrees with the state and is
+        taken quietly. A terminal's character mode waits for a password typed in line mode (``CharacterMode``):
+        asked for after it, with its ``WILL ECHO`` kept."""
         self.hiding = on
-        telnet, socket = self.transport, self.socket()
-        if not self.telnet or telnet is None or socket is None:
+        super().secret(on)
+        telnet = self.transport
+        if not self.telnet or telnet is None or self.socket() is None or self.chars.echoing \
+                or not on and self.chars.consider():
             return
         state = telnet.getOptionState(ECHO).us  # type: ignore[attr-defined]  # conch's TelnetTransport
         wanted = "yes" if on else "no"
         if state.state != wanted:
             state.state, state.negotiating = wanted, False
             self.flush()  # after the prompt it follows
-            socket.write(IAC + (WILL if on else WONT) + ECHO)
+            self.raw(IAC + (WILL if on else WONT) + ECHO)
+
+    def raw(self, data: bytes) -> None:
+        """Telnet commands of our own beside the text (echo marks, EOR, GA), to the socket as they are."""
+        socket = self.socket()
+        if socket is not None:
+            socket.write(data)
+
+    def dataReceived(self, data: bytes) -> None:
+        """Keys to the line editor in character mode, else lines."""
+        if self.keyboard is None:
+            super().dataReceived(data)
+        else:
+            self.keys(data)
+
+    def write(self, text: str) -> None:
+        """The editor's line ends (CR LF) as LF, which the telnet layer writes as CR LF."""
+        super().write(text if self.keyboard is None else text.replace("\r\n", "\n"))
 
     def flush(self) -> None:
         """What was held back, as one piece; for a client that never spoke telnet (a program, ``nc``) with
@@ -302,15 +329,14 @@ class TelnetLines(LineProtocol, TelnetProtocol):
         super().emit(text)
         if not self.telnet or self.dropped or not text or json or text.endswith("\n"):
             return  # a burst ending in a line break has no prompt: tt++ drew each EOR after one as an empty line
-        socket = self.socket()
-        if socket is None:
-            return
         telnet: Any = self.transport
+        if telnet is None:
+            return
         eor, sga = telnet.getOptionState(OPT_EOR).us, telnet.getOptionState(SGA).us
         if eor.state == "yes":
-            socket.write(IAC + EOR)
+            self.raw(IAC + EOR)
         elif not eor.negotiating and sga.state != "yes":
-            socket.write(IAC + GA)
+            self.raw(IAC + GA)
 
 
 MSSP_FIXED: dict[str, str] = {
