@@ -103,3 +103,29 @@ def test_tintin_is_never_offered_echo_or_sga_and_nc_never_sees_an_iac(
     finally:
         tt.close()
         nc.close()
+
+
+def test_the_stock_telnet_registers_and_logs_in_with_a_password_never_shown(server: tuple[str, int]) -> None:
+    for step in ("register", "login"):
+        telnet = Terminal([need("telnet"), server[0], str(server[1])])
+        try:
+            telnet.read_until(b"name? ")
+            telnet.type("cm_secret")
+            if step == "register":
+                telnet.read_until(b"Welcome, cm_secret")
+                time.sleep(0.3)
+                os.write(telnet.master, b"/register\r")
+                telnet.read_until(b"Password: ")
+                os.write(telnet.master, b"hidden-pw-9\r")
+                telnet.read_until(b"Again: ")
+                os.write(telnet.master, b"hidden-pw-9\r")
+                telnet.read_until(b"cm_secret is registered")
+                os.write(telnet.master, b"/quit\r")
+                telnet.read_until(b"Goodbye")
+            else:
+                telnet.read_until(b"Password: ")
+                os.write(telnet.master, b"hidden-pw-9\r")
+                telnet.read_until(b"Welcome, cm_secret")
+            assert b"hidden" not in telnet.output
+        finally:
+            telnet.close()
