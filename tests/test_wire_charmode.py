@@ -45,17 +45,21 @@ def test_a_half_typed_line_survives_bids_and_chat_and_up_recalls_the_last_line(s
         host_json.request("/new wizard")
         table = host_json.wait_for(lambda m: m["type"] == "state", since=host_json.mark)["table"]
         host_json.request("/bot add random")
+        host_json.request("/bot add random")
         at = len(telnet.output)
-        telnet.type(f"/join {table}")
-        telnet.read_until(b"cm_typist sits down", since=at)
+        telnet.type(f"/watch {table}")  # the game is the host's and the bots': their moves come unasked
+        telnet.read_until(b"you watch table", since=at)
         time.sleep(0.3)
         os.write(telnet.master, b"hello every")  # no Enter yet
         telnet.read_until(b"hello every", since=at)
         at = len(telnet.output)
         host_json.request("/start")
         host_json.request("/say the cards are out")
+        for _ in range(2):  # the host's moves (a bid, or the trump a dealer picks), and the bots' after them
+            state = host_json.wait_for(lambda m: m["type"] == "state" and bool(m["legal"]), since=0)
+            host_json.request(state["legal"][0])
         telnet.read_until(b"the cards are out", since=at)
-        telnet.read_until(b" bids ", since=at)  # a bot's bid (or the host's), on the screen meanwhile
+        telnet.read_until(b" bids ", since=at)  # a bot's bid or the host's, on the screen meanwhile
         time.sleep(0.5)
         rows, cursor = screen_rows(telnet)
         assert rows[cursor] == "hello every", rows  # the half-typed line, drawn again below the news

@@ -11,12 +11,12 @@ BINARY both ways (RFC 856: 8-bit bytes pass untouched, so UTF-8 typed into the s
 whole), EOR (RFC 885, ``IAC EOR`` after each burst of output, where the user is to type; ``IAC GA`` instead to a
 client that refused EOR and has not agreed to SGA), NAWS (RFC 1073: drawn to the window's width), TTYPE
 (RFC 1091 with MTTS: colour or plain, UTF-8 or ASCII chosen by itself unless the user chose ``/mode``), CHARSET
-(RFC 2066: UTF-8 or CP437), MSSP (the server's status for MUD crawlers) and GMCP (every protocol message
-as ``Game.<Type>`` JSON, for Mudlet and its kind). Subnegotiations and option answers we send count towards the
-unread backlog like text, and a connection gets at most ``MAX_ANSWERS`` option answers. SGA is agreed when a
-client asks for it, and offered with ECHO only to a terminal, for character mode (charmode.py): the line is then
-edited here. Around a password in line mode, ``IAC WILL ECHO`` (the server echoes, so the client stops echoing, and
-the server echoes nothing) and ``IAC WONT ECHO`` after it.
+(RFC 2066: UTF-8 or CP437), MSSP (the server's status for MUD crawlers), GMCP (every protocol message
+as ``Game.<Type>`` JSON, for Mudlet and its kind) and MCCP2 (all output deflated, mccp.py). Subnegotiations and
+option answers we send count towards the unread backlog like text, and a connection gets at most ``MAX_ANSWERS``
+option answers. SGA is agreed when a client asks for it, and offered with ECHO only to a terminal, for character
+mode (charmode.py): the line is then edited here. Around a password in line mode, ``IAC WILL ECHO`` (the server
+echoes, so the client stops echoing, and the server echoes nothing) and ``IAC WONT ECHO`` after it.
 """
 
 from __future__ import annotations
@@ -45,6 +45,7 @@ from mudwiz.net import terminal
 from mudwiz.net.charmode import CharacterMode
 from mudwiz.net.lines import LineProtocol
 from mudwiz.net.listener import LineFactory
+from mudwiz.net.mccp import COMPRESS2
 from mudwiz.net.telnetstream import _Telnet
 
 log = Logger()
@@ -58,9 +59,10 @@ BINARY, TTYPE, OPT_EOR, NAWS, CHARSET, MSSP, GMCP = b"\x00", b"\x18", b"\x19", b
 IS, SEND = b"\x00", b"\x01"  # TTYPE
 REQUEST, ACCEPTED = b"\x01", b"\x02"  # CHARSET
 
-LOCAL = frozenset((BINARY, SGA, OPT_EOR, CHARSET, MSSP, GMCP))  # what we agree to do (WILL) when asked or offered
+# what we agree to do (WILL) when asked or offered
+LOCAL = frozenset((BINARY, SGA, OPT_EOR, CHARSET, MSSP, GMCP, COMPRESS2))
 REMOTE = frozenset((BINARY, NAWS, TTYPE))  # what we agree the client does (DO)
-OFFER_WILL = (BINARY, OPT_EOR, CHARSET, MSSP, GMCP)
+OFFER_WILL = (BINARY, OPT_EOR, CHARSET, MSSP, GMCP, COMPRESS2)
 OFFER_DO = (BINARY, NAWS, TTYPE)
 
 
@@ -165,6 +167,8 @@ class TelnetLines(LineProtocol, TelnetProtocol):
             self.send_gmcp("Core.Hello", {"name": self.mud().name, "codebase": "mudwiz"})
         elif option == CHARSET:
             self.subnegotiate(CHARSET, REQUEST + terminal.charset_request())
+        elif option == COMPRESS2:
+            self.subnegotiate(COMPRESS2, b"")  # its marker: all after it is deflated (``_Telnet.out``)
         return True
 
     def enableRemote(self, option: bytes) -> bool:
@@ -179,6 +183,8 @@ class TelnetLines(LineProtocol, TelnetProtocol):
         nothing to undo (ECHO around a password: it keeps echoing)."""
         if option == GMCP:
             self.connection.on_message = None
+        elif option == COMPRESS2:
+            self.transport.end_compression()  # type: ignore[union-attr]  # our _Telnet
         self.chars.withdrawn(option)
 
     def disableRemote(self, option: bytes) -> None:
@@ -273,10 +279,11 @@ class TelnetLines(LineProtocol, TelnetProtocol):
             self.raw(IAC + (WILL if on else WONT) + ECHO)
 
     def raw(self, data: bytes) -> None:
-        """Telnet commands of our own beside the text (echo marks, EOR, GA), to the socket as they are."""
-        socket = self.socket()
-        if socket is not None:
-            socket.write(data)
+        """Telnet commands of our own beside the text (echo marks, EOR, GA), to the socket as they are (deflated
+        with the rest under MCCP2)."""
+        telnet: Any = self.transport
+        if telnet is not None:
+            telnet.out(data)
 
     def dataReceived(self, data: bytes) -> None:
         """Keys to the line editor in character mode, else lines."""
@@ -342,7 +349,7 @@ class TelnetLines(LineProtocol, TelnetProtocol):
 MSSP_FIXED: dict[str, str] = {
     "CODEBASE": "mudwiz", "FAMILY": "Custom", "GENRE": "None", "GAMEPLAY": "Player versus Player",
     "GAMESYSTEM": "Custom", "STATUS": "Live", "LANGUAGE": "English", "CRAWL DELAY": "-1", "MINIMUM AGE": "0",
-    "ANSI": "1", "UTF-8": "1", "VT100": "0", "XTERM 256 COLORS": "0", "XTERM TRUE COLORS": "0", "MCCP": "0",
+    "ANSI": "1", "UTF-8": "1", "VT100": "0", "XTERM 256 COLORS": "0", "XTERM TRUE COLORS": "0", "MCCP": "1",
     "MSP": "0", "MXP": "0", "PUEBLO": "0", "MSDP": "0", "GMCP": "1", "SSL": "0", "PAY TO PLAY": "0",
     "PAY FOR PERKS": "0", "HIRING BUILDERS": "0", "HIRING CODERS": "0",
 }
