@@ -356,15 +356,18 @@ MSSP_FIXED: dict[str, str] = {
 
 
 class MudFactory(LineFactory):
-    """The telnet listener (``MUDWIZ_LISTEN``). ``name`` and ``ports`` are what MSSP tells MUD crawlers (the
-    service passes the listening ports); the start time is the factory's."""
+    """The telnet listener (``MUDWIZ_LISTEN``), and the TLS one (``MUDWIZ_TLS``, tls.py) with it. ``name``, ``ports``
+    and ``tls_ports`` are what MSSP tells MUD crawlers (the service passes the listening ports); the start time is
+    the factory's."""
 
     name = "mudwiz"
     ports: Sequence[str] = ()
+    tls_ports: Sequence[str] = ()
 
-    def __init__(self, *args: Any, name: str = "mudwiz", ports: Sequence[str] = (), **kwargs: Any) -> None:
+    def __init__(self, *args: Any, name: str = "mudwiz", ports: Sequence[str] = (), tls_ports: Sequence[str] = (),
+                 **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.name, self.ports = name, ports
+        self.name, self.ports, self.tls_ports = name, ports, tls_ports
         self.started = time.time()
 
     def framing(self, address: str) -> Protocol:
@@ -372,7 +375,8 @@ class MudFactory(LineFactory):
 
     def mssp(self) -> Mapping[str, str | Sequence[str]]:
         """The MSSP variables: the fixed ones, and NAME, PLAYERS (logged in now), UPTIME (the start, in Unix
-        seconds), PORT and GAMES (this server's games; not a standard variable, crawlers show it as it is)."""
+        seconds), PORT, SSL (the TLS port, 0 without) and GAMES (this server's games; not a standard variable,
+        crawlers show it as it is)."""
         return {"NAME": self.name, "PLAYERS": str(self.lobby.online()), "UPTIME": str(int(self.started)),
                 **({"PORT": list(self.ports)} if self.ports else {}), "GAMES": list(available()) or ["none"],
-                **MSSP_FIXED}
+                **MSSP_FIXED, **({"SSL": self.tls_ports[0]} if self.tls_ports else {})}
