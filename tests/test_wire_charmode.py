@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pyte
 import pytest
-from test_wire_telnet import tintin
+from test_wire_telnet import tintin_session
 from wire import JsonClient, NetcatSession, Terminal, need, running_server
 
 UP = b"\x1b[A"
@@ -85,11 +85,7 @@ def test_a_half_typed_line_survives_bids_and_chat_and_up_recalls_the_last_line(s
 
 def test_tintin_is_never_offered_echo_or_sga_and_nc_never_sees_an_iac(
         server: tuple[str, int], tmp_path: Path) -> None:
-    host, port = server
-    script = tmp_path / "session.tin"
-    script.write_text(f"#config {{debug telnet}} on\n#session mud {host} {port}\n")
-    env = {**os.environ, "TERM": "xterm", "COLUMNS": "80", "LINES": "24"}
-    tt = Terminal([tintin(), "-G", str(script)], env=env)
+    tt = tintin_session(server, tmp_path)
     nc = NetcatSession(server)
     try:
         tt.read_until(b"name? ")

@@ -4,14 +4,13 @@ tintin++, a real MUD client, agrees and plays on."""
 
 from __future__ import annotations
 
-import os
 import re
 import zlib
 from pathlib import Path
 
 import pytest
-from test_wire_telnet import tintin
-from wire import BINARY, CHARSET, EOR_OPTION, TelnetClient, Terminal, running_server
+from test_wire_telnet import tintin_session
+from wire import BINARY, CHARSET, EOR_OPTION, TelnetClient, running_server
 
 COMPRESS2 = 86
 START = bytes((255, 250, COMPRESS2, 255, 240))
@@ -88,11 +87,8 @@ def test_what_an_inflating_client_reads_equals_the_uncompressed_stream() -> None
 
 
 def test_tintin_agrees_and_plays_on_inflated(tmp_path: Path) -> None:
-    with running_server() as (host, port):
-        script = tmp_path / "session.tin"
-        script.write_text(f"#config {{debug telnet}} on\n#session mud {host} {port}\n")
-        env = {**os.environ, "TERM": "xterm", "COLUMNS": "80", "LINES": "24"}
-        tt = Terminal([tintin(), "-G", str(script)], env=env)
+    with running_server() as address:
+        tt = tintin_session(address, tmp_path)
         try:
             tt.read_until(b"name? ")
             tt.type("tt_zipped")

@@ -19,6 +19,7 @@ from typing import Any
 from unittest import mock
 
 import pytest
+from test_wire_telnet import mssp_variables
 from wire import MSSP, JsonClient, Server, TelnetClient, free_port, need, play_until_game_end, running_server
 from wire import wait_until_listening as listening
 
@@ -117,10 +118,8 @@ def test_mssp_names_the_tls_port(server: tuple[Server, int, Path]) -> None:
     try:
         crawler.send("tls_crawler")
         crawler.read_until(b"Welcome, tls_crawler")
-        crawler.wait(lambda: any(p[:1] == bytes((MSSP,)) for p in crawler.subnegotiations))
-        table = next(p for p in crawler.subnegotiations if p[:1] == bytes((MSSP,)))
-        variables = dict(item.decode().split("\x02", 1) for item in table[1:].split(b"\x01")[1:])
-        assert variables["SSL"] == str(port) and variables["PORT"] == str(address[1])
+        variables = mssp_variables(crawler)
+        assert variables["SSL"] == [str(port)] and variables["PORT"] == [str(address[1])]
     finally:
         crawler.close()
 

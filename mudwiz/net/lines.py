@@ -126,6 +126,9 @@ class LineProtocol(LineReceiver, TimeoutMixin):
     # -- bytes in
 
     def dataReceived(self, data: bytes) -> None:
+        if self.keyboard is not None:  # raw keys (ssh with a PTY, telnet's character mode): edited into lines
+            self.keys(data)
+            return
         if self.cr_ended:  # a CR LF split across reads: its LF was no empty line (a password, at its prompt)
             self.cr_ended = False
             if data[:1] == b"\n":

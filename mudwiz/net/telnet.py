@@ -285,13 +285,6 @@ class TelnetLines(LineProtocol, TelnetProtocol):
         if telnet is not None:
             telnet.out(data)
 
-    def dataReceived(self, data: bytes) -> None:
-        """Keys to the line editor in character mode, else lines."""
-        if self.keyboard is None:
-            super().dataReceived(data)
-        else:
-            self.keys(data)
-
     def write(self, text: str) -> None:
         """The editor's line ends (CR LF) as LF, which the telnet layer writes as CR LF."""
         super().write(text if self.keyboard is None else text.replace("\r\n", "\n"))
