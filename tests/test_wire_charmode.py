@@ -53,11 +53,13 @@ def test_a_half_typed_line_survives_bids_and_chat_and_up_recalls_the_last_line(s
         os.write(telnet.master, b"hello every")  # no Enter yet
         telnet.read_until(b"hello every", since=at)
         at = len(telnet.output)
+        mark = len(host_json.messages)
         host_json.request("/start")
         host_json.request("/say the cards are out")
-        for _ in range(2):  # the host's moves (a bid, or the trump a dealer picks), and the bots' after them
-            state = host_json.wait_for(lambda m: m["type"] == "state" and bool(m["legal"]), since=0)
-            host_json.request(state["legal"][0])
+        # the host's first move (a bid, or the trump a dealer picks): the bots bid before it or after it
+        state = host_json.wait_for(lambda m: m["type"] == "state" and any(
+            move.startswith(("/bid", "/trump")) for move in m["legal"]), since=mark)
+        host_json.request(state["legal"][0])
         telnet.read_until(b"the cards are out", since=at)
         telnet.read_until(b" bids ", since=at)  # a bot's bid or the host's, on the screen meanwhile
         time.sleep(0.5)
