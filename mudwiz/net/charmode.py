@@ -19,14 +19,27 @@ offer until it is in (its ``WILL ECHO`` is then kept and only SGA asked for).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from twisted.conch.telnet import ECHO, IAC, SGA, WONT
+from twisted.internet.defer import Deferred
 
 from mudwiz.net.lineedit import Keyboard
+from mudwiz.net.terminal import TerminalTypes
 
-if TYPE_CHECKING:
-    from mudwiz.net.telnet import TelnetLines
+
+class Lines(Protocol):
+    """What character mode needs of its connection (telnet.py's ``TelnetLines``)."""
+
+    telnet: bool
+    hiding: bool
+    ttypes: TerminalTypes
+    keyboard: Keyboard | None
+    transport: Any
+
+    def offer(self, option: bytes, local: bool) -> Deferred[Any]: ...
+
+    def raw(self, data: bytes) -> None: ...
 
 
 class CharacterMode:
@@ -34,7 +47,7 @@ class CharacterMode:
     yet), ``asking`` (WILL ECHO and WILL SGA sent, an answer awaited), ``keys`` (agreed: its keys are edited
     here) or ``refused`` (line mode for good)."""
 
-    def __init__(self, lines: TelnetLines) -> None:
+    def __init__(self, lines: Lines) -> None:
         self.lines = lines
         self.state = "line"
         self.ours_sga = False  # SGA was agreed because we offered it (else the client asked for it: it stays)
