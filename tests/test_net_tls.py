@@ -30,3 +30,11 @@ def test_a_description_naming_its_key_is_used_as_it_is(tmp_path: Path) -> None:
     given = "ssl:4443:privateKey=/etc/mudwiz/key.pem:certKey=/etc/mudwiz/cert.pem"
     assert tls_endpoint(given, str(tmp_path)) == given
     assert not (tmp_path / CERTIFICATE).exists()
+
+
+def test_workers_refuse_a_tls_listener_in_one_line() -> None:
+    """A worker is handed a listening socket; TLS lives in the listener's factory, so ``--workers`` refuses it."""
+    from mudwiz.supervisor import unshareable
+
+    assert unshareable({"telnet": "tcp:4000", "tls": "4443"}) == (
+        "--workers cannot share the tls listener 4443: only tcp, tcp6, unix endpoints can be handed to workers")
