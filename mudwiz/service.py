@@ -37,6 +37,7 @@ from mudwiz.connection import LOGIN_TIMEOUT
 from mudwiz.directories import join_cluster
 from mudwiz.games import available, game_class
 from mudwiz.lobby import ARRIVAL_BURST, ARRIVAL_RATE, PRESENCE_CROWD, Lobby, PresenceLimits
+from mudwiz.lobby.seeking import SeekSettings
 from mudwiz.net.limits import ConnectionCounter, Limits, raise_fd_limit
 from mudwiz.net.polling import TURN_SOCKETS, cap_turns, lean_turns
 from mudwiz.net.raw import RawFactory
@@ -329,6 +330,7 @@ def makeService(
             crowd=int(os.environ.get("MUDWIZ_PRESENCE_CROWD", PRESENCE_CROWD)),
         ),
         records=records,
+        seeks=SeekSettings.from_env(os.environ),
         seed=int(os.environ["MUDWIZ_SEED"]) if os.environ.get("MUDWIZ_SEED") else None,
     )
     lobby.accounts = accounts

@@ -20,6 +20,7 @@ from mudwiz.lobby.directory import Directory, Local
 from mudwiz.lobby.keeping import Kept
 from mudwiz.lobby.names import Names
 from mudwiz.lobby.people import DEFAULT_LIMITS, People, PresenceLimits
+from mudwiz.lobby.seeking import DEFAULT_SEEKS, Seeking, SeekSettings
 from mudwiz.lobby.tables import TableList
 from mudwiz.session import Session
 from mudwiz.slices import Runner, inline
@@ -47,6 +48,7 @@ class Lobby:
         idle_close: float = IDLE_CLOSE,
         presence: PresenceLimits = DEFAULT_LIMITS,
         records: Records | None = None,
+        seeks: SeekSettings = DEFAULT_SEEKS,
     ) -> None:
         self.clock = clock
         self.sysops: Sysops | None = None  # set by makeService; None: no sysops, no bans (tests)
@@ -58,6 +60,7 @@ class Lobby:
                                     bot_delay=bot_delay, seed=seed, think=think, idle_close=idle_close, records=records)
         self.kept = Kept(clock, grace, self.table_list.tables, self._release)
         self.names = Names(clock, self.people, self.table_list, self.kept, self._directory)
+        self.seeking = Seeking(clock, self.people, self.table_list, self.names, seeks)  # seeks, matches, /again
         self._face()
 
     def _face(self) -> None:
@@ -198,6 +201,7 @@ class Lobby:
             self._directory.user_off(session, None)
             session.connected = False
             return
+        self.seeking.gone(session)
         table = session.table
         self.kept.drop_from_table(session)
         # cluster: the other nodes are told, the seat kept for them first (the same bus, in order), or their name
