@@ -22,7 +22,11 @@ COMMANDS = {
     "/leave": "leave your table", "/option": "show or set an option", "/bot": "add [LEVEL] | remove NAME",
     "/start": "start the game", "/ok": "confirm the round", "/score": "the score sheet", "/look": "redraw",
     "/say": "chat", "/tell": "NAME TEXT: private message", "/quit": "leave the client",
+    "/seek": "GAME [N] [rated|casual] [min=R] [max=R] [OPTION ...]: ask for a game", "/seeks": "the open seeks",
+    "/unseek": "withdraw your seek", "/quick": "GAME: play soon (bots fill after a wait)",
+    "/again": "after a game: the same seats again",
 }
+SEEK_WORDS = ("rated", "casual", "min=", "max=")  # /seek's words after the game (mudwiz/meeting/seekwords.py)
 BOT_LEVELS = ("random", "good")
 RULE_SECTIONS = ("goal", "play", "scoring", "options")  # /rules GAME SECTION (docs/protocol.md), every game's
 
@@ -82,7 +86,7 @@ class CommandCompleter(Completer):
             return ids, "table"
         if verb in ("/tell", "/rating", "/history", "/ignore", "/unignore"):
             return model.player_names(), None
-        if verb in ("/new", "/top"):
+        if verb in ("/new", "/top", "/quick"):
             return list(model.games or available()), None
         return None
 
@@ -101,11 +105,16 @@ class CommandCompleter(Completer):
                 if move.lower().startswith(typed):
                     yield Completion(move[len(verb) + 1:], start_position=-len(rest), display_meta="legal")
             return
-        if len(words) > 1 and verb not in ("/bot", "/rules"):
+        if len(words) > 1 and verb not in ("/bot", "/rules", "/seek"):
             return  # past the argument: free text (a tell's message)
         single = self._first_argument(verb)
         if single is not None:
             yield from _matching(single[0], last, single[1])
+        elif verb == "/seek" and len(words) == 1:
+            yield from _matching(model.games or available(), last)
+        elif verb == "/seek" and (found := plugin(words[0].lower())) is not None:  # then its words and options
+            options = [o.name for o in found.engine_class.OPTIONS]
+            yield from _matching([*SEEK_WORDS, *options], last, "seek")
         elif verb == "/rules":
             if len(words) == 1:
                 yield from _matching(model.games or available(), last)
