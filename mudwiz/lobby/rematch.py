@@ -24,7 +24,7 @@ class Rematches:
         """``session`` proposes a rematch at ``table``, or agrees to the one proposed."""
         if table.seat_of(session.name) is None or session.is_bot:
             raise BadCommand("only the people seated agree to a rematch")
-        if table.game is None or table.status != "over":
+        if table.in_game or not table.games_played:  # after a game: over, or set up again since (one sat down)
             raise BadCommand("/again is for after a game: " + ("this one is running" if table.in_game
                                                               else "/start starts the first"))
         games, agreement = self.agreements.get(table.id, (-1, None))
