@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mudwiz.commands.registry import Kind, Route, Scope, command
+from mudwiz.commands.registry import Kind, Reply, Route, Scope, command
 from mudwiz.errors import BadCommand
 from mudwiz.games import available
 from mudwiz.lobby import Lobby
@@ -14,21 +14,20 @@ from mudwiz.session import Session
          "ask for a game of N players (the game's usual 4) with those options, against ratings min..max; "
          "matched seeks make a table that starts after a short countdown (/leave backs out)",
          scope=Scope.MOVE, kind=Kind.TABLES, place=11, route=Route.NOT_ELSEWHERE)
-def _seek(lobby: Lobby, session: Session, arg: str) -> str | None:
+def _seek(lobby: Lobby, session: Session, arg: str) -> Reply:
     lobby.may_move(session)
     return lobby.seeking.seek(session, parse_seek(arg.split()))
 
 
 @command("seeks", "/seeks", "list the open seeks: who, game, players, options, rating range",
          scope=Scope.LOBBY, kind=Kind.TABLES, place=12, route=Route.HOME)
-def _seeks(lobby: Lobby, session: Session, arg: str) -> str | None:
-    session.deliver(lobby.seeking.listing())
-    return None
+def _seeks(lobby: Lobby, session: Session, arg: str) -> Reply:
+    return lobby.seeking.listing(session)
 
 
 @command("unseek", "/unseek", "withdraw your seek",
          scope=Scope.LOBBY, kind=Kind.TABLES, place=13, route=Route.HOME)
-def _unseek(lobby: Lobby, session: Session, arg: str) -> str | None:
+def _unseek(lobby: Lobby, session: Session, arg: str) -> Reply:
     return lobby.seeking.unseek(session)
 
 
@@ -36,7 +35,7 @@ def _unseek(lobby: Lobby, session: Session, arg: str) -> str | None:
          "play GAME soon: join the best open seek or a table waiting for players, else seek a game whose empty "
          "seats bots fill after a wait",
          scope=Scope.MOVE, kind=Kind.TABLES, place=14, route=Route.NOT_ELSEWHERE)
-def _quick(lobby: Lobby, session: Session, arg: str) -> str | None:
+def _quick(lobby: Lobby, session: Session, arg: str) -> Reply:
     words = arg.split()
     if len(words) != 1:
         raise BadCommand(f"usage: /quick GAME, one of: {', '.join(available())}")
@@ -47,7 +46,7 @@ def _quick(lobby: Lobby, session: Session, arg: str) -> str | None:
 @command("again", "/again", "after a game: propose (or agree to) the same seats and options again; it starts "
                             "when every person seated agrees",
          scope=Scope.TABLE, kind=Kind.TABLES, place=15, route=Route.TABLE)
-def _again(lobby: Lobby, session: Session, arg: str) -> str | None:
+def _again(lobby: Lobby, session: Session, arg: str) -> Reply:
     if session.table is None:
         raise BadCommand("you are not at a table: /again is for after a game there")
     return lobby.seeking.rematches.again(session, session.table)

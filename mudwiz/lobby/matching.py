@@ -1,11 +1,13 @@
-"""A match made into a game: a table with the seek's options, the seekers seated and told, bots in the empty seats
-(a level close to the seekers' ratings), and the start after a short countdown during which a seeker may ``/leave``:
-then the match is called off, the table closed and the others' seeks put back, so nothing half-made is left.
+"""A match made into a game: a table with the seek's options on the process of its oldest seeker (who hosts it),
+the seekers seated and told (in a cluster, those of other processes sit down there as ``/join`` would seat them),
+bots in the empty seats (a level close to the seekers' ratings), and the start after a short countdown during
+which a seeker may ``/leave``: then the match is called off, the table closed and the others' seeks put back, so
+nothing half-made is left. A seeker not seated when the countdown ends (gone, or busy elsewhere) calls it off too.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -13,7 +15,8 @@ from twisted.internet.interfaces import IDelayedCall, IReactorTime
 from twisted.logger import Logger
 
 from mudwiz.errors import MudwizError
-from mudwiz.meeting.seeks import Match, Seek, nearest_level
+from mudwiz.meeting.seeks import Seek, nearest_level
+from mudwiz.meeting.seekwire import Typed, seek_dict
 from mudwiz.ratings import bot_levels, bot_rating
 from mudwiz.session import Session
 from mudwiz.table import Table
@@ -24,7 +27,6 @@ if TYPE_CHECKING:
     from mudwiz.lobby.tables import TableList
 
 log = Logger(namespace="mudwiz.lobby.matching")
-Typed = tuple[tuple[str, str | None], ...]  # a seek's options as typed: (name, value or None for a bare flag)
 
 
 @dataclass
@@ -62,35 +64,46 @@ class Matches:
     def counting(self, table: Table) -> bool:
         return table.id in self.counting_down
 
-    def make(self, match: Match, typed: Typed) -> None:
-        """A table of ``match``, counting down; a seeker no longer free (gone, or at a table) drops out and the
-        others' seeks are put back."""
-        people = [self.people.users.get(seek.key) for seek in match.seeks]
-        free = [s for s in people if s is not None and s.table is None and s.connected]
-        if len(free) < len(people):
-            for seek, session in zip(match.seeks, people, strict=True):
-                if session in free:
-                    self.put_back(seek, typed)
+    def make(self, seeks: Sequence[Seek], typed: Typed, bots: int) -> None:
+        """A table of the match of ``seeks`` (oldest first) and ``bots``, here when its oldest seeker is ours,
+        else on their process; a host no longer free (gone, or at a table) calls it off."""
+        seeks = tuple(seeks)
+        host = self.people.users.get(seeks[0].key)
+        if host is None:
+            message = {"op": "seek_make", "seeks": [seek_dict(s) for s in seeks], "typed": list(typed), "bots": bots}
+            if not self.people.directory.to_seeker(seeks[0].owner, message):
+                self._call_off(seeks[1:], typed)
             return
-        host, *others = [s for s in free if s is not None]
-        table = self.table_list.make_table(self.table_list.new_table_id(), match.game, host)
+        if host.table is not None or host.elsewhere is not None or not host.connected:
+            self._call_off(seeks[1:], typed)
+            return
+        table = self.table_list.make_table(self.table_list.new_table_id(), seeks[0].game, host)
         for name, value in typed:
             table.config.set(name, value)  # checked when the seek was placed
-        for session in others:
-            table.sit(session)
-        level = bot_level(table.name, sum(self.rating(s.name, table.name) for s in free) / len(free))
-        for _ in range(match.bots):
+        elsewhere = []
+        for seek in seeks[1:]:
+            session = self.people.users.get(seek.key)
+            if session is None:
+                elsewhere.append(seek.owner)
+            elif session.table is None and session.elsewhere is None:
+                table.sit(session)
+        level = bot_level(table.name, sum(self.rating(s.owner, table.name) for s in seeks) / len(seeks))
+        for _ in range(bots):
             self._seat_bot(table, level)
-        countdown = Countdown(table, match.seeks, typed)
+        countdown = Countdown(table, seeks, typed)
         self.counting_down[table.id] = countdown
         wait = self.countdown()
-        names = ", ".join(s.name for s in table.seats)
-        for session in free:
-            session.deliver({"type": "matched", "table": table.id, "game": table.name, "rated": match.rated,
-                             "players": [s.name for s in table.seats], "bots": match.bots, "countdown": wait})
-        table.announce(f"Matched: {table.game_class.title} at table {table.id} with {names}; the game starts in "
-                       f"{wait:g} s (/leave backs out).")
-        self.people.lobby_notice(f"{names} are matched at table {table.id} ({table.game_class.title}).")
+        names = [*(s.owner for s in seeks), *(s.name for s in table.seats if s.is_bot)]
+        message = {"type": "matched", "table": table.id, "game": table.name, "rated": seeks[0].rated,
+                   "players": names, "bots": bots, "countdown": wait}
+        for seated in table.roster.humans():
+            seated.deliver(message)
+        for name in elsewhere:
+            self.people.directory.to_seeker(name, {"op": "seek_seat", "name": name, "table": table.id,
+                                                   "message": message})
+        table.announce(f"Matched: {table.game_class.title} at table {table.id} with {', '.join(names)}; the game "
+                       f"starts in {wait:g} s (/leave backs out).")
+        self.people.lobby_notice(f"{', '.join(names)} are matched at table {table.id} ({table.game_class.title}).")
         countdown.call = self.clock.callLater(wait, self._start, table.id)
 
     def _seat_bot(self, table: Table, level: str) -> None:
@@ -100,10 +113,15 @@ class Matches:
                              seed=table.seeds.randrange(2**32), stand_in=False))
 
     def _start(self, table_id: int) -> None:
-        countdown = self.counting_down.pop(table_id, None)
+        countdown = self.counting_down.get(table_id)
         if countdown is None:
             return
         table = countdown.table
+        missing = [seek for seek in countdown.seeks if not _person(table.seated(seek.owner))]
+        if missing:  # gone, or busy elsewhere, before they were seated
+            self.backed_out(Session(missing[0].owner), table, missed=True)
+            return
+        del self.counting_down[table_id]
         host = table.seated(table.host)
         try:
             if host is None:
@@ -113,21 +131,31 @@ class Matches:
             log.info("table {table} of a match did not start: {why}", table=table.id, why=str(why))
             table.announce(f"The game could not start: {why}. The host may /start it.")
 
-    def backed_out(self, session: Session, table: Table) -> None:
-        """``session`` left ``table`` during its countdown: the match is called off, the others leave the table
-        and their seeks are open again."""
+    def backed_out(self, session: Session, table: Table, missed: bool = False) -> None:
+        """``session`` left ``table`` during its countdown (or, ``missed``, never came): the match is called off,
+        the others leave the table and their seeks are open again."""
         countdown = self.counting_down.pop(table.id, None)
         if countdown is None:
             return
         if countdown.call is not None and countdown.call.active():
             countdown.call.cancel()
+        why = "did not come" if missed else "backed out of the match"
         for seek in countdown.seeks:
             if seek.key == session.name.lower():
                 continue
             other = table.seated(seek.owner)
-            if other is not None and not other.is_bot:
+            if _person(other):
+                assert other is not None
                 table.leave(other)
-                other.notice(f"{session.name} backed out of the match: your seek ({seek.game}) is open again.")
-            self.put_back(seek, countdown.typed)
+                other.notice(f"{session.name} {why}: your seek ({seek.game}) is open again.")
+                self.put_back(seek, countdown.typed)
         for bot in [s for s in table.seats if s.is_bot]:
             table.leave(bot)
+
+    def _call_off(self, others: Sequence[Seek], typed: Typed) -> None:
+        for seek in others:
+            self.put_back(seek, typed)
+
+
+def _person(session: Session | None) -> bool:
+    return session is not None and not session.is_bot
