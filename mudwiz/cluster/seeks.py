@@ -114,7 +114,10 @@ class ClusterSeeks:
         return answered
 
     def _keep(self, answer: Answer, key: str, verb: str) -> Answer:
-        """The copy of the user's seek, as the authority's answer leaves it."""
+        """The copy of the user's seek, as the authority's answer leaves it (of this node's users only: a book
+        handed over is answered to the node that held it)."""
+        if self.node_of(key) is not None:
+            return answer
         if answer.get("placed") is not None:
             self.mine[key] = (answer["placed"], list(answer.get("typed") or ()))
         elif answer.get("withdrawn") or answer.get("matched") or answer.get("join") is not None or verb == "gone":
