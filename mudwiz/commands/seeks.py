@@ -10,9 +10,10 @@ from mudwiz.meeting.seekwords import USAGE, parse_seek
 from mudwiz.session import Session
 
 
-@command("seek", USAGE.removeprefix("usage: "),
-         "ask for a game of N players (the game's usual 4) with those options, against ratings min..max; "
-         "matched seeks make a table that starts after a short countdown (/leave backs out)",
+@command("seek", "/seek GAME [N] [OPTION ...]",
+         f"ask for a game; in full {USAGE.removeprefix('usage: ')}: N players (the game's usual 4), table options "
+         "as /option sets them, against others rated min..max; matched seeks make a table that starts after a "
+         "short countdown (/leave backs out)",
          scope=Scope.MOVE, kind=Kind.TABLES, place=11, route=Route.NOT_ELSEWHERE)
 def _seek(lobby: Lobby, session: Session, arg: str) -> Reply:
     lobby.may_move(session)
