@@ -7,6 +7,7 @@ match to ``Matches`` (matching.py). The rules of the book are mudwiz/meeting/see
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from twisted.internet.interfaces import IDelayedCall, IReactorTime
@@ -24,7 +25,27 @@ if TYPE_CHECKING:
     from mudwiz.lobby.tables import TableList
     from mudwiz.table import Table
 
+SEEK_BOTS = 30.0  # seconds before a quick-play seek's empty seats are filled with bots (0: never)
+COUNTDOWN = 5.0  # seconds between a match and its game's start, for a seeker to /leave
+MAX_SEEKS = 200  # open seeks in the book
 Answer = dict[str, Any]  # "ok": the reply's text, "error": a refusal's line, "deliver": a message, "join": a table
+
+
+@dataclass(frozen=True)
+class SeekSettings:
+    """The limits of seeking, read once at start (docs/operations.md)."""
+
+    bots_after: float = SEEK_BOTS
+    countdown: float = COUNTDOWN
+    max_open: int = MAX_SEEKS
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str]) -> SeekSettings:
+        return cls(float(env.get("MUDWIZ_SEEK_BOTS", SEEK_BOTS)), float(env.get("MUDWIZ_SEEK_COUNTDOWN", COUNTDOWN)),
+                   int(env.get("MUDWIZ_MAX_SEEKS", MAX_SEEKS)))
+
+
+DEFAULT_SEEKS = SeekSettings()
 
 
 def normalise(game: str, players: int, typed: Mapping[str, Any]) -> dict[str, Any]:
@@ -54,12 +75,12 @@ class SeekDesk:
     """The book, the options each seek was typed with, and the timer of the seeks due for bots."""
 
     def __init__(self, clock: IReactorTime, people: People, table_list: TableList,
-                 rating: Callable[[str, str], float], settings: Any) -> None:
+                 rating: Callable[[str, str], float], settings: SeekSettings) -> None:
         self.clock = clock
         self.people = people
         self.table_list = table_list
         self.rating = rating
-        self.settings = settings  # SeekSettings
+        self.settings = settings
         self.book = SeekBook(rating, max_open=settings.max_open, normalise=normalise)
         self.typed: dict[int, Typed] = {}  # seek id -> its options as typed, for the table made of it
         self.matches: Matches | None = None  # set by Seeking

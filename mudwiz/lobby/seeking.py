@@ -6,8 +6,6 @@ turned into the user's reply here. Matches become tables (matching.py); ``/again
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from twisted.internet import defer
@@ -17,8 +15,8 @@ from mudwiz.errors import BadCommand, MudwizError
 from mudwiz.games import game_class
 from mudwiz.lobby.matching import Matches
 from mudwiz.lobby.rematch import Rematches
-from mudwiz.lobby.seekdesk import Answer, SeekDesk
-from mudwiz.meeting.seeks import FRESH_RATING, Seek
+from mudwiz.lobby.seekdesk import DEFAULT_SEEKS, Answer, SeekDesk, SeekSettings
+from mudwiz.meeting.seeks import FRESH_RATING, Seek, SeekBook
 from mudwiz.meeting.seekwire import Typed, seek_dict
 from mudwiz.meeting.seekwords import SeekRequest
 from mudwiz.session import Session
@@ -31,27 +29,7 @@ if TYPE_CHECKING:
     from mudwiz.lobby.tables import TableList
     from mudwiz.table import Table
 
-SEEK_BOTS = 30.0  # seconds before a quick-play seek's empty seats are filled with bots (0: never)
-COUNTDOWN = 5.0  # seconds between a match and its game's start, for a seeker to /leave
-MAX_SEEKS = 200  # open seeks in the book
 USUAL_PLAYERS = 4  # a seek's players when none are given (brought into the game's range)
-
-
-@dataclass(frozen=True)
-class SeekSettings:
-    """The limits of seeking, read once at start (docs/operations.md)."""
-
-    bots_after: float = SEEK_BOTS
-    countdown: float = COUNTDOWN
-    max_open: int = MAX_SEEKS
-
-    @classmethod
-    def from_env(cls, env: Mapping[str, str]) -> SeekSettings:
-        return cls(float(env.get("MUDWIZ_SEEK_BOTS", SEEK_BOTS)), float(env.get("MUDWIZ_SEEK_COUNTDOWN", COUNTDOWN)),
-                   int(env.get("MUDWIZ_MAX_SEEKS", MAX_SEEKS)))
-
-
-DEFAULT_SEEKS = SeekSettings()
 
 
 def usual_players(game: str) -> int:
@@ -64,7 +42,6 @@ class Seeking:
 
     def __init__(self, clock: IReactorTime, people: People, table_list: TableList, names: Names,
                  settings: SeekSettings = DEFAULT_SEEKS) -> None:
-        self.clock = clock
         self.people = people
         self.table_list = table_list
         self.settings = settings
@@ -75,7 +52,7 @@ class Seeking:
         self.rematches = Rematches()
 
     @property
-    def book(self) -> Any:
+    def book(self) -> SeekBook:
         return self.desk.book
 
     @property
