@@ -48,6 +48,9 @@ def test_bad_seeks_are_one_line_and_place_nothing() -> None:
 def test_the_open_seeks_are_capped() -> None:
     _, lobby, (ann, bob) = setup("ann", "bob", max_open=1)
     dispatch(lobby, ann, "/seek wizard 5")
+    told = [m["text"] for m in bob.of_type("notice")]
+    assert "ann seeks a game: wizard, 5 players, casual (/seeks lists them)." in told
+    assert not [m for m in ann.of_type("notice") if "seeks a game" in m["text"]]
     assert refused(lobby, bob, "/seek witches") == "there are already 1 open seeks: try /quick, or later"
     dispatch(lobby, ann, "/seek witches")  # a new seek replaces your own
     assert [s.game for s in lobby.seeking.book.open_seeks()] == ["witches"]

@@ -28,7 +28,8 @@ if TYPE_CHECKING:
 SEEK_BOTS = 30.0  # seconds before a quick-play seek's empty seats are filled with bots (0: never)
 COUNTDOWN = 5.0  # seconds between a match and its game's start, for a seeker to /leave
 MAX_SEEKS = 200  # open seeks in the book
-Answer = dict[str, Any]  # "ok": the reply's text, "error": a refusal's line, "deliver": a message, "join": a table
+# "ok": the reply's text, "error": a refusal's line, "deliver": a message, "join": a table, "notice": for the lobby
+Answer = dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -61,10 +62,10 @@ def normalise(game: str, players: int, typed: Mapping[str, Any]) -> dict[str, An
     return config.current()
 
 
-def describe(seek: Seek) -> str:
-    """A seek in a line: ``wizard, 4 players, casual, rounds=3, 1400-1800``."""
+def describe(seek: Seek, typed: Typed) -> str:
+    """A seek in a line, its options as typed: ``wizard, 4 players, casual, rounds=3, 1400-1800``."""
     parts = [seek.game, f"{seek.players} players", "rated" if seek.rated else "casual",
-             *(f"{name}={value}" for name, value in seek.options)]
+             *(name if value is None else f"{name}={value}" for name, value in typed)]
     if seek.min_rating is not None or seek.max_rating is not None:
         parts.append(f"{seek.min_rating or 0:g}-{seek.max_rating:g}" if seek.max_rating is not None
                      else f"{seek.min_rating:g} and up")
@@ -107,8 +108,8 @@ class SeekDesk:
 
     def _unseek(self, user: Session, args: Mapping[str, Any]) -> Answer:
         withdrawn = self.book.unseek(user.name)
-        self.typed.pop(withdrawn.seek.id, None)
-        return {"ok": f"your seek ({describe(withdrawn.seek)}) is withdrawn", "withdrawn": True}
+        typed = self.typed.pop(withdrawn.seek.id, ())
+        return {"ok": f"your seek ({describe(withdrawn.seek, typed)}) is withdrawn", "withdrawn": True}
 
     def _seeks(self, user: Session, args: Mapping[str, Any]) -> Answer:
         rows = [self.row(seek) for seek in self.book.open_seeks()]
@@ -162,13 +163,12 @@ class SeekDesk:
                     self.typed.pop(event.replaced.id, None)
                 bots = (f"; bots fill the empty seats in {event.seek.bots_after:g} s if nobody comes"
                         if event.seek.bots_after else "")
-                answer = {"ok": f"you seek a game: {describe(event.seek)}{bots} (/unseek withdraws it)",
+                answer = {"ok": f"you seek a game: {describe(event.seek, typed)}{bots} (/unseek withdraws it)",
                           "placed": seek_dict(event.seek), "typed": list(typed)}
-                if told:
-                    self.people.lobby_notice(f"{user.name} seeks a game: {describe(event.seek)} (/seeks lists "
-                                             f"them).", user)
+                if told:  # said by the seeker's own process, which can leave them out of it
+                    answer["notice"] = f"{user.name} seeks a game: {describe(event.seek, typed)} (/seeks lists them)."
             elif isinstance(event, Match):
-                answer = {"ok": f"your seek is matched: {describe(event.seeks[0])}", "matched": True}
+                answer = {"ok": f"your seek is matched: {describe(event.seeks[0], typed)}", "matched": True}
                 self.matched(event)
         return answer
 

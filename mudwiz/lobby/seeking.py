@@ -143,6 +143,8 @@ class Seeking:
             raise BadCommand(str(answer["error"]))
         if answer.get("deliver") is not None:
             session.deliver(answer["deliver"])
+        if answer.get("notice"):
+            self.people.lobby_notice(str(answer["notice"]), session)
         if answer.get("join") is not None:
             return self._join(session, int(answer["join"]))
         return answer.get("ok")
