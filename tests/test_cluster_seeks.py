@@ -6,32 +6,17 @@ seats again, and a quick-play seek on the node that does not hold the book is fi
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from conftest import postgres_databases
 from pgserver import Databases
-from wire import JsonClient, RestartableServer, eventually, play_until_game_end
+from test_cluster_presence import cluster
+from wire import JsonClient, eventually, play_until_game_end
 
 
-@contextmanager
-def cluster(tmp_path: Path, redis_url: str, postgres: Databases | str) -> Iterator[list[RestartableServer]]:
+def seek_cluster(tmp_path: Path, redis_url: str, postgres: Databases | str) -> Any:
     """Nodes ``n1`` (which holds the seek book: first by name) and ``n2``, with a short countdown and bot wait."""
-    with postgres_databases(postgres).fresh() as url:
-        nodes = [RestartableServer(tmp_path / f"data{i}", tmp_path / f"n{i}.log", MUDWIZ_NODE=f"n{i}",
-                                   MUDWIZ_REDIS_URL=redis_url, MUDWIZ_DATABASE_URL=url, MUDWIZ_SEEK_BOTS="1",
-                                   MUDWIZ_SEEK_COUNTDOWN="2")
-                 for i in (1, 2)]
-        try:
-            for node in nodes:
-                node.start()
-            yield nodes
-        finally:
-            for node in nodes:
-                if node.proc is not None and node.proc.poll() is None:
-                    node.stop()
+    return cluster(tmp_path, redis_url, postgres, 2, MUDWIZ_SEEK_BOTS="1", MUDWIZ_SEEK_COUNTDOWN="2")
 
 
 def seeks(client: JsonClient) -> list[str]:
@@ -46,7 +31,7 @@ def playing(client: JsonClient, table: int, since: int = 0) -> dict[str, Any]:
 
 def test_seeks_on_two_nodes_are_matched_into_one_game_and_played_again(
         tmp_path: Path, redis_url: str, postgres: Databases | str) -> None:
-    with cluster(tmp_path, redis_url, postgres) as (n1, n2):
+    with seek_cluster(tmp_path, redis_url, postgres) as (n1, n2):
         ann, bob, cat = JsonClient(n1.address, "ann"), JsonClient(n2.address, "bob"), JsonClient(n2.address, "cat")
         assert ann.request("/seek wizard 3 rounds=1")["type"] == "ok"
         assert bob.request("/seek wizard 3 rounds=1")["type"] == "ok"
@@ -72,7 +57,7 @@ def test_seeks_on_two_nodes_are_matched_into_one_game_and_played_again(
 
 def test_quick_play_on_the_other_node_is_filled_with_bots(
         tmp_path: Path, redis_url: str, postgres: Databases | str) -> None:
-    with cluster(tmp_path, redis_url, postgres) as (n1, n2):
+    with seek_cluster(tmp_path, redis_url, postgres) as (n1, n2):
         watcher = JsonClient(n1.address, "wendy")
         dot = JsonClient(n2.address, "dot")
         reply = dot.request("/quick witches")
