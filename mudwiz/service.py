@@ -36,7 +36,8 @@ from mudwiz.cluster.service import ClusterService, cluster_node_name
 from mudwiz.connection import LOGIN_TIMEOUT
 from mudwiz.directories import join_cluster
 from mudwiz.games import available, game_class
-from mudwiz.lobby import ARRIVAL_BURST, ARRIVAL_RATE, PRESENCE_CROWD, Lobby, PresenceLimits
+from mudwiz.lobby import ARRIVAL_BURST, ARRIVAL_RATE, PRESENCE_CROWD, Lobby, MeetingSettings, PresenceLimits
+from mudwiz.lobby.seeking import SeekSettings
 from mudwiz.lobby.talk import talk_limits
 from mudwiz.net.limits import ConnectionCounter, Limits, raise_fd_limit
 from mudwiz.net.polling import TURN_SOCKETS, cap_turns, lean_turns
@@ -331,7 +332,7 @@ def makeService(
             crowd=int(os.environ.get("MUDWIZ_PRESENCE_CROWD", PRESENCE_CROWD)),
         ),
         records=records,
-        talk=talk_limits(),
+        meeting=MeetingSettings(talk=talk_limits(), seeks=SeekSettings.from_env(os.environ)),
         seed=int(os.environ["MUDWIZ_SEED"]) if os.environ.get("MUDWIZ_SEED") else None,
     )
     lobby.accounts = accounts

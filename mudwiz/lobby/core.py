@@ -10,6 +10,7 @@ rest of the server says (other processes' users and tables, in a cluster) comes 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from twisted.internet.interfaces import IReactorTime
@@ -21,6 +22,7 @@ from mudwiz.lobby.directory import Directory, Local
 from mudwiz.lobby.keeping import Kept
 from mudwiz.lobby.names import Names
 from mudwiz.lobby.people import DEFAULT_LIMITS, People, PresenceLimits
+from mudwiz.lobby.seeking import DEFAULT_SEEKS, Seeking, SeekSettings
 from mudwiz.lobby.tables import TableList
 from mudwiz.lobby.talk import DEFAULT_TALK, Talk, TalkLimits
 from mudwiz.session import Session
@@ -32,6 +34,14 @@ if TYPE_CHECKING:
     from mudwiz.sysops import Sysops
 
 log = Logger(namespace="mudwiz.lobby")  # a compiled module has no frame for Logger() to find its name in
+
+
+@dataclass(frozen=True)
+class MeetingSettings:
+    """The meeting place's settings, read at start (service.py): talk's limits, and the seeks'."""
+
+    talk: TalkLimits = DEFAULT_TALK
+    seeks: SeekSettings = DEFAULT_SEEKS
 
 
 class Lobby:
@@ -49,7 +59,7 @@ class Lobby:
         idle_close: float = IDLE_CLOSE,
         presence: PresenceLimits = DEFAULT_LIMITS,
         records: Records | None = None,
-        talk: TalkLimits = DEFAULT_TALK,
+        meeting: MeetingSettings | None = None,
     ) -> None:
         self.clock = clock
         self.sysops: Sysops | None = None  # set by makeService; None: no sysops, no bans (tests)
@@ -61,8 +71,10 @@ class Lobby:
                                     bot_delay=bot_delay, seed=seed, think=think, idle_close=idle_close, records=records)
         self.kept = Kept(clock, grace, self.table_list.tables, self._release)
         self.names = Names(clock, self.people, self.table_list, self.kept, self._directory)
-        self.talk = Talk(clock, self.people, self._directory, available(), talk,
+        meeting = meeting or MeetingSettings()
+        self.talk = Talk(clock, self.people, self._directory, available(), meeting.talk,
                          lambda session: self.sysops is not None and self.sysops.is_sysop(session))
+        self.seeking = Seeking(clock, self.people, self.table_list, self.names, meeting.seeks)  # matches, /again
         self._face()
 
     def _face(self) -> None:
@@ -206,6 +218,7 @@ class Lobby:
             self._directory.user_off(session, None)
             session.connected = False
             return
+        self.seeking.gone(session)
         table = table_of(session)
         self.kept.drop_from_table(session)
         # cluster: the other nodes are told, the seat kept for them first (the same bus, in order), or their name
