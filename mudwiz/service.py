@@ -36,7 +36,9 @@ from mudwiz.cluster.service import ClusterService, cluster_node_name
 from mudwiz.connection import LOGIN_TIMEOUT
 from mudwiz.directories import join_cluster
 from mudwiz.games import available, game_class
-from mudwiz.lobby import ARRIVAL_BURST, ARRIVAL_RATE, PRESENCE_CROWD, Lobby, PresenceLimits
+from mudwiz.lobby import ARRIVAL_BURST, ARRIVAL_RATE, PRESENCE_CROWD, Lobby, MeetingSettings, PresenceLimits
+from mudwiz.lobby.friends import friend_limits
+from mudwiz.lobby.seeking import SeekSettings
 from mudwiz.lobby.talk import talk_limits
 from mudwiz.net.limits import ConnectionCounter, Limits, raise_fd_limit
 from mudwiz.net.polling import TURN_SOCKETS, cap_turns, lean_turns
@@ -44,6 +46,7 @@ from mudwiz.net.raw import RawFactory
 from mudwiz.net.rlogin import RloginFactory, Trust, TrustError
 from mudwiz.net.ssh import SSHFactory
 from mudwiz.net.telnet import MudFactory
+from mudwiz.net.tls import tls_endpoint
 from mudwiz.node import node_name
 from mudwiz.outflow import Outflow, install
 from mudwiz.ratings import RatingBoard, rate_game
@@ -330,7 +333,8 @@ def makeService(
             crowd=int(os.environ.get("MUDWIZ_PRESENCE_CROWD", PRESENCE_CROWD)),
         ),
         records=records,
-        talk=talk_limits(),
+        meeting=MeetingSettings(talk=talk_limits(), seeks=SeekSettings.from_env(os.environ),
+                                friends=friend_limits(os.environ)),
         seed=int(os.environ["MUDWIZ_SEED"]) if os.environ.get("MUDWIZ_SEED") else None,
     )
     lobby.accounts = accounts
@@ -346,13 +350,16 @@ def makeService(
     TableJournalService(lobby, lobby.journal, writer, outflow).setServiceParent(top)
     top.lobby = lobby  # type: ignore[attr-defined]
     listeners = cluster_node(top, lobby, clock, node) or top
-    login_timeout = float(os.environ.get("MUDWIZ_LOGIN_TIMEOUT", LOGIN_TIMEOUT))
-    shared = (lobby, motd_text, login_timeout, connection_counter())  # one counter: the limits span transports
+    shared = (lobby, motd_text, float(os.environ.get("MUDWIZ_LOGIN_TIMEOUT", LOGIN_TIMEOUT)),
+              connection_counter())  # one counter: the limits span transports
     endpoints = listener_endpoints(listen)
-    # what MSSP tells crawlers: the telnet port only (the raw port speaks no telnet, so a crawler there gets no MSSP)
-    ports = [p for p in (endpoint_port(listen),) if p]
-    telnet = MudFactory(*shared, outflow=outflow, name=os.environ.get("MUDWIZ_NAME") or "mudwiz", ports=ports)
+    tls = tls_endpoint(endpoints["tls"], data_directory(data)) if "tls" in endpoints else None  # its certificate
+    # what MSSP tells crawlers: the telnet and TLS ports (the raw port speaks no telnet: a crawler there gets no MSSP)
+    telnet = MudFactory(*shared, outflow=outflow, name=os.environ.get("MUDWIZ_NAME") or "mudwiz",
+                        ports=[p for p in (endpoint_port(listen),) if p],
+                        tls_ports=[p for p in (endpoint_port(tls),) if p])
     add_listener(listeners, "telnet", listen, telnet, inherited)
+    add_listener(listeners, "tls", tls, telnet, inherited)  # the same telnet service, over TLS
     add_listener(listeners, "raw", endpoints.get("raw"), RawFactory(*shared, outflow=outflow), inherited)
     if "ssh" in endpoints:  # off unless set: the host key is made (in the data directory) only for a listening server
         add_listener(listeners, "ssh", endpoints["ssh"],
@@ -395,10 +402,12 @@ def rlogin_trust() -> Trust:
 
 def listener_endpoints(listen: str | None = None) -> dict[str, str]:
     """The endpoint description of each listener that is on, by name: ``telnet`` (``listen_address``) and
-    whichever of ``raw``, ``ssh`` and ``rlogin`` their variables set (``MUDWIZ_RAW_LISTEN``, ``MUDWIZ_SSH``,
-    ``MUDWIZ_RLOGIN``). One list for ``makeService`` and for the supervisor that opens them for its workers."""
+    whichever of ``raw``, ``ssh``, ``rlogin`` and ``tls`` their variables set (``MUDWIZ_RAW_LISTEN``,
+    ``MUDWIZ_SSH``, ``MUDWIZ_RLOGIN``, ``MUDWIZ_TLS``: net/tls.py reads it). One list for ``makeService`` and for
+    the supervisor that opens them for its workers (which refuses a TLS one: its TLS is not in its socket)."""
     named = {"telnet": listen_address(listen), "raw": os.environ.get("MUDWIZ_RAW_LISTEN"),
-             "ssh": os.environ.get("MUDWIZ_SSH"), "rlogin": os.environ.get("MUDWIZ_RLOGIN")}
+             "ssh": os.environ.get("MUDWIZ_SSH"), "rlogin": os.environ.get("MUDWIZ_RLOGIN"),
+             "tls": os.environ.get("MUDWIZ_TLS")}
     return {name: endpoint for name, endpoint in named.items() if endpoint}
 
 

@@ -23,8 +23,6 @@ class Seats(Protocol):
 
     def own_seat(self, session: Session) -> int | None: ...
 
-    def viewers(self) -> list[Session]: ...
-
 
 class Place(Protocol):
     """The table a session is at (``mudwiz.table.Table``), as the lobby, the commands and the connection reach it

@@ -19,6 +19,9 @@ from twisted.internet.interfaces import IReactorTime
 
 T = TypeVar("T")
 Work = Generator[None, None, T]
+# What a command answers: its ``ok``'s text (None: none), or a Deferred of it, for work run in slices: the
+# connection answers once it fires, and reads the user's next line only then.
+Reply = str | None | defer.Deferred[str | None]
 
 SLICE = 0.002  # seconds of such work a reactor turn, at most (one step past it)
 

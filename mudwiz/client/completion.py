@@ -24,8 +24,12 @@ COMMANDS = {
     "/say": "chat", "/tell": "NAME TEXT: private message", "/quit": "leave the client",
     "/channel": "the channels; join|leave NAME", "/ch": "NAME TEXT: speak on a channel", "/shout": "TEXT to everyone",
     "/me": "TEXT: an emote", "/away": "[TEXT]: mark yourself away",
+    "/seek": "GAME [N] [rated|casual] [min=R] [max=R] [OPTION ...]: ask for a game", "/seeks": "the open seeks",
+    "/unseek": "withdraw your seek", "/quick": "GAME: play soon (bots fill after a wait)",
+    "/again": "after a game: the same seats again",
 }
 CHANNEL_VERBS = ("join", "leave")  # /channel's (a sysop's mute and unmute are typed in full)
+SEEK_WORDS = ("rated", "casual", "min=", "max=")  # /seek's words after the game (mudwiz/meeting/seekwords.py)
 BOT_LEVELS = ("random", "good")
 RULE_SECTIONS = ("goal", "play", "scoring", "options")  # /rules GAME SECTION (docs/protocol.md), every game's
 
@@ -92,11 +96,19 @@ class CommandCompleter(Completer):
             return model.player_names(), None
         if verb in ("/finger", "/notify", "/unnotify", "/message"):  # people: a player's name
             return model.player_names(), None
-        if verb in ("/new", "/top"):
+        if verb in ("/new", "/top", "/quick"):
             return list(model.games or available()), None
         if verb == "/ch":
             return channel_names(model), "channel"
         return None
+
+    def _seek_arguments(self, words: list[str], last: str) -> Iterator[Completion]:
+        """``/seek``'s: a game, then its words and options."""
+        if len(words) == 1:
+            yield from _matching(self.model.games or available(), last)
+        elif (found := plugin(words[0].lower())) is not None:
+            options = [o.name for o in found.engine_class.OPTIONS]
+            yield from _matching([*SEEK_WORDS, *options], last, "seek")
 
     def _arguments(self, verb: str, rest: str) -> Iterator[Completion]:
         model = self.model
@@ -113,11 +125,13 @@ class CommandCompleter(Completer):
                 if move.lower().startswith(typed):
                     yield Completion(move[len(verb) + 1:], start_position=-len(rest), display_meta="legal")
             return
-        if len(words) > 1 and verb not in ("/bot", "/rules", "/channel"):
+        if len(words) > 1 and verb not in ("/bot", "/rules", "/channel", "/seek"):
             return  # past the argument: free text (a tell's message)
         single = self._first_argument(verb)
         if single is not None:
             yield from _matching(single[0], last, single[1])
+        elif verb == "/seek":
+            yield from self._seek_arguments(words, last)
         elif verb == "/rules":
             if len(words) == 1:
                 yield from _matching(model.games or available(), last)

@@ -15,6 +15,7 @@ from typing import Any
 from mudwiz.client.games import client_part
 from mudwiz.games import plugin
 from mudwiz.render.ansi import Presenter, game_renderer
+from mudwiz.render.seeks import RENDERERS as SEEK_RENDERERS
 from mudwiz.render.style import Style, strip_ansi
 
 STYLE = Style()
@@ -180,7 +181,8 @@ def _unrule(line: str) -> str:
     return line
 
 
-_WRAPPED = ("ok", "error", "notice", "chat", "announce", "shutdown", "kicked")  # broken at 80 columns
+# broken at 80 columns
+_WRAPPED = ("ok", "error", "notice", "chat", "announce", "shutdown", "kicked", "matched", "again")
 _CONTINUED = re.compile(r"^((?:\x1b\[[0-9;]*m)*)  ")
 
 
@@ -199,7 +201,7 @@ def message_lines(message: dict[str, Any]) -> list[str]:
     own = own_lines(message)
     if own:
         return own
-    if hasattr(_PRESENTER, f"_{kind}"):
+    if hasattr(_PRESENTER, f"_{kind}") or kind in SEEK_RENDERERS:
         lines = [_unrule(line) for line in _PRESENTER.lines(message)]
         return [unwrap(lines)] if kind in _WRAPPED and lines else lines
     if "game" in message:

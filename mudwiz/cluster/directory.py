@@ -8,11 +8,13 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from mudwiz.cluster.presence import Presence
+from mudwiz.cluster.seeks import ClusterSeeks
 from mudwiz.cluster.tables import ClusterTables, code_hash
 from mudwiz.cluster.talk import TalkRelay
 from mudwiz.lobby.directory import Held, Local, Row
 
 if TYPE_CHECKING:
+    from twisted.internet.defer import Deferred
     from twisted.internet.interfaces import IReactorTime
 
     from mudwiz.cluster.service import ClusterService
@@ -32,10 +34,12 @@ class ClusterDirectory:
         self.presence = Presence(lobby, cluster)
         records = lobby.records
         self.tables = ClusterTables(lobby, cluster, clock, records.store if records is not None else None, upper)
+        self.seeks = ClusterSeeks(lobby.seeking, cluster, clock, self.node_of, self.user)
         cluster.add(self.presence)  # who is online on the other nodes; lobby talk across them
         cluster.add(self.tables)
         self.talk_relay = TalkRelay(lobby, cluster)  # channels, shouts and away marks across the nodes
         cluster.add(self.talk_relay)
+        cluster.add(self.seeks)  # the seek book on one node for all
         self.clock = clock
         # users of ours who dropped while seated elsewhere, until the host has published the seat it keeps for them
         # (so nobody else takes the name meanwhile): lower-cased name -> (the seat, until when)
@@ -65,6 +69,10 @@ class ClusterDirectory:
 
     def who(self, here: list[Row], start: str, limit: int | None) -> list[Row]:
         return self.users.who(here, start, limit)
+
+    def node_of(self, name: str) -> str | None:
+        row = self.presence.replica.get(name) if self.presence.running else None
+        return None if row is None else str(row["node"])
 
     def user_on(self, session: Session) -> None:
         self.users.user_on(session)
@@ -139,3 +147,14 @@ class ClusterDirectory:
     def forward(self, session: Session, text: str, ok: Callable[[Any], None],
                 error: Callable[[MudwizError], None]) -> bool:
         return self.tables.visits.forward(session, text, ok, error)
+
+    # ------------------------------------------------------------ the seek book
+
+    def seek_book(self) -> str | None:
+        return self.seeks.seek_book()
+
+    def ask_seeks(self, node: str, session: Session, verb: str, args: dict[str, Any]) -> Deferred[dict[str, Any]]:
+        return self.seeks.ask(node, session, verb, args)
+
+    def to_seeker(self, name: str, message: dict[str, Any]) -> bool:
+        return self.seeks.to_seeker(name, message)

@@ -14,6 +14,7 @@ from mudwiz.routes import Route
 if TYPE_CHECKING:
     from twisted.internet.interfaces import IDelayedCall
 
+    from mudwiz.cluster.seeks import Seekers
     from mudwiz.session import Session
     from mudwiz.store import GameRecord, JournaledTable, Store
     from mudwiz.table import Journal, Records, Table
@@ -73,6 +74,9 @@ class Home(Protocol):
     def drop_from_table(self, session: Session) -> None: ...
 
     def watch_again(self, session: Session) -> bool: ...
+
+    @property
+    def seeking(self) -> Seekers: ...
 
 
 @dataclass(frozen=True)

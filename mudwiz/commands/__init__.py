@@ -24,13 +24,15 @@ from mudwiz.commands import accounts, sysop, tables
 from mudwiz.commands.records import history_row, in_slices, rating_row, replay_sheet
 from mudwiz.commands.rules import rules_sections, rules_text
 from mudwiz.commands import talk
+from mudwiz.commands import seeks
 from mudwiz.commands import friends  # noqa: F401  # /finger, /plan, /notify, /message: registered as imported
 # isort: on
 
 __all__ = [
     "COMMANDS", "Command", "Kind", "Reply", "Route", "Run", "Scope", "accounts", "catalogue", "command", "dispatch",
     "help_kinds", "help_text", "help_width", "history_row", "in_slices", "is_sysop", "offered", "pre_login",
-    "rating_row", "replay_sheet", "route_of", "rules_sections", "rules_text", "sysop", "tables", "talk", "who_message",
+    "rating_row", "replay_sheet", "route_of", "rules_sections", "rules_text", "seeks", "sysop", "tables", "talk",
+    "who_message",
 ]
 
 

@@ -4,6 +4,7 @@ data) a client completes from."""
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Callable
 from typing import Any
 
 from mudwiz.commands.registry import COMMANDS, Command, Kind, Route, Scope, command, help_kinds
@@ -94,34 +95,31 @@ SCREEN_ROWS = 24  # /help alone fits a screen of them, with the prompt's row
 
 def _summary(session: Session, sysop: bool, cols: int = 80) -> list[str]:
     """``/help`` alone: every command's usage, a kind a line or two, so that it fits a 24-row screen with the
-    moves of the table the user sits at (the whole explanation of each was some sixty rows). When the usages do
-    not fit (a narrow window, many commands), the commands' names only: ``/help COMMAND`` gives each usage."""
-    summary = _summary_of(session, _command_rows(sysop, cols, usages=True), cols)
-    if len(summary) > SCREEN_ROWS - 1:
-        summary = _summary_of(session, _command_rows(sysop, cols, usages=False), cols)
-    return summary
-
-
-def _command_rows(sysop: bool, cols: int, *, usages: bool) -> list[str]:
-    lines = textwrap.wrap("Commands (plain text is chat to your room; /help COMMAND explains one):", cols)
-    for label, names in help_kinds().items():
-        if sysop or label != Kind.SYSOP.value:
-            lines += _kind_rows(label, [COMMANDS[name].usage if usages else f"/{name}" for name in names], cols)
-    return lines
-
-
-def _summary_of(session: Session, lines: list[str], cols: int) -> list[str]:
+    moves of the table the user sits at (the whole explanation of each was some sixty rows)."""
+    lines = _command_rows(sysop, cols, lambda name: COMMANDS[name].usage)
     tail = textwrap.wrap(f"Games: {', '.join(available())}; /help GAME shows one's moves and options.", cols)
     table = session.table
     if table is None:
-        return lines + tail
+        return lines + tail if len(lines) + len(tail) < SCREEN_ROWS else _command_rows(sysop, cols) + tail
     game = table.game_class
     explained = [f"{game.title} moves at this table:", *_verb_rows(game.VERBS, cols)]
     if len(lines) + len(explained) + len(tail) > SCREEN_ROWS - 1:  # their usages only, as the commands': in a
         # narrow window the explanations ran past the screen
         explained = textwrap.wrap("At this table (/help MOVE explains one):", cols)
         explained += _kind_rows(game.title, [f"/{usage.split(':')[0]}" for usage in game.VERBS.values()], cols)
+    if len(lines) + len(explained) + len(tail) > SCREEN_ROWS - 1:
+        lines = _command_rows(sysop, cols)
     return lines + explained + tail
+
+
+def _command_rows(sysop: bool, cols: int, shown: Callable[[str], str] = lambda name: f"/{name}") -> list[str]:
+    """The commands a kind a row or two, each as ``shown`` (its usage; by default its name alone, for a window
+    too narrow for every usage on one screen: ``/help COMMAND`` gives it)."""
+    lines = textwrap.wrap("Commands (plain text is chat to your room; /help COMMAND explains one):", cols)
+    for label, names in help_kinds().items():
+        if sysop or label != Kind.SYSOP.value:
+            lines += _kind_rows(label, [shown(name) for name in names], cols)
+    return lines
 
 
 def help_text(topic: str, session: Session, *, sysop: bool = False) -> str:

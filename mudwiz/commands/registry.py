@@ -12,16 +12,12 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from twisted.internet import defer
-
 from mudwiz.routes import Route
 from mudwiz.session import Session
+from mudwiz.slices import Reply
 
-__all__ = ["COMMANDS", "Command", "Kind", "Route", "Scope", "command", "help_kinds", "pre_login", "route_of"]
+__all__ = ["COMMANDS", "Command", "Kind", "Reply", "Route", "Scope", "command", "help_kinds", "pre_login", "route_of"]
 
-# What a command answers: its ``ok``'s text (None: none), or a Deferred of it, for work run in slices
-# (mudwiz/slices.py): the connection answers once it fires, and reads the user's next line only then.
-Reply = str | None | defer.Deferred[str | None]
 Run = Callable[[Any, Session, str], Reply]  # (lobby, session, what follows the verb)
 
 

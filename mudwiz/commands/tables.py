@@ -55,7 +55,10 @@ def _watch(lobby: Lobby, session: Session, arg: str) -> str | None:
 @command("leave", "/leave", "leave your table (mid-game a bot takes your seat)",
          scope=Scope.TABLE, kind=Kind.TABLES, place=4, route=Route.TABLE)
 def _leave(lobby: Lobby, session: Session, arg: str) -> str | None:
-    return _table(session).leave(session)
+    table = _table(session)
+    reply = table.leave(session)
+    lobby.seeking.left(session, table)  # a match counting down is called off, a rematch being agreed too
+    return reply
 
 
 @command("option", "/option [NAME [VALUE]]", "show the table's options, or (host, before /start) set one",

@@ -1,6 +1,6 @@
 """The lobby (core.py) and its parts; the names other modules import from ``mudwiz.lobby``."""
 
-from mudwiz.lobby.core import Lobby
+from mudwiz.lobby.core import Lobby, MeetingSettings
 from mudwiz.lobby.directory import Directory, Held, Local
 from mudwiz.lobby.names import CODE_ALPHABET, CODE_GROUP, CODE_GROUPS, new_resume_code, typed_code
 from mudwiz.lobby.people import (
@@ -20,5 +20,5 @@ from mudwiz.lobby.people import (
 __all__ = [
     "ARRIVAL_BURST", "ARRIVAL_RATE", "CHAT_BURST", "CHAT_RATE", "CODE_ALPHABET", "CODE_GROUP", "CODE_GROUPS", "LOBBY",
     "MOVE_BURST", "MOVE_RATE", "PRESENCE_CROWD", "PRESENCE_SUMMARY", "WHO_PAGE", "Directory", "Held", "Local",
-    "Lobby", "PresenceLimits", "new_resume_code", "typed_code",
+    "Lobby", "MeetingSettings", "PresenceLimits", "new_resume_code", "typed_code",
 ]

@@ -10,6 +10,7 @@ rest of the server says (other processes' users and tables, in a cluster) comes 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from twisted.internet.interfaces import IReactorTime
@@ -18,10 +19,11 @@ from twisted.logger import Logger
 from mudwiz.accounts import Accounts
 from mudwiz.games import available
 from mudwiz.lobby.directory import Directory, Local
-from mudwiz.lobby.friends import Friends
+from mudwiz.lobby.friends import DEFAULT_FRIEND_LIMITS, FriendLimits, Friends
 from mudwiz.lobby.keeping import Kept
 from mudwiz.lobby.names import Names
 from mudwiz.lobby.people import DEFAULT_LIMITS, People, PresenceLimits
+from mudwiz.lobby.seeking import DEFAULT_SEEKS, Seeking, SeekSettings
 from mudwiz.lobby.tables import TableList
 from mudwiz.lobby.talk import DEFAULT_TALK, Talk, TalkLimits
 from mudwiz.session import Session
@@ -33,6 +35,15 @@ if TYPE_CHECKING:
     from mudwiz.sysops import Sysops
 
 log = Logger(namespace="mudwiz.lobby")  # a compiled module has no frame for Logger() to find its name in
+
+
+@dataclass(frozen=True)
+class MeetingSettings:
+    """The meeting place's settings, read at start (service.py): talk's limits, the seeks', and the friends'."""
+
+    talk: TalkLimits = DEFAULT_TALK
+    seeks: SeekSettings = DEFAULT_SEEKS
+    friends: FriendLimits = DEFAULT_FRIEND_LIMITS
 
 
 class Lobby:
@@ -50,7 +61,7 @@ class Lobby:
         idle_close: float = IDLE_CLOSE,
         presence: PresenceLimits = DEFAULT_LIMITS,
         records: Records | None = None,
-        talk: TalkLimits = DEFAULT_TALK,
+        meeting: MeetingSettings | None = None,
     ) -> None:
         self.clock = clock
         self.sysops: Sysops | None = None  # set by makeService; None: no sysops, no bans (tests)
@@ -62,9 +73,11 @@ class Lobby:
                                     bot_delay=bot_delay, seed=seed, think=think, idle_close=idle_close, records=records)
         self.kept = Kept(clock, grace, self.table_list.tables, self._release)
         self.names = Names(clock, self.people, self.table_list, self.kept, self._directory)
-        self.talk = Talk(clock, self.people, self._directory, available(), talk,
+        meeting = meeting or MeetingSettings()
+        self.talk = Talk(clock, self.people, self._directory, available(), meeting.talk,
                          lambda session: self.sysops is not None and self.sysops.is_sysop(session))
-        self.friends = Friends(clock, self.people)  # notify lists, messages, plans, last seen
+        self.seeking = Seeking(clock, self.people, self.table_list, self.names, meeting.seeks)  # matches, /again
+        self.friends = Friends(clock, self.people, meeting.friends)  # notify lists, messages, plans, last seen
         self.friends.away_of = self.talk.away_text  # /finger shows an away text, on any process
         self._face()
 
@@ -214,6 +227,7 @@ class Lobby:
             self._directory.user_off(session, None)
             session.connected = False
             return
+        self.seeking.gone(session)
         table = table_of(session)
         self.kept.drop_from_table(session)
         # cluster: the other nodes are told, the seat kept for them first (the same bus, in order), or their name

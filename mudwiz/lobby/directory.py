@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
+    from twisted.internet.defer import Deferred
+
     from mudwiz.errors import MudwizError
     from mudwiz.session import Session
     from mudwiz.table import Table
@@ -100,6 +102,18 @@ class Directory(Protocol):
                 error: Callable[[MudwizError], None]) -> bool:
         """Send a line for a table another process hosts there; False when it is for this process."""
 
+    # ------------------------------------------------------------ the seek book (mudwiz/lobby/seeking.py)
+
+    def seek_book(self) -> str | None:
+        """The process that holds the seek book when it is another one; None: this one."""
+
+    def ask_seeks(self, node: str, session: Session, verb: str, args: dict[str, Any]) -> Deferred[dict[str, Any]]:
+        """A seek command of ``session``'s for the book on ``node``: its answer, as the desk there gave it."""
+
+    def to_seeker(self, name: str, message: dict[str, Any]) -> bool:
+        """A match's word (``op`` ``seek_make`` or ``seek_seat``) for the process ``name`` is on; False: on none
+        other."""
+
 
 class Local:
     """A server of one process: nobody and nothing is elsewhere, and its tables are numbered from 1."""
@@ -163,4 +177,13 @@ class Local:
 
     def forward(self, session: Session, text: str, ok: Callable[[Any], None],
                 error: Callable[[MudwizError], None]) -> bool:
+        return False
+
+    def seek_book(self) -> str | None:
+        return None
+
+    def ask_seeks(self, node: str, session: Session, verb: str, args: dict[str, Any]) -> Deferred[dict[str, Any]]:
+        raise AssertionError("one process holds its own seek book")
+
+    def to_seeker(self, name: str, message: dict[str, Any]) -> bool:
         return False

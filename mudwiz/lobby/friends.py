@@ -9,7 +9,6 @@ registered name has anything kept: a guest's name is the next guest's.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -68,10 +67,10 @@ class Friends:
     """The lobby's part for notify lists, messages, plans and last seen; it reads and writes the store of the
     people's records, and finds whom to tell through ``people``."""
 
-    def __init__(self, clock: IReactorTime, people: People, limits: FriendLimits | None = None) -> None:
+    def __init__(self, clock: IReactorTime, people: People, limits: FriendLimits = DEFAULT_FRIEND_LIMITS) -> None:
         self.clock = clock
         self.people = people
-        self.limits = friend_limits(os.environ) if limits is None else limits  # the server's settings
+        self.limits = limits
         # hook: the away text of a name, online here or elsewhere (None: not away); the away part sets it
         self.away_of: Callable[[str], str | None] = nobody_away
 

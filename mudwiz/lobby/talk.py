@@ -26,6 +26,7 @@ from mudwiz.meeting.recent import Line, RecentLines
 from mudwiz.ratelimit import Buckets
 from mudwiz.session import Session
 from mudwiz.store.base import ListFull, Store, iso_time
+from mudwiz.table import table_of
 from mudwiz.usertext import said
 
 HELP_CHANNEL = "help"  # the built-in channel besides one per game
@@ -181,7 +182,7 @@ class Talk:
         """``/me``: an emote to the room ``session`` is in, the lobby (every process's) or their table."""
         line = Line(self.clock.seconds(), session.name, said(text), True)
         self.people.may_talk(session)
-        table = session.table
+        table = table_of(session)
         if table is None:
             message = chat_message(LOBBY, line)
             for s in self.people.in_lobby():

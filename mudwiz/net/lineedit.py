@@ -8,7 +8,8 @@ CP437, so a rub-out takes back one character whatever its bytes) and ``LineEdito
 what is typed (nothing while a password is typed); Backspace or Delete rubs out a character (with the combining
 marks on it, and both cells of a wide one: a rub-out is echoed for each cell the screen shows), Ctrl-U the line,
 Ctrl-W the last word; Ctrl-C drops the line (``^C``); Enter is CR, LF, CR LF or CR NUL (one line, not two);
-escape sequences (arrow and function keys, a bracketed paste's marks: ``ESC [ ... final``, ``ESC O x``,
+Up and Down recall the lines typed before (``HISTORY`` of them, never a password) and come back to the one being
+typed; other escape sequences (arrow and function keys, a bracketed paste's marks: ``ESC [ ... final``, ``ESC O x``,
 ``ESC x``) are swallowed, other control characters ignored, a tab is a space; a line stops growing at ``limit``
 characters, with a bell for each key past it. A finished line comes back with the input after it, to be fed once
 the line has been acted on, so the line's output comes before the echo of what follows. ``Keyboard.around``
@@ -31,6 +32,8 @@ NEWLINE = "\r\n"
 CLEAR_LINE = "\r\x1b[K"  # to the line's start, and blank it (ANSI): where a half-typed line is taken off
 LINE_ENDS = re.compile(rb"(?<=[\r\n])")  # splits key bytes after each line end, keeping it
 MAX_ESCAPE = 16  # characters of a CSI sequence at most: a stray ESC [ does not swallow what is typed after it
+HISTORY = 50  # lines typed that Up recalls, the latest first
+UP, DOWN = ("[A", "OA"), ("[B", "OB")  # the arrow keys' sequences after ESC, in normal and application mode
 
 
 @dataclass
@@ -54,6 +57,9 @@ class LineEditor:
         self.secret = False
         self.after_cr = False  # the last key was CR: an LF or NUL right after it is the same Enter
         self.escape = ""  # an escape sequence being read: "", ESC, ESC [ (plus parameters) or ESC O
+        self.history: list[str] = []  # lines typed, the latest last (``HISTORY``)
+        self.recalled = 0  # how far back Up has gone: 0 is the line being typed
+        self.draft = ""  # the line being typed when Up was first pressed
 
     @property
     def partial(self) -> str:
@@ -78,6 +84,7 @@ class LineEditor:
                 self.after_cr, self.escape = ch == "\r", ""
                 echo.append(NEWLINE)
                 out.line, out.rest = self.partial, text[at + 1:]
+                self.remember(out.line)
                 self.chars.clear()
                 break
             echo.append(self._escaping(ch) if self.escape else self._key(ch))
@@ -124,14 +131,39 @@ class LineEditor:
         return RUB_OUT * cell_width(taken)
 
     def _escaping(self, ch: str) -> str:
-        """Swallow ``ESC [ params final`` (CSI), ``ESC O x`` (SS3) and ``ESC x``: keys, not text."""
+        """Swallow ``ESC [ params final`` (CSI), ``ESC O x`` (SS3) and ``ESC x``: keys, not text; but Up and Down
+        recall a line."""
         if self.escape == ESC:
             self.escape = ESC + ch if ch in "[O" else ""
         elif self.escape == ESC + "O" or "@" <= ch <= "~" or len(self.escape) > MAX_ESCAPE:
-            self.escape = ""
+            key, self.escape = self.escape[1:] + ch, ""
+            if key in UP or key in DOWN:
+                return self._recall(1 if key in UP else -1)
         else:
             self.escape += ch
         return ""
+
+    def remember(self, line: str) -> None:
+        """A line typed, for Up to recall: not a password, an empty line or the last one again."""
+        self.recalled, self.draft = 0, ""
+        if self.secret or not line.strip() or self.history[-1:] == [line]:
+            return
+        self.history.append(line)
+        del self.history[:-HISTORY]
+
+    def _recall(self, step: int) -> str:
+        """Up (``step`` 1) or Down (-1): the line typed so far replaced by an older or newer one, or by the line
+        that was being typed before Up; what to echo for it (the old line rubbed out, the new one)."""
+        at = self.recalled + step
+        if self.secret or at < 0 or at > len(self.history) or at == self.recalled:
+            return ""
+        if self.recalled == 0:
+            self.draft = self.partial
+        self.recalled = at
+        line = self.draft if at == 0 else self.history[-at]
+        rubbed = self._rub(len(self.chars))
+        self.chars = list(line)
+        return rubbed + line
 
 
 class Keyboard:

@@ -126,6 +126,9 @@ class LineProtocol(LineReceiver, TimeoutMixin):
     # -- bytes in
 
     def dataReceived(self, data: bytes) -> None:
+        if self.keyboard is not None:  # raw keys (ssh with a PTY, telnet's character mode): edited into lines
+            self.keys(data)
+            return
         if self.cr_ended:  # a CR LF split across reads: its LF was no empty line (a password, at its prompt)
             self.cr_ended = False
             if data[:1] == b"\n":
@@ -237,11 +240,11 @@ class LineProtocol(LineReceiver, TimeoutMixin):
         lines, self.lines_left = self.lines_left, None
         if lines is not None:
             self._edited(lines)
-            if not self.paused and self.keys_left:
-                keys, self.keys_left = self.keys_left, b""
-                self.keys(keys)
         else:
-            self._read(b"")
+            self._read(b"")  # (lines read before keys came: telnet's character mode starts after a line)
+        if not self.paused and self.keys_left and self.keyboard is not None:
+            keys, self.keys_left = self.keys_left, b""
+            self.keys(keys)
 
     def lineLengthExceeded(self, line: bytes) -> None:
         """Refuse the line, once, and read on: Twisted's default would drop the connection for a long paste.

@@ -216,12 +216,6 @@ class SSHLines(LineProtocol):
     def connectionLost(self, reason: Failure = connectionDone) -> None:
         self.connection.lost()  # the limits count the SSH connection: MudTransport tells them
 
-    def dataReceived(self, data: bytes) -> None:
-        if self.keyboard is None:
-            super().dataReceived(data)
-        else:
-            self.keys(data)
-
     def unread(self, size: int) -> bool:
         """Also counts what the SSH channel holds back for want of window: a client that stops reading may still
         take TCP packets but stop opening its window, and conch would keep all the rest for it."""

@@ -11,13 +11,12 @@ BINARY both ways (RFC 856: 8-bit bytes pass untouched, so UTF-8 typed into the s
 whole), EOR (RFC 885, ``IAC EOR`` after each burst of output, where the user is to type; ``IAC GA`` instead to a
 client that refused EOR and has not agreed to SGA), NAWS (RFC 1073: drawn to the window's width), TTYPE
 (RFC 1091 with MTTS: colour or plain, UTF-8 or ASCII chosen by itself unless the user chose ``/mode``), CHARSET
-(RFC 2066: UTF-8 or CP437), MSSP (the server's status for MUD crawlers) and GMCP (every protocol message
-as ``Game.<Type>`` JSON, for Mudlet and its kind). Subnegotiations and option answers we send count towards the
-unread backlog like text, and a connection gets at most ``MAX_ANSWERS`` option answers. SGA is agreed when a
-client asks for it, never offered: it puts the stock ``telnet`` into character mode, where its own line editing
-is lost.
-Around a password, ``IAC WILL ECHO`` (the server echoes, so the client stops echoing, and the server echoes
-nothing) and ``IAC WONT ECHO`` after it.
+(RFC 2066: UTF-8 or CP437), MSSP (the server's status for MUD crawlers), GMCP (every protocol message
+as ``Game.<Type>`` JSON, for Mudlet and its kind) and MCCP2 (all output deflated, mccp.py). Subnegotiations and
+option answers we send count towards the unread backlog like text, and a connection gets at most ``MAX_ANSWERS``
+option answers. SGA is agreed when a client asks for it, and offered with ECHO only to a terminal, for character
+mode (charmode.py): the line is then edited here. Around a password in line mode, ``IAC WILL ECHO`` (the server
+echoes, so the client stops echoing, and the server echoes nothing) and ``IAC WONT ECHO`` after it.
 """
 
 from __future__ import annotations
@@ -43,8 +42,10 @@ from twisted.python.failure import Failure
 
 from mudwiz.games import available
 from mudwiz.net import terminal
+from mudwiz.net.charmode import CharacterMode
 from mudwiz.net.lines import LineProtocol
 from mudwiz.net.listener import LineFactory
+from mudwiz.net.mccp import COMPRESS2
 from mudwiz.net.telnetstream import _Telnet
 
 log = Logger()
@@ -58,9 +59,10 @@ BINARY, TTYPE, OPT_EOR, NAWS, CHARSET, MSSP, GMCP = b"\x00", b"\x18", b"\x19", b
 IS, SEND = b"\x00", b"\x01"  # TTYPE
 REQUEST, ACCEPTED = b"\x01", b"\x02"  # CHARSET
 
-LOCAL = frozenset((BINARY, SGA, OPT_EOR, CHARSET, MSSP, GMCP))  # what we agree to do (WILL) when asked or offered
+# what we agree to do (WILL) when asked or offered
+LOCAL = frozenset((BINARY, SGA, OPT_EOR, CHARSET, MSSP, GMCP, COMPRESS2))
 REMOTE = frozenset((BINARY, NAWS, TTYPE))  # what we agree the client does (DO)
-OFFER_WILL = (BINARY, OPT_EOR, CHARSET, MSSP, GMCP)
+OFFER_WILL = (BINARY, OPT_EOR, CHARSET, MSSP, GMCP, COMPRESS2)
 OFFER_DO = (BINARY, NAWS, TTYPE)
 
 
@@ -84,6 +86,7 @@ class TelnetLines(LineProtocol, TelnetProtocol):
 
     def connectionMade(self) -> None:
         self.ttypes = terminal.TerminalTypes()
+        self.chars = CharacterMode(self)
         handlers: dict[bytes, Callable[[list[bytes]], None]] = {
             NAWS: self.naws, TTYPE: self.ttype, CHARSET: self.charset, GMCP: self.gmcp}
         self.transport.negotiationMap.update(handlers)  # type: ignore[union-attr]
@@ -134,20 +137,23 @@ class TelnetLines(LineProtocol, TelnetProtocol):
             timer.cancel()
         self._read_on()
 
-    def offer(self, option: bytes, local: bool) -> None:
+    def offer(self, option: bytes, local: bool) -> defer.Deferred[Any]:
         """``IAC WILL option`` (``local``) or ``IAC DO option``, with conch's option state set as its ``will`` and
         ``do`` set it. Not through them: they refuse to start one direction of an option while the other is
         being negotiated, and BINARY is offered both ways at once (so a user who types at once is already
-        sending 8-bit bytes)."""
+        sending 8-bit bytes). Fires with the answer, True or None (refused); at once for an option in effect."""
         telnet: Any = self.transport
         state = telnet.getOptionState(option)
         side = state.us if local else state.him
-        if side.negotiating or side.state == "yes":
-            return
+        if side.state == "yes":
+            return defer.succeed(True)
+        if side.negotiating:
+            return defer.succeed(None)
         side.negotiating, side.onResult = True, defer.Deferred().addErrback(_refused)
         if not local and option in (NAWS, TTYPE):
             side.onResult.addBoth(self.maybe_settled)  # a refusal settles it
         (telnet._will if local else telnet._do)(option)
+        return side.onResult
 
     # -- options
 
@@ -161,6 +167,8 @@ class TelnetLines(LineProtocol, TelnetProtocol):
             self.send_gmcp("Core.Hello", {"name": self.mud().name, "codebase": "mudwiz"})
         elif option == CHARSET:
             self.subnegotiate(CHARSET, REQUEST + terminal.charset_request())
+        elif option == COMPRESS2:
+            self.subnegotiate(COMPRESS2, b"")  # its marker: all after it is deflated (``_Telnet.out``)
         return True
 
     def enableRemote(self, option: bytes) -> bool:
@@ -171,10 +179,13 @@ class TelnetLines(LineProtocol, TelnetProtocol):
         return True
 
     def disableLocal(self, option: bytes) -> None:
-        """The client withdrew an option we had (``DONT``): GMCP stops; else nothing to undo (ECHO: it keeps
-        echoing)."""
+        """The client withdrew an option we had (``DONT``): GMCP stops; ECHO or SGA end character mode; else
+        nothing to undo (ECHO around a password: it keeps echoing)."""
         if option == GMCP:
             self.connection.on_message = None
+        elif option == COMPRESS2:
+            self.transport.end_compression()  # type: ignore[union-attr]  # our _Telnet
+        self.chars.withdrawn(option)
 
     def disableRemote(self, option: bytes) -> None:
         """The client stopped doing an option (``WONT``): its last window size and terminal type stay."""
@@ -204,6 +215,7 @@ class TelnetLines(LineProtocol, TelnetProtocol):
         if self.ttypes.done:
             choice = self.ttypes.choice()
             self.connection.session.adopt(choice.mode, choice.charset)
+            self.chars.consider()
             self.maybe_settled()
 
     def charset(self, data: list[bytes]) -> None:
@@ -247,20 +259,35 @@ class TelnetLines(LineProtocol, TelnetProtocol):
     # -- echo, and the end of a burst
 
     def secret(self, on: bool) -> None:
-        """Echo off for a password: ``IAC WILL ECHO`` before it, ``IAC WONT ECHO`` after; to a telnet client
-        only. Written as they are, with conch's option state set to match, rather than through ``will``/``wont``:
-        those wait for the client's answer, and a client that never answers would leave echo off for ever.
-        The client's DO or DONT then agrees with the state and is taken quietly."""
+        """Echo off for a password: in character mode the editor echoes nothing; in line mode ``IAC WILL ECHO``
+        before it, ``IAC WONT ECHO`` after; to a telnet client only. Written as they are, with conch's option state
+        set to match, rather than through ``will``/``wont``: those wait for the client's answer, and a client that
+        never answers would leave echo off for ever. The client's DO or DONT then agrees with the state and is
+        taken quietly. A terminal's character mode waits for a password typed in line mode (``CharacterMode``):
+        asked for after it, with its ``WILL ECHO`` kept."""
         self.hiding = on
-        telnet, socket = self.transport, self.socket()
-        if not self.telnet or telnet is None or socket is None:
+        super().secret(on)
+        telnet = self.transport
+        if not self.telnet or telnet is None or self.socket() is None or self.chars.echoing \
+                or not on and self.chars.consider():
             return
         state = telnet.getOptionState(ECHO).us  # type: ignore[attr-defined]  # conch's TelnetTransport
         wanted = "yes" if on else "no"
         if state.state != wanted:
             state.state, state.negotiating = wanted, False
             self.flush()  # after the prompt it follows
-            socket.write(IAC + (WILL if on else WONT) + ECHO)
+            self.raw(IAC + (WILL if on else WONT) + ECHO)
+
+    def raw(self, data: bytes) -> None:
+        """Telnet commands of our own beside the text (echo marks, EOR, GA), to the socket as they are (deflated
+        with the rest under MCCP2)."""
+        telnet: Any = self.transport
+        if telnet is not None:
+            telnet.out(data)
+
+    def write(self, text: str) -> None:
+        """The editor's line ends (CR LF) as LF, which the telnet layer writes as CR LF."""
+        super().write(text if self.keyboard is None else text.replace("\r\n", "\n"))
 
     def flush(self) -> None:
         """What was held back, as one piece; for a client that never spoke telnet (a program, ``nc``) with
@@ -302,36 +329,38 @@ class TelnetLines(LineProtocol, TelnetProtocol):
         super().emit(text)
         if not self.telnet or self.dropped or not text or json or text.endswith("\n"):
             return  # a burst ending in a line break has no prompt: tt++ drew each EOR after one as an empty line
-        socket = self.socket()
-        if socket is None:
-            return
         telnet: Any = self.transport
+        if telnet is None:
+            return
         eor, sga = telnet.getOptionState(OPT_EOR).us, telnet.getOptionState(SGA).us
         if eor.state == "yes":
-            socket.write(IAC + EOR)
+            self.raw(IAC + EOR)
         elif not eor.negotiating and sga.state != "yes":
-            socket.write(IAC + GA)
+            self.raw(IAC + GA)
 
 
 MSSP_FIXED: dict[str, str] = {
     "CODEBASE": "mudwiz", "FAMILY": "Custom", "GENRE": "None", "GAMEPLAY": "Player versus Player",
     "GAMESYSTEM": "Custom", "STATUS": "Live", "LANGUAGE": "English", "CRAWL DELAY": "-1", "MINIMUM AGE": "0",
-    "ANSI": "1", "UTF-8": "1", "VT100": "0", "XTERM 256 COLORS": "0", "XTERM TRUE COLORS": "0", "MCCP": "0",
+    "ANSI": "1", "UTF-8": "1", "VT100": "0", "XTERM 256 COLORS": "0", "XTERM TRUE COLORS": "0", "MCCP": "1",
     "MSP": "0", "MXP": "0", "PUEBLO": "0", "MSDP": "0", "GMCP": "1", "SSL": "0", "PAY TO PLAY": "0",
     "PAY FOR PERKS": "0", "HIRING BUILDERS": "0", "HIRING CODERS": "0",
 }
 
 
 class MudFactory(LineFactory):
-    """The telnet listener (``MUDWIZ_LISTEN``). ``name`` and ``ports`` are what MSSP tells MUD crawlers (the
-    service passes the listening ports); the start time is the factory's."""
+    """The telnet listener (``MUDWIZ_LISTEN``), and the TLS one (``MUDWIZ_TLS``, tls.py) with it. ``name``, ``ports``
+    and ``tls_ports`` are what MSSP tells MUD crawlers (the service passes the listening ports); the start time is
+    the factory's."""
 
     name = "mudwiz"
     ports: Sequence[str] = ()
+    tls_ports: Sequence[str] = ()
 
-    def __init__(self, *args: Any, name: str = "mudwiz", ports: Sequence[str] = (), **kwargs: Any) -> None:
+    def __init__(self, *args: Any, name: str = "mudwiz", ports: Sequence[str] = (), tls_ports: Sequence[str] = (),
+                 **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.name, self.ports = name, ports
+        self.name, self.ports, self.tls_ports = name, ports, tls_ports
         self.started = time.time()
 
     def framing(self, address: str) -> Protocol:
@@ -339,7 +368,8 @@ class MudFactory(LineFactory):
 
     def mssp(self) -> Mapping[str, str | Sequence[str]]:
         """The MSSP variables: the fixed ones, and NAME, PLAYERS (logged in now), UPTIME (the start, in Unix
-        seconds), PORT and GAMES (this server's games; not a standard variable, crawlers show it as it is)."""
+        seconds), PORT, SSL (the TLS port, 0 without) and GAMES (this server's games; not a standard variable,
+        crawlers show it as it is)."""
         return {"NAME": self.name, "PLAYERS": str(self.lobby.online()), "UPTIME": str(int(self.started)),
                 **({"PORT": list(self.ports)} if self.ports else {}), "GAMES": list(available()) or ["none"],
-                **MSSP_FIXED}
+                **MSSP_FIXED, **({"SSL": self.tls_ports[0]} if self.tls_ports else {})}

@@ -1,7 +1,8 @@
 """The telnet byte stream under the line protocol: conch's ``TelnetTransport`` made total (no bytes a client sends
 raise out of it), watching the client's first bytes for whether it speaks telnet at all (telnet.py acts on it),
 and bounding what a client may make it do: option answers and requests, subnegotiations' length, AYT answers.
-Conch's bytes written beside the text (option answers, subnegotiations) count towards the unread backlog.
+Conch's bytes written beside the text (option answers, subnegotiations) count towards the unread backlog. Every byte
+for the socket leaves through ``out``, deflated once MCCP2 has started (mccp.py).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from twisted.logger import Logger
 from mudwiz.connection import MAX_LINE
 from mudwiz.net import terminal
 from mudwiz.net.lines import LineProtocol, peer
+from mudwiz.net.mccp import START, Compressor
 from mudwiz.net.tcp import write_now
 
 log = Logger()
@@ -60,6 +62,7 @@ class _Telnet(TelnetTransport):
     answers = 0  # option answers written (``MAX_ANSWERS``)
     requests = 0  # option requests read (``MAX_REQUESTS``)
     held_back: list[bytes] | None = None  # subnegotiations waiting for their option's agreement (``_acked_first``)
+    compressor: Compressor | None = None  # MCCP2's stream, once its start marker has been written
 
     def connectionMade(self) -> None:
         self.commandMap.update({AYT: self.are_you_there, EC: self.erase_character, EL: self.erase_line})
@@ -140,14 +143,33 @@ class _Telnet(TelnetTransport):
         protocol = self.protocol
         if self.transport is None or isinstance(protocol, LineProtocol) and not protocol.unread(len(data)):
             return
-        write_now(self.transport, data)
+        self.out(data)
+
+    def out(self, data: bytes) -> None:
+        """Bytes to the socket: deflated once MCCP2's start marker has gone out (``START``, written as it is)."""
+        if self.transport is None:
+            return
+        compressor = self.compressor
+        write_now(self.transport, data if compressor is None else compressor.compress(data))
+        if data == START and compressor is None:
+            self.compressor = Compressor()
+
+    def end_compression(self) -> None:
+        """MCCP2's stream finished (the client withdrew it, or the connection closes): plain bytes after it."""
+        compressor, self.compressor = self.compressor, None
+        if compressor is not None and self.transport is not None:
+            write_now(self.transport, compressor.end())
+
+    def loseConnection(self) -> None:
+        self.end_compression()
+        super().loseConnection()
 
     def are_you_there(self, argument: None) -> None:
         """IAC AYT (``send ayt`` in the stock telnet, sent when a connection seems to hang): a visible yes."""
         now = time.monotonic()
         if self.transport is not None and now - self.answered_at >= AYT_EVERY:
             self.answered_at = now
-            write_now(self.transport, AYT_ANSWER)
+            self.out(AYT_ANSWER)
 
     def erase_character(self, argument: None) -> None:
         """IAC EC (``send ec``): the character typed before it is taken back, as DEL takes it (``erase``); in
@@ -283,7 +305,7 @@ class _Telnet(TelnetTransport):
             return
         if getattr(self.protocol, "telnet", False):
             data = data.replace(IAC, IAC + IAC)  # conch's TelnetTransport.write, then its LF as CR LF below
-        write_now(self.transport, data.replace(b"\n", b"\r\n"))
+        self.out(data.replace(b"\n", b"\r\n"))
 
     def fault(self, piece: bytes, why: str) -> None:
         """Forget the command being read and go back to plain data; say so in the log once a connection."""

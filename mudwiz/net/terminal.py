@@ -36,6 +36,9 @@ CP437_TERMINALS = ("syncterm", "ansi-bbs", "pcansi", "netrunner", "qodem", "ansi
 # otherwise taken for a BBS's (rlogin), these are UTF-8.
 UNIX_TERMINALS = ("xterm", "screen", "tmux", "rxvt", "konsole", "gnome", "alacritty", "kitty", "foot", "wezterm",
                   "linux", "st-", "putty")
+# First TTYPE answers (lower-cased prefixes) of terminals, which keep no input line of their own: the server edits
+# the line for them (charmode.py). A MUD client names itself first (MUDLET, TINTIN++, MUSHCLIENT) and sends MTTS.
+TERMINALS = (*UNIX_TERMINALS, *CP437_TERMINALS, *PLAIN_TERMINALS, "vt", "ansi", "cygwin")
 
 
 def looks_like_telnet(line_ending: bytes, line: bytes) -> bool:
@@ -94,6 +97,12 @@ class TerminalTypes:
             self.mtts = int(words[1]) & 0xFFFF
         self.done = repeated or self.mtts is not None or len(self.names) >= MAX_TTYPES or not name
         return not self.done
+
+    @property
+    def terminal(self) -> bool:
+        """A terminal (the stock telnet, PuTTY, SyncTERM) rather than a MUD client with an input line of its own:
+        the cycle is over, its first answer names a terminal type, and no MTTS came."""
+        return self.done and self.mtts is None and self.client.lower().startswith(TERMINALS)
 
     @property
     def client(self) -> str:

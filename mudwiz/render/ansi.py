@@ -20,7 +20,7 @@ from twisted.logger import Logger
 
 from mudwiz.games import available, plugin
 from mudwiz.games.base import Event, Phase
-from mudwiz.render import generic
+from mudwiz.render import generic, seeks
 from mudwiz.render.common import confirmations, frame_view, rated, standings
 from mudwiz.render.meeting import PeopleLines
 from mudwiz.render.style import WIDTH, Style, pad, reflow, visible_len, wrap_cards, wrap_words
@@ -118,6 +118,8 @@ class Presenter(PeopleLines):
         handler = getattr(self, f"_{kind}", None)
         if handler is not None:
             return handler(message)
+        if kind in seeks.RENDERERS:
+            return seeks.RENDERERS[kind](message, self.style)
         if "game" in message:
             return draw(message["game"], "event_lines")(message, self.style)
         return []

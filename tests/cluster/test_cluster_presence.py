@@ -181,11 +181,13 @@ def test_a_name_let_in_by_two_nodes_at_once_stays_on_the_first_node_by_name() ->
 # ---------------------------------------------------------------- real nodes
 
 @contextmanager
-def cluster(tmp_path: Path, redis_url: str, postgres: Databases | str, count: int) -> Iterator[list[RestartableServer]]:
-    """``count`` nodes ``n1``.. on one Redis and one fresh PostgreSQL database, started; stopped at the end."""
+def cluster(tmp_path: Path, redis_url: str, postgres: Databases | str, count: int,
+            **env: str) -> Iterator[list[RestartableServer]]:
+    """``count`` nodes ``n1``.. on one Redis and one fresh PostgreSQL database (and ``env``), started; stopped at
+    the end."""
     with postgres_databases(postgres).fresh() as url:
         nodes = [RestartableServer(tmp_path / f"data{i}", tmp_path / f"n{i}.log", MUDWIZ_NODE=f"n{i}",
-                                   MUDWIZ_REDIS_URL=redis_url, MUDWIZ_DATABASE_URL=url)
+                                   MUDWIZ_REDIS_URL=redis_url, MUDWIZ_DATABASE_URL=url, **env)
                  for i in range(1, count + 1)]
         try:
             for node in nodes:

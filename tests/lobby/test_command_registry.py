@@ -21,7 +21,8 @@ def test_help_lists_each_kind_in_its_order() -> None:
         "Lobby": ("who", "tables", "say", "tell", "ignore", "unignore", "mode", "quit", "help", "channel", "ch",
                   "shout", "me", "away"),
         "People": ("finger", "plan", "notify", "unnotify", "message", "messages"),
-        "Tables": ("new", "join", "watch", "leave", "look", "option", "bot", "start", "ok", "score"),
+        "Tables": ("new", "join", "watch", "leave", "look", "option", "bot", "start", "ok", "score", "seek", "seeks",
+                   "unseek", "quick", "again"),
         "Games": ("rules", "spells", "history", "game", "replay", "rating", "top"),
         "Account": ("register", "password"),
         "Sysop": ("kick", "ban", "unban", "bans", "announce", "shutdown"),
@@ -30,8 +31,8 @@ def test_help_lists_each_kind_in_its_order() -> None:
 
 
 def test_the_cluster_routes_each_command_as_declared() -> None:
-    assert named(Route.TABLE) == {"say", "me", "leave", "option", "start", "ok", "score", "look", "bot"}
-    assert named(Route.NOT_ELSEWHERE) == {"new", "join", "watch"}
+    assert named(Route.TABLE) == {"say", "me", "leave", "option", "start", "ok", "score", "look", "bot", "again"}
+    assert named(Route.NOT_ELSEWHERE) == {"new", "join", "watch", "seek", "quick"}
     assert named(Route.ABOUT_TABLE) == {"help", "rules", "spells"}
     assert route_of("play") is None  # a game's verb: the table's process knows it
     assert {c.name for c in COMMANDS.values() if c.scope is Scope.MOVE} == named(Route.NOT_ELSEWHERE)
@@ -48,5 +49,5 @@ def test_the_catalogue_lists_the_commands_in_the_order_they_always_had() -> None
         "help", "who", "tables", "say", "ignore", "unignore", "tell", "mode", "quit", "register", "password", "kick",
         "ban", "unban", "bans", "announce", "shutdown", "new", "join", "watch", "leave", "option", "start", "ok",
         "score", "look", "bot", "history", "game", "rating", "top", "replay", "rules", "spells",
-        "channel", "ch", "shout", "me", "away", "finger", "plan",
-        "notify", "unnotify", "message", "messages"]
+        "channel", "ch", "shout", "me", "away", "seek", "seeks", "unseek", "quick", "again", "finger",
+        "plan", "notify", "unnotify", "message", "messages"]

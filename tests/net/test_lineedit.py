@@ -182,3 +182,24 @@ def test_ctrl_u_rubs_out_as_many_cells_as_the_typed_line_took(text: str) -> None
     shown = editor.partial
     assert editor.feed("\x15").echo == RUB_OUT * cell_width(shown)
     assert editor.partial == ""
+
+
+def test_up_and_down_recall_the_lines_typed_before_and_come_back_to_the_one_being_typed() -> None:
+    echo, lines, editor = typed(b"one\r", b"two\r", b"dr", b"\x1b[A", b"\x1b[A\x1bOA", b"\x1b[B")
+    assert lines == ["one", "two"]
+    assert editor.partial == "two"
+    assert echo.endswith("dr" + RUB_OUT * 2 + "two" + RUB_OUT * 3 + "one" + RUB_OUT * 3 + "two")
+    keyboard = Keyboard(16)
+    for chunk in (b"one\r", b"one\r", b"two\r", b"x\x1b[A\x1b[A\x1b[A\x1b[B\x1b[B"):
+        list(keyboard.feed(chunk, lambda: "utf-8"))
+    assert keyboard.editor.history == ["one", "two"]  # a line typed again is kept once
+    assert keyboard.editor.partial == "x"  # down past the newest: the line that was being typed
+
+
+def test_a_password_is_never_kept_nor_recalled() -> None:
+    keyboard = Keyboard(16)
+    list(keyboard.feed(b"said\r", lambda: "utf-8"))
+    keyboard.editor.secret = True
+    edited = list(keyboard.feed(b"sekrit\r\x1b[A", lambda: "utf-8"))
+    assert keyboard.editor.history == ["said"] and keyboard.editor.partial == ""
+    assert all(e.echo == "" for e in edited)

@@ -11,7 +11,7 @@ from twisted.internet.task import Clock
 
 from mudwiz.commands import dispatch
 from mudwiz.errors import BadCommand, MudwizError
-from mudwiz.lobby import Lobby
+from mudwiz.lobby import Lobby, MeetingSettings
 from mudwiz.lobby.talk import DEFAULT_TALK, TalkLimits, talk_limits
 
 
@@ -26,7 +26,7 @@ class Sysops:
 
 
 def lobby_of(*names: str, **limits: Any) -> tuple[Lobby, list[Recorder]]:
-    lobby = Lobby(Clock(), talk=TalkLimits(**limits))
+    lobby = Lobby(Clock(), meeting=MeetingSettings(talk=TalkLimits(**limits)))
     lobby.sysops = Sysops("sys")  # type: ignore[assignment]
     people = [Recorder(name) for name in names]
     for person in people:
