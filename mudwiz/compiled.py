@@ -29,7 +29,7 @@ def game_modules(package: Path = PACKAGE) -> tuple[str, ...]:
 
 
 HOT = (
-    "games.base", *game_modules(),
+    "games.base", "games.events", "games.options", "games.phase", "games.views", *game_modules(),
     "table.__init__", "table.botdriver", "table.botseat", "table.core", "table.fanout", "table.journal",
     "table.options", "table.pacing", "table.players", "table.recording", "table.roster", "table.seating",
     "table.sheets", "table.state", "table.timers",

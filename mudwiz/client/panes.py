@@ -21,11 +21,11 @@ from mudwiz.games import available, plugin, plugins
 from mudwiz.games.base import Phase
 from mudwiz.render.ansi import Presenter, draw, replay_move
 from mudwiz.render.common import flow, trick_order
+from mudwiz.render.reflow import reflow
 from mudwiz.render.style import (
     SUIT_COLOUR,
     cell_width,
     pad,
-    reflow,
     strip_ansi,
     truncate,
     visible_len,

@@ -23,7 +23,8 @@ from mudwiz.games.base import Event, Phase
 from mudwiz.render import generic, seeks
 from mudwiz.render.common import confirmations, frame_view, rated, standings
 from mudwiz.render.meeting import PeopleLines
-from mudwiz.render.style import WIDTH, Style, pad, reflow, visible_len, wrap_cards, wrap_words
+from mudwiz.render.reflow import reflow
+from mudwiz.render.style import WIDTH, Style, pad, visible_len, wrap_cards, wrap_words
 from mudwiz.render.talk import away, channel_lines, recent_lines, talk_chat
 
 log = Logger()

@@ -11,12 +11,11 @@ cannot pass it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from contextlib import AbstractContextManager, closing
+from contextlib import closing
 from typing import Any
 
 from mudwiz.store.base import ListFull, Message, Profile
-
-DB = Any  # a DB-API connection, as in sql.py
+from mudwiz.store.dialect import SQLHooks
 
 MESSAGE_COLUMNS = "SELECT id, sender, recipient, text, sent, unread FROM messages"
 
@@ -55,23 +54,8 @@ def meeting_place(seq: str) -> tuple[str, ...]:
     )
 
 
-class MeetingSQL:
+class MeetingSQL(SQLHooks):
     """The ``Store`` methods of the meeting place; ``SQLStore`` (sql.py) gives the connections."""
-
-    def _transaction(self) -> AbstractContextManager[DB]:
-        raise NotImplementedError
-
-    def _reading(self) -> AbstractContextManager[DB]:
-        raise NotImplementedError
-
-    def _write(self, sql: str, args: tuple[Any, ...]) -> int:
-        raise NotImplementedError
-
-    def _sql(self, text: str) -> str:
-        raise NotImplementedError
-
-    def _hold_off(self, db: DB, table: str) -> None:
-        raise NotImplementedError
 
     def _add_capped(self, table: str, owner_column: str, owner: str, item: tuple[str, str], limit: int,
                     more: dict[str, Any]) -> bool:

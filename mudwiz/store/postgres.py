@@ -28,17 +28,12 @@ from urllib.parse import urlsplit, urlunsplit
 import psycopg
 from psycopg import errors
 
+from mudwiz.store.accounts_sql import account_looks
 from mudwiz.store.base import StoreError
+from mudwiz.store.dialect import Dialect, rows_of
+from mudwiz.store.journal_sql import HELD_RECORDS, TABLE_NODES, append_only_moves
 from mudwiz.store.meeting import meeting_place
-from mudwiz.store.sql import (
-    HELD_RECORDS,
-    TABLE_NODES,
-    Dialect,
-    SQLStore,
-    account_looks,
-    append_only_moves,
-    rows_of,
-)
+from mudwiz.store.sql import SQLStore
 
 JOURNAL_SETUP = "SET synchronous_commit = off"  # the journal's commits do not wait for the server's disk
 CONNECT_TIMEOUT = 5  # seconds to reach the server before saying it cannot be reached

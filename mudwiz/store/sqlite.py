@@ -18,9 +18,12 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from mudwiz.store.accounts_sql import account_looks
 from mudwiz.store.base import StoreError
+from mudwiz.store.dialect import Dialect
+from mudwiz.store.journal_sql import HELD_RECORDS, TABLE_NODES, append_only_moves
 from mudwiz.store.meeting import meeting_place
-from mudwiz.store.sql import HELD_RECORDS, TABLE_NODES, Dialect, SQLStore, account_looks, append_only_moves
+from mudwiz.store.sql import SQLStore
 
 FILENAME = "mudwiz.db"
 APPLICATION_ID = 0x6D75647A  # "mudz": a database this code made

@@ -23,7 +23,7 @@ from pgserver import Databases, PgUnavailable, binary
 from test_store_nodes import at_once
 
 from mudwiz.store import FILENAME, AccountExists, Ban, GameRecord, LooksRegistered, Store, StoreError, open_store
-from mudwiz.store.sql import looks
+from mudwiz.store.accounts_sql import looks
 from mudwiz.store.sqlite import APPLICATION_ID, MIGRATIONS
 from mudwiz.usertext import skeleton
 

@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from mudwiz.store import sqlite
-from mudwiz.store.sql import TABLE_NODES, SQLStore
+from mudwiz.store.journal_sql import TABLE_NODES
+from mudwiz.store.sql import SQLStore
 
 STORE = Path(sqlite.__file__).parent
 TABLES = ("games", "game_seats", "accounts", "roles", "bans", "ratings", "tables", "table_moves", "table_ids")
