@@ -23,7 +23,7 @@ from mudwiz.lobby.tables import TableList
 from mudwiz.ratelimit import FailureLimit
 from mudwiz.session import Session
 from mudwiz.store import StoreError
-from mudwiz.usertext import BBS_NAME_RULE, NAME_RULE, skeleton
+from mudwiz.usertext import BBS_NAME_RULE, BOT_NAME_REFUSED, BOT_NAME_RULE, NAME_RULE, skeleton
 
 if TYPE_CHECKING:
     from mudwiz.table import Table
@@ -74,6 +74,9 @@ class Names:
         elif not NAME_RULE.match(name):
             why = "; accented and non-Latin letters cannot be typed on every terminal" if not name.isascii() else ""
             raise BadCommand(f"a name is 2 to 16 of the letters A-Z and a-z, digits, _ or - (no spaces){why}")
+        # an account, or a guest's name held for them, so named before the rule keeps it
+        if BOT_NAME_RULE.match(name) and not self.registered(name) and not self.needs_resume_code(name):
+            raise BadCommand(f"{BOT_NAME_REFUSED}; choose another name")
         if name.lower() in self.people.users or self.directory.online(name):
             raise BadCommand(f"{name} is already connected; choose another name")
         if self.tables.seated_bot(name):
