@@ -847,3 +847,14 @@ def test_f5_gives_the_guests_resume_code_by_itself_and_a_typed_one_is_hidden(ser
 
     with driven(server, screen.output) as run:
         run(typed)
+
+
+def test_enter_after_game_over_starts_no_new_game() -> None:
+    """A habitual Enter (the /ok of the last round) sent /start and began a new game."""
+    model = Model()
+    model.apply({"type": "welcome", "name": "ann"})
+    model.apply({**WIZARD_PLAYING, "phase": "waiting", "legal": ["/start"]})
+    assert model.enter_command() == "/start"  # before a game, Enter still starts it
+    model.apply({**WIZARD_PLAYING, "phase": "gameover", "legal": ["/start"]})
+    assert model.enter_command() is None
+    assert panes.asked(model) == "game over; type /start for a new game"
