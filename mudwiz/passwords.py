@@ -75,13 +75,16 @@ class Passwords:
             self.replies.send("\n")  # their Enter was not echoed either
             self.replies.prompt_open = False
         asking.answers.append(password)
-        if not asking.complete:
+        weak = too_weak(asking)
+        if not asking.complete and weak is None:
             self.ask(request_id)
             return
         self.login.answered()
         if self.session.mode != "json":
             self.replies.outbox.secret(False)
         try:
+            if weak is not None:
+                raise weak
             done = self.check(asking)
         except MudwizError as exc:
             self.login.fire(Input.DONE)
@@ -108,13 +111,8 @@ class Passwords:
             self.throttle(asking.name)
             return accounts.login(asking.name, asking.answers[0], address)
         new, again = asking.answers[-2:]
-        kept = "nothing was registered" if asking.purpose is Purpose.REGISTER else "the password is unchanged"
         if new != again:
-            raise BadCommand(f"the two passwords differ; {kept}")
-        if len(secret(new)) < MIN_PASSWORD:  # counted as hashed: ``ä`` typed as a + a combining mark is one
-            raise BadCommand(f"a password has at least {MIN_PASSWORD} characters; {kept}")
-        if not spoken(new):  # blanks only, by chat's rule of what is blank (the braille blank too)
-            raise BadCommand(f"a password of blanks only is too easy to guess; {kept}")
+            raise BadCommand(f"the two passwords differ; {_kept(asking)}")
         if asking.purpose is Purpose.REGISTER:
             return accounts.register(asking.name, new, address)
         self.throttle(asking.name)
@@ -169,3 +167,21 @@ class Passwords:
             return
         log.failure("{purpose} for {name} failed", failure, purpose=asking.purpose.value, name=asking.name)
         self.replies.reply_error(MudwizError("internal error; nothing was changed"), request_id, moves=False)
+
+
+def _kept(asking: Asking) -> str:
+    return "nothing was registered" if asking.purpose is Purpose.REGISTER else "the password is unchanged"
+
+
+def too_weak(asking: Asking) -> BadCommand | None:
+    """Why the new password just typed is refused, or None: asked as soon as it is typed, not after "Again:",
+    so nobody types a too-short password twice to be told."""
+    new_at = {Purpose.REGISTER: 0, Purpose.PASSWORD: 1}.get(asking.purpose)
+    if new_at is None or len(asking.answers) <= new_at:
+        return None
+    new = asking.answers[new_at]
+    if len(secret(new)) < MIN_PASSWORD:  # counted as hashed: ``ä`` typed as a + a combining mark is one
+        return BadCommand(f"a password has at least {MIN_PASSWORD} characters; {_kept(asking)}")
+    if not spoken(new):  # blanks only, by chat's rule of what is blank (the braille blank too)
+        return BadCommand(f"a password of blanks only is too easy to guess; {_kept(asking)}")
+    return None

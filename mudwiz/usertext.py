@@ -16,6 +16,10 @@ NAME_RULE = re.compile(r"^[A-Za-z0-9_-]{2,16}$")  # a user's name: typeable on a
 # prompt (NAME_RULE has no ``@``), so nobody can pose as a BBS's caller. 2-16 + 1 + 1-15: at most 32 characters.
 BBS_TAG_RULE = re.compile(r"^[A-Za-z0-9_-]{1,15}$")
 BBS_NAME_RULE = re.compile(r"^[A-Za-z0-9_-]{2,16}@[A-Za-z0-9_-]{1,15}$")
+# The names bots are given (``bot1``, ``bot2``, ...): a guest called so passed for a computer player. An account
+# so named before the rule keeps logging in; a BBS caller's ``bot9@tag`` is no bot's name.
+BOT_NAME_RULE = re.compile(r"^bot[0-9]+$", re.IGNORECASE)
+BOT_NAME_REFUSED = "bot followed by digits is kept for computer players"
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 

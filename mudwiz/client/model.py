@@ -352,9 +352,17 @@ class Model:
         elif len(self.marked) < self.pick_count():
             self.marked.append(position)
 
+    def game_over(self) -> bool:
+        """The table's game has ended (its last state says so)."""
+        state = self.state or {}
+        return state.get("phase") == Phase.GAMEOVER or state.get("status") == "over"
+
     def enter_command(self) -> str | None:
         """What Enter on an empty input line sends: the selected move, or a move of several cards (``picking``)
-        once enough cards are chosen."""
+        once enough cards are chosen. Nothing once the game is over: the habitual Enter that confirmed the last
+        round started a new game; a new one is typed, ``/start``."""
+        if self.game_over():
+            return None
         verb = self.picking
         if verb:
             if len(self.marked) != self.pick_count():

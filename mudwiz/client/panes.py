@@ -481,8 +481,8 @@ def asked(model: Model) -> str:
     phase = state.get("phase")
     if phase == Phase.WAITING:
         return "Enter starts the game" if "/start" in legal else "waiting for the host to /start"
-    if phase == Phase.GAMEOVER or state.get("status") == "over":
-        return "game over" + ("; Enter starts a new game" if "/start" in legal else "")
+    if model.game_over():
+        return "game over" + ("; type /start for a new game" if "/start" in legal else "")
     if "/ok" in legal and len(legal) == 1:
         return "round over: Enter (/ok) for the next round"
     if awaited(state):

@@ -7,6 +7,7 @@ from mudwiz.commands.registry import Kind, Route, Scope, command
 from mudwiz.errors import BadCommand
 from mudwiz.lobby import Lobby
 from mudwiz.session import Session
+from mudwiz.usertext import BOT_NAME_REFUSED, BOT_NAME_RULE
 
 
 def _accounts(lobby: Lobby, arg: str, verb: str) -> Accounts:
@@ -25,6 +26,8 @@ def _register(lobby: Lobby, session: Session, arg: str) -> str | None:
         raise BadCommand(f"{session.name} is known by the login of the BBS {session.bbs}: a BBS caller's name "
                          "needs no password here and cannot be registered")
     accounts = _accounts(lobby, arg, "register")
+    if BOT_NAME_RULE.match(session.name):  # a guest so named before the rule: never made an account's
+        raise BadCommand(f"{BOT_NAME_REFUSED}; nothing was registered")
     if accounts.find(session.name) is not None:
         raise BadCommand(f"{session.name} is registered already; /password changes its password")
     alike = accounts.look_alike(session.name)  # asked before the passwords, to spare typing them for nothing

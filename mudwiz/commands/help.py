@@ -10,13 +10,15 @@ from typing import Any
 from mudwiz.commands.registry import COMMANDS, Command, Kind, Route, Scope, command, help_kinds
 from mudwiz.errors import BadCommand
 from mudwiz.games import available, game_class
+from mudwiz.games.legend import help_lines
 from mudwiz.lobby import Lobby
 from mudwiz.session import Session
 from mudwiz.table import TABLE_OPTIONS
 
 
 @command("help", "/help [COMMAND|GAME|all]",
-         "list the commands by kind, or explain one command or one game (all: every command, explained)",
+         "list the commands by kind, or explain one command or one game (all: every command, explained; "
+         "cards: each game's card letters)",
          scope=Scope.PRE_LOGIN, kind=Kind.LOBBY, place=9, route=Route.ABOUT_TABLE)
 def _help(lobby: Lobby, session: Session, arg: str) -> str | None:
     topic = arg.strip().lstrip("/").lower()
@@ -132,6 +134,8 @@ def help_text(topic: str, session: Session, *, sysop: bool = False) -> str:
         lines = textwrap.wrap("Commands (plain text is chat to the room you are in):", cols)
         lines += [line for c in offered(sysop) for line in help_row(c.usage, c.help, cols=cols)]
         return "\n".join(lines)
+    if topic == "cards":
+        return "\n".join(help_lines(cols))
     if topic in COMMANDS:
         c = COMMANDS[topic]
         return "\n".join(textwrap.wrap(f"{c.usage}: {c.help}", cols, subsequent_indent="    "))

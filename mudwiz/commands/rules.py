@@ -7,16 +7,23 @@ from mudwiz.commands.registry import Kind, Route, Scope, command
 from mudwiz.errors import BadCommand
 from mudwiz.games import available, game_class, section_help
 from mudwiz.games.base import Game
+from mudwiz.games.legend import rules_lines
 from mudwiz.lobby import Lobby
 from mudwiz.session import Session
 
-MAIN_SECTIONS = ("goal", "play", "scoring", "options")  # what /rules GAME shows; a game's other sections on request
+# what /rules GAME shows; a game's other sections on request
+MAIN_SECTIONS = ("goal", "cards", "play", "scoring", "options")
 
 
 def rules_sections(cls: type[Game]) -> dict[str, list[str]]:
     """A game's rules by section, each line indented under its heading: the game's own text (``Game.RULES``)
     and ``options``, written from its OPTIONS so that it cannot drift from what /option accepts."""
-    sections = {name: ["  " + line for line in text.splitlines()] for name, text in cls.RULES.items()}
+    cards = rules_lines(cls.name)  # the card legend, from the game's plugin, after the goal; none, no section
+    sections = {}
+    for name, text in cls.RULES.items():
+        sections[name] = ["  " + line for line in text.splitlines()]
+        if name == "goal" and cards:
+            sections["cards"] = cards
     options = ["  /option NAME VALUE sets one (the host, before /start):"]
     options += [line for o in cls.OPTIONS for line in help_row(o.name, o.help, 14)]
     return {**sections, "options": options}
@@ -45,7 +52,7 @@ def _show_rules(session: Session, game: str, section: str | None) -> None:
 
 
 @command("rules", "/rules [GAME [SECTION]]", "a game's rules in brief (at a table: its game); SECTION shows one "
-                                             "part: goal, play, scoring, options, spells",
+                                             "part: goal, cards, play, scoring, options, spells",
          scope=Scope.LOBBY, kind=Kind.GAMES, place=1, route=Route.ABOUT_TABLE)
 def _rules(lobby: Lobby, session: Session, arg: str) -> str | None:
     words = arg.lower().split()

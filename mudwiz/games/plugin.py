@@ -54,7 +54,9 @@ class GamePlugin:
       such a form with its move and offers it first;
     - ``round_start``: the type of the event that opens a round (the client forgets the last trick's taker);
     - ``keys``: the terminal client's keys of this game, (key, what it does), for its key help;
-    - ``sections``: commands that show one section of the rules (``/spells``): command -> its ``/help`` words.
+    - ``sections``: commands that show one section of the rules (``/spells``): command -> its ``/help`` words;
+    - ``letters``: the card legend, (letter, what it means in this game) in the order shown: ``/rules GAME`` and
+      ``/help cards`` say them, and where another game reads a letter otherwise (``games/legend.py``).
     """
 
     engine: type[Game] | str
@@ -71,6 +73,7 @@ class GamePlugin:
     round_start: str | None = None
     keys: tuple[tuple[str, str], ...] = ()
     sections: Mapping[str, str] = field(default_factory=dict)
+    letters: tuple[tuple[str, str], ...] = ()
 
     @property
     def engine_class(self) -> type[Game]:

@@ -23,7 +23,7 @@ from mudwiz.lobby.tables import TableList
 from mudwiz.ratelimit import FailureLimit
 from mudwiz.session import Session
 from mudwiz.store import StoreError
-from mudwiz.usertext import BBS_NAME_RULE, NAME_RULE, skeleton
+from mudwiz.usertext import BBS_NAME_RULE, BOT_NAME_REFUSED, BOT_NAME_RULE, NAME_RULE, skeleton
 
 if TYPE_CHECKING:
     from mudwiz.table import Table
@@ -64,7 +64,7 @@ class Names:
 
     # ------------------------------------------------------------ arriving
 
-    def check_name(self, name: str, bbs: str | None = None) -> str:
+    def check_name(self, name: str, bbs: str | None = None, registered: bool = False) -> str:
         """``name`` if it may log in now. ``bbs`` is the tag of the trusted BBS link it came by: only then is it
         ``handle@bbs`` (usertext.BBS_NAME_RULE), and only with that tag; typed at the prompt, ``@`` is refused."""
         name = name.strip()
@@ -78,6 +78,9 @@ class Names:
             raise BadCommand(f"{name} is already connected; choose another name")
         if self.tables.seated_bot(name):
             raise BadCommand(f"{name} is a computer player at a table; choose another name")
+        # an account (``registered``: proven), or a guest's name held for them, so named before the rule keeps it
+        if BOT_NAME_RULE.match(name) and not (registered or self.registered(name) or self.needs_resume_code(name)):
+            raise BadCommand(f"{BOT_NAME_REFUSED}; choose another name")
         return name
 
     def taken_over_by_proof(self, name: str) -> Session | None:
@@ -109,7 +112,7 @@ class Names:
     def admit(self, session: Session, name: str, registered: bool) -> None:
         """Name ``session`` as ``name`` (checked and spelled as held): a guest keeps the resume code of a name they
         come back to, else gets one; a new guest may not look like someone else."""
-        spelled = self.held_spelling(self.check_name(name, session.bbs))
+        spelled = self.held_spelling(self.check_name(name, session.bbs, registered))
         key = spelled.lower()
         look = skeleton(spelled)
         # a new guest: not an account's owner, not a BBS's caller (their BBS vouches for them), not a guest back to

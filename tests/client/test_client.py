@@ -859,3 +859,14 @@ def test_completion_knows_the_talk_commands_and_channels() -> None:
     assert texts(completer, "/ch h") == ["help"]
     assert texts(completer, "/ch wizard hello w") == []  # past the channel: free text
     assert "/shout" in texts(completer, "/sh") and "/away" in texts(completer, "/aw")
+
+
+def test_enter_after_game_over_starts_no_new_game() -> None:
+    """A habitual Enter (the /ok of the last round) sent /start and began a new game."""
+    model = Model()
+    model.apply({"type": "welcome", "name": "ann"})
+    model.apply({**WIZARD_PLAYING, "phase": "waiting", "legal": ["/start"]})
+    assert model.enter_command() == "/start"  # before a game, Enter still starts it
+    model.apply({**WIZARD_PLAYING, "phase": "gameover", "legal": ["/start"]})
+    assert model.enter_command() is None
+    assert panes.asked(model) == "game over; type /start for a new game"

@@ -93,3 +93,33 @@ def test_the_table_is_drawn_each_time_it_becomes_your_turn(game: str, players: i
     if game == "wizard" and whole:  # counted in words, not "1 card(s)"
         assert any(line.startswith("Round 1: 1 card each;") for line in people[0].lines)
         assert any(line.startswith("Round 2: 2 cards each;") for line in people[0].lines)
+
+
+def test_witches_last_trick_is_still_shown_when_your_turn_comes_after_the_lead() -> None:
+    """The last trick (who played what, who took it) was gone from the table view by the time it was your turn:
+    its taker had led the next one. It stays until you play into the next trick."""
+    clock = Clock()
+    lobby = Lobby(clock, grace=30, bot_delay=0.5, seed=3)
+    me = Screen()
+    lobby.login(me, "me")
+    for line in ("/new witches", "/bot add", "/bot add", "/bot add", "/start"):
+        dispatch(lobby, me, line)
+    table = lobby.tables[1]
+    seen = 0
+    while seen < 3 and clock.seconds() < 3000:
+        state = me.last_state()
+        if "me" not in state.get("waiting", ()) or not state["legal"]:
+            clock.advance(1)
+            continue
+        if state["phase"] == "playing" and state["trick"] and state["last_trick"]:
+            top = max(i for i, line in enumerate(me.lines) if line.startswith("-- Witches"))
+            view = me.lines[top:]  # the table drawn as your turn came, not the one drawn as the trick was taken
+            last = [line for line in view if line.startswith(" Last trick, taken by")]
+            taker = state["leader"]  # who took the last trick leads this one
+            assert last and last[-1].startswith(f" Last trick, taken by {taker}: "), "\n".join(view)
+            assert all(f"{c['player']} {c['card']}" in last[-1] for c in state["last_trick"])
+            seen += 1
+        move = table.bots.any_move(table.seat_of("me"))
+        assert move is not None
+        dispatch(lobby, me, "/" + move)
+    assert seen == 3

@@ -1009,3 +1009,18 @@ def test_the_rows_run_from_the_player_to_play_in_the_direction_play_goes() -> No
     assert names({"players": players, "next": "c", "direction": "ccw"}) == ["c", "b", "a", "e", "d"]
     assert names({"players": players, "next": "c", "direction": "cw"}) == ["c", "d", "e", "a", "b"]
     assert names({"players": players, "next": None, "direction": "ccw"}) == ["a", "b", "c", "d", "e"]
+
+
+def test_a_draw_prompt_offers_only_the_answers_this_hand_has() -> None:
+    """'stack or cancel: /play CARD (marked)' was said with nothing marked and /draw the only move."""
+    from mudwiz.games.tiltowait.render import prompt
+    from mudwiz.render.style import Style
+
+    asked = {"phase": "play", "you": "a", "waiting": ["a"], "answer": {"spell": "HALITO", "draw": 2}}
+    ascii_ = Style.for_mode("ascii")
+    assert prompt({**asked, "legal": ["draw"]}, ascii_) == " Draw 2: /draw (nothing to stack or cancel with)."
+    stack = prompt({**asked, "legal": ["draw", "play HALITO-R"]}, ascii_)
+    assert stack == " Draw 2: /draw, or stack: /play CARD (marked)."
+    assert prompt({**asked, "legal": ["draw", "play MONTINO"]}, ascii_) == " Draw 2: /draw, or cancel: /play MONTINO."
+    both = prompt({**asked, "legal": ["draw", "play HALITO-R", "play MONTINO"]}, ascii_)
+    assert both == " Draw 2: /draw, or stack or cancel: /play CARD (marked)."

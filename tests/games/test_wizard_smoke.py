@@ -48,3 +48,26 @@ def test_the_now_column_projects_a_round_while_it_is_played_and_never_counts_it_
         seat = game.waiting()[0]
         game.apply(seat, rng.choice(game.legal_actions(seat)))
     assert seen["scored"] == 15 * 4 and seen["playing"] > 0
+
+
+def test_the_now_column_is_explained_under_the_rows_within_80_columns_in_ascii_too():
+    """``(now)`` headed a column nothing explained: a line under the rows says what it is, while it has figures."""
+    game = Wizard(4, {}, seed=3)
+    rng = random.Random(3)
+    explained = "(now): the score if the round ended with the tricks taken so far."
+    shown = 0
+    while not game.finished and shown < 5:
+        view = game.view(0)
+        for style in (Style.for_mode("ascii"), Style.for_mode("ansi"), Style.for_mode("ascii", 50)):
+            lines = table_view(view, style)
+            text = " ".join(" ".join(line.split()) for line in lines)
+            projecting = any(p["projected"] is not None for p in view["players"])
+            assert (explained in text) == projecting, lines
+            assert all(len(line) <= style.width for line in lines if style.width != 80 or not style.colour)
+        shown += projecting
+        if game.phase == "roundend":
+            game.advance()
+            continue
+        seat = game.waiting()[0]
+        game.apply(seat, rng.choice(game.legal_actions(seat)))
+    assert shown == 5

@@ -351,3 +351,15 @@ def test_a_guest_may_not_take_a_name_that_looks_like_someone_online() -> None:
     later, outbox = connected(lobby)  # gone: the name is nobody's to be mistaken for
     later.receive("CaroI")
     assert later.logged_in
+
+
+def test_the_raw_port_sends_plain_text_until_mode_ansi_asks_for_colour() -> None:
+    """nc on the raw port showed the ANSI colour codes as they are: plain text there unless /mode ansi asks."""
+    protocol, transport, lobby = framed(RawFactory)
+    protocol.dataReceived(b"plain_nc\r\n/frob\r\n/who\r\n")
+    assert "plain_nc" in lobby.users and b"\x1b" not in transport.value()
+    assert lobby.users["plain_nc"].mode == "ascii"
+    protocol.dataReceived(b"/mode ansi\r\n/frob\r\n")
+    assert b"\x1b[" in transport.value()
+    protocol, transport, lobby = framed(MudFactory)  # the telnet port as before
+    assert protocol.connection.session.mode == "ansi"

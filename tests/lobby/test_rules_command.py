@@ -77,7 +77,7 @@ def test_each_section_has_a_page_of_its_own() -> None:
         for section in (*cls.RULES, "options"):
             text = shown(lobby, ann, f"/rules {game} {section}")["text"]
             assert len(text.splitlines()) <= 22, (game, section)  # a 24-row screen, with the prompt
-    with pytest.raises(BadCommand, match="Witches rules have no section 'spells': goal, play, scoring, options"):
+    with pytest.raises(BadCommand, match="Witches rules have no section 'spells': goal, cards, play, scoring, options"):
         dispatch(lobby, ann, "/rules witches spells")
 
 
@@ -112,3 +112,26 @@ def test_help_lists_the_new_commands() -> None:
     text = help_text("", ann)
     assert "/rules [GAME [SECTION]]" in text and "/spells" in text
     assert all(len(line) <= 80 for line in help_text("rules", ann).splitlines())
+
+
+def test_the_card_legend_says_each_games_letters_and_where_games_differ() -> None:
+    """G was green in Wizard and gold in Tiltowait, the Wizard Z in Wizard and W in Witches, and nothing said so.
+    The codes stay; /rules GAME (the client's F1) and /help cards say what each letter means, game by game."""
+    lobby, ann = lobby_with()
+    wizard = shown(lobby, ann, "/rules wizard")["text"]
+    tiltowait = shown(lobby, ann, "/rules tiltowait")["text"]
+    witches = shown(lobby, ann, "/rules witches cards")["text"]
+    flat = {name: " ".join(text.split()) for name, text in
+            (("wizard", wizard), ("tiltowait", tiltowait), ("witches", witches))}
+    assert "\nCards\n" in wizard and "\nCards\n" in tiltowait
+    assert "G green" in flat["wizard"] and "Z a Wizard, N a Jester" in flat["wizard"]
+    assert "G gold" in flat["tiltowait"] and "K black" in flat["tiltowait"]
+    assert "W a Wizard" in flat["witches"]
+    difference = "G is green in Wizard and Witches, gold in Tiltowait"
+    assert all(difference in text for text in flat.values())
+    assert "a Wizard is Z in Wizard, W in Witches" in flat["wizard"] and "a Wizard is" not in flat["tiltowait"]
+    cards = shown(lobby, ann, "/help cards")["text"]
+    assert [line for line in cards.splitlines() if len(line) > 80] == []
+    assert "  Wizard: B blue, G green, R red, Y yellow, Z a Wizard, N a Jester." in cards.splitlines()
+    assert "  Tiltowait: K black, R red, G gold, B blue." in cards.splitlines()
+    assert difference in " ".join(cards.split()) and "cards:" in help_text("help", ann)

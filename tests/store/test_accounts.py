@@ -86,10 +86,11 @@ def test_a_mismatch_or_a_short_password_registers_nothing(tmp_path: Path) -> Non
     lobby = lobby_with_accounts(tmp_path)
     connection, outbox = connect(lobby)
     connection.receive("careless")
-    for first, second, why in ((SECRET, SECRET + "x", "the two passwords differ"),
-                               ("short", "short", "a password has at least 8 characters")):
+    for lines, why in (((SECRET, SECRET + "x"), "the two passwords differ"),
+                       (("short",), "a password has at least 8 characters")):  # said at once, not after "Again:"
         outbox.take()
-        for line in ("/register", first, second):
+        first = lines[0]
+        for line in ("/register", *lines):
             connection.receive(line)
         said = outbox.take()
         assert f"{why}; nothing was registered" in said and said.count("\n«off»") == 1
@@ -243,9 +244,11 @@ def test_password_while_held_back_asks_all_the_same_and_no_password_reaches_the_
     assert "Old password: " in reply and "too many failed logins from 10.0.0.1" in reply
     assert "brand new 1" not in heard.take() + reply and SECRET not in reply
     clock.advance(60)
-    for line in ("/password", SECRET, "        ", "        "):  # eight blanks
+    for line in ("/password", SECRET, "        "):  # eight blanks: refused before "Again:"
         dave.receive(line)
-    assert "a password of blanks only is too easy to guess; the password is unchanged" in said.take()
+    reply = said.take()
+    assert "a password of blanks only is too easy to guess; the password is unchanged" in reply
+    assert "Again: " not in reply
 
 
 def test_a_password_dialogues_error_lists_no_moves_on_the_players_turn(tmp_path: Path) -> None:
@@ -495,7 +498,8 @@ def test_bots_are_never_named_as_an_account(tmp_path: Path) -> None:
     """A bot called bot2 locked out the account bot2 ('a computer player at a table') and put its games in the
     account's history (found by a probe)."""
     lobby = lobby_with_accounts(tmp_path)
-    register(lobby, "bot2")
+    assert lobby.accounts is not None  # made before bot and digits was kept for bots: /register refuses it now
+    lobby.accounts.store.create_account("bot2", lobby.accounts.hasher.hash(SECRET))
     host, _ = connect(lobby)
     for line in ("hoster", "/new wizard", "/bot add random", "/bot add random"):
         host.receive(line)
@@ -585,7 +589,7 @@ def test_a_password_is_measured_as_hashed_and_blank_by_chats_rule(tmp_path: Path
                        ("\u2800" * 8, "blanks only"), ("\u3164" * 8, "blanks only")):
         connection, outbox = connect(lobby)
         connection.receive("shorty")
-        for line in ("/register", typed, typed):
+        for line in ("/register", typed):
             connection.receive(line)
         assert why in outbox.take() and lobby.accounts is not None and lobby.accounts.find("shorty") is None
         connection.receive("/quit")
@@ -774,3 +778,51 @@ def test_accounts_that_looked_alike_before_names_were_compared_by_look_both_stil
     for line in ("/password", SECRET + "!", SECRET + "?", SECRET + "?"):  # the account is whole: its password changes
         owner.receive(line)
     assert "your password is changed" in outbox.take()
+
+
+def test_a_too_short_password_is_refused_at_its_first_entry(tmp_path: Path) -> None:
+    """/register and /password asked for a too-short password twice before saying it was too short."""
+    lobby = lobby_with_accounts(tmp_path)
+    connection, outbox = connect(lobby)
+    connection.receive("brief")
+    outbox.take()
+    connection.receive("/register")
+    outbox.take()
+    connection.receive("short")
+    said = outbox.take()
+    assert "a password has at least 8 characters; nothing was registered" in said and "Again: " not in said
+    assert said.startswith("\n«off»") and "short" not in said.replace("too short", "")
+    assert lobby.accounts is not None and lobby.accounts.find("brief") is None
+    register(lobby, "owner")
+    owner, heard = connect(lobby)
+    for line in ("owner", SECRET, "/password", SECRET, "tiny"):
+        owner.receive(line)
+    said = heard.take()
+    assert "a password has at least 8 characters; the password is unchanged" in said
+    assert said.count("Again: ") == 0 and "tiny" not in said
+
+
+def test_bot_and_digits_is_no_guests_name_but_an_account_so_named_logs_in(tmp_path: Path) -> None:
+    """A guest could be called bot9 and pass for a computer player; an account made before the rule keeps its
+    name, and a BBS caller's bot9@tag is no bot's name."""
+    lobby = lobby_with_accounts(tmp_path)
+    for typed in ("bot9", "BOT12"):
+        connection, outbox = connect(lobby)
+        connection.receive(typed)
+        said = outbox.take()
+        assert "! bot followed by digits is kept for computer players; choose another name\x1b[0m\n" in said
+        assert said.count("\n") <= 2 and not connection.logged_in
+    for fine in ("bot", "botany", "robot9", "bot9x"):
+        connection, outbox = connect(lobby)
+        connection.receive(fine)
+        assert connection.logged_in, outbox.take()
+        connection.receive("/quit")
+        connection.lost()
+    assert lobby.accounts is not None
+    lobby.accounts.store.create_account("bot7", lobby.accounts.hasher.hash(SECRET))
+    old, outbox = connect(lobby)
+    old.receive("bot7")
+    assert outbox.take().endswith("Password: ")
+    old.receive(SECRET)
+    assert old.logged_in and "Welcome, bot7!" in outbox.take()
+    assert lobby.check_name("bot9@bbs", "bbs") == "bot9@bbs"

@@ -374,12 +374,13 @@ def test_people_and_bots_never_share_a_name() -> None:
     with pytest.raises(BadCommand, match="computer player"):
         lobby.login(Recorder(), "BOT1")
     late = Recorder()
-    lobby.login(late, "bot2")  # a person already called bot2: the next bot skips the name
+    lobby.login(late, "bot2", registered=True)  # an account called bot2 (made before bot and digits was kept for
+    # bots): the next bot skips the name
     dispatch(lobby, host, "/bot add random")
     assert [s.name for s in lobby.tables[1].seats] == ["p0", "bot1", "bot3"]
     dispatch(lobby, host, "/bot remove BOT1")  # names are typed in any case
     assert [s.name for s in lobby.tables[1].seats] == ["p0", "bot3"]
-    lobby.login(Recorder(), "bot1")  # free again once the bot has gone
+    lobby.login(Recorder(), "bot1", registered=True)  # free again once the bot has gone
     other = Recorder()
     lobby.login(other, "p9")
     dispatch(lobby, other, "/new wizard")
@@ -394,8 +395,8 @@ def test_a_new_bot_never_takes_the_name_of_someone_coming_back_to_a_seat_or_a_wa
     clock, lobby, people = setup(n=1)
     host = people[0]
     seated, watcher = Recorder(), Recorder()
-    lobby.login(seated, "bot2")
-    lobby.login(watcher, "bot3")
+    lobby.login(seated, "bot2", registered=True)  # accounts so named before bot and digits was kept for bots
+    lobby.login(watcher, "bot3", registered=True)
     dispatch(lobby, seated, "/join 1")
     dispatch(lobby, host, "/bot add random")  # bot1
     dispatch(lobby, host, "/start")
@@ -410,7 +411,7 @@ def test_a_new_bot_never_takes_the_name_of_someone_coming_back_to_a_seat_or_a_wa
         dispatch(lobby, other, "/bot add random")
     assert [s.name for s in lobby.tables[2].seats] == ["p9", "bot1", "bot4", "bot5"]
     back = Recorder()
-    lobby.login(back, "bot3")  # no computer player has their name: they watch again
+    lobby.login(back, "bot3", registered=True)  # no computer player has their name: they watch again
     assert back in lobby.tables[1].observers
     assert lobby.holds_name("bot2") and not lobby.is_seated_bot("bot2")
 

@@ -17,4 +17,5 @@ PLUGIN = GamePlugin(
     round_start="hand_start",
     sections={"spells": "the spells and what each does: Tiltowait's nine"},
     order=3,
+    letters=(("K", "black"), ("R", "red"), ("G", "gold"), ("B", "blue")),
 )

@@ -168,7 +168,7 @@ def prompt(view: dict[str, Any], style: Style) -> str:
     elif a is not None and a["spell"] == "TILTOWAIT":  # /draw takes no number: "/draw 2" was refused
         text = f" TILTOWAIT: /draw ({a['draw']} cards){f', or cancel: {cancels}' if cancels else ''}."
     elif a is not None:
-        text = f" Draw {a['draw']}: /draw, or stack or cancel: /play CARD (marked)."
+        text = f" Draw {a['draw']}: /draw{_answers(legal, cancels)}."
     elif t.get("drawn"):
         forms = [x.split()[2:] for x in legal if x.split()[:2] == ["play", t["drawn"]]]
         colour = " COLOUR" if any(f and f[0] != "karuki" for f in forms) else ""  # not "play R9 karuki"
@@ -178,6 +178,19 @@ def prompt(view: dict[str, Any], style: Style) -> str:
     else:
         text = " Your turn: /play CARD (playable cards marked), or /draw."
     return style.bold(text + side if cell_width(text + side) <= 80 else text)
+
+
+def _answers(legal: list[str], cancels: str) -> str:
+    """What besides /draw answers a draw: stacking and cancelling named only when this hand can (with nothing
+    marked, 'stack or cancel: /play CARD (marked)' sent a player looking for a move there was none of)."""
+    stacks = any(x.startswith("play ") and x.split()[1] not in ("MONTINO", "HAMAN") for x in legal)
+    if stacks and cancels:
+        return ", or stack or cancel: /play CARD (marked)"
+    if stacks:
+        return ", or stack: /play CARD (marked)"
+    if cancels:
+        return f", or cancel: {cancels}"
+    return " (nothing to stack or cancel with)"
 
 
 def score_sheet(view: dict[str, Any], style: Style) -> list[str]:

@@ -20,4 +20,5 @@ PLUGIN = GamePlugin(
     round_start="hand_start",
     keys=(("Space", "Witches pass: choose / unchoose a card"),),
     order=2,
+    letters=(("R", "red"), ("G", "green"), ("Y", "yellow"), ("B", "blue"), ("W", "a Wizard")),
 )

@@ -76,7 +76,7 @@ def table_view(view: dict[str, Any], style: Style) -> list[str]:
         done = sum(q["has_passed"] for q in t["players"])
         lines.append(f" Pass {p['count']} cards {to}({p['direction']}); {done} of {len(t['players'])} have passed.")
     lines += _player_rows(t, style, passing)
-    lines.extend(last_trick(t, style, lambda c: _card(style, c)))
+    lines.extend(last_trick(_last_trick_shown(t), style, lambda c: _card(style, c)))
     lines.extend(confirmations(t, style))
     if t.get("spell"):
         s = t["spell"]
@@ -89,6 +89,14 @@ def table_view(view: dict[str, Any], style: Style) -> list[str]:
     lines.extend(your_hand(view, style))
     lines.append(prompt(view, style))
     return lines
+
+
+def _last_trick_shown(t: dict[str, Any]) -> dict[str, Any]:
+    """The view the last trick is drawn from: to a player who has not played into the trick under way, as if it
+    had no card yet, so the last trick (who played what, who took it) is still there when their turn comes; it
+    was gone once the taker led, and the player's own table view is drawn only at their turn."""
+    mine = t["you"] is not None and any(c["player"] == t["you"] for c in t["trick"])
+    return t if mine or t["you"] is None else {**t, "trick": []}
 
 
 def _player_rows(t: dict[str, Any], style: Style, passing: bool) -> list[str]:

@@ -17,4 +17,5 @@ PLUGIN = GamePlugin(
     prompts={"trump": "name trump"},
     round_start="round_start",
     order=1,
+    letters=(("B", "blue"), ("G", "green"), ("R", "red"), ("Y", "yellow"), ("Z", "a Wizard"), ("N", "a Jester")),
 )

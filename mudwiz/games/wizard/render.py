@@ -25,7 +25,7 @@ from mudwiz.render.common import (
     trick_taken,
     your_hand,
 )
-from mudwiz.render.style import Style, counted, pad, truncate
+from mudwiz.render.style import Style, counted, pad, truncate, wrap_words
 
 ROUND = "round"  # what this game calls one deal played out: said in the prompts after it
 
@@ -68,6 +68,9 @@ def table_view(view: dict[str, Any], style: Style) -> list[str]:
     return lines
 
 
+NOW = " (now): the score if the round ended with the tricks taken so far."
+
+
 def _player_rows(t: dict[str, Any], style: Style) -> tuple[list[str], bool]:
     """The players' heading and a row each, in trick order; whether a card another holds was shown (clairvoyance).
     Below ``COMPACT_BELOW`` columns the figures' columns narrow and the names are as wide as they need and the
@@ -103,6 +106,8 @@ def _player_rows(t: dict[str, Any], style: Style) -> tuple[list[str], bool]:
         else:
             row = f" {marker} {name} {p['score']:>6} {now:>7} {p['tricks']:>5}/{bid:<4}  {pad(played, 3)}"
         rows += tag_rows(row, tags, style.width)
+    if any(p["projected"] is not None for p, _, _ in cells):  # the column was never explained
+        rows += [style.paint(line, "grey") for line in wrap_words(NOW, style.width, indent=3)]
     return rows, seen
 
 
