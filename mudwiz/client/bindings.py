@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from prompt_toolkit.filters import Condition
+from prompt_toolkit.filters import Condition, Filter
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 
 if TYPE_CHECKING:
@@ -41,37 +41,8 @@ class Bindings:
         kb = KeyBindings()
         replaying = Condition(lambda: self.model.replay is not None and not self.buffer.text)
         empty = Condition(lambda: not self.buffer.text) & ~replaying
-        picking = Condition(lambda: self.model.picking is not None)
-        forms = Condition(lambda: len(self.model.choice_forms()) > 1)
         self._replay_keys(kb, replaying)
-
-        @kb.add("left", filter=empty)
-        def _left(event: KeyPressEvent) -> None:
-            self.model.move(-1)
-
-        @kb.add("right", filter=empty)
-        def _right(event: KeyPressEvent) -> None:
-            self.model.move(1)
-
-        @kb.add("up", filter=empty & forms)  # otherwise Up/Down stay the input history
-        def _form_up(event: KeyPressEvent) -> None:
-            self.model.cycle_form(-1)
-
-        @kb.add("down", filter=empty & forms)
-        def _form_down(event: KeyPressEvent) -> None:
-            self.model.cycle_form(1)
-
-        @kb.add("home", filter=empty)
-        def _home(event: KeyPressEvent) -> None:
-            self.model.home()
-
-        @kb.add("end", filter=empty)
-        def _end(event: KeyPressEvent) -> None:
-            self.model.home(last=True)
-
-        @kb.add("space", filter=empty & picking)
-        def _mark(event: KeyPressEvent) -> None:
-            self.model.toggle_mark()
+        self._choice_keys(kb, empty)
 
         @kb.add("f1")
         def _keys(event: KeyPressEvent) -> None:
@@ -101,6 +72,40 @@ class Bindings:
             event.app.exit(result=0)
 
         return kb
+
+    def _choice_keys(self, kb: KeyBindings, empty: Filter) -> None:
+        """The keys that choose your move, while the input line is empty: Left/Right/Home/End the cursor, Up/Down
+        the selected move's form (a spell's colour), Space a card for a move of several."""
+        picking = Condition(lambda: self.model.picking is not None)
+        forms = Condition(lambda: len(self.model.choice_forms()) > 1)
+
+        @kb.add("left", filter=empty)
+        def _left(event: KeyPressEvent) -> None:
+            self.model.move(-1)
+
+        @kb.add("right", filter=empty)
+        def _right(event: KeyPressEvent) -> None:
+            self.model.move(1)
+
+        @kb.add("up", filter=empty & forms)  # otherwise Up/Down stay the input history
+        def _form_up(event: KeyPressEvent) -> None:
+            self.model.cycle_form(-1)
+
+        @kb.add("down", filter=empty & forms)
+        def _form_down(event: KeyPressEvent) -> None:
+            self.model.cycle_form(1)
+
+        @kb.add("home", filter=empty)
+        def _home(event: KeyPressEvent) -> None:
+            self.model.home()
+
+        @kb.add("end", filter=empty)
+        def _end(event: KeyPressEvent) -> None:
+            self.model.home(last=True)
+
+        @kb.add("space", filter=empty & picking)
+        def _mark(event: KeyPressEvent) -> None:
+            self.model.toggle_mark()
 
     def _replay_keys(self, kb: KeyBindings, replaying: Condition) -> None:
         """A replay's keys, while one is shown and the input line is empty: Left/Right a step, Home/End the
