@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 from functools import lru_cache
-from typing import Any
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
@@ -18,7 +17,6 @@ from prompt_toolkit.filters import Condition
 from prompt_toolkit.formatted_text import ANSI, StyleAndTextTuples, to_formatted_text
 from prompt_toolkit.history import InMemoryHistory
 from prompt_toolkit.input import Input
-from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.layout import (
     ConditionalContainer,
     DynamicContainer,
@@ -38,15 +36,17 @@ from prompt_toolkit.styles import Style as PtStyle
 from prompt_toolkit.widgets import Frame
 
 from mudwiz.client import panes
+from mudwiz.client.bindings import PAGE as PAGE
+from mudwiz.client.bindings import Bindings
 from mudwiz.client.completion import CommandCompleter
 from mudwiz.client.connection import Connection, parse_address
+from mudwiz.client.link import Link
 from mudwiz.client.model import Model
 from mudwiz.render.style import Style, wrap_words
 
 LOG_NARROWEST = 60  # the log sits beside the table only if it gets this many columns; else below it
 LOG_ENOUGH = 80  # columns the log can use: what the server words is broken at 80
 LOG_FEWEST = 4  # rows the log keeps under the table (more on taller terminals: a sixth of them)
-PAGE = 10
 STYLE = Style()
 PT_STYLE = PtStyle.from_dict({"status": "reverse", "separator": "fg:ansibrightblack", "frame.border": "ansicyan"})
 
@@ -60,7 +60,7 @@ JSON_ONLY = "! the client speaks JSON mode only; use telnet for ansi/ascii"
 NOT_CONNECTED = "! not connected: F5 reconnects"
 
 
-class ClientApp:
+class ClientApp(Link, Bindings):
     """One client: a model fed by a connection, shown and steered through a prompt_toolkit Application."""
 
     def __init__(self, address: str, input: Input | None = None, output: Output | None = None) -> None:
@@ -79,96 +79,6 @@ class ClientApp:
             layout=self._layout(), key_bindings=self._bindings(), style=PT_STYLE, full_screen=True,
             input=input, output=output, mouse_support=False,
         )
-
-    # ------------------------------------------------------------ running
-
-    def _start_connecting(self) -> None:
-        self.app.create_background_task(self.connect())
-
-    async def run_async(self) -> int:
-        try:
-            return await self.app.run_async(pre_run=self._start_connecting)
-        finally:
-            await self.connection.close()
-
-    async def connect(self) -> None:
-        """Connect (or reconnect), switch to JSON and, when the name is known, log in with it again."""
-        m = self.model
-        m.connection, m.reason, m.logged_in, m.question, m.taken_over = "connecting", "", False, None, False
-        self.refresh()
-        try:
-            await self.connection.open()
-        except (OSError, TimeoutError) as exc:
-            m.connection, m.reason = "disconnected", str(exc) or type(exc).__name__
-            m.note(STYLE.paint(f"! cannot connect to {m.address}: {m.reason} (F5 tries again)", "red", "bold"))
-            self.refresh()
-            return
-        m.connection, m.score, m.show_sheet = "connected", None, False
-        m.leave_table()
-        self.connection.send_line("/mode json")
-        if m.name:
-            self.connection.send_line(m.name)
-        self.refresh()
-
-    def refresh(self) -> None:
-        self.app.invalidate()
-
-    # ------------------------------------------------------------ the connection's callbacks
-
-    def on_message(self, message: dict[str, Any]) -> None:
-        """One message into the picture. One the client cannot read or draw (a field missing or of the wrong
-        kind) is skipped with a line in the log, the picture left as it was: it once stopped the reading for good
-        (or every redraw after it), with the status line still saying connected."""
-        saved = dict(vars(self.model))
-        try:
-            if self.answer_resume(message):
-                self.refresh()
-                return
-            self.model.apply(message)
-            if message["type"] == "error" and not self.model.logged_in:
-                self.model.name = None  # refused: the next line typed is a new try
-            self.drawn()
-        except Exception as exc:  # the server's mistake (or another server's), never the end of this client
-            vars(self.model).update(saved)
-            kind = str(message.get("type"))[:20]
-            self.model.note(STYLE.paint(f"a {kind!r} message from the server could not be read; skipped "
-                                        f"({type(exc).__name__}: {str(exc)[:60]})", "grey"))
-        self.refresh()
-
-    def drawn(self) -> None:
-        """Draw the panes once, so a message that leaves the picture undrawable is refused when it comes."""
-        self.table_lines()
-        panes.status_line(self.model, self.columns())
-        panes.sheet_lines(self.model)
-
-    def answer_resume(self, message: dict[str, Any]) -> bool:
-        """The server asks the resume code of the guest name this client had (F5 after a drop): give it, so
-        coming back takes one key. True when answered."""
-        m = self.model
-        if (message["type"] != "password" or message.get("prompt") != "Resume code" or m.logged_in
-                or not m.resume or not m.name or str(message.get("name", "")).lower() != m.name.lower()):
-            return False
-        self.connection.send_line(m.resume)
-        m.note(STYLE.paint(f"giving the resume code of {message['name']}", "grey"))
-        return True
-
-    def on_text(self, text: str) -> None:
-        if not self.model.logged_in and text.strip() not in ("What is your name?", "Resume code:", "Password:"):
-            self.model.note(STYLE.paint(STYLE.text(text), "grey"))
-            self.refresh()
-
-    def on_close(self, reason: str) -> None:
-        """The connection is gone: no question is open any more (the prompt read ``again>`` after a server
-        stopped), and F5 is offered, unless the name went to another connection: F5 would take it back."""
-        m = self.model
-        m.connection, m.reason, m.logged_in, m.question = "disconnected", reason, False, None
-        m.pending.clear()
-        m.rules_asked = None
-        if m.taken_over:
-            m.note(STYLE.paint(f"! {reason}: your name is in use on another connection now.", "red", "bold"))
-        else:
-            m.note(STYLE.paint(f"! {reason}. F5 reconnects (your seat is kept for a while).", "red", "bold"))
-        self.refresh()
 
     # ------------------------------------------------------------ input
 
@@ -307,112 +217,6 @@ class ClientApp:
         if m.show_sheet and m.sheet_message() is None and m.state is not None and self.connection.connected:
             self.send("/score")  # the reply opens it
             m.show_sheet = False
-
-    # ------------------------------------------------------------ key bindings
-
-    def _bindings(self) -> KeyBindings:
-        kb = KeyBindings()
-        replaying = Condition(lambda: self.model.replay is not None and not self.buffer.text)
-        empty = Condition(lambda: not self.buffer.text) & ~replaying
-        picking = Condition(lambda: self.model.picking is not None)
-        forms = Condition(lambda: len(self.model.choice_forms()) > 1)
-        self._replay_keys(kb, replaying)
-
-        @kb.add("left", filter=empty)
-        def _left(event: KeyPressEvent) -> None:
-            self.model.move(-1)
-
-        @kb.add("right", filter=empty)
-        def _right(event: KeyPressEvent) -> None:
-            self.model.move(1)
-
-        @kb.add("up", filter=empty & forms)  # otherwise Up/Down stay the input history
-        def _form_up(event: KeyPressEvent) -> None:
-            self.model.cycle_form(-1)
-
-        @kb.add("down", filter=empty & forms)
-        def _form_down(event: KeyPressEvent) -> None:
-            self.model.cycle_form(1)
-
-        @kb.add("home", filter=empty)
-        def _home(event: KeyPressEvent) -> None:
-            self.model.home()
-
-        @kb.add("end", filter=empty)
-        def _end(event: KeyPressEvent) -> None:
-            self.model.home(last=True)
-
-        @kb.add("space", filter=empty & picking)
-        def _mark(event: KeyPressEvent) -> None:
-            self.model.toggle_mark()
-
-        @kb.add("f1")
-        def _keys(event: KeyPressEvent) -> None:
-            self.toggle_help()
-
-        @kb.add("f2")
-        def _sheet(event: KeyPressEvent) -> None:
-            self.toggle_sheet()
-
-        @kb.add("f5")
-        def _reconnect(event: KeyPressEvent) -> None:
-            if self.model.connection == "disconnected":
-                self.app.create_background_task(self.connect())
-
-        @kb.add("pageup")
-        def _back(event: KeyPressEvent) -> None:
-            self.scroll(-PAGE)
-
-        @kb.add("pagedown")
-        def _forward(event: KeyPressEvent) -> None:
-            self.scroll(PAGE)
-
-        @kb.add("c-d", filter=Condition(lambda: not self.buffer.text))
-        @kb.add("f10")
-        @kb.add("c-c")
-        def _quit(event: KeyPressEvent) -> None:
-            event.app.exit(result=0)
-
-        return kb
-
-    def _replay_keys(self, kb: KeyBindings, replaying: Condition) -> None:
-        """A replay's keys, while one is shown and the input line is empty: Left/Right a step, Home/End the
-        deal and the last step, Esc or q back to the table or the lobby."""
-
-        def moved(backwards: bool) -> None:
-            replay = self.model.replay
-            wanted = replay.wanted(backwards) if replay is not None else None
-            if replay is not None and wanted is not None and self.connection.connected:
-                self.model.sent(self.connection.request(f"/replay {replay.id} {wanted}"), "/replay")
-
-        @kb.add("left", filter=replaying)
-        def _back(event: KeyPressEvent) -> None:
-            if self.model.replay is not None:
-                self.model.replay.step(-1)
-                moved(backwards=True)
-
-        @kb.add("right", filter=replaying)
-        def _on(event: KeyPressEvent) -> None:
-            if self.model.replay is not None:
-                self.model.replay.step(1)
-                moved(backwards=False)
-
-        @kb.add("home", filter=replaying)
-        def _deal(event: KeyPressEvent) -> None:
-            if self.model.replay is not None:
-                self.model.replay.jump(last=False)
-                moved(backwards=False)
-
-        @kb.add("end", filter=replaying)
-        def _last(event: KeyPressEvent) -> None:
-            if self.model.replay is not None:
-                self.model.replay.jump(last=True)
-                moved(backwards=True)
-
-        @kb.add("escape", filter=replaying, eager=True)
-        @kb.add("q", filter=replaying)
-        def _leave(event: KeyPressEvent) -> None:
-            self.model.leave_replay()
 
     # ------------------------------------------------------------ layout
 

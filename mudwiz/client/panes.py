@@ -1,5 +1,6 @@
 """The text of the client's panes, as ANSI lines (``Style`` from the server's renderers, shown via
-prompt_toolkit's ``ANSI``): the table, the status line, the score sheet and the key help.
+prompt_toolkit's ``ANSI``): the table here; the status line and the Enter hint in ``hints``, the score sheet and
+the key help in ``overlays`` (both still importable from here).
 
 Every function takes the width it may use, because the layout reflows with the terminal: a pane never
 relies on 80 columns, it drops optional columns and wraps segments and cards instead.
@@ -12,22 +13,31 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from mudwiz.cards import SUIT_NAMES
-from mudwiz.client.events import STYLE, message_lines, renderer, revealed, seconds_of, tighten
+from mudwiz.client.events import STYLE, message_lines, revealed, seconds_of, tighten
 from mudwiz.client.games import client_part
+from mudwiz.client.hints import asked as asked
+from mudwiz.client.hints import awaited, hint_lines
+from mudwiz.client.hints import connection_words as connection_words
+from mudwiz.client.hints import enter_hint as enter_hint
+from mudwiz.client.hints import status_line as status_line
 from mudwiz.client.model import Model, card_of
+from mudwiz.client.overlays import KEYS as KEYS
+from mudwiz.client.overlays import generic_sheet as generic_sheet
+from mudwiz.client.overlays import help_lines as help_lines
+from mudwiz.client.overlays import key_lines as key_lines
+from mudwiz.client.overlays import keys as keys
+from mudwiz.client.overlays import sheet_lines as sheet_lines
+from mudwiz.client.paint import card, cut, cut_ansi, rule
+from mudwiz.client.paint import rjust as rjust
+from mudwiz.client.paint import suit as suit
 from mudwiz.client.replaying import Replay
-from mudwiz.games import available, plugin, plugins
+from mudwiz.games import available
 from mudwiz.games.base import Phase
 from mudwiz.render.ansi import Presenter, draw, replay_move
 from mudwiz.render.common import flow, trick_order
-from mudwiz.render.reflow import reflow
 from mudwiz.render.style import (
-    SUIT_COLOUR,
     cell_width,
     pad,
-    strip_ansi,
-    truncate,
     visible_len,
     wrap_cards,
     wrap_words,
@@ -35,55 +45,6 @@ from mudwiz.render.style import (
 
 NARROWEST = 50  # the table pane beside the log is never narrower: hints and the hand need the room
 REPLAY_WIDTH = 81  # a replay's step is the server's 80-column table view
-KEYS = [  # the Left/Right/Home/End/Enter/Space bindings act only while the input line is empty
-    ("Left / Right", "move through your playable cards or legal bids"),
-    ("Up / Down", "the colour a spell names (MAHALITO, ...); else input history"),
-    ("Home / End", "first / last choice"),
-    ("Enter", "send the selected move (or /ok, /start)"),
-    ("Tab", "complete commands, legal moves, cards, names"),
-    ("PageUp / PageDown", "scroll the log (this pane while it is open)"),
-    ("F1", "this help: the keys and your game's rules"),
-    ("F2", "the score sheet"),
-    ("F5", "reconnect after a drop (logs in again as you)"),
-    ("Ctrl-D / F10", "quit"),
-    ("In a replay", "Left/Right step, Home/End first/last step, Esc or q leaves"),
-]
-
-
-def keys() -> list[tuple[str, str]]:
-    """The keys and what they do: ``KEYS``, with the keys the games here bring (their plugins' ``keys``) after
-    Enter."""
-    at = next(i for i, (key, _) in enumerate(KEYS) if key == "Enter") + 1
-    own = [pair for found in plugins().values() for pair in found.keys]
-    return [*KEYS[:at], *own, *KEYS[at:]]
-
-
-def suit(letter: str | None, game: str = "") -> str:
-    """A suit or colour letter as its painted name, in the game's own words (Tiltowait's G is gold)."""
-    if letter is None:
-        return "none"
-    name = getattr(renderer(game), "COLOUR_NAMES", SUIT_NAMES).get(letter, letter)
-    return STYLE.paint(name, "yellow" if name == "gold" else SUIT_COLOUR.get(letter, "white"), "bold")
-
-
-def card(code: str, marked: bool = False, game: str | None = None) -> str:
-    """A card as the game's renderer paints it (its own ``card`` when it has one), else ``Style.card``."""
-    painter = getattr(renderer(game), "card", None)
-    return painter(STYLE, code, marked) if callable(painter) else STYLE.card(code, marked)
-
-
-def rule(title: str, width: int) -> str:
-    """A pane's title bar; the title is shortened rather than run past the pane's edge."""
-    return STYLE.rule(cut(title, max(1, width - 4)), width)
-
-
-def rjust(text: str, width: int) -> str:
-    return " " * max(0, width - visible_len(text)) + text
-
-
-def cut(text: str, width: int) -> str:
-    """Shorten plain text to ``width`` terminal cells, marking the cut."""
-    return text if cell_width(text) <= width else pad(truncate(text, width - 1), width - 1) + "~"
 
 
 # ---------------------------------------------------------------- the players' table
@@ -119,16 +80,6 @@ def _field(key: str, player: dict[str, Any]) -> str:
     """A player's plain field as a column shows it: blank for None."""
     value = player.get(key)
     return "" if value is None else str(value)
-
-
-def awaited(state: dict[str, Any]) -> list[str] | None:
-    """At a round's end, the people the next round waits for (``/ok`` not yet typed; bots and dropped players are
-    never waited for); None outside a round's end or from a server that does not say who confirmed."""
-    if state.get("phase") != Phase.ROUNDEND or state.get("confirmed") is None:
-        return None
-    done = set(state["confirmed"])
-    return [p["name"] for p in state.get("players", []) if not p.get("bot") and not p.get("away")
-            and p["name"] not in done]
 
 
 def confirm_lines(state: dict[str, Any], width: int) -> list[str]:
@@ -336,36 +287,6 @@ def choice_lines(model: Model, width: int) -> list[str]:
     return wrap_cards(items, width=max(8, width), indent=1)
 
 
-def enter_hint(model: Model, width: int) -> str:
-    """What Enter on an empty line would do, so a player never has to guess; a colour a spell names is spelled
-    out (Tiltowait's G is gold), and the keys that change the choice are named. Where that is too long the keys,
-    then the colour's name go; the command itself is never cut (``hint_lines`` breaks it if it must)."""
-    command = model.enter_command()
-    if model.picking:
-        need = model.pick_count() - len(model.marked)
-        if need > 0:
-            return STYLE.paint(f" Space chooses a card to {model.picking} ({need} more)", "yellow")
-    if command is None:
-        return ""
-    game = (model.state or {}).get("game", "")
-    words = [w for w in command.split() if w not in model.calls()]
-    move, colour = len(model.choices()) > 1, len(model.choice_forms()) > 1
-    named = f" ({suit(words[-1].upper(), game)})" if colour and len(words[-1]) == 1 else ""
-    keys = ("  (Left/Right: card, Up/Down: colour)" if move and colour else "  (Up/Down: colour)" if colour else
-            "  (Left/Right to change)" if move else "")
-    hint = STYLE.paint(" Enter sends ", "grey") + STYLE.bold(command)
-    for more in (named + STYLE.paint(keys, "grey"), named, ""):
-        if visible_len(hint + more) <= width:
-            return hint + more
-    return hint
-
-
-def hint_lines(model: Model, width: int) -> list[str]:
-    """The Enter line, broken between words only on a pane too narrow for the move itself."""
-    hint = enter_hint(model, width)
-    return wrap_words(hint, width) if hint else []
-
-
 # ---------------------------------------------------------------- the panes
 
 
@@ -460,134 +381,3 @@ def fit(lines: list[str], height: int | None, keep: int = 0) -> list[str]:
     more = STYLE.paint(f" ... {len(head) - room + 1} more lines: a taller window shows them", "grey")
     return [*head[:room - 1], more, *tail]
 
-
-def cut_ansi(line: str, width: int) -> str:
-    """A painted line no wider than ``width`` (its paint dropped only if it had to be cut)."""
-    return line if visible_len(line) <= width else cut(strip_ansi(line), width)
-
-
-def asked(model: Model) -> str:
-    """What the player is asked to do now, in a few words (the status line's last part)."""
-    state = model.state
-    if model.question:  # a password asked at login, or for /register or /password once logged in
-        return f"type your {model.question.lower()}"
-    if not model.logged_in:
-        return "type your name"
-    if model.replay is not None:
-        return "replay: Left/Right step, Esc leaves"
-    if state is None:
-        return "lobby: /new GAME or /join N"
-    legal = model.legal
-    phase = state.get("phase")
-    if phase == Phase.WAITING:
-        return "Enter starts the game" if "/start" in legal else "waiting for the host to /start"
-    if model.game_over():
-        return "game over" + ("; type /start for a new game" if "/start" in legal else "")
-    if "/ok" in legal and len(legal) == 1:
-        return "round over: Enter (/ok) for the next round"
-    if awaited(state):
-        return "waiting for /ok from " + ", ".join(STYLE.text(n) for n in awaited(state) or [])
-    moves = [c for c in legal if c not in ("/ok", "/start")]
-    if moves:
-        verb = moves[0].split()[0].removeprefix("/")
-        found = plugin(state.get("game"))
-        prompts = {"play": "play a card", **(found.prompts if found is not None else {})}
-        return f"YOUR TURN: {prompts.get(verb, verb).format(count=model.pick_count())}"
-    waiting = state.get("waiting") or []
-    if waiting:
-        return "waiting for " + ", ".join(STYLE.text(n) for n in waiting)
-    return phase or ""
-
-
-def connection_words(model: Model) -> list[str]:
-    """The status line's connection part, longest first: a narrow line takes shorter words rather than losing
-    what it asks of you. After a takeover (the name logged in on another connection) F5 is not offered: it
-    would take the name back from that connection."""
-    if model.connection == "connected":
-        return [STYLE.paint("connected", "green")]
-    if model.connection == "connecting":
-        return [STYLE.paint("connecting", "yellow")]
-    if model.taken_over:
-        words = ["DISCONNECTED: your name logged in on another connection", "DISCONNECTED: logged in elsewhere",
-                 "DISCONNECTED"]
-    else:
-        words = [f"DISCONNECTED ({model.reason}) - F5 reconnects", "DISCONNECTED - F5 reconnects", "OFFLINE: F5"]
-    return [STYLE.paint(w, "red", "bold") for w in words]
-
-
-def status_line(model: Model, width: int = 200) -> str:
-    """Connection, who and where, whose turn, what you are asked; when narrow, the least needed parts go first,
-    then the connection is said in fewer words."""
-    conns = connection_words(model)
-    who = f"{STYLE.text(model.name)}@{model.address}" if model.name else model.address
-    state = model.state or {}
-    where = f"table {state.get('table')} {state.get('game')} {state.get('status')}" if state else ""
-    turn = f"turn: {STYLE.text(state['turn'])}" if state.get("turn") else ""
-    parts = {"conn": conns[0], "who": who, "where": where, "turn": turn, "asked": STYLE.bold(asked(model))}
-
-    def line() -> str:
-        return " " + " | ".join(p for p in parts.values() if p)
-
-    for drop in ("who", "turn", "where"):
-        if visible_len(line()) <= width:
-            break
-        parts[drop] = ""
-    for conn in conns[1:]:
-        if visible_len(line()) <= width:
-            break
-        parts["conn"] = conn
-    return cut_ansi(line(), width)
-
-
-def sheet_lines(model: Model) -> list[str]:
-    """The score sheet pop-up: the game's own renderer's sheet when there is one, else a generic one."""
-    message = model.sheet_message()
-    if message is None:
-        return [" No score sheet yet: sit at a table (F2 again closes this)."]
-    module = renderer(message.get("game"))
-    if module is not None and hasattr(module, "score_sheet"):
-        try:
-            return list(module.score_sheet(message, STYLE))
-        except Exception:  # a renderer for another version of the message: use the generic sheet
-            pass
-    return generic_sheet(message)
-
-
-def generic_sheet(message: dict[str, Any]) -> list[str]:
-    names = [p["name"] for p in message.get("players", [])]
-    lines = [STYLE.rule("Score sheet", 12 + 12 * len(names)),
-             "  rnd  " + "".join(pad(cut(STYLE.text(n), 11), 12) for n in names)]
-    for entry in message.get("sheet", []):
-        by_name = {r["player"]: r for r in entry.get("results", [])}
-        cells = []
-        for n in names:
-            r = by_name.get(n, {})
-            text = f"{r.get('score', '')}({r.get('delta', 0):+d})" if r else "-"
-            cells.append(pad(STYLE.paint(text, "green" if r.get("delta", 0) > 0 else "red"), 12))
-        lines.append(f"  {entry.get('round', '?'):>3}  " + "".join(cells))
-    if not message.get("sheet"):
-        lines.append("  (no round scored yet)")
-    return lines
-
-
-def key_lines(width: int = 200) -> list[str]:
-    """The keys and what they do, broken between words under the description (cut, they lost their ends)."""
-    lines = [part for k, v in keys() for part in wrap_words(f" {pad(STYLE.bold(k), 18)} {v}", width, indent=20)]
-    note = " Left/Right/Home/End/Enter/Space act when the input line is empty."
-    return lines + [STYLE.paint(part, "grey") for part in wrap_words(note, width, indent=1)]
-
-
-
-
-def help_lines(model: Model, width: int) -> list[str]:
-    """F1's pane: the keys, then the rules of your table's game as the server words them (``/rules``)."""
-    lines = key_lines(width)
-    game = (model.state or {}).get("game")
-    if game is None:
-        return [*lines, "", STYLE.paint(" At a table F1 shows its game's rules here too (/rules GAME asks).", "grey")]
-    if model.rules_asked == game:
-        return [*lines, "", STYLE.paint(f" (asking the server for the rules of {game}...)", "grey")]
-    if not model.rules.get(game):
-        return [*lines, "", STYLE.paint(f" (this server sends no rules of {game}: the keys only)", "grey")]
-    lines += ["", rule(f"The rules of {game.capitalize()}", width)]
-    return lines + reflow(model.rules[game], width, STYLE.text, margin=1)  # a column in from the pane's edge
