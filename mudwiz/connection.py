@@ -21,7 +21,7 @@ from twisted.internet import defer
 from twisted.logger import Logger
 from twisted.python.failure import Failure
 
-from mudwiz import envelope
+from mudwiz import __version__, envelope
 from mudwiz.commands import catalogue, dispatch, is_sysop, pre_login
 from mudwiz.envelope import request_id_of
 from mudwiz.errors import BadCommand, MudwizError
@@ -368,9 +368,11 @@ class Connection:
         """The welcome; a guest's carries their resume code, shown to them alone and never logged."""
         code = self.lobby.resume_code(self.session)
         catalogued = catalogue(is_sysop(self.lobby, self.session))
-        self.session.deliver({"type": "welcome", "name": self.session.name, "resume": code, **catalogued})
+        self.session.deliver({"type": "welcome", "name": self.session.name, "resume": code, "version": __version__,
+                              **catalogued})
         if self.session.mode != "json":
-            self.session.notice(f"Welcome, {self.session.name}! /help lists the commands; /tables the tables.")
+            self.session.notice(f"Welcome, {self.session.name}! (mudwiz {__version__}) /help lists the commands;"
+                                " /tables the tables.")
             if code is not None:
                 self.session.notice(f"Your resume code is {code}: type it if you are asked for it after a drop.")
 

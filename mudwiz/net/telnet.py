@@ -40,6 +40,7 @@ from twisted.internet.protocol import Protocol, connectionDone
 from twisted.logger import Logger
 from twisted.python.failure import Failure
 
+from mudwiz import __version__
 from mudwiz.games import available
 from mudwiz.net import terminal
 from mudwiz.net.charmode import CharacterMode
@@ -340,7 +341,7 @@ class TelnetLines(LineProtocol, TelnetProtocol):
 
 
 MSSP_FIXED: dict[str, str] = {
-    "CODEBASE": "mudwiz", "FAMILY": "Custom", "GENRE": "None", "GAMEPLAY": "Player versus Player",
+    "CODEBASE": f"mudwiz {__version__}", "FAMILY": "Custom", "GENRE": "None", "GAMEPLAY": "Player versus Player",
     "GAMESYSTEM": "Custom", "STATUS": "Live", "LANGUAGE": "English", "CRAWL DELAY": "-1", "MINIMUM AGE": "0",
     "ANSI": "1", "UTF-8": "1", "VT100": "0", "XTERM 256 COLORS": "0", "XTERM TRUE COLORS": "0", "MCCP": "1",
     "MSP": "0", "MXP": "0", "PUEBLO": "0", "MSDP": "0", "GMCP": "1", "SSL": "0", "PAY TO PLAY": "0",

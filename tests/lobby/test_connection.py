@@ -7,6 +7,7 @@ Real lobby, tables, engines and renderers throughout; only the bytes' way to a s
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from outbox import Outbox
@@ -15,6 +16,7 @@ from twisted.internet.address import IPv4Address
 from twisted.internet.task import Clock
 from twisted.internet.testing import StringTransport
 
+import mudwiz
 from mudwiz.connection import MAX_LINE, NAME_PROMPT, Connection
 from mudwiz.lobby import Lobby
 from mudwiz.net.limits import ConnectionCounter, Limits
@@ -43,9 +45,19 @@ def test_the_motd_and_the_prompt_then_a_name_logs_in() -> None:
     said = outbox.take()
     assert connection.logged_in and connection.lobby.users["alice"] is connection.session
     first, code, third, *_ = said.split("\n")
-    assert "* Welcome, alice! /help lists the commands" in first and "Online (1)" in third  # then the lobby
+    assert f"* Welcome, alice! (mudwiz {mudwiz.__version__}) /help lists the commands" in first  # and the version
+    assert "Online (1)" in third  # then the lobby
     assert f"* Your resume code is {connection.lobby.resume_codes['alice']}: type it" in code  # a guest's
     assert NAME_PROMPT not in said
+
+
+def test_the_welcome_shows_the_version_within_80_columns_for_the_longest_name() -> None:
+    connection, outbox = connected()
+    outbox.take()
+    connection.receive("Sixteen_letters_")
+    said = outbox.take()
+    assert connection.logged_in and f"mudwiz {mudwiz.__version__}" in said
+    assert all(len(re.sub(r"\x1b\[[0-9;]*m", "", line)) <= 80 for line in said.split("\n")), said
 
 
 def test_a_bad_name_is_refused_with_the_reason_and_the_prompt_again() -> None:
@@ -71,6 +83,7 @@ def test_mode_json_before_the_name_makes_every_reply_a_json_line_of_its_own() ->
     connection.receive("jason")
     replies = outbox.json_lines()
     assert replies[0]["type"] == "welcome" and replies[0]["name"] == "jason"
+    assert replies[0]["version"] == mudwiz.__version__
     connection.receive("x y")  # chat now, not a name
     assert all(m["type"] != "welcome" for m in outbox.json_lines())
 

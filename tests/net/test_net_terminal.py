@@ -13,6 +13,7 @@ from twisted.internet.address import IPv4Address, IPv6Address
 from twisted.internet.task import Clock
 from twisted.internet.testing import StringTransport
 
+import mudwiz
 from mudwiz.lobby import Lobby
 from mudwiz.net import terminal
 from mudwiz.net.lines import MAX_BACKLOG, LineProtocol
@@ -370,7 +371,7 @@ def test_mssp_toggled_on_and_off_is_answered_three_times_and_oob_output_counts_t
     lines, transport = telnet_protocol()
     feed = lines.transport.dataReceived  # type: ignore[union-attr]
     feed(b"toggler\r\n" + b"\xff\xfd\x46\xff\xfe\x46" * 100)  # DO MSSP, DONT MSSP, a hundred times
-    assert transport.value().count(b"\x01CODEBASE\x02mudwiz") == 3
+    assert transport.value().count(f"\x01CODEBASE\x02mudwiz {mudwiz.__version__}\x01".encode()) == 3
     feed(b"\xff\xfd\xc9")  # DO GMCP
     transport.producer.pauseProducing()  # the peer reads nothing
     for _ in range(MAX_BACKLOG // 1000 + 1):

@@ -32,6 +32,8 @@ from wire import (
     running_server,
 )
 
+import mudwiz
+
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 
 
@@ -216,7 +218,7 @@ def test_mssp_answers_a_crawler_with_the_server_s_status(server: tuple[str, int]
         crawler.send("crawler_x")
         crawler.read_until(b"Welcome, crawler_x")
         variables = mssp_variables(crawler)
-        assert variables["NAME"] == ["mudwiz"] and variables["CODEBASE"] == ["mudwiz"]
+        assert variables["NAME"] == ["mudwiz"] and variables["CODEBASE"] == [f"mudwiz {mudwiz.__version__}"]
         assert int(variables["PLAYERS"][0]) >= 1 and int(variables["UPTIME"][0]) > 1_600_000_000
         assert variables["PORT"] == [str(server[1])]  # not the raw port: it speaks no telnet, so no MSSP
         assert {"wizard", "witches", "tiltowait"} <= set(variables["GAMES"])
