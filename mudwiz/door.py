@@ -11,8 +11,9 @@ A server that refuses the caller, cannot be reached or goes away mid-session (ki
 line, with a key to press to return to the BBS, and the door exits 1; a caller's own ``/quit`` exits 0.
 
 A door must not outlive the caller's time on the BBS: ``TimeLeft`` warns them at 5 minutes, 1 and 10 seconds, and at
-zero the door leaves the table (``/leave``, so a bot takes the seat at once rather than after the grace
-period), quits, and exits. ``MUDWIZ_DOOR_MINUTE`` (seconds in a minute, 60) exists so tests need not wait.
+zero the door says goodbye (``/bye``: it leaves the table or stops watching, so a bot takes the seat at once
+rather than after the grace period, and quits; in the lobby it just quits, with no error), and exits.
+``MUDWIZ_DOOR_MINUTE`` (seconds in a minute, 60) exists so tests need not wait.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ KEY_WAIT = 60.0  # seconds the door waits for a key before it returns to the BBS
 COLUMNS = 80  # what a door draws for: BBS terminals are 80 columns; DOOR.SYS says only the rows
 DEFAULT_ROWS = 24
 MAX_DROP_FILE = 64 * 1024  # bytes: a drop file is some 50 short lines
-GOODBYE_WAIT = 5.0  # seconds the server has to say goodbye after /quit
+GOODBYE_WAIT = 5.0  # seconds the server has to say goodbye after /bye
 
 
 class DoorError(Exception):
@@ -311,10 +312,10 @@ def pass_on(data: bytes, stdout: int) -> bool:
 
 
 def time_up(sock: socket.socket, stdout: int) -> None:
-    """Leave the table and quit (Ctrl-U first: whatever was half typed is not sent with them), then show what
-    the server says until it closes, a few seconds at most."""
-    os.write(stdout, b"\r\n*** Your BBS time is up: leaving the table. ***\r\n")
-    sock.sendall(b"\x15/leave\r/quit\r")
+    """Say ``/bye``: leave the table or stop watching, if at one, and quit (Ctrl-U first: whatever was half typed
+    is not sent with it), then show what the server says until it closes, a few seconds at most."""
+    os.write(stdout, b"\r\n*** Your BBS time is up: goodbye. ***\r\n")
+    sock.sendall(b"\x15/bye\r")
     deadline = time.monotonic() + GOODBYE_WAIT
     while (left := deadline - time.monotonic()) > 0:
         ready, _, _ = select.select([sock], [], [], left)

@@ -1,4 +1,4 @@
-"""The lobby's commands: who is here, the tables, talk, /ignore, /mode and /quit."""
+"""The lobby's commands: who is here, the tables, talk, /ignore, /mode, /quit and /bye."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from mudwiz.commands.registry import Kind, Route, Scope, command
 from mudwiz.errors import BadCommand
 from mudwiz.lobby import WHO_PAGE, Lobby
 from mudwiz.session import CHARSET_MODES, MODES, Session
+from mudwiz.table import table_of
 
 
 def who_message(lobby: Lobby, start: str = "") -> dict[str, Any]:
@@ -113,5 +114,19 @@ def _mode(lobby: Lobby, session: Session, arg: str) -> str | None:
 @command("quit", "/quit", "disconnect (a running game keeps your seat for a while)",
          scope=Scope.PRE_LOGIN, kind=Kind.LOBBY, place=8, route=Route.HOME)
 def _quit(lobby: Lobby, session: Session, arg: str) -> str | None:
+    session.close()
+    return "bye"
+
+
+@command("bye", "/bye", "leave your table (a bot takes your seat) or stop watching, and disconnect",
+         scope=Scope.LOBBY, kind=Kind.LOBBY, place=10, route=Route.HOME)
+def _bye(lobby: Lobby, session: Session, arg: str) -> str | None:
+    """A clean goodbye from wherever the user is (the BBS door's when the caller's time is up, docs/bbs.md):
+    left at once as ``/leave`` leaves, not held for the grace period a dropped connection gets, and no error in
+    the lobby, where there is no table to leave."""
+    table = table_of(session)
+    if table is not None:
+        session.notice(table.leave(session))
+        lobby.seeking.left(session, table)  # as /leave: a match counting down is called off
     session.close()
     return "bye"

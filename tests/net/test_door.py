@@ -89,9 +89,9 @@ def test_a_door32_caller_plays_is_warned_and_leaves_the_table_cleanly_when_time_
         caller.read_until(b"*** 5 minutes of your BBS time left ***")
         caller.read_until(b"*** 1 minute of your BBS time left ***")
         caller.read_until(b"*** 10 seconds of your BBS time left ***")
-        caller.read_until(b"*** Your BBS time is up: leaving the table. ***")
-        caller.read_until(b"you leave table 1")  # the server's answers to the door's /leave and /quit
-        caller.read_until(b"bye")
+        up = caller.read_until(b"*** Your BBS time is up: goodbye. ***").index(b"goodbye. ***") + 12
+        caller.read_until(b"you leave table 1", since=up)  # the server's answers to the door's /bye
+        caller.read_until(b"bye", since=up)
         assert caller.proc.wait(timeout=15) == 0
         ann.wait_for(lambda m: m["type"] == "notice" and m["text"] == "Door_Lee@door has left.")
         ann.request("/tables")
@@ -109,6 +109,24 @@ def test_a_door32_caller_plays_is_warned_and_leaves_the_table_cleanly_when_time_
     finally:
         caller.close()
         ann.close()
+
+
+def test_time_up_in_the_lobby_is_a_goodbye_with_no_error_line(rlogin_server, tmp_path) -> None:
+    """The door typed /leave then /quit: in the lobby the caller's last sight was ``! you are not at a table``."""
+    caller = door32_caller(tmp_path, rlogin_server[1], "Idler", minute="0.5")  # 6 minutes of 0.5 s: out at 3 s
+    try:
+        caller.read_until(b"Welcome, Idler@door!")
+        up = caller.read_until(b"*** Your BBS time is up: goodbye. ***").index(b"goodbye. ***") + 12
+        caller.read_until(b"bye", since=up)  # the server's answer to the door's /bye
+        assert caller.proc.wait(timeout=15) == 0
+        text = ANSI.sub("", caller.output.decode("cp437"))
+        after = text[text.index("Your BBS time is up"):]
+        assert not any(line.startswith("! ") for line in text.split("\r\n")), after  # an error line
+        assert "not at a table" not in text, after
+        assert "leave" not in after  # nothing said of a table
+        assert b"Press any key" not in caller.output
+    finally:
+        caller.close()
 
 
 def test_a_door_sys_caller_without_graphics_gets_plain_ascii_and_only_the_warning_still_ahead(
