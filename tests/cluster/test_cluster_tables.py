@@ -207,6 +207,9 @@ def test_a_dropped_visitor_comes_back_on_any_node_to_the_same_seat(
             ann.wait_for(lambda m: m["type"] == "notice" and "Bob has lost the connection" in m["text"], since=seen)
             held = eventually(lambda: listed(ann, table), "the table is listed")
             assert "Bob" in held["players"]
+            # the node logged in at may hear of the drop a moment after the host told Ann: until then Bob is
+            # "already connected" there (on another node)
+            eventually(lambda at=address: first_answer(at, "bob")["type"] == "password", "the node asks Bob's code")
             with pytest.raises(RuntimeError, match="wrong resume code for Bob"):  # a guest's held name is proved
                 JsonClient(address, "bob", password="222-333-444")
             bob = JsonClient(address, "bob", password=code)
