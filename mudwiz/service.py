@@ -37,9 +37,9 @@ from mudwiz.connection import LOGIN_TIMEOUT
 from mudwiz.directories import join_cluster
 from mudwiz.games import available, game_class
 from mudwiz.lobby import ARRIVAL_BURST, ARRIVAL_RATE, PRESENCE_CROWD, Lobby, MeetingSettings, PresenceLimits
-from mudwiz.lobby.friends import friend_limits
+from mudwiz.lobby.friends import FriendLimits
 from mudwiz.lobby.seeking import SeekSettings
-from mudwiz.lobby.talk import talk_limits
+from mudwiz.lobby.talk import TalkLimits
 from mudwiz.net.limits import ConnectionCounter, Limits, raise_fd_limit
 from mudwiz.net.polling import TURN_SOCKETS, cap_turns, lean_turns
 from mudwiz.net.raw import RawFactory
@@ -51,6 +51,7 @@ from mudwiz.node import node_name
 from mudwiz.outflow import Outflow, install
 from mudwiz.ratings import RatingBoard, rate_game
 from mudwiz.restore import read_held, restore_tables, resume_code_of
+from mudwiz.settings import from_environ
 from mudwiz.slices import Sliced
 from mudwiz.store import FILENAME, GameRecord, SQLiteStore, Store, StoreError, open_database, open_store
 from mudwiz.sysops import Farewell, Sysops
@@ -333,8 +334,9 @@ def makeService(
             crowd=int(os.environ.get("MUDWIZ_PRESENCE_CROWD", PRESENCE_CROWD)),
         ),
         records=records,
-        meeting=MeetingSettings(talk=talk_limits(), seeks=SeekSettings.from_env(os.environ),
-                                friends=friend_limits(os.environ)),
+        meeting=MeetingSettings(talk=from_environ(TalkLimits, os.environ),
+                                seeks=from_environ(SeekSettings, os.environ),
+                                friends=from_environ(FriendLimits, os.environ)),
         seed=int(os.environ["MUDWIZ_SEED"]) if os.environ.get("MUDWIZ_SEED") else None,
     )
     lobby.accounts = accounts

@@ -9,7 +9,7 @@ registered name has anything kept: a guest's name is the next guest's.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,6 +20,7 @@ from mudwiz.errors import BadCommand
 from mudwiz.lobby.people import People
 from mudwiz.meeting.presence import notify_fanout, online_of
 from mudwiz.session import Session
+from mudwiz.settings import env
 from mudwiz.store import Store, StoreError
 from mudwiz.store.base import ListFull, Message, Profile
 from mudwiz.usertext import spoken
@@ -37,11 +38,11 @@ PLAN_WIDTH = 76  # characters of one line of a /plan: a row of 80 with /finger's
 class FriendLimits:
     """How long each kept list may grow (docs/operations.md names their variables)."""
 
-    notify: int = NOTIFY_MAX
-    box: int = MESSAGE_BOX
-    message: int = MESSAGE_LENGTH
-    plan_lines: int = PLAN_LINES
-    plan_width: int = PLAN_WIDTH
+    notify: int = env("MUDWIZ_NOTIFY_MAX", NOTIFY_MAX)
+    box: int = env("MUDWIZ_MESSAGE_BOX", MESSAGE_BOX)
+    message: int = env("MUDWIZ_MESSAGE_LENGTH", MESSAGE_LENGTH)
+    plan_lines: int = env("MUDWIZ_PLAN_LINES", PLAN_LINES)
+    plan_width: int = env("MUDWIZ_PLAN_WIDTH", PLAN_WIDTH)
 
 
 DEFAULT_FRIEND_LIMITS = FriendLimits()
@@ -219,12 +220,3 @@ class Friends:
 
     def clear_plan(self, session: Session) -> None:
         self.kept(session, "a plan").set_plan(session.name, [])
-
-
-def friend_limits(environ: Mapping[str, str]) -> FriendLimits:
-    """The limits as the server's settings give them (``MUDWIZ_NOTIFY_MAX`` and the rest), else the defaults."""
-    return FriendLimits(notify=int(environ.get("MUDWIZ_NOTIFY_MAX", NOTIFY_MAX)),
-                        box=int(environ.get("MUDWIZ_MESSAGE_BOX", MESSAGE_BOX)),
-                        message=int(environ.get("MUDWIZ_MESSAGE_LENGTH", MESSAGE_LENGTH)),
-                        plan_lines=int(environ.get("MUDWIZ_PLAN_LINES", PLAN_LINES)),
-                        plan_width=int(environ.get("MUDWIZ_PLAN_WIDTH", PLAN_WIDTH)))

@@ -18,6 +18,7 @@ from mudwiz.lobby.matching import Matches
 from mudwiz.meeting.seeks import Match, Seek, SeekBook, SeekPlaced, SeekWithdrawn
 from mudwiz.meeting.seekwire import Typed, seek_dict, seek_of, typed_of
 from mudwiz.session import Session
+from mudwiz.settings import env
 from mudwiz.table.options import TableOptions
 
 if TYPE_CHECKING:
@@ -36,14 +37,9 @@ Answer = dict[str, Any]
 class SeekSettings:
     """The limits of seeking, read once at start (docs/operations.md)."""
 
-    bots_after: float = SEEK_BOTS
-    countdown: float = COUNTDOWN
-    max_open: int = MAX_SEEKS
-
-    @classmethod
-    def from_env(cls, env: Mapping[str, str]) -> SeekSettings:
-        return cls(float(env.get("MUDWIZ_SEEK_BOTS", SEEK_BOTS)), float(env.get("MUDWIZ_SEEK_COUNTDOWN", COUNTDOWN)),
-                   int(env.get("MUDWIZ_MAX_SEEKS", MAX_SEEKS)))
+    bots_after: float = env("MUDWIZ_SEEK_BOTS", SEEK_BOTS)
+    countdown: float = env("MUDWIZ_SEEK_COUNTDOWN", COUNTDOWN)
+    max_open: int = env("MUDWIZ_MAX_SEEKS", MAX_SEEKS)
 
 
 DEFAULT_SEEKS = SeekSettings()

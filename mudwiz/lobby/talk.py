@@ -10,8 +10,7 @@ their recent lines) and the away marks, so ``/channel``, ``/who`` and a joining 
 
 from __future__ import annotations
 
-import os
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,6 +24,7 @@ from mudwiz.meeting.presence import MAX_AWAY, Away, AwayRefused
 from mudwiz.meeting.recent import Line, RecentLines
 from mudwiz.ratelimit import Buckets
 from mudwiz.session import Session
+from mudwiz.settings import env
 from mudwiz.store.base import ListFull, Store, iso_time
 from mudwiz.table import table_of
 from mudwiz.usertext import said
@@ -39,27 +39,15 @@ SHOUT = "shout"  # the ``channel`` of a shout's chat message
 
 @dataclass(frozen=True)
 class TalkLimits:
-    shout_burst: int = SHOUT_BURST
-    shout_every: float = SHOUT_EVERY
-    per_user: int = CHANNELS_PER_USER
-    user_made: int = CHANNELS_MADE
-    recent: int = RECENT_LINES
-    away_text: int = MAX_AWAY
+    shout_burst: int = env("MUDWIZ_SHOUT_BURST", SHOUT_BURST)
+    shout_every: float = env("MUDWIZ_SHOUT_EVERY", SHOUT_EVERY)
+    per_user: int = env("MUDWIZ_CHANNELS_PER_USER", CHANNELS_PER_USER)
+    user_made: int = env("MUDWIZ_CHANNELS_MADE", CHANNELS_MADE)
+    recent: int = env("MUDWIZ_RECENT_LINES", RECENT_LINES)
+    away_text: int = env("MUDWIZ_AWAY_TEXT", MAX_AWAY)
 
 
 DEFAULT_TALK = TalkLimits()
-
-
-def talk_limits(environ: Mapping[str, str] = os.environ) -> TalkLimits:
-    """The limits as the environment sets them (docs/operations.md), each defaulting to the above."""
-    return TalkLimits(
-        shout_burst=int(environ.get("MUDWIZ_SHOUT_BURST", SHOUT_BURST)),
-        shout_every=float(environ.get("MUDWIZ_SHOUT_EVERY", SHOUT_EVERY)),
-        per_user=int(environ.get("MUDWIZ_CHANNELS_PER_USER", CHANNELS_PER_USER)),
-        user_made=int(environ.get("MUDWIZ_CHANNELS_MADE", CHANNELS_MADE)),
-        recent=int(environ.get("MUDWIZ_RECENT_LINES", RECENT_LINES)),
-        away_text=int(environ.get("MUDWIZ_AWAY_TEXT", MAX_AWAY)),
-    )
 
 
 def tag(channel: str) -> str:

@@ -9,6 +9,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from wire import ROOT, free_port
 
 from mudwiz.service import makeService, read_motd
@@ -69,3 +70,21 @@ def test_version_is_one_number_for_the_build_and_the_command_line() -> None:
                            timeout=60, check=True).stdout
     assert shown == f"mudwiz {mudwiz.__version__}\n"
     assert importlib.metadata.version("mudwiz") == mudwiz.__version__  # pyproject.toml reads it from there
+
+
+def test_settings_are_read_from_their_variables_as_their_defaults_type() -> None:
+    from dataclasses import dataclass
+
+    from mudwiz.settings import env, from_environ
+
+    @dataclass(frozen=True)
+    class Made:
+        count: int = env("MUDWIZ_TEST_COUNT", 3)
+        seconds: float = env("MUDWIZ_TEST_SECONDS", 1.5)
+        fixed: str = "kept"
+
+    assert from_environ(Made, {}) == Made(3, 1.5)
+    assert from_environ(Made, {"MUDWIZ_TEST_COUNT": "7", "MUDWIZ_TEST_SECONDS": "2", "fixed": "no"}) == Made(7, 2.0)
+    assert isinstance(from_environ(Made, {"MUDWIZ_TEST_SECONDS": "2"}).seconds, float)
+    with pytest.raises(ValueError):
+        from_environ(Made, {"MUDWIZ_TEST_COUNT": "lots"})

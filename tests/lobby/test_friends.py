@@ -14,9 +14,10 @@ from mudwiz.accounts import Accounts
 from mudwiz.commands import dispatch
 from mudwiz.errors import BadCommand
 from mudwiz.lobby import Lobby
-from mudwiz.lobby.friends import DEFAULT_FRIEND_LIMITS, FriendLimits, friend_limits
+from mudwiz.lobby.friends import DEFAULT_FRIEND_LIMITS, FriendLimits
 from mudwiz.render.ansi import Presenter
 from mudwiz.render.style import Style
+from mudwiz.settings import from_environ
 from mudwiz.store import open_store
 from mudwiz.table import Records
 
@@ -160,7 +161,7 @@ def test_each_message_reads_as_lines() -> None:
 
 
 def test_the_limits_are_read_from_the_settings() -> None:
-    assert friend_limits({"MUDWIZ_NOTIFY_MAX": "3", "MUDWIZ_PLAN_LINES": "1"}) == FriendLimits(notify=3,
+    assert from_environ(FriendLimits, {"MUDWIZ_NOTIFY_MAX": "3", "MUDWIZ_PLAN_LINES": "1"}) == FriendLimits(notify=3,
                                                                                                 plan_lines=1)
 
 

@@ -12,7 +12,8 @@ from twisted.internet.task import Clock
 from mudwiz.commands import dispatch
 from mudwiz.errors import BadCommand, MudwizError
 from mudwiz.lobby import Lobby, MeetingSettings
-from mudwiz.lobby.talk import DEFAULT_TALK, TalkLimits, talk_limits
+from mudwiz.lobby.talk import DEFAULT_TALK, TalkLimits
+from mudwiz.settings import from_environ
 
 
 class Sysops:
@@ -52,9 +53,10 @@ def test_a_sysop_mutes_and_unmutes_someone_on_a_channel_who_is_told() -> None:
 
 
 def test_the_limits_come_from_the_environment() -> None:
-    assert talk_limits({}) == DEFAULT_TALK
-    assert talk_limits({"MUDWIZ_SHOUT_BURST": "1", "MUDWIZ_SHOUT_EVERY": "5", "MUDWIZ_CHANNELS_PER_USER": "2",
-                        "MUDWIZ_CHANNELS_MADE": "3", "MUDWIZ_RECENT_LINES": "4", "MUDWIZ_AWAY_TEXT": "6"}) == \
+    assert from_environ(TalkLimits, {}) == DEFAULT_TALK
+    assert from_environ(TalkLimits, {"MUDWIZ_SHOUT_BURST": "1", "MUDWIZ_SHOUT_EVERY": "5",
+                                     "MUDWIZ_CHANNELS_PER_USER": "2", "MUDWIZ_CHANNELS_MADE": "3",
+                                     "MUDWIZ_RECENT_LINES": "4", "MUDWIZ_AWAY_TEXT": "6"}) == \
         TalkLimits(shout_burst=1, shout_every=5.0, per_user=2, user_made=3, recent=4, away_text=6)
 
 
