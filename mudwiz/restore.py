@@ -23,22 +23,12 @@ from mudwiz.session import Session
 from mudwiz.store import GameRecord, JournaledTable, Store, StoreError
 from mudwiz.store.base import game_key, held_key
 from mudwiz.table import Table
+from mudwiz.table.adjourning import Absent, Adjourned
 from mudwiz.table.botseat import BotSession
 from mudwiz.table.journal import TableJournal
 from mudwiz.table.options import table_option
 
 log = Logger()
-
-
-class Absent(Session):
-    """A person's restored seat until they log in again: not connected, so nothing is sent and nobody waits."""
-
-    def __init__(self, name: str) -> None:
-        super().__init__(name, mode="json")
-        self.connected = False
-
-    def deliver(self, message: dict[str, Any], event: Any = None) -> None:
-        """Nobody is there to read it; the person gets a fresh view when they come back."""
 
 
 def restore_tables(lobby: Lobby, journaled: list[JournaledTable], held: Sequence[GameRecord] = ()) -> list[Table]:
@@ -170,15 +160,17 @@ def restore(lobby: Lobby, saved: JournaledTable, held: Collection[str] = ()) -> 
     set_options(table, header["options"])
     if saved.seed is not None and saved.game is not None and not over_and_left(table, saved, held):
         replay_game(table, saved)
+    if header.get("adjourned") is not None and table.in_game:  # it waits for its people, as before the restart
+        table.adjourned = Adjourned.from_json(header["adjourned"])
     table.journal = TableJournal(table, lobby.journal, moves=len(saved.moves))
     table.journal.save()
     finish_unrecorded(table, saved.recorded, held)
     for session in seats:
-        if isinstance(session, Absent):
+        if isinstance(session, Absent) and table.adjourned is None:
             lobby.hold_seat(session.name, table)
     for watcher in header.get("observers", []):
         lobby.keep_watch(watcher_session(watcher, lobby), table)
-    if table.in_game:
+    if table.live:
         rearm(table)
     log.info("table {table} restored: {game}, {status}, {moves} moves, seats {seats}", table=table.id,
              game=table.name, status=table.status, moves=len(saved.moves), seats=[s.name for s in table.seats])

@@ -38,6 +38,7 @@ from mudwiz.directories import join_cluster
 from mudwiz.games import available, game_class
 from mudwiz.lobby import ARRIVAL_BURST, ARRIVAL_RATE, PRESENCE_CROWD, Lobby, MeetingSettings, PresenceLimits
 from mudwiz.lobby.friends import FriendLimits
+from mudwiz.lobby.keeping import ADJOURN_DAYS
 from mudwiz.lobby.seeking import SeekSettings
 from mudwiz.lobby.talk import TalkLimits
 from mudwiz.net.limits import ConnectionCounter, Limits, raise_fd_limit
@@ -116,6 +117,7 @@ class StoreWriter(WorkerThreads):
 
 
 CHECKPOINT_EVERY = 30.0  # seconds between the journal's pruning and WAL checkpoints in the store's thread
+EXPIRE_EVERY = 300.0  # seconds between looks for adjourned games kept past their time
 
 
 class TableJournalService(service.Service):
@@ -133,10 +135,16 @@ class TableJournalService(service.Service):
         self.outflow = outflow
         self.writer = writer
         self._loop: task.LoopingCall | None = None
+        self._expiry: task.LoopingCall | None = None
         self._ungate: Callable[[], None] = lambda: None
 
     def startService(self) -> None:
         super().startService()
+        # adjourned games kept past their time are recorded as abandoned: at the start (after the restore), then
+        # every few minutes
+        self._expiry = task.LoopingCall(self.lobby.kept.expire)
+        self._expiry.clock = self.lobby.clock
+        self._expiry.start(EXPIRE_EVERY, now=True)
         if self.writer is not None:
             self._loop = task.LoopingCall(self._checkpoint)
             self._loop.clock = self.lobby.clock
@@ -165,8 +173,9 @@ class TableJournalService(service.Service):
 
     def stopService(self) -> defer.Deferred[None] | None:
         super().stopService()
-        if self._loop is not None and self._loop.running:
-            self._loop.stop()
+        for loop in (self._loop, self._expiry):
+            if loop is not None and loop.running:
+                loop.stop()
         if self.journal.grouped:
             self.outflow.hold_per_turn(None)  # what waits is written now, its moves committed first
             self._ungate()
@@ -336,7 +345,8 @@ def makeService(
         records=records,
         meeting=MeetingSettings(talk=from_environ(TalkLimits, os.environ),
                                 seeks=from_environ(SeekSettings, os.environ),
-                                friends=from_environ(FriendLimits, os.environ)),
+                                friends=from_environ(FriendLimits, os.environ),
+                                adjourn_days=float(os.environ.get("MUDWIZ_ADJOURN_DAYS", ADJOURN_DAYS))),
         seed=int(os.environ["MUDWIZ_SEED"]) if os.environ.get("MUDWIZ_SEED") else None,
     )
     lobby.accounts = accounts

@@ -124,8 +124,16 @@ class ClusterDirectory:
 
     def reattach(self, session: Session) -> None:
         held = self.held(session.name)
-        if held is not None:
-            self.tables.visits.reattach(session, held.node, held.table)
+        if held is None:
+            return
+        entry = self.tables.directory.get(held.table, {})
+        adjourned = entry.get("summary", {}).get("adjourned")
+        if adjourned is not None and str(adjourned["last"]).lower() != session.name.lower():
+            # an adjourned game takes back at login only the one who left it last; the others /resume it
+            session.notice(f"Your {entry['summary']['game']} game at table {held.table} is adjourned: "
+                           f"/resume {held.table} takes your seat back.")
+            return
+        self.tables.visits.reattach(session, held.node, held.table)
 
     def dropped(self, session: Session) -> None:
         """Our user seated elsewhere dropped: the host keeps the seat; until it says so, this process does."""

@@ -130,7 +130,7 @@ class Visits:
             if self.upper.route(verb) is not Route.HOME:  # the table's commands, game verbs, and /help about the table
                 return session.elsewhere[0], session.elsewhere[1]
             return None
-        if verb in ("join", "watch") and session.table is None:
+        if verb in ("join", "watch", "resume") and session.table is None:
             return self.part.remote_table(rest.strip().lstrip("#"))
         return None
 
@@ -174,7 +174,7 @@ class Visits:
             return None
         verb, _, rest = text[1:].partition(" ")
         number = whole_number(rest.strip().lstrip("#"))
-        if verb.lower() not in ("join", "watch") or number is None or number in self.lobby.tables:
+        if verb.lower() not in ("join", "watch", "resume") or number is None or number in self.lobby.tables:
             return None
         return number
 

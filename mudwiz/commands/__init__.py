@@ -25,6 +25,7 @@ from mudwiz.commands.records import history_row, in_slices, rating_row, replay_s
 from mudwiz.commands.rules import rules_sections, rules_text
 from mudwiz.commands import talk
 from mudwiz.commands import seeks
+from mudwiz.commands import adjourned  # noqa: F401  # /adjourn, /resume, /adjourned
 from mudwiz.commands import friends  # noqa: F401  # /finger, /plan, /notify, /message: registered as imported
 # isort: on
 

@@ -10,6 +10,7 @@ from mudwiz.commands.records import history_row, rating_row
 from mudwiz.commands.registry import Kind, Route, Scope, command
 from mudwiz.errors import BadCommand
 from mudwiz.lobby import Lobby
+from mudwiz.lobby.adjourning import adjourned_rows
 from mudwiz.session import Session
 from mudwiz.store import StoreError, iso_time
 
@@ -80,7 +81,8 @@ def finger_message(lobby: Lobby, name: str) -> dict[str, Any]:
             "where": where, "away": lobby.friends.away_of(shown) if online is not None else None,
             "seen": iso_time(profile.seen) if profile is not None and profile.seen is not None else None,
             "ratings": [rating_row(r) for r in ratings], "games": [history_row(g, shown) for g in games],
-            "plan": list(profile.plan) if profile is not None else []}
+            "plan": list(profile.plan) if profile is not None else [],
+            "adjourned": [row["id"] for row in adjourned_rows(lobby.table_summaries(), shown, lobby.kept.adjourn_keep)]}
 
 
 @command("finger", "/finger [NAME]", "a player's profile: registered or guest, online or last seen, ratings, "

@@ -18,9 +18,10 @@ from twisted.logger import Logger
 
 from mudwiz.accounts import Accounts
 from mudwiz.games import available
+from mudwiz.lobby.adjourning import Adjournments
 from mudwiz.lobby.directory import Directory, Local
 from mudwiz.lobby.friends import DEFAULT_FRIEND_LIMITS, FriendLimits, Friends
-from mudwiz.lobby.keeping import Kept
+from mudwiz.lobby.keeping import ADJOURN_DAYS, Kept
 from mudwiz.lobby.names import Names
 from mudwiz.lobby.people import DEFAULT_LIMITS, People, PresenceLimits
 from mudwiz.lobby.seeking import DEFAULT_SEEKS, Seeking, SeekSettings
@@ -39,11 +40,13 @@ log = Logger(namespace="mudwiz.lobby")  # a compiled module has no frame for Log
 
 @dataclass(frozen=True)
 class MeetingSettings:
-    """The meeting place's settings, read at start (service.py): talk's limits, the seeks', and the friends'."""
+    """The meeting place's settings, read at start (service.py): talk's limits, the seeks', the friends', and
+    how long adjourned games are kept."""
 
     talk: TalkLimits = DEFAULT_TALK
     seeks: SeekSettings = DEFAULT_SEEKS
     friends: FriendLimits = DEFAULT_FRIEND_LIMITS
+    adjourn_days: float = ADJOURN_DAYS  # how long an adjourned game waits for its people (``MUDWIZ_ADJOURN_DAYS``)
 
 
 class Lobby:
@@ -74,11 +77,13 @@ class Lobby:
         self.kept = Kept(clock, grace, self.table_list.tables, self._release)
         self.names = Names(clock, self.people, self.table_list, self.kept, self._directory)
         meeting = meeting or MeetingSettings()
+        self.kept.adjourn_keep = meeting.adjourn_days * 86400.0
         self.talk = Talk(clock, self.people, self._directory, available(), meeting.talk,
                          lambda session: self.sysops is not None and self.sysops.is_sysop(session))
         self.seeking = Seeking(clock, self.people, self.table_list, self.names, meeting.seeks)  # matches, /again
         self.friends = Friends(clock, self.people, meeting.friends)  # notify lists, messages, plans, last seen
         self.friends.away_of = self.talk.away_text  # /finger shows an away text, on any process
+        self.adjournments = Adjournments(clock, self.kept)  # /adjourn and /resume agreed at a table
         self._face()
 
     def _face(self) -> None:

@@ -4,6 +4,11 @@ A dropped player who was seated in a running game keeps the seat for ``grace`` s
 them); coming back under the same name in that time puts them back in the seat with a fresh view. After it,
 a stand-in bot plays the seat so the others can finish, and the player may still take it back. A dropped
 watcher watches the table again on logging in within the grace period.
+
+When the last person at a running game has gone past the grace, the game is adjourned instead (it waits for them:
+mudwiz/table/adjourning.py): its seats are kept with no clock, and the one who left last is taken back to it at
+their login, the others told to ``/resume`` it. An adjourned game kept longer than ``adjourn_keep`` seconds is
+recorded as abandoned and its table closed (``expire``).
 """
 
 from __future__ import annotations
@@ -14,6 +19,9 @@ from twisted.internet.interfaces import IDelayedCall, IReactorTime
 
 from mudwiz.session import Session
 from mudwiz.table import Table, table_of
+from mudwiz.table.adjourning import all_gone
+
+ADJOURN_DAYS = 14.0  # how long an adjourned game is kept for its people (``MUDWIZ_ADJOURN_DAYS``)
 
 
 class Kept:
@@ -27,6 +35,7 @@ class Kept:
         self.tables = tables
         self.release = release
         self.stopping = False  # the server is stopping: a closing connection leaves its table as it is
+        self.adjourn_keep = ADJOURN_DAYS * 86400.0  # seconds an adjourned game waits for its people
         self.away: dict[str, tuple[Table, IDelayedCall]] = {}
         # lower-cased name -> the table they watched and until when: a watcher whose connection dropped (or who
         # watched a table restored after a restart) watches it again on logging in within the grace period
@@ -53,10 +62,18 @@ class Kept:
                 timer.cancel()
             table.reattach(session)
             return True
+        waiting = []
         for table in list(self.tables.values()):
             if table.holds_seat_for(session.name):
+                adjourned = table.adjourned
+                if adjourned is not None and adjourned.last.lower() != session.name.lower():
+                    waiting.append(table)  # they did not leave it last: it waits for them to /resume it
+                    continue
                 table.reattach(session)
                 return True
+        for table in waiting:
+            session.notice(f"Your {table.name} game at table {table.id} is adjourned: /resume {table.id} "
+                           f"takes your seat back.")
         return self.watch_again(session)
 
     def drop_from_table(self, session: Session) -> None:
@@ -66,7 +83,13 @@ class Kept:
         session.connected = False
         if table is not None:
             seated = table.seat_of(session.name) is not None
-            if seated and table.in_game and self.grace > 0:
+            if seated and table.adjourned is not None:  # back at an adjourned game, gone again: it waits on
+                table.announce(f"{session.name} has lost the connection; the adjourned game keeps their seat.")
+                if all_gone(table.seats):
+                    table.adjourn_again(session.name)
+                table.send_states()
+                table.people_changed()
+            elif seated and table.in_game and self.grace > 0:
                 self.hold_seat(session.name, table)
                 table.announce(f"{session.name} has lost the connection; the seat is kept for {self.grace:g} s.")
                 table.send_states()
@@ -120,11 +143,35 @@ class Kept:
         self.away.pop(name.lower(), None)
         seat = table.seat_of(name)
         if seat is not None and not table.seats[seat].connected:
-            if table.in_game:
+            if table.adjourned is not None:
+                pass  # its game waits for them (it was adjourned meanwhile)
+            elif table.in_game and all_gone(table.seats):
+                self.adjourn(table)
+            elif table.in_game:
                 table.replace_with_bot(seat, f"{name} did not come back; a bot plays their seat.")
             else:
                 table.leave(table.seats[seat])
         self.release(name)
+
+    def adjourn(self, table: Table) -> None:
+        """Everyone at ``table``'s game has gone, the first of them past the grace: the game waits for them.
+        The last to go is the one whose seat was kept longest; the seats kept for the others wait with no clock."""
+        away = table.away_until
+        last = max((s.name for s in table.seats if not s.is_bot and not s.connected),
+                   key=lambda name: away.get(name.lower(), 0.0))
+        self.closed(table)
+        table.adjourn(last, f"Everyone has gone: the game is adjourned until its players are back "
+                            f"(/resume {table.id}).")
+
+    def expire(self) -> list[int]:
+        """The adjourned games kept longer than ``adjourn_keep``: recorded as abandoned, their tables closed."""
+        now, gone = self.clock.seconds(), []
+        for table in list(self.tables.values()):
+            adjourned = table.adjourned
+            if adjourned is not None and now - adjourned.since > self.adjourn_keep:
+                table.expire()
+                gone.append(table.id)
+        return gone
 
     def closed(self, table: Table) -> None:
         """``table`` closed: the seats it kept are gone, and their timers with them."""

@@ -44,6 +44,9 @@ class PeopleLines:
                 rows.append(f"    #{g['id']:<6} {g['game']:<10} {g['date'][:10]}  {place}")
         elif not m["ratings"]:
             rows.append("  No games kept.")
+        if m.get("adjourned"):
+            rows.append(f"  Adjourned games at table {', '.join(str(t) for t in m['adjourned'])} (/adjourned "
+                        f"{s.text(m['name'])})")
         if m["plan"]:
             rows.append("  Plan:")
             rows += [f"    {s.text(line)}" for line in m["plan"]]

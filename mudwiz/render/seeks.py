@@ -1,6 +1,6 @@
 """How the messages of finding a game read at a terminal: ``seeks`` (the open seeks), ``matched`` (a seek became a
-table) and ``again`` (who has agreed to a rematch). The presenter (ansi.py) looks a message's type up in
-``RENDERERS`` before it falls back to a game's event lines."""
+table), ``again`` (who has agreed to a rematch) and ``adjourned`` (the games that wait for someone). The presenter
+(ansi.py) looks a message's type up in ``RENDERERS`` before it falls back to a game's event lines."""
 
 from __future__ import annotations
 
@@ -50,6 +50,17 @@ def again(m: dict[str, Any], s: Style) -> list[str]:
     return [s.paint(line, "cyan") for line in wrap_words(s.text(text), s.width)]
 
 
+def adjourned(m: dict[str, Any], s: Style) -> list[str]:
+    rows = [s.rule(f"Adjourned games of {s.text(m['name'])} ({len(m['games'])})")]
+    for game in m["games"]:
+        rows.append(f"  table {game['id']:<5} {game['game']:<10} {s.text(', '.join(game['players']))}")
+        rows.append(f"    since {game['since'][:16].replace('T', ' ')} UTC, kept until "
+                    f"{game['until'][:10]}: /resume {game['id']}")
+    if not m["games"]:
+        rows.append("  None: a game whose players all drop waits here for them.")
+    return rows
+
+
 RENDERERS: dict[str, Callable[[dict[str, Any], Style], list[str]]] = {
-    "seeks": seeks, "matched": matched, "again": again,
+    "seeks": seeks, "matched": matched, "again": again, "adjourned": adjourned,
 }

@@ -41,7 +41,7 @@ class BotDriver:
     def schedule(self) -> None:
         """Plan a move for every bot that has one to make and none planned or being thought about."""
         table, game = self.table, self.table.game
-        if game is None or not table.in_game:
+        if game is None or not table.live:
             return
         bots = [seat for seat, s in enumerate(table.roster.seats) if s.is_bot]
         if not bots:  # a table of people: nothing to plan, after every move
@@ -95,7 +95,7 @@ class BotDriver:
         if table.game is not game or moves != table.moves or seat >= len(seats) or seats[seat] is not bot:
             self.schedule()  # the table moved on, or someone else holds the seat now: ask whoever is there
             return
-        if not table.in_game or self.stopping():
+        if not table.live or self.stopping():
             return
         if action is None and seat in game.waiting():
             action = self.any_move(seat)  # a bot that owes a move and has none (a bug) must not stall the table

@@ -23,6 +23,7 @@ from mudwiz.games import game_class
 from mudwiz.games.base import Event
 from mudwiz.session import Session
 from mudwiz.store import GameRecord
+from mudwiz.table.adjourning import Absent, Adjourned, all_gone, missing, waiting_line
 from mudwiz.table.botdriver import BotDriver
 from mudwiz.table.fanout import FanOut
 from mudwiz.table.journal import Journal, TableJournal
@@ -126,6 +127,8 @@ class Table(TableState):
         self.journal.save()
         if self.game is not None and self.in_game and not self.roster.humans():
             self.abandon()
+        if self.adjourned is not None and not missing(self.seats) and not all_gone(self.seats):
+            self.go_on("Everyone is back: the game goes on.")
         self.rounds.maybe_advance()
         self.timers.stop_idle()
         if self.roster.humans() or self.observers:
@@ -153,6 +156,60 @@ class Table(TableState):
         self.announce("Nobody is left playing: the game is abandoned.")
         self.seating.stand_ins_go()  # as at a game's end: left seated they held their people's names on
         self.send_states()
+
+    # ------------------------------------------------------------ adjourned games (:mod:`.adjourning`)
+
+    def adjourn(self, last: str, why: str) -> None:
+        """Stop the game where it is until its people are back; ``last`` left it last (their login takes them back
+        to it). Its people who are here leave it, their seats kept for them: every seat waits, none is played."""
+        assert self.game is not None and self.in_game
+        self.adjourned = Adjourned(self.clock.seconds(), last)
+        self._stop_game_timers()
+        self.away_until.clear()
+        for seat, person in enumerate(self.seats):
+            if not person.is_bot and person.connected:
+                self.seats[seat] = Absent(person.name)
+                person.table = None
+                person.notice(f"The game at table {self.id} is adjourned: /resume {self.id} takes your seat back "
+                              f"(/adjourned lists your games).")
+                person.deliver({"type": "left", "table": self.id})
+        log.info("table {table} adjourned: {game}, {moves} moves, {last} left last", table=self.id, game=self.name,
+                 moves=len(self.game.log), last=last)
+        self.journal.save()
+        self.announce(why)
+        self.send_states()
+
+    def go_on(self, why: str) -> None:
+        """The adjourned game goes on: its people are back (or those back go on without the others, whose seats
+        ``missing`` the lobby keeps for the grace period), its clocks and bots as after its last move."""
+        assert self.game is not None
+        self.adjourned = None
+        self.journal.save()
+        log.info("table {table} resumed: {game}, {moves} moves", table=self.id, game=self.name,
+                 moves=len(self.game.log))
+        self.announce(why)
+        if self.game.phase == "roundend":
+            self.rounds.restored()
+        self.send_states()
+        self.bots.schedule()
+        self.turn_clock.restart()
+
+    def adjourn_again(self, last: str) -> None:
+        """The one who came back to the adjourned game has gone again, the last of its people: back at their login."""
+        assert self.adjourned is not None
+        self.adjourned = Adjourned(self.adjourned.since, last)
+
+    def expire(self) -> None:
+        """An adjourned game nobody came back to in the time the server keeps them: recorded as abandoned (as a
+        game its people all left is), and the table closed."""
+        log.info("table {table} adjourned game expired", table=self.id)
+        self.adjourned = None
+        self.abandon()
+        self.close()
+
+    def waiting_for(self) -> list[str]:
+        """Who an adjourned game waits for: its people not back in their seats."""
+        return missing(self.seats)
 
     def _stop_game_timers(self) -> None:
         self.timers.stop_game()
@@ -222,6 +279,8 @@ class Table(TableState):
             raise IllegalAction("the game has not started (the host types /start)")
         if not self.in_game:
             raise IllegalAction("the game is over (the host may /start a new one)")
+        if self.adjourned is not None:
+            raise IllegalAction(waiting_line(self.id, self.waiting_for()))
         self._not_stopping()
         self.played(self.game.apply(seat, text))
 

@@ -172,7 +172,7 @@ class FanOut:
         legal = [f"/{a}" for a in moves] if in_game else []
         if seat is not None and in_game and alike["roundend"] and session.name not in table.confirmed:
             legal.append("/ok")
-        if seat is not None and not in_game and table.roster.is_host(session) and table.can_start():
+        if seat is not None and not table.in_game and table.roster.is_host(session) and table.can_start():
             legal.append("/start")
         return legal
 

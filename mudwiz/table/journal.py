@@ -112,6 +112,8 @@ class TableJournal:
         for name in names:  # a guest's code with their name: the same person proves it when they come back
             code = self.journal.resume_code(name)
             watchers.append({"name": name, "resume": code} if code else name)
+        if table.adjourned is not None:  # kept so through a restart (mudwiz/restore.py)
+            header["adjourned"] = table.adjourned.to_json()
         if watchers:  # watched again by the same people after a restart (``Lobby.keep_watch``)
             header["observers"] = watchers
         return header

@@ -91,7 +91,7 @@ class RoundConfirmation:
     def maybe_advance(self) -> None:
         """Go on if the round end waits for nobody any more; else show everyone whom it still waits for."""
         table = self.table
-        if table.game is None or table.game.phase != "roundend" or not table.in_game:
+        if table.game is None or table.game.phase != "roundend" or not table.live:
             return
         if self.pending():
             self.fanout.send_states()
@@ -102,7 +102,8 @@ class RoundConfirmation:
         table = self.table
         table.timers.stop_confirm()
         assert table.game is not None
-        if table.game.phase != "roundend" or self.stopping():  # stopping: the round is dealt after the restart
+        # stopping: the round is dealt after the restart; adjourned: when its people are back
+        if table.game.phase != "roundend" or not table.live or self.stopping():
             return
         self.played(table.game.advance())
 
@@ -124,7 +125,7 @@ class TurnClock:
     def restart(self) -> None:
         table = self.table
         limit = table.config.settings.turn
-        if (not limit or table.game is None or not table.in_game
+        if (not limit or table.game is None or not table.live
                 or all(table.roster.seats[s].is_bot for s in table.game.waiting())):
             table.timers.stop_turn()
             return

@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from mudwiz.errors import BadCommand
 from mudwiz.session import Place, Session
+from mudwiz.table.adjourning import missing, waiting_line
 from mudwiz.table.botseat import is_stand_in
 from mudwiz.table.fanout import FanOut
 from mudwiz.table.state import TableState
@@ -140,4 +141,6 @@ class Seating:
         session.table = self.place
         fanout.announce(f"{session.name} is back.")
         fanout.send_states(look=session)  # the others' states said "away" until the next move
+        if self.table.adjourned is not None and missing(roster.seats):
+            session.notice(waiting_line(self.table.id, missing(roster.seats)))
         self.people_changed()

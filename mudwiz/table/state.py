@@ -15,6 +15,7 @@ from twisted.internet.interfaces import IReactorTime
 from mudwiz.errors import BadOption
 from mudwiz.games.base import Game
 from mudwiz.session import Session
+from mudwiz.table.adjourning import Adjourned
 from mudwiz.table.options import TableOptions
 from mudwiz.table.roster import Roster
 from mudwiz.table.timers import Timers
@@ -36,6 +37,7 @@ class TableState:
         self.game: Game | None = None
         self.games_played = 0
         self.abandoned = False  # the game ended because no person was left playing it
+        self.adjourned: Adjourned | None = None  # the game waits for its people (:mod:`.adjourning`)
         self.moves = 0  # bumped on every change of the game, so stale timers know they are stale
         self.confirmed: set[str] = set()  # who has confirmed the round's result (:mod:`.pacing`)
 
@@ -47,10 +49,18 @@ class TableState:
     def status(self) -> str:
         if self.game is None:
             return "waiting"
-        return "over" if self.game.finished or self.abandoned else "playing"
+        if self.game.finished or self.abandoned:
+            return "over"
+        return "playing" if self.adjourned is None else "adjourned"
 
     @property
     def in_game(self) -> bool:
+        """A game is under way: being played, or adjourned (its seats are still its players')."""
+        return self.status in ("playing", "adjourned")
+
+    @property
+    def live(self) -> bool:
+        """The game is being played: its bots move and its clocks run (not while it is adjourned)."""
         return self.status == "playing"
 
     @property
@@ -128,6 +138,7 @@ class TableState:
             "id": self.id,
             "game": self.name,
             "status": self.status,
+            **({"adjourned": self.adjourned.to_json()} if self.adjourned is not None else {}),
             "host": self.host,
             "players": [s.name for s in self.seats],
             "observers": len(self.observers),

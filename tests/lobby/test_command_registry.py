@@ -22,7 +22,7 @@ def test_help_lists_each_kind_in_its_order() -> None:
                   "ch", "shout", "me", "away"),
         "People": ("finger", "plan", "notify", "unnotify", "message", "messages"),
         "Tables": ("new", "join", "watch", "leave", "look", "option", "bot", "start", "ok", "score", "seek", "seeks",
-                   "unseek", "quick", "again"),
+                   "unseek", "quick", "again", "adjourn", "resume", "adjourned"),
         "Games": ("rules", "spells", "history", "game", "replay", "rating", "top"),
         "Account": ("register", "password"),
         "Sysop": ("kick", "ban", "unban", "bans", "announce", "shutdown"),

@@ -100,26 +100,35 @@ def test_whoever_still_must_confirm_is_offered_ok() -> None:
 # ------------------------------------------------------------------ 4. abandoned tables
 
 
-def test_a_game_nobody_plays_any_more_is_ended_not_played_out_by_bots() -> None:
+def test_a_game_nobody_plays_any_more_is_adjourned_not_played_out_by_bots() -> None:
     clock, lobby, people = seated(2, grace=10)
     dispatch(lobby, people[0], "/bot add random")
     dispatch(lobby, people[0], "/start")
     table = lobby.tables[1]
     lobby.disconnect(people[0])
     lobby.disconnect(people[1])
-    clock.advance(10.1)  # grace over: stand-ins for both
-    assert table.status == "over" and table.abandoned
+    clock.advance(10.1)  # grace over, nobody back: the game waits for them
+    assert table.status == "adjourned" and not table.abandoned
+    assert table.adjourned is not None and table.adjourned.last == "p1"
     moves = table.moves
-    clock.advance(30)
+    clock.advance(3600)
     assert table.moves == moves, "no bot plays on"
+
+
+def test_a_game_everyone_left_on_purpose_is_abandoned() -> None:
+    clock, lobby, people = seated(2, grace=10)
+    dispatch(lobby, people[0], "/bot add random")
+    dispatch(lobby, people[0], "/start")
+    table = lobby.tables[1]
+    dispatch(lobby, people[0], "/leave")
+    dispatch(lobby, people[1], "/leave")
+    assert table.status == "over" and table.abandoned
 
 
 def test_a_table_with_nobody_seated_or_watching_is_closed_after_the_idle_time() -> None:
     clock, lobby, people = seated(2, grace=10)
-    dispatch(lobby, people[0], "/bot add random")
-    dispatch(lobby, people[0], "/start")
     lobby.disconnect(people[0])
-    lobby.disconnect(people[1])
+    lobby.disconnect(people[1])  # no game: nothing to adjourn, the table waits idle_close for them
     clock.advance(10.1)
     assert 1 in lobby.tables
     clock.advance(lobby.idle_close - 1)
