@@ -26,7 +26,7 @@ def _adjourn(lobby: Lobby, session: Session, arg: str) -> str | None:
 
 @command("resume", "/resume [N]", "take your seat back in your adjourned game at table N (/adjourned lists them); "
                                   "at an adjourned game, go on without those still away (every person back agrees)",
-         scope=Scope.MOVE, kind=Kind.TABLES, place=17, route=Route.TABLE)
+         scope=Scope.LOBBY, kind=Kind.TABLES, place=17, route=Route.TABLE)
 def _resume(lobby: Lobby, session: Session, arg: str) -> str | None:
     here = table_of(session)
     if not arg.strip():

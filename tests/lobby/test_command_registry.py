@@ -31,7 +31,8 @@ def test_help_lists_each_kind_in_its_order() -> None:
 
 
 def test_the_cluster_routes_each_command_as_declared() -> None:
-    assert named(Route.TABLE) == {"say", "me", "leave", "option", "start", "ok", "score", "look", "bot", "again"}
+    assert named(Route.TABLE) == {"say", "me", "leave", "option", "start", "ok", "score", "look", "bot", "again",
+                                 "adjourn", "resume"}
     assert named(Route.NOT_ELSEWHERE) == {"new", "join", "watch", "seek", "quick"}
     assert named(Route.ABOUT_TABLE) == {"help", "rules", "spells"}
     assert route_of("play") is None  # a game's verb: the table's process knows it
@@ -49,5 +50,5 @@ def test_the_catalogue_lists_the_commands_in_the_order_they_always_had() -> None
         "help", "who", "tables", "say", "ignore", "unignore", "tell", "mode", "quit", "bye", "register", "password",
         "kick", "ban", "unban", "bans", "announce", "shutdown", "new", "join", "watch", "leave", "option", "start",
         "ok", "score", "look", "bot", "history", "game", "rating", "top", "replay", "rules", "spells",
-        "channel", "ch", "shout", "me", "away", "seek", "seeks", "unseek", "quick", "again", "finger",
+        "channel", "ch", "shout", "me", "away", "seek", "seeks", "unseek", "quick", "again", "adjourn", "resume", "adjourned", "finger",
         "plan", "notify", "unnotify", "message", "messages"]
