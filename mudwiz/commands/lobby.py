@@ -118,14 +118,19 @@ def _quit(lobby: Lobby, session: Session, arg: str) -> str | None:
     return "bye"
 
 
-@command("bye", "/bye", "leave your table (a bot takes your seat) or stop watching, and disconnect",
+@command("bye", "/bye", "leave your table (a bot takes your seat; a game you play alone with bots is adjourned "
+                        "for you to /resume) or stop watching, and disconnect",
          scope=Scope.LOBBY, kind=Kind.LOBBY, place=10, route=Route.HOME)
 def _bye(lobby: Lobby, session: Session, arg: str) -> str | None:
     """A clean goodbye from wherever the user is (the BBS door's when the caller's time is up, docs/bbs.md):
     left at once as ``/leave`` leaves, not held for the grace period a dropped connection gets, and no error in
-    the lobby, where there is no table to leave."""
+    the lobby, where there is no table to leave. A game the user plays alone with bots is adjourned instead: it
+    is theirs to ``/resume`` (or to be taken back to at their next login)."""
     table = table_of(session)
-    if table is not None:
+    if table is not None and table.live and table.roster.own_seat(session) is not None \
+            and [s for s in table.seats if not s.is_bot] == [session]:
+        table.adjourn(session.name, f"{session.name} said goodbye: the game is adjourned.")  # theirs alone: it waits
+    elif table is not None:
         session.notice(table.leave(session))
         lobby.seeking.left(session, table)  # as /leave: a match counting down is called off
     session.close()

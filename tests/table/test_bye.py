@@ -51,6 +51,22 @@ def test_bye_mid_game_leaves_the_seat_to_a_bot_at_once_and_closes() -> None:
     assert table.seats[1].is_bot and not table.abandoned
 
 
+def test_bye_in_a_game_played_alone_with_bots_adjourns_it_for_the_next_login() -> None:
+    clock, lobby, (caller,) = lobby_of("p0")
+    for command in ("/new wizard", "/bot add random", "/bot add random", "/start"):
+        dispatch(lobby, caller, command)
+    table = lobby.tables[1]
+    assert dispatch(lobby, caller, "/bye") == "bye"
+    assert caller.closed and caller.table is None
+    assert table.status == "adjourned" and table.holds_seat_for("p0") and not table.abandoned
+    assert any("/resume 1 takes your seat back" in t for t in notices(caller))
+    lobby.disconnect(caller)
+    clock.advance(3600)
+    back = Caller()
+    lobby.login(back, "p0")
+    assert table.seats[0] is back and table.status == "playing"
+
+
 def test_bye_before_the_game_leaves_the_table_and_the_last_one_out_closes_it() -> None:
     clock, lobby, (host,) = lobby_of("p0")
     dispatch(lobby, host, "/new wizard")
