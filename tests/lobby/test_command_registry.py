@@ -50,5 +50,6 @@ def test_the_catalogue_lists_the_commands_in_the_order_they_always_had() -> None
         "help", "who", "tables", "say", "ignore", "unignore", "tell", "mode", "quit", "bye", "register", "password",
         "kick", "ban", "unban", "bans", "announce", "shutdown", "new", "join", "watch", "leave", "option", "start",
         "ok", "score", "look", "bot", "history", "game", "rating", "top", "replay", "rules", "spells",
-        "channel", "ch", "shout", "me", "away", "seek", "seeks", "unseek", "quick", "again", "adjourn", "resume", "adjourned", "finger",
+        "channel", "ch", "shout", "me", "away", "seek", "seeks", "unseek", "quick", "again", "adjourn", "resume",
+        "adjourned", "finger",
         "plan", "notify", "unnotify", "message", "messages"]
