@@ -156,9 +156,10 @@ class Kept:
     def adjourn(self, table: Table) -> None:
         """Everyone at ``table``'s game has gone, the first of them past the grace: the game waits for them.
         The last to go is the one whose seat was kept longest; the seats kept for the others wait with no clock."""
-        away = table.away_until
-        last = max((s.name for s in table.seats if not s.is_bot and not s.connected),
-                   key=lambda name: away.get(name.lower(), 0.0))
+        away = list(table.away_until.items())  # in the order they dropped: the last one latest, or last of a time
+        gone = {s.name.lower(): s.name for s in table.seats if not s.is_bot and not s.connected}
+        last = max(((until, i, gone[key]) for i, (key, until) in enumerate(away) if key in gone),
+                   default=(0.0, 0, next(iter(gone.values()))))[2]
         self.closed(table)
         table.adjourn(last, f"Everyone has gone: the game is adjourned until its players are back "
                             f"(/resume {table.id}).")

@@ -129,8 +129,6 @@ def test_a_table_with_nobody_seated_or_watching_is_closed_after_the_idle_time() 
     clock, lobby, people = seated(2, grace=10)
     lobby.disconnect(people[0])
     lobby.disconnect(people[1])  # no game: nothing to adjourn, the table waits idle_close for them
-    clock.advance(10.1)
-    assert 1 in lobby.tables
     clock.advance(lobby.idle_close - 1)
     assert 1 in lobby.tables
     clock.advance(2)
@@ -144,14 +142,31 @@ def test_an_observer_keeps_an_abandoned_table_open_and_sees_why() -> None:
     watcher = Recorder()
     lobby.login(watcher, "watcher")
     dispatch(lobby, watcher, "/watch 1")
-    lobby.disconnect(people[0])
-    lobby.disconnect(people[1])
-    clock.advance(10.1 + lobby.idle_close * 2)
+    dispatch(lobby, people[0], "/leave")
+    dispatch(lobby, people[1], "/leave")
+    clock.advance(lobby.idle_close * 2)
     assert 1 in lobby.tables
     assert any("abandoned" in m["text"] for m in watcher.of_type("notice"))
     dispatch(lobby, watcher, "/leave")
     clock.advance(lobby.idle_close + 1)
     assert 1 not in lobby.tables
+
+
+def test_a_watcher_sees_a_game_adjourned_and_the_table_stays_for_its_people() -> None:
+    clock, lobby, people = seated(2, grace=10)
+    dispatch(lobby, people[0], "/bot add random")
+    dispatch(lobby, people[0], "/start")
+    watcher = Recorder()
+    lobby.login(watcher, "watcher")
+    dispatch(lobby, watcher, "/watch 1")
+    lobby.disconnect(people[0])
+    lobby.disconnect(people[1])
+    clock.advance(10.1)
+    assert any("the game is adjourned" in m["text"] for m in watcher.of_type("notice"))
+    assert watcher.last_state()["status"] == "adjourned"
+    dispatch(lobby, watcher, "/leave")
+    clock.advance(lobby.idle_close * 2)
+    assert lobby.tables[1].status == "adjourned"
 
 
 def test_a_returning_player_finds_the_table_until_it_closes() -> None:
@@ -408,9 +423,9 @@ def test_an_abandoned_games_stand_ins_leave_and_hold_no_name() -> None:
     dispatch(lobby, people[0], "/bot add")
     dispatch(lobby, people[0], "/bot add")
     dispatch(lobby, people[0], "/start")
-    lobby.disconnect(people[0])
-    clock.advance(31)  # a stand-in takes the seat, no person is left: abandoned
     table = lobby.tables[1]
+    dispatch(lobby, people[0], "/leave")  # a stand-in takes the seat, no person is left: abandoned
+    lobby.disconnect(people[0])
     assert table.status == "over" and table.seat_of("p0") is None and not lobby.holds_name("p0")
 
 
