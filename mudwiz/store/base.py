@@ -495,6 +495,20 @@ class Store(Protocol):
     def leave_channel(self, name: str, channel: str) -> bool:
         ...
 
+    # ------------------------------------------------------------ tournaments (competition.py)
+
+    def new_tournament(self, game: str, status: str, state: dict[str, Any], now: float) -> int:
+        """A new tournament's number, its state kept."""
+
+    def save_tournament(self, tid: int, status: str, state: dict[str, Any], now: float) -> None:
+        """Tournament ``tid``'s state as it is now (written whole)."""
+
+    def tournaments(self, statuses: tuple[str, ...], limit: int = 50) -> list[tuple[int, str, dict[str, Any]]]:
+        """The tournaments in one of ``statuses``, newest first: (number, status, state)."""
+
+    def tournament(self, tid: int) -> tuple[str, dict[str, Any]] | None:
+        """Tournament ``tid``'s status and state; None when there is none."""
+
     def close(self) -> None:
         """Let go of the file (the service's stop)."""
         ...

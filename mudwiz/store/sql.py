@@ -27,6 +27,7 @@ from typing import Any
 
 from mudwiz.store.accounts_sql import AccountsSQL
 from mudwiz.store.base import GameRecord, GameSummary, RateGame, Rating, game_record, held_key, json_object, summaries
+from mudwiz.store.competition import TournamentsSQL
 from mudwiz.store.dialect import DB, compact
 from mudwiz.store.journal_sql import JournalSQL
 from mudwiz.store.meeting import MeetingSQL
@@ -38,7 +39,7 @@ RATING_COLUMNS = ("SELECT r.name, r.game, r.mu, r.sigma, r.shown, r.games, r.upd
 GAME_COLUMNS = "SELECT game, options, table_options, seed, actions, standings, outcome, started, ended FROM games"
 
 
-class SQLStore(JournalSQL, AccountsSQL, MeetingSQL):
+class SQLStore(JournalSQL, AccountsSQL, MeetingSQL, TournamentsSQL):
     """Every ``Store`` method, in SQL both databases run: the game records and ratings here, the rest in its parts
     (the journal, accounts, the meeting place); a subclass gives the connections (``SQLHooks``'s hooks)."""
 

@@ -20,6 +20,7 @@ from typing import Any
 
 from mudwiz.store.accounts_sql import account_looks
 from mudwiz.store.base import StoreError
+from mudwiz.store.competition import competition
 from mudwiz.store.dialect import Dialect
 from mudwiz.store.journal_sql import HELD_RECORDS, TABLE_NODES, append_only_moves
 from mudwiz.store.meeting import meeting_place
@@ -141,6 +142,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     account_looks("VIRTUAL"),
     # 10: the meeting place: messages, profiles, notify lists, channels joined (meeting.py).
     meeting_place("INTEGER PRIMARY KEY"),
+    # 11: tournaments and season points (competition.py).
+    competition("INTEGER PRIMARY KEY"),
 )
 
 # sqlite3's error names -> what a person running the server should read
