@@ -51,6 +51,7 @@ def restore_tables(lobby: Lobby, journaled: list[JournaledTable], held: Sequence
             lobby.table_list.taken(saved.id)  # its id stays its own, for a later look
             log.error("table {table} NOT restored from the journal: {why}", table=saved.id,
                       why=f"{type(exc).__name__}: {exc}")
+    lobby.tournaments.restore()  # after their tables: each carries on from its round
     return restored
 
 
@@ -160,6 +161,8 @@ def restore(lobby: Lobby, saved: JournaledTable, held: Collection[str] = ()) -> 
     set_options(table, header["options"])
     if saved.seed is not None and saved.game is not None and not over_and_left(table, saved, held):
         replay_game(table, saved)
+    if isinstance(header.get("tournament"), int):
+        table.tournament = header["tournament"]
     if header.get("adjourned") is not None and table.in_game:  # it waits for its people, as before the restart
         table.adjourned = Adjourned.from_json(header["adjourned"])
     table.journal = TableJournal(table, lobby.journal, moves=len(saved.moves))

@@ -343,10 +343,7 @@ def makeService(
             crowd=int(os.environ.get("MUDWIZ_PRESENCE_CROWD", PRESENCE_CROWD)),
         ),
         records=records,
-        meeting=MeetingSettings(talk=from_environ(TalkLimits, os.environ),
-                                seeks=from_environ(SeekSettings, os.environ),
-                                friends=from_environ(FriendLimits, os.environ),
-                                adjourn_days=float(os.environ.get("MUDWIZ_ADJOURN_DAYS", ADJOURN_DAYS))),
+        meeting=meeting_settings(),
         seed=int(os.environ["MUDWIZ_SEED"]) if os.environ.get("MUDWIZ_SEED") else None,
     )
     lobby.accounts = accounts
@@ -381,6 +378,15 @@ def makeService(
                      RloginFactory(*shared, outflow=outflow, trust=rlogin_trust()), inherited)
     top.endpoints = getattr(listeners, "endpoints", {})  # type: ignore[attr-defined]
     return top
+
+
+def meeting_settings() -> MeetingSettings:
+    """The meeting place's settings from the ``MUDWIZ_*`` variables (docs/operations.md)."""
+    return MeetingSettings(talk=from_environ(TalkLimits, os.environ), seeks=from_environ(SeekSettings, os.environ),
+                           friends=from_environ(FriendLimits, os.environ),
+                           adjourn_days=float(os.environ.get("MUDWIZ_ADJOURN_DAYS", ADJOURN_DAYS)),
+                           tournaments=os.environ.get("MUDWIZ_TOURNAMENTS", "sysop"),
+                           max_tournaments=int(os.environ.get("MUDWIZ_MAX_TOURNAMENTS", 5)))
 
 
 def cluster_node(top: service.MultiService, lobby: Lobby, clock: IReactorTime, node: str,

@@ -26,6 +26,7 @@ from mudwiz.commands.rules import rules_sections, rules_text
 from mudwiz.commands import talk
 from mudwiz.commands import seeks
 from mudwiz.commands import adjourned  # noqa: F401  # /adjourn, /resume, /adjourned
+from mudwiz.commands import tournaments  # noqa: F401  # /tournament, /tournaments
 from mudwiz.commands import friends  # noqa: F401  # /finger, /plan, /notify, /message: registered as imported
 # isort: on
 

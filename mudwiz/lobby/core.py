@@ -27,6 +27,7 @@ from mudwiz.lobby.people import DEFAULT_LIMITS, People, PresenceLimits
 from mudwiz.lobby.seeking import DEFAULT_SEEKS, Seeking, SeekSettings
 from mudwiz.lobby.tables import TableList
 from mudwiz.lobby.talk import DEFAULT_TALK, Talk, TalkLimits
+from mudwiz.lobby.tournaments import Tournaments
 from mudwiz.session import Session
 from mudwiz.slices import Runner, inline
 from mudwiz.table import IDLE_CLOSE, Journal, Records, Table, table_of
@@ -47,6 +48,8 @@ class MeetingSettings:
     seeks: SeekSettings = DEFAULT_SEEKS
     friends: FriendLimits = DEFAULT_FRIEND_LIMITS
     adjourn_days: float = ADJOURN_DAYS  # how long an adjourned game waits for its people (``MUDWIZ_ADJOURN_DAYS``)
+    tournaments: str = "sysop"  # who opens tournaments: sysop or registered (``MUDWIZ_TOURNAMENTS``)
+    max_tournaments: int = 5  # open or running at once (``MUDWIZ_MAX_TOURNAMENTS``)
 
 
 class Lobby:
@@ -84,6 +87,12 @@ class Lobby:
         self.friends = Friends(clock, self.people, meeting.friends)  # notify lists, messages, plans, last seen
         self.friends.away_of = self.talk.away_text  # /finger shows an away text, on any process
         self.adjournments = Adjournments(clock, self.kept)  # /adjourn and /resume agreed at a table
+        opens = meeting.tournaments
+        self.tournaments = Tournaments(
+            clock, self.people, self.table_list, self.names, self.kept,
+            store=lambda: self.records.store if self.records is not None else None,
+            may_open=lambda s: self.sysops is not None and self.sysops.is_sysop(s) or opens == "registered"
+            and s.registered, rating=self.seeking.rating, limit=meeting.max_tournaments)
         self._face()
 
     def _face(self) -> None:

@@ -145,7 +145,7 @@ class Kept:
         if seat is not None and not table.seats[seat].connected:
             if table.adjourned is not None:
                 pass  # its game waits for them (it was adjourned meanwhile)
-            elif table.in_game and all_gone(table.seats):
+            elif table.in_game and all_gone(table.seats) and table.tournament is None:
                 self.adjourn(table)
             elif table.in_game:
                 table.replace_with_bot(seat, f"{name} did not come back; a bot plays their seat.")

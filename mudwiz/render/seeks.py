@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from mudwiz.render.style import Style, pad, wrap_words
+from mudwiz.render.tournaments import RENDERERS as tournament_renderers
 
 
 def _range(seek: dict[str, Any]) -> str:
@@ -62,5 +63,5 @@ def adjourned(m: dict[str, Any], s: Style) -> list[str]:
 
 
 RENDERERS: dict[str, Callable[[dict[str, Any], Style], list[str]]] = {
-    "seeks": seeks, "matched": matched, "again": again, "adjourned": adjourned,
+    "seeks": seeks, "matched": matched, "again": again, "adjourned": adjourned, **tournament_renderers,
 }

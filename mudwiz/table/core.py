@@ -125,13 +125,13 @@ class Table(TableState):
         if self.stopping():
             return
         self.journal.save()
-        if self.game is not None and self.in_game and not self.roster.humans():
-            self.abandon()
+        if self.game is not None and self.in_game and not self.roster.humans() and self.tournament is None:
+            self.abandon()  # (a tournament's game is played out: its stand-ins score for their people)
         if self.adjourned is not None and not missing(self.seats) and not all_gone(self.seats):
             self.go_on("Everyone is back: the game goes on.")
         self.rounds.maybe_advance()
         self.timers.stop_idle()
-        if self.roster.humans() or self.observers:
+        if self.roster.humans() or self.observers or self.tournament is not None and self.in_game:
             return
         if gone_for_good or not self.idle_close:
             self.close()
@@ -153,6 +153,8 @@ class Table(TableState):
         log.info("table {table} game abandoned seed={seed} log={log}", table=self.id, seed=self.game.seed,
                  log=self.game.log)
         self.recording.finish("abandoned")
+        if self.on_over is not None:
+            self.on_over(self)
         self.announce("Nobody is left playing: the game is abandoned.")
         self.seating.stand_ins_go()  # as at a game's end: left seated they held their people's names on
         self.send_states()
@@ -322,6 +324,8 @@ class Table(TableState):
             log.info("table {table} game over seed={seed} moves={moves}", table=self.id, seed=self.game.seed,
                      moves=len(self.game.log))
             self.recording.finish("finished")
+            if self.on_over is not None:
+                self.on_over(self)
             self.seating.stand_ins_go()
         self.send_states()
         self.bots.schedule()

@@ -104,7 +104,8 @@ class TableJournal:
             if code:
                 seat["resume"] = code
             seats.append(seat)
-        header = {"game": table.name, "host": table.roster.host, "options": dict(table.config.chosen), "seats": seats}
+        header: dict[str, Any] = {"game": table.name, "host": table.roster.host,
+                                  "options": dict(table.config.chosen), "seats": seats}
         now = table.clock.seconds()
         names = [s.name for s in table.roster.observers if not s.is_bot]
         names += [name for name, until in table.roster.watch_until.values() if until >= now]  # dropped, coming back
@@ -112,6 +113,8 @@ class TableJournal:
         for name in names:  # a guest's code with their name: the same person proves it when they come back
             code = self.journal.resume_code(name)
             watchers.append({"name": name, "resume": code} if code else name)
+        if table.tournament is not None:
+            header["tournament"] = table.tournament
         if table.adjourned is not None:  # kept so through a restart (mudwiz/restore.py)
             header["adjourned"] = table.adjourned.to_json()
         if watchers:  # watched again by the same people after a restart (``Lobby.keep_watch``)

@@ -8,6 +8,7 @@ build (mudwiz/compiled.py) reads a native class's attributes directly."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from twisted.internet.interfaces import IReactorTime
@@ -38,6 +39,9 @@ class TableState:
         self.games_played = 0
         self.abandoned = False  # the game ended because no person was left playing it
         self.adjourned: Adjourned | None = None  # the game waits for its people (:mod:`.adjourning`)
+        self.tournament: int | None = None  # the tournament whose round this table plays: its games never adjourn
+        # told of the table's game ending (finished or abandoned), before anyone may leave: a tournament's result
+        self.on_over: Callable[[Any], None] | None = None
         self.moves = 0  # bumped on every change of the game, so stale timers know they are stale
         self.confirmed: set[str] = set()  # who has confirmed the round's result (:mod:`.pacing`)
 
