@@ -132,3 +132,18 @@ def test_unregistering_deletes_the_account_and_what_is_kept_with_it_and_keeps_it
     assert store.delete_account("carol") is None  # no account: nothing to do
     store.create_account("carol", "h2")  # the name is free
     assert store.account("Carol").name == "carol" and store.roles("carol") == set()
+
+
+def test_admin_unregister_deletes_an_account_and_its_role_and_refuses_a_name_nobody_registered(store: Any) -> None:
+    """``mudwiz admin unregister NAME``, the sysop's side of ``/unregister``: a role does not stop it."""
+    import argparse
+
+    from mudwiz.admin import VERBS, AdminError
+
+    store.create_account("Sys", "h")
+    store.grant_role("sys", "sysop")
+    said = VERBS["unregister"](store, argparse.Namespace(name="SYS"))
+    assert said == "Sys is no longer registered (its game records stay); the name is anyone's once its owner logs out"
+    assert store.account("sys") is None and store.holders("sysop") == []
+    with pytest.raises(AdminError, match="^sys is not a registered name$"):
+        VERBS["unregister"](store, argparse.Namespace(name="sys"))
