@@ -191,3 +191,17 @@ class Accounts:
         d: defer.Deferred[bool] = self.work(change)
         d.addCallback(self._counted, name, address)
         return d
+
+    def unregister(self, name: str, password: str, address: str) -> defer.Deferred[bool]:
+        """Delete the account of ``name`` and what is kept with it (``Store.delete_account``) if ``password`` is its
+        password (a wrong one is counted, as at login); whether it was."""
+
+        def unregister() -> bool:  # in a worker thread
+            if not self._verify(self.store.account(name), password):
+                return False
+            return self.store.delete_account(name) is not None
+
+        self.hashes(address)
+        d: defer.Deferred[bool] = self.work(unregister)
+        d.addCallback(self._counted, name, address)
+        return d

@@ -1,5 +1,5 @@
-"""``mudwiz admin``: the sysop role, the bans and a forgotten password, from the command line, on the data
-directory's database (or ``MUDWIZ_DATABASE_URL``'s, as the server).
+"""``mudwiz admin``: the sysop role, the bans, a forgotten password and an account deleted, from the command line,
+on the data directory's database (or ``MUDWIZ_DATABASE_URL``'s, as the server).
 
 It works while the server runs (SQLite shares the file: the server's lock on the data directory is not taken
 here, and a write waits up to the store's busy timeout for the server's), and the server reads roles and bans
@@ -37,6 +37,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     password = verbs.add_parser("password", help="set a new password for a registered name (asked twice on a "
                                 "terminal, else read as one line from standard input; never printed)")
     password.add_argument("name")
+    unregister = verbs.add_parser("unregister", help="delete a registered name's account, with its roles, ratings, "
+                                  "plan, notify lists, messages and channels (its game records stay)")
+    unregister.add_argument("name")
     verbs.add_parser("list", help="the sysops and the bans in force")
     unban = verbs.add_parser("unban", help="lift the ban of a name or an IP address")
     unban.add_argument("target", help="NAME or ADDRESS")
@@ -107,6 +110,15 @@ def password(store: Store, args: argparse.Namespace) -> str:
     return f"{account.name} has a new password (from their next login on)"
 
 
+def unregister(store: Store, args: argparse.Namespace) -> str:
+    """An account deleted by a sysop, as ``/unregister`` deletes it (roles too); an owner online at the time plays on
+    until they log out, and is a guest from their next login on."""
+    name = store.delete_account(args.name)
+    if name is None:
+        raise AdminError(f"{args.name} is not a registered name")
+    return f"{name} is no longer registered (its game records stay); the name is anyone's once its owner logs out"
+
+
 def listing(store: Store, args: argparse.Namespace) -> str:
     lines = [f"sysops: {', '.join(store.holders('sysop')) or 'none'}"]
     bans = store.bans(time.time())
@@ -129,4 +141,5 @@ def unban(store: Store, args: argparse.Namespace) -> str:
 
 VERBS: dict[str, Callable[[Store, argparse.Namespace], str]] = {
     "grant": grant, "revoke": revoke, "list": listing, "unban": unban, "password": password,
+    "unregister": unregister,
 }

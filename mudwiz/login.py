@@ -5,9 +5,9 @@ taken silently.
 
 A connection starts ``NAMING`` (the name prompt). A name that needs its proof (an account's password, a held
 guest name's resume code) is ``PROVING`` until the last answer is in, ``VERIFYING`` while it is checked, then
-``IN``, or ``NAMING`` again when it is refused. Once in, ``/register`` and ``/password`` ask for passwords the
-same way (``SETTING``, then ``SAVING`` while they are hashed). Gone, it is ``CLOSED`` or, when it had logged in,
-``LEFT``.
+``IN``, or ``NAMING`` again when it is refused. Once in, ``/register``, ``/password`` and ``/unregister`` ask for
+passwords the same way (``SETTING``, then ``SAVING`` while they are hashed). Gone, it is ``CLOSED`` or, when it had
+logged in, ``LEFT``.
 """
 
 from __future__ import annotations
@@ -23,14 +23,14 @@ class State(Enum):
     PROVING = "proving"  # a name's password or resume code is asked for: the next lines are its answers
     VERIFYING = "verifying"  # that proof is being checked (a password is hashed in a worker thread)
     IN = "in"  # logged in: each line a command or chat
-    SETTING = "setting"  # logged in, a new password asked for (/register, /password): the next lines are answers
+    SETTING = "setting"  # logged in, a password asked for (/register, /password, /unregister): the next lines too
     SAVING = "saving"  # ... and being hashed and kept
     CLOSED = "closed"  # gone before logging in
     LEFT = "left"  # gone after logging in (the connection lost, or taken over by another)
 
 
 class Input(Enum):
-    ASK = "ask"  # a password dialogue begins: a name's proof, or /register or /password
+    ASK = "ask"  # a password dialogue begins: a name's proof, or /register, /password or /unregister
     ANSWER = "answer"  # its last answer is in, handed over to be checked
     DONE = "done"  # the check is over and nobody came in: refused, failed, or the change made
     ENTER = "enter"  # a name is let in
@@ -69,6 +69,7 @@ class Purpose(Enum):
     TAKEOVER_RESUME = "takeover resume"
     REGISTER = "register"  # a new account's password, twice
     PASSWORD = "password"  # the account's password, then its new one twice
+    UNREGISTER = "unregister"  # the account's password, to delete the account
 
     @property
     def prompts(self) -> tuple[str, ...]:
@@ -97,6 +98,7 @@ PROMPTS = {
     Purpose.TAKEOVER_RESUME: ("Resume code: ",),
     Purpose.REGISTER: ("Password: ", "Again: "),
     Purpose.PASSWORD: ("Old password: ", "New password: ", "Again: "),
+    Purpose.UNREGISTER: ("Password: ",),
 }
 
 

@@ -1,7 +1,8 @@
 """The password dialogues: a name's proof (an account's password, a held guest name's resume code), and once in,
 ``/register`` and ``/password``. Each answer is a secret: never dispatched, logged or shown. The last one is
 checked (a password hashed in a worker thread), and the answer logs the name in, or says what was changed or
-refused. The login's state (mudwiz/login.py) says when a line is an answer."""
+refused; ``/unregister``'s right password deletes the account, and its owner stays on as a guest. The login's state
+(mudwiz/login.py) says when a line is an answer."""
 
 from __future__ import annotations
 
@@ -110,6 +111,9 @@ class Passwords:
         if asking.purpose.account:
             self.throttle(asking.name)
             return accounts.login(asking.name, asking.answers[0], address)
+        if asking.purpose is Purpose.UNREGISTER:
+            self.throttle(asking.name)
+            return accounts.unregister(asking.name, asking.answers[0], address)
         new, again = asking.answers[-2:]
         if new != again:
             raise BadCommand(f"the two passwords differ; {_kept(asking)}")
@@ -150,7 +154,10 @@ class Passwords:
                                   "password", request_id)
             return
         elif not result:
-            raise BadCommand("wrong password; the password is unchanged")
+            raise BadCommand(f"wrong password; {_kept(asking)}")
+        elif asking.purpose is Purpose.UNREGISTER:
+            code = self.lobby.unregistered(self.session)
+            self.replies.reply_ok(unregistered_text(asking.name, code), request_id, resume=code)
         else:
             self.replies.reply_ok("your password is changed", request_id)
 
@@ -170,7 +177,16 @@ class Passwords:
 
 
 def _kept(asking: Asking) -> str:
+    if asking.purpose is Purpose.UNREGISTER:
+        return f"{asking.name} is still registered, nothing changed"
     return "nothing was registered" if asking.purpose is Purpose.REGISTER else "the password is unchanged"
+
+
+def unregistered_text(name: str, code: str) -> str:
+    """The one line that says what unregistering ``name`` deleted and kept, and the guest's resume code now."""
+    return (f"{name} is no longer registered: its password, ratings, plan, notify lists (yours and your name on "
+            "others'), messages and kept channels are deleted; its finished games stay in the records under the "
+            f"name. You stay on as a guest (your resume code is {code}); once you log out the name is anyone's")
 
 
 def too_weak(asking: Asking) -> BadCommand | None:

@@ -176,6 +176,13 @@ class RatingBoard:
     def forget(self, name: str) -> None:
         self._known.pop(name.lower(), None)
 
+    def dropped(self, name: str) -> None:
+        """``name``'s ratings are gone from the store (its account deleted): forgotten here, and the others that
+        listen (a cluster's processes) told, as after a rated game, to read them again."""
+        self.forget(name)
+        for tell in self.on_refreshed:
+            tell([name.lower()])
+
     def read(self, names: Sequence[str]) -> dict[str, list[Rating]]:
         """``names``' ratings as the store has them now (lower-cased name -> ratings), for ``refresh``: one read of
         the store, for its thread."""

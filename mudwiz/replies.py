@@ -43,12 +43,14 @@ class Replies:
         self.prompt_open = False  # the name prompt ends without a newline; the next output must not join it
         self.line_open = False  # the last character sent was not a newline (a program reading lines would join)
 
-    def reply_ok(self, text: Any, request_id: Any) -> None:
+    def reply_ok(self, text: Any, request_id: Any, **fields: Any) -> None:
+        """``ok``, with ``text`` if any and the reply's own ``fields`` (``/unregister``'s ``resume``)."""
         message: dict[str, Any] = {"type": "ok"}
         if request_id is not None:
             message["id"] = request_id
         if text:
             message["text"] = text
+        message.update(fields)
         self.session.deliver(message)
 
     def reply_error(self, exc: MudwizError, request_id: Any, moves: bool = True) -> None:

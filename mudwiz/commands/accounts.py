@@ -1,4 +1,4 @@
-"""/register and /password: the dialogues themselves, asked with the echo off, are the connection's."""
+"""/register, /password and /unregister: the dialogues themselves, asked with the echo off, are the connection's."""
 
 from __future__ import annotations
 
@@ -47,3 +47,19 @@ def _password(lobby: Lobby, session: Session, arg: str) -> str | None:
     # now, the passwords a user typed ahead were read as chat, and said to the room.
     session.ask_password("password")
     return "your password now, then the new one twice; none is shown"
+
+
+@command("unregister", "/unregister",
+         "give up your account, its password asked: it goes with its ratings, plan, notify lists, messages and "
+         "channels (finished games keep the name); you stay on as a guest",
+         scope=Scope.LOBBY, kind=Kind.ACCOUNT, place=3, route=Route.HOME)
+def _unregister(lobby: Lobby, session: Session, arg: str) -> str | None:
+    accounts = _accounts(lobby, arg, "unregister")
+    if not session.registered:
+        raise BadCommand("only a registered name logged in with its password has an account to give up")
+    roles = sorted(accounts.store.roles(session.name))
+    if roles:  # given on the server's machine, taken there: a server is never left without its sysop by a slip
+        raise BadCommand(f"{session.name} is a {roles[0]}: the role is taken away first, on the server's machine "
+                         f"(mudwiz admin revoke {session.name} {roles[0]}); nothing was changed")
+    session.ask_password("unregister")
+    return f"your password, to delete the account {session.name} for good; it is not shown"

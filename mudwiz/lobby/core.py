@@ -250,6 +250,20 @@ class Lobby:
         self._release(session.name)
         self.people.presence_notice(session, "left")
 
+    def unregistered(self, session: Session) -> str:
+        """``session``'s account was deleted (``/unregister``): a guest from now on, with the resume code returned;
+        their ratings forgotten here and (cluster) on the other processes, their seat's journal given the code, and
+        the other processes told they are a guest (``Session.moved``)."""
+        code = self.names.unregistered(session)
+        records = self.table_list.records
+        if records is not None:
+            records.board.dropped(session.name)
+        table = table_of(session)
+        if table is not None and self.tables.get(table.id) is table:
+            table.journal.save()  # the seat is a guest's now: kept with its code across a restart
+        session.moved()
+        return code
+
     def _release(self, name: str) -> None:
         self.names.release(name)
 

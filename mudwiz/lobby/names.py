@@ -188,6 +188,14 @@ class Names:
         """The name became an account: from now on its password proves who comes back."""
         self.resume_codes.pop(name.lower(), None)
 
+    def unregistered(self, session: Session) -> str:
+        """``session``'s account is gone (``/unregister``): they stay on as a guest, with a new resume code for the
+        name while they hold it, trusted from their address alone; once nothing holds it, it is anyone's."""
+        session.registered = False
+        code = self.resume_codes[session.name.lower()] = new_resume_code()
+        counted(self.failures, True, session.name, session.address, fresh=True)
+        return code
+
     @property
     def failures(self) -> FailureLimit:
         """Failed logins: wrong resume codes count with wrong passwords, so neither is the cheaper to guess."""

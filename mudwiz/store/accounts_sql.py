@@ -45,6 +45,13 @@ def account_looks(generated: str) -> tuple[str, ...]:
     )
 
 
+# What unregistering a name deletes, in this order (the account last: roles reference it); a table, the column of
+# the lower-cased name. Game records (``games``, ``game_seats``), bans and the messages it left others are kept.
+UNREGISTERED: tuple[tuple[str, str], ...] = (
+    ("roles", "name_key"), ("ratings", "name_key"), ("profiles", "name_key"), ("notify", "owner_key"),
+    ("notify", "target_key"), ("messages", "recipient_key"), ("channel_members", "name_key"),
+    ("accounts", "name_key"),
+)
 BAN_COLUMNS = 'SELECT kind, target, until, "by", created FROM bans'
 # the oldest account other than the name (name_key, the second ?) that looks like it (the first ?, as spelled)
 LOOK_ALIKE = (f"SELECT name FROM accounts WHERE look = {looks('?')} AND name_key <> ? "
@@ -88,6 +95,21 @@ class AccountsSQL(SQLHooks):
         if not self._write(self._sql("UPDATE accounts SET hash = ? WHERE name_key = ?"),
                            (password_hash, name.lower())):
             raise KeyError(name)
+
+    def delete_account(self, name: str) -> str | None:
+        """Unregister ``name`` (any case), in one transaction: its account and roles, ratings, profile, notify list
+        and its name on everyone else's, message box and kept channels go; its game records stay, under the name,
+        as do bans of the name and the messages it left others. The account's name as registered; None (nothing
+        changed) when there is none."""
+        key = name.lower()
+        with self._transaction() as db:
+            self._hold_off(db, "accounts")
+            row = db.execute(self._sql("SELECT name FROM accounts WHERE name_key = ?"), (key,)).fetchone()
+            if row is None:
+                return None
+            for table, column in UNREGISTERED:  # roles first: they reference the account
+                db.execute(self._sql(f"DELETE FROM {table} WHERE {column} = ?"), (key,))
+        return str(row[0])
 
     # ------------------------------------------------------------ roles and bans
 

@@ -344,6 +344,12 @@ class Store(Protocol):
         """Replace the password hash of ``name``'s account (any case)."""
         ...
 
+    def delete_account(self, name: str) -> str | None:
+        """Unregister ``name``'s account (any case), in one transaction, with its roles, ratings, profile (plan, last
+        seen), notify list and its name on others', message box and kept channels; its game records, bans of the
+        name and the messages it left others are kept. The name as registered; None when there is no account."""
+        ...
+
     def grant_role(self, name: str, role: str) -> None:
         """Give ``name``'s account (any case) ``role`` (``sysop``); ``KeyError`` when there is no such account."""
         ...

@@ -24,7 +24,7 @@ def test_help_lists_each_kind_in_its_order() -> None:
         "Tables": ("new", "join", "watch", "leave", "look", "option", "bot", "start", "ok", "score", "seek", "seeks",
                    "unseek", "quick", "again", "adjourn", "resume", "adjourned"),
         "Games": ("rules", "spells", "history", "game", "replay", "rating", "top", "tournament", "tournaments"),
-        "Account": ("register", "password"),
+        "Account": ("register", "password", "unregister"),
         "Sysop": ("kick", "ban", "unban", "bans", "announce", "shutdown"),
     }
     assert all(c.kind is not Kind.OTHER for c in COMMANDS.values())
@@ -48,8 +48,8 @@ def test_each_kind_lists_its_commands_in_distinct_places() -> None:
 def test_the_catalogue_lists_the_commands_in_the_order_they_always_had() -> None:
     assert list(COMMANDS) == [
         "help", "who", "tables", "say", "ignore", "unignore", "tell", "mode", "quit", "bye", "register", "password",
-        "kick", "ban", "unban", "bans", "announce", "shutdown", "new", "join", "watch", "leave", "option", "start",
-        "ok", "score", "look", "bot", "history", "game", "rating", "top", "replay", "rules", "spells",
-        "channel", "ch", "shout", "me", "away", "seek", "seeks", "unseek", "quick", "again", "adjourn", "resume",
-        "adjourned", "tournament", "tournaments", "finger",
-        "plan", "notify", "unnotify", "message", "messages"]
+        "unregister", "kick", "ban", "unban", "bans", "announce", "shutdown", "new", "join", "watch", "leave",
+        "option", "start", "ok", "score", "look", "bot", "history", "game", "rating", "top", "replay", "rules",
+        "spells", "channel", "ch", "shout", "me", "away", "seek", "seeks", "unseek", "quick", "again", "adjourn",
+        "resume", "adjourned", "tournament", "tournaments", "finger", "plan", "notify", "unnotify", "message",
+        "messages"]

@@ -89,3 +89,61 @@ def test_what_is_kept_survives_reopening(backend: Any) -> None:
     assert [m.text for m in again.messages("carol")] == ["still here?"]
     assert again.notify_list("carol") == ["bob"] and again.channels_of("carol") == ["help"]
     assert again.profile("carol").plan == ("hi",)
+
+
+def test_unregistering_deletes_the_account_and_what_is_kept_with_it_and_keeps_its_games(store: Any) -> None:
+    """``delete_account``: the account, its role, ratings, profile, notify list and its name on others', message
+    box and kept channels go, in one transaction; its game records, a ban of the name and the messages it left
+    others stay; the name is anyone's to register again, and another account's rows are untouched."""
+    from test_ratings import game
+
+    from mudwiz.ratings import rate_game
+    from mudwiz.store import Ban
+
+    for name in ("Carol", "Bob"):
+        store.create_account(name, "h")
+    store.grant_role("carol", "sysop")
+    kept_game = store.record_game(game("Carol", "Bob", "guest"), rate_game)
+    assert store.rating("carol", "wizard") is not None
+    store.leave_message("Bob", "carol", "rematch?", 1.0, limit=5)
+    store.leave_message("Carol", "bob", "good game", 2.0, limit=5)
+    store.set_plan("Carol", ["evenings"])
+    store.mark_seen("carol", 3.0)
+    store.add_notify("carol", "Bob", limit=5)
+    store.add_notify("bob", "Carol", limit=5)
+    store.add_notify("bob", "dave", limit=5)
+    store.join_channel("carol", "help", limit=5)
+    store.join_channel("bob", "help", limit=5)
+    store.add_ban(Ban("name", "carol", None, "Sys", 4.0))
+
+    assert store.delete_account("CAROL") == "Carol"
+    assert store.account("carol") is None and store.roles("carol") == set() and store.holders("sysop") == []
+    assert store.ratings_of("carol") == [] and store.rating("carol", "wizard") is None
+    assert [r.name for r in store.top("wizard")] == ["Bob"]
+    assert store.messages("carol") == [] and store.profile("carol") is None
+    assert store.notify_list("carol") == [] and store.notifying("carol") == []
+    assert store.notify_list("bob") == ["dave"] and store.channels_of("carol") == []
+    kept = store.game(kept_game)  # the game stays, under the name, in everyone's history
+    assert kept is not None and kept.players == ["Carol", "Bob", "guest"]
+    assert [g.id for g in store.games_of("carol")] == [kept_game]
+    assert [m.text for m in store.messages("bob")] == ["good game"]  # Bob's box is Bob's
+    assert store.channels_of("bob") == ["help"] and store.rating("bob", "wizard") is not None
+    assert store.ban_on("name", "Carol", 5.0) is not None  # a ban is of the name, registered or not
+    assert store.delete_account("carol") is None  # no account: nothing to do
+    store.create_account("carol", "h2")  # the name is free
+    assert store.account("Carol").name == "carol" and store.roles("carol") == set()
+
+
+def test_admin_unregister_deletes_an_account_and_its_role_and_refuses_a_name_nobody_registered(store: Any) -> None:
+    """``mudwiz admin unregister NAME``, the sysop's side of ``/unregister``: a role does not stop it."""
+    import argparse
+
+    from mudwiz.admin import VERBS, AdminError
+
+    store.create_account("Sys", "h")
+    store.grant_role("sys", "sysop")
+    said = VERBS["unregister"](store, argparse.Namespace(name="SYS"))
+    assert said == "Sys is no longer registered (its game records stay); the name is anyone's once its owner logs out"
+    assert store.account("sys") is None and store.holders("sysop") == []
+    with pytest.raises(AdminError, match="^sys is not a registered name$"):
+        VERBS["unregister"](store, argparse.Namespace(name="sys"))

@@ -6,6 +6,7 @@ mudwiz left."""
 
 from __future__ import annotations
 
+import json
 import socket
 import sqlite3
 import time
@@ -149,3 +150,32 @@ def test_look_alikes_of_registered_names_over_telnet_and_json_and_older_ones_sti
         assert refused["type"] == "error" and refused["message"].startswith(  # (his moves may follow: his turn)
             "Wire_Mark looks too like Wire_Rnark, a registered name; choose another name to register")
         back.close()
+
+
+def test_a_registered_player_unregisters_over_json_and_a_guest_then_takes_the_name() -> None:
+    """Over loopback, the password checked in the server's password threads: ``/unregister`` asks the password by
+    a ``password`` message, a wrong one changes nothing, the right one deletes the account (the ``ok`` carries the
+    guest's resume code); once its owner logs out a guest logs in under the name with no password."""
+    with running_server() as server:
+        owner = JsonClient(server, "Wire_Quits")
+        assert "Wire_Quits is registered" in owner.register(SECRET)["text"]
+        owner.close()
+        owner = JsonClient(server, "wire_quits", password=SECRET)
+        for rid, answer, expected in (("wrong", GUESS, "error"), ("right", SECRET, "ok")):
+            assert owner.request("/unregister")["type"] == "ok"
+            asked = owner.wait_for(lambda m: m["type"] == "password", since=owner.mark)
+            assert asked == {"type": "password", "name": "Wire_Quits", "prompt": "Password"}
+            owner.send(json.dumps({"id": rid, "cmd": answer}))
+            done = owner.wait_for(lambda m, r=rid: m.get("id") == r, since=0)
+            assert done["type"] == expected, done
+        assert done["text"].startswith("Wire_Quits is no longer registered") and done["resume"]
+        assert owner.request("/password")["type"] == "error"  # a guest now
+        owner.close()
+        time.sleep(0.5)  # the drop noticed: nothing holds the name
+        guest = JsonClient(server, "WIRE_QUITS")  # no password asked: a guest's name
+        welcome = guest.of_type("welcome")[0]
+        assert welcome["name"] == "WIRE_QUITS" and welcome["resume"] not in (None, done["resume"])
+        everything = b"\n".join(owner.raw + guest.raw)
+        assert SECRET.encode() not in everything and GUESS.encode() not in everything
+        guest.close()
+    assert SECRET not in server.log()
