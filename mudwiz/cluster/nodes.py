@@ -35,6 +35,9 @@ class Nodes:
         self.dead_after = dead_after
         self.incarnation = secrets.token_hex(6)
         self.seen: dict[str, float] = {}  # other live nodes -> when last heard
+        # nodes taken for gone while Redis was away -> since when: each is new again at its next beat (the
+        # tables' directory hears of it then), or gone again if none comes for ``dead_after`` with Redis there
+        self.judging: dict[str, float] = {}
         self.on_new: list[Callable[[str], None]] = []
         self.on_gone: list[Callable[[str], None]] = []
         self._loop: task.LoopingCall | None = None
@@ -96,6 +99,12 @@ class Nodes:
         for node, last in list(self.seen.items()):
             if now - last > self.dead_after:
                 self._gone(node)
+        for node, since in list(self.judging.items()):
+            if now - since > self.dead_after:  # no beat since Redis came back: gone after all
+                del self.judging[node]
+                log.info("node {node} is gone (no beat since Redis came back)", node=node)
+                for callback in self.on_gone:
+                    callback(node)
 
     def _heard(self, message: dict[str, Any]) -> None:
         node = message["from"]
@@ -103,6 +112,7 @@ class Nodes:
             return
         new = node not in self.seen
         self.seen[node] = self.clock.seconds()
+        self.judging.pop(node, None)
         if new:
             log.info("node {node} is here", node=node)
             for callback in self.on_new:
@@ -130,10 +140,12 @@ class Nodes:
         return since is not None and self.clock.seconds() - since >= self.dead_after
 
     def judge_again(self, node: str) -> None:
-        """``node`` was taken for gone while Redis was away: count it live from now, gone again (``on_gone``)
-        only if no beat of it comes for ``dead_after`` seconds with Redis there."""
-        if node != self.me:
-            self.seen[node] = self.clock.seconds()
+        """``node`` was taken for gone while Redis was away: its next beat makes it new again (``on_new``: the
+        parts that took it for gone hear of it, and the tables' directory lists its tables again); gone again
+        (``on_gone``) only if no beat of it comes for ``dead_after`` seconds with Redis there. (Put back among the
+        seen, its beats were no news: the directory kept its tables as gone for good.)"""
+        if node != self.me and node not in self.seen:
+            self.judging[node] = self.clock.seconds()
 
     def is_alive(self, node: str) -> defer.Deferred[bool]:
         """Whether ``node`` holds its name in Redis now: the word that counts before taking its tables."""

@@ -27,6 +27,7 @@ from mudwiz.cluster.nodes import Nodes
 from mudwiz.node import node_name
 
 log = Logger()
+STOP_WAIT = 2.0  # seconds a stopping node waits for each of its cluster steps (Redis may be away)
 
 
 def cluster_node_name() -> str:
@@ -47,12 +48,23 @@ class ClusterService(service.MultiService):
 
     def __init__(self, url: str, node: str, clock: IReactorTime, failed: Callable[[str], None]) -> None:
         super().__init__()
+        self.clock = clock
         self.bus = Bus(url, node, clock)
         self.nodes = Nodes(self.bus, clock)
         self.parts: list[Part] = []
         self.started: list[Part] = []  # stopped as they stop: a join refused before them must not speak as the node
         self.failed = failed  # what to do when joining fails: log the line and stop the process
         self.joined: defer.Deferred[None] = defer.Deferred()  # fires once the node has joined and listens
+
+    def _bounded(self, waiting: Any) -> Any:
+        """What a stop waits for, for ``STOP_WAIT`` seconds at most: with Redis away a command waits for it to
+        come back, and a TERM must end the process all the same (what it could not say, its key's expiry and the
+        others' missing beats say for it)."""
+        if not isinstance(waiting, defer.Deferred):
+            return waiting
+        return waiting.addTimeout(STOP_WAIT, self.clock).addErrback(
+            lambda f: log.warn("cluster: a stop step not done in {s:g} s (Redis away?): {why}", s=STOP_WAIT,
+                               why=f.getErrorMessage()))
 
     @property
     def node(self) -> str:
@@ -95,8 +107,8 @@ class ClusterService(service.MultiService):
             service.Service.stopService(self)
         for part in reversed(self.started):
             try:
-                yield part.stop()
+                yield self._bounded(part.stop())
             except Exception:
                 log.failure("stopping a cluster part failed")
-        yield self.nodes.stop()
-        yield self.bus.stop()
+        yield self._bounded(self.nodes.stop())
+        yield self._bounded(self.bus.stop())

@@ -424,7 +424,37 @@ def test_redis_restarted_empty_takes_no_live_nodes_table_over(tmp_path: Path, po
                 player.read(0.3)
                 state = player.last_state()
                 assert state is not None and state["moves"] > at and state["table"] == tables[player.name]
+            # each node hears the other again as new, and lists its tables: a watch there is not refused
+            eventually(lambda: n1.log().count("node n2 is here") >= 2 and n2.log().count("node n1 is here") >= 2,
+                       "each node hears the other anew after the outage", timeout=20)
+            cat = JsonClient(n1.address, "cat")
+            watched = eventually(lambda: cat.request(f"/watch {tables['bob']}")["type"] == "ok",
+                                 "Cat (n1) watches Bob's table on n2", timeout=20)
+            assert watched
             ann.close()
             bob.close()
+    finally:
+        redis.close()
+
+
+def test_a_node_sent_term_while_redis_is_away_exits_at_once(tmp_path: Path, postgres: Databases | str) -> None:
+    """TERM with Redis away: the node closed its port but waited for Redis to come back before it exited (its
+    cluster's last words, a ``bye`` and its key deleted, wait on Redis); each now waits a bounded time."""
+    from redisserver import RedisUnavailable, redis_server
+
+    home = tmp_path / "redis"
+    redis = contextlib.ExitStack()
+    try:
+        url = redis.enter_context(redis_server(home))
+    except RedisUnavailable as exc:
+        pytest.skip(str(exc))
+    try:
+        with cluster(tmp_path, url, postgres) as (n1, _n2):
+            redis.close()  # Redis gone
+            time.sleep(0.5)
+            began = time.monotonic()
+            status = n1.stop()  # TERM
+            took = time.monotonic() - began
+            assert status == 0 and took < 10, (status, took)
     finally:
         redis.close()
