@@ -1,8 +1,8 @@
 """A Swiss tournament over real TCP with a real server process: 7 registered players (JSON clients) and a bot at
 tables of 4 Wizard (one round a game), 2 rounds run by the server. The server is killed with ``kill -9`` as the
-first round ends and started again on the same data directory; the players log in again and the tournament
-carries on to its end, with the first round's results as they were (nothing lost, nothing counted twice), the
-standings published to everyone and kept."""
+first round ends and again during the second, and started again each time on the same data directory; the
+players log in again (to their seats) and the tournament carries on to its end, with the first round's results
+as they were (nothing lost, nothing counted twice), the standings published to everyone and kept."""
 
 from __future__ import annotations
 
@@ -18,13 +18,17 @@ PASSWORD = "tournament-secret-7"
 NAMES = ["Ann", "Ben", "Cid", "Dee", "Eve", "Fay", "Gus"]
 
 
-def play(clients: list[JsonClient], until: str, rng: random.Random, limit: float = 120.0) -> None:
+def play(clients: list[JsonClient], until: str, rng: random.Random, limit: float = 120.0,
+         only: float | None = None) -> None:
     """Each client plays a random legal move of its latest state and leaves its table once its game is over,
-    until a notice containing ``until`` has reached every client."""
+    until a notice containing ``until`` has reached every client (or, ``only``, for that many seconds)."""
     deadline = time.monotonic() + limit
+    stop = time.monotonic() + only if only is not None else None
     answered: dict[str, int] = {}
     left: dict[str, int] = {}
     while not all(any(until in m.get("text", "") for m in c.of_type("notice")) for c in clients):
+        if stop is not None and time.monotonic() > stop:
+            return
         assert time.monotonic() < deadline, f"no {until!r} in {limit:g} s"
         for c in clients:
             c.read(0.01)
@@ -61,6 +65,11 @@ def test_a_swiss_tournament_of_seven_runs_through_a_kill_9_to_its_end(tmp_path: 
         assert after_one["round"] == 1 and sorted(r["name"] for r in after_one["standings"]) == sorted(NAMES)
 
         server.kill()  # before the next round starts: it must start after the restart, once
+        server.start()
+        clients = [JsonClient(server.address, name, password=PASSWORD) for name in NAMES]
+        play(clients, "round 2 of 2", rng)
+        play(clients, "", rng, only=1.0)  # a few moves of round 2 ...
+        server.kill()  # ... and killed in the middle of it
         server.start()
         clients = [JsonClient(server.address, name, password=PASSWORD) for name in NAMES]
         play(clients, "Tournament 1 (Wizard) is over", rng)
