@@ -111,6 +111,8 @@ def _summary(session: Session, sysop: bool, cols: int = 80) -> list[str]:
         explained += _kind_rows(game.title, [f"/{usage.split(':')[0]}" for usage in game.VERBS.values()], cols)
     if len(lines) + len(explained) + len(tail) > SCREEN_ROWS - 1:
         lines = _command_rows(sysop, cols)
+    if len(lines) + len(explained) + len(tail) > SCREEN_ROWS - 1:  # a narrow window: the table's game is known
+        tail = []
     return lines + explained + tail
 
 

@@ -3,12 +3,28 @@ mudwiz/lobby/tournaments.py)."""
 
 from __future__ import annotations
 
+from dataclasses import asdict
+from typing import Any
+
 from mudwiz.commands.registry import Kind, Route, Scope, command
 from mudwiz.errors import BadCommand
+from mudwiz.games import game_class
 from mudwiz.lobby import Lobby
 from mudwiz.lobby.directory import Local
-from mudwiz.meeting.tournament import tournament_message
+from mudwiz.meeting.swiss import standings
+from mudwiz.meeting.tournament import Tournament
 from mudwiz.session import Session
+
+
+def tournament_message(tournament: Tournament) -> dict[str, Any]:
+    """What ``/tournament ID`` shows: the standings so far and the current round's tables."""
+    rows = standings(tournament.entrants, tournament.results())
+    current = tournament.tables[-1] if tournament.tables else []
+    return {"type": "tournament", **{k: v for k, v in tournament.to_json().items() if k not in ("tables",)},
+            "title": game_class(tournament.game).title,
+            "table_rows": [{k: t[k] for k in ("table", "seats", "bots", "result")} for t in current],
+            "standings": tournament.standings or [asdict(r) for r in rows]}
+
 
 USAGE = ("usage: /tournament new GAME swiss ROUNDS [size N] [OPTION ...] [start in MINUTES | start at HH:MM], "
          "/tournament join ID, /tournament leave ID or /tournament ID")

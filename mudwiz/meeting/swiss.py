@@ -2,7 +2,7 @@
 
 Each round the entrants are ordered by standing (points, then rating, then name) and dealt into tables of the
 size asked, the top of the order together, as a Swiss system seats similar scores together. Then seats are
-swapped between neighbouring tables wherever that lowers the number of pairs of players who have met before
+exchanged between neighbouring tables wherever that lowers the number of pairs of players who have met before
 (never at the price of mixing standings more than one table apart), so nobody meets the same opponents again
 where it can be avoided. The last table takes what is left over; its empty seats are the bots' (``bots``).
 
@@ -49,7 +49,7 @@ def pair(entrants: Sequence[str], points: Mapping[str, float], ratings: Mapping[
     count = table_count(len(order), size)
     tables = [order[i * size:(i + 1) * size] for i in range(count)]
     improved = True
-    while improved:  # swap a seat between neighbouring tables while that meets fewer old opponents
+    while improved:  # exchange seats of neighbouring tables while that meets fewer old opponents
         improved = False
         for upper, lower in zip(tables, tables[1:], strict=False):
             for i, j in itertools.product(range(len(upper)), range(len(lower))):

@@ -7,8 +7,6 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from mudwiz.errors import BadCommand
-from mudwiz.games import game_class
-from mudwiz.meeting.swiss import standings
 
 
 @dataclass
@@ -84,13 +82,3 @@ def start_time(how: str, when: str, now: float) -> float:
                 raise BadCommand(f"{when} UTC has passed today; give a time to come, or start in MINUTES")
             return at
     raise BadCommand("start in MINUTES (at most a week) or start at HH:MM (UTC, today)")
-
-
-def tournament_message(tournament: Tournament) -> dict[str, Any]:
-    """What ``/tournament ID`` shows: the standings so far and the current round's tables."""
-    rows = standings(tournament.entrants, tournament.results())
-    current = tournament.tables[-1] if tournament.tables else []
-    return {"type": "tournament", **{k: v for k, v in tournament.to_json().items() if k not in ("tables",)},
-            "title": game_class(tournament.game).title,
-            "table_rows": [{k: t[k] for k in ("table", "seats", "bots", "result")} for t in current],
-            "standings": tournament.standings or [asdict(r) for r in rows]}
