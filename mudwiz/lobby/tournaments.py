@@ -181,7 +181,10 @@ class Tournaments:
             self._tick = self.clock.callLater(TICK, self.tick)
 
     def tick(self) -> None:
-        """Start what is due, take each finished table's result, and go on to the next round when a round is over."""
+        """Start what is due, take each finished table's result, and go on to the next round when a round is over.
+        Not while the server stops: its tables are kept for the restart, which carries the tournaments on."""
+        if self.kept.stopping:
+            return
         now = self.clock.seconds()
         for tournament in list(self.live.values()):
             try:
