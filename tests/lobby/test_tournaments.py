@@ -171,3 +171,24 @@ def test_bad_input_is_refused_in_one_line_and_nothing_is_made(store: Store) -> N
     assert store.tournament(1)[0] == "called off"
     with pytest.raises(BadCommand, match="has ended"):
         dispatch(lobby, ann, "/tournament join 1")
+
+
+def test_the_standings_and_the_list_read_at_80_columns(store: Store) -> None:
+    from mudwiz.render.ansi import Presenter
+    from mudwiz.render.style import Style
+
+    clock, lobby = lobby_of(store)
+    for person in signed_up(lobby):
+        lobby.disconnect(person)
+    run(clock, lobby, 61)
+    reader = Recorder()
+    lobby.login(reader, "Reader")
+    dispatch(lobby, reader, "/tournament 1")
+    dispatch(lobby, reader, "/tournaments")
+    presenter = Presenter(Style(colour=False))
+    shown = presenter.lines(reader.of_type("tournament")[-1])
+    assert "Tournament 1: Wizard, Swiss, 2 rounds, tables of 4" in shown[0]
+    assert any("round 1 of 2" in line for line in shown) and any("(bot)" in line for line in shown)
+    listing = presenter.lines(reader.of_type("tournaments")[-1])
+    assert any("wizard" in line and "7 players" in line and "round 1 of 2" in line for line in listing)
+    assert all(len(line) <= 80 for line in shown + listing)
