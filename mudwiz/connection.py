@@ -31,6 +31,7 @@ from mudwiz.hints import summarize as summarize
 from mudwiz.lobby import Lobby
 from mudwiz.login import ASKING, CHECKING, GONE, Asking, Input, Login, Purpose
 from mudwiz.login import NAME_PROMPT as NAME_PROMPT
+from mudwiz.pager import PagedOutbox, page_size
 from mudwiz.passwords import Passwords
 from mudwiz.render import jsonl
 from mudwiz.render.ansi import Presenter
@@ -61,6 +62,8 @@ class ConnectionSession(Session):
         if self.ignoring and message.get("type") == "chat" and str(message.get("from", "")).lower() in self.ignoring:
             return  # /ignore: their lobby and table chat and their tells are not shown
         connection = self.connection
+        if event is not None or message.get("type") == "state":  # a game view: never behind a pager
+            connection.paged.live = True
         if connection.on_message is not None:  # a side channel (telnet GMCP) carries every message too
             connection.on_message(message)
         if self.mode == "json":
@@ -70,6 +73,11 @@ class ConnectionSession(Session):
         if self.presenter.style != style:  # the mode, window or charset changed: drawn so from now on
             self.presenter.style = style
         connection.replies.send_lines(fit(self.presenter.lines(message, event), style.width))
+
+    def page(self) -> int | None:
+        """Lines a page of a long reply shows (mudwiz/pager.py); None: no pager (off, or JSON)."""
+        on = self.pager if self.pager is not None else self.terminal
+        return page_size(self.pager_rows or self.rows) if on and self.mode != "json" else None
 
     def wants_text(self) -> bool:
         return self.mode == "json" and self.connection.on_message is None
@@ -110,13 +118,14 @@ class Connection:
         self, lobby: Lobby, outbox: Outbox, motd: str = "", *, login_timeout: float = LOGIN_TIMEOUT, address: str = ""
     ) -> None:
         self.lobby = lobby
-        self.outbox = outbox
+        self.paged = PagedOutbox(outbox)  # a long reply a page at a time (mudwiz/pager.py)
+        self.outbox: Outbox = self.paged
         self.motd = motd
         self.login_timeout = login_timeout
         self.session = ConnectionSession(self)
         self.session.address = address
         self.login = Login()
-        self.replies = Replies(outbox, self.session, self.login)
+        self.replies = Replies(self.paged, self.session, self.login)
         self.passwords = Passwords(lobby, self.session, self.login, self.replies, self.enter, self.take_over)
         self.on_login: Callable[[], None] | None = None  # the framing's: stop the login timer, tell the limits
         self.on_message: Callable[[dict[str, Any]], None] | None = None  # the framing's, for out-of-band data
@@ -222,6 +231,16 @@ class Connection:
             self.passwords.answer(line)
             return
         self.replies.prompt_open = False  # the user pressed Enter: their cursor is on a fresh line
+        if self.paged.paging and self.paged.line(line):  # Enter (the next page) or q at the pager's prompt
+            return
+        self.paged.gather()
+        try:
+            self.act(line)
+        finally:
+            self.paged.release(self.session.page() if self.logged_in else None, self.session.mode == "ansi")
+
+    def act(self, line: str) -> None:
+        """A line that is a command, chat, a name or a JSON request: acted on and answered."""
         try:
             text, request_id = envelope.read(one_line(erase(line)).strip(), self.session.mode == "json")
         except BadCommand as exc:

@@ -92,6 +92,12 @@ class Session:
         self.replaying: tuple[int, int] | None = None  # (game id, step) last shown by /replay, for next and prev
         # lower-cased names whose chat and tells this user is not shown (/ignore); None: nobody's (most users)
         self.ignoring: set[str] | None = None
+        # the pager (mudwiz/pager.py): the window's rows (telnet NAWS, the SSH PTY, rlogin; 0: not known, 24), whether
+        # the client is a terminal with no scrollback of its own (on by default there), and /pager's choice
+        self.rows = 0
+        self.terminal = False
+        self.pager: bool | None = None  # /pager on or off; None: on for a terminal
+        self.pager_rows: int | None = None  # /pager ROWS: pages for a window this high, whatever it says
 
     @property
     def table(self) -> Place | None:

@@ -92,7 +92,7 @@ def _kind_rows(label: str, usages: list[str], width: int = 80) -> list[str]:
     return [*rows, row.rstrip()]
 
 
-SCREEN_ROWS = 24  # /help alone fits a screen of them, with the prompt's row
+SCREEN_ROWS = 24  # /help alone fits a screen of them, with the prompt's row and a row of room
 
 
 def _summary(session: Session, sysop: bool, cols: int = 80) -> list[str]:
@@ -102,16 +102,16 @@ def _summary(session: Session, sysop: bool, cols: int = 80) -> list[str]:
     tail = textwrap.wrap(f"Games: {', '.join(available())}; /help GAME shows one's moves and options.", cols)
     table = session.table
     if table is None:
-        return lines + tail if len(lines) + len(tail) < SCREEN_ROWS else _command_rows(sysop, cols) + tail
+        return lines + tail if len(lines) + len(tail) < SCREEN_ROWS - 1 else _command_rows(sysop, cols) + tail
     game = table.game_class
     explained = [f"{game.title} moves at this table:", *_verb_rows(game.VERBS, cols)]
-    if len(lines) + len(explained) + len(tail) > SCREEN_ROWS - 1:  # their usages only, as the commands': in a
+    if len(lines) + len(explained) + len(tail) > SCREEN_ROWS - 2:  # their usages only, as the commands': in a
         # narrow window the explanations ran past the screen
         explained = textwrap.wrap("At this table (/help MOVE explains one):", cols)
         explained += _kind_rows(game.title, [f"/{usage.split(':')[0]}" for usage in game.VERBS.values()], cols)
-    if len(lines) + len(explained) + len(tail) > SCREEN_ROWS - 1:
+    if len(lines) + len(explained) + len(tail) > SCREEN_ROWS - 2:
         lines = _command_rows(sysop, cols)
-    if len(lines) + len(explained) + len(tail) > SCREEN_ROWS - 1:  # a narrow window: the table's game is known
+    if len(lines) + len(explained) + len(tail) > SCREEN_ROWS - 2:  # a narrow window: the table's game is known
         tail = []
     return lines + explained + tail
 

@@ -7,6 +7,7 @@ from typing import Any
 from mudwiz.commands.registry import Kind, Route, Scope, command
 from mudwiz.errors import BadCommand
 from mudwiz.lobby import WHO_PAGE, Lobby
+from mudwiz.pager import DEFAULT_ROWS, MAX_ROWS, MIN_ROWS
 from mudwiz.session import CHARSET_MODES, MODES, Session
 from mudwiz.table import table_of
 
@@ -135,3 +136,20 @@ def _bye(lobby: Lobby, session: Session, arg: str) -> str | None:
         lobby.seeking.left(session, table)  # as /leave: a match counting down is called off
     session.close()
     return "bye"
+
+
+@command("pager", "/pager [on|off|ROWS]",
+         "show a reply longer than your window a page at a time (--More--); ROWS: pages for a window that high "
+         "(on by default at a terminal, off for MUD clients, nc and JSON)",
+         scope=Scope.LOBBY, kind=Kind.LOBBY, place=11, route=Route.HOME)
+def _pager(lobby: Lobby, session: Session, arg: str) -> str | None:
+    word = arg.strip().lower()
+    if word in ("on", "off"):
+        session.pager = word == "on"
+    elif word.isdigit() and MIN_ROWS <= int(word) <= MAX_ROWS:
+        session.pager, session.pager_rows = True, int(word)
+    elif word:
+        raise BadCommand(f"usage: /pager on|off|ROWS ({MIN_ROWS} to {MAX_ROWS})")
+    on = session.pager if session.pager is not None else session.terminal
+    rows = session.pager_rows or session.rows or DEFAULT_ROWS
+    return f"pager {'on' if on else 'off'}, {rows} rows" if on or not word else "pager off"

@@ -47,6 +47,14 @@ MAX_ROUNDS = 20
 LIVE = ("open", "running")
 
 
+def kept(call: Callable[[], Any]) -> Any:
+    """``call()`` on the store; one line for a person when the store cannot be reached."""
+    try:
+        return call()
+    except StoreError as why:
+        raise BadCommand(f"the store cannot be reached now ({why}); try again in a moment") from None
+
+
 class Tournaments:
     """The tournaments of this process by number; ``store()`` where they are kept (None: nowhere, refused),
     ``may_open(session)`` whether that user may open one, ``rating(name, game)`` a player's rating."""
@@ -96,7 +104,7 @@ class Tournaments:
         now = self.clock.seconds()
         tournament = Tournament(0, game, rounds, size, typed, session.name, start_at if start_at is not None
                                 else now + 600.0)
-        tournament.id = self._kept(lambda: store.new_tournament(game, "open", tournament.to_json(), now))
+        tournament.id = kept(lambda: store.new_tournament(game, "open", tournament.to_json(), now))
         self._save(tournament)
         self.live[tournament.id] = tournament
         self._arm()
@@ -139,13 +147,13 @@ class Tournaments:
         tid = int(text)
         if tid in self.live:
             return self.live[tid]
-        found = self._kept(lambda: self._store().tournament(tid))
+        found = kept(lambda: self._store().tournament(tid))
         if found is None:
             raise BadCommand(f"there is no tournament {tid}; /tournaments lists them")
         return Tournament.from_json(found[1])
 
     def listing(self) -> dict[str, Any]:
-        rows = self._kept(lambda: self._store().tournaments(("open", "running", "finished"), 20))
+        rows = kept(lambda: self._store().tournaments(("open", "running", "finished"), 20))
         return {"type": "tournaments", "tournaments": [
             {"id": tid, "status": status, "game": state["game"], "rounds": state["rounds"], "round": state["round"],
              "players": len(state["entrants"]), "start_at": state["start_at"], "winner": state.get("winner")}
@@ -343,9 +351,3 @@ class Tournaments:
         except StoreError as why:
             log.error("tournament {id} NOT saved: {why}", id=tournament.id, why=why)
 
-    @staticmethod
-    def _kept(call: Callable[[], Any]) -> Any:
-        try:
-            return call()
-        except StoreError as why:
-            raise BadCommand(f"the store cannot be reached now ({why}); try again in a moment") from None

@@ -169,6 +169,14 @@ class LineProtocol(LineReceiver, TimeoutMixin):
         if self.paused:  # lines typed before these wait for the next turn: these go after them
             self.keys_left += data
             return
+        paged = self.connection.paged
+        while paged.paging and data:  # keys at the pager's prompt act at once (mudwiz/pager.py)
+            key, data = data[:1], data[1:]
+            if key in (b"\n", b"\0") and self.keyboard.editor.after_cr:  # the rest of a CR LF or CR NUL Enter
+                continue
+            self.keyboard.editor.after_cr = key == b"\r"
+            if not paged.key(key.decode("latin-1")):
+                data = key + data  # not the pager's: the first key of the next line
         self._edited(self.keyboard.feed(data, lambda: self.connection.session.charset))
 
     def _edited(self, lines: Iterator[Edited]) -> None:

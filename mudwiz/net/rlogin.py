@@ -207,8 +207,9 @@ class RloginLines(LineProtocol):
             if not self.admit(self.handshake):
                 return
         keys, sizes, self.pending = take_windows(data)
-        for columns, _rows in sizes:
+        for columns, rows in sizes:
             self.connection.session.width = terminal.clamp_width(columns)
+            self.connection.session.rows = rows
         if self.entering is not None:  # not logged in yet: keys wait for the login
             self.held += keys
             if sizes:
@@ -248,6 +249,7 @@ class RloginLines(LineProtocol):
         said = choice(handshake.terminal)
         session = self.connection.session
         session.adopt(said.mode, said.charset)  # the keys are read in that charset too (``Keyboard``)
+        session.terminal = True  # a BBS caller's terminal, often with no scrollback: paged (mudwiz/pager.py)
         self.accept()
         log.info("rlogin from {peer}: {name} (terminal {term!r})", peer=self.address or "?", name=name,
                  term=handshake.terminal)

@@ -86,7 +86,7 @@ class Player(ConchUser):
         self.opened = False  # the session channel is open: no second one
         self.pty = False
         self.choice = terminal.Choice()
-        self.columns = 0  # the window's, as the PTY said: 0 for none
+        self.columns = self.rows = 0  # the window's, as the PTY said: 0 for none
         self.lines: SSHLines | None = None
         self.ssh: SSHServerTransport | None = None
 
@@ -111,13 +111,14 @@ class Player(ConchUser):
         types = terminal.TerminalTypes()
         types.add(term)
         self.choice = types.choice()
-        self.columns = windowSize[1]
+        self.columns, self.rows = windowSize[1], windowSize[0]
 
     def describe(self, lines: SSHLines) -> None:
         """What the PTY said, onto the connection's session before its first word."""
         if self.pty:
             lines.connection.session.adopt(self.choice.mode, self.choice.charset)
             lines.connection.session.width = terminal.clamp_width(self.columns)
+            lines.connection.session.rows, lines.connection.session.terminal = self.rows, True
 
     def openShell(self, proto: Any) -> None:
         ssh = proto.session.conn.transport
@@ -136,9 +137,10 @@ class Player(ConchUser):
 
     def windowChanged(self, newWindowSize: tuple[int, int, int, int]) -> None:
         """The window was resized: what is drawn from now on fits the new width (NAWS does the same)."""
-        self.columns = newWindowSize[1]
+        self.columns, self.rows = newWindowSize[1], newWindowSize[0]
         if self.lines is not None and self.pty:
             self.lines.connection.session.width = terminal.clamp_width(self.columns)
+            self.lines.connection.session.rows = self.rows
 
     def eofReceived(self) -> None:
         """The client has nothing more to send (``ssh -T`` reading a file): end the session, as ``/quit``."""

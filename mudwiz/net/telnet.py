@@ -197,6 +197,7 @@ class TelnetLines(LineProtocol, TelnetProtocol):
         size = terminal.naws_size(b"".join(data))
         if size is not None:
             self.connection.session.width = terminal.clamp_width(size[0])
+            self.connection.session.rows = size[1]
         self.naws_seen = True
         self.maybe_settled()
 
@@ -216,6 +217,7 @@ class TelnetLines(LineProtocol, TelnetProtocol):
         if self.ttypes.done:
             choice = self.ttypes.choice()
             self.connection.session.adopt(choice.mode, choice.charset)
+            self.connection.session.terminal = self.ttypes.terminal  # the pager's default (mudwiz/pager.py)
             self.chars.consider()
             self.maybe_settled()
 

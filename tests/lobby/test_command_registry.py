@@ -18,7 +18,8 @@ def test_before_login_only_mode_quit_and_help() -> None:
 
 def test_help_lists_each_kind_in_its_order() -> None:
     assert help_kinds() == {
-        "Lobby": ("who", "tables", "say", "tell", "ignore", "unignore", "mode", "quit", "help", "bye", "channel",
+        "Lobby": ("who", "tables", "say", "tell", "ignore", "unignore", "mode", "quit", "help", "bye", "pager",
+                  "channel",
                   "ch", "shout", "me", "away"),
         "People": ("finger", "plan", "notify", "unnotify", "message", "messages"),
         "Tables": ("new", "join", "watch", "leave", "look", "option", "bot", "start", "ok", "score", "seek", "seeks",
@@ -47,9 +48,9 @@ def test_each_kind_lists_its_commands_in_distinct_places() -> None:
 
 def test_the_catalogue_lists_the_commands_in_the_order_they_always_had() -> None:
     assert list(COMMANDS) == [
-        "help", "who", "tables", "say", "ignore", "unignore", "tell", "mode", "quit", "bye", "register", "password",
-        "unregister", "kick", "ban", "unban", "bans", "announce", "shutdown", "new", "join", "watch", "leave",
-        "option", "start", "ok", "score", "look", "bot", "history", "game", "rating", "top", "replay", "rules",
-        "spells", "channel", "ch", "shout", "me", "away", "seek", "seeks", "unseek", "quick", "again", "adjourn",
-        "resume", "adjourned", "tournament", "tournaments", "finger", "plan", "notify", "unnotify", "message",
-        "messages"]
+        "help", "who", "tables", "say", "ignore", "unignore", "tell", "mode", "quit", "bye", "pager", "register",
+        "password", "unregister", "kick", "ban", "unban", "bans", "announce", "shutdown", "new", "join", "watch",
+        "leave", "option", "start", "ok", "score", "look", "bot", "history", "game", "rating", "top", "replay",
+        "rules", "spells", "channel", "ch", "shout", "me", "away", "seek", "seeks", "unseek", "quick", "again",
+        "adjourn", "resume", "adjourned", "tournament", "tournaments", "finger", "plan", "notify", "unnotify",
+        "message", "messages"]
