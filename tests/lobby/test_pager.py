@@ -111,3 +111,31 @@ def test_output_for_the_user_while_paged_is_shown_at_once_above_the_prompt() -> 
     text = ann_out.take()
     assert "the game is on" in text and text.endswith(PROMPT) and text.startswith("\r\x1b[K")
     assert ann.paged.paging  # the paging goes on after it
+
+
+def test_a_move_at_the_table_while_paged_is_shown_at_once_and_the_paging_goes_on() -> None:
+    clock = Clock()
+    lobby = Lobby(clock, seed=1, bot_delay=0.5)
+    ann, ann_out = logged_in("ann", lobby)
+    bob, _ = logged_in("bob", lobby)
+    for line in ("/new wizard", "/option turn 0", "/bot add random"):
+        ann.receive(line)
+    bob.receive("/join 1")
+    ann.receive("/start")
+    ann_out.take()
+    ann.receive("/help all")  # a long reply of her own, paged; then the game moves on under it
+    assert ann_out.take().endswith(PROMPT) and ann.paged.paging
+    table = lobby.tables[1]
+    moves = table.moves
+    for _ in range(40):  # bob's bids (his first legal move) and the bot's, until the game has moved
+        legal = table.state_for(bob.session)["legal"]
+        if legal:
+            bob.receive(legal[0])
+        clock.advance(1)
+        if table.moves > moves + 1:
+            break
+    shown = ann_out.take()
+    assert table.moves > moves + 1 and "bids" in shown, "the moves reached Ann while she was paged"
+    assert shown.endswith(PROMPT) and ann.paged.paging  # shown above the prompt, the paging still there
+    ann.receive("q")
+    assert not ann.paged.paging
