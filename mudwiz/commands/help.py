@@ -105,14 +105,15 @@ def _summary(session: Session, sysop: bool, cols: int = 80) -> list[str]:
         return lines + tail if len(lines) + len(tail) < SCREEN_ROWS - 1 else _command_rows(sysop, cols) + tail
     game = table.game_class
     explained = [f"{game.title} moves at this table:", *_verb_rows(game.VERBS, cols)]
-    if len(lines) + len(explained) + len(tail) > SCREEN_ROWS - 2:  # their usages only, as the commands': in a
-        # narrow window the explanations ran past the screen
+    room = SCREEN_ROWS - 2
+    if len(lines) + len(explained) + len(tail) > room:  # the table's game is known: the list of games goes first
+        tail = []
+    if len(lines) + len(explained) > room:  # their usages only, as the commands': in a narrow window the
+        # explanations ran past the screen
         explained = textwrap.wrap("At this table (/help MOVE explains one):", cols)
         explained += _kind_rows(game.title, [f"/{usage.split(':')[0]}" for usage in game.VERBS.values()], cols)
-    if len(lines) + len(explained) + len(tail) > SCREEN_ROWS - 2:
+    if len(lines) + len(explained) > room:
         lines = _command_rows(sysop, cols)
-    if len(lines) + len(explained) + len(tail) > SCREEN_ROWS - 2:  # a narrow window: the table's game is known
-        tail = []
     return lines + explained + tail
 
 
