@@ -13,6 +13,7 @@ from mudwiz.games import available, game_class
 from mudwiz.lobby import Lobby
 from mudwiz.numbers import whole_number
 from mudwiz.ratings import BOT_PREFIX, bot_rating
+from mudwiz.seasons import season_of, season_period
 from mudwiz.session import Session
 from mudwiz.slices import Work, unless
 from mudwiz.store import GameRecord, GameSummary, Rating, Store, StoreError, iso_time
@@ -149,12 +150,32 @@ def _rating(lobby: Lobby, session: Session, arg: str) -> str | None:
     return None
 
 
-@command("top", "/top [GAME]", f"the {TOP} best rated players of GAME (at a table: its game; else every game)",
+def season_top(store: Store, game: str, now: float, limit: int = TOP) -> dict[str, Any]:
+    """The ``season`` message: the current season's table of ``game`` (``MUDWIZ_SEASON``), its first ``limit``."""
+    season = season_of(now, season_period())
+    return {"type": "season", "game": game, "season": season,
+            "players": [{"rank": i, "name": name, "points": points, "games": games}
+                        for i, (name, points, games) in enumerate(store.season_table(season, game, limit), 1)]}
+
+
+@command("top", "/top [GAME] [season]", f"the {TOP} best rated players of GAME (at a table: its game; else every "
+                                        "game); season: this season's points table of GAME",
          scope=Scope.LOBBY, kind=Kind.GAMES, place=7, route=Route.HOME)
 def _top(lobby: Lobby, session: Session, arg: str) -> str | None:
     from mudwiz.bots import levels
 
-    game = arg.strip().lower()
+    words = arg.strip().lower().split()
+    if words and words[-1] == "season":
+        if len(words) > 2:
+            raise BadCommand("usage: /top [GAME] season")
+        game = words[0] if len(words) == 2 else session.table.name if session.table is not None else ""
+        if game not in available():
+            raise BadCommand(f"usage: /top GAME season; games: {', '.join(available())}")
+        session.deliver(season_top(_store(lobby), game, lobby.clock.seconds()))
+        return None
+    if len(words) > 1:
+        raise BadCommand("usage: /top [GAME] [season]")
+    game = words[0] if words else ""
     if game and game not in available():
         raise BadCommand(f"no game {game!r}; games: {', '.join(available())}")
     games = [game] if game else [session.table.name] if session.table is not None else available()
