@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Set
+from typing import Any
 
 PERIODS = ("month", "quarter", "year")
 DEFAULT_PERIOD = "month"
@@ -51,3 +52,34 @@ def place_points(places: list[int]) -> list[float]:
             points[i] = share
         k = j
     return points
+
+
+FameGame = tuple[int, str, list[dict[str, Any]]]  # a game's id, its game's name, its standings
+
+
+def fame_records(games: Iterable[FameGame], registered: Set[str]) -> dict[str, dict[str, Any]]:
+    """A game's records, from its finished games oldest first: ``best_score`` (the most points one registered
+    person made in one game: name, score, id), ``streak`` (the most first places in a row one registered person
+    took in the games of it they played: name, games) and ``most_games`` (name, games); the earliest holder keeps
+    a record another only equals. Linear in the games given."""
+    found: dict[str, dict[str, Any]] = {}
+    runs: dict[tuple[str, str], int] = {}
+    played: dict[tuple[str, str], int] = {}
+    names: dict[str, str] = {}
+    for game_id, game, standings in games:
+        best = found.setdefault(game, {"best_score": None, "streak": None, "most_games": None})
+        for row in standings:
+            key = str(row["player"]).lower()
+            if key not in registered:
+                continue
+            names[key] = str(row["player"])
+            score = row.get("score")
+            if isinstance(score, int | float) and (best["best_score"] is None or score > best["best_score"]["score"]):
+                best["best_score"] = {"name": row["player"], "score": score, "id": game_id}
+            run = runs[(game, key)] = runs.get((game, key), 0) + 1 if row.get("place") == 1 else 0
+            if run and (best["streak"] is None or run > best["streak"]["games"]):
+                best["streak"] = {"name": row["player"], "games": run}
+            count = played[(game, key)] = played.get((game, key), 0) + 1
+            if best["most_games"] is None or count > best["most_games"]["games"]:
+                best["most_games"] = {"name": row["player"], "games": count}
+    return found

@@ -13,7 +13,7 @@ from mudwiz.games import available, game_class
 from mudwiz.lobby import Lobby
 from mudwiz.numbers import whole_number
 from mudwiz.ratings import BOT_PREFIX, bot_rating
-from mudwiz.seasons import season_of, season_period
+from mudwiz.seasons import fame_records, season_of, season_period
 from mudwiz.session import Session
 from mudwiz.slices import Work, unless
 from mudwiz.store import GameRecord, GameSummary, Rating, Store, StoreError, iso_time
@@ -183,6 +183,41 @@ def _top(lobby: Lobby, session: Session, arg: str) -> str | None:
     session.deliver({"type": "top", "games": [
         {"game": g, "players": [rating_row(r) for r in store.top(g, TOP)],
          "bots": [rating_row(bot_rating(g, level)) for level in levels()]} for g in games]})
+    return None
+
+
+FAME_GAMES = 5000  # the last games /fame and the bulletin read the records from
+FAME_TOURNAMENTS = 5  # last tournament winners shown a game
+
+
+def fame(store: Store, game: str | None, now: float) -> dict[str, Any]:
+    """The ``fame`` message: for each game (or ``game``), its last tournaments' winners, each past season's
+    winner, and its records over the last ``FAME_GAMES`` games (``seasons.fame_records``). Cost: three bounded
+    reads (the last 50 finished tournaments, the season winners, ``FAME_GAMES`` game rows)."""
+    games = [game] if game else available()
+    finished = [state for _, _, state in store.tournaments(("finished",), 50)]
+    winners = store.season_winners(game, before=season_of(now, season_period()))
+    played, registered = store.fame_games(game, FAME_GAMES)
+    records = fame_records(played, registered)
+    empty = {"best_score": None, "streak": None, "most_games": None}
+    return {"type": "fame", "games": [{
+        "game": g,
+        "tournaments": [{"id": t.get("id"), "winner": t.get("winner"), "finished": iso_time(t["finished_at"])
+                         if isinstance(t.get("finished_at"), int | float) else None}
+                        for t in finished if t.get("game") == g][:FAME_TOURNAMENTS],
+        "seasons": [{"season": season, "name": name, "points": points}
+                    for season, wg, name, points in winners if wg == g],
+        **records.get(g, empty)} for g in games]}
+
+
+@command("fame", "/fame [GAME]", "the hall of fame: tournament and season winners, best score, longest winning "
+                                 "streak, most games (every game, or GAME)",
+         scope=Scope.LOBBY, kind=Kind.GAMES, place=8, route=Route.HOME)
+def _fame(lobby: Lobby, session: Session, arg: str) -> str | None:
+    game = arg.strip().lower()
+    if len(game.split()) > 1 or (game and game not in available()):
+        raise BadCommand(f"usage: /fame [GAME]; games: {', '.join(available())}")
+    session.deliver(fame(_store(lobby), game or None, lobby.clock.seconds()))
     return None
 
 

@@ -26,3 +26,32 @@ class SeasonLines:
         if not m["players"]:
             rows.append("  Nobody has season points yet: registered players gather them by rated games.")
         return rows
+
+    def _fame(self, m: dict[str, Any]) -> list[str]:
+        """Each game's hall of fame: tournament winners, season winners, then its records, a line each."""
+        s = self.style
+        rows = []
+        for g in m["games"]:
+            rows.append(s.rule(f"Hall of fame: {g['game']}"))
+            for t in g["tournaments"]:
+                rows.append(f"  Tournament #{t['id']} won by {s.text(str(t['winner']))}"
+                            + (f" ({t['finished'][:10]})" if t.get("finished") else ""))
+            for w in g["seasons"]:
+                rows.append(f"  Season {w['season']:<8} won by {s.text(w['name'])} ({points(w['points'])} points)")
+            if not g["tournaments"] and not g["seasons"]:
+                rows.append("  No tournament or season has been won yet.")
+            rows += record_lines(g, s)
+        return rows
+
+
+def record_lines(g: dict[str, Any], s: Style) -> list[str]:
+    """A game's records (best score, longest streak, most games), a line each; none: a line saying so."""
+    rows = []
+    if g.get("best_score"):
+        b = g["best_score"]
+        rows.append(f"  Best score:     {b['score']:>5}  {s.text(b['name'])} (game #{b['id']})")
+    if g.get("streak"):
+        rows.append(f"  Longest streak: {g['streak']['games']:>5}  {s.text(g['streak']['name'])} (wins in a row)")
+    if g.get("most_games"):
+        rows.append(f"  Most games:     {g['most_games']['games']:>5}  {s.text(g['most_games']['name'])}")
+    return rows or ["  No records yet: registered players set them by finished games."]

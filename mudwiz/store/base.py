@@ -523,6 +523,11 @@ class Store(Protocol):
         newest first: (season, game, name, points)."""
         ...
 
+    def fame_games(self, game: str | None, limit: int) -> tuple[list[tuple[int, str, list[dict[str, Any]]]], set[str]]:
+        """The last ``limit`` games with standings (of ``game`` when given), oldest first: (id, game, standings),
+        and the lower-cased registered names among their players."""
+        ...
+
     def close(self) -> None:
         """Let go of the file (the service's stop)."""
         ...

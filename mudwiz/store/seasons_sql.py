@@ -4,8 +4,10 @@ transaction."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from contextlib import closing
+from typing import Any
 
 from mudwiz.seasons import place_points, season_of, season_period
 from mudwiz.store.base import GameRecord
@@ -71,3 +73,21 @@ class SeasonsSQL(SQLHooks):
                 if s["kind"] in PEOPLE and s["name"].lower() in registered]
         if rows:
             self._add_season_points(db, season_of(record.ended, season_period()), record.game, rows)
+
+    def fame_games(self, game: str | None, limit: int) -> tuple[list[tuple[int, str, list[dict[str, Any]]]], set[str]]:
+        """The last ``limit`` games with standings (of ``game`` when given), oldest first: (id, game, standings),
+        and the lower-cased registered names among their players: the hall of fame's records are read from these
+        (``seasons.fame_records``). Cost: one read of at most ``limit`` rows by the games' key, and one of the
+        accounts of their names."""
+        where, args = ("standings IS NOT NULL", []) if game is None else ("standings IS NOT NULL AND game = ?", [game])
+        with self._reading() as db:
+            rows = db.execute(self._sql(f"SELECT id, game, standings FROM games WHERE {where} "
+                                        "ORDER BY id DESC LIMIT ?"), (*args, limit)).fetchall()
+            games = [(int(i), str(g), list(json.loads(s))) for i, g, s in reversed(rows)]
+            keys = sorted({str(r["player"]).lower() for _, _, standings in games for r in standings})
+            if not keys:
+                return games, set()
+            known, known_args = self.dialect.one_of("name_key", keys)
+            registered = {str(k) for (k,) in db.execute(
+                self._sql(f"SELECT name_key FROM accounts WHERE {known}"), known_args)}
+        return games, registered

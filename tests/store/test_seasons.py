@@ -17,7 +17,7 @@ from mudwiz.lobby import Lobby
 from mudwiz.ratings import rate_game
 from mudwiz.render.ansi import Presenter
 from mudwiz.render.style import Style
-from mudwiz.seasons import place_points, season_of, season_period
+from mudwiz.seasons import fame_records, place_points, season_of, season_period
 from mudwiz.store import GameRecord, Store
 from mudwiz.table import Records
 
@@ -122,3 +122,45 @@ def test_top_game_season_shows_this_seasons_table(store: Store) -> None:
     assert ann.of_type("top")[-1]["games"][0]["game"] == "wizard"
     with pytest.raises(BadCommand, match="usage: /top GAME season; games: wizard"):
         dispatch(lobby, ann, "/top chess season")
+
+
+# ------------------------------------------------------------------ the hall of fame
+
+
+def test_fame_records_count_registered_people_only() -> None:
+    games = [(1, "wizard", [{"player": "Ann", "score": 30, "place": 1}, {"player": "g", "score": 90, "place": 2}]),
+             (2, "wizard", [{"player": "Ann", "score": 10, "place": 1}, {"player": "Bob", "score": 40, "place": 2}]),
+             (3, "wizard", [{"player": "Bob", "score": 50, "place": 1}, {"player": "Ann", "score": 0, "place": 2}]),
+             (4, "wizard", [{"player": "Bob", "score": 20, "place": 1}, {"player": "Ann", "score": 0, "place": 2}]),
+             (5, "wizard", [{"player": "Bob", "score": 20, "place": 1}])]
+    found = fame_records(games, {"ann", "bob"})
+    assert found["wizard"] == {"best_score": {"name": "Bob", "score": 50, "id": 3},
+                               "streak": {"name": "Bob", "games": 3}, "most_games": {"name": "Ann", "games": 4}}
+    assert fame_records([], set()) == {}
+
+
+def test_fame_shows_tournament_and_past_season_winners_and_records(store: Store) -> None:
+    for name in ("Ann", "Bob"):
+        store.create_account(name, HASH)
+    store.record_game(game("Ann", "Bob", ended=NOV_2026), rate_game)
+    store.record_game(game("Bob", "Ann"), rate_game)
+    store.new_tournament("wizard", "finished", {"game": "wizard", "id": 1, "winner": "Ann", "finished_at": DEC_2026,
+                                                "standings": [{"name": "Ann", "points": 3}]}, DEC_2026)
+    clock = Clock()
+    clock.advance(DEC_2026 + 3600)
+    lobby = Lobby(clock, grace=30, bot_delay=0.5, seed=11, records=Records.inline(store))
+    ann = Recorder()
+    lobby.login(ann, "Ann", registered=True)
+    dispatch(lobby, ann, "/fame wizard")
+    [message] = ann.of_type("fame")
+    [wizard] = message["games"]
+    assert wizard["tournaments"] == [{"id": 1, "winner": "Ann", "finished": "2026-12-06T15:00:00Z"}]
+    assert wizard["seasons"] == [{"season": "2026-11", "name": "Ann", "points": 1.0}]  # December is not over
+    assert wizard["most_games"] == {"name": "Bob", "games": 2} and wizard["streak"]["games"] == 1
+    lines = Presenter(Style.for_mode("ascii", 80)).lines(message)
+    assert any("Tournament #1 won by Ann" in line for line in lines)
+    assert all(len(line) <= 80 for line in lines)
+    dispatch(lobby, ann, "/fame")
+    assert [g["game"] for g in ann.of_type("fame")[-1]["games"]] == ["wizard", "witches", "tiltowait"]
+    with pytest.raises(BadCommand, match="usage: /fame"):
+        dispatch(lobby, ann, "/fame chess")
