@@ -221,6 +221,31 @@ def _fame(lobby: Lobby, session: Session, arg: str) -> str | None:
     return None
 
 
+FAREWELL_TOP = 3  # a game's first places the door caller's goodbye shows
+FAREWELL_READ = 500  # season rows read a game to find the caller's own place
+
+
+def farewell(lobby: Lobby, session: Session) -> None:
+    """A BBS caller's one-screen goodbye (``session.bbs``: they came through the door or an rlogin BBS): each
+    game's season top and the caller's own place in it, when the server keeps records; nothing else, and nothing
+    when the store cannot be read (the goodbye must not fail). Cost: one bounded read a game."""
+    if session.bbs is None or lobby.records is None:
+        return
+    season = season_of(lobby.clock.seconds(), season_period())
+    games = []
+    try:
+        for g in available():
+            rows = lobby.records.store.season_table(season, g, FAREWELL_READ)
+            ranked: list[dict[str, Any]] = [{"rank": i, "name": n, "points": p, "games": c}
+                                            for i, (n, p, c) in enumerate(rows, 1)]
+            you = next((r for r in ranked if str(r["name"]).lower() == session.name.lower()), None)
+            if ranked:
+                games.append({"game": g, "top": ranked[:FAREWELL_TOP], "you": you})
+    except StoreError:
+        return
+    session.deliver({"type": "farewell", "name": session.name, "season": season, "games": games})
+
+
 REPLAY_USAGE = "usage: /replay ID [STEP], /replay next or /replay prev; /history lists your games"
 
 

@@ -44,6 +44,23 @@ class SeasonLines:
         return rows
 
 
+    def _farewell(self, m: dict[str, Any]) -> list[str]:
+        """A BBS caller's goodbye: each game's season top and their own place, on one screen."""
+        s = self.style
+        rows = [s.rule(f"Season {m['season']}: goodbye, {s.text(m['name'])}")]
+        for g in m["games"]:
+            rows.append(f"  {g['game']}:")
+            rows += [f"    {r['rank']:>3}. {pad(s.text(r['name']), 24)} {points(r['points']):>7} pts"
+                     f" {r['games']:>4} games" for r in g["top"]]
+            you = g["you"]
+            if you is not None and you not in g["top"]:
+                rows.append(f"    {you['rank']:>3}. {pad(s.text(you['name']), 24)} {points(you['points']):>7} pts"
+                            f" {you['games']:>4} games  (you)")
+        if not m["games"]:
+            rows.append("  Nobody has season points yet: rated games give them (/top GAME season).")
+        return rows
+
+
 def record_lines(g: dict[str, Any], s: Style) -> list[str]:
     """A game's records (best score, longest streak, most games), a line each; none: a line saying so."""
     rows = []

@@ -164,3 +164,26 @@ def test_fame_shows_tournament_and_past_season_winners_and_records(store: Store)
     assert [g["game"] for g in ann.of_type("fame")[-1]["games"]] == ["wizard", "witches", "tiltowait"]
     with pytest.raises(BadCommand, match="usage: /fame"):
         dispatch(lobby, ann, "/fame chess")
+
+
+def test_a_bbs_caller_leaving_sees_the_season_on_one_screen(store: Store) -> None:
+    names = [f"p{i}" for i in range(6)]
+    for name in ["Ann", *names]:
+        store.create_account(name, HASH)
+    for i in range(5):
+        store.record_game(game(names[i], names[i + 1], "Ann"), rate_game)
+    clock = Clock()
+    clock.advance(DEC_2026 + 3600)
+    lobby = Lobby(clock, grace=30, bot_delay=0.5, seed=11, records=Records.inline(store))
+    ann, bob = Recorder("Ann", mode="ansi"), Recorder()
+    lobby.login(ann, "Ann", registered=True)
+    lobby.login(bob, "bob")
+    ann.bbs = "vert"
+    dispatch(lobby, ann, "/quit")
+    [message] = ann.of_type("farewell")
+    [wizard] = message["games"]
+    assert [r["rank"] for r in wizard["top"]] == [1, 2, 3] and wizard["you"]["name"] == "Ann"
+    lines = Presenter(Style.for_mode("ansi", 80)).lines(message)
+    assert len(lines) <= 24 and any("(you)" in line for line in lines)
+    dispatch(lobby, bob, "/quit")
+    assert bob.of_type("farewell") == []  # not through a BBS: no summary
