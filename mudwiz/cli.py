@@ -102,8 +102,14 @@ def serve_forever(listen: str | None, motd: str | None, data: str | None = None,
 
     stderr = sys.stderr  # the log takes over sys.stderr; a failure to start is said on the real one
     from mudwiz.net.rlogin import TrustError
+    from mudwiz.seasons import season_period
     from mudwiz.store import StoreError
 
+    try:
+        season_period()  # read again as each rated game is recorded: a bad one must stop the start, not a record
+    except ValueError as exc:
+        print(f"mudwiz: {exc}", file=stderr)
+        return 1
     globalLogBeginner.beginLoggingTo([log_observer(os.environ.get("MUDWIZ_NODE"))])
     try:
         top = makeService(listen, motd, data=data, inherited=parse_inherited(inherit or ""))
