@@ -1,6 +1,6 @@
 """The ``mudwiz`` command: ``mudwiz serve`` runs the server without twistd; ``mudwiz client`` the terminal client;
 ``mudwiz admin`` grants the sysop role and lifts bans (mudwiz/admin.py); ``mudwiz door`` runs as a BBS door
-(mudwiz/door.py)."""
+(mudwiz/door.py); ``mudwiz bulletin`` prints the season and the hall of fame (mudwiz/bulletin.py)."""
 
 from __future__ import annotations
 
@@ -31,6 +31,11 @@ def main(argv: list[str] | None = None) -> int:
     exporting.add_argument("id", type=int, help="the game's id (/history lists them)")
     exporting.add_argument("--data", help="the data directory (default $MUDWIZ_DATA or ./data)")
     admin.add_parser(sub)
+    board = sub.add_parser("bulletin", help="the season's table, the last tournaments and the hall of fame as "
+                           "80x24 pages or JSON (docs/tournaments.md)")
+    board.add_argument("--game", help="one game (default every game)")
+    board.add_argument("--format", default="ansi", help="ansi (default), ascii, cp437 (CP437 bytes) or json")
+    board.add_argument("--data", help="the data directory (default $MUDWIZ_DATA or ./data)")
     door = sub.add_parser("door", help="run as a BBS door for the caller on stdin/stdout (docs/bbs.md)")
     door.add_argument("drop_file", metavar="DROPFILE", help="the BBS's DOOR32.SYS or DOOR.SYS for this caller")
     door.add_argument("--server", help="HOST:PORT of the server's rlogin port (default $MUDWIZ_DOOR_SERVER or "
@@ -48,6 +53,10 @@ def main(argv: list[str] | None = None) -> int:
         return serve_forever(args.listen, args.motd, args.data, inherit=args.inherit, parent_fd=args.parent_fd)
     if args.command == "export":
         return export_game(args.id, args.data)
+    if args.command == "bulletin":
+        from mudwiz.bulletin import run as bulletin
+
+        return bulletin(args.game, args.format, args.data)
     if args.command == "admin":
         return admin.run(args)
     if args.command == "door":
@@ -93,8 +102,14 @@ def serve_forever(listen: str | None, motd: str | None, data: str | None = None,
 
     stderr = sys.stderr  # the log takes over sys.stderr; a failure to start is said on the real one
     from mudwiz.net.rlogin import TrustError
+    from mudwiz.seasons import season_period
     from mudwiz.store import StoreError
 
+    try:
+        season_period()  # read again as each rated game is recorded: a bad one must stop the start, not a record
+    except ValueError as exc:
+        print(f"mudwiz: {exc}", file=stderr)
+        return 1
     globalLogBeginner.beginLoggingTo([log_observer(os.environ.get("MUDWIZ_NODE"))])
     try:
         top = makeService(listen, motd, data=data, inherited=parse_inherited(inherit or ""))

@@ -115,6 +115,9 @@ def _mode(lobby: Lobby, session: Session, arg: str) -> str | None:
 @command("quit", "/quit", "disconnect (a running game keeps your seat for a while)",
          scope=Scope.PRE_LOGIN, kind=Kind.LOBBY, place=8, route=Route.HOME)
 def _quit(lobby: Lobby, session: Session, arg: str) -> str | None:
+    from mudwiz.commands.records import farewell  # here: the catalogue's order is the modules' order of import
+
+    farewell(lobby, session)  # a BBS caller's season at a glance, before the door returns them to the BBS
     session.close()
     return "bye"
 
@@ -127,6 +130,8 @@ def _bye(lobby: Lobby, session: Session, arg: str) -> str | None:
     left at once as ``/leave`` leaves, not held for the grace period a dropped connection gets, and no error in
     the lobby, where there is no table to leave. A game the user plays alone with bots is adjourned instead: it
     is theirs to ``/resume`` (or to be taken back to at their next login)."""
+    from mudwiz.commands.records import farewell
+
     table = table_of(session)
     if table is not None and table.live and table.roster.own_seat(session) is not None \
             and [s for s in table.seats if not s.is_bot] == [session]:
@@ -134,6 +139,7 @@ def _bye(lobby: Lobby, session: Session, arg: str) -> str | None:
     elif table is not None:
         session.notice(table.leave(session))
         lobby.seeking.left(session, table)  # as /leave: a match counting down is called off
+    farewell(lobby, session)
     session.close()
     return "bye"
 

@@ -13,6 +13,7 @@ from mudwiz.games import available, game_class
 from mudwiz.lobby import Lobby
 from mudwiz.numbers import whole_number
 from mudwiz.ratings import BOT_PREFIX, bot_rating
+from mudwiz.seasons import fame_records, season_of, season_period
 from mudwiz.session import Session
 from mudwiz.slices import Work, unless
 from mudwiz.store import GameRecord, GameSummary, Rating, Store, StoreError, iso_time
@@ -149,12 +150,32 @@ def _rating(lobby: Lobby, session: Session, arg: str) -> str | None:
     return None
 
 
-@command("top", "/top [GAME]", f"the {TOP} best rated players of GAME (at a table: its game; else every game)",
+def season_top(store: Store, game: str, now: float, limit: int = TOP) -> dict[str, Any]:
+    """The ``season`` message: the current season's table of ``game`` (``MUDWIZ_SEASON``), its first ``limit``."""
+    season = season_of(now, season_period())
+    return {"type": "season", "game": game, "season": season,
+            "players": [{"rank": i, "name": name, "points": points, "games": games}
+                        for i, (name, points, games) in enumerate(store.season_table(season, game, limit), 1)]}
+
+
+@command("top", "/top [GAME] [season]", f"the {TOP} best rated players of GAME (at a table: its game; else every "
+                                        "game); season: this season's points table of GAME",
          scope=Scope.LOBBY, kind=Kind.GAMES, place=7, route=Route.HOME)
 def _top(lobby: Lobby, session: Session, arg: str) -> str | None:
     from mudwiz.bots import levels
 
-    game = arg.strip().lower()
+    words = arg.strip().lower().split()
+    if words and words[-1] == "season":
+        if len(words) > 2:
+            raise BadCommand("usage: /top [GAME] season")
+        game = words[0] if len(words) == 2 else session.table.name if session.table is not None else ""
+        if game not in available():
+            raise BadCommand(f"usage: /top GAME season; games: {', '.join(available())}")
+        session.deliver(season_top(_store(lobby), game, lobby.clock.seconds()))
+        return None
+    if len(words) > 1:
+        raise BadCommand("usage: /top [GAME] [season]")
+    game = words[0] if words else ""
     if game and game not in available():
         raise BadCommand(f"no game {game!r}; games: {', '.join(available())}")
     games = [game] if game else [session.table.name] if session.table is not None else available()
@@ -163,6 +184,66 @@ def _top(lobby: Lobby, session: Session, arg: str) -> str | None:
         {"game": g, "players": [rating_row(r) for r in store.top(g, TOP)],
          "bots": [rating_row(bot_rating(g, level)) for level in levels()]} for g in games]})
     return None
+
+
+FAME_GAMES = 5000  # the last games /fame and the bulletin read the records from
+FAME_TOURNAMENTS = 5  # last tournament winners shown a game
+
+
+def fame(store: Store, game: str | None, now: float) -> dict[str, Any]:
+    """The ``fame`` message: for each game (or ``game``), its last tournaments' winners, each past season's
+    winner, and its records over the last ``FAME_GAMES`` games (``seasons.fame_records``). Cost: three bounded
+    reads (the last 50 finished tournaments, the season winners, ``FAME_GAMES`` game rows)."""
+    games = [game] if game else available()
+    finished = [state for _, _, state in store.tournaments(("finished",), 50)]
+    winners = store.season_winners(game, before=season_of(now, season_period()))
+    played, registered = store.fame_games(game, FAME_GAMES)
+    records = fame_records(played, registered)
+    empty = {"best_score": None, "streak": None, "most_games": None}
+    return {"type": "fame", "games": [{
+        "game": g,
+        "tournaments": [{"id": t.get("id"), "winner": t.get("winner"), "finished": iso_time(t["finished_at"])
+                         if isinstance(t.get("finished_at"), int | float) else None}
+                        for t in finished if t.get("game") == g][:FAME_TOURNAMENTS],
+        "seasons": [{"season": season, "name": name, "points": points}
+                    for season, wg, name, points in winners if wg == g],
+        **records.get(g, empty)} for g in games]}
+
+
+@command("fame", "/fame [GAME]", "the hall of fame: tournament and season winners, best score, longest winning "
+                                 "streak, most games (every game, or GAME)",
+         scope=Scope.LOBBY, kind=Kind.GAMES, place=8, route=Route.HOME)
+def _fame(lobby: Lobby, session: Session, arg: str) -> str | None:
+    game = arg.strip().lower()
+    if len(game.split()) > 1 or (game and game not in available()):
+        raise BadCommand(f"usage: /fame [GAME]; games: {', '.join(available())}")
+    session.deliver(fame(_store(lobby), game or None, lobby.clock.seconds()))
+    return None
+
+
+FAREWELL_TOP = 3  # a game's first places the door caller's goodbye shows
+FAREWELL_READ = 500  # season rows read a game to find the caller's own place
+
+
+def farewell(lobby: Lobby, session: Session) -> None:
+    """A BBS caller's one-screen goodbye (``session.bbs``: they came through the door or an rlogin BBS): each
+    game's season top and the caller's own place in it, when the server keeps records; nothing else, and nothing
+    when the store cannot be read (the goodbye must not fail). Cost: one bounded read a game."""
+    if session.bbs is None or lobby.records is None:
+        return
+    season = season_of(lobby.clock.seconds(), season_period())
+    games = []
+    try:
+        for g in available():
+            rows = lobby.records.store.season_table(season, g, FAREWELL_READ)
+            ranked: list[dict[str, Any]] = [{"rank": i, "name": n, "points": p, "games": c}
+                                            for i, (n, p, c) in enumerate(rows, 1)]
+            you = next((r for r in ranked if str(r["name"]).lower() == session.name.lower()), None)
+            if ranked:
+                games.append({"game": g, "top": ranked[:FAREWELL_TOP], "you": you})
+    except StoreError:
+        return
+    session.deliver({"type": "farewell", "name": session.name, "season": season, "games": games})
 
 
 REPLAY_USAGE = "usage: /replay ID [STEP], /replay next or /replay prev; /history lists your games"

@@ -33,7 +33,7 @@ USAGE = ("usage: /tournament new GAME swiss ROUNDS [size N] [OPTION ...] [start 
 @command("tournament", "/tournament new|join ID|leave ID|ID",
          "open a Swiss tournament (new GAME swiss ROUNDS [size N] [OPTION ...] [start in MINUTES|at HH:MM]), sign up "
          "for one or leave it before its start, or show one's standings and current tables",
-         scope=Scope.LOBBY, kind=Kind.GAMES, place=8, route=Route.HOME)
+         scope=Scope.LOBBY, kind=Kind.GAMES, place=9, route=Route.HOME)
 def _tournament(lobby: Lobby, session: Session, arg: str) -> str | None:
     words = arg.split()
     if not words:
@@ -55,7 +55,7 @@ def _tournament(lobby: Lobby, session: Session, arg: str) -> str | None:
 
 
 @command("tournaments", "/tournaments", "the open, running and recent tournaments",
-         scope=Scope.LOBBY, kind=Kind.GAMES, place=9, route=Route.HOME)
+         scope=Scope.LOBBY, kind=Kind.GAMES, place=10, route=Route.HOME)
 def _tournaments(lobby: Lobby, session: Session, arg: str) -> str | None:
     if lobby.records is None:
         raise BadCommand("this server keeps no records, so it runs no tournaments")

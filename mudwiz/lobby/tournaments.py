@@ -26,6 +26,7 @@ from mudwiz.lobby.directory import Local
 from mudwiz.lobby.matching import bot_level
 from mudwiz.meeting.swiss import met_pairs, pair, standings
 from mudwiz.meeting.tournament import Tournament, parse_rest
+from mudwiz.seasons import season_of, season_period
 from mudwiz.session import Session
 from mudwiz.store import Store, StoreError
 from mudwiz.table import Table
@@ -45,6 +46,15 @@ TICK = 1.0  # seconds between looks at the running tournaments' tables and the o
 PAUSE = 10.0  # seconds between a round's last game and the next round, told to the entrants
 MAX_ROUNDS = 20
 LIVE = ("open", "running")
+
+
+def season_points(store: Store | None, now: float, tournament: Tournament, rows: list[tuple[str, float]]) -> None:
+    """A finished tournament's points count in the season, the tournament as one game (docs/tournaments.md)."""
+    try:
+        if store is not None:
+            store.add_season_points(season_of(now, season_period()), tournament.game, rows)
+    except (StoreError, ValueError) as why:
+        log.error("tournament {id}'s season points NOT kept: {why}", id=tournament.id, why=why)
 
 
 def kept(call: Callable[[], Any]) -> Any:
@@ -313,6 +323,7 @@ class Tournaments:
         rows = standings(tournament.entrants, tournament.results())
         tournament.standings = [asdict(r) for r in rows]
         tournament.winner = rows[0].name if rows else None
+        season_points(self.store(), self.clock.seconds(), tournament, [(r.name, r.points) for r in rows])
         top = ", ".join(f"{i}. {r.name} {r.points:g}" for i, r in enumerate(rows[:3], 1))
         self._end(tournament, "finished", f"won by {tournament.winner}: {top}")
 

@@ -17,17 +17,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-
-def place_points(places: Sequence[int]) -> list[float]:
-    """The points of each seat of a table from its place (1 the best; tied seats share a place, 1, 1, 3)."""
-    n = len(places)
-    ladder = [0.0 if k == 0 else float(2 ** (k - 1)) for k in range(n)][::-1]  # best first: 4, 2, 1, 0
-    points = []
-    for place in places:
-        tied = sum(1 for p in places if p == place)
-        share = ladder[place - 1:place - 1 + tied]
-        points.append(sum(share) / len(share))
-    return points
+from mudwiz.seasons import place_points
 
 
 @dataclass(frozen=True)

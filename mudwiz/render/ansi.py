@@ -24,6 +24,7 @@ from mudwiz.render import generic, seeks
 from mudwiz.render.common import confirmations, frame_view, rated, standings
 from mudwiz.render.meeting import PeopleLines
 from mudwiz.render.reflow import reflow
+from mudwiz.render.seasons import SeasonLines
 from mudwiz.render.style import WIDTH, Style, pad, visible_len, wrap_cards, wrap_words
 from mudwiz.render.talk import away, channel_lines, recent_lines, talk_chat
 
@@ -96,7 +97,7 @@ def no_tables() -> str:
     return f"No tables yet: /new {first}{more} opens one."
 
 
-class Presenter(PeopleLines):
+class Presenter(PeopleLines, SeasonLines):
     """Per-connection renderer: remembers just enough (last turn, last round) to know when to draw the table."""
 
     def __init__(self, style: Style) -> None:

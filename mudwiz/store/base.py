@@ -515,6 +515,25 @@ class Store(Protocol):
     def tournament(self, tid: int) -> tuple[str, dict[str, Any]] | None:
         """Tournament ``tid``'s status and state; None when there is none."""
 
+    # ------------------------------------------------------------ seasons (seasons_sql.py)
+
+    def add_season_points(self, season: str, game: str, rows: Sequence[tuple[str, float]]) -> None:
+        """Add each (name, points) of ``rows`` and one game to that name's ``season`` in ``game``."""
+
+    def season_table(self, season: str, game: str, limit: int = 10) -> list[tuple[str, float, int]]:
+        """``season``'s table in ``game``: (name, points, games), points down, then fewer games, then the name."""
+        ...
+
+    def season_winners(self, game: str | None = None, before: str | None = None) -> list[tuple[str, str, str, float]]:
+        """Each season's top of each game (or of ``game``), seasons before ``before`` only when it is given,
+        newest first: (season, game, name, points)."""
+        ...
+
+    def fame_games(self, game: str | None, limit: int) -> tuple[list[tuple[int, str, list[dict[str, Any]]]], set[str]]:
+        """The last ``limit`` games with standings (of ``game`` when given), oldest first: (id, game, standings),
+        and the lower-cased registered names among their players."""
+        ...
+
     def close(self) -> None:
         """Let go of the file (the service's stop)."""
         ...

@@ -31,6 +31,7 @@ from mudwiz.store.competition import TournamentsSQL
 from mudwiz.store.dialect import DB, compact
 from mudwiz.store.journal_sql import JournalSQL
 from mudwiz.store.meeting import MeetingSQL
+from mudwiz.store.seasons_sql import SeasonsSQL
 
 BIGINT = range(-2**63, 2**63)  # the ids both databases can hold
 
@@ -39,7 +40,7 @@ RATING_COLUMNS = ("SELECT r.name, r.game, r.mu, r.sigma, r.shown, r.games, r.upd
 GAME_COLUMNS = "SELECT game, options, table_options, seed, actions, standings, outcome, started, ended FROM games"
 
 
-class SQLStore(JournalSQL, AccountsSQL, MeetingSQL, TournamentsSQL):
+class SQLStore(JournalSQL, AccountsSQL, MeetingSQL, TournamentsSQL, SeasonsSQL):
     """Every ``Store`` method, in SQL both databases run: the game records and ratings here, the rest in its parts
     (the journal, accounts, the meeting place); a subclass gives the connections (``SQLHooks``'s hooks)."""
 
@@ -65,7 +66,7 @@ class SQLStore(JournalSQL, AccountsSQL, MeetingSQL, TournamentsSQL):
         """Insert the record; and mark its table's journaled game recorded in the same transaction (if that table
         still journals this game, by its seed and start: the host may have started the next one while the record was
         queued), so that a restart neither loses the record nor makes it twice; and ``rate``'s rating changes with
-        them."""
+        them, and the season points of its registered people (``SeasonsSQL._season_game``)."""
         with self._transaction() as db:
             if record.table_id is not None:
                 self._mark_recorded(db, record)
@@ -93,6 +94,7 @@ class SQLStore(JournalSQL, AccountsSQL, MeetingSQL, TournamentsSQL):
         registered = {k for (k,) in db.execute(self._sql(f"SELECT name_key FROM accounts WHERE {known}"), known_args)}
         if not registered:  # guests and bots only: no rating changes (``RateGame``), and the model is not run
             return
+        self._season_game(db, record, registered)
         rated, rated_args = self.dialect.one_of("r.name_key", keys)
         current = {r.name.lower(): r for r in self._ratings(db, f"r.game = ? AND {rated}", (record.game, *rated_args))}
         with closing(db.cursor()) as cursor:

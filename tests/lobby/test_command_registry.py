@@ -24,7 +24,8 @@ def test_help_lists_each_kind_in_its_order() -> None:
         "People": ("finger", "plan", "notify", "unnotify", "message", "messages"),
         "Tables": ("new", "join", "watch", "leave", "look", "option", "bot", "start", "ok", "score", "seek", "seeks",
                    "unseek", "quick", "again", "adjourn", "resume", "adjourned"),
-        "Games": ("rules", "spells", "history", "game", "replay", "rating", "top", "tournament", "tournaments"),
+        "Games": ("rules", "spells", "history", "game", "replay", "rating", "top", "fame", "tournament",
+                  "tournaments"),
         "Account": ("register", "password", "unregister"),
         "Sysop": ("kick", "ban", "unban", "bans", "announce", "shutdown"),
     }
@@ -50,7 +51,7 @@ def test_the_catalogue_lists_the_commands_in_the_order_they_always_had() -> None
     assert list(COMMANDS) == [
         "help", "who", "tables", "say", "ignore", "unignore", "tell", "mode", "quit", "bye", "pager", "register",
         "password", "unregister", "kick", "ban", "unban", "bans", "announce", "shutdown", "new", "join", "watch",
-        "leave", "option", "start", "ok", "score", "look", "bot", "history", "game", "rating", "top", "replay",
-        "rules", "spells", "channel", "ch", "shout", "me", "away", "seek", "seeks", "unseek", "quick", "again",
-        "adjourn", "resume", "adjourned", "tournament", "tournaments", "finger", "plan", "notify", "unnotify",
-        "message", "messages"]
+        "leave", "option", "start", "ok", "score", "look", "bot", "history", "game", "rating", "top", "fame",
+        "replay", "rules", "spells", "channel", "ch", "shout", "me", "away", "seek", "seeks", "unseek", "quick",
+        "again", "adjourn", "resume", "adjourned", "tournament", "tournaments", "finger", "plan", "notify",
+        "unnotify", "message", "messages"]

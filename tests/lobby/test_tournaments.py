@@ -18,6 +18,7 @@ from mudwiz.errors import BadCommand
 from mudwiz.lobby import Lobby, MeetingSettings
 from mudwiz.meeting.swiss import met_pairs, pair, place_points, repeats, standings
 from mudwiz.restore import restore_tables
+from mudwiz.seasons import season_of
 from mudwiz.store import Store
 from mudwiz.table import Journal, Records
 
@@ -112,6 +113,8 @@ def test_a_swiss_tournament_runs_to_its_end_and_is_kept(store: Store) -> None:
     total = sum(r["points"] for r in rows)
     assert 2 * (14 - 4) <= total <= 2 * 14  # 7 points a table a round, less what the bot took
     assert any(f"Tournament 1 (Wizard) is over: won by {state['winner']}" in m["text"] for m in ann.of_type("notice"))
+    season = {row[0]: row[1] for row in store.season_table(season_of(clock.seconds(), "month"), "wizard", 10)}
+    assert all(season[r["name"]] >= r["points"] for r in rows), "its points count in the season"
     dispatch(lobby, ann, "/tournament 1")
     shown = ann.of_type("tournament")[-1]
     assert shown["status"] == "finished" and [r["name"] for r in shown["standings"]] == [r["name"] for r in rows]
