@@ -7,6 +7,7 @@ from typing import Any
 from mudwiz.commands.registry import Kind, Route, Scope, command
 from mudwiz.errors import BadCommand
 from mudwiz.lobby import WHO_PAGE, Lobby
+from mudwiz.numbers import whole_number
 from mudwiz.pager import DEFAULT_ROWS, MAX_ROWS, MIN_ROWS
 from mudwiz.session import CHARSET_MODES, MODES, Session
 from mudwiz.table import table_of
@@ -150,10 +151,11 @@ def _bye(lobby: Lobby, session: Session, arg: str) -> str | None:
          scope=Scope.LOBBY, kind=Kind.LOBBY, place=11, route=Route.HOME)
 def _pager(lobby: Lobby, session: Session, arg: str) -> str | None:
     word = arg.strip().lower()
+    rows = whole_number(word)
     if word in ("on", "off"):
         session.pager = word == "on"
-    elif word.isdigit() and MIN_ROWS <= int(word) <= MAX_ROWS:
-        session.pager, session.pager_rows = True, int(word)
+    elif rows is not None and MIN_ROWS <= rows <= MAX_ROWS:
+        session.pager, session.pager_rows = True, rows
     elif word:
         raise BadCommand(f"usage: /pager on|off|ROWS ({MIN_ROWS} to {MAX_ROWS})")
     on = session.pager if session.pager is not None else session.terminal

@@ -26,6 +26,7 @@ from mudwiz.lobby.directory import Local
 from mudwiz.lobby.matching import bot_level
 from mudwiz.meeting.swiss import met_pairs, pair, standings
 from mudwiz.meeting.tournament import Tournament, parse_rest
+from mudwiz.numbers import whole_number
 from mudwiz.seasons import season_of, season_period
 from mudwiz.session import Session
 from mudwiz.store import Store, StoreError
@@ -94,13 +95,13 @@ class Tournaments:
         if len(self.live) >= self.limit:
             raise BadCommand(f"there are already {self.limit} tournaments open or running; one more when one ends")
         usage = "usage: /tournament new GAME swiss ROUNDS [size N] [OPTION ...] [start in MINUTES | start at HH:MM]"
-        if len(words) < 3 or words[1].lower() != "swiss" or not words[2].isdigit():
+        rounds = whole_number(words[2]) if len(words) >= 3 else None
+        if rounds is None or words[1].lower() != "swiss":
             raise BadCommand(usage)
         game = words[0].lower()
         if game not in available():
             raise BadCommand(f"there is no game {words[0]}; one of: {', '.join(available())}")
         cls = game_class(game)
-        rounds = int(words[2])
         if not 1 <= rounds <= MAX_ROUNDS:
             raise BadCommand(f"a tournament has 1 to {MAX_ROUNDS} rounds")
         size, start_at, typed = parse_rest(words[3:], cls, self.clock.seconds())
@@ -151,10 +152,9 @@ class Tournaments:
         return tournament
 
     def find(self, number: str) -> Tournament:
-        text = number.strip().lstrip("#")
-        if not text.isdigit() or len(text) > 12:
+        tid = whole_number(number.strip().lstrip("#"))
+        if tid is None:
             raise BadCommand("usage: /tournament ID (/tournaments lists them)")
-        tid = int(text)
         if tid in self.live:
             return self.live[tid]
         found = kept(lambda: self._store().tournament(tid))

@@ -7,6 +7,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from mudwiz.errors import BadCommand
+from mudwiz.numbers import whole_number
 
 
 @dataclass
@@ -64,20 +65,24 @@ def parse_rest(rest: list[str], cls: Any, now: float) -> tuple[int, float | None
             typed.append((name, value or None))
     return size, start_at, typed
 
+
 def table_size(text: str, cls: Any) -> int:
-    if not text.isdigit() or not cls.min_players <= int(text) <= cls.max_players:
+    size = whole_number(text)
+    if size is None or not cls.min_players <= size <= cls.max_players:
         raise BadCommand(f"{cls.title} is played by {cls.min_players} to {cls.max_players} a table")
-    return int(text)
+    return size
+
 
 def start_time(how: str, when: str, now: float) -> float:
     """``start in MINUTES`` or ``start at HH:MM`` (UTC, today) as a time; a time passed is refused."""
-    if how == "in" and when.isdigit() and int(when) <= 7 * 24 * 60:
-        return now + 60.0 * int(when)
+    minutes = whole_number(when)
+    if how == "in" and minutes is not None and minutes <= 7 * 24 * 60:
+        return now + 60.0 * minutes
     if how == "at":
-        hours, _, minutes = when.partition(":")
-        if hours.isdigit() and minutes.isdigit() and int(hours) < 24 and int(minutes) < 60:
-            day = now - now % 86400
-            at = day + int(hours) * 3600 + int(minutes) * 60
+        hh, _, mm = when.partition(":")
+        hours, mins = whole_number(hh), whole_number(mm)
+        if hours is not None and mins is not None and hours < 24 and mins < 60:
+            at = now - now % 86400 + hours * 3600 + mins * 60
             if at < now:
                 raise BadCommand(f"{when} UTC has passed today; give a time to come, or start in MINUTES")
             return at

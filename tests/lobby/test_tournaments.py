@@ -195,3 +195,17 @@ def test_the_standings_and_the_list_read_at_80_columns(store: Store) -> None:
     listing = presenter.lines(reader.of_type("tournaments")[-1])
     assert any("wizard" in line and "7 players" in line and "round 1 of 2" in line for line in listing)
     assert all(len(line) <= 80 for line in shown + listing)
+
+
+def test_numbers_that_are_not_plain_digits_are_refused_in_one_line(store: Store) -> None:
+    clock, lobby = lobby_of(store)
+    ann = Recorder()
+    lobby.login(ann, "Ann", registered=True)
+    for command, why in (("/tournament new wizard swiss ²", "usage: /tournament new"),
+                         ("/tournament new wizard swiss 2 size ²", "Wizard is played by 3 to 6 a table"),
+                         ("/tournament new wizard swiss 2 start in ³", "start in MINUTES"),
+                         ("/tournament new wizard swiss 2 start at ²:00", "start in MINUTES"),
+                         ("/tournament ²", "usage: /tournament ID"),
+                         ("/pager ²", "usage: /pager on|off|ROWS")):
+        with pytest.raises(BadCommand, match=why):  # superscripts are digits to str.isdigit, not to int()
+            dispatch(lobby, ann, command)
