@@ -11,8 +11,9 @@ from mudwiz.commands.registry import Kind, Route, Scope, command
 from mudwiz.errors import BadCommand
 from mudwiz.lobby import Lobby
 from mudwiz.lobby.adjourning import adjourned_rows
+from mudwiz.lobby.friends import kept
 from mudwiz.session import Session
-from mudwiz.store import StoreError, iso_time
+from mudwiz.store import iso_time
 
 FINGER_GAMES = 5  # the last games /finger lists with their places
 
@@ -48,14 +49,6 @@ def registered_name(lobby: Lobby, name: str) -> str:
             raise BadCommand(f"{online.name} is a guest: only registered players have messages and notify lists")
         raise no_such(lobby, name, "registered")
     return spelled
-
-
-def kept(what: Any) -> Any:
-    """A store that cannot be read or written, said in one line (as /history says it)."""
-    try:
-        return what()
-    except StoreError as exc:
-        raise BadCommand(f"that cannot be read now: {exc}") from None
 
 
 # ------------------------------------------------------------------ finger and plans

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from twisted.internet.interfaces import IReactorTime
-
 from mudwiz.errors import BadCommand
 from mudwiz.lobby.keeping import Kept
 from mudwiz.meeting.agreement import Agreed, Agreement, AgreementEvent, AllAgreed, State, Withdrew
@@ -21,8 +19,7 @@ class Adjournments:
     """The agreements being made at tables, by table number: what is agreed (``adjourn`` or ``go on``) and with
     whom; one asked of other people than are at the table now (someone came or went) is asked again."""
 
-    def __init__(self, clock: IReactorTime, kept: Kept) -> None:
-        self.clock = clock
+    def __init__(self, kept: Kept) -> None:
         self.kept = kept
         self.agreements: dict[int, tuple[str, Agreement]] = {}
 

@@ -86,7 +86,7 @@ class Lobby:
         self.seeking = Seeking(clock, self.people, self.table_list, self.names, meeting.seeks)  # matches, /again
         self.friends = Friends(clock, self.people, meeting.friends)  # notify lists, messages, plans, last seen
         self.friends.away_of = self.talk.away_text  # /finger shows an away text, on any process
-        self.adjournments = Adjournments(clock, self.kept)  # /adjourn and /resume agreed at a table
+        self.adjournments = Adjournments(self.kept)  # /adjourn and /resume agreed at a table
         opens = meeting.tournaments
         self.tournaments = Tournaments(
             clock, self.people, self.table_list, self.names, self.kept,

@@ -64,6 +64,15 @@ def nobody_away(name: str) -> str | None:
     return None
 
 
+def kept(what: Callable[[], Any]) -> Any:
+    """A store that cannot be read or written, said in one line (as /history says it): for the commands of the
+    meeting place and the tournaments, which call the store on the reactor's thread."""
+    try:
+        return what()
+    except StoreError as exc:
+        raise BadCommand(f"that cannot be read now: {exc}") from None
+
+
 class Friends:
     """The lobby's part for notify lists, messages, plans and last seen; it reads and writes the store of the
     people's records, and finds whom to tell through ``people``."""

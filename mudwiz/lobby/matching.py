@@ -39,6 +39,15 @@ class Countdown:
     call: IDelayedCall | None = None
 
 
+def seat_bot(table: Table, name: str, level: str) -> str:
+    """Seat a bot of ``level`` called ``name`` (the server's, as the host's ``/bot add`` would): a match's empty
+    seat, a tournament's. Its name, as seated."""
+    from mudwiz.table.botseat import BotSession
+
+    table.sit(BotSession(name, level=level, game=table.name, seed=table.seeds.randrange(2**32), stand_in=False))
+    return name
+
+
 def bot_level(game: str, rating: float) -> str:
     """The bot level whose fixed rating in ``game`` is closest to ``rating`` (``random`` for a game without)."""
     levels = {level: float(bot_rating(game, level).shown) for level in bot_levels(game)}
@@ -89,7 +98,7 @@ class Matches:
                 table.sit(session)
         level = bot_level(table.name, sum(self.rating(s.owner, table.name) for s in seeks) / len(seeks))
         for _ in range(bots):
-            self._seat_bot(table, level)
+            seat_bot(table, self.names.free_bot_name(table), level)
         countdown = Countdown(table, seeks, typed)
         self.counting_down[table.id] = countdown
         wait = self.countdown()
@@ -105,12 +114,6 @@ class Matches:
                        f"starts in {wait:g} s (/leave backs out).")
         self.people.lobby_notice(f"{', '.join(names)} are matched at table {table.id} ({table.game_class.title}).")
         countdown.call = self.clock.callLater(wait, self._start, table.id)
-
-    def _seat_bot(self, table: Table, level: str) -> None:
-        from mudwiz.table.botseat import BotSession
-
-        table.sit(BotSession(self.names.free_bot_name(table), level=level, game=table.name,
-                             seed=table.seeds.randrange(2**32), stand_in=False))
 
     def _start(self, table_id: int) -> None:
         countdown = self.counting_down.get(table_id)

@@ -22,8 +22,10 @@ from twisted.logger import Logger
 
 from mudwiz.errors import BadCommand, BadOption
 from mudwiz.games import available, game_class
+from mudwiz.games.base import standings as final_places
 from mudwiz.lobby.directory import Local
-from mudwiz.lobby.matching import bot_level
+from mudwiz.lobby.friends import kept
+from mudwiz.lobby.matching import bot_level, seat_bot
 from mudwiz.meeting.swiss import met_pairs, pair, standings
 from mudwiz.meeting.tournament import Tournament, parse_rest
 from mudwiz.numbers import whole_number
@@ -32,7 +34,6 @@ from mudwiz.session import Session
 from mudwiz.store import Store, StoreError
 from mudwiz.table import Table
 from mudwiz.table.adjourning import Absent
-from mudwiz.table.botseat import BotSession
 from mudwiz.table.options import TableOptions
 
 if TYPE_CHECKING:
@@ -56,14 +57,6 @@ def season_points(store: Store | None, now: float, tournament: Tournament, rows:
             store.add_season_points(season_of(now, season_period()), tournament.game, rows)
     except (StoreError, ValueError) as why:
         log.error("tournament {id}'s season points NOT kept: {why}", id=tournament.id, why=why)
-
-
-def kept(call: Callable[[], Any]) -> Any:
-    """``call()`` on the store; one line for a person when the store cannot be reached."""
-    try:
-        return call()
-    except StoreError as why:
-        raise BadCommand(f"the store cannot be reached now ({why}); try again in a moment") from None
 
 
 class Tournaments:
@@ -188,8 +181,8 @@ class Tournaments:
             self.live[tid] = tournament
             for entry in tournament.tables[-1] if tournament.tables and tournament.status == "running" else []:
                 table = self.table_list.tables.get(entry["table"])
-                if table is not None:
-                    table.tournament, table.on_over = tid, self.table_over
+                if table is not None:  # its tournament number came back with it from the journal's header
+                    table.on_over = self.table_over
             log.info("tournament {id} restored: {status}, round {round} of {rounds}", id=tid,
                      status=tournament.status, round=tournament.round, rounds=tournament.rounds)
         self._arm()
@@ -259,10 +252,8 @@ class Tournaments:
             entry["result"] = {name: [len(entry["seats"]), 0] for name in entry["seats"]}
             return True
         game = table.game
-        from mudwiz.games.base import standings as places
-
         entry["result"] = {row["player"]: [row["place"], row["score"]]
-                           for row in places(game.players, game.scores, game.LOW_WINS)}
+                           for row in final_places(game.players, game.scores, game.LOW_WINS)}
         return True
 
     def _round(self, tournament: Tournament) -> None:
@@ -300,12 +291,7 @@ class Tournaments:
             else:
                 table.roster.seats.append(Absent(name))
         level = bot_level(table.name, sum(self.rating(n, table.name) for n in names) / len(names))
-        bot_names = []
-        for _ in range(bots):
-            bot = BotSession(self.names.free_bot_name(table), level=level, game=table.name,
-                             seed=table.seeds.randrange(2**32), stand_in=False)
-            table.sit(bot)
-            bot_names.append(bot.name)
+        bot_names = [seat_bot(table, self.names.free_bot_name(table), level) for _ in range(bots)]
         host = table.seats[0]
         table.start(host)
         for seat in table.seats:

@@ -385,19 +385,25 @@ def test_a_host_stopped_cleanly_hands_its_table_over_as_it_was(
         play_until_game_end([ann, bob], rng)
 
 
+def own_redis(home: Path) -> tuple[contextlib.ExitStack, str]:
+    """A Redis of the test's own, to stop (``close()``) and start again in ``home``, in the exit stack the test
+    closes at its end; the test is skipped, saying why, where none can run."""
+    from redisserver import RedisUnavailable, redis_server
+
+    redis = contextlib.ExitStack()
+    try:
+        return redis, redis.enter_context(redis_server(home))
+    except RedisUnavailable as exc:
+        pytest.skip(str(exc))
+
+
 def test_redis_restarted_empty_takes_no_live_nodes_table_over(tmp_path: Path, postgres: Databases | str) -> None:
     """Redis away for longer than a node's key lives, then back with nothing in it: the takeover each node
     decided meanwhile found the other's key missing (not yet stored again) and claimed its running table, which
     both then played (found by a probe, in 2 outages of 3). A key missing just after Redis came back is no word
     that its node is dead: each is judged again by its beats."""
-    from redisserver import RedisUnavailable, redis_server
-
     home = tmp_path / "redis"
-    redis = contextlib.ExitStack()
-    try:
-        url = redis.enter_context(redis_server(home))
-    except RedisUnavailable as exc:
-        pytest.skip(str(exc))
+    redis, url = own_redis(home)
     try:
         with cluster(tmp_path, url, postgres) as (n1, n2):
             ann, bob = JsonClient(n1.address, "ann"), JsonClient(n2.address, "bob")
@@ -408,6 +414,8 @@ def test_redis_restarted_empty_takes_no_live_nodes_table_over(tmp_path: Path, po
                 assert player.request("/start")["type"] == "ok"
             redis.close()  # Redis gone ...
             time.sleep(6)  # ... longer than a node's key lives: each takes the other for gone
+            from redisserver import redis_server
+
             url_again = redis.enter_context(redis_server(home))  # ... and back, empty, where it was
             assert url_again == url
             eventually(lambda: all("subscribed again after losing Redis" in n.log() for n in (n1, n2)),
@@ -440,14 +448,8 @@ def test_redis_restarted_empty_takes_no_live_nodes_table_over(tmp_path: Path, po
 def test_a_node_sent_term_while_redis_is_away_exits_at_once(tmp_path: Path, postgres: Databases | str) -> None:
     """TERM with Redis away: the node closed its port but waited for Redis to come back before it exited (its
     cluster's last words, a ``bye`` and its key deleted, wait on Redis); each now waits a bounded time."""
-    from redisserver import RedisUnavailable, redis_server
-
     home = tmp_path / "redis"
-    redis = contextlib.ExitStack()
-    try:
-        url = redis.enter_context(redis_server(home))
-    except RedisUnavailable as exc:
-        pytest.skip(str(exc))
+    redis, url = own_redis(home)
     try:
         with cluster(tmp_path, url, postgres) as (n1, _n2):
             redis.close()  # Redis gone
