@@ -12,6 +12,7 @@ from mudwiz.cluster.seeks import ClusterSeeks
 from mudwiz.cluster.tables import ClusterTables, code_hash
 from mudwiz.cluster.talk import TalkRelay
 from mudwiz.lobby.directory import Held, Local, Row
+from mudwiz.table.adjourning import resume_notice, seated_at_login
 
 if TYPE_CHECKING:
     from twisted.internet.defer import Deferred
@@ -128,10 +129,8 @@ class ClusterDirectory:
             return
         entry = self.tables.directory.get(held.table, {})
         adjourned = entry.get("summary", {}).get("adjourned")
-        if adjourned is not None and str(adjourned["last"]).lower() != session.name.lower():
-            # an adjourned game takes back at login only the one who left it last; the others /resume it
-            session.notice(f"Your {entry['summary']['game']} game at table {held.table} is adjourned: "
-                           f"/resume {held.table} takes your seat back.")
+        if adjourned is not None and not seated_at_login(str(adjourned["last"]), session.name):
+            session.notice(resume_notice(entry["summary"]["game"], held.table))
             return
         self.tables.visits.reattach(session, held.node, held.table)
 

@@ -19,7 +19,7 @@ from twisted.internet.interfaces import IDelayedCall, IReactorTime
 
 from mudwiz.session import Session
 from mudwiz.table import Table, table_of
-from mudwiz.table.adjourning import all_gone
+from mudwiz.table.adjourning import all_gone, resume_notice, seated_at_login
 
 ADJOURN_DAYS = 14.0  # how long an adjourned game is kept for its people (``MUDWIZ_ADJOURN_DAYS``)
 
@@ -66,14 +66,13 @@ class Kept:
         for table in list(self.tables.values()):
             if table.holds_seat_for(session.name):
                 adjourned = table.adjourned
-                if adjourned is not None and adjourned.last.lower() != session.name.lower():
+                if adjourned is not None and not seated_at_login(adjourned.last, session.name):
                     waiting.append(table)  # they did not leave it last: it waits for them to /resume it
                     continue
                 table.reattach(session)
                 return True
         for table in waiting:
-            session.notice(f"Your {table.name} game at table {table.id} is adjourned: /resume {table.id} "
-                           f"takes your seat back.")
+            session.notice(resume_notice(table.name, table.id))
         return self.watch_again(session)
 
     def drop_from_table(self, session: Session) -> None:

@@ -37,6 +37,17 @@ class Adjourned:
         return cls(float(data["since"]), data["last"])
 
 
+def seated_at_login(last: str, name: str) -> bool:
+    """Whether ``name``'s login takes them back to an adjourned game ``last`` left last (only theirs does; the
+    others are told, ``resume_notice``, and ``/resume`` it)."""
+    return last.lower() == name.lower()
+
+
+def resume_notice(game: str, table_id: int) -> str:
+    """What a person of an adjourned game who did not leave it last reads at login."""
+    return f"Your {game} game at table {table_id} is adjourned: /resume {table_id} takes your seat back."
+
+
 class Absent(Session):
     """A person's seat while they are not connected to it (an adjourned game's, a restored table's): nothing is
     sent to it and nobody waits on it; its person gets a fresh view when they come back."""
