@@ -102,21 +102,16 @@ def serve_forever(listen: str | None, motd: str | None, data: str | None = None,
 
     stderr = sys.stderr  # the log takes over sys.stderr; a failure to start is said on the real one
     from mudwiz.net.rlogin import TrustError
-    from mudwiz.seasons import season_period
+    from mudwiz.settings import SettingError
     from mudwiz.store import StoreError
 
-    try:
-        season_period()  # read again as each rated game is recorded: a bad one must stop the start, not a record
-    except ValueError as exc:
-        print(f"mudwiz: {exc}", file=stderr)
-        return 1
     globalLogBeginner.beginLoggingTo([log_observer(os.environ.get("MUDWIZ_NODE"))])
     try:
         top = makeService(listen, motd, data=data, inherited=parse_inherited(inherit or ""))
     except StoreError as exc:  # a damaged, locked, foreign or newer database, an unwritable directory: as is
         print(f"mudwiz: cannot use the game records: {exc}", file=stderr)
         return 1
-    except TrustError as exc:  # MUDWIZ_RLOGIN_BBS unreadable
+    except (TrustError, SettingError) as exc:  # MUDWIZ_RLOGIN_BBS unreadable, a MUDWIZ_* setting it cannot run with
         print(f"mudwiz: {exc}", file=stderr)
         return 1
     tune_gc()

@@ -161,8 +161,8 @@ def restore(lobby: Lobby, saved: JournaledTable, held: Collection[str] = ()) -> 
     set_options(table, header["options"])
     if saved.seed is not None and saved.game is not None and not over_and_left(table, saved, held):
         replay_game(table, saved)
-    if isinstance(header.get("tournament"), int):
-        table.tournament = header["tournament"]
+    if isinstance(header.get("tournament"), int):  # its result goes to the tournament, wherever that runs
+        table.tournament, table.on_over = header["tournament"], lobby.tournaments.table_over
     if header.get("adjourned") is not None and table.in_game:  # it waits for its people, as before the restart
         table.adjourned = Adjourned.from_json(header["adjourned"])
     table.journal = TableJournal(table, lobby.journal, moves=len(saved.moves))

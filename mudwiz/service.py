@@ -52,7 +52,8 @@ from mudwiz.node import node_name
 from mudwiz.outflow import Outflow, install
 from mudwiz.ratings import RatingBoard, rate_game
 from mudwiz.restore import read_held, restore_tables, resume_code_of
-from mudwiz.settings import from_environ
+from mudwiz.seasons import season_period
+from mudwiz.settings import SettingError, from_environ
 from mudwiz.slices import Sliced
 from mudwiz.store import FILENAME, GameRecord, SQLiteStore, Store, StoreError, open_database, open_store
 from mudwiz.sysops import Farewell, Sysops
@@ -381,11 +382,19 @@ def makeService(
 
 
 def meeting_settings() -> MeetingSettings:
-    """The meeting place's settings from the ``MUDWIZ_*`` variables (docs/operations.md)."""
+    """The meeting place's settings from the ``MUDWIZ_*`` variables (docs/operations.md); one it cannot run with is
+    refused at the start (``MUDWIZ_SEASON`` is read again as each rated game is recorded)."""
+    try:
+        season_period()
+    except ValueError as exc:
+        raise SettingError(str(exc)) from None
+    opens = os.environ.get("MUDWIZ_TOURNAMENTS", "sysop").strip().lower()
+    if opens not in ("sysop", "registered"):
+        raise SettingError(f"MUDWIZ_TOURNAMENTS must be sysop or registered, not {opens!r}")
     return MeetingSettings(talk=from_environ(TalkLimits, os.environ), seeks=from_environ(SeekSettings, os.environ),
                            friends=from_environ(FriendLimits, os.environ),
                            adjourn_days=float(os.environ.get("MUDWIZ_ADJOURN_DAYS", ADJOURN_DAYS)),
-                           tournaments=os.environ.get("MUDWIZ_TOURNAMENTS", "sysop"),
+                           tournaments=opens,
                            max_tournaments=int(os.environ.get("MUDWIZ_MAX_TOURNAMENTS", 5)))
 
 
@@ -544,6 +553,6 @@ def tac_service() -> service.MultiService:
     except StoreError as exc:
         print(f"mudwiz: cannot use the game records: {exc}", file=sys.stderr)
         raise SystemExit(1) from None
-    except TrustError as exc:
+    except (TrustError, SettingError) as exc:
         print(f"mudwiz: {exc}", file=sys.stderr)
         raise SystemExit(1) from None

@@ -18,6 +18,11 @@ def env(variable: str, default: T) -> T:
     return made
 
 
+class SettingError(ValueError):
+    """A ``MUDWIZ_*`` variable the server cannot run with: said in one line at the start (``mudwiz serve`` and
+    ``twistd -ny server.tac`` alike), never found out later by a game's record."""
+
+
 def from_environ(cls: type[S], environ: Mapping[str, str]) -> S:
     """``cls`` with each of its ``env`` fields read from ``environ`` where its variable is set."""
     values: dict[str, Any] = {}

@@ -36,6 +36,8 @@ class ClusterDirectory:
         records = lobby.records
         self.tables = ClusterTables(lobby, cluster, clock, records.store if records is not None else None, upper)
         self.seeks = ClusterSeeks(lobby.seeking, cluster, clock, self.node_of, self.user)
+        self.seeks.desks["tournaments"] = lobby.tournaments.desk  # run where the seek book is, too
+        self.seeks.on_authority.append(lobby.tournaments.books_here)
         cluster.add(self.presence)  # who is online on the other nodes; lobby talk across them
         cluster.add(self.tables)
         self.talk_relay = TalkRelay(lobby, cluster)  # channels, shouts and away marks across the nodes
@@ -160,8 +162,9 @@ class ClusterDirectory:
     def seek_book(self) -> str | None:
         return self.seeks.seek_book()
 
-    def ask_seeks(self, node: str, session: Session, verb: str, args: dict[str, Any]) -> Deferred[dict[str, Any]]:
-        return self.seeks.ask(node, session, verb, args)
+    def ask_seeks(self, node: str, session: Session, verb: str, args: dict[str, Any],
+                  desk: str = "seeks") -> Deferred[dict[str, Any]]:
+        return self.seeks.ask(node, session, verb, args, desk)
 
     def to_seeker(self, name: str, message: dict[str, Any]) -> bool:
         return self.seeks.to_seeker(name, message)

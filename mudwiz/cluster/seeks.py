@@ -4,9 +4,10 @@ commands to it and its answers back (docs/scaling.md, "Seeks across nodes").
 
 Messages, each to one node:
 
-- home -> authority ``seek_cmd`` {rid, name, registered, verb, args}: a seek command (``seek``, ``unseek``,
+- home -> authority ``seek_cmd`` {rid, name, registered, verb, args, desk}: a seek command (``seek``, ``unseek``,
   ``seeks``, ``quick``; ``gone`` at a logout, ``put_back`` for a match called off), answered by ``seek_reply``
-  {rid, answer} (no answer within ``ANSWER_WITHIN`` seconds: a one-line error).
+  {rid, answer} (no answer within ``ANSWER_WITHIN`` seconds: a one-line error). ``desk`` ``tournaments``: a
+  tournament command, the tournaments running on the authority too (mudwiz/lobby/tournament_desk.py).
 - authority -> the oldest seeker's node ``seek_make`` {seeks, typed, bots}: make the match's table there.
 - table's node -> another seeker's node ``seek_seat`` {name, table, message}: tell them and seat them there.
 
@@ -40,6 +41,12 @@ NOT_ANSWERING = "the server process that holds the seeks is not answering; try a
 Answer = dict[str, Any]
 
 
+class Asked(Protocol):
+    """A desk the authority answers commands at: the seek book's, the tournaments'."""
+
+    def do(self, user: Session, verb: str, args: dict[str, Any]) -> Answer: ...
+
+
 class Desk(Protocol):
     def do(self, user: Session, verb: str, args: Mapping[str, Any]) -> Answer: ...
 
@@ -62,6 +69,15 @@ class Seekers(Protocol):
     def seat(self, name: str, number: int, message: dict[str, Any]) -> None: ...
 
 
+class Books(Protocol):
+    """The lobby's tournaments (mudwiz/lobby/tournaments.py): run on the authority, their commands asked there."""
+
+    @property
+    def desk(self) -> Asked: ...
+
+    def books_here(self, here: bool) -> None: ...
+
+
 class ClusterSeeks:
     """This node's end of the seek book: asking the authority, and being it."""
 
@@ -77,6 +93,8 @@ class ClusterSeeks:
         self.authority = self.bus.node
         self.pending: dict[str, tuple[defer.Deferred[Answer], IDelayedCall]] = {}
         self.mine: dict[str, tuple[dict[str, Any], list[Any]]] = {}  # lower name -> (seek, typed) in a book elsewhere
+        self.desks: dict[str, Asked] = {}  # the other desks answered here while this node is the authority
+        self.on_authority: list[Callable[[bool], None]] = []  # told at the start and each change: is it this node
         self._rids = itertools.count(1)
         for op, handler in (("seek_cmd", self._command), ("seek_reply", self._reply), ("seek_make", self._make),
                             ("seek_seat", self._seat)):
@@ -87,9 +105,14 @@ class ClusterSeeks:
     def start(self) -> None:
         self.running = True
         self.authority = self.nodes.live()[0]
+        self._tell_authority()
 
     def stop(self) -> None:
         self.running = False
+
+    def _tell_authority(self) -> None:
+        for told in self.on_authority:
+            told(self.running and self.authority == self.me)
 
     @property
     def me(self) -> str:
@@ -103,14 +126,16 @@ class ClusterSeeks:
             return None
         return None if self.authority == self.me else self.authority
 
-    def ask(self, node: str, session: Session, verb: str, args: dict[str, Any]) -> defer.Deferred[Answer]:
+    def ask(self, node: str, session: Session, verb: str, args: dict[str, Any],
+            desk: str = "seeks") -> defer.Deferred[Answer]:
         rid = f"{self.me}:{next(self._rids)}"
         answered: defer.Deferred[Answer] = defer.Deferred()
         timer = self.clock.callLater(ANSWER_WITHIN, self._unanswered, rid)
         self.pending[rid] = (answered, timer)
         self.bus.send(node, {"op": "seek_cmd", "rid": rid, "name": session.name, "registered": session.registered,
-                             "verb": verb, "args": args})
-        answered.addCallback(self._keep, session.name.lower(), verb)
+                             "verb": verb, "args": args, "desk": desk})
+        if desk == "seeks":
+            answered.addCallback(self._keep, session.name.lower(), verb)
         return answered
 
     def _keep(self, answer: Answer, key: str, verb: str) -> Answer:
@@ -141,7 +166,12 @@ class ClusterSeeks:
         name = str(message["name"])
         user = self.user(name) or Session(name)
         user.registered = bool(message.get("registered"))
-        answer = self.seeking.desk.do(user, str(message["verb"]), message.get("args") or {})
+        desk = message.get("desk", "seeks")
+        asked = self.seeking.desk if desk == "seeks" else self.desks.get(str(desk))
+        if asked is None:
+            answer: Answer = {"error": f"no desk {desk} here"}
+        else:
+            answer = asked.do(user, str(message["verb"]), message.get("args") or {})
         self.bus.send(message["from"], {"op": "seek_reply", "rid": message["rid"], "answer": answer})
 
     def to_seeker(self, name: str, message: dict[str, Any]) -> bool:
@@ -173,6 +203,7 @@ class ClusterSeeks:
             return
         self.authority = now
         log.info("the seek book is on {node} now (was on {before})", node=now, before=before)
+        self._tell_authority()
         if before == self.me:
             for taken, as_typed in self.seeking.desk.clear():
                 self._restore(seek_dict(taken), list(as_typed))

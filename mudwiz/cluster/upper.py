@@ -14,7 +14,7 @@ from mudwiz.routes import Route
 if TYPE_CHECKING:
     from twisted.internet.interfaces import IDelayedCall
 
-    from mudwiz.cluster.seeks import Seekers
+    from mudwiz.cluster.seeks import Books, Seekers
     from mudwiz.session import Session
     from mudwiz.store import GameRecord, JournaledTable, Store
     from mudwiz.table import Journal, Records, Table
@@ -77,6 +77,9 @@ class Home(Protocol):
 
     @property
     def seeking(self) -> Seekers: ...
+
+    @property
+    def tournaments(self) -> Books: ...
 
 
 @dataclass(frozen=True)

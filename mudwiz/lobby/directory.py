@@ -107,8 +107,10 @@ class Directory(Protocol):
     def seek_book(self) -> str | None:
         """The process that holds the seek book when it is another one; None: this one."""
 
-    def ask_seeks(self, node: str, session: Session, verb: str, args: dict[str, Any]) -> Deferred[dict[str, Any]]:
-        """A seek command of ``session``'s for the book on ``node``: its answer, as the desk there gave it."""
+    def ask_seeks(self, node: str, session: Session, verb: str, args: dict[str, Any],
+                  desk: str = "seeks") -> Deferred[dict[str, Any]]:
+        """A seek command of ``session``'s for the book on ``node``: its answer, as the desk there gave it
+        (``desk``: ``tournaments`` for a tournament command, run on that process too: tournament_desk.py)."""
 
     def to_seeker(self, name: str, message: dict[str, Any]) -> bool:
         """A match's word (``op`` ``seek_make`` or ``seek_seat``) for the process ``name`` is on; False: on none
@@ -182,7 +184,8 @@ class Local:
     def seek_book(self) -> str | None:
         return None
 
-    def ask_seeks(self, node: str, session: Session, verb: str, args: dict[str, Any]) -> Deferred[dict[str, Any]]:
+    def ask_seeks(self, node: str, session: Session, verb: str, args: dict[str, Any],
+                  desk: str = "seeks") -> Deferred[dict[str, Any]]:
         raise AssertionError("one process holds its own seek book")
 
     def to_seeker(self, name: str, message: dict[str, Any]) -> bool:

@@ -115,9 +115,11 @@ class Seeking:
         seated there as ``/join`` seats them (one no longer free is missed at the start, which is then called
         off)."""
         session = self.people.users.get(name.lower())
-        if session is None or session.table is not None or session.elsewhere is not None:
+        if session is None:
             return
-        session.deliver(message)
+        session.deliver(message)  # (a tournament's entrant busy elsewhere is told: their seat is kept for them)
+        if session.table is not None or session.elsewhere is not None:
+            return
         if not self.directory.forward(session, f"/join {number}", lambda ok: None,
                                       lambda error: session.notice(f"the match's table {number}: {error}")):
             session.notice(f"the match's table {number} is gone")

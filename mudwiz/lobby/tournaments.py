@@ -2,13 +2,17 @@
 
 A tournament (``/tournament new``) is open for sign-ups (registered players: ``/tournament join ID``) until its
 start; then each round is paired (mudwiz/meeting/swiss.py), its tables made on this process with the options
-given, the entrants seated (one not here, or busy at another table, has the seat kept for them as a dropped
-player's: the grace, then a stand-in plays it for them, scoring for them) and bots in the last table's empty
-seats, and each game started at once. When every table of the round is over, the next starts after a short pause
+given, the entrants seated (one on another process of a cluster is told and seated from there, as a match's
+players are; one not online, or busy at another table, has the seat kept for them as a dropped player's: the
+grace, then a stand-in plays it for them, scoring for them) and bots in the last table's empty seats, and each
+game started at once. When every table of the round is over, the next starts after a short pause
 that the entrants are told of; after the last, the standings are published to everyone and kept.
 
 Everything is written to the store at each change (its state whole: mudwiz/store/competition.py), and the tables
 are journaled as any table is, so after a restart (``kill -9`` too) ``restore`` carries each one on from its round.
+In a cluster they run on the process that holds the seek book (``books_here``), which takes them over from the
+store when it becomes that process; a round's table taken over by another process sends its result there.
+The commands are the desk's (tournament_desk.py).
 """
 
 from __future__ import annotations
@@ -20,21 +24,20 @@ from typing import TYPE_CHECKING, Any
 from twisted.internet.interfaces import IDelayedCall, IReactorTime
 from twisted.logger import Logger
 
-from mudwiz.errors import BadCommand, BadOption
-from mudwiz.games import available, game_class
+from mudwiz.errors import BadCommand
+from mudwiz.games import game_class
 from mudwiz.games.base import standings as final_places
 from mudwiz.lobby.directory import Local
-from mudwiz.lobby.friends import kept
 from mudwiz.lobby.matching import bot_level, seat_bot
+from mudwiz.lobby.people import LOBBY
+from mudwiz.lobby.tournament_desk import TournamentDesk
 from mudwiz.meeting.swiss import met_pairs, pair, standings
-from mudwiz.meeting.tournament import Tournament, parse_rest
-from mudwiz.numbers import whole_number
+from mudwiz.meeting.tournament import Tournament
 from mudwiz.seasons import season_of, season_period
 from mudwiz.session import Session
 from mudwiz.store import Store, StoreError
 from mudwiz.table import Table
 from mudwiz.table.adjourning import Absent
-from mudwiz.table.options import TableOptions
 
 if TYPE_CHECKING:
     from mudwiz.lobby.keeping import Kept
@@ -46,8 +49,8 @@ log = Logger(namespace="mudwiz.lobby.tournaments")
 
 TICK = 1.0  # seconds between looks at the running tournaments' tables and the open ones' start times
 PAUSE = 10.0  # seconds between a round's last game and the next round, told to the entrants
-MAX_ROUNDS = 20
 LIVE = ("open", "running")
+GONE_AFTER = 30.0  # seconds a round's table is nowhere before it counts as gone without a result (every seat last)
 
 
 def season_points(store: Store | None, now: float, tournament: Tournament, rows: list[tuple[str, float]]) -> None:
@@ -77,100 +80,38 @@ class Tournaments:
         self.limit = limit
         self.live: dict[int, Tournament] = {}
         self._tick: IDelayedCall | None = None
-        self.restored = False
+        self.here = False  # whether they run on this process (a cluster's: the seek book's process)
+        self.missing: dict[int, float] = {}  # a round's table found on no process -> since when
+        self.desk = TournamentDesk(self)
 
-    # ------------------------------------------------------------ commands
-
-    def new(self, session: Session, words: list[str]) -> str:
-        if not self.may_open(session):
-            raise BadCommand("only a sysop opens tournaments here (MUDWIZ_TOURNAMENTS=registered lets players)")
-        store = self._store()
-        if len(self.live) >= self.limit:
-            raise BadCommand(f"there are already {self.limit} tournaments open or running; one more when one ends")
-        usage = "usage: /tournament new GAME swiss ROUNDS [size N] [OPTION ...] [start in MINUTES | start at HH:MM]"
-        rounds = whole_number(words[2]) if len(words) >= 3 else None
-        if rounds is None or words[1].lower() != "swiss":
-            raise BadCommand(usage)
-        game = words[0].lower()
-        if game not in available():
-            raise BadCommand(f"there is no game {words[0]}; one of: {', '.join(available())}")
-        cls = game_class(game)
-        if not 1 <= rounds <= MAX_ROUNDS:
-            raise BadCommand(f"a tournament has 1 to {MAX_ROUNDS} rounds")
-        size, start_at, typed = parse_rest(words[3:], cls, self.clock.seconds())
-        options = TableOptions(cls)
-        try:
-            for name, value in typed:
-                options.set(name, value)
-            cls.check_options(options.game_options(), size)
-        except BadOption as why:
-            raise BadCommand(f"{why}; nothing was made") from None
-        now = self.clock.seconds()
-        tournament = Tournament(0, game, rounds, size, typed, session.name, start_at if start_at is not None
-                                else now + 600.0)
-        tournament.id = kept(lambda: store.new_tournament(game, "open", tournament.to_json(), now))
-        self._save(tournament)
+    def opened(self, tournament: Tournament) -> None:
+        """A tournament just made by the desk: kept, and run from now on."""
+        self.save(tournament)
         self.live[tournament.id] = tournament
         self._arm()
-        minutes = max(0, round((tournament.start_at - now) / 60))
-        self.people.lobby_notice(f"{session.name} opens tournament {tournament.id}: {cls.title}, Swiss, {rounds} "
-                                 f"round{'s' * (rounds != 1)} at tables of {size}; it starts in {minutes} min "
-                                 f"(/tournament join {tournament.id}).")
-        return f"tournament {tournament.id} is open: it starts in {minutes} min"
-
-    def join(self, session: Session, number: str) -> str:
-        tournament = self._open(number)
-        if not session.registered:
-            raise BadCommand("tournaments are for registered players: /register keeps your name first")
-        if tournament.entrant(session.name):
-            raise BadCommand(f"you are signed up for tournament {tournament.id} already")
-        tournament.entrants.append(session.name)
-        self._save(tournament)
-        return f"you are signed up for tournament {tournament.id} ({len(tournament.entrants)} players so far)"
-
-    def leave(self, session: Session, number: str) -> str:
-        tournament = self._open(number)
-        name = tournament.entrant(session.name)
-        if name is None:
-            raise BadCommand(f"you are not signed up for tournament {tournament.id}")
-        tournament.entrants.remove(name)
-        self._save(tournament)
-        return f"you are no longer signed up for tournament {tournament.id}"
-
-    def _open(self, number: str) -> Tournament:
-        tournament = self.find(number)
-        if tournament.status != "open":
-            ended = "started" if tournament.status == "running" else "ended"
-            raise BadCommand(f"tournament {tournament.id} has {ended}; sign-ups are before the start")
-        return tournament
-
-    def find(self, number: str) -> Tournament:
-        tid = whole_number(number.strip().lstrip("#"))
-        if tid is None:
-            raise BadCommand("usage: /tournament ID (/tournaments lists them)")
-        if tid in self.live:
-            return self.live[tid]
-        found = kept(lambda: self._store().tournament(tid))
-        if found is None:
-            raise BadCommand(f"there is no tournament {tid}; /tournaments lists them")
-        return Tournament.from_json(found[1])
-
-    def listing(self) -> dict[str, Any]:
-        rows = kept(lambda: self._store().tournaments(("open", "running", "finished"), 20))
-        return {"type": "tournaments", "tournaments": [
-            {"id": tid, "status": status, "game": state["game"], "rounds": state["rounds"], "round": state["round"],
-             "players": len(state["entrants"]), "start_at": state["start_at"], "winner": state.get("winner")}
-            for tid, status, state in rows]}
 
     # ------------------------------------------------------------ running them
 
     def restore(self) -> None:
-        """At the start: the open and running tournaments carry on (their tables were restored from the journal).
-        Once, and on a server of one process: a cluster's nodes run none yet (docs/tournaments.md)."""
-        store = self.store()
-        if store is None or self.restored or not isinstance(self.people.directory, Local):
+        """At the start of a server of one process: the open and running tournaments carry on (their tables were
+        restored from the journal). A cluster's process does it when it becomes the seek book's (``books_here``)."""
+        if isinstance(self.people.directory, Local):
+            self.books_here(True)
+
+    def books_here(self, here: bool) -> None:
+        """Whether the tournaments run on this process from now on: taken over from the store, or let go (the
+        other process takes them over from the store: their state is written there at every change)."""
+        if here == self.here:
             return
-        self.restored = True
+        self.here = here
+        self.live.clear()
+        if not here:
+            if self._tick is not None and self._tick.active():
+                self._tick.cancel()
+            return
+        store = self.store()
+        if store is None:
+            return
         try:
             rows = store.tournaments(LIVE, 1000)
         except StoreError as why:
@@ -178,11 +119,7 @@ class Tournaments:
             return
         for tid, _, state in rows:
             tournament = Tournament.from_json(state)
-            self.live[tid] = tournament
-            for entry in tournament.tables[-1] if tournament.tables and tournament.status == "running" else []:
-                table = self.table_list.tables.get(entry["table"])
-                if table is not None:  # its tournament number came back with it from the journal's header
-                    table.on_over = self.table_over
+            self.live[tid] = tournament  # (its tables' ``on_over`` came back with their journals: restore.py)
             log.info("tournament {id} restored: {status}, round {round} of {rounds}", id=tid,
                      status=tournament.status, round=tournament.round, rounds=tournament.rounds)
         self._arm()
@@ -223,37 +160,62 @@ class Tournaments:
                     changed |= self._result(entry)
             if not all(entry["result"] for entry in tournament.tables[-1]):
                 if changed:
-                    self._save(tournament)
+                    self.save(tournament)
                 return
             if tournament.round >= tournament.rounds:
                 self._finish(tournament)
                 return
             tournament.next_round_at = now + PAUSE
-            self._save(tournament)
+            self.save(tournament)
             self._tell(tournament, f"Tournament {tournament.id}: round {tournament.round} is over; round "
                                    f"{tournament.round + 1} starts in {PAUSE:g} s (/tournament {tournament.id}: the "
                                    f"standings).")
 
     def table_over(self, table: Table) -> None:
-        """A round's game ended: its result is taken now, before its people may leave and the table close."""
-        tournament = self.live.get(table.tournament or 0)
+        """A round's game ended: its result is taken now, before its people may leave and the table close; sent
+        to the process the tournaments run on when that is another (a table taken over from a process gone)."""
+        game = table.game
+        if table.tournament is None or game is None or table.in_game:
+            return
+        result = {row["player"]: [row["place"], row["score"]]
+                  for row in final_places(game.players, game.scores, game.LOW_WINS)}
+        directory = self.people.directory
+        node = directory.seek_book()
+        if node is None:
+            self.take_result(table.tournament, table.id, result)
+            return
+        args = {"tournament": table.tournament, "table": table.id, "result": result}
+        directory.ask_seeks(node, Session(table.host), "result", args, desk="tournaments").addErrback(
+            lambda failure: log.error("table {table}'s tournament result NOT sent: {why}", table=table.id,
+                                      why=failure.getErrorMessage()))
+
+    def take_result(self, tid: int, table_id: int, result: dict[str, Any]) -> None:
+        """A round's table's result, from here or from the process its table is on; once."""
+        tournament = self.live.get(tid)
         if tournament is None or not tournament.tables:
             return
         for entry in tournament.tables[-1]:
-            if entry["table"] == table.id and entry["result"] is None and self._result(entry):
-                self._save(tournament)
+            if entry["table"] == table_id and entry["result"] is None:
+                entry["result"] = result
+                self.save(tournament)
 
     def _result(self, entry: dict[str, Any]) -> bool:
-        """The result of a round's table once its game is over (a table gone without one: every seat last)."""
+        """A round's table whose result did not come: its game over here, or the table gone from every process
+        without one (every seat last). One on another process sends its result (``table_over``)."""
         table = self.table_list.tables.get(entry["table"])
-        if table is not None and (table.game is None or table.in_game):
+        if table is not None:
+            if table.game is None or table.in_game:
+                return False
+            self.table_over(table)
+            return entry["result"] is not None
+        now = self.clock.seconds()
+        if any(row["id"] == entry["table"] for row in self.people.directory.summaries([])):
+            self.missing.pop(entry["table"], None)
             return False
-        if table is None or table.game is None:
-            entry["result"] = {name: [len(entry["seats"]), 0] for name in entry["seats"]}
-            return True
-        game = table.game
-        entry["result"] = {row["player"]: [row["place"], row["score"]]
-                           for row in final_places(game.players, game.scores, game.LOW_WINS)}
+        if now - self.missing.setdefault(entry["table"], now) < GONE_AFTER:  # (a process gone: taken over soon)
+            return False
+        self.missing.pop(entry["table"])
+        entry["result"] = {name: [len(entry["seats"]), 0] for name in entry["seats"]}
         return True
 
     def _round(self, tournament: Tournament) -> None:
@@ -268,14 +230,18 @@ class Tournaments:
             bots = tournament.size - len(names) if i == len(pairing.tables) - 1 else 0
             entries.append(self._table(tournament, names, bots))
         tournament.tables.append(entries)
-        self._save(tournament)
+        self.save(tournament)
         for entry in entries:
             others = ", ".join(entry["seats"])
+            told = {"type": "notice", "text": f"Tournament {tournament.id}, round {tournament.round} of "
+                                              f"{tournament.rounds}: you play at table {entry['table']} with {others}."}
             for name in entry["seats"]:
                 user = self.people.users.get(name.lower())
                 if user is not None:
-                    user.notice(f"Tournament {tournament.id}, round {tournament.round} of {tournament.rounds}: you "
-                                f"play at table {entry['table']} with {others}.")
+                    user.deliver(told)
+                else:  # on another process: told there, and seated from there (a match's way: matching.py)
+                    self.people.directory.to_seeker(name, {"op": "seek_seat", "name": name, "table": entry["table"],
+                                                           "message": told})
 
     def _table(self, tournament: Tournament, names: list[str], bots: int) -> dict[str, Any]:
         """A round's table: its people seated (or their seats kept), bots in the empty seats, its game started."""
@@ -316,30 +282,38 @@ class Tournaments:
     def _end(self, tournament: Tournament, status: str, why: str) -> None:
         tournament.status = status
         tournament.finished_at = self.clock.seconds()
-        self._save(tournament)
+        self.save(tournament)
         self.live.pop(tournament.id, None)
         title = game_class(tournament.game).title
         text = f"Tournament {tournament.id} ({title}) is {'over' if status == 'finished' else status}: {why}."
         for user in list(self.people.users.values()):
             if user.connected:
                 user.notice(text)
+        self._tell(tournament, text, elsewhere_only=True)
+        self.people.directory.notice(text)  # the other processes' lobbies
         log.info("{text}", text=text)
 
-    def _tell(self, tournament: Tournament, text: str) -> None:
+    def _tell(self, tournament: Tournament, text: str, elsewhere_only: bool = False) -> None:
+        """``text`` to the entrants, of this process and the others (``elsewhere_only``: the others')."""
+        directory = self.people.directory
         for name in tournament.entrants:
             user = self.people.users.get(name.lower())
+            if user is not None and elsewhere_only:
+                continue
+            if user is None:  # on another process (its lobby hears ``elsewhere_only``'s text as a lobby notice)
+                user = None if elsewhere_only and directory.where(name) == LOBBY else directory.user(name)
             if user is not None and user.connected:
                 user.notice(text)
 
     # ------------------------------------------------------------ the store
 
-    def _store(self) -> Store:
+    def kept_store(self) -> Store:
         store = self.store()
         if store is None:
             raise BadCommand("this server keeps no records, so it runs no tournaments")
         return store
 
-    def _save(self, tournament: Tournament) -> None:
+    def save(self, tournament: Tournament) -> None:
         store = self.store()
         if store is None:
             return

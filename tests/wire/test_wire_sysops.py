@@ -237,3 +237,18 @@ def test_admin_password_sets_a_forgotten_password_printing_nothing_secret(tmp_pa
             JsonClient(server, "Reg", password=SECRET)
         assert JsonClient(server, "Reg", password="a-new-secret-2").of_type("welcome")
         assert server.alive()
+
+
+def test_a_setting_the_server_cannot_run_with_stops_twistd_and_serve_in_one_line(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    env = {**os.environ, "MUDWIZ_DATA": str(data), "MUDWIZ_LISTEN": f"tcp:{free_port()}:interface=127.0.0.1",
+           "MUDWIZ_SEASON": "fortnight"}
+    twistd = subprocess.run([str(Path(sys.executable).with_name("twistd")), "-ny", "server.tac"], cwd=ROOT, env=env,
+                            capture_output=True, text=True, timeout=60)
+    assert twistd.returncode == 1 and "Traceback" not in twistd.stdout + twistd.stderr
+    assert twistd.stderr.splitlines() == ["mudwiz: MUDWIZ_SEASON must be one of month, quarter, year, not 'fortnight'"]
+    env = {**env, "MUDWIZ_SEASON": "quarter", "MUDWIZ_TOURNAMENTS": "everyone"}
+    serve = subprocess.run([sys.executable, "-m", "mudwiz.cli", "serve", "--listen", f"tcp:{free_port()}"], cwd=ROOT,
+                           env=env, capture_output=True, text=True, timeout=60)
+    assert serve.returncode == 1 and "Traceback" not in serve.stdout + serve.stderr
+    assert serve.stderr.splitlines() == ["mudwiz: MUDWIZ_TOURNAMENTS must be sysop or registered, not 'everyone'"]
