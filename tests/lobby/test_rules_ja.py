@@ -11,13 +11,15 @@ from __future__ import annotations
 import re
 import unicodedata
 from importlib import import_module
+from pathlib import Path
 from types import ModuleType
 
 import pytest
 from recorder import Recorder
 from twisted.internet.task import Clock
 
-from mudwiz.commands import dispatch, rules_text
+from mudwiz.cli import main
+from mudwiz.commands import COMMANDS, dispatch, rules_text
 from mudwiz.commands.rules import MAIN_SECTIONS
 from mudwiz.errors import BadCommand
 from mudwiz.games import game_class, languages, plugin
@@ -153,3 +155,28 @@ def test_ja_at_a_table_and_what_is_not_a_language(ann: tuple[Lobby, Recorder]) -
     assert shown(lobby, person, "/rules ja")["topic"] == "rules tiltowait ja"
     spells = shown(lobby, person, "/rules spells ja")
     assert spells["topic"] == "rules tiltowait spells ja" and "ティルトウエイ" in spells["text"]
+
+
+# ---------------------------------------------------------------- the Japanese quick start and sysop's page
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+JA_DOCS = sorted((DOCS / "ja").glob("*.md"))
+
+
+def test_every_command_the_japanese_pages_give_exists() -> None:
+    """A player typing what docs/ja says is never told the command does not exist: every ``/word`` is a command or
+    a game's move, every ``mudwiz ...`` a subcommand, every ``MUDWIZ_`` setting one the English pages document."""
+    assert [p.name for p in JA_DOCS] == ["README.md", "sysop.md"]
+    moves = {verb for game in GAMES for verb in game_class(game).VERBS}
+    english = "".join((DOCS / page).read_text() for page in ("../README.md", "operations.md", "bbs.md"))
+    for page in JA_DOCS:
+        text = page.read_text()
+        typed = set(re.findall(r"`/([a-z]+)", text))
+        assert typed and not typed - set(COMMANDS) - moves, (page.name, typed - set(COMMANDS) - moves)
+        settings = set(re.findall(r"MUDWIZ_[A-Z_]+[A-Z]", text))
+        assert not {s for s in settings if s not in english}, page.name
+        for words in set(re.findall(r"`mudwiz ([a-z]+(?: [a-z]+)?)", text)):
+            with pytest.raises(SystemExit) as ended:
+                main([*words.split(), "--help"])
+            assert ended.value.code == 0, words
+    assert "docs/ja/README.md" in (DOCS.parent / "README.md").read_text()
