@@ -48,10 +48,11 @@ def rules_sections(cls: type[Game], lang: str = ENGLISH) -> dict[str, list[str]]
     return {**sections, "options": options}
 
 
-def rules_text(cls: type[Game], section: str | None = None, lang: str = ENGLISH) -> str:
+def rules_text(game: type[Game] | str, section: str | None = None, lang: str = ENGLISH) -> str:
     """``/rules GAME``: goal, play, scoring and options, then where the rest is; with ``section``, that part
     alone (each part fits a 24-row screen). ``lang`` (``ja``) picks the game's text in that language, where it
-    has one: the call a language setting makes."""
+    has one: the call a language setting makes (``rules_text("wizard", lang="ja")``)."""
+    cls = game_class(game) if isinstance(game, str) else game
     if lang != ENGLISH:
         return _rules_text_ja(cls, section, lang)
     sections = rules_sections(cls)

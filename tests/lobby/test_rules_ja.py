@@ -3,7 +3,7 @@ page, lines that fit a terminal when a Japanese character takes two cells, the m
 them, and the seed sheets' names for the cards.
 
 A real lobby fed through ``dispatch``; the pages come from the games' own ``rules_ja`` modules through their
-plugins, as the message catalog will ask for them (``rules_text(cls, section, lang)``).
+plugins, as the message catalog will ask for them (``rules_text(game, section, lang)``).
 """
 
 from __future__ import annotations
@@ -125,7 +125,7 @@ def test_rules_game_ja_shows_the_japanese_page(game: str, ann: tuple[Lobby, Reco
     message = shown(lobby, person, f"/rules {game} ja")
     assert message["type"] == "help" and message["topic"] == f"rules {game} ja"
     text = message["text"]
-    assert text == rules_text(game_class(game), lang="ja")
+    assert text == rules_text(game_class(game), lang="ja") == rules_text(game, lang="ja")
     for heading in ("目的", "カード", "進行", "得点", "オプション"):
         assert f"\n{heading}\n" in text
     for section, body in ja(game).RULES_TEXT_JA.items():
