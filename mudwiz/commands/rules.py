@@ -5,7 +5,7 @@ from __future__ import annotations
 from mudwiz.commands.help import help_row
 from mudwiz.commands.registry import Kind, Route, Scope, command
 from mudwiz.errors import BadCommand
-from mudwiz.games import available, game_class, section_help
+from mudwiz.games import available, game_class, languages, plugin, section_help
 from mudwiz.games.base import Game
 from mudwiz.games.legend import rules_lines
 from mudwiz.lobby import Lobby
@@ -13,25 +13,48 @@ from mudwiz.session import Session
 
 # what /rules GAME shows; a game's other sections on request
 MAIN_SECTIONS = ("goal", "cards", "play", "scoring", "options")
+ENGLISH = "en"
+# The Japanese page's own words around the game's text (its sections' headings, where the rest is): a stop-gap
+# until the message catalog says them in every language; the option rows are still the English ones.
+JA_HEADINGS = {"goal": "目的", "cards": "カード", "play": "進行", "scoring": "得点", "options": "オプション",
+               "spells": "呪文"}
 
 
-def rules_sections(cls: type[Game]) -> dict[str, list[str]]:
-    """A game's rules by section, each line indented under its heading: the game's own text (``Game.RULES``)
-    and ``options``, written from its OPTIONS so that it cannot drift from what /option accepts."""
-    cards = rules_lines(cls.name)  # the card legend, from the game's plugin, after the goal; none, no section
+def _cards(cls: type[Game], lang: str) -> list[str]:
+    """The ``cards`` section: the letter legend (English), or the game's legend line in ``lang``, code and name
+    side by side; none, no section."""
+    if lang == ENGLISH:
+        return rules_lines(cls.name)
+    found = plugin(cls.name)
+    legend = found.legend_for(lang) if found is not None else None
+    return ["  手札の表示と入力（/play R12 など）に使う文字：", f"  {legend}"] if legend else []
+
+
+def rules_sections(cls: type[Game], lang: str = ENGLISH) -> dict[str, list[str]]:
+    """A game's rules by section, each line indented under its heading: the game's own text (``Game.RULES``, or
+    its plugin's text in ``lang``, English when it has none) and ``options``, written from its OPTIONS so that it
+    cannot drift from what /option accepts."""
+    found = plugin(cls.name)
+    text = found.rules_for(lang) if found is not None else cls.RULES
+    cards = _cards(cls, lang)  # the card legend, from the game's plugin, after the goal; none, no section
     sections = {}
-    for name, text in cls.RULES.items():
-        sections[name] = ["  " + line for line in text.splitlines()]
+    for name, body in text.items():
+        sections[name] = ["  " + line for line in body.splitlines()]
         if name == "goal" and cards:
             sections["cards"] = cards
-    options = ["  /option NAME VALUE sets one (the host, before /start):"]
+    options = ["  /option NAME VALUE sets one (the host, before /start):" if lang == ENGLISH else
+               "  /option NAME VALUE で設定します（ホストが /start の前に。説明は英語）："]
     options += [line for o in cls.OPTIONS for line in help_row(o.name, o.help, 14)]
     return {**sections, "options": options}
 
 
-def rules_text(cls: type[Game], section: str | None = None) -> str:
+def rules_text(game: type[Game] | str, section: str | None = None, lang: str = ENGLISH) -> str:
     """``/rules GAME``: goal, play, scoring and options, then where the rest is; with ``section``, that part
-    alone (each part fits a 24-row screen)."""
+    alone (each part fits a 24-row screen). ``lang`` (``ja``) picks the game's text in that language, where it
+    has one: the call a language setting makes (``rules_text("wizard", lang="ja")``)."""
+    cls = game_class(game) if isinstance(game, str) else game
+    if lang != ENGLISH:
+        return _rules_text_ja(cls, section, lang)
     sections = rules_sections(cls)
     if section is not None:
         if section not in sections:
@@ -46,18 +69,38 @@ def rules_text(cls: type[Game], section: str | None = None) -> str:
     return "\n".join(lines)
 
 
-def _show_rules(session: Session, game: str, section: str | None) -> None:
-    topic = " ".join(["rules", game, *([section] if section else [])])
-    session.deliver({"type": "help", "topic": topic, "text": rules_text(game_class(game), section)})
+def _rules_text_ja(cls: type[Game], section: str | None, lang: str) -> str:
+    """The page of ``rules_text`` in Japanese: the same parts, headed in Japanese; section names stay as typed."""
+    sections = rules_sections(cls, lang)
+    if section is not None:
+        if section not in sections:
+            raise BadCommand(f"{cls.title} rules have no section {section!r}: {', '.join(sections)}")
+        return "\n".join([f"{cls.title} のルール：{JA_HEADINGS.get(section, section)}", *sections[section]])
+    lines = [f"{cls.title} のルール（{cls.min_players}〜{cls.max_players} 人）"]
+    for name in MAIN_SECTIONS:
+        lines += [JA_HEADINGS[name], *sections.get(name, [])]
+    lines.append(f"一部だけ：/rules {cls.name} SECTION {lang}")
+    lines.append(f"  SECTION：{', '.join(sections)}")
+    lines.append(f"手の一覧：/help {cls.name}（英語）")
+    return "\n".join(lines)
+
+
+def _show_rules(session: Session, game: str, section: str | None, lang: str = ENGLISH) -> None:
+    topic = " ".join(["rules", game, *([section] if section else []), *([lang] if lang != ENGLISH else [])])
+    session.deliver({"type": "help", "topic": topic, "text": rules_text(game_class(game), section, lang)})
 
 
 @command("rules", "/rules [GAME [SECTION]]", "a game's rules in brief (at a table: its game); SECTION shows one "
-                                             "part: goal, cards, play, scoring, options, spells",
+                                             "part: goal, cards, play, scoring, options, spells; ja last: in "
+                                             "Japanese",
          scope=Scope.LOBBY, kind=Kind.GAMES, place=1, route=Route.ABOUT_TABLE)
 def _rules(lobby: Lobby, session: Session, arg: str) -> str | None:
     words = arg.lower().split()
     games = available()
     usage = f"usage: /rules GAME [SECTION]; games: {', '.join(games)}"
+    lang = ENGLISH
+    if words and words[-1] in languages() and (len(words) > 1 or session.table is not None):
+        lang = words.pop()  # "/rules wizard ja", "/rules wizard play ja"; at a table "/rules ja"
     if words and words[0] in games:
         game, words = words[0], words[1:]
     elif session.table is not None:
@@ -68,7 +111,7 @@ def _rules(lobby: Lobby, session: Session, arg: str) -> str | None:
         raise BadCommand(usage)
     if len(words) > 1:
         raise BadCommand(usage)
-    _show_rules(session, game, words[0] if words else None)
+    _show_rules(session, game, words[0] if words else None, lang)
     return None
 
 

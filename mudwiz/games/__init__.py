@@ -93,6 +93,12 @@ def section_help(command: str) -> str:
                 f"the {command} of a game here")
 
 
+def languages() -> list[str]:
+    """The languages ``/rules`` can be shown in (``en``, ``ja``): English, which every game has, and each language
+    some game's plugin has its rules in (``GamePlugin.rules_in``); a game without one is shown the English."""
+    return list(dict.fromkeys(["en", *(lang for p in plugins().values() for lang in p.rules_in)]))
+
+
 def game_class(name: str) -> type[Game]:
     found = plugin(name)
     if found is None:

@@ -56,7 +56,11 @@ class GamePlugin:
     - ``keys``: the terminal client's keys of this game, (key, what it does), for its key help;
     - ``sections``: commands that show one section of the rules (``/spells``): command -> its ``/help`` words;
     - ``letters``: the card legend, (letter, what it means in this game) in the order shown: ``/rules GAME`` and
-      ``/help cards`` say them, and where another game reads a letter otherwise (``games/legend.py``).
+      ``/help cards`` say them, and where another game reads a letter otherwise (``games/legend.py``);
+    - ``rules_in``: language code -> ``"module:attr"`` of the rules in brief in that language, the same sections
+      as ``RULES`` (``/rules GAME ja``; a language not here is shown the English);
+    - ``legend_in``: language code -> ``"module:attr"`` of the card legend as one line in that language, code and
+      name side by side (``R=赤 Y=黄``), shown in that language's ``cards`` section.
     """
 
     engine: type[Game] | str
@@ -74,6 +78,8 @@ class GamePlugin:
     keys: tuple[tuple[str, str], ...] = ()
     sections: Mapping[str, str] = field(default_factory=dict)
     letters: tuple[tuple[str, str], ...] = ()
+    rules_in: Mapping[str, str] = field(default_factory=dict)
+    legend_in: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def engine_class(self) -> type[Game]:
@@ -91,6 +97,17 @@ class GamePlugin:
     def rules(self) -> Mapping[str, str]:
         """The rules in brief, by section: the engine's ``RULES`` (the game owns its text)."""
         return self.engine_class.RULES
+
+    def rules_for(self, lang: str) -> Mapping[str, str]:
+        """The rules in brief in ``lang`` (a language code, ``ja``), by section; the English ``RULES`` when the
+        game has none in that language, so that every player is shown the rules in some language."""
+        path = self.rules_in.get(lang)
+        return load(path) if path else self.rules
+
+    def legend_for(self, lang: str) -> str | None:
+        """The card legend as one line in ``lang`` (``R=赤 Y=黄 ...``), or None when the game has none in it."""
+        path = self.legend_in.get(lang)
+        return load(path) if path else None
 
     @classmethod
     def of(cls, obj: Any) -> GamePlugin:

@@ -18,4 +18,6 @@ PLUGIN = GamePlugin(
     sections={"spells": "the spells and what each does: Tiltowait's nine"},
     order=3,
     letters=(("K", "black"), ("R", "red"), ("G", "gold"), ("B", "blue")),
+    rules_in={"ja": "mudwiz.games.tiltowait.rules_ja:RULES_TEXT_JA"},
+    legend_in={"ja": "mudwiz.games.tiltowait.rules_ja:LEGEND_JA"},
 )

@@ -21,4 +21,6 @@ PLUGIN = GamePlugin(
     keys=(("Space", "Witches pass: choose / unchoose a card"),),
     order=2,
     letters=(("R", "red"), ("G", "green"), ("Y", "yellow"), ("B", "blue"), ("W", "a Wizard")),
+    rules_in={"ja": "mudwiz.games.witches.rules_ja:RULES_TEXT_JA"},
+    legend_in={"ja": "mudwiz.games.witches.rules_ja:LEGEND_JA"},
 )

@@ -18,4 +18,6 @@ PLUGIN = GamePlugin(
     round_start="round_start",
     order=1,
     letters=(("B", "blue"), ("G", "green"), ("R", "red"), ("Y", "yellow"), ("Z", "a Wizard"), ("N", "a Jester")),
+    rules_in={"ja": "mudwiz.games.wizard.rules_ja:RULES_TEXT_JA"},
+    legend_in={"ja": "mudwiz.games.wizard.rules_ja:LEGEND_JA"},
 )
