@@ -55,6 +55,9 @@ class GamePlugin:
     - ``round_start``: the type of the event that opens a round (the client forgets the last trick's taker);
     - ``keys``: the terminal client's keys of this game, (key, what it does), for its key help;
     - ``sections``: commands that show one section of the rules (``/spells``): command -> its ``/help`` words;
+    - ``texts``: the ``"module:attr"`` path of the game's ``mudwiz.texts.Domain``, its own message catalog
+      (``<package>/locale/<lang>/LC_MESSAGES/<domain>.po``), loaded with the engine so that the game's ``later``
+      texts read in every language in any process;
     - ``letters``: the card legend, (letter, what it means in this game) in the order shown: ``/rules GAME`` and
       ``/help cards`` say them, and where another game reads a letter otherwise (``games/legend.py``).
     """
@@ -74,6 +77,7 @@ class GamePlugin:
     keys: tuple[tuple[str, str], ...] = ()
     sections: Mapping[str, str] = field(default_factory=dict)
     letters: tuple[tuple[str, str], ...] = ()
+    texts: str | None = None
 
     @property
     def engine_class(self) -> type[Game]:

@@ -18,4 +18,5 @@ PLUGIN = GamePlugin(
     sections={"spells": "the spells and what each does: Tiltowait's nine"},
     order=3,
     letters=(("K", "black"), ("R", "red"), ("G", "gold"), ("B", "blue")),
+    texts="mudwiz.games.tiltowait.texts:TEXTS",
 )

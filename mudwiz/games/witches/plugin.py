@@ -21,4 +21,5 @@ PLUGIN = GamePlugin(
     keys=(("Space", "Witches pass: choose / unchoose a card"),),
     order=2,
     letters=(("R", "red"), ("G", "green"), ("Y", "yellow"), ("B", "blue"), ("W", "a Wizard")),
+    texts="mudwiz.games.witches.texts:TEXTS",
 )

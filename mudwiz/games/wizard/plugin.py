@@ -18,4 +18,5 @@ PLUGIN = GamePlugin(
     round_start="round_start",
     order=1,
     letters=(("B", "blue"), ("G", "green"), ("R", "red"), ("Y", "yellow"), ("Z", "a Wizard"), ("N", "a Jester")),
+    texts="mudwiz.games.wizard.texts:TEXTS",
 )
