@@ -21,8 +21,8 @@ from twisted.internet import defer
 from twisted.logger import Logger
 from twisted.python.failure import Failure
 
-from mudwiz import __version__, envelope
-from mudwiz.commands import catalogue, dispatch, is_sysop, pre_login
+from mudwiz import envelope
+from mudwiz.commands import dispatch, pre_login
 from mudwiz.envelope import request_id_of
 from mudwiz.errors import BadCommand, MudwizError
 from mudwiz.games.base import Event
@@ -39,6 +39,7 @@ from mudwiz.render.style import WIDTH, Style, fit
 from mudwiz.replies import Outbox as Outbox
 from mudwiz.replies import Replies
 from mudwiz.session import Session
+from mudwiz.texts import speaking
 from mudwiz.usertext import clean, erase, one_line
 
 log = Logger(namespace=__name__)  # a compiled module has no frame for Logger() to find its name in
@@ -61,18 +62,19 @@ class ConnectionSession(Session):
             return
         if self.ignoring and message.get("type") == "chat" and str(message.get("from", "")).lower() in self.ignoring:
             return  # /ignore: their lobby and table chat and their tells are not shown
-        connection = self.connection
-        if event is not None or message.get("type") == "state":  # a game view: never behind a pager
-            connection.paged.live = True
-        if connection.on_message is not None:  # a side channel (telnet GMCP) carries every message too
-            connection.on_message(message)
-        if self.mode == "json":
-            connection.replies.send_line(jsonl.encode(message))
-            return
-        style = self.style()
-        if self.presenter.style != style:  # the mode, window or charset changed: drawn so from now on
-            self.presenter.style = style
-        connection.replies.send_lines(fit(self.presenter.lines(message, event), style.width))
+        with speaking(self.lang):  # in this user's language, whoever sent it: a ``Later`` text becomes theirs here
+            connection = self.connection
+            if event is not None or message.get("type") == "state":  # a game view: never behind a pager
+                connection.paged.live = True
+            if connection.on_message is not None:  # a side channel (telnet GMCP) carries every message too
+                connection.on_message(message)
+            if self.mode == "json":
+                connection.replies.send_line(jsonl.encode(message))
+                return
+            style = self.style()
+            if self.presenter.style != style:  # the mode, window or charset changed: drawn so from now on
+                self.presenter.style = style
+            connection.replies.send_lines(fit(self.presenter.lines(message, event), style.width))
 
     def page(self) -> int | None:
         """Lines a page of a long reply shows (mudwiz/pager.py); None: no pager (off, or JSON)."""
@@ -219,25 +221,27 @@ class Connection:
 
     def receive(self, line: str) -> None:
         """One line as the user sent it, without its line ending: a command, chat, a name, a JSON request, or a
-        password, which goes nowhere but to the accounts: it is never dispatched, logged or echoed."""
-        state = self.login.state
-        if state in GONE:  # taken over by another connection, closing: what it still sent is for nobody
-            return
-        if state in CHECKING:  # a request's reply carries its id, or a program keeping one in flight waits for ever
-            self.replies.reply_error(BadCommand("wait for the answer about your password: that line was ignored"),
-                                     request_id_of(line), moves=False)
-            return
-        if state in ASKING:
-            self.passwords.answer(line)
-            return
-        self.replies.prompt_open = False  # the user pressed Enter: their cursor is on a fresh line
-        if self.paged.paging and self.paged.line(line):  # Enter (the next page) or q at the pager's prompt
-            return
-        self.paged.gather()
-        try:
-            self.act(line)
-        finally:
-            self.paged.release(self.session.page() if self.logged_in else None, self.session.mode == "ansi")
+        password, which goes nowhere but to the accounts: it is never dispatched, logged or echoed. Answered in
+        the user's language."""
+        with speaking(self.session.lang):
+            state = self.login.state
+            if state in GONE:  # taken over by another connection, closing: what it still sent is for nobody
+                return
+            if state in CHECKING:  # a request's reply carries its id, or a program keeping one in flight waits for ever
+                self.replies.reply_error(BadCommand("wait for the answer about your password: that line was ignored"),
+                                         request_id_of(line), moves=False)
+                return
+            if state in ASKING:
+                self.passwords.answer(line)
+                return
+            self.replies.prompt_open = False  # the user pressed Enter: their cursor is on a fresh line
+            if self.paged.paging and self.paged.line(line):  # Enter (the next page) or q at the pager's prompt
+                return
+            self.paged.gather()
+            try:
+                self.act(line)
+            finally:
+                self.paged.release(self.session.page() if self.logged_in else None, self.session.mode == "ansi")
 
     def act(self, line: str) -> None:
         """A line that is a command, chat, a name or a JSON request: acted on and answered."""
@@ -376,24 +380,12 @@ class Connection:
         self.enter(name, registered=registered)
 
     def enter(self, name: str, registered: bool = False) -> None:
-        self.lobby.login(self.session, name, greet=self.welcome, registered=registered)
+        self.lobby.login(self.session, name, greet=lambda: self.replies.welcome(self.lobby), registered=registered)
         self.login.fire(Input.ENTER)
         if self.on_login is not None:
             self.on_login()
         if self.session.table is None and self.session.elsewhere is None:  # elsewhere: its process sends the table
             dispatch(self.lobby, self.session, "/look")
-
-    def welcome(self) -> None:
-        """The welcome; a guest's carries their resume code, shown to them alone and never logged."""
-        code = self.lobby.resume_code(self.session)
-        catalogued = catalogue(is_sysop(self.lobby, self.session))
-        self.session.deliver({"type": "welcome", "name": self.session.name, "resume": code, "version": __version__,
-                              **catalogued})
-        if self.session.mode != "json":
-            self.session.notice(f"Welcome, {self.session.name}! (mudwiz {__version__}) /help lists the commands;"
-                                " /tables the tables.")
-            if code is not None:
-                self.session.notice(f"Your resume code is {code}: type it if you are asked for it after a drop.")
 
 
 _NO_REPLY = object()

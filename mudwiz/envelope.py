@@ -8,8 +8,11 @@ from typing import Any
 
 from mudwiz.errors import BadCommand
 from mudwiz.render import jsonl
+from mudwiz.texts import later
 from mudwiz.usertext import erase, one_line
 
+# (no params: its braces are as written, never a format's)
+NOT_A_REQUEST = later('bad JSON request: a JSON request is {"id": ..., "cmd": "/command ..."}')
 MAX_ID_NESTING = 32  # levels of arrays and objects a request's id may have: it is encoded again in the reply
 
 
@@ -20,19 +23,20 @@ def read(text: str, json_mode: bool) -> tuple[str, Any]:
     if text.startswith("{"):
         try:
             request = jsonl.loads(text)
-            if not isinstance(request, dict) or not isinstance(request.get("cmd"), str):
-                raise ValueError('a JSON request is {"id": ..., "cmd": "/command ..."}')
-            if nesting(request.get("id")) > MAX_ID_NESTING:
-                raise ValueError(f'"id" is nested more than {MAX_ID_NESTING} deep; it is echoed in the reply')
-        except ValueError as exc:
-            raise BadCommand(f"bad JSON request: {exc}") from None
+        except ValueError as exc:  # the decoder's own words (English): where in the line it went wrong
+            raise BadCommand(later("bad JSON request: {why}", why=str(exc))) from None
         except RecursionError:  # json.loads recurses once a level: [[[[... past ~1000 levels
-            raise BadCommand("bad JSON request: nested too deeply") from None
+            raise BadCommand(later("bad JSON request: nested too deeply")) from None
+        if not isinstance(request, dict) or not isinstance(request.get("cmd"), str):
+            raise BadCommand(NOT_A_REQUEST)
+        if nesting(request.get("id")) > MAX_ID_NESTING:
+            raise BadCommand(later('bad JSON request: "id" is nested more than {levels} deep; it is echoed in the '
+                                   'reply', levels=MAX_ID_NESTING))
         # JSON may spell a line break (\\n) or a bidi override, and a backspace or DEL (\\u007f): read as the
         # same keys in a bare line are, so a password or a chat line is the same either way
         return one_line(erase(request["cmd"])).strip(), request.get("id")
     if json_mode and text[:1] in JSON_STARTS and parses(text):
-        raise BadCommand('bad JSON request: a JSON request is {"id": ..., "cmd": "/command ..."}')
+        raise BadCommand(NOT_A_REQUEST)
     return text, None
 
 

@@ -15,7 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 
-NAME_PROMPT = "What is your name? "
+from mudwiz.texts import N_
+
+NAME_PROMPT = N_("What is your name? ")  # sent in the user's language (``Replies.prompt``)
 
 
 class State(Enum):
@@ -65,8 +67,8 @@ class Purpose(Enum):
     LOGIN = "login"  # an account's password, to log in with its name
     RESUME = "resume"  # a guest's name held for them while away: the code from their welcome
     # the name is online on a connection of this process (one not yet noticed dead): proven, it is taken over
-    TAKEOVER_LOGIN = "takeover login"
-    TAKEOVER_RESUME = "takeover resume"
+    TAKEOVER_LOGIN = "takeover login"  # i18n: not text (a purpose's name)
+    TAKEOVER_RESUME = "takeover resume"  # i18n: not text
     REGISTER = "register"  # a new account's password, twice
     PASSWORD = "password"  # the account's password, then its new one twice
     UNREGISTER = "unregister"  # the account's password, to delete the account

@@ -8,10 +8,13 @@ from typing import Any, Protocol
 from twisted.internet import defer
 from twisted.logger import Logger
 
+from mudwiz import __version__
+from mudwiz.commands import catalogue, is_sysop
 from mudwiz.errors import MudwizError
 from mudwiz.hints import hint
 from mudwiz.login import NAME_PROMPT, Login
 from mudwiz.session import Session
+from mudwiz.texts import _, later, speaking
 
 log = Logger(namespace=__name__)  # a compiled module has no frame for Logger() to find its name in
 
@@ -55,12 +58,14 @@ class Replies:
 
     def reply_error(self, exc: MudwizError, request_id: Any, moves: bool = True) -> None:
         """The one-line error; ``moves``: with the moves the player may make when it is their turn (not after a
-        password dialogue, whose errors are about the account)."""
-        try:
-            text = hint(self.session, str(exc)) if moves else str(exc)
-        except Exception:  # the hint is a courtesy: a bug in it must not cost the error reply or the connection
-            log.failure("hint for {error!r} to {name} failed", error=str(exc), name=self.session.name)
-            text = str(exc)
+        password dialogue, whose errors are about the account). In the user's language, whatever answers it (a
+        reply from another process of the cluster comes back on no line of theirs)."""
+        with speaking(self.session.lang):
+            try:
+                text = hint(self.session, str(exc)) if moves else str(exc)
+            except Exception:  # the hint is a courtesy: a bug in it must not cost the error reply or the connection
+                log.failure("hint for {error!r} to {name} failed", error=repr(exc.args), name=self.session.name)
+                text = str(exc)
         message: dict[str, Any] = {"type": "error", "message": text}
         if request_id is not None:
             message["id"] = request_id
@@ -68,9 +73,22 @@ class Replies:
         if not self.login.logged_in and self.session.mode != "json":
             self.prompt()
 
+    def welcome(self, lobby: Any) -> None:
+        """The welcome; a guest's carries their resume code, shown to them alone and never logged."""
+        session = self.session
+        code = lobby.resume_code(session)
+        session.deliver({"type": "welcome", "name": session.name, "resume": code, "version": __version__,
+                         **catalogue(is_sysop(lobby, session))})
+        if session.mode != "json":
+            session.notice(later("Welcome, {name}! (mudwiz {version}) /help lists the commands; /tables the tables.",
+                                  name=session.name, version=__version__))
+            if code is not None:
+                session.notice(later("Your resume code is {code}: type it if you are asked for it after a drop.",
+                                      code=code))
+
     def prompt(self) -> None:
         if self.session.mode != "json":
-            self.send(NAME_PROMPT)
+            self.send(_(NAME_PROMPT))
             self.prompt_open = True
 
     def send_lines(self, lines: list[str]) -> None:

@@ -13,5 +13,6 @@ class Route(Enum):
 
     HOME = "home"  # the user's own process
     TABLE = "table"  # the table's process
-    ABOUT_TABLE = "about the table"  # the table's process (it says more there), or home when that one does not answer
-    NOT_ELSEWHERE = "not elsewhere"  # refused at home, as at a local table: /leave it first
+    # the table's process (it says more there), or home when that one does not answer
+    ABOUT_TABLE = "about the table"  # i18n: not text (a name in code)
+    NOT_ELSEWHERE = "not elsewhere"  # i18n: not text; refused at home, as at a local table: /leave it first

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from mypy_extensions import mypyc_attr
 
+from mudwiz import texts
 from mudwiz.errors import BadCommand
 
 if TYPE_CHECKING:
@@ -77,6 +78,8 @@ class Session:
         # the client's charset: "utf-8", "cp437" or "ascii" (telnet TTYPE/CHARSET, rlogin, /mode cp437); a framing
         # encodes output to it and decodes input from it
         self.charset = "utf-8"
+        self.lang = texts.default()  # the language this user reads (/lang, an account's, the client's LANG)
+        self.lang_chosen = False  # the user typed /lang (or their account keeps one): what a client says is ignored
         self.charset_before: str | None = None  # the charset before /mode cp437 changed it, put back by another /mode
         self._table: Place | None = None
         # At a table another process of the cluster hosts: (node, table id, seated); that process plays it, and
@@ -138,7 +141,8 @@ class Session:
         lines must never be read as commands or chat."""
         raise BadCommand("passwords are asked for on a connection only")
 
-    def notice(self, text: str) -> None:
+    def notice(self, text: str | texts.Later) -> None:
+        """One line for this user alone; a ``Later`` text is put into their language as it is drawn."""
         self.deliver({"type": "notice", "text": text})
 
     def __repr__(self) -> str:

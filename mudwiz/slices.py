@@ -17,11 +17,13 @@ from typing import Any, Protocol, TypeVar
 from twisted.internet import defer, task
 from twisted.internet.interfaces import IReactorTime
 
+from mudwiz.texts import Later
+
 T = TypeVar("T")
 Work = Generator[None, None, T]
 # What a command answers: its ``ok``'s text (None: none), or a Deferred of it, for work run in slices: the
 # connection answers once it fires, and reads the user's next line only then.
-Reply = str | None | defer.Deferred[str | None]
+Reply = str | Later | None | defer.Deferred[str | Later | None]  # a ``Later``: read in the user's language
 
 SLICE = 0.002  # seconds of such work a reactor turn, at most (one step past it)
 

@@ -14,6 +14,7 @@ from mudwiz.games.legend import help_lines
 from mudwiz.lobby import Lobby
 from mudwiz.session import Session
 from mudwiz.table import TABLE_OPTIONS
+from mudwiz.texts import Later
 
 
 @command("help", "/help [COMMAND|GAME|all]",
@@ -53,9 +54,10 @@ def offered(sysop: bool) -> list[Command]:
     return [c for c in COMMANDS.values() if sysop or c.kind is not Kind.SYSOP]
 
 
-def help_row(usage: str, text: str, width: int = 28, cols: int = 80) -> list[str]:
+def help_row(usage: str, text: str | Later, width: int = 28, cols: int = 80) -> list[str]:
     """One help entry, wrapped to ``cols`` columns with its text aligned after the usage column (``width``;
-    narrower when the window is, so that the text keeps some room)."""
+    narrower when the window is, so that the text keeps some room); a ``Later`` text in the reader's language."""
+    text = str(text)
     width = min(width, cols // 3)
     indent = " " * (width + 3)
     head = f"  {usage:<{width}} "

@@ -1,4 +1,4 @@
-"""The lobby's commands: who is here, the tables, talk, /ignore, /mode, /quit and /bye."""
+"""The lobby's commands: who is here, the tables, talk, /ignore, /mode, /lang, /quit and /bye."""
 
 from __future__ import annotations
 
@@ -10,7 +10,9 @@ from mudwiz.lobby import WHO_PAGE, Lobby
 from mudwiz.numbers import whole_number
 from mudwiz.pager import DEFAULT_ROWS, MAX_ROWS, MIN_ROWS
 from mudwiz.session import CHARSET_MODES, MODES, Session
+from mudwiz.store import StoreError
 from mudwiz.table import table_of
+from mudwiz.texts import Later, languages, later, pick
 
 
 def who_message(lobby: Lobby, start: str = "") -> dict[str, Any]:
@@ -111,6 +113,24 @@ def _mode(lobby: Lobby, session: Session, arg: str) -> str | None:
         mode, session.charset = CHARSET_MODES[mode]
     session.mode, session.mode_chosen = mode, True
     return f"mode {arg.strip().lower()}"
+
+
+@command("lang", f"/lang {'|'.join(languages())}",
+         later("the language you read (a registered name keeps it; a client that says its LANG picks until you "
+               "choose)"),
+         scope=Scope.PRE_LOGIN, kind=Kind.LOBBY, place=25, route=Route.HOME)
+def _lang(lobby: Lobby, session: Session, arg: str) -> Later:
+    """The user's language from now on (``mudwiz.texts``): kept with their account when they have one."""
+    lang = pick(arg)
+    if lang is None:
+        raise BadCommand(later("usage: /lang {langs} (now: {lang})", langs="|".join(languages()), lang=session.lang))
+    session.lang, session.lang_chosen = lang, True
+    if session.registered and lobby.accounts is not None:
+        try:
+            lobby.accounts.store.set_account_lang(session.name, lang)
+        except (KeyError, StoreError):  # unregistered meanwhile, or the store is down: this connection still has it
+            pass
+    return later("language: {lang}", lang=lang)
 
 
 @command("quit", "/quit", "disconnect (a running game keeps your seat for a while)",

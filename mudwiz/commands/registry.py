@@ -15,6 +15,7 @@ from typing import Any
 from mudwiz.routes import Route
 from mudwiz.session import Session
 from mudwiz.slices import Reply
+from mudwiz.texts import Later
 
 __all__ = ["COMMANDS", "Command", "Kind", "Reply", "Route", "Scope", "command", "help_kinds", "pre_login", "route_of"]
 
@@ -49,7 +50,7 @@ class Command:
 
     name: str
     usage: str
-    help: str
+    help: str | Later  # a ``later`` text: /help is read in each reader's language
     run: Run
     scope: Scope
     kind: Kind
@@ -60,7 +61,7 @@ class Command:
 COMMANDS: dict[str, Command] = {}
 
 
-def command(name: str, usage: str, help: str, *, scope: Scope, kind: Kind, place: int,
+def command(name: str, usage: str, help: str | Later, *, scope: Scope, kind: Kind, place: int,
             route: Route) -> Callable[[Run], Any]:
     def register(fn: Run) -> Run:
         COMMANDS[name] = Command(name, usage, help, fn, scope, kind, place, route)

@@ -40,6 +40,8 @@ def _loaded(name: str, what: str, get: Callable[[], object]) -> GamePlugin | Non
     try:
         plugin = GamePlugin.of(get())
         plugin = dataclasses.replace(plugin, engine=plugin.engine_class)
+        if plugin.texts is not None:  # its catalog's domain, for its texts to be read in every language
+            load(plugin.texts)
     except Exception:
         log.failure("game plugin {name} ({what}) could not be loaded: left out", name=name, what=what)
         return None

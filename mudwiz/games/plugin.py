@@ -55,6 +55,9 @@ class GamePlugin:
     - ``round_start``: the type of the event that opens a round (the client forgets the last trick's taker);
     - ``keys``: the terminal client's keys of this game, (key, what it does), for its key help;
     - ``sections``: commands that show one section of the rules (``/spells``): command -> its ``/help`` words;
+    - ``texts``: the ``"module:attr"`` path of the game's ``mudwiz.texts.Domain``, its own message catalog
+      (``<package>/locale/<lang>/LC_MESSAGES/<domain>.po``), loaded with the engine so that the game's ``later``
+      texts read in every language in any process;
     - ``letters``: the card legend, (letter, what it means in this game) in the order shown: ``/rules GAME`` and
       ``/help cards`` say them, and where another game reads a letter otherwise (``games/legend.py``);
     - ``rules_in``: language code -> ``"module:attr"`` of the rules in brief in that language, the same sections
@@ -80,6 +83,7 @@ class GamePlugin:
     letters: tuple[tuple[str, str], ...] = ()
     rules_in: Mapping[str, str] = field(default_factory=dict)
     legend_in: Mapping[str, str] = field(default_factory=dict)
+    texts: str | None = None
 
     @property
     def engine_class(self) -> type[Game]:

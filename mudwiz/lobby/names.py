@@ -23,6 +23,7 @@ from mudwiz.lobby.tables import TableList
 from mudwiz.ratelimit import FailureLimit
 from mudwiz.session import Session
 from mudwiz.store import StoreError
+from mudwiz.texts import pick
 from mudwiz.usertext import BBS_NAME_RULE, BOT_NAME_REFUSED, BOT_NAME_RULE, NAME_RULE, skeleton
 
 if TYPE_CHECKING:
@@ -125,6 +126,8 @@ class Names:
             self.refuse_look_alike(spelled, look)
         session.name = spelled
         session.registered = registered
+        if registered:
+            self.speak_as_kept(session)
         if not guest:  # a BBS caller comes back through the BBS: no code needed
             self.resume_codes.pop(key, None)
         elif not returning:
@@ -132,6 +135,17 @@ class Names:
             # a guesser cannot hold the guest back; the addresses of guests called so before are nobody's now
             counted(self.failures, True, session.name, session.address, fresh=True)
         self.looks[look] = key
+
+    def speak_as_kept(self, session: Session) -> None:
+        """An account's owner reads the language they chose with ``/lang`` (kept with the account), from the
+        welcome on; a store that cannot be read now costs only that (they read the server's, or their client's)."""
+        try:
+            account = self.accounts.find(session.name) if self.accounts is not None else None
+        except StoreError:
+            return
+        lang = pick(account.lang) if account is not None else None
+        if lang is not None:
+            session.lang, session.lang_chosen = lang, True
 
     def forget_look(self, name: str) -> None:
         """``name`` went offline: a new guest may look like it now."""

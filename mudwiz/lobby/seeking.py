@@ -22,6 +22,7 @@ from mudwiz.meeting.seekwords import SeekRequest
 from mudwiz.session import Session
 from mudwiz.slices import Reply
 from mudwiz.table import table_of
+from mudwiz.texts import Later
 
 if TYPE_CHECKING:
     from mudwiz.lobby.directory import Directory
@@ -158,7 +159,7 @@ class Seeking:
         if table is not None:
             table.sit(session)
             return f"you sit at table {table.id}"
-        joined: defer.Deferred[str | None] = defer.Deferred()
+        joined: defer.Deferred[str | Later | None] = defer.Deferred()
         if not self.directory.forward(session, f"/join {number}", joined.callback, joined.errback):
             joined.errback(MudwizError(f"there is no table {number}; /tables lists them"))
         return joined

@@ -30,7 +30,7 @@ from typing import Any
 
 from twisted.conch.avatar import ConchUser
 from twisted.conch.error import ConchError
-from twisted.conch.interfaces import IConchUser, ISession
+from twisted.conch.interfaces import EnvironmentVariableNotPermitted, IConchUser, ISession, ISessionSetEnv
 from twisted.conch.ssh import common, session
 from twisted.conch.ssh.connection import (
     MSG_CHANNEL_OPEN_FAILURE,
@@ -49,7 +49,7 @@ from zope.interface import implementer
 
 from mudwiz.connection import LOGIN_TIMEOUT
 from mudwiz.lobby import Lobby
-from mudwiz.net import terminal
+from mudwiz.net import environ, terminal
 from mudwiz.net.limits import ConnectionCounter
 from mudwiz.net.lineedit import Keyboard
 from mudwiz.net.lines import MAX_BACKLOG, LineProtocol
@@ -74,7 +74,7 @@ class Realm:
 # -- the session
 
 
-@implementer(ISession)
+@implementer(ISession, ISessionSetEnv)
 class Player(ConchUser):
     """A logged-in SSH connection: its one session channel, the PTY's terminal type and window, and the shell's
     line protocol once it runs."""
@@ -87,6 +87,7 @@ class Player(ConchUser):
         self.pty = False
         self.choice = terminal.Choice()
         self.columns = self.rows = 0  # the window's, as the PTY said: 0 for none
+        self.locale: dict[str, str] = {}  # the client's LANG, LC_ALL, LC_MESSAGES, as its env requests said
         self.lines: SSHLines | None = None
         self.ssh: SSHServerTransport | None = None
 
@@ -113,8 +114,18 @@ class Player(ConchUser):
         self.choice = types.choice()
         self.columns, self.rows = windowSize[1], windowSize[0]
 
+    def setEnv(self, name: bytes, value: bytes) -> None:
+        """An env request (OpenSSH's ``SendEnv LANG LC_*``): the locale is taken, for the language; else refused."""
+        key = name.decode("ascii", "replace")
+        if key not in environ.WANTED:
+            raise EnvironmentVariableNotPermitted(name)
+        self.locale[key] = value.decode("ascii", "replace")
+
     def describe(self, lines: SSHLines) -> None:
-        """What the PTY said, onto the connection's session before its first word."""
+        """What the PTY and the locale said, onto the connection's session before its first word."""
+        lang = environ.chosen(self.locale)
+        if lang is not None:
+            lines.connection.session.lang = lang
         if self.pty:
             lines.connection.session.adopt(self.choice.mode, self.choice.charset)
             lines.connection.session.width = terminal.clamp_width(self.columns)

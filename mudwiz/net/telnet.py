@@ -42,7 +42,7 @@ from twisted.python.failure import Failure
 
 from mudwiz import __version__
 from mudwiz.games import available
-from mudwiz.net import terminal
+from mudwiz.net import environ, terminal
 from mudwiz.net.charmode import CharacterMode
 from mudwiz.net.lines import LineProtocol
 from mudwiz.net.listener import LineFactory
@@ -62,9 +62,9 @@ REQUEST, ACCEPTED = b"\x01", b"\x02"  # CHARSET
 
 # what we agree to do (WILL) when asked or offered
 LOCAL = frozenset((BINARY, SGA, OPT_EOR, CHARSET, MSSP, GMCP, COMPRESS2))
-REMOTE = frozenset((BINARY, NAWS, TTYPE))  # what we agree the client does (DO)
+REMOTE = frozenset((BINARY, NAWS, TTYPE, environ.NEW_ENVIRON))  # what we agree the client does (DO)
 OFFER_WILL = (BINARY, OPT_EOR, CHARSET, MSSP, GMCP, COMPRESS2)
-OFFER_DO = (BINARY, NAWS, TTYPE)
+OFFER_DO = (BINARY, NAWS, TTYPE, environ.NEW_ENVIRON)  # NEW-ENVIRON (RFC 1572): its LANG, for the language
 
 
 def _refused(failure: Failure) -> None:
@@ -89,7 +89,7 @@ class TelnetLines(LineProtocol, TelnetProtocol):
         self.ttypes = terminal.TerminalTypes()
         self.chars = CharacterMode(self)
         handlers: dict[bytes, Callable[[list[bytes]], None]] = {
-            NAWS: self.naws, TTYPE: self.ttype, CHARSET: self.charset, GMCP: self.gmcp}
+            NAWS: self.naws, TTYPE: self.ttype, CHARSET: self.charset, GMCP: self.gmcp, environ.NEW_ENVIRON: self.env}
         self.transport.negotiationMap.update(handlers)  # type: ignore[union-attr]
         super().connectionMade()
 
@@ -177,6 +177,8 @@ class TelnetLines(LineProtocol, TelnetProtocol):
             return False
         if option == TTYPE:
             self.subnegotiate(TTYPE, SEND)
+        elif option == environ.NEW_ENVIRON:
+            self.subnegotiate(option, environ.request())
         return True
 
     def disableLocal(self, option: bytes) -> None:
@@ -220,6 +222,12 @@ class TelnetLines(LineProtocol, TelnetProtocol):
             self.connection.session.terminal = self.ttypes.terminal  # the pager's default (mudwiz/pager.py)
             self.chars.consider()
             self.maybe_settled()
+
+    def env(self, data: list[bytes]) -> None:
+        """The client's locale names a language with a catalog: read in it, until the user chooses (``/lang``)."""
+        lang = environ.language(b"".join(data)) if self.agreed(environ.NEW_ENVIRON, local=False) else None
+        if lang is not None and not self.connection.session.lang_chosen:
+            self.connection.session.lang = lang
 
     def charset(self, data: list[bytes]) -> None:
         if data and data[0] == ACCEPTED and self.agreed(CHARSET, local=True):

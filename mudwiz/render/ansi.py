@@ -27,6 +27,7 @@ from mudwiz.render.reflow import reflow
 from mudwiz.render.seasons import SeasonLines
 from mudwiz.render.style import WIDTH, Style, pad, visible_len, wrap_cards, wrap_words
 from mudwiz.render.talk import away, channel_lines, recent_lines, talk_chat
+from mudwiz.texts import words
 
 log = Logger()
 
@@ -113,8 +114,11 @@ class Presenter(PeopleLines, SeasonLines):
 
     def lines(self, message: dict[str, Any], event: Event | None = None) -> list[str]:
         """The lines ``message`` shows. A game's event is worded from the message alone, as the client words it;
-        ``event``, the engine's, is not read (the telnet session still passes it)."""
+        ``event``, the engine's, is not read (the telnet session still passes it). A ``Later`` text (mudwiz/texts)
+        is drawn in the language spoken now, the reader's; a game's state holds none."""
         kind = message["type"]
+        if kind != "state":
+            message = words(message)
         if kind == "trick":
             self._trick_taken = True
         handler = getattr(self, f"_{kind}", None)

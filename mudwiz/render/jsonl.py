@@ -7,9 +7,22 @@ import os
 from collections.abc import Callable
 from typing import Any
 
+from mudwiz.texts import Later, current
+
 _PRIVATE = ("look",)
 
-_encoder = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+
+def _words(value: Any) -> str:
+    """A ``Later`` text (mudwiz/texts) in the language spoken now, the reader's; the encoders call it for what they
+    cannot encode themselves, so a message with no such text costs nothing more."""
+    if isinstance(value, Later):
+        _LATER_SEEN[0] += 1
+        return str(value)
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
+
+
+_LATER_SEEN = [0]  # how many ``Later`` texts were encoded: whether an encoding holds one language's words
+_encoder = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=_words)
 
 
 def _stdlib(message: Any) -> str:
@@ -32,7 +45,7 @@ def _choose_dumps() -> Callable[[Any], str]:
 
     def fast(message: Any) -> str:
         try:
-            return orjson_dumps(message).decode()
+            return orjson_dumps(message, default=_words).decode()
         except TypeError:  # orjson.JSONEncodeError is a TypeError
             return _stdlib(message)
 
@@ -79,17 +92,20 @@ class Shared(dict[str, Any]):
     """A message sent alike to many (an event every viewer sees the same): encoded once, not once a viewer.
     Nobody changes a message once it is handed out, so the first encoding stays right."""
 
-    __slots__ = ("encoded",)
+    __slots__ = ("encoded", "lang")
 
     def __init__(self, fields: dict[str, Any]) -> None:
         super().__init__(fields)
         self.encoded: str | None = None
+        self.lang: str | None = None  # the language its encoding is in, if it holds a ``Later`` text; else None
 
 
 def encode(message: dict[str, Any]) -> str:
     if isinstance(message, Shared):
-        if message.encoded is None:
+        if message.encoded is None or message.lang is not None and message.lang != current():
+            seen = _LATER_SEEN[0]
             message.encoded = _encode(message)
+            message.lang = current() if _LATER_SEEN[0] != seen else None
         return message.encoded
     return _encode(message)
 

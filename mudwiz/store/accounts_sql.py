@@ -45,6 +45,9 @@ def account_looks(generated: str) -> tuple[str, ...]:
     )
 
 
+# 12: the language an account's owner reads (/lang; mudwiz/texts): NULL until they choose one.
+ACCOUNT_LANG: tuple[str, ...] = ("ALTER TABLE accounts ADD COLUMN lang TEXT",)
+
 # What unregistering a name deletes, in this order (the account last: roles reference it); a table, the column of
 # the lower-cased name. Game records (``games``, ``game_seats``), bans and the messages it left others are kept.
 UNREGISTERED: tuple[tuple[str, str], ...] = (
@@ -63,7 +66,7 @@ class AccountsSQL(SQLHooks):
 
     def account(self, name: str) -> Account | None:
         with self._reading() as db:
-            row = db.execute(self._sql("SELECT name, hash, created FROM accounts WHERE name_key = ?"),
+            row = db.execute(self._sql("SELECT name, hash, created, lang FROM accounts WHERE name_key = ?"),
                              (name.lower(),)).fetchone()
         return None if row is None else Account(*row)
 
@@ -94,6 +97,10 @@ class AccountsSQL(SQLHooks):
     def set_password(self, name: str, password_hash: str) -> None:
         if not self._write(self._sql("UPDATE accounts SET hash = ? WHERE name_key = ?"),
                            (password_hash, name.lower())):
+            raise KeyError(name)
+
+    def set_account_lang(self, name: str, lang: str) -> None:
+        if not self._write(self._sql("UPDATE accounts SET lang = ? WHERE name_key = ?"), (lang, name.lower())):
             raise KeyError(name)
 
     def delete_account(self, name: str) -> str | None:

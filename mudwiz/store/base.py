@@ -69,11 +69,12 @@ class Profile:
 class Account:
     """A registered name: ``name`` as registered (the spelling it logs in with, whatever case is typed), the
     argon2id ``hash`` of its password (the password itself is never stored), ``created`` in seconds since the
-    epoch."""
+    epoch; ``lang`` the language its owner chose to read (``/lang``; None: never chose, the server's)."""
 
     name: str
     hash: str
     created: float
+    lang: str | None = None
 
 
 @dataclass(frozen=True)
@@ -342,6 +343,10 @@ class Store(Protocol):
 
     def set_password(self, name: str, password_hash: str) -> None:
         """Replace the password hash of ``name``'s account (any case)."""
+        ...
+
+    def set_account_lang(self, name: str, lang: str) -> None:
+        """Keep ``lang`` as the language of ``name``'s account (any case); KeyError when there is none."""
         ...
 
     def delete_account(self, name: str) -> str | None:

@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from mudwiz.store.accounts_sql import account_looks
+from mudwiz.store.accounts_sql import ACCOUNT_LANG, account_looks
 from mudwiz.store.base import StoreError
 from mudwiz.store.competition import competition
 from mudwiz.store.dialect import Dialect
@@ -144,6 +144,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     meeting_place("INTEGER PRIMARY KEY"),
     # 11: tournaments and season points (competition.py).
     competition("INTEGER PRIMARY KEY"),
+    # 12: the language an account's owner reads (accounts_sql.py).
+    ACCOUNT_LANG,
 )
 
 # sqlite3's error names -> what a person running the server should read

@@ -221,7 +221,7 @@ def test_an_lf_client_gets_no_iac_ever_and_a_cr_lf_one_is_offered_the_options() 
     assert b"Welcome, lf_user" in transport.value() and b"\xff" not in transport.value()
     lines, transport = telnet_protocol()
     lines.transport.dataReceived(b"crlf_user\r\n")  # type: ignore[union-attr]
-    assert transport.value().count(b"\xff") == 9  # WILL BINARY EOR CHARSET MSSP GMCP COMPRESS2; DO BINARY NAWS TTYPE
+    assert transport.value().count(b"\xff") == 10  # WILL BINARY EOR CHARSET MSSP GMCP MCCP2, DO BINARY NAWS TTYPE ENV
 
 
 def test_a_first_line_split_over_reads_is_decided_when_it_ends() -> None:
@@ -432,7 +432,7 @@ def test_a_flood_of_option_requests_gets_a_hundred_answers_and_counts_to_the_bac
     transport.clear()
     feed(b"\xff\xfb\x01" * 450 + b"\xff\xfd\x63" * 450)  # WILL ECHO, DO option 99: each refused
     answers = transport.value()
-    assert answers.count(b"\xff\xfe\x01") + answers.count(b"\xff\xfc\x63") == 100 - 9  # the offers counted first
+    assert answers.count(b"\xff\xfe\x01") + answers.count(b"\xff\xfc\x63") == 100 - 10  # the offers counted first
     transport.clear()
     feed(b"\xff\xfd\xc9\xff\xfe\xc9" * 20)  # DO GMCP, DONT GMCP: past the answers, not acted on at all: its
     assert transport.value() == b""  # hello went out with no WILL GMCP before it (found by a probe)

@@ -20,4 +20,5 @@ PLUGIN = GamePlugin(
     letters=(("K", "black"), ("R", "red"), ("G", "gold"), ("B", "blue")),
     rules_in={"ja": "mudwiz.games.tiltowait.rules_ja:RULES_TEXT_JA"},
     legend_in={"ja": "mudwiz.games.tiltowait.rules_ja:LEGEND_JA"},
+    texts="mudwiz.games.tiltowait.texts:TEXTS",
 )

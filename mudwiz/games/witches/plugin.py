@@ -23,4 +23,5 @@ PLUGIN = GamePlugin(
     letters=(("R", "red"), ("G", "green"), ("Y", "yellow"), ("B", "blue"), ("W", "a Wizard")),
     rules_in={"ja": "mudwiz.games.witches.rules_ja:RULES_TEXT_JA"},
     legend_in={"ja": "mudwiz.games.witches.rules_ja:LEGEND_JA"},
+    texts="mudwiz.games.witches.texts:TEXTS",
 )

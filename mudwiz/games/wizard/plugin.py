@@ -20,4 +20,5 @@ PLUGIN = GamePlugin(
     letters=(("B", "blue"), ("G", "green"), ("R", "red"), ("Y", "yellow"), ("Z", "a Wizard"), ("N", "a Jester")),
     rules_in={"ja": "mudwiz.games.wizard.rules_ja:RULES_TEXT_JA"},
     legend_in={"ja": "mudwiz.games.wizard.rules_ja:LEGEND_JA"},
+    texts="mudwiz.games.wizard.texts:TEXTS",
 )
