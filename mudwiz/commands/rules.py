@@ -98,7 +98,7 @@ def _rules(lobby: Lobby, session: Session, arg: str) -> str | None:
     words = arg.lower().split()
     games = available()
     usage = f"usage: /rules GAME [SECTION]; games: {', '.join(games)}"
-    lang = ENGLISH
+    lang = session.lang if session.lang in languages() else ENGLISH  # the reader's language (/lang), unless asked
     if words and words[-1] in languages() and (len(words) > 1 or session.table is not None):
         lang = words.pop()  # "/rules wizard ja", "/rules wizard play ja"; at a table "/rules ja"
     if words and words[0] in games:
@@ -123,5 +123,5 @@ def _spells(lobby: Lobby, session: Session, arg: str) -> str | None:
         with_spells.insert(0, session.table.name)
     if not with_spells:
         raise BadCommand("no game here has spells")
-    _show_rules(session, with_spells[0], "spells")
+    _show_rules(session, with_spells[0], "spells", session.lang if session.lang in languages() else ENGLISH)
     return None

@@ -157,6 +157,16 @@ def test_ja_at_a_table_and_what_is_not_a_language(ann: tuple[Lobby, Recorder]) -
     assert spells["topic"] == "rules tiltowait spells ja" and "ティルトウエイ" in spells["text"]
 
 
+def test_a_reader_of_japanese_is_shown_the_japanese_page_unasked(ann: tuple[Lobby, Recorder]) -> None:
+    lobby, person = ann
+    dispatch(lobby, person, "/lang ja")
+    assert shown(lobby, person, "/rules witches")["text"] == rules_text("witches", lang="ja")
+    assert shown(lobby, person, "/rules wizard play en")["topic"] == "rules wizard play"  # asked: English
+    assert "ティルトウエイ" in shown(lobby, person, "/spells")["text"]
+    dispatch(lobby, person, "/lang en")
+    assert shown(lobby, person, "/rules witches")["text"] == rules_text("witches")
+
+
 # ---------------------------------------------------------------- the Japanese quick start and sysop's page
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
