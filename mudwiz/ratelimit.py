@@ -28,8 +28,15 @@ class TokenBucket:
         self.tokens -= 1
         return True
 
+    def spend(self, amount: float) -> None:
+        """Spend ``amount`` tokens whether or not they are there (a cost known only afterwards: a line's output):
+        the bucket may go into debt, and ``wait`` says how long until it is out of it."""
+        now = self.clock.seconds()
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate) - amount
+        self.last = now
+
     def wait(self) -> float:
-        """Seconds until a token is there again (0: now), as of the last ``take``."""
+        """Seconds until a token is there again (0: now), as of the last ``take`` or ``spend``."""
         return max(0.0, (1 - self.tokens) / self.rate) if self.rate > 0 else float("inf")
 
 
