@@ -22,9 +22,9 @@ server is saturated, whoever sends the most lines would otherwise get the most o
   A line is acted on whenever its connection owes none of them; what it cost is counted afterwards, and past any
   of them the connection rests until it is even again. A line is never refused or lost for them, only acted on
   later; a user whose lines cost less than their part is not held up at all, however many others flood.
-- A flood: lines waiting for the line rate for ``flood_drop`` seconds on end (its bucket never half full again
-  meanwhile). The connection is told once, in one line, when its lines first wait, and dropped, told why, at
-  ``flood_drop``. A person typing (≤ 5 lines a second) reaches neither; output alone never drops anyone.
+- A flood: lines sent past the line rate, so that they wait. The connection is told once, in one line, and if
+  its lines then keep waiting (never all answered) for ``flood_drop`` seconds on end, dropped, told why. A
+  person typing (≤ 5 lines a second) reaches neither; output alone never drops anyone.
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ SHARE_SECONDS = 0.005
 SHARE_CHARACTERS = 1 << 15  # of output its lines made, anyone's: a turn's output is written at its end, all of it
 PACE = 3
 
-FAIR_CPU = 0.5  # seconds a second: the rest is the server's own (writes, timers, the journal, bots' moves)
+FAIR_CPU = 0.3  # seconds a second: the rest is the server's own (writes, timers, the journal, bots' moves)
 FAIR_BURST = 0.2
 QUIET_LINES = 5  # lines a second, this second and the last, that are never held to a time share: a person's
 LEAST_BURST = 0.005  # however crowded, a connection may save up this much: an ordinary command's cost
@@ -115,8 +115,8 @@ class Share:
             if budget.lines_per_second > 0 else None
         self.output_bucket = TokenBucket(clock, budget.output_per_second, budget.output_burst) \
             if budget.output_per_second > 0 else None
-        self.excess_since: float | None = None  # when its lines began waiting for the line rate, this time
-        self.told = False
+        self.backlog_since: float | None = None  # since when its lines have waited, never all answered
+        self.told, self.dropped = False, False
         self.second = -1  # the last second it was counted in the ``Crowd``
         self.window, self.in_window, self.before = -1, 0, 0  # a whole second, its lines so far, the last one's
         self.time_owed, self.time_last = 0.0, clock.seconds()  # its part of the server's time: less is saved up
@@ -136,6 +136,7 @@ class Share:
         self.lines += 1
         self.made += made
         rest = max(self._time_wait(cpu), self._lines_wait(more), self._output_wait(made))
+        self._flooding(more)
         if ended - began >= SHARE_SECONDS:
             return max(rest, PACE * (ended - began))
         if rest > 0:
@@ -177,21 +178,28 @@ class Share:
         if not more:
             bucket.tokens = max(bucket.tokens, 0.0)  # (no debt piles up for a later paste to pay)
         wait = bucket.wait()
-        now = self.clock.seconds()
         if wait <= 0 or not more:
-            if bucket.tokens >= bucket.burst / 2:
-                self.excess_since = None  # it has slowed down: a later burst starts afresh
             return 0.0
-        if self.excess_since is None:
-            self.excess_since = now
         if not self.told:
             self.told = True
             self.tell(self.budget.warning())
-        elif self.budget.flood_drop > 0 and now - self.excess_since >= self.budget.flood_drop:
+        return wait
+
+    def _flooding(self, more: bool) -> None:
+        """A connection told it sends too fast whose lines have waited ever since, for ``flood_drop`` seconds on
+        end (never once all answered: ``more``), is dropped. Held back by any share, not only the line rate: a
+        flood the time share holds to fewer lines a second than the line rate is still one."""
+        if not more:
+            self.backlog_since = None
+            return
+        now = self.clock.seconds()
+        if self.backlog_since is None:
+            self.backlog_since = now
+        elif self.told and not self.dropped and 0 < self.budget.flood_drop <= now - self.backlog_since:
+            self.dropped = True
             log.warn("{who}: dropped for flooding", who=self.who or "?")
             self.tell(self.budget.farewell())
             self.drop()
-        return wait
 
     def _output_wait(self, made: int) -> float:
         bucket = self.output_bucket

@@ -56,12 +56,17 @@ def test_a_flood_that_stops_starts_afresh() -> None:
     flooder = Watched(budget)
     for _ in range(11):
         flooder.line(more=True)
-    flooder.clock.advance(2.5)  # slowed down: its bucket fills again
-    flooder.line(more=True)
+    flooder.clock.advance(2.5)
+    flooder.line(more=False)  # every line answered: it slowed down
     flooder.clock.advance(2.5)
     for _ in range(11):
         flooder.line(more=True)
+    flooder.clock.advance(2.5)
+    flooder.line(more=True)
     assert flooder.dropped == []
+    flooder.clock.advance(0.6)
+    flooder.line(more=True)
+    assert len(flooder.dropped) == 1
 
 
 def test_a_program_that_waits_for_each_answer_is_never_held_to_the_line_rate() -> None:

@@ -19,10 +19,11 @@ from flooding import FAREWELL, WARNING, Flood, flood
 from wire import JsonClient, running_server
 
 FLOODERS = 30
-# How long a /who may take once the flood is under way: the median of 8, and the slowest. Generous for a shared,
-# busy machine (the code this replaced failed the median: 55-80 ms, at worst 160-330; now 1-8 ms, at worst ~10).
-MEDIAN = 0.025
-BOUND = 0.5
+# How long a /who may take once the flood is under way: the median of the last 6 of 10 (the flood's first seconds
+# settle first), and the slowest. Generous for a shared, busy machine: with the 2-core machine's load average at
+# 11 the code this replaced took 55-100 ms (at worst 160-330), this 1-8 ms; at 18, 115-180 and 3-56 ms.
+MEDIAN = 0.050
+BOUND = 2.0
 OPEN = {"MUDWIZ_MAX_PER_ADDRESS": "0", "MUDWIZ_MAX_UNNAMED_PER_ADDRESS": "0"}  # all of them from 127.0.0.1
 
 
@@ -55,17 +56,17 @@ def whos(quiet: JsonClient, count: int) -> list[float]:
 
 def test_thirty_flooders_are_told_once_and_slowed_and_a_quiet_users_who_is_answered_at_once(flooded) -> None:
     server, quiet, out = flooded
-    process = multiprocessing.Process(target=flooding, args=(server, 9.0, out))
+    process = multiprocessing.Process(target=flooding, args=(server, 12.0, out))
     process.start()
     try:
-        time.sleep(2.5)  # logged in, every one past its burst
-        times = whos(quiet, 8)
+        time.sleep(3.0)  # logged in, every one past its burst
+        times = whos(quiet, 10)
         result: Flood = out.get(timeout=60)
     finally:
         process.join(30)
     print(f"/who under {FLOODERS} flooders, ms: " + " ".join(f"{1000 * t:.0f}" for t in times)
-          + f"; the flood answered {result.answered / 9:.0f} lines/s")
-    assert statistics.median(times) < MEDIAN and max(times) < BOUND, times
+          + f"; the flood answered {result.answered / 12:.0f} lines/s")
+    assert statistics.median(times[4:]) < MEDIAN and max(times) < BOUND, times
     assert result.warned == [1] * FLOODERS, "each flooder is told once, and only once"
     assert result.closed == 0  # (dropped only past MUDWIZ_FLOOD_DROP, 30 s)
     quiet.read(0.5)
