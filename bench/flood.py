@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import multiprocessing
 import os
 import random
@@ -121,7 +122,7 @@ def figures(name: str, times: list[float]) -> str:
     if not times:
         return f"{name} none"
     ms = sorted(1000 * t for t in times)
-    return (f"{name} p50={statistics.median(ms):6.1f} p99={ms[int(0.99 * (len(ms) - 1))]:6.1f} "
+    return (f"{name} p50={statistics.median(ms):6.1f} p99={ms[max(0, math.ceil(0.99 * len(ms)) - 1)]:6.1f} "
             f"max={ms[-1]:6.1f} ms (n={len(ms)})")
 
 
@@ -144,6 +145,9 @@ def run(port: int, count: int, seconds: float, series: bool = False) -> str:
         print("  /who in order, ms:", " ".join(f"{1000 * t:.0f}" for t in by.who))
         print("  moves in order, ms:", " ".join(f"{1000 * t:.0f}" for t in by.moves))
     refused = f", bystander errors {len(by.errors)}" if by.errors else ""
+    unanswered = [cmd for _, cmd in by.sent.values()]
+    if unanswered:  # still waiting at the end: no figure says how long
+        refused += f", bystander unanswered {len(unanswered)} ({unanswered.count('/who')} /who)"
     return (f"flooders {count:3d}: {figures('/who', by.who)}  {figures('move', by.moves)}  "
             f"flood {rate:7.0f} lines/s, {told} told to slow down, {flood.closed} closed{refused}")
 

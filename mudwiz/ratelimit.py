@@ -11,6 +11,8 @@ from twisted.internet.interfaces import IReactorTime
 class TokenBucket:
     """``burst`` actions at once, then ``rate`` a second on average."""
 
+    __slots__ = ("clock", "rate", "burst", "tokens", "last")  # two for every connection (net/budget.py)
+
     def __init__(self, clock: IReactorTime, rate: float, burst: int) -> None:
         self.clock = clock
         self.rate = rate

@@ -104,6 +104,10 @@ class Budget:
 class Share:
     """One connection's use of its shares: ``begin`` before each line, ``spent`` after it."""
 
+    __slots__ = ("clock", "budget", "tell", "drop", "who", "turn", "began", "lines", "made", "line_bucket",
+                 "output_bucket", "backlog_since", "told", "dropped", "second", "window", "in_window", "before",
+                 "time_owed", "time_last")  # one for every connection: its memory counts in the idle benchmark
+
     def __init__(self, clock: IReactorTime, budget: Budget, tell: Callable[[str], None], drop: Callable[[], None],
                  who: str = "") -> None:
         """``tell`` says a line to the connection; ``drop`` closes it once what it was sent has left; ``who``
