@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from flooding import FAREWELL, WARNING, Flood, flood
-from wire import JsonClient, running_server
+from wire import JsonClient, free_port, running_server
 
 FLOODERS = 30
 # How long a /who may take once the flood is under way: the median of the last 6 of 10 (the flood's first seconds
@@ -94,3 +94,13 @@ def test_a_sustained_flood_is_dropped_with_one_line_and_the_quiet_user_is_not() 
         assert log.count("dropped for flooding") == FLOODERS
         assert "Traceback" not in log
         assert FAREWELL.decode() not in str(quiet.messages)
+
+
+def test_a_flood_on_the_raw_port_is_told_and_slowed_alike() -> None:
+    """Every way in is one line protocol (net/lines.py), and so one set of shares: the raw port's, here."""
+    raw = free_port()
+    with running_server(MUDWIZ_RAW_LISTEN=f"tcp:{raw}:interface=127.0.0.1", **OPEN) as server:
+        result = flood((server[0], raw), 5, 4.0, prefix="raw")
+        assert result.warned == [1] * 5 and result.closed == 0, result
+        assert result.answered < 5 * 4.0 * 25 + 5 * 100  # at most the line rate, after the burst (and a read's)
+        assert "Traceback" not in server.log()
