@@ -4,7 +4,7 @@ Starts a real server (``mudwiz serve``, from ``--root``: another checkout, to co
 play one Tiltowait game (``--hands``) with three random bots so that a long game is recorded, then for each kind
 of flood has one JSON connection flood the server while another one sends ``/who`` every 20 ms
 (``bench/reactor.py``'s ``ping``) and times each reply. Prints the round trips' p50/p99/max and how many of the
-flood's commands were answered a second; figures, never assertions (net/lines.py ``SHARE_LINES``, ``PACE``)::
+flood's commands were answered a second; figures, never assertions (net/budget.py ``SHARE_LINES``, ``PACE``)::
 
     python bench/burst.py                      # help: 5,000 /help in one write; replay: /replay of the
                                                # recorded game's last 100 steps, again and again

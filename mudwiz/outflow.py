@@ -53,6 +53,7 @@ class Outflow:
         self.waiting: list[Holder] = []
         self.turn_end: Any = None
         self.turns = 0  # turns ended: a connection's share is of the turn this counts
+        self.made = 0  # characters of output sent to connections, ever: what a line made is the difference
 
     # -- the gates and the choke point
 

@@ -11,6 +11,8 @@ from twisted.internet.interfaces import IReactorTime
 class TokenBucket:
     """``burst`` actions at once, then ``rate`` a second on average."""
 
+    __slots__ = ("clock", "rate", "burst", "tokens", "last")  # two for every connection (net/budget.py)
+
     def __init__(self, clock: IReactorTime, rate: float, burst: int) -> None:
         self.clock = clock
         self.rate = rate
@@ -28,8 +30,15 @@ class TokenBucket:
         self.tokens -= 1
         return True
 
+    def spend(self, amount: float) -> None:
+        """Spend ``amount`` tokens whether or not they are there (a cost known only afterwards: a line's output):
+        the bucket may go into debt, and ``wait`` says how long until it is out of it."""
+        now = self.clock.seconds()
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate) - amount
+        self.last = now
+
     def wait(self) -> float:
-        """Seconds until a token is there again (0: now), as of the last ``take``."""
+        """Seconds until a token is there again (0: now), as of the last ``take`` or ``spend``."""
         return max(0.0, (1 - self.tokens) / self.rate) if self.rate > 0 else float("inf")
 
 

@@ -41,6 +41,7 @@ from mudwiz.lobby.friends import FriendLimits
 from mudwiz.lobby.keeping import ADJOURN_DAYS
 from mudwiz.lobby.seeking import SeekSettings
 from mudwiz.lobby.talk import TalkLimits
+from mudwiz.net.budget import Budget
 from mudwiz.net.limits import ConnectionCounter, Limits, raise_fd_limit
 from mudwiz.net.polling import TURN_SOCKETS, cap_turns, lean_turns
 from mudwiz.net.raw import RawFactory
@@ -360,23 +361,24 @@ def makeService(
     TableJournalService(lobby, lobby.journal, writer, outflow).setServiceParent(top)
     top.lobby = lobby  # type: ignore[attr-defined]
     listeners = cluster_node(top, lobby, clock, node) or top
-    shared = (lobby, motd_text, float(os.environ.get("MUDWIZ_LOGIN_TIMEOUT", LOGIN_TIMEOUT)),
-              connection_counter())  # one counter: the limits span transports
+    # one counter: the limits span transports; one budget: each connection's fair share, however it came in
+    shared, budget = (lobby, motd_text, float(os.environ.get("MUDWIZ_LOGIN_TIMEOUT", LOGIN_TIMEOUT)),
+                      connection_counter()), from_environ(Budget, os.environ)
     endpoints = listener_endpoints(listen)
     tls = tls_endpoint(endpoints["tls"], data_directory(data)) if "tls" in endpoints else None  # its certificate
     # what MSSP tells crawlers: the telnet and TLS ports (the raw port speaks no telnet: a crawler there gets no MSSP)
-    telnet = MudFactory(*shared, outflow=outflow, name=os.environ.get("MUDWIZ_NAME") or "mudwiz",
+    telnet = MudFactory(*shared, outflow=outflow, budget=budget, name=os.environ.get("MUDWIZ_NAME") or "mudwiz",
                         ports=[p for p in (endpoint_port(listen),) if p],
                         tls_ports=[p for p in (endpoint_port(tls),) if p])
     add_listener(listeners, "telnet", listen, telnet, inherited)
     add_listener(listeners, "tls", tls, telnet, inherited)  # the same telnet service, over TLS
-    add_listener(listeners, "raw", endpoints.get("raw"), RawFactory(*shared, outflow=outflow), inherited)
+    add_listener(listeners, "raw", endpoints.get("raw"), RawFactory(*shared, outflow=outflow, budget=budget), inherited)
     if "ssh" in endpoints:  # off unless set: the host key is made (in the data directory) only for a listening server
         add_listener(listeners, "ssh", endpoints["ssh"],
-                     SSHFactory(*shared, outflow=outflow, directory=data_directory(data)), inherited)
+                     SSHFactory(*shared, outflow=outflow, budget=budget, directory=data_directory(data)), inherited)
     if "rlogin" in endpoints:
         add_listener(listeners, "rlogin", endpoints["rlogin"],
-                     RloginFactory(*shared, outflow=outflow, trust=rlogin_trust()), inherited)
+                     RloginFactory(*shared, outflow=outflow, budget=budget, trust=rlogin_trust()), inherited)
     top.endpoints = getattr(listeners, "endpoints", {})  # type: ignore[attr-defined]
     return top
 

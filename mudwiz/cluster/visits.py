@@ -24,6 +24,7 @@ import itertools
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
+from twisted.internet.defer import Deferred
 from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
 
@@ -44,6 +45,16 @@ ANSWER_WITHIN = 5.0  # seconds a forwarded command waits for its host's answer
 # seconds a /join N of a table nobody here knows waits for word of it: one just opened on another process is
 # published at once, but the user who heard of it may be quicker than the bus
 UNHEARD_WAIT = 0.5
+
+
+def _then(answer: Callable[[Any], None], answered: Deferred[None]) -> Callable[[Any], None]:
+    """``answer``, then ``answered`` fired, whatever ``answer`` did."""
+    def both(value: Any) -> None:
+        try:
+            answer(value)
+        finally:
+            answered.callback(None)
+    return both
 
 
 def not_answering(table: int) -> BadCommand:
@@ -162,8 +173,14 @@ class Visits:
             return True
         key = f"{self.bus.node}:{next(self._keys)}"
         timer = self.clock.callLater(ANSWER_WITHIN, self._unanswered, key)
-        self.pending[key] = Pending(ok, error, node, table, timer)
+        answered: Deferred[None] = Deferred()
+        self.pending[key] = Pending(_then(ok, answered), _then(error, answered), node, table, timer)
         self.bus.send(node, {"op": "cmd", "rid": key, "line": text, **self.about(session)})
+        # The user's next line is read once this one is answered (or not, within ``ANSWER_WITHIN``): the host's
+        # work for a visitor is one command at a time, as a local user's shares (net/budget.py) hold them here
+        outbox = getattr(getattr(session, "connection", None), "outbox", None)
+        if outbox is not None and not answered.called:
+            outbox.wait(answered)
         return True
 
     def unheard_of(self, session: Session, text: str) -> int | None:

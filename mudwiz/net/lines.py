@@ -4,14 +4,14 @@ A transport module (telnet.py, raw.py) only says what sits between this protocol
 here once: lines end in ``\\n``, ``\\r\\n``, ``\\r\\0`` or ``\\r`` (a pair split across two reads is one
 Enter) and are decoded as UTF-8 with replacement; a line longer than ``MAX_LINE`` bytes is refused whole and the
 connection stays up; the login timer; a peer that never reads is dropped after ``MAX_BACKLOG`` bytes; each
-connection's share of a reactor turn. Its text leaves through the server's ``Outflow`` (mudwiz/outflow.py), and
-its listener's factory (listener.py) admits it against the connection limits.
+connection's shares of a reactor turn and of each second (budget.py). Its text leaves through the server's
+``Outflow`` (mudwiz/outflow.py), and its listener's factory (listener.py) admits it against the connection limits.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from time import perf_counter
+from time import perf_counter, thread_time
 from typing import Any
 
 from twisted.internet.defer import Deferred
@@ -25,6 +25,7 @@ from zope.interface import implementer
 
 from mudwiz.connection import MAX_LINE, Connection
 from mudwiz.net import terminal
+from mudwiz.net.budget import Share
 from mudwiz.net.lineedit import Edited, Keyboard
 from mudwiz.net.listener import LineFactory
 from mudwiz.net.tcp import tune
@@ -36,17 +37,10 @@ MAX_BACKLOG = 1 << 20  # bytes written while the peer reads nothing; past this t
 # lines cause is otherwise written in one piece, however much a client's burst of commands asked for, and the backlog
 # (which counts writes) would see it only once it was all in memory. Twisted's own buffer size.
 MAX_HELD = 1 << 16
-
-# One connection's share of a reactor turn, on a running server (``Outflow.hold_per_turn``): once it has had this
-# many lines acted on, or they took this long, the rest of what it sent waits for the next turn, its socket unread
-# meanwhile. A read was acted on whole: one client pipelining 5,000 ``/help`` in one write held every other
-# connection up for 3 s, and a costly command (``/replay``) repeated would for minutes.
-SHARE_LINES = 32
-SHARE_SECONDS = 0.005
-# A line that alone took longer than a share (a replay of a long game: 10-20 ms) rests its connection this many
-# times as long before its next line is read: a client repeating costly commands gets at most a quarter of the
-# server, however fast it sends them. Lines of a few milliseconds, everyone's, are never slowed.
-PACE = 3
+# Bytes read and waiting to be acted on past which the socket is read no more until they are: while lines wait for
+# a reason of their own (telnet's terminal answers) the socket is still read, and a client that sent megabytes
+# meanwhile had them all read, parsed and copied again for each line taken off the front.
+MAX_WAITING = 1 << 16
 
 @implementer(IPushProducer)
 class Backlog:
@@ -93,8 +87,8 @@ class LineProtocol(LineReceiver, TimeoutMixin):
         self.after_refused = b""  # what followed a line refused as too long, in the data being read
         self.held_text: list[str] = []  # text held back while a line is acted on (``Outflow.holding``)
         self.held_size = 0  # its characters
-        # this connection's share of a turn (``SHARE_LINES``): the turn it is of, when it began, its lines so far
-        self.share_turn, self.share_began, self.share_lines = -1, 0.0, 0
+        # its shares of a turn and of each second (net/budget.py), told how it floods through its session
+        self.share = Share(factory.lobby.clock, factory.budget, self.connection.session.notice, self.close, address)
         self.lines_left: Iterator[Edited] | None = None  # keys edited into lines not yet acted on, its share spent
         self.keys_left = b""  # keys come while those wait
 
@@ -126,6 +120,8 @@ class LineProtocol(LineReceiver, TimeoutMixin):
     # -- bytes in
 
     def dataReceived(self, data: bytes) -> None:
+        if self.paused and len(self._buffer) + len(self.keys_left) > MAX_WAITING:
+            self._stop_reading()  # (already paused: lines wait for the terminal's answers, telnet.py ``settling``)
         if self.keyboard is not None:  # raw keys (ssh with a PTY, telnet's character mode): edited into lines
             self.keys(data)
             return
@@ -192,22 +188,19 @@ class LineProtocol(LineReceiver, TimeoutMixin):
                     return
 
     def _act(self, call: Any, *args: Any) -> None:
-        """A line acted on, against this connection's share of the reactor's turn: once the share is spent, it
-        reads no more until the next turn (``SHARE_LINES``), so every other connection's lines come first; after
-        a line that took longer than a share, not for ``PACE`` times as long."""
-        began = perf_counter()
-        turns = self.outflow.turns
-        if self.share_turn != turns:
-            self.share_turn, self.share_began, self.share_lines = turns, began, 0
+        """A line acted on, against this connection's shares (net/budget.py): once the turn's is spent, it reads
+        no more until the next turn, so every other connection's lines come first; once a second's is, or after a
+        line that took longer than a turn's share, not until it has rested as long as ``Share.spent`` says."""
+        began, cpu = perf_counter(), thread_time()
+        self.share.begin(self.outflow.turns, began)
+        made = self.outflow.made
         self._guarded(call, *args)
-        self.share_lines += 1
-        if self.outflow.turn is None or self.paused:
+        if self.outflow.turn is None:
             return
-        ended = perf_counter()
-        if ended - began >= SHARE_SECONDS:
-            self._pause(PACE * (ended - began))
-        elif self.share_lines >= SHARE_LINES or ended - self.share_began >= SHARE_SECONDS:
-            self._pause(0)
+        more = self.delimiter in self._buffer or bool(self.keys_left)  # (a pipelining client's next line)
+        rest = self.share.spent(began, perf_counter(), thread_time() - cpu, self.outflow.made - made, more)
+        if rest is not None and not self.paused:
+            self._pause(rest)
 
     def _pause(self, seconds: float) -> None:
         """Read no more for ``seconds`` (0: until the next turn)."""
@@ -237,14 +230,14 @@ class LineProtocol(LineReceiver, TimeoutMixin):
         return result
 
     def _read_on(self) -> None:
-        """The next turn: a new share, and the lines left waiting, before anything read after them."""
-        self.paused, self.share_turn = False, -1
+        """The next turn: a new share, and the lines left waiting, before anything read after them. The socket is
+        read again only once they are all acted on: a flooder's kernel keeps what it sends, rather than this
+        process reading (and a telnet layer parsing) 64 KB at every turn to add to a buffer that only grows."""
+        self.paused = False
+        self.share.new_turn()
         if self.dropped or self.connection.gone or self.transport is None \
                 or getattr(self.transport, "disconnecting", False):
             return
-        socket = self.socket()
-        if hasattr(socket, "resumeProducing") and getattr(socket, "connected", True):
-            socket.resumeProducing()
         lines, self.lines_left = self.lines_left, None
         if lines is not None:
             self._edited(lines)
@@ -253,6 +246,10 @@ class LineProtocol(LineReceiver, TimeoutMixin):
         if not self.paused and self.keys_left and self.keyboard is not None:
             keys, self.keys_left = self.keys_left, b""
             self.keys(keys)
+        socket = self.socket()
+        if not self.paused and hasattr(socket, "resumeProducing") and getattr(socket, "connected", True) \
+                and not getattr(self.transport, "disconnecting", False):
+            socket.resumeProducing()
 
     def lineLengthExceeded(self, line: bytes) -> None:
         """Refuse the line, once, and read on: Twisted's default would drop the connection for a long paste.
@@ -299,6 +296,7 @@ class LineProtocol(LineReceiver, TimeoutMixin):
         after one commit of its moves. Else written at once. Keys edited here are never held: their echo is written
         as they come, and text goes around the line being typed as it stands when the text is sent."""
         outflow = self.outflow
+        outflow.made += len(text)  # what the line being acted on costs its sender's output share (net/budget.py)
         if self.keyboard is not None or outflow.held is None and outflow.turn is None:
             self.emit(text)
             return

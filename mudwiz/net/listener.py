@@ -11,6 +11,7 @@ from twisted.logger import Logger
 
 from mudwiz.connection import LOGIN_TIMEOUT
 from mudwiz.lobby import Lobby
+from mudwiz.net.budget import Budget
 from mudwiz.net.limits import ConnectionCounter
 from mudwiz.outflow import Outflow
 from mudwiz.sysops import address_key
@@ -42,14 +43,15 @@ class Refused(Protocol):
 
 class LineFactory(Factory):
     """Shared state of every connection on a listener: the lobby, the message of the day, the login timeout and
-    the connection counts (one counter for all listeners, so the limits hold whatever the transport), and the
-    server's ``Outflow``, the one way out of every connection's text."""
+    the connection counts (one counter for all listeners, so the limits hold whatever the transport), each
+    connection's ``Budget`` and the server's ``Outflow``, the one way out of every connection's text."""
 
     def __init__(
         self, lobby: Lobby, motd: str, login_timeout: float = LOGIN_TIMEOUT, counter: ConnectionCounter | None = None,
-        *, outflow: Outflow,
+        *, outflow: Outflow, budget: Budget | None = None,
     ) -> None:
         self.outflow = outflow
+        self.budget = budget or Budget()  # each connection's fair share (net/budget.py)
         self.lobby = lobby
         self.motd = motd
         self.login_timeout = login_timeout

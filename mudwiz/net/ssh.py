@@ -50,6 +50,7 @@ from zope.interface import implementer
 from mudwiz.connection import LOGIN_TIMEOUT
 from mudwiz.lobby import Lobby
 from mudwiz.net import environ, terminal
+from mudwiz.net.budget import Budget
 from mudwiz.net.limits import ConnectionCounter
 from mudwiz.net.lineedit import Keyboard
 from mudwiz.net.lines import MAX_BACKLOG, LineProtocol
@@ -322,8 +323,9 @@ class SSHFactory(LineFactory, ConchSSHFactory):  # type: ignore[misc]  # LineFac
     services = {b"ssh-userauth": UserAuth, b"ssh-connection": Connection}
 
     def __init__(self, lobby: Lobby, motd: str, login_timeout: float = LOGIN_TIMEOUT,
-                 counter: ConnectionCounter | None = None, *, outflow: Outflow, directory: str) -> None:
-        super().__init__(lobby, motd, login_timeout, counter, outflow=outflow)
+                 counter: ConnectionCounter | None = None, *, outflow: Outflow, directory: str,
+                 budget: Budget | None = None) -> None:
+        super().__init__(lobby, motd, login_timeout, counter, outflow=outflow, budget=budget)
         key = host_key(directory)
         self.publicKeys = {key.sshType(): key.public()}
         self.privateKeys = {key.sshType(): key}

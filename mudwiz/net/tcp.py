@@ -11,11 +11,20 @@ from twisted.internet.tcp import Server
 # A peer that vanished without a word (a laptop lid shut, a NAT that forgot us) is noticed after 60 s of silence
 # and 4 unanswered probes 15 s apart, some two minutes: the player's seat then goes to the grace period.
 KEEPALIVE = (("TCP_KEEPIDLE", 60), ("TCP_KEEPINTVL", 15), ("TCP_KEEPCNT", 4))
+# Bytes one read of a connection takes (Twisted's default: 64 KB). A client sending as fast as it can fills every
+# read, and all of it is parsed at once (telnet's parser goes byte by byte: 64 KB was some 50 ms of the reactor,
+# everyone waiting) though its lines are then acted on a share at a time: 60 such clients held a bystander's
+# ``/who`` up for seconds. 8 KB is two of the longest lines allowed (``MAX_LINE``), and a person's line or a
+# program's request is far less.
+READ_SIZE = 1 << 13
 
 
 def tune(transport: Any) -> None:
-    """Keepalive, or a dead peer's connection (and its place in the limits) is held for ever; no Nagle, or a
-    short reply written while the last one is unacknowledged waits for the peer's delayed ACK (~40 ms)."""
+    """Reads of ``READ_SIZE``; keepalive, or a dead peer's connection (and its place in the limits) is held for
+    ever; no Nagle, or a short reply written while the last one is unacknowledged waits for the peer's delayed ACK
+    (~40 ms)."""
+    if hasattr(transport, "bufferSize"):  # a TCP or unix socket's transport
+        transport.bufferSize = READ_SIZE
     if not ITCPTransport.providedBy(transport):
         return  # a unix socket, or a test's fake transport
     transport.setTcpNoDelay(True)

@@ -16,8 +16,9 @@ from twisted.internet.task import Clock
 from twisted.internet.testing import StringTransport
 
 from mudwiz.lobby import Lobby
-from mudwiz.net import lines
-from mudwiz.net.lines import MAX_HELD, SHARE_LINES
+from mudwiz.net import budget, lines
+from mudwiz.net.budget import SHARE_LINES, Budget
+from mudwiz.net.lines import MAX_HELD
 from mudwiz.net.telnet import MudFactory
 from mudwiz.store import SQLiteStore
 from mudwiz.table import Journal
@@ -172,10 +173,12 @@ def test_a_burst_of_commands_is_written_as_it_passes_the_held_limit_not_all_at_t
     """Held text is bounded: past ``MAX_HELD`` characters a connection's text is written at once, so the backlog
     limit (which counts writes) sees a client that pastes a screenful of ``/help`` and never reads. (A turn's
     share of lines is lifted here, so all of them are acted on in the one turn: test_wire_fairness.py.)"""
-    monkeypatch.setattr(lines, "SHARE_LINES", 1000)
-    monkeypatch.setattr(lines, "SHARE_SECONDS", 60.0)
+    monkeypatch.setattr(budget, "SHARE_LINES", 1000)
+    monkeypatch.setattr(budget, "SHARE_SECONDS", 60.0)
+    monkeypatch.setattr(budget, "SHARE_CHARACTERS", 1 << 30)
     clock = Clock()
-    client = Client(MudFactory(Lobby(clock, seed=1), "", 0.0, outflow=outflow()), b"/mode json\npaster\n")
+    client = Client(MudFactory(Lobby(clock, seed=1), "", 0.0, outflow=outflow(), budget=PER_TURN_ONLY),
+                    b"/mode json\npaster\n")
     client.fresh()
     client.outflow.hold_per_turn(clock.callLater)
     try:
@@ -189,9 +192,13 @@ def test_a_burst_of_commands_is_written_as_it_passes_the_held_limit_not_all_at_t
     assert [m["type"] for m in client.messages()].count("help") == 100
 
 
+# The shares of a turn alone: the per-second ones (net/budget.py) are test_budget.py's
+PER_TURN_ONLY = Budget(fair_cpu=0, lines_per_second=0, output_per_second=0)
+
+
 def sharing(name: str) -> tuple[Client, Turns]:
     """A JSON connection logged in as ``name``, on a running server whose turns the test runs (``Turns``)."""
-    factory = MudFactory(Lobby(Clock(), seed=1), "", 0.0, outflow=outflow())
+    factory = MudFactory(Lobby(Clock(), seed=1), "", 0.0, outflow=outflow(), budget=PER_TURN_ONLY)
     client = Client(factory, b"/mode json\n" + name.encode() + b"\n")
     client.fresh()
     turns = Turns()
@@ -246,7 +253,7 @@ def test_a_line_that_took_longer_than_a_share_rests_its_connection_pace_times_as
         client.protocol.dataReceived(whos(range(1, 3)))
         assert client.protocol.protocol.paused and client.transport.producerState == "paused"
         rest = [d for d in turns.delays if d > 0]
-        assert rest == [pytest.approx(lines.PACE * 0.010)]
+        assert rest == [pytest.approx(budget.PACE * 0.010)]
         turns.next()  # the turn's end, and the rest's end (run here at once)
         turns.next()
     finally:

@@ -1,9 +1,10 @@
-"""One connection's burst of lines cannot hold the others up (net/lines.py ``SHARE_LINES``), over loopback TCP.
+"""One connection's burst of lines cannot hold the others up (net/budget.py ``SHARE_LINES``), over loopback TCP.
 
 A client pipelines thousands of commands in one write while another one talks: the other's line is acted on
 between the burst's shares, not after all of it, and the burst is still answered whole and in order. Before,
 a read was acted on whole: 5,000 ``/help`` in one write kept everyone else waiting 3 s. Lines typed as raw keys
-(rlogin, ssh with a PTY: lineedit.py) are shared the same way.
+(rlogin, ssh with a PTY: lineedit.py) are shared the same way. The shares of each second (a burst this long is
+a flood to them: test_wire_flood.py) are lifted here, so that the turn's share alone is seen.
 """
 
 from __future__ import annotations
@@ -14,8 +15,15 @@ from collections.abc import Iterator
 import pytest
 from wire import JsonClient, RloginClient, free_port, running_server
 
-BURST = 10_000  # 50 KB of "/who\n": one read of the server's (64 KB)
+BURST = 10_000  # 50 KB of "/who\n"
 CHAT = "heard in between"
+PER_TURN_ONLY = {"MUDWIZ_FAIR_CPU": "0", "MUDWIZ_LINES_PER_SECOND": "0", "MUDWIZ_OUTPUT_PER_SECOND": "0"}
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[tuple[str, int]]:
+    with running_server(**PER_TURN_ONLY) as address:
+        yield address
 
 
 def test_a_pipelined_burst_is_read_in_shares_and_another_client_is_heard_between_them(
@@ -45,7 +53,8 @@ def test_a_pipelined_burst_is_read_in_shares_and_another_client_is_heard_between
 @pytest.fixture(scope="module")
 def rlogin_server() -> Iterator[tuple[tuple[str, int], tuple[str, int]]]:
     rlogin = free_port()
-    with running_server(MUDWIZ_RLOGIN=f"tcp:{rlogin}:interface=127.0.0.1", MUDWIZ_RLOGIN_BBS="dove=127.0.0.3") as s:
+    with running_server(MUDWIZ_RLOGIN=f"tcp:{rlogin}:interface=127.0.0.1", MUDWIZ_RLOGIN_BBS="dove=127.0.0.3",
+                        **PER_TURN_ONLY) as s:
         yield (s[0], s[1]), (s[0], rlogin)
 
 
