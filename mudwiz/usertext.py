@@ -12,6 +12,32 @@ import unicodedata
 from mudwiz.errors import BadCommand
 
 NAME_RULE = re.compile(r"^[A-Za-z0-9_-]{2,16}$")  # a user's name: typeable on any terminal, no spaces
+# A name may also be Japanese: hiragana, katakana (with ``ー`` and the iteration marks) and kanji, mixed with the
+# ASCII above, 2 to ``NAME_CELLS`` terminal cells long (a Japanese letter is two cells: at most 8 of them), after
+# NFKC (half-width katakana and full-width letters typed are their usual forms: ``ｶ`` is ``カ``, ``Ａ`` is ``A``).
+# Such a name is not typeable everywhere: its owner may register an ASCII alias (``/alias``) others find them by.
+_JAPANESE = "\u3041-\u3096\u309d\u309e\u30a1-\u30fa\u30fc-\u30fe\u3005\u4e00-\u9fff"
+JAPANESE_NAME_RULE = re.compile(f"^[A-Za-z0-9_\\-{_JAPANESE}]+$")
+NAME_CELLS = 16
+
+
+def name_form(name: str) -> str:
+    """A name as typed, in the one form it is known by: NFKC (full-width and half-width forms folded), trimmed."""
+    name = name.strip()
+    return name if name.isascii() else unicodedata.normalize("NFKC", name)
+
+
+def name_cells(name: str) -> int:
+    """Terminal cells a name (ASCII and Japanese letters only) takes: a Japanese letter is two."""
+    return sum(1 if ch.isascii() else 2 for ch in name)
+
+
+def is_name(name: str) -> bool:
+    """Whether ``name`` (in ``name_form``) is a user's name: ``NAME_RULE``, or ASCII and Japanese letters of 2 to
+    ``NAME_CELLS`` cells."""
+    if name.isascii():
+        return NAME_RULE.match(name) is not None
+    return JAPANESE_NAME_RULE.match(name) is not None and 2 <= name_cells(name) <= NAME_CELLS
 # A BBS caller's name, ``handle@tag``: given only by a trusted BBS link (net/rlogin.py), never typed at the name
 # prompt (NAME_RULE has no ``@``), so nobody can pose as a BBS's caller. 2-16 + 1 + 1-15: at most 32 characters.
 BBS_TAG_RULE = re.compile(r"^[A-Za-z0-9_-]{1,15}$")
@@ -30,10 +56,27 @@ _LOOKALIKE = str.maketrans({"I": "l", "1": "l", "|": "l", "0": "o", "5": "s", "_
 _LOOKALIKE_PAIRS = (("rn", "m"), ("vv", "w"))
 
 
+# Japanese letters a screen shows alike (in NFKC: half-width forms are already folded), each to one of them: the
+# long-vowel mark, the kanji one and dashes; katakana and the kanji they look like; small kana and their full size;
+# hiragana and katakana drawn alike.
+_KANA_LOOKALIKE = str.maketrans({
+    **dict.fromkeys("\u30fc\u2015\u2014\u2500\u2012\u2013\u2212", "\u4e00"),  # ー ― — ─ ‒ – − as 一
+    "\u30ab": "\u529b", "\u30ed": "\u53e3", "\u30cb": "\u4e8c",  # カ力 ロ口 ニ二
+    "\u30a8": "\u5de5", "\u30cf": "\u516b", "\u30bf": "\u5915", "\u30c8": "\u535c",  # エ工 ハ八 タ夕 ト卜
+    "\u3078": "\u30d8", "\u3079": "\u30d9", "\u307a": "\u30da", "\u308a": "\u30ea",  # へヘ べベ ぺペ りリ
+    **{chr(small): chr(small + 1) for small in (0x3041, 0x3043, 0x3045, 0x3047, 0x3049, 0x3063, 0x3083, 0x3085,
+                                                0x3087, 0x308e, 0x30a1, 0x30a3, 0x30a5, 0x30a7, 0x30a9, 0x30c3,
+                                                0x30e3, 0x30e5, 0x30e7, 0x30ee)},  # ぁあ ... ッツ ャヤ: small, full
+    "\u30f5": "\u529b", "\u30f6": "\u30b1",  # ヵ (as カ, so as 力), ヶケ
+})
+
+
 def skeleton(name: str) -> str:
     """What ``name``, as spelled, looks like on a screen (after UTS #39's idea of a confusable skeleton, for the
-    ASCII a name may hold), in lower case: two names with one skeleton are hard to tell apart, so one may pose as
-    the other."""
+    ASCII a name may hold, and the kana and kanji: ``カイ`` and ``力イ``, ``タロー`` and ``夕ロ一``), in lower
+    case: two names with one skeleton are hard to tell apart, so one may pose as the other."""
+    if not name.isascii():
+        name = unicodedata.normalize("NFKC", name).translate(_KANA_LOOKALIKE)
     text = name.translate(_LOOKALIKE).lower()
     for pair, one in _LOOKALIKE_PAIRS:
         text = text.replace(pair, one)

@@ -28,6 +28,7 @@ from mudwiz.net import terminal
 from mudwiz.net.lineedit import Edited, Keyboard
 from mudwiz.net.listener import LineFactory
 from mudwiz.net.tcp import tune
+from mudwiz.render.style import ambiguous_cells
 
 log = Logger()
 
@@ -180,6 +181,10 @@ class LineProtocol(LineReceiver, TimeoutMixin):
         self._edited(self.keyboard.feed(data, lambda: self.connection.session.charset))
 
     def _edited(self, lines: Iterator[Edited]) -> None:
+        with ambiguous_cells(self.connection.session.ambiguous_width()):  # a rub-out per cell the terminal drew
+            self._edit(lines)
+
+    def _edit(self, lines: Iterator[Edited]) -> None:
         for edited in lines:
             if self.dropped or getattr(self.transport, "disconnecting", False):
                 return
@@ -330,7 +335,8 @@ class LineProtocol(LineReceiver, TimeoutMixin):
             self.flush()
         if self.dropped or self.transport is None:
             return
-        data = terminal.encode(text, self.connection.session.charset)
+        session = self.connection.session
+        data = terminal.encode(text, session.charset, session.ambiguous_width())
         if self.unread(len(data)):
             self.outflow.write(self.transport, data)
 
