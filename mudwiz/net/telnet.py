@@ -82,6 +82,7 @@ class TelnetLines(LineProtocol, TelnetProtocol):
     line_ended = False  # a line came since the last output: the client's echo of its end may have left no CR
     pairs_split_cr = False  # ``_Telnet`` pairs a CR with its LF or NUL (conch hands on a CR NUL as a CR)
     charset_agreed = False  # CHARSET settled the charset: the terminal type's guess no longer changes it
+    charset_answered = False  # the client answered our CHARSET REQUEST (accepted or rejected)
 
     def socket(self) -> Any:
         return getattr(self.transport, "transport", None)  # conch's TelnetTransport wraps the TCP one
@@ -119,11 +120,14 @@ class TelnetLines(LineProtocol, TelnetProtocol):
         super().connectionLost(reason)
 
     def terminal_known(self) -> bool:
-        """Both the window size and the terminal type are in, or refused."""
+        """The window size, the terminal type and the charset are in, or refused (a Japanese terminal's first line,
+        its name, is read in the charset it accepted)."""
         telnet: Any = self.transport
         naws, ttype = telnet.getOptionState(NAWS).him, telnet.getOptionState(TTYPE).him
+        charset = telnet.getOptionState(CHARSET).us
         return (self.naws_seen or naws.state == "no" and not naws.negotiating) and (
-            self.ttypes.done or ttype.state == "no" and not ttype.negotiating)
+            self.ttypes.done or ttype.state == "no" and not ttype.negotiating) and (
+            self.charset_answered or charset.state == "no" and not charset.negotiating)
 
     def maybe_settled(self, result: Any = None) -> Any:
         if self.settling is not None and self.transport is not None and self.terminal_known():
@@ -152,7 +156,7 @@ class TelnetLines(LineProtocol, TelnetProtocol):
         if side.negotiating:
             return defer.succeed(None)
         side.negotiating, side.onResult = True, defer.Deferred().addErrback(_refused)
-        if not local and option in (NAWS, TTYPE):
+        if option in ((CHARSET,) if local else (NAWS, TTYPE)):
             side.onResult.addBoth(self.maybe_settled)  # a refusal settles it
         (telnet._will if local else telnet._do)(option)
         return side.onResult
@@ -225,10 +229,14 @@ class TelnetLines(LineProtocol, TelnetProtocol):
     def charset(self, data: list[bytes]) -> None:
         """The client's answer to our REQUEST: the charset it ACCEPTED, read and written from now on (Shift_JIS or
         EUC-JP also say the user reads Japanese: ``Session.charset_lang``)."""
-        if data and data[0] == ACCEPTED and self.agreed(CHARSET, local=True):
+        if not self.agreed(CHARSET, local=True):
+            return
+        self.charset_answered = True
+        if data and data[0] == ACCEPTED:
             charset = terminal.accepted_charset(b"".join(data[1:]))
             self.charset_agreed = self.charset_agreed or charset is not None
             self.connection.session.adopt(None, charset)
+        self.maybe_settled()
 
     def gmcp(self, data: list[bytes]) -> None:
         """A client's GMCP message: ``Core.Ping`` is answered; ``Core.Hello`` and ``Core.Supports.*`` are taken
