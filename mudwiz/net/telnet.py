@@ -120,14 +120,14 @@ class TelnetLines(LineProtocol, TelnetProtocol):
         super().connectionLost(reason)
 
     def terminal_known(self) -> bool:
-        """The window size, the terminal type and the charset are in, or refused (a Japanese terminal's first line,
-        its name, is read in the charset it accepted)."""
+        """The window size and the terminal type are in, or refused; and the charset, once the client agreed to
+        CHARSET (a Japanese terminal's first line, its name, is read in the charset it then accepts)."""
         telnet: Any = self.transport
         naws, ttype = telnet.getOptionState(NAWS).him, telnet.getOptionState(TTYPE).him
         charset = telnet.getOptionState(CHARSET).us
         return (self.naws_seen or naws.state == "no" and not naws.negotiating) and (
             self.ttypes.done or ttype.state == "no" and not ttype.negotiating) and (
-            self.charset_answered or charset.state == "no" and not charset.negotiating)
+            self.charset_answered or charset.state != "yes")
 
     def maybe_settled(self, result: Any = None) -> Any:
         if self.settling is not None and self.transport is not None and self.terminal_known():
@@ -156,7 +156,7 @@ class TelnetLines(LineProtocol, TelnetProtocol):
         if side.negotiating:
             return defer.succeed(None)
         side.negotiating, side.onResult = True, defer.Deferred().addErrback(_refused)
-        if option in ((CHARSET,) if local else (NAWS, TTYPE)):
+        if not local and option in (NAWS, TTYPE):
             side.onResult.addBoth(self.maybe_settled)  # a refusal settles it
         (telnet._will if local else telnet._do)(option)
         return side.onResult

@@ -33,6 +33,10 @@ COLOUR_TERMINALS = ("xterm", "ansi", "vt1", "vt2", "linux", "screen", "tmux", "r
                     "putty", "alacritty", "kitty", "cygwin", "mudlet", "tintin", "mushclient", "zmud", "cmud",
                     "blowtorch", "mudrammer", "beip", "potato", "kildclient", "atlantis", "syncterm")
 PLAIN_TERMINALS = ("dumb", "unknown", "network", "tty33", "glasstty")
+# Words in a terminal type that name a Japanese charset (the door's ``ansi-sjis`` and ``ansi-eucjp``, kterm's
+# ``kterm-euc``), each to its charset: looked for before CP437's names.
+JAPANESE_TERMINALS = ((("sjis", "shift_jis", "shiftjis", "cp932"), "shift_jis"),
+                      (("eucjp", "euc-jp", "kterm"), "euc-jp"))
 CP437_TERMINALS = ("syncterm", "ansi-bbs", "pcansi", "netrunner", "qodem", "ansi.sys")
 # Unix terminal emulators (lower-cased prefixes), run in UTF-8 locales: where a type that names no charset is
 # otherwise taken for a BBS's (rlogin), these are UTF-8.
@@ -119,6 +123,9 @@ class TerminalTypes:
             return Choice("ansi" if self.mtts & MTTS_ANSI else "ascii",
                           "utf-8" if self.mtts & MTTS_UTF8 else "ascii")
         lowered = [n.lower() for n in self.names if not n.upper().startswith("MTTS")]
+        for names, charset in JAPANESE_TERMINALS:
+            if any(word in n for n in lowered for word in names):
+                return Choice("ansi", charset)
         if any(n.startswith(CP437_TERMINALS) for n in lowered):
             return Choice("ansi", "cp437")
         if any("utf-8" in n or "utf8" in n for n in lowered):

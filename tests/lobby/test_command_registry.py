@@ -49,8 +49,9 @@ def test_each_kind_lists_its_commands_in_distinct_places() -> None:
 
 def test_the_catalogue_lists_the_commands_in_the_order_they_always_had() -> None:
     assert list(COMMANDS) == [
-        "help", "who", "tables", "say", "ignore", "unignore", "tell", "mode", "charset", "width", "quit", "bye", "pager",
-        "register", "password", "unregister", "alias", "kick", "ban", "unban", "bans", "announce", "shutdown", "new", "join", "watch",
+        "help", "who", "tables", "say", "ignore", "unignore", "tell", "mode", "charset", "width", "quit", "bye",
+        "pager", "register", "password", "unregister", "alias", "kick", "ban", "unban", "bans", "announce", "shutdown",
+        "new", "join", "watch",
         "leave", "option", "start", "ok", "score", "look", "bot", "history", "game", "rating", "top", "fame",
         "replay", "rules", "spells", "channel", "ch", "shout", "me", "away", "seek", "seeks", "unseek", "quick",
         "again", "adjourn", "resume", "adjourned", "tournament", "tournaments", "finger", "plan", "notify",
