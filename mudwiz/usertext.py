@@ -71,6 +71,31 @@ _KANA_LOOKALIKE = str.maketrans({
 })
 
 
+MAX_SPELLINGS = 64  # spellings of a Japanese name looked up as accounts at most (``look_alike_spellings``)
+
+
+def _name_letters() -> dict[str, tuple[str, ...]]:
+    """Each Japanese letter a name may hold -> the letters a name may hold that look like it (itself first)."""
+    groups: dict[str, list[str]] = {}
+    for code, folded in _KANA_LOOKALIKE.items():
+        ch = chr(code)
+        if JAPANESE_NAME_RULE.match(ch) and JAPANESE_NAME_RULE.match(str(folded)):
+            groups.setdefault(str(folded), [str(folded)]).append(ch)
+    return {ch: tuple(group) for group in groups.values() for ch in group}
+
+
+_NAME_LETTERS = _name_letters()
+
+
+def look_alike_spellings(name: str) -> list[str]:
+    """The other spellings of a Japanese ``name`` that look like it, letter by letter (``カイ`` for ``力イ``), at
+    most ``MAX_SPELLINGS``: what an account's stored look, which knows only ASCII look-alikes, cannot find."""
+    spellings = [""]
+    for ch in name:
+        spellings = [s + alike for s in spellings for alike in _NAME_LETTERS.get(ch, (ch,))][:MAX_SPELLINGS + 1]
+    return [s for s in spellings if s != name][:MAX_SPELLINGS]
+
+
 def skeleton(name: str) -> str:
     """What ``name``, as spelled, looks like on a screen (after UTS #39's idea of a confusable skeleton, for the
     ASCII a name may hold, and the kana and kanji: ``カイ`` and ``力イ``, ``タロー`` and ``夕ロ一``), in lower

@@ -194,3 +194,7 @@ def test_kana_names_look_alikes_refused_and_an_alias_for_tell(server: tuple[str,
             JsonClient(server, "Kai")  # the alias is nobody else's name
     finally:
         kai.close()
+    time.sleep(0.5)  # カイ has left: the account's name is still guarded, by its kana spellings too
+    with pytest.raises(RuntimeError, match="looks too like カイ, a registered name"):
+        JsonClient(server, "力イ")
+    JsonClient(server, "カイ", password="kai-password-9").close()  # and its owner logs in
