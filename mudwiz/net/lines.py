@@ -324,8 +324,10 @@ class LineProtocol(LineReceiver, TimeoutMixin):
 
     def emit(self, text: str) -> None:
         """A piece of output to the wire; around a half-typed line when keys are edited here (``Keyboard.around``)."""
-        if self.keyboard is not None and self.connection.session.mode != "json":
-            text = self.keyboard.around(text, self.connection.session.mode == "ansi")
+        session = self.connection.session
+        if self.keyboard is not None and session.mode != "json":
+            with ambiguous_cells(session.ambiguous_width()):  # a half-typed line blanked cell for cell
+                text = self.keyboard.around(text, session.mode == "ansi")
         self.write(text if self.newline == "\n" else text.replace("\n", self.newline))
 
     def write(self, text: str) -> None:

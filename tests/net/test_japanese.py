@@ -4,10 +4,13 @@ characters measured as the terminal draws them, and the commands that choose (``
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from test_lineedit import typed
 
 from mudwiz.commands import COMMANDS
+from mudwiz.door import Caller, DoorError, door_charset
 from mudwiz.errors import BadCommand
 from mudwiz.net import terminal
 from mudwiz.net.lineedit import RUB_OUT
@@ -116,3 +119,17 @@ def test_names_in_kana_and_kanji_are_measured_in_cells() -> None:
     assert not is_name("太 郎") and not is_name("한국") and not is_name("Ωmega") and not is_name("太郎!")
     assert name_form("ｶﾀｶﾅ") == "カタカナ" and name_form("Ｔａｒｏ") == "Taro"
     assert skeleton("タロウ") != skeleton("タロ")
+
+
+def test_the_door_names_a_japanese_terminal_by_its_charset(monkeypatch: pytest.MonkeyPatch) -> None:
+    caller = Caller("taro", True, 24, 600.0, 1)
+    assert caller.terminal == "ansi-bbs"
+    assert replace(caller, charset=door_charset("sjis")).terminal == "ansi-sjis"
+    assert replace(caller, charset=door_charset("EUC-JP")).terminal == "ansi-eucjp"
+    assert replace(caller, ansi=False, charset="sjis").terminal == "dumb"  # plain ASCII has no kana
+    monkeypatch.setenv("MUDWIZ_DOOR_CHARSET", "cp932")
+    assert door_charset(None) == "sjis"
+    with pytest.raises(DoorError, match="^--charset is sjis or euc-jp, not 'big5'$"):
+        door_charset("big5")
+    for term in ("ansi-sjis", "ansi-eucjp"):  # and the server takes those types so
+        assert terminal.TerminalTypes(names=[term]).choice().charset in ("shift_jis", "euc-jp")
