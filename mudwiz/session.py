@@ -93,8 +93,7 @@ class Session:
         self.mode = mode
         self.mode_chosen = False  # the user typed /mode: what a terminal says about itself no longer changes it
         # the client's charset: "utf-8", "cp437", "ascii", "shift_jis" or "euc-jp" (telnet TTYPE/CHARSET, rlogin, the
-        # door, /mode cp437, /charset); a framing
-        # encodes output to it and decodes input from it
+        # door, /mode cp437, /charset); a framing encodes output to it and decodes input from it
         self.charset = "utf-8"
         self.charset_before: str | None = None  # the charset before /mode cp437 changed it, put back by another /mode
         # /width ambiguous 1|2: the cells an East Asian ambiguous-width character (box drawing, ○, ×) takes in the

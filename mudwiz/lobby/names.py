@@ -99,7 +99,7 @@ class Names:
         """The user online here as ``name`` (any case) whose name its proof, a password or a resume code, moves to
         another connection (docs/protocol.md, Taking a connection over); None when nobody is, or when a trusted
         BBS's caller is: only their BBS vouches for them."""
-        online = self.people.users.get(name.strip().lower())
+        online = self.people.users.get(name_form(name).lower())
         return online if online is not None and online.bbs is None else None
 
     def free_bot_name(self, table: Table) -> str:

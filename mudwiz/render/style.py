@@ -52,11 +52,6 @@ def ambiguous_cells(cells: int) -> Iterator[None]:
         _AMBIGUOUS.reset(token)
 
 
-def ambiguous_now() -> int:
-    """The cells an ambiguous-width character is measured as here (``ambiguous_cells``)."""
-    return _AMBIGUOUS.get()
-
-
 def char_width(ch: str) -> int:
     """Terminal cells one character takes: 2 for East-Asian wide and fullwidth ones (CJK, kana, fullwidth
     forms), and for ambiguous ones where the terminal draws them so (``ambiguous_cells``); 0 for combining marks
