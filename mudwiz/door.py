@@ -81,7 +81,7 @@ def door_charset(name: str | None) -> str:
     return DOOR_CHARSETS.get(name, "")
 
 
-def read_drop_file(path: Path, minute: float = 60.0) -> Caller:
+def read_drop_file(path: Path, minute: float = 60.0, codec: str = "cp437") -> Caller:
     """The caller of a DOOR32.SYS or DOOR.SYS (by the file's name, else by its first line: DOOR.SYS starts
     with ``COMn:``); ``DoorError`` naming the line at fault for a file that is not one."""
     try:
@@ -93,7 +93,7 @@ def read_drop_file(path: Path, minute: float = 60.0) -> Caller:
         raise DoorError(f"{path} is no drop file: longer than {MAX_DROP_FILE} bytes")
     # control characters out: a NUL in the handle shifted the rlogin handshake's fields (the terminal type was
     # then typed into the lobby's chat)
-    lines = [_CONTROL.sub("", line).strip() for line in bbs_text(data).splitlines()]
+    lines = [_CONTROL.sub("", line).strip() for line in bbs_text(data, codec).splitlines()]
     name = path.name.lower()
     if name == "door32.sys" or (name != "door.sys" and not (lines[:1] and lines[0].upper().startswith("COM"))):
         return door32(lines, path, minute)
@@ -356,7 +356,9 @@ def run(drop_file: str, server: str | None = None, secret: str | None = None, ch
     address = server or os.environ.get("MUDWIZ_DOOR_SERVER") or DEFAULT_SERVER
     try:
         minute = door_minute()
-        caller = replace(read_drop_file(Path(drop_file), minute), charset=door_charset(charset))
+        japanese = door_charset(charset)  # a Japanese BBS writes the drop file in its charset too
+        codec = {"sjis": "cp932", "eucjp": "euc_jp"}.get(japanese, "cp437")
+        caller = replace(read_drop_file(Path(drop_file), minute, codec), charset=japanese)
         if caller.seconds_left <= 0:
             raise DoorError("no BBS time left for mudwiz")
         sock = connect(address, caller, secret if secret is not None else os.environ.get("MUDWIZ_DOOR_SECRET", ""))

@@ -126,25 +126,40 @@ def erase(text: str) -> str:
     return "".join(kept)
 
 
-def bbs_text(raw: bytes) -> str:
-    """Bytes a BBS wrote (a drop file, an rlogin handshake's user names): UTF-8 when they are, else CP437, the
-    BBS's own charset (Synchronet sends a handle ``Jörg`` as ``J\x94rg``). One rule for both ways in, so that a
-    caller is one name whichever way their BBS sends them."""
+def bbs_text(raw: bytes, codec: str = "cp437") -> str:
+    """Bytes a BBS wrote (a drop file, an rlogin handshake's user names): UTF-8 when they are, else the BBS's own
+    charset: CP437 (Synchronet sends a handle ``Jörg`` as ``J\x94rg``), or ``codec`` where the BBS said it is a
+    Japanese one (cp932, euc_jp). One rule for both ways in, so that a caller is one name whichever way their BBS
+    sends them."""
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError:
-        return raw.decode("cp437")
+        return raw.decode(codec, errors="replace")
+
+
+def is_bbs_name(name: str) -> bool:
+    """Whether ``name`` is a BBS caller's ``handle@tag``: the handle a name (``is_name``: ASCII, or kana and kanji
+    in 16 columns), the tag ``BBS_TAG_RULE``'s."""
+    handle, at, tag = name.rpartition("@")
+    return bool(at) and BBS_TAG_RULE.match(tag) is not None and is_name(handle)
 
 
 def bbs_name(handle: str, tag: str) -> str | None:
     """The name a BBS's caller goes by here: their handle as the BBS spells it (spaces, accents, punctuation)
     made to fit the name rule, then ``@tag``: ``Joe Smith`` of ``dove`` is ``Joe_Smith@dove``. Spaces become
-    ``_``, accents are dropped from their letters, anything else outside A-Z a-z 0-9 _ - goes, and the handle is
-    cut to 16; None when fewer than 2 characters are left."""
-    folded = unicodedata.normalize("NFKD", handle.strip())
-    kept = re.sub(r"[^A-Za-z0-9_-]", "", re.sub(r"\s+", "_", folded))[:16]
-    name = f"{kept}@{tag}"
-    return name if BBS_NAME_RULE.match(name) else None
+    ``_``, accents are dropped from their letters, kana and kanji stay (in NFKC: half-width katakana as their
+    usual forms), anything else outside A-Z a-z 0-9 _ - goes, and the handle is cut to 16 columns; None when
+    fewer than 2 are left."""
+    kept, cells = [], 0
+    for ch in re.sub(r"\s+", "_", unicodedata.normalize("NFKC", handle.strip())):
+        letters = ch if JAPANESE_NAME_RULE.match(ch) else re.sub(r"[^A-Za-z0-9_-]", "",
+                                                                   unicodedata.normalize("NFKD", ch))
+        if cells + name_cells(letters) > NAME_CELLS:
+            break
+        kept.append(letters)
+        cells += name_cells(letters)
+    name = f"{''.join(kept)}@{tag}"
+    return name if is_bbs_name(name) else None
 
 
 def clean(text: str) -> str:

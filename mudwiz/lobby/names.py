@@ -24,11 +24,11 @@ from mudwiz.ratelimit import FailureLimit
 from mudwiz.session import Session
 from mudwiz.store import StoreError
 from mudwiz.usertext import (
-    BBS_NAME_RULE,
     BOT_NAME_REFUSED,
     BOT_NAME_RULE,
     NAME_CELLS,
     NAME_RULE,
+    is_bbs_name,
     is_name,
     name_form,
     skeleton,
@@ -76,10 +76,10 @@ class Names:
 
     def check_name(self, name: str, bbs: str | None = None, registered: bool = False) -> str:
         """``name`` if it may log in now. ``bbs`` is the tag of the trusted BBS link it came by: only then is it
-        ``handle@bbs`` (usertext.BBS_NAME_RULE), and only with that tag; typed at the prompt, ``@`` is refused."""
+        ``handle@bbs`` (usertext.is_bbs_name), and only with that tag; typed at the prompt, ``@`` is refused."""
         name = name_form(name)  # ``ｶﾅ`` is ``カナ``, ``Ｃａｒｏｌ`` is ``Carol``: one name, however typed
         if bbs is not None:
-            if not BBS_NAME_RULE.match(name) or name.rpartition("@")[2] != bbs:
+            if not is_bbs_name(name) or name.rpartition("@")[2] != bbs:
                 raise BadCommand(f"a BBS caller's name is HANDLE@{bbs}: 2 to 16 of A-Z a-z 0-9 _ - before the @")
         elif not is_name(name):
             # one row of 80: a kana or kanji counts two of the 16 (``usertext.is_name``)

@@ -5,18 +5,20 @@ characters measured as the terminal draws them, and the commands that choose (``
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from test_lineedit import typed
 
 from mudwiz.commands import COMMANDS
-from mudwiz.door import Caller, DoorError, door_charset
+from mudwiz.door import Caller, DoorError, door_charset, read_drop_file
 from mudwiz.errors import BadCommand
 from mudwiz.net import terminal
 from mudwiz.net.lineedit import RUB_OUT
+from mudwiz.net.rlogin import read_handshake
 from mudwiz.render.style import Style, ambiguous_cells, cell_width, pad, truncate, visible_len, wrap_words
 from mudwiz.session import Session, charset_named
-from mudwiz.usertext import is_name, name_form, skeleton
+from mudwiz.usertext import bbs_name, is_name, name_form, skeleton
 
 
 @pytest.mark.parametrize(("name", "charset"), [
@@ -133,3 +135,15 @@ def test_the_door_names_a_japanese_terminal_by_its_charset(monkeypatch: pytest.M
         door_charset("big5")
     for term in ("ansi-sjis", "ansi-eucjp"):  # and the server takes those types so
         assert terminal.TerminalTypes(names=[term]).choice().charset in ("shift_jis", "euc-jp")
+
+
+def test_a_japanese_bbs_callers_handle_keeps_its_kana_and_kanji(tmp_path: Path) -> None:
+    assert bbs_name("太郎", "jbbs") == "太郎@jbbs" and bbs_name("ｶﾅ ﾀﾛｳ", "j") == "カナ_タロウ@j"
+    assert bbs_name("あいうえおかきくけこ", "j") == "あいうえおかきく@j"  # cut at 16 columns
+    assert bbs_name("Jörg", "x") == "Jorg@x" and bbs_name("한국", "x") is None
+    handshake = read_handshake(b"\0" + "太郎".encode("cp932") + b"\0secret\0ansi-sjis/38400\0")
+    assert handshake is not None and handshake[0].client_user == "太郎"  # the gateway's handle, read in Shift_JIS
+    drop = tmp_path / "door32.sys"
+    drop.write_bytes("\r\n".join(["2", "0", "38400", "BBS", "1", "太郎 本名", "太郎", "100", "60", "1", "1"])
+                     .encode("cp932"))
+    assert read_drop_file(drop, 60.0, "cp932").handle == "太郎"
