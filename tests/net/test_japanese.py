@@ -16,6 +16,7 @@ from mudwiz.errors import BadCommand
 from mudwiz.net import terminal
 from mudwiz.net.lineedit import RUB_OUT
 from mudwiz.net.rlogin import read_handshake
+from mudwiz.render.reflow import reflow
 from mudwiz.render.style import Style, ambiguous_cells, cell_width, pad, truncate, visible_len, wrap_words
 from mudwiz.session import Session, charset_named
 from mudwiz.usertext import bbs_name, is_name, name_form, skeleton
@@ -147,3 +148,9 @@ def test_a_japanese_bbs_callers_handle_keeps_its_kana_and_kanji(tmp_path: Path) 
     drop.write_bytes("\r\n".join(["2", "0", "38400", "BBS", "1", "太郎 本名", "太郎", "100", "60", "1", "1"])
                      .encode("cp932"))
     assert read_drop_file(drop, 60.0, "cp932").handle == "太郎"
+
+
+def test_rules_in_japanese_hang_their_text_column_in_cells() -> None:
+    rows = reflow(["  切り札   最後に出た色 が 切り札 に なります 次の 手 まで ずっと です", "  x"], 30)
+    assert all(cell_width(row) <= 30 for row in rows), rows
+    assert rows[1].startswith(" " * 11) and not rows[1].startswith(" " * 12), rows  # under the text, not the name
