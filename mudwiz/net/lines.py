@@ -324,10 +324,9 @@ class LineProtocol(LineReceiver, TimeoutMixin):
 
     def emit(self, text: str) -> None:
         """A piece of output to the wire; around a half-typed line when keys are edited here (``Keyboard.around``)."""
-        session = self.connection.session
-        if self.keyboard is not None and session.mode != "json":
-            with ambiguous_cells(session.ambiguous_width()):  # a half-typed line blanked cell for cell
-                text = self.keyboard.around(text, session.mode == "ansi")
+        if self.keyboard is not None and self.connection.session.mode != "json":
+            with ambiguous_cells(self.connection.session.ambiguous_width()):  # blanked cell for cell
+                text = self.keyboard.around(text, self.connection.session.mode == "ansi")
         self.write(text if self.newline == "\n" else text.replace("\n", self.newline))
 
     def write(self, text: str) -> None:
