@@ -23,7 +23,7 @@ from twisted.internet.interfaces import IReactorTime
 from mudwiz.errors import BadCommand
 from mudwiz.ratelimit import Buckets, FailureLimit
 from mudwiz.store import Account, Store
-from mudwiz.usertext import skeleton
+from mudwiz.usertext import look_alike_spellings, skeleton
 
 Work = Callable[..., "defer.Deferred[Any]"]  # work(fn, *args): fn(*args) somewhere, its result as a Deferred
 
@@ -116,6 +116,9 @@ class Accounts:
         such a name, nor register it, or they could pose as its owner while the owner is away. A name being
         registered counts (``find_or_refuse``): its registrant may have dropped while it is being made."""
         found = self.store.look_alike(name)
+        if found is None and not name.isascii():  # the stored looks know ASCII look-alikes only: kana by spelling
+            found = next((account.name for spelling in look_alike_spellings(name)
+                          if (account := self.store.account(spelling)) is not None), None)
         if found is None and self.registering:  # rare, and a handful at most
             key, look = name.lower(), skeleton(name)
             found = next((spelled for made, spelled in self.registering.items()

@@ -42,6 +42,8 @@ def main(argv: list[str] | None = None) -> int:
                       "127.0.0.1:4513)")
     door.add_argument("--secret", help="this BBS's secret in the server's MUDWIZ_RLOGIN_BBS (default "
                       "$MUDWIZ_DOOR_SECRET; none when the server trusts the door's address)")
+    door.add_argument("--charset", help="sjis or euc-jp: a Japanese BBS's callers' terminals (default "
+                      "$MUDWIZ_DOOR_CHARSET; none: CP437 for ANSI callers)")
     client = sub.add_parser("client", help="the full-screen terminal client")
     client.add_argument("address", nargs="?", default="localhost:4000", help="HOST[:PORT] (default localhost:4000)")
     args = parser.parse_args(argv)
@@ -62,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "door":
         from mudwiz.door import run
 
-        return run(args.drop_file, args.server, args.secret)
+        return run(args.drop_file, args.server, args.secret, args.charset)
     from mudwiz.client.app import run_client
 
     return run_client(args.address)

@@ -35,7 +35,7 @@ from mudwiz.pager import PagedOutbox, page_size
 from mudwiz.passwords import Passwords
 from mudwiz.render import jsonl
 from mudwiz.render.ansi import Presenter
-from mudwiz.render.style import WIDTH, Style, fit
+from mudwiz.render.style import WIDTH, Style, ambiguous_cells, fit
 from mudwiz.replies import Outbox as Outbox
 from mudwiz.replies import Replies
 from mudwiz.session import Session
@@ -74,7 +74,8 @@ class ConnectionSession(Session):
             style = self.style()
             if self.presenter.style != style:  # the mode, window or charset changed: drawn so from now on
                 self.presenter.style = style
-            connection.replies.send_lines(fit(self.presenter.lines(message, event), style.width))
+            with ambiguous_cells(style.ambiguous):  # measured as the user's terminal draws (render/style.py)
+                connection.replies.send_lines(fit(self.presenter.lines(message, event), style.width))
 
     def page(self) -> int | None:
         """Lines a page of a long reply shows (mudwiz/pager.py); None: no pager (off, or JSON)."""
@@ -89,8 +90,8 @@ class ConnectionSession(Session):
             self.connection.replies.send_line(line)
 
     def style(self) -> Style:
-        style = Style.for_mode(self.mode, self.width)
-        return replace(style, unicode=False) if self.charset == "ascii" else style  # CP437 has the rules' lines
+        style = Style.for_mode(self.mode, self.width, self.ambiguous_width())
+        return replace(style, unicode=False) if self.charset == "ascii" else style  # CP437, Shift_JIS have lines
 
     def adopt(self, mode: str | None, charset: str | None) -> None:
         """What the client's terminal says it is (telnet TTYPE/MTTS, CHARSET): taken unless the user chose a
@@ -283,7 +284,7 @@ class Connection:
                 self.outbox.wait(reply)
         elif reply is not _NO_REPLY:
             self.replies.reply_ok(reply, request_id)
-            if not self.logged_in and self.asking is None and text.lower().startswith(("/help", "/mode")):
+            if not self.logged_in and self.asking is None and text.lower().startswith(("/help", "/mode", "/charset")):
                 self.replies.prompt()  # still to be answered: the prompt had scrolled away under the help
 
     def reply_failed(self, failure: Failure, text: str, request_id: Any) -> None:

@@ -29,7 +29,7 @@ import termios
 import time
 import tty
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import NoReturn
 
@@ -58,14 +58,30 @@ class Caller:
     rows: int
     seconds_left: float  # in door seconds (see ``MUDWIZ_DOOR_MINUTE``)
     node: int
+    charset: str = ""  # ``sjis`` or ``euc-jp`` for a Japanese BBS (``--charset``); "": the drop file's emulation
 
     @property
     def terminal(self) -> str:
-        """The rlogin terminal type: ``ansi-bbs`` is ANSI in CP437 (net/terminal.py), ``dumb`` plain ASCII."""
+        """The rlogin terminal type: ``ansi-bbs`` is ANSI in CP437 (net/terminal.py), ``dumb`` plain ASCII, and on a
+        Japanese BBS ``ansi-sjis`` or ``ansi-eucjp``: ANSI in Shift_JIS or EUC-JP (plain ASCII has no kana)."""
+        if self.ansi and self.charset:
+            return f"ansi-{self.charset.replace('-', '')}"
         return "ansi-bbs" if self.ansi else "dumb"
 
 
-def read_drop_file(path: Path, minute: float = 60.0) -> Caller:
+DOOR_CHARSETS = {"sjis": "sjis", "shift_jis": "sjis", "cp932": "sjis", "euc-jp": "eucjp", "eucjp": "eucjp"}
+
+
+def door_charset(name: str | None) -> str:
+    """``--charset`` (or ``$MUDWIZ_DOOR_CHARSET``) as the door's terminal type names it: ``sjis``, ``eucjp``, or ""
+    (none given: the drop file's emulation decides). ``DoorError`` for a charset the door does not know."""
+    name = (name if name is not None else os.environ.get("MUDWIZ_DOOR_CHARSET", "")).strip().lower()
+    if name and name not in DOOR_CHARSETS:
+        raise DoorError(f"--charset is sjis or euc-jp, not {name!r}")
+    return DOOR_CHARSETS.get(name, "")
+
+
+def read_drop_file(path: Path, minute: float = 60.0, codec: str = "cp437") -> Caller:
     """The caller of a DOOR32.SYS or DOOR.SYS (by the file's name, else by its first line: DOOR.SYS starts
     with ``COMn:``); ``DoorError`` naming the line at fault for a file that is not one."""
     try:
@@ -77,7 +93,7 @@ def read_drop_file(path: Path, minute: float = 60.0) -> Caller:
         raise DoorError(f"{path} is no drop file: longer than {MAX_DROP_FILE} bytes")
     # control characters out: a NUL in the handle shifted the rlogin handshake's fields (the terminal type was
     # then typed into the lobby's chat)
-    lines = [_CONTROL.sub("", line).strip() for line in bbs_text(data).splitlines()]
+    lines = [_CONTROL.sub("", line).strip() for line in bbs_text(data, codec).splitlines()]
     name = path.name.lower()
     if name == "door32.sys" or (name != "door.sys" and not (lines[:1] and lines[0].upper().startswith("COM"))):
         return door32(lines, path, minute)
@@ -335,12 +351,14 @@ def door_minute() -> float:
     return minute
 
 
-def run(drop_file: str, server: str | None = None, secret: str | None = None) -> int:
+def run(drop_file: str, server: str | None = None, secret: str | None = None, charset: str | None = None) -> int:
     """The door, from the command line: 0 when the caller is done, 1 (and one line) when it cannot run."""
     address = server or os.environ.get("MUDWIZ_DOOR_SERVER") or DEFAULT_SERVER
     try:
         minute = door_minute()
-        caller = read_drop_file(Path(drop_file), minute)
+        japanese = door_charset(charset)  # a Japanese BBS writes the drop file in its charset too
+        codec = {"sjis": "cp932", "eucjp": "euc_jp"}.get(japanese, "cp437")
+        caller = replace(read_drop_file(Path(drop_file), minute, codec), charset=japanese)
         if caller.seconds_left <= 0:
             raise DoorError("no BBS time left for mudwiz")
         sock = connect(address, caller, secret if secret is not None else os.environ.get("MUDWIZ_DOOR_SECRET", ""))

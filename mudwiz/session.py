@@ -60,6 +60,24 @@ class Place(Protocol):
 MODES = ("ansi", "ascii", "json")
 # /mode cp437: the ansi mode in the IBM PC code page, for BBS terminals (SyncTERM, NetRunner) that show no UTF-8
 CHARSET_MODES = {"cp437": ("ansi", "cp437"), "utf8": ("ansi", "utf-8")}
+# Charsets that say the user reads Japanese (telnet CHARSET, /charset, the door's emulation): a hint for the
+# language (``Session.charset_lang``), and ambiguous-width characters two cells wide by default (``ambiguous_width``).
+JAPANESE_CHARSETS = ("shift_jis", "euc-jp")
+# A charset's names (upper-cased, ``-``, ``_`` and spaces left out) -> the session's charset: the IANA names and
+# their aliases, as a telnet client's CHARSET answer or ``/charset`` gives them.
+CHARSET_NAMES = {
+    "UTF8": "utf-8", "CP437": "cp437", "437": "cp437",
+    "SHIFTJIS": "shift_jis", "SJIS": "shift_jis", "CP932": "shift_jis", "WINDOWS31J": "shift_jis",
+    "MSKANJI": "shift_jis", "XSJIS": "shift_jis", "MS932": "shift_jis",
+    "EUCJP": "euc-jp", "XEUCJP": "euc-jp", "UJIS": "euc-jp", "EUCJIS": "euc-jp",
+}
+
+
+def charset_named(name: str) -> str | None:
+    """The session's charset for a charset's name in any of its spellings (``Shift_JIS``, ``sjis``, ``cp932``,
+    ``EUC-JP``, ``eucjp``, ``IBM437``), None for one we do not speak."""
+    key = name.strip().upper().replace("IBM", "CP").replace("-", "").replace("_", "").replace(" ", "")
+    return CHARSET_NAMES.get(key)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -75,12 +93,15 @@ class Session:
         self.name = name
         self.mode = mode
         self.mode_chosen = False  # the user typed /mode: what a terminal says about itself no longer changes it
-        # the client's charset: "utf-8", "cp437" or "ascii" (telnet TTYPE/CHARSET, rlogin, /mode cp437); a framing
-        # encodes output to it and decodes input from it
+        # the client's charset: "utf-8", "cp437", "ascii", "shift_jis" or "euc-jp" (telnet TTYPE/CHARSET, rlogin, the
+        # door, /mode cp437, /charset); a framing encodes output to it and decodes input from it
         self.charset = "utf-8"
         self.lang = texts.default()  # the language this user reads (/lang, an account's, the client's LANG)
         self.lang_chosen = False  # the user typed /lang (or their account keeps one): what a client says is ignored
         self.charset_before: str | None = None  # the charset before /mode cp437 changed it, put back by another /mode
+        # /width ambiguous 1|2: the cells an East Asian ambiguous-width character (box drawing, ○, ×) takes in the
+        # user's terminal; None: as the charset suggests (``ambiguous_width``)
+        self.ambiguous: int | None = None
         self._table: Place | None = None
         # At a table another process of the cluster hosts: (node, table id, seated); that process plays it, and
         # this one forwards the user's table commands there (mudwiz/cluster/). None: at no table elsewhere.
@@ -101,6 +122,19 @@ class Session:
         self.terminal = False
         self.pager: bool | None = None  # /pager on or off; None: on for a terminal
         self.pager_rows: int | None = None  # /pager ROWS: pages for a window this high, whatever it says
+
+    @property
+    def charset_lang(self) -> str | None:
+        """The language the charset suggests: ``ja`` for Shift_JIS or EUC-JP (a Japanese terminal), None for any
+        other. A default for the user's language, never a choice they made."""
+        return "ja" if self.charset in JAPANESE_CHARSETS else None
+
+    def ambiguous_width(self) -> int:
+        """Cells an ambiguous-width character takes on the user's terminal: as ``/width ambiguous`` set it, else 2
+        for a Japanese charset (Tera Term, PuTTY-ja, the Windows console in Japanese draw them so), 1 otherwise."""
+        if self.ambiguous is not None:
+            return self.ambiguous
+        return 2 if self.charset in JAPANESE_CHARSETS else 1
 
     @property
     def table(self) -> Place | None:

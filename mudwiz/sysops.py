@@ -29,7 +29,7 @@ from mudwiz.errors import BadCommand
 from mudwiz.numbers import whole_number
 from mudwiz.session import Session
 from mudwiz.store import Ban, Store, StoreError, iso_time
-from mudwiz.usertext import BBS_NAME_RULE, NAME_RULE, one_line, said
+from mudwiz.usertext import is_bbs_name, is_name, name_form, one_line, said
 
 log = Logger()
 
@@ -79,7 +79,8 @@ def ban_target(text: str) -> tuple[str, str]:
         return "address", address_key(text)
     except ValueError:
         pass
-    if not NAME_RULE.match(text) and not BBS_NAME_RULE.match(text):
+    text = name_form(text)  # a Japanese name as it logs in (``ｶﾅ`` is ``カナ``)
+    if not is_name(text) and not is_bbs_name(text):
         raise BadCommand(f"{one_line(text)[:40]!r} is neither a name nor an IP address")
     return "name", text
 

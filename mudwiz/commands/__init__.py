@@ -38,6 +38,11 @@ __all__ = [
 ]
 
 
+# Commands whose first word names a person: an ASCII alias there stands for its owner's name (``/alias``).
+PERSON_FIRST = frozenset(("tell", "ignore", "unignore", "kick", "ban", "unban", "history", "rating", "adjourned",
+                          "finger", "notify", "unnotify", "message"))
+
+
 def dispatch(lobby: Lobby, session: Session, line: str) -> Reply:
     """Carry out one line typed by a logged-in user: a /command, or chat to the room they are in."""
     line = line.strip()
@@ -52,6 +57,9 @@ def dispatch(lobby: Lobby, session: Session, line: str) -> Reply:
     rest = rest.strip()
     cmd = COMMANDS.get(verb)
     if cmd is not None:
+        if verb in PERSON_FIRST and rest:  # an alias (/alias) is the name it stands for
+            who, space, after = rest.partition(" ")
+            rest = lobby.names.named(who) + space + after
         return cmd.run(lobby, session, rest)
     table = session.table
     if table is not None and verb in table.game_class.VERBS:

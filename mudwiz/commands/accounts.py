@@ -63,3 +63,15 @@ def _unregister(lobby: Lobby, session: Session, arg: str) -> str | None:
                          f"(mudwiz admin revoke {session.name} {roles[0]}); nothing was changed")
     session.ask_password("unregister")
     return f"your password, to delete the account {session.name} for good; it is not shown"
+
+
+@command("alias", "/alias [NAME]",
+         "an ASCII name others may call you by (/tell, /finger, /message ...), for a name in kana or kanji that not "
+         "every terminal can type; for registered names, kept while you are online",
+         scope=Scope.LOBBY, kind=Kind.ACCOUNT, place=4, route=Route.HOME)
+def _alias(lobby: Lobby, session: Session, arg: str) -> str | None:
+    alias = arg.strip()
+    if not alias:
+        mine = [a for a, owner in lobby.names.aliases.items() if owner == session.name]
+        return f"your alias is {mine[0]}" if mine else "you have no alias: /alias NAME sets one"
+    return lobby.names.set_alias(session, alias)

@@ -1,4 +1,4 @@
-"""The lobby's commands: who is here, the tables, talk, /ignore, /mode, /lang, /quit and /bye."""
+"""The lobby's commands: who is here, the tables, talk, /ignore, /mode, /lang, /charset, /width, /quit and /bye."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from mudwiz.errors import BadCommand
 from mudwiz.lobby import WHO_PAGE, Lobby
 from mudwiz.numbers import whole_number
 from mudwiz.pager import DEFAULT_ROWS, MAX_ROWS, MIN_ROWS
-from mudwiz.session import CHARSET_MODES, MODES, Session
+from mudwiz.session import CHARSET_MODES, MODES, Session, charset_named
 from mudwiz.store import StoreError
 from mudwiz.table import table_of
 from mudwiz.texts import Later, languages, later, pick
@@ -131,6 +131,32 @@ def _lang(lobby: Lobby, session: Session, arg: str) -> Later:
         except (KeyError, StoreError):  # unregistered meanwhile, or the store is down: this connection still has it
             pass
     return later("language: {lang}", lang=lang)
+
+
+@command("charset", "/charset utf-8|sjis|euc-jp|cp437",
+         "the characters your terminal reads and types: UTF-8, Shift_JIS (Windows-31J), EUC-JP or the PC code page "
+         "(a telnet client's CHARSET answer picks until you choose)",
+         scope=Scope.PRE_LOGIN, kind=Kind.LOBBY, place=12, route=Route.HOME)
+def _charset(lobby: Lobby, session: Session, arg: str) -> str | None:
+    charset = charset_named(arg) if arg.strip() else None
+    if charset is None:
+        raise BadCommand(f"usage: /charset utf-8|sjis|euc-jp|cp437 (now: {session.charset})")
+    session.charset, session.charset_before = charset, None  # what /mode cp437 would have put back is this now
+    return f"charset {charset}"
+
+
+@command("width", "/width [ambiguous 1|2]",
+         "how many columns your terminal draws box drawing, ○ and × in (East Asian ambiguous width): 2 in most "
+         "Japanese terminals (the default with Shift_JIS and EUC-JP), 1 elsewhere",
+         scope=Scope.LOBBY, kind=Kind.LOBBY, place=13, route=Route.HOME)
+def _width(lobby: Lobby, session: Session, arg: str) -> str | None:
+    words = arg.lower().split()
+    cells = whole_number(words[1]) if len(words) == 2 and words[0] == "ambiguous" else None
+    if words and cells not in (1, 2):
+        raise BadCommand(f"usage: /width ambiguous 1|2 (now: {session.ambiguous_width()})")
+    if cells is not None:
+        session.ambiguous = cells
+    return f"width {getattr(session, 'width', 80)} columns, ambiguous characters {session.ambiguous_width()} wide"
 
 
 @command("quit", "/quit", "disconnect (a running game keeps your seat for a while)",

@@ -24,7 +24,16 @@ from mudwiz.ratelimit import FailureLimit
 from mudwiz.session import Session
 from mudwiz.store import StoreError
 from mudwiz.texts import pick
-from mudwiz.usertext import BBS_NAME_RULE, BOT_NAME_REFUSED, BOT_NAME_RULE, NAME_RULE, skeleton
+from mudwiz.usertext import (
+    BOT_NAME_REFUSED,
+    BOT_NAME_RULE,
+    NAME_CELLS,
+    NAME_RULE,
+    is_bbs_name,
+    is_name,
+    name_form,
+    skeleton,
+)
 
 if TYPE_CHECKING:
     from mudwiz.table import Table
@@ -61,22 +70,25 @@ class Names:
         # in memory only: a journal of tables may save it with the seats it guards.
         self.resume_codes: dict[str, str] = {}
         self.looks: dict[str, str] = {}  # usertext.skeleton of a name online -> that name, lower-cased
+        self.aliases: dict[str, str] = {}  # an ASCII alias (``/alias``), lower-cased -> its owner's name, as spelled
         self._failures = login_failures(clock)  # wrong resume codes, when there are no accounts to count them
 
     # ------------------------------------------------------------ arriving
 
     def check_name(self, name: str, bbs: str | None = None, registered: bool = False) -> str:
         """``name`` if it may log in now. ``bbs`` is the tag of the trusted BBS link it came by: only then is it
-        ``handle@bbs`` (usertext.BBS_NAME_RULE), and only with that tag; typed at the prompt, ``@`` is refused."""
-        name = name.strip()
+        ``handle@bbs`` (usertext.is_bbs_name), and only with that tag; typed at the prompt, ``@`` is refused."""
+        name = name_form(name)  # ``ｶﾅ`` is ``カナ``, ``Ｃａｒｏｌ`` is ``Carol``: one name, however typed
         if bbs is not None:
-            if not BBS_NAME_RULE.match(name) or name.rpartition("@")[2] != bbs:
+            if not is_bbs_name(name) or name.rpartition("@")[2] != bbs:
                 raise BadCommand(f"a BBS caller's name is HANDLE@{bbs}: 2 to 16 of A-Z a-z 0-9 _ - before the @")
-        elif not NAME_RULE.match(name):
-            why = "; accented and non-Latin letters cannot be typed on every terminal" if not name.isascii() else ""
-            raise BadCommand(f"a name is 2 to 16 of the letters A-Z and a-z, digits, _ or - (no spaces){why}")
+        elif not is_name(name):
+            # one row of 80: a kana or kanji counts two of the 16 (``usertext.is_name``)
+            raise BadCommand(f"a name is 2 to {NAME_CELLS} of the letters A-Z a-z 0-9 _ -, kana or kanji (two each)")
         if name.lower() in self.people.users or self.directory.online(name):
             raise BadCommand(f"{name} is already connected; choose another name")
+        if name.lower() in self.aliases:
+            raise BadCommand(f"{name} is {self.aliases[name.lower()]}'s alias; choose another name")
         if self.tables.seated_bot(name):
             raise BadCommand(f"{name} is a computer player at a table; choose another name")
         # an account (``registered``: proven), or a guest's name held for them, so named before the rule keeps it
@@ -88,7 +100,7 @@ class Names:
         """The user online here as ``name`` (any case) whose name its proof, a password or a resume code, moves to
         another connection (docs/protocol.md, Taking a connection over); None when nobody is, or when a trusted
         BBS's caller is: only their BBS vouches for them."""
-        online = self.people.users.get(name.strip().lower())
+        online = self.people.users.get(name_form(name).lower())
         return online if online is not None and online.bbs is None else None
 
     def free_bot_name(self, table: Table) -> str:
@@ -148,9 +160,48 @@ class Names:
             session.lang, session.lang_chosen = lang, True
 
     def forget_look(self, name: str) -> None:
-        """``name`` went offline: a new guest may look like it now."""
+        """``name`` went offline: a new guest may look like it now, or take its alias."""
         if self.looks.get(look := skeleton(name)) == name.lower():
             del self.looks[look]
+        self.forget_alias(name)
+
+    # ------------------------------------------------------------ aliases
+
+    def set_alias(self, session: Session, alias: str) -> str:
+        """``alias`` (ASCII, by the name rule) as another name ``session`` is found by (``/tell``, ``/finger``,
+        ``/message`` ...): a registered user's only, whose name others may not be able to type (kana, kanji). Not
+        a name anyone goes by or holds, an account's, another's alias, nor like one of them (the look-alike rule).
+        Kept while they are online."""
+        if not session.registered:
+            raise BadCommand("an alias is for registered names: /register first")
+        if not NAME_RULE.match(alias) or BOT_NAME_RULE.match(alias):
+            raise BadCommand("an alias is 2 to 16 of A-Z a-z, digits, _ or -, not bot and digits")
+        key, mine = alias.lower(), session.name.lower()
+        owner = self.aliases.get(key)
+        if owner is not None and owner.lower() != mine or key != mine and (self.holds_name(key)
+                                                                           or self.registered(alias)):
+            raise BadCommand(f"{alias} is someone's name or alias already; choose another")
+        look = skeleton(alias)
+        alike = [a for a, o in self.aliases.items() if skeleton(a) == look and o.lower() != mine]
+        online = self.looks.get(look)
+        if online is not None and online != mine and online in self.people.users:
+            alike.append(self.people.users[online].name)
+        account = self.accounts.look_alike(alias) if self.accounts is not None else None
+        if account is not None and account.lower() != mine:
+            alike.append(account)
+        if alike:
+            raise BadCommand(f"{alias} looks too like {alike[0]}; choose another")
+        self.forget_alias(session.name)
+        self.aliases[key] = session.name
+        return f"others may call you {alias}: /tell {alias}, /finger {alias} find you"
+
+    def forget_alias(self, name: str) -> None:
+        for alias in [a for a, owner in self.aliases.items() if owner.lower() == name.lower()]:
+            del self.aliases[alias]
+
+    def named(self, name: str) -> str:
+        """The name ``name`` stands for: an alias's owner, else itself."""
+        return self.aliases.get(name.lower(), name) if name.isascii() else name_form(name)
 
     def refuse_look_alike(self, spelled: str, look: str) -> None:
         """A new guest may not pose as someone: refused when ``spelled`` looks too like (``look``, its

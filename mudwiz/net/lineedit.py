@@ -1,19 +1,19 @@
-"""Line editing for a terminal with no line discipline of its own, sans-I/O: what a tty driver would have done,
-done here, once for every framing that gets raw keys.
+"""Line editing for a terminal with no line discipline of its own, sans-I/O: what a tty driver would have done, done
+here, once for every framing that gets raw keys.
 
 An SSH client with a PTY (net/ssh.py) and an rlogin client, a BBS gateway or the door (net/rlogin.py) put the
-terminal in raw mode and send each key as it is pressed: no local echo, no backspace, no line until the server
-makes one. So the server does it, as a BBS does. ``Keyboard`` decodes the keys in the caller's charset (UTF-8 or
-CP437, so a rub-out takes back one character whatever its bytes) and ``LineEditor`` edits the text: it echoes
-what is typed (nothing while a password is typed); Backspace or Delete rubs out a character (with the combining
-marks on it, and both cells of a wide one: a rub-out is echoed for each cell the screen shows), Ctrl-U the line,
-Ctrl-W the last word; Ctrl-C drops the line (``^C``); Enter is CR, LF, CR LF or CR NUL (one line, not two);
-Up and Down recall the lines typed before (``HISTORY`` of them, never a password) and come back to the one being
-typed; other escape sequences (arrow and function keys, a bracketed paste's marks: ``ESC [ ... final``, ``ESC O x``,
-``ESC x``) are swallowed, other control characters ignored, a tab is a space; a line stops growing at ``limit``
-characters, with a bell for each key past it. A finished line comes back with the input after it, to be fed once
-the line has been acted on, so the line's output comes before the echo of what follows. ``Keyboard.around``
-keeps a half-typed line below output that interrupts it.
+terminal in raw mode and send each key as it is pressed: no local echo, no backspace, no line until the server makes
+one. So the server does it, as a BBS does. ``Keyboard`` decodes the keys in the caller's charset (UTF-8, CP437,
+Shift_JIS or EUC-JP, so a rub-out takes back one character whatever its bytes) and ``LineEditor`` edits the text: it
+echoes what is typed (nothing while a password is typed); Backspace or Delete rubs out a character (with the
+combining marks on it, and both cells of a wide one: a rub-out is echoed for each cell the screen shows), Ctrl-U the
+line, Ctrl-W the last word; Ctrl-C drops the line (``^C``); Enter is CR, LF, CR LF or CR NUL (one line, not two); Up
+and Down recall the lines typed before (``HISTORY`` of them, never a password) and come back to the one being typed;
+other escape sequences (arrow and function keys, a bracketed paste's marks: ``ESC [ ... final``, ``ESC O x``, ``ESC
+x``) are swallowed, other control characters ignored, a tab is a space; a line stops growing at ``limit``
+characters, with a bell for each key past it. A finished line comes back with the input after it, to be fed once the
+line has been acted on, so the line's output comes before the echo of what follows. ``Keyboard.around`` keeps a
+half-typed line below output that interrupts it.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from mudwiz.connection import MAX_LINE
+from mudwiz.net import terminal
 from mudwiz.render.style import cell_width, char_width
 
 BACKSPACE, DELETE, CTRL_C, CTRL_U, CTRL_W, ESC, TAB, BELL = "\b", "\x7f", "\x03", "\x15", "\x17", "\x1b", "\t", "\a"
@@ -187,11 +188,11 @@ class Keyboard:
                 text = edited.rest
 
     def decode(self, data: bytes, charset: str) -> str:
-        """Key bytes as text: CP437 from a CP437 terminal, else UTF-8 (invalid bytes replaced), as
-        ``terminal.decode`` reads a line."""
+        """Key bytes as text in the terminal's charset (``terminal.codec``: a Shift_JIS character's two bytes
+        may come in two reads), invalid bytes replaced, as ``terminal.decode`` reads a line."""
         if self.decoder is None or charset != self.charset:
-            codec = "cp437" if charset == "cp437" else "utf-8"
-            self.decoder, self.charset = codecs.getincrementaldecoder(codec)(errors="replace"), charset
+            self.decoder = codecs.getincrementaldecoder(terminal.codec(charset))(errors="replace")
+            self.charset = charset
         return self.decoder.decode(data)
 
     def around(self, text: str, ansi: bool) -> str:

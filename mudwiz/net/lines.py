@@ -29,6 +29,7 @@ from mudwiz.net.budget import Share
 from mudwiz.net.lineedit import Edited, Keyboard
 from mudwiz.net.listener import LineFactory
 from mudwiz.net.tcp import tune
+from mudwiz.render.style import ambiguous_cells
 
 log = Logger()
 
@@ -176,6 +177,10 @@ class LineProtocol(LineReceiver, TimeoutMixin):
         self._edited(self.keyboard.feed(data, lambda: self.connection.session.charset))
 
     def _edited(self, lines: Iterator[Edited]) -> None:
+        with ambiguous_cells(self.connection.session.ambiguous_width()):  # a rub-out per cell the terminal drew
+            self._edit(lines)
+
+    def _edit(self, lines: Iterator[Edited]) -> None:
         for edited in lines:
             if self.dropped or getattr(self.transport, "disconnecting", False):
                 return
@@ -318,7 +323,8 @@ class LineProtocol(LineReceiver, TimeoutMixin):
     def emit(self, text: str) -> None:
         """A piece of output to the wire; around a half-typed line when keys are edited here (``Keyboard.around``)."""
         if self.keyboard is not None and self.connection.session.mode != "json":
-            text = self.keyboard.around(text, self.connection.session.mode == "ansi")
+            with ambiguous_cells(self.connection.session.ambiguous_width()):  # blanked cell for cell
+                text = self.keyboard.around(text, self.connection.session.mode == "ansi")
         self.write(text if self.newline == "\n" else text.replace("\n", self.newline))
 
     def write(self, text: str) -> None:
@@ -328,7 +334,8 @@ class LineProtocol(LineReceiver, TimeoutMixin):
             self.flush()
         if self.dropped or self.transport is None:
             return
-        data = terminal.encode(text, self.connection.session.charset)
+        session = self.connection.session
+        data = terminal.encode(text, session.charset, session.ambiguous_width())
         if self.unread(len(data)):
             self.outflow.write(self.transport, data)
 

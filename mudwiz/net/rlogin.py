@@ -132,8 +132,10 @@ def read_handshake(data: bytes) -> tuple[Handshake, bytes] | None:
             raise ValueError(f"rlogin handshake longer than {MAX_HANDSHAKE} bytes")
         return None
     _, client, server, term, rest = fields
-    text = [bbs_text(f) for f in (client, server, term)]
-    return Handshake(text[0], text[1], text[2].partition("/")[0]), rest
+    kind = bbs_text(term).partition("/")[0]
+    said = choice(kind).charset or ""  # a Japanese BBS's gateway (``ansi-sjis``) sends the handle in its charset
+    codec = terminal.codec(said) if said in terminal.JAPANESE else "cp437"
+    return Handshake(bbs_text(client, codec), bbs_text(server, codec), kind), rest
 
 
 def take_windows(data: bytes) -> tuple[bytes, list[tuple[int, int]], bytes]:

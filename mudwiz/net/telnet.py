@@ -11,7 +11,7 @@ BINARY both ways (RFC 856: 8-bit bytes pass untouched, so UTF-8 typed into the s
 whole), EOR (RFC 885, ``IAC EOR`` after each burst of output, where the user is to type; ``IAC GA`` instead to a
 client that refused EOR and has not agreed to SGA), NAWS (RFC 1073: drawn to the window's width), TTYPE
 (RFC 1091 with MTTS: colour or plain, UTF-8 or ASCII chosen by itself unless the user chose ``/mode``), CHARSET
-(RFC 2066: UTF-8 or CP437), MSSP (the server's status for MUD crawlers), GMCP (every protocol message
+(RFC 2066: UTF-8, Shift_JIS, EUC-JP or CP437), MSSP (the server's status for MUD crawlers), GMCP (every protocol message
 as ``Game.<Type>`` JSON, for Mudlet and its kind) and MCCP2 (all output deflated, mccp.py). Subnegotiations and
 option answers we send count towards the unread backlog like text, and a connection gets at most ``MAX_ANSWERS``
 option answers. SGA is agreed when a client asks for it, and offered with ECHO only to a terminal, for character
@@ -81,6 +81,8 @@ class TelnetLines(LineProtocol, TelnetProtocol):
     hiding = False  # a password is being typed (``secret``): echo off once telnet is seen, if it is seen then
     line_ended = False  # a line came since the last output: the client's echo of its end may have left no CR
     pairs_split_cr = False  # ``_Telnet`` pairs a CR with its LF or NUL (conch hands on a CR NUL as a CR)
+    charset_agreed = False  # CHARSET settled the charset: the terminal type's guess no longer changes it
+    charset_answered = False  # the client answered our CHARSET REQUEST (accepted or rejected)
 
     def socket(self) -> Any:
         return getattr(self.transport, "transport", None)  # conch's TelnetTransport wraps the TCP one
@@ -118,11 +120,14 @@ class TelnetLines(LineProtocol, TelnetProtocol):
         super().connectionLost(reason)
 
     def terminal_known(self) -> bool:
-        """Both the window size and the terminal type are in, or refused."""
+        """The window size and the terminal type are in, or refused; and the charset, once the client agreed to
+        CHARSET (a Japanese terminal's first line, its name, is read in the charset it then accepts)."""
         telnet: Any = self.transport
         naws, ttype = telnet.getOptionState(NAWS).him, telnet.getOptionState(TTYPE).him
+        charset = telnet.getOptionState(CHARSET).us
         return (self.naws_seen or naws.state == "no" and not naws.negotiating) and (
-            self.ttypes.done or ttype.state == "no" and not ttype.negotiating)
+            self.ttypes.done or ttype.state == "no" and not ttype.negotiating) and (
+            self.charset_answered or charset.state != "yes")
 
     def maybe_settled(self, result: Any = None) -> Any:
         if self.settling is not None and self.transport is not None and self.terminal_known():
@@ -218,7 +223,7 @@ class TelnetLines(LineProtocol, TelnetProtocol):
             self.subnegotiate(TTYPE, SEND)
         if self.ttypes.done:
             choice = self.ttypes.choice()
-            self.connection.session.adopt(choice.mode, choice.charset)
+            self.connection.session.adopt(choice.mode, None if self.charset_agreed else choice.charset)
             self.connection.session.terminal = self.ttypes.terminal  # the pager's default (mudwiz/pager.py)
             self.chars.consider()
             self.maybe_settled()
@@ -230,8 +235,16 @@ class TelnetLines(LineProtocol, TelnetProtocol):
             self.connection.session.lang = lang
 
     def charset(self, data: list[bytes]) -> None:
-        if data and data[0] == ACCEPTED and self.agreed(CHARSET, local=True):
-            self.connection.session.adopt(None, terminal.accepted_charset(b"".join(data[1:])))
+        """The client's answer to our REQUEST: the charset it ACCEPTED, read and written from now on (Shift_JIS or
+        EUC-JP also say the user reads Japanese: ``Session.charset_lang``)."""
+        if not self.agreed(CHARSET, local=True):
+            return
+        self.charset_answered = True
+        if data and data[0] == ACCEPTED:
+            charset = terminal.accepted_charset(b"".join(data[1:]))
+            self.charset_agreed = self.charset_agreed or charset is not None
+            self.connection.session.adopt(None, charset)
+        self.maybe_settled()
 
     def gmcp(self, data: list[bytes]) -> None:
         """A client's GMCP message: ``Core.Ping`` is answered; ``Core.Hello`` and ``Core.Supports.*`` are taken

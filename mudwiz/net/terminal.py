@@ -9,13 +9,15 @@ sends can raise here: a payload that makes no sense is ignored.
 
 from __future__ import annotations
 
+import codecs
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from mudwiz.render import jsonl
-from mudwiz.render.style import to_ascii
+from mudwiz.render.style import ambiguous_cells, char_width, to_ascii
+from mudwiz.session import JAPANESE_CHARSETS, charset_named
 
 DEFAULT_WIDTH = 80  # the design's width, and what a client that sends no window size gets
 MIN_WIDTH = 40  # narrower windows are drawn for 40 columns: below that nothing useful fits
@@ -31,6 +33,10 @@ COLOUR_TERMINALS = ("xterm", "ansi", "vt1", "vt2", "linux", "screen", "tmux", "r
                     "putty", "alacritty", "kitty", "cygwin", "mudlet", "tintin", "mushclient", "zmud", "cmud",
                     "blowtorch", "mudrammer", "beip", "potato", "kildclient", "atlantis", "syncterm")
 PLAIN_TERMINALS = ("dumb", "unknown", "network", "tty33", "glasstty")
+# Words in a terminal type that name a Japanese charset (the door's ``ansi-sjis`` and ``ansi-eucjp``, kterm's
+# ``kterm-euc``), each to its charset: looked for before CP437's names.
+JAPANESE_TERMINALS = ((("sjis", "shift_jis", "shiftjis", "cp932"), "shift_jis"),
+                      (("eucjp", "euc-jp", "kterm"), "euc-jp"))
 CP437_TERMINALS = ("syncterm", "ansi-bbs", "pcansi", "netrunner", "qodem", "ansi.sys")
 # Unix terminal emulators (lower-cased prefixes), run in UTF-8 locales: where a type that names no charset is
 # otherwise taken for a BBS's (rlogin), these are UTF-8.
@@ -117,6 +123,9 @@ class TerminalTypes:
             return Choice("ansi" if self.mtts & MTTS_ANSI else "ascii",
                           "utf-8" if self.mtts & MTTS_UTF8 else "ascii")
         lowered = [n.lower() for n in self.names if not n.upper().startswith("MTTS")]
+        for names, charset in JAPANESE_TERMINALS:
+            if any(word in n for n in lowered for word in names):
+                return Choice("ansi", charset)
         if any(n.startswith(CP437_TERMINALS) for n in lowered):
             return Choice("ansi", "cp437")
         if any("utf-8" in n or "utf8" in n for n in lowered):
@@ -128,11 +137,44 @@ class TerminalTypes:
         return Choice()
 
 
-def encode(text: str, charset: str) -> bytes:
-    """Text in the client's charset: UTF-8; CP437 (box drawing and accented letters as the code page has them,
-    anything else folded to ASCII as the plain mode folds it); or ASCII. Nothing outside the charset is sent."""
+# The session's charset names (``Session.charset``) and the codec each is read and written in. Shift_JIS is read
+# and written as Windows-31J (cp932): what Japanese terminals (Tera Term, PuTTY-ja, the Windows console) send,
+# Shift_JIS with NEC and IBM extensions (circled digits, roman numerals); ASCII terminals type UTF-8 if anything.
+CODECS = {"utf-8": "utf-8", "ascii": "utf-8", "cp437": "cp437", "shift_jis": "cp932", "euc-jp": "euc_jp"}
+JAPANESE = frozenset(JAPANESE_CHARSETS)  # a charset that says the user reads Japanese (``Session.charset_lang``)
+WIDE_MARK = "\u3013"  # GETA MARK, in both Japanese charsets: the mark for a wide character they lack (2 cells)
+
+
+def _marks(cells: int) -> Callable[[UnicodeError], tuple[str, int]]:
+    def mark(error: UnicodeError) -> tuple[str, int]:
+        """Each character a Japanese charset lacks as a visible mark as wide as it was measured (``cells``: an
+        ambiguous one's width), so a row stays as wide as it was drawn: ``〓`` for a two-cell one, its ASCII
+        look-alike (``?`` if none is one cell) for a one-cell one. Never a raw byte, never a character dropped
+        unseen."""
+        assert isinstance(error, UnicodeEncodeError)
+        marks = []
+        with ambiguous_cells(cells):
+            for ch in error.object[error.start:error.end]:
+                width, folded = char_width(ch), to_ascii(ch)
+                marks.append(WIDE_MARK if width == 2 else folded if len(folded) == width else "?" * width)
+        return "".join(marks), error.end
+    return mark
+
+
+MARKS = {1: "mudwiz-mark", 2: "mudwiz-mark-wide"}  # the codec error handlers, by an ambiguous character's cells
+for _cells, _name in MARKS.items():
+    codecs.register_error(_name, _marks(_cells))
+
+
+def encode(text: str, charset: str, ambiguous: int = 1) -> bytes:
+    """Text in the client's charset: UTF-8; Shift_JIS or EUC-JP (anything they lack as a mark of its width,
+    ``ambiguous`` the cells of an ambiguous-width one: ``_marks``); CP437 (box drawing and accented letters as the
+    code page has them, anything else folded to ASCII as the plain mode folds it); or ASCII. Nothing outside the
+    charset is sent."""
     if charset == "utf-8":
         return text.encode("utf-8", errors="replace")
+    if charset in JAPANESE:
+        return text.encode(CODECS[charset], errors=MARKS[2 if ambiguous == 2 else 1])
     if charset == "cp437":
         try:
             return text.encode("cp437")
@@ -148,28 +190,29 @@ def _cp437(ch: str) -> bytes:
         return to_ascii(ch).encode("ascii", errors="replace")
 
 
+def codec(charset: str) -> str:
+    """The codec a client's typing is read in: its charset's, UTF-8 for an ASCII one."""
+    return CODECS.get(charset, "utf-8")
+
+
 def decode(data: bytes, charset: str) -> str:
-    """A line the client typed: CP437 from a CP437 terminal, else UTF-8 (invalid bytes replaced)."""
-    return data.decode("cp437") if charset == "cp437" else data.decode("utf-8", errors="replace")
+    """A line the client typed, in its charset (``codec``), bytes that are no character in it replaced (U+FFFD,
+    sent back to a Japanese terminal as ``?``)."""
+    return data.decode(codec(charset), errors="replace")
 
 
-CHARSETS = ("UTF-8", "CP437")  # offered in this order (RFC 2066 REQUEST): a client takes the first it can
-
-
+# Offered in this order (RFC 2066 REQUEST): a client takes the first it can. Shift_JIS and EUC-JP before CP437: a
+# Japanese terminal (Tera Term) knows CP437 too, a BBS terminal (SyncTERM) neither Japanese one.
+CHARSETS = ("UTF-8", "Shift_JIS", "EUC-JP", "CP437")
 def charset_request() -> bytes:
-    """The payload of ``IAC SB CHARSET REQUEST ;UTF-8;CP437 IAC SE``, after the REQUEST byte."""
+    """The payload of ``IAC SB CHARSET REQUEST ;UTF-8;Shift_JIS;EUC-JP;CP437 IAC SE``, after the REQUEST byte."""
     return (";" + ";".join(CHARSETS)).encode("ascii")
 
 
 def accepted_charset(payload: bytes) -> str | None:
-    """``utf-8`` or ``cp437`` for a client's ``ACCEPTED name`` (the name without the ACCEPTED byte); None for a
+    """The session's charset for a client's ``ACCEPTED name`` (the name without the ACCEPTED byte); None for a
     name we did not offer."""
-    name = payload.decode("ascii", errors="replace").strip().upper().replace("IBM", "CP")
-    if name in ("UTF-8", "UTF8"):
-        return "utf-8"
-    if name in ("CP437", "CP-437", "437"):
-        return "cp437"
-    return None
+    return charset_named(payload.decode("ascii", errors="replace"))
 
 
 MSSP_VAR, MSSP_VAL = b"\x01", b"\x02"

@@ -179,7 +179,7 @@ class Presenter(PeopleLines, SeasonLines):
         rows = [s.rule(f"Bans ({len(m['bans'])})")]
         for b in m["bans"]:
             until = f"until {b['until'].replace('T', ' ').replace('Z', ' UTC')}" if b["until"] else "until lifted"
-            rows.append(f"  {b['kind']:<8} {s.text(b['target']):<40} {until}, by {s.text(b['by'])}")
+            rows.append(f"  {b['kind']:<8} {pad(s.text(b['target']), 40)} {until}, by {s.text(b['by'])}")
         return rows if m["bans"] else [*rows, "  Nobody is banned."]
 
     def _reveal_end(self, m: dict[str, Any]) -> list[str]:

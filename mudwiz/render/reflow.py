@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from mudwiz.render.style import wrap_words
+from mudwiz.render.style import cell_width, wrap_words
 
 # ``Cards:``, ``Your turn:``, ``Told to draw:``, ``HALITO-c (8, 20):``
 LABEL = re.compile(r"[A-Z][\w'-]*(?: [\w'-]+){0,2}(?: \([^)]*\))?:(?: |$)")
@@ -29,7 +29,8 @@ def paragraphs(lines: list[str]) -> list[tuple[str, int, int]]:
             found[-1] = (f"{last} {body}", at, hang)
             continue
         row = TABLE_ROW.search(body)
-        hang = indent + 2 if body.startswith("- ") else indent + row.end() if row else indent
+        # a table row's text column, in cells: a Japanese name column is twice as wide as its characters
+        hang = indent + 2 if body.startswith("- ") else indent + cell_width(body[:row.end()]) if row else indent
         found.append((body, indent, hang))
     return found
 

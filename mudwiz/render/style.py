@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 from mudwiz.usertext import clean
@@ -33,14 +35,37 @@ def strip_ansi(text: str) -> str:
 _ZERO_WIDTH = frozenset("\u200b\u200c\u200d\u200e\u200f\u2060\ufeff")
 
 
+# How many cells East Asian "ambiguous" characters (box drawing, ○, ×, Greek, Cyrillic, many Latin-1 signs) take
+# in the terminal being drawn for: 1 in Western terminals, 2 in Japanese ones (``ambiguous_cells``). Set around
+# what is drawn for one user (``ConnectionSession.deliver``, the line editor's echo), so every measure below
+# (padding, truncating, wrapping, ``fit``) counts as that user's terminal draws.
+_AMBIGUOUS: ContextVar[int] = ContextVar("mudwiz_ambiguous_cells", default=1)
+
+
+@contextmanager
+def ambiguous_cells(cells: int) -> Iterator[None]:
+    """Measure ambiguous-width characters as ``cells`` (1 or 2) wide inside the block."""
+    token = _AMBIGUOUS.set(cells)
+    try:
+        yield
+    finally:
+        _AMBIGUOUS.reset(token)
+
+
 def char_width(ch: str) -> int:
     """Terminal cells one character takes: 2 for East-Asian wide and fullwidth ones (CJK, kana, fullwidth
-    forms), 0 for combining marks and zero-width format characters, else 1."""
-    if ch < "\u0300":  # Latin-1 and Latin Extended: one cell, and the lookups below are the slow part
+    forms), and for ambiguous ones where the terminal draws them so (``ambiguous_cells``); 0 for combining marks
+    and zero-width format characters; else 1."""
+    if ch < "\u00a1":  # ASCII and Latin-1's controls: one cell, and the lookups below are the slow part
         return 1
-    if unicodedata.east_asian_width(ch) in ("W", "F"):
+    if ch < "\u0300" and _AMBIGUOUS.get() == 1:  # the rest of Latin-1 and Latin Extended: one cell, unless wide
+        return 1
+    east = unicodedata.east_asian_width(ch)
+    if east in ("W", "F"):
         return 2
-    return 0 if ch in _ZERO_WIDTH or unicodedata.category(ch) in ("Mn", "Me") else 1
+    if ch in _ZERO_WIDTH or unicodedata.category(ch) in ("Mn", "Me"):
+        return 0
+    return 2 if east == "A" and _AMBIGUOUS.get() == 2 else 1
 
 
 def cell_width(text: str) -> int:
@@ -102,10 +127,13 @@ class Style:
     colour: bool = True
     unicode: bool = True
     width: int = WIDTH  # terminal cells a line may take: 80 by design, a telnet client's window (NAWS) else
+    ambiguous: int = 1  # cells an ambiguous-width character takes in the user's terminal (``ambiguous_cells``)
 
     @classmethod
-    def for_mode(cls, mode: str, width: int = WIDTH) -> Style:
-        return cls(colour=False, unicode=False, width=width) if mode == "ascii" else cls(width=width)
+    def for_mode(cls, mode: str, width: int = WIDTH, ambiguous: int = 1) -> Style:
+        if mode == "ascii":
+            return cls(colour=False, unicode=False, width=width, ambiguous=ambiguous)
+        return cls(width=width, ambiguous=ambiguous)
 
     def paint(self, text: str, *names: str) -> str:
         if not self.colour or not names:
@@ -138,7 +166,7 @@ class Style:
         width = self.width if width is None else width
         bar = "-" if not self.unicode else "\u2500"
         head = f"{bar * 2} {title} " if title else ""
-        return self.paint(head + bar * max(0, width - cell_width(head)), "grey")
+        return self.paint(head + bar * max(0, (width - cell_width(head)) // char_width(bar)), "grey")
 
 
 def wrap_cards(cards: list[str], width: int = WIDTH, indent: int = 0) -> list[str]:

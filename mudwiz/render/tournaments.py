@@ -7,7 +7,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
-from mudwiz.render.style import Style
+from mudwiz.render.style import Style, pad
 
 
 def _at(seconds: float) -> str:
@@ -23,8 +23,8 @@ def tournament(m: dict[str, Any], s: Style) -> list[str]:
     if m["standings"] and m["status"] != "open":
         rows.append("  #   player             points  Buchholz  firsts  score")
         for i, r in enumerate(m["standings"], 1):
-            rows.append(f"  {i:<3} {s.text(r['name']):<18} {r['points']:>6g}  {r['buchholz']:>8g}  {r['firsts']:>6}"
-                        f"  {r['score']:>5}")
+            rows.append(f"  {i:<3} {pad(s.text(r['name']), 18)} {r['points']:>6g}  {r['buchholz']:>8g}  "
+                        f"{r['firsts']:>6}  {r['score']:>5}")
     elif m["entrants"]:
         rows.append(f"  Signed up: {s.text(', '.join(m['entrants']))}")
     for t in m["table_rows"] if m["status"] == "running" else []:

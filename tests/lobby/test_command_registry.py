@@ -11,22 +11,23 @@ def named(route: Route) -> set[str]:
     return {name for name in COMMANDS if route_of(name) is route}
 
 
-def test_before_login_only_mode_lang_quit_and_help() -> None:
-    assert sorted(pre_login()) == ["/help", "/lang", "/mode", "/quit"]
-    assert {c.name for c in COMMANDS.values() if c.scope is Scope.PRE_LOGIN} == {"help", "lang", "mode", "quit"}
+def test_before_login_only_mode_lang_charset_quit_and_help() -> None:
+    assert sorted(pre_login()) == ["/charset", "/help", "/lang", "/mode", "/quit"]
+    assert {c.name for c in COMMANDS.values() if c.scope is Scope.PRE_LOGIN} == {"help", "lang", "mode", "charset",
+                                                                                  "quit"}
 
 
 def test_help_lists_each_kind_in_its_order() -> None:
     assert help_kinds() == {
         "Lobby": ("who", "tables", "say", "tell", "ignore", "unignore", "mode", "quit", "help", "bye", "pager",
-                  "channel",
+                  "charset", "width", "channel",
                   "ch", "shout", "me", "away", "lang"),
         "People": ("finger", "plan", "notify", "unnotify", "message", "messages"),
         "Tables": ("new", "join", "watch", "leave", "look", "option", "bot", "start", "ok", "score", "seek", "seeks",
                    "unseek", "quick", "again", "adjourn", "resume", "adjourned"),
         "Games": ("rules", "spells", "history", "game", "replay", "rating", "top", "fame", "tournament",
                   "tournaments"),
-        "Account": ("register", "password", "unregister"),
+        "Account": ("register", "password", "unregister", "alias"),
         "Sysop": ("kick", "ban", "unban", "bans", "announce", "shutdown"),
     }
     assert all(c.kind is not Kind.OTHER for c in COMMANDS.values())
@@ -49,9 +50,10 @@ def test_each_kind_lists_its_commands_in_distinct_places() -> None:
 
 def test_the_catalogue_lists_the_commands_in_the_order_they_always_had() -> None:
     assert list(COMMANDS) == [
-        "help", "who", "tables", "say", "ignore", "unignore", "tell", "mode", "lang", "quit", "bye", "pager",
-        "register", "password", "unregister", "kick", "ban", "unban", "bans", "announce", "shutdown", "new", "join",
-        "watch", "leave", "option", "start", "ok", "score", "look", "bot", "history", "game", "rating", "top", "fame",
+        "help", "who", "tables", "say", "ignore", "unignore", "tell", "mode", "lang", "charset", "width", "quit", "bye",
+        "pager", "register", "password", "unregister", "alias", "kick", "ban", "unban", "bans", "announce", "shutdown",
+        "new", "join", "watch",
+        "leave", "option", "start", "ok", "score", "look", "bot", "history", "game", "rating", "top", "fame",
         "replay", "rules", "spells", "channel", "ch", "shout", "me", "away", "seek", "seeks", "unseek", "quick",
         "again", "adjourn", "resume", "adjourned", "tournament", "tournaments", "finger", "plan", "notify",
         "unnotify", "message", "messages"]

@@ -126,13 +126,15 @@ class TelnetClient:
     do them) and ``do`` (the server does them) and refuses the rest, answers TTYPE with ``ttypes`` in turn (the
     last repeated), sends its window size when NAWS is agreed, accepts UTF-8 when CHARSET asks. ``data`` is
     what the server sent with its telnet commands taken out; ``marks`` where in it an ``IAC EOR`` (or ``IAC
-    GA``) came; ``received`` every telnet command, ``subnegotiations`` every ``IAC SB`` payload."""
+    GA``) came; ``received`` every telnet command, ``subnegotiations`` every ``IAC SB`` payload. ``charset`` is
+    the name it accepts when CHARSET asks, and ``encoding`` the Python codec its lines are typed in."""
 
     def __init__(self, address: tuple[str, int], *, will: tuple[int, ...] = (BINARY, TTYPE, NAWS, CHARSET),
                  do: tuple[int, ...] = (BINARY, EOR_OPTION, MSSP, CHARSET), ttypes: tuple[str, ...] = ("xterm",),
-                 size: tuple[int, int] = (80, 24)) -> None:
+                 size: tuple[int, int] = (80, 24), charset: str = "UTF-8", encoding: str = "utf-8") -> None:
         self.sock = socket.create_connection(address, timeout=10)
         self.will, self.do, self.ttypes, self.size = set(will), set(do), list(ttypes), size
+        self.charset, self.encoding = charset, encoding
         self.data = b""
         self.wire = b""  # every byte as it came
         self.marks: list[tuple[int, int]] = []  # (position in data, EOR or GA)
@@ -142,7 +144,7 @@ class TelnetClient:
         self._pending = b""
 
     def send(self, line: str) -> None:
-        self.sock.sendall(line.encode() + b"\r\n")
+        self.sock.sendall(line.encode(self.encoding) + b"\r\n")
 
     def naws(self, columns: int, rows: int) -> None:
         self.size = (columns, rows)
@@ -242,7 +244,8 @@ class TelnetClient:
             self.sock.sendall(bytes((TELNET_IAC, TELNET_SB, TTYPE, 0)) + name.encode()
                               + bytes((TELNET_IAC, TELNET_SE)))
         elif payload[:2] == bytes((CHARSET, 1)):  # REQUEST
-            self.sock.sendall(bytes((TELNET_IAC, TELNET_SB, CHARSET, 2)) + b"UTF-8" + bytes((TELNET_IAC, TELNET_SE)))
+            self.sock.sendall(bytes((TELNET_IAC, TELNET_SB, CHARSET, 2)) + self.charset.encode()
+                              + bytes((TELNET_IAC, TELNET_SE)))
 
     def _put(self, verb: int, option: int) -> None:
         self.sock.sendall(bytes((TELNET_IAC, verb, option)))
