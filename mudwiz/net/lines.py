@@ -62,6 +62,12 @@ class Backlog:
     def stopProducing(self) -> None:
         pass
 
+    def over(self, size: int) -> bool:
+        """``size`` more bytes written: whether more than ``MAX_BACKLOG`` now wait for a peer that does not read."""
+        if self.paused:
+            self.pending += size
+        return self.paused and self.pending > MAX_BACKLOG
+
 
 class LineProtocol(LineReceiver, TimeoutMixin):
     """One connection's lines, handed to its ``Connection``; also the ``Outbox`` that connection writes to."""
@@ -296,10 +302,9 @@ class LineProtocol(LineReceiver, TimeoutMixin):
 
     def send(self, text: str) -> None:
         """The connection's output: held back while a line is acted on (``Outflow.holding``), and on a running
-        server (``hold_per_turn``) whatever causes it, a line or not (a bot's move, a timer, a thread's answer):
-        all of it waits for the reactor's turn to end, so that one event's news leaves as one write a connection,
-        after one commit of its moves. Else written at once. Keys edited here are never held: their echo is written
-        as they come, and text goes around the line being typed as it stands when the text is sent."""
+        server (``hold_per_turn``) whatever causes it, till the reactor's turn ends: one event's news leaves as one
+        write a connection, after one commit of its moves. Else written at once. Keys edited here are never held:
+        their echo is written as they come, and text goes around the line being typed as it stands."""
         outflow = self.outflow
         outflow.made += len(text)  # what the line being acted on costs its sender's output share (net/budget.py)
         if self.keyboard is not None or outflow.held is None and outflow.turn is None:
@@ -345,17 +350,12 @@ class LineProtocol(LineReceiver, TimeoutMixin):
         subnegotiations) asks this first too, which also writes any text held back before it, in its place."""
         if self.held_text:
             self.flush()
-        if self.dropped:
-            return False
-        if self.backlog.paused:
-            self.backlog.pending += size
-            if self.backlog.pending > MAX_BACKLOG:
-                self.dropped = True
-                log.warn("{name}: dropped, {pending} bytes unread", name=self.connection.session.name or "?",
-                         pending=self.backlog.pending)
-                self.socket().abortConnection()  # loseConnection would wait to send it all
-                return False
-        return True
+        if not self.dropped and self.backlog.over(size):
+            self.dropped = True
+            log.warn("{name}: dropped, {pending} bytes unread", name=self.connection.session.name or "?",
+                     pending=self.backlog.pending)
+            self.socket().abortConnection()  # loseConnection would wait to send it all
+        return not self.dropped
 
     def close(self) -> None:
         self.flush()
