@@ -77,6 +77,7 @@ class TelnetLines(LineProtocol, TelnetProtocol):
     telnet = False  # the client has shown it is a telnet program: negotiation started
     settling: Any = None  # the timer while lines wait for the terminal's type and size (``TERMINAL_WAIT``)
     naws_seen = False  # a window size came
+    env_seen = False  # the client's NEW-ENVIRON answer came
     mssp_sent = 0  # times the MSSP table was asked for
     hiding = False  # a password is being typed (``secret``): echo off once telnet is seen, if it is seen then
     line_ended = False  # a line came since the last output: the client's echo of its end may have left no CR
@@ -121,8 +122,9 @@ class TelnetLines(LineProtocol, TelnetProtocol):
         """Both the window size and the terminal type are in, or refused."""
         telnet: Any = self.transport
         naws, ttype = telnet.getOptionState(NAWS).him, telnet.getOptionState(TTYPE).him
+        env = telnet.getOptionState(environ.NEW_ENVIRON).him  # agreed: its LANG, for the welcome in its language
         return (self.naws_seen or naws.state == "no" and not naws.negotiating) and (
-            self.ttypes.done or ttype.state == "no" and not ttype.negotiating)
+            self.ttypes.done or ttype.state == "no" and not ttype.negotiating) and (self.env_seen or env.state != "yes")
 
     def maybe_settled(self, result: Any = None) -> Any:
         if self.settling is not None and self.transport is not None and self.terminal_known():
@@ -228,6 +230,8 @@ class TelnetLines(LineProtocol, TelnetProtocol):
         lang = environ.language(b"".join(data)) if self.agreed(environ.NEW_ENVIRON, local=False) else None
         if lang is not None and not self.connection.session.lang_chosen:
             self.connection.session.lang = lang
+        self.env_seen = True
+        self.maybe_settled()
 
     def charset(self, data: list[bytes]) -> None:
         if data and data[0] == ACCEPTED and self.agreed(CHARSET, local=True):
