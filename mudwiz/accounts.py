@@ -23,6 +23,7 @@ from twisted.internet.interfaces import IReactorTime
 from mudwiz.errors import BadCommand
 from mudwiz.ratelimit import Buckets, FailureLimit
 from mudwiz.store import Account, Store
+from mudwiz.texts import Later, later, now
 from mudwiz.usertext import look_alike_spellings, skeleton
 
 Work = Callable[..., "defer.Deferred[Any]"]  # work(fn, *args): fn(*args) somewhere, its result as a Deferred
@@ -46,10 +47,10 @@ def _keys(name: str, address: str) -> list[str]:
     return [f"account {name.lower()}"] + ([f"address {address}"] if address else [])  # "": a unix socket
 
 
-def looks_registered(name: str, account: str) -> str:
+def looks_registered(name: str, account: str) -> Later:
     """The start of the one line that refuses ``name`` for looking like ``account`` (as registered): as a guest's
     name, or to register, the caller says which."""
-    return f"{name} looks too like {account}, a registered name"
+    return later('{name} looks too like {account}, a registered name', name=name, account=account)
 
 
 def throttled(failures: FailureLimit, name: str, address: str) -> str | None:
@@ -62,8 +63,10 @@ def throttled(failures: FailureLimit, name: str, address: str) -> str | None:
     wait = max(waits)
     if wait <= 0:
         return None
-    who = f"for {name}" if waits[0] > 0 else f"from {address}"
-    return f"too many failed logins {who}; try again in {math.ceil(wait)} s"
+    if waits[0] > 0:
+        return now("too many failed logins for {name}; try again in {seconds} s", name=name, seconds=math.ceil(wait))
+    return now("too many failed logins from {address}; try again in {seconds} s", address=address,
+               seconds=math.ceil(wait))
 
 
 def counted(failures: FailureLimit, right: bool, name: str, address: str, fresh: bool = False) -> bool:
@@ -104,8 +107,8 @@ class Accounts:
     def hashes(self, address: str) -> None:
         """Count a password to hash or check for ``address``; refused in one line past ``HASH_BURST``."""
         if address and not self.hashing.take(address):
-            raise BadCommand(f"too many passwords checked from {address}; try again in "
-                             f"{math.ceil(self.hashing.wait(address))} s")
+            raise BadCommand(later('too many passwords checked from {address}; try again in {ceil} s',
+                                   address=address, ceil=math.ceil(self.hashing.wait(address))))
 
     def find(self, name: str) -> Account | None:
         return self.store.account(name)
@@ -178,7 +181,7 @@ class Accounts:
         dropped meanwhile) is refused, or a guest came in under it and played on as the new account."""
         account = self.find(name)
         if account is None and name.lower() in self.registering:
-            raise BadCommand(f"{name} is being registered; log in with its password in a moment")
+            raise BadCommand(later('{name} is being registered; log in with its password in a moment', name=name))
         return account
 
     def change(self, name: str, old: str, new: str, address: str) -> defer.Deferred[bool]:

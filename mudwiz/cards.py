@@ -15,6 +15,7 @@ from functools import cached_property
 from typing import NamedTuple
 
 from mudwiz.errors import IllegalAction
+from mudwiz.texts import later
 
 SUIT_NAMES = {"B": "blue", "G": "green", "R": "red", "Y": "yellow", "K": "black"}
 
@@ -37,7 +38,7 @@ class Action(NamedTuple):
         """Parse ``"/Play r12"`` or ``"play R12"``; the verb is lower-cased, arguments are kept as typed."""
         words = text.strip().removeprefix("/").split()
         if not words:
-            raise IllegalAction("empty action")
+            raise IllegalAction(later('empty action'))
         return cls(words[0].lower(), tuple(words[1:]))
 
 
@@ -85,14 +86,14 @@ class Deck:
         m = _SUITED.match(code)
         if m and m.group(1) in self.suits and self.low <= int(m.group(2)) <= self.high:
             return f"{m.group(1)}{int(m.group(2))}"
-        raise IllegalAction(f"{text!r} is not a card of this game")
+        raise IllegalAction(later('{text!r} is not a card of this game', text=text))
 
     def parse_suit(self, text: str) -> str:
         s = text.strip().upper()
         for code, name in SUIT_NAMES.items():
             if code in self.suits and s in (code, name.upper()):
                 return code
-        raise IllegalAction(f"{text!r} is not a suit: say one of {', '.join(self.suits)}")
+        raise IllegalAction(later('{text!r} is not a suit: say one of {join}', text=text, join=', '.join(self.suits)))
 
 
 def suit_of(code: str) -> str | None:

@@ -39,7 +39,7 @@ from mudwiz.render.style import WIDTH, Style, ambiguous_cells, fit
 from mudwiz.replies import Outbox as Outbox
 from mudwiz.replies import Replies
 from mudwiz.session import Session
-from mudwiz.texts import speaking
+from mudwiz.texts import later, speaking
 from mudwiz.usertext import clean, erase, one_line
 
 log = Logger(namespace=__name__)  # a compiled module has no frame for Logger() to find its name in
@@ -179,9 +179,10 @@ class Connection:
             name = self.lobby.check_name(name)
             account = self.lobby.accounts.find_or_refuse(name) if self.lobby.accounts is not None else None
             if proof == "guest" and account is not None:
-                raise BadCommand(f"{account.name} is registered: log in with its password")
+                raise BadCommand(later('{name} is registered: log in with its password', name=account.name))
             if proof == "guest" and self.lobby.needs_resume_code(name):
-                raise BadCommand(f"{name} is held for a guest who dropped: give its resume code as the password")
+                raise BadCommand(later('{name} is held for a guest who dropped: give its resume code as the password',
+                                       name=name))
             if not self.refused("name", name):
                 self.enter(name, registered=proof == "password")
         except MudwizError as exc:
@@ -229,7 +230,8 @@ class Connection:
             if state in GONE:  # taken over by another connection, closing: what it still sent is for nobody
                 return
             if state in CHECKING:  # a request's reply carries its id, or a program keeping one in flight waits for ever
-                self.replies.reply_error(BadCommand("wait for the answer about your password: that line was ignored"),
+                self.replies.reply_error(BadCommand(later('wait for the answer about your password: that line was '
+                                                          'ignored')),
                                          request_id_of(line), moves=False)
                 return
             if state in ASKING:
@@ -266,7 +268,7 @@ class Connection:
             self.replies.reply_error(exc, request_id)
         except Exception:  # a bug must cost one reply, never the connection or the server
             log.failure("command {text!r} from {name} failed", text=text, name=self.session.name)
-            self.replies.reply_error(MudwizError("internal error; the command was not carried out"), request_id)
+            self.replies.reply_error(MudwizError(later('internal error; the command was not carried out')), request_id)
         else:
             self.reply(reply, text, request_id)
             if reply is _NO_REPLY and request_id is not None and self.logged_in and self.asking is None:
@@ -293,18 +295,20 @@ class Connection:
             self.replies.reply_error(failure.value, request_id)
         else:
             log.failure("command {text!r} from {name} failed", failure, text=text, name=self.session.name)
-            self.replies.reply_error(MudwizError("internal error; the command was not carried out"), request_id)
+            self.replies.reply_error(MudwizError(later('internal error; the command was not carried out')), request_id)
 
     def line_too_long(self) -> None:
         """The framing refused a line longer than ``MAX_LINE`` bytes: the user is told once, and nothing else."""
-        self.replies.reply_error(BadCommand(f"line too long (more than {MAX_LINE} bytes): ignored"), None)
+        self.replies.reply_error(BadCommand(later('line too long (more than {max_line} bytes): ignored',
+                                                  max_line=MAX_LINE)), None)
 
     def login_expired(self) -> None:
         """A connection that never names itself (a port scan, a forgotten window) is not kept open for ever;
         one that has logged in is never timed out for being quiet."""
         if self.logged_in:
             return
-        self.session.deliver({"type": "error", "message": f"no name given within {self.login_timeout:g} s: goodbye"})
+        self.session.deliver({"type": "error", "message": later('no name given within {login_timeout:g} s: goodbye',
+                                                                login_timeout=self.login_timeout)})
         self.outbox.close()  # (no name prompt after it: ``reply_error`` would give one)
 
     def lost(self) -> None:
@@ -331,7 +335,7 @@ class Connection:
             return _NO_REPLY
         if text.startswith("/"):
             if not text.lower().startswith(pre_login()):
-                raise BadCommand("first tell me your name")
+                raise BadCommand(later('first tell me your name'))
             return dispatch(self.lobby, self.session, text)
         try:
             name = self.lobby.check_name(text)
@@ -372,8 +376,9 @@ class Connection:
         under the name and takes the seat back."""
         old = self.lobby.users.get(name.lower())
         if old is not None:
-            old.deliver({"type": "error", "message": f"{name} logged in again on another connection "
-                                                     f"({self.session.address or 'somewhere'}); this one is closed"})
+            where = self.session.address or later("somewhere")
+            old.deliver({"type": "error", "message": later("{name} logged in again on another connection ({where}); "
+                                                           "this one is closed", name=name, where=where)})
             self.lobby.disconnect(old)
             if isinstance(old, ConnectionSession):
                 old.connection.login.fire(Input.LOSE)  # its lines still on the way are read by nobody, never as a name

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from mudwiz.games.base import Game
 from mudwiz.render.style import NO_BREAK
 from mudwiz.session import Session
+from mudwiz.texts import now
 
 
 def hint(session: Session, message: str) -> str:
@@ -27,7 +28,7 @@ def hint(session: Session, message: str) -> str:
     moves = summarize(legal, table.game.view(seat)["hand"])
     glue = " " if session.mode == "json" else NO_BREAK
     shown = ", ".join(m.replace(" ", glue) for m in moves[:12]) + (", ..." if len(moves) > 12 else "")
-    return f"{message}; you may: {shown}"
+    return now("{message}; you may: {moves}", message=message, moves=shown)
 
 
 def spelled(move: str, game: type[Game]) -> str:

@@ -93,14 +93,15 @@ class Purpose(Enum):
         return self in (Purpose.TAKEOVER_LOGIN, Purpose.TAKEOVER_RESUME)
 
 
+# marked here, sent in the user's language (passwords.py); a JSON client's ``prompt`` field stays English: a key
 PROMPTS = {
-    Purpose.LOGIN: ("Password: ",),
-    Purpose.RESUME: ("Resume code: ",),
-    Purpose.TAKEOVER_LOGIN: ("Password: ",),
-    Purpose.TAKEOVER_RESUME: ("Resume code: ",),
-    Purpose.REGISTER: ("Password: ", "Again: "),
-    Purpose.PASSWORD: ("Old password: ", "New password: ", "Again: "),
-    Purpose.UNREGISTER: ("Password: ",),
+    Purpose.LOGIN: (N_("Password: "),),
+    Purpose.RESUME: (N_("Resume code: "),),
+    Purpose.TAKEOVER_LOGIN: (N_("Password: "),),
+    Purpose.TAKEOVER_RESUME: (N_("Resume code: "),),
+    Purpose.REGISTER: (N_("Password: "), N_("Again: ")),
+    Purpose.PASSWORD: (N_("Old password: "), N_("New password: "), N_("Again: ")),
+    Purpose.UNREGISTER: (N_("Password: "),),
 }
 
 

@@ -13,9 +13,12 @@ prompt's place, the prompt drawn again after it: nothing waits behind a pager.
 from __future__ import annotations
 
 from typing import Any
+from unicodedata import east_asian_width
 
-PROMPT = "--More-- (Space: page, Enter: line, q: stop)"
-SKIPPED = "(rest skipped)"
+from mudwiz.texts import N_, _
+
+PROMPT = N_("--More-- (Space: page, Enter: line, q: stop)")  # shown in the reader's language (``_``)
+SKIPPED = N_("(rest skipped)")
 DEFAULT_ROWS = 24  # a window whose height nobody said
 MIN_ROWS, MAX_ROWS = 5, 500  # what /pager ROWS takes, and the window heights a page is drawn for
 
@@ -34,7 +37,8 @@ class Pager:
         if self.lines and self.lines[-1] == "":
             self.lines.pop()
         self.size = size
-        self.erase = "\r\x1b[K" if ansi else "\r" + " " * len(PROMPT) + "\r"  # the prompt taken off its row
+        columns = sum(2 if east_asian_width(c) in "WF" else 1 for c in _(PROMPT))  # a wide letter takes two
+        self.erase = "\r\x1b[K" if ansi else "\r" + " " * columns + "\r"  # the prompt taken off its row
         self.done = False
 
     def start(self) -> str:
@@ -46,11 +50,11 @@ class Pager:
         if not self.lines:
             self.done = True
             return text
-        return text + PROMPT
+        return text + _(PROMPT)
 
     def stop(self) -> str:
         self.done, self.lines = True, []
-        return self.erase + SKIPPED + "\n"
+        return self.erase + _(SKIPPED) + "\n"
 
     def key(self, key: str) -> tuple[str, bool]:
         """One key pressed at the prompt -> what to write, and whether the key was the pager's (else it is the
@@ -70,11 +74,11 @@ class Pager:
         if not word:
             return self.show(self.size), True
         self.done, self.lines = True, []
-        return ("" if word == "q" else SKIPPED + "\n"), word == "q"
+        return ("" if word == "q" else _(SKIPPED) + "\n"), word == "q"
 
     def around(self, text: str) -> str:
         """Output that comes while the prompt waits: in the prompt's place, the prompt after it."""
-        return self.erase + text + ("" if text.endswith("\n") else "\n") + PROMPT
+        return self.erase + text + ("" if text.endswith("\n") else "\n") + _(PROMPT)
 
 
 class PagedOutbox:

@@ -21,6 +21,7 @@ from mudwiz.login import Asking, Input, Login, Purpose
 from mudwiz.replies import Replies
 from mudwiz.session import Session
 from mudwiz.store import AccountExists, LooksRegistered
+from mudwiz.texts import Later, _, later
 from mudwiz.usertext import spoken
 
 log = Logger(namespace=__name__)
@@ -43,7 +44,7 @@ class Passwords:
 
     def accounts(self) -> Accounts:
         if self.lobby.accounts is None:
-            raise BadCommand("this server keeps no accounts")
+            raise BadCommand(later('this server keeps no accounts'))
         return self.lobby.accounts
 
     def throttle(self, name: str) -> None:
@@ -63,7 +64,7 @@ class Passwords:
             self.session.deliver(message)
             return
         self.replies.outbox.secret(True)
-        self.replies.send(asking.prompt)  # the cursor is at a line's start: after their Enter, or a reply's end
+        self.replies.send(_(asking.prompt))  # the cursor is at a line's start: after their Enter, or a reply's end
         self.replies.prompt_open = True
 
     def answer(self, line: str) -> None:
@@ -93,7 +94,7 @@ class Passwords:
         except Exception:
             self.login.fire(Input.DONE)
             log.failure("{purpose} for {name} failed", purpose=asking.purpose.value, name=asking.name)
-            self.replies.reply_error(MudwizError("internal error; nothing was changed"), request_id, moves=False)
+            self.replies.reply_error(MudwizError(later('internal error; nothing was changed')), request_id, moves=False)
         else:
             done.addCallbacks(self.checked, self.check_failed, callbackArgs=(asking, request_id),
                               errbackArgs=(asking, request_id))
@@ -116,7 +117,7 @@ class Passwords:
             return accounts.unregister(asking.name, asking.answers[0], address)
         new, again = asking.answers[-2:]
         if new != again:
-            raise BadCommand(f"the two passwords differ; {_kept(asking)}")
+            raise BadCommand(later('the two passwords differ; {kept}', kept=_kept(asking)))
         if asking.purpose is Purpose.REGISTER:
             return accounts.register(asking.name, new, address)
         self.throttle(asking.name)
@@ -133,13 +134,14 @@ class Passwords:
             self.replies.reply_error(exc, request_id, moves=False)
         except Exception:  # a bug costs this reply, never the connection
             log.failure("{purpose} for {name} failed", purpose=asking.purpose.value, name=asking.name)
-            self.replies.reply_error(MudwizError("internal error"), request_id, moves=False)
+            self.replies.reply_error(MudwizError(later('internal error')), request_id, moves=False)
 
     def conclude(self, result: Any, asking: Asking, request_id: Any) -> None:
         if asking.purpose.proof:
             password = asking.purpose.account  # the account's (an Account or None), else a guest's code
             if result is None if password else not result:
-                raise BadCommand(f"wrong {'password' if password else 'resume code'} for {asking.name}")
+                raise BadCommand(later('wrong password for {name}', name=asking.name) if password
+                                 else later('wrong resume code for {name}', name=asking.name))
             name = result.name if password else asking.name
             # proven, and online meanwhile (two logins with the password at once): taken over, as it would be
             # had this one come second
@@ -150,43 +152,46 @@ class Passwords:
         elif asking.purpose is Purpose.REGISTER:
             self.session.registered = True
             self.lobby.forget_resume_code(asking.name)
-            self.replies.reply_ok(f"{asking.name} is registered: logging in as {asking.name} now asks for this "
-                                  "password", request_id)
+            self.replies.reply_ok(later('{name} is registered: logging in as {name} now asks for this password',
+                                        name=asking.name), request_id)
             return
         elif not result:
-            raise BadCommand(f"wrong password; {_kept(asking)}")
+            raise BadCommand(later('wrong password; {kept}', kept=_kept(asking)))
         elif asking.purpose is Purpose.UNREGISTER:
             code = self.lobby.unregistered(self.session)
             self.replies.reply_ok(unregistered_text(asking.name, code), request_id, resume=code)
         else:
-            self.replies.reply_ok("your password is changed", request_id)
+            self.replies.reply_ok(later('your password is changed'), request_id)
 
     def check_failed(self, failure: Failure, asking: Asking, request_id: Any) -> None:
         if self.login.gone:
             return
         self.login.fire(Input.DONE)
         if failure.check(AccountExists):
-            self.replies.reply_error(BadCommand(f"{asking.name} was registered meanwhile"), request_id, moves=False)
+            self.replies.reply_error(BadCommand(later('{name} was registered meanwhile',
+                                                      name=asking.name)), request_id, moves=False)
             return
         if failure.check(LooksRegistered):  # the look-alike was registered while the passwords were typed
             alike = looks_registered(asking.name, failure.value.account)
-            self.replies.reply_error(BadCommand(f"{alike}; nothing was registered"), request_id, moves=False)
+            self.replies.reply_error(BadCommand(later('{alike}; nothing was registered',
+                                                      alike=alike)), request_id, moves=False)
             return
         log.failure("{purpose} for {name} failed", failure, purpose=asking.purpose.value, name=asking.name)
-        self.replies.reply_error(MudwizError("internal error; nothing was changed"), request_id, moves=False)
+        self.replies.reply_error(MudwizError(later('internal error; nothing was changed')), request_id, moves=False)
 
 
-def _kept(asking: Asking) -> str:
+def _kept(asking: Asking) -> Later:
     if asking.purpose is Purpose.UNREGISTER:
-        return f"{asking.name} is still registered, nothing changed"
-    return "nothing was registered" if asking.purpose is Purpose.REGISTER else "the password is unchanged"
+        return later('{name} is still registered, nothing changed', name=asking.name)
+    return later('nothing was registered') if asking.purpose is Purpose.REGISTER else later('the password is unchanged')
 
 
-def unregistered_text(name: str, code: str) -> str:
+def unregistered_text(name: str, code: str) -> Later:
     """The one line that says what unregistering ``name`` deleted and kept, and the guest's resume code now."""
-    return (f"{name} is no longer registered: its password, ratings, plan, notify lists (yours and your name on "
-            "others'), messages and kept channels are deleted; its finished games stay in the records under the "
-            f"name. You stay on as a guest (your resume code is {code}); once you log out the name is anyone's")
+    return (later('{name} is no longer registered: its password, ratings, plan, notify lists (yours and your name on '
+                  "others'), messages and kept channels are deleted; its finished games stay in the records under "
+                  'the name. You stay on as a guest (your resume code is {code}); once you log out the name is '
+                  "anyone's", name=name, code=code))
 
 
 def too_weak(asking: Asking) -> BadCommand | None:
@@ -197,7 +202,8 @@ def too_weak(asking: Asking) -> BadCommand | None:
         return None
     new = asking.answers[new_at]
     if len(secret(new)) < MIN_PASSWORD:  # counted as hashed: ``ä`` typed as a + a combining mark is one
-        return BadCommand(f"a password has at least {MIN_PASSWORD} characters; {_kept(asking)}")
+        return BadCommand(later('a password has at least {min_password} characters; {kept}',
+                                min_password=MIN_PASSWORD, kept=_kept(asking)))
     if not spoken(new):  # blanks only, by chat's rule of what is blank (the braille blank too)
-        return BadCommand(f"a password of blanks only is too easy to guess; {_kept(asking)}")
+        return BadCommand(later('a password of blanks only is too easy to guess; {kept}', kept=_kept(asking)))
     return None

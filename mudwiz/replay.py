@@ -20,6 +20,7 @@ from mudwiz.games import game_class
 from mudwiz.games.base import Game
 from mudwiz.slices import Work, finish
 from mudwiz.store import GameRecord, iso_time
+from mudwiz.texts import later, now
 
 REPLAY_FRAMES = 100  # frames one JSON ``replay`` message carries at most
 # ... and bytes: as many frames as fit in a line a client reading lines of up to 64 KiB (asyncio's default, the
@@ -52,7 +53,8 @@ def engine(record: GameRecord) -> type[Game]:
     try:
         return game_class(record.game)
     except MudwizError:
-        raise BadCommand(f"game {record.id} is {record.game!r}, which this server does not have") from None
+        raise BadCommand(later('game {id} is {game!r}, which this server does not have',
+                               id=record.id, game=record.game)) from None
 
 
 def steps(record: GameRecord) -> int:
@@ -77,7 +79,8 @@ def _walk(record: GameRecord, first: int, last: int | None) -> Iterator[Frame | 
         try:
             events = game.step(seat, action)
         except MudwizError as why:
-            raise BadCommand(f"game {record.id} cannot be replayed past move {number - 1}: {why}") from None
+            raise BadCommand(later('game {id} cannot be replayed past move {value}: {why}',
+                                   id=record.id, value=number - 1, why=why)) from None
         if number >= first:
             player = None if seat is None else record.players[seat]
             yield Frame(number, player, action, entry["t"], [e.to_dict() for e in events], game.revealed_view())
@@ -154,6 +157,6 @@ def _message(record: GameRecord, shown: list[Frame]) -> dict[str, Any]:
 
 def bad_step(record: GameRecord, step: int) -> str:
     """The one-line refusal of a step the game does not have, with the steps it has."""
-    return (f"game {record.id} has no move {step}: its steps are 0 (the deal) to {steps(record)}; "
-            f"/replay {record.id} STEP")
+    return (now('game {id} has no move {step}: its steps are 0 (the deal) to {steps}; /replay {id} STEP',
+                id=record.id, step=step, steps=steps(record)))
 

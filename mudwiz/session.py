@@ -15,6 +15,7 @@ from mypy_extensions import mypyc_attr
 
 from mudwiz import texts
 from mudwiz.errors import BadCommand
+from mudwiz.texts import later
 
 if TYPE_CHECKING:
     from mudwiz.games.base import Event, Game
@@ -173,7 +174,7 @@ class Session:
     def ask_password(self, purpose: str) -> None:
         """Ask for a password in the next lines (``register``, ``password``): only a connection can, since those
         lines must never be read as commands or chat."""
-        raise BadCommand("passwords are asked for on a connection only")
+        raise BadCommand(later('passwords are asked for on a connection only'))
 
     def notice(self, text: str | texts.Later) -> None:
         """One line for this user alone; a ``Later`` text is put into their language as it is drawn."""

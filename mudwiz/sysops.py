@@ -29,6 +29,7 @@ from mudwiz.errors import BadCommand
 from mudwiz.numbers import whole_number
 from mudwiz.session import Session
 from mudwiz.store import Ban, Store, StoreError, iso_time
+from mudwiz.texts import Later, english, later, later_n
 from mudwiz.usertext import is_bbs_name, is_name, name_form, one_line, said
 
 log = Logger()
@@ -52,14 +53,14 @@ class Online(Protocol):
 
     def broadcast(self, message: dict[str, Any]) -> None: ...  # cluster: to the users of the other nodes
 
-    def ban_elsewhere(self, address: str, text: str, by: str, until: float | None) -> bool: ...  # cluster
+    def ban_elsewhere(self, address: str, text: str | Later, by: str, until: float | None) -> bool: ...  # cluster
 
 
-def until_text(until: float | None) -> str:
-    """``until 2026-11-24 01:00:00 UTC``, or ``until a sysop lifts it``."""
+def until_text(until: float | None) -> Later:
+    """``until 2026-11-24 01:00:00 UTC``, or ``until a sysop lifts it`` (in the reader's language)."""
     if until is None:
-        return "until a sysop lifts it"
-    return "until " + iso_time(until).replace("T", " ").replace("Z", " UTC")
+        return later("until a sysop lifts it")
+    return later("until {when}", when=iso_time(until).replace("T", " ").replace("Z", " UTC"))
 
 
 def address_key(text: str) -> str:
@@ -81,7 +82,7 @@ def ban_target(text: str) -> tuple[str, str]:
         pass
     text = name_form(text)  # a Japanese name as it logs in (``ｶﾅ`` is ``カナ``)
     if not is_name(text) and not is_bbs_name(text):
-        raise BadCommand(f"{one_line(text)[:40]!r} is neither a name nor an IP address")
+        raise BadCommand(later("{text!r} is neither a name nor an IP address", text=one_line(text)[:40]))
     return "name", text
 
 
@@ -90,16 +91,15 @@ def ban_minutes(text: str) -> float | None:
     if not text:
         return None
     if not _MINUTES.match(text) or float(text) <= 0:
-        raise BadCommand("usage: /ban NAME|ADDRESS [MINUTES]: MINUTES a number above 0, such as 30 or 1.5")
+        raise BadCommand(later("usage: /ban NAME|ADDRESS [MINUTES]: MINUTES a number above 0, such as 30 or 1.5"))
     return float(text)
 
 
-def span(seconds: int) -> str:
-    """``2 minutes``, ``1 minute``, ``30 seconds``."""
+def span(seconds: int) -> Later:
+    """``2 minutes``, ``1 minute``, ``30 seconds`` (in the reader's language)."""
     if seconds >= 60 and seconds % 60 == 0:
-        minutes = seconds // 60
-        return f"{minutes} minute{'s' if minutes != 1 else ''}"
-    return f"{seconds} second{'s' if seconds != 1 else ''}"
+        return later_n("{n} minute", "{n} minutes", seconds // 60)
+    return later_n("{n} second", "{n} seconds", seconds)
 
 
 class Sysops:
@@ -123,11 +123,11 @@ class Sysops:
 
     def require(self, session: Session, doing: str) -> None:
         if not self.is_sysop(session):
-            raise BadCommand(f"only a sysop can {doing}")
+            raise BadCommand(later("only a sysop can {doing}", doing=doing))
 
     # ------------------------------------------------------------ bans at the door
 
-    def refusal(self, kind: str, target: str) -> str | None:
+    def refusal(self, kind: str, target: str) -> Later | None:
         """The one line that refuses a banned name or address; None when it may come in."""
         if not target:  # a unix socket has no address
             return None
@@ -143,27 +143,30 @@ class Sysops:
             return None
         if ban is None:
             return None
-        who = f"your address {ban.target} is" if kind == "address" else f"{ban.target} is"
-        return f"{who} banned from this server {until_text(ban.until)}"
+        if kind == "address":
+            return later("your address {target} is banned from this server {until}", target=ban.target,
+                         until=until_text(ban.until))
+        return later("{target} is banned from this server {until}", target=ban.target, until=until_text(ban.until))
 
     # ------------------------------------------------------------ kick and ban
 
     def _online(self, name: str) -> Session:
         target = self.lobby.find_user(name)
         if target is None:
-            raise BadCommand(f"nobody called {name} is online")
+            raise BadCommand(later("nobody called {name} is online", name=name))
         return target
 
     def _spare(self, by: Session, name: str) -> None:
         """A sysop never removes themself or another sysop: one slip must not lock the people in charge out."""
         if name.lower() == by.name.lower():
-            raise BadCommand("that is you; /quit leaves")
+            raise BadCommand(later("that is you; /quit leaves"))
         if SYSOP in self.store.roles(name):
             account = self.store.account(name)
             name = account.name if account is not None else name
-            raise BadCommand(f"{name} is a sysop: revoke the role first (mudwiz admin revoke {name} sysop)")
+            raise BadCommand(later("{name} is a sysop: revoke the role first (mudwiz admin revoke {name} sysop)",
+                                   name=name))
 
-    def remove(self, session: Session, text: str, by: str, until: float | None = None) -> None:
+    def remove(self, session: Session, text: str | Later, by: str, until: float | None = None) -> None:
         """Tell ``session`` why in one line and close its connection; its seat then follows the usual drop
         rules (kept for the grace period)."""
         message: dict[str, Any] = {"type": "kicked", "by": by, "text": text}
@@ -171,33 +174,40 @@ class Sysops:
             message["until"] = iso_time(until)
         session.deliver(message)
         session.close()
-        log.info("{name} removed by {by}: {text}", name=session.name, by=by, text=text)
+        log.info("{name} removed by {by}: {text}", name=session.name, by=by, text=english(text))
 
-    def kick(self, by: Session, name: str, reason: str = "") -> str:
+    def kick(self, by: Session, name: str, reason: str = "") -> Later:
         target = self._online(name)
         self._spare(by, target.name)
-        why = f": {said(reason, 'a reason')}" if reason.strip() else ""
-        self.remove(target, f"You are disconnected by the sysop {by.name}{why}.", by.name)
-        return f"{target.name} is disconnected"
+        if reason.strip():
+            told = later("You are disconnected by the sysop {name}: {why}.", name=by.name,
+                         why=said(reason, later("a reason")))
+        else:
+            told = later("You are disconnected by the sysop {name}.", name=by.name)
+        self.remove(target, told, by.name)
+        return later("{name} is disconnected", name=target.name)
 
-    def ban(self, by: Session, what: str, minutes: str = "") -> str:
+    def ban(self, by: Session, what: str, minutes: str = "") -> Later:
         kind, target = ban_target(what)
         length = ban_minutes(minutes)
         if kind == "name":
             self._spare(by, target)
         elif target == by.address:
-            raise BadCommand(f"{target} is the address you are connected from")
+            raise BadCommand(later("{target} is the address you are connected from", target=target))
         until = None if length is None else self.now + length * 60
         self.store.add_ban(Ban(kind, target, until, by.name, self.now))
-        log.info("{by} bans {kind} {target} {until}", by=by.name, kind=kind, target=target, until=until_text(until))
-        shown = f"{kind} {target}" if kind == "address" else target
-        text = f"You are banned by the sysop {by.name} {until_text(until)}."
+        log.info("{by} bans {kind} {target} {until}", by=by.name, kind=kind, target=target,
+                 until=until_text(until).english())
+        shown = later("address {target}", target=target) if kind == "address" else target
+        text = later("You are banned by the sysop {name} {until}.", name=by.name, until=until_text(until))
         gone = self.drop_banned(kind, target, text, by.name, until)
         told = kind == "address" and self.lobby.ban_elsewhere(target, text, by.name, until)
-        return f"{shown} is banned {until_text(until)}" + (f"; disconnected: {', '.join(gone)}" if gone else "") + (
-            "; the other nodes disconnect theirs" if told else "")
+        done = later("{target} is banned {until}", target=shown, until=until_text(until))
+        if gone:
+            done = later("{done}; disconnected: {names}", done=done, names=", ".join(gone))
+        return later("{done}; the other nodes disconnect theirs", done=done) if told else done
 
-    def drop_banned(self, kind: str, target: str, text: str, by: str, until: float | None) -> list[str]:
+    def drop_banned(self, kind: str, target: str, text: str | Later, by: str, until: float | None) -> list[str]:
         """Close the connections a new ban refuses (``text`` says why): here, or on another node for a name;
         an address's on another node are that node's to close (``ban_elsewhere``). Their names."""
         online = self._banned_online(kind, target)
@@ -211,11 +221,11 @@ class Sysops:
             return [found] if found is not None else []
         return [s for s in self.lobby.users.values() if s.address == target and not self.is_sysop(s)]
 
-    def unban(self, what: str) -> str:
+    def unban(self, what: str) -> Later:
         kind, target = ban_target(what)
         if not self.store.lift_ban(kind, target):
-            raise BadCommand(f"{target} is not banned; /bans lists the bans")
-        return f"{target} may log in again"
+            raise BadCommand(later("{target} is not banned; /bans lists the bans", target=target))
+        return later("{target} may log in again", target=target)
 
     def ban_rows(self) -> list[dict[str, Any]]:
         """The bans in force, for the ``bans`` message."""
@@ -229,35 +239,38 @@ class Sysops:
             s.deliver(message)
 
     def announce(self, by: Session, text: str) -> None:
-        message = {"type": "announce", "from": by.name, "text": said(text, "an announcement")}
+        message = {"type": "announce", "from": by.name, "text": said(text, later("an announcement"))}
         self.everyone(message)
         self.lobby.broadcast(message)
 
     # ------------------------------------------------------------ shutting down
 
-    def shutdown(self, by: Session, minutes: int) -> str:
+    def shutdown(self, by: Session, minutes: int) -> Later:
         """Stop the server in ``minutes`` (0: now), telling everyone at the start, each whole minute, 30 s and
         10 s before; a shutdown already counting down is replaced."""
         replaced = self.cancel_countdown()
         seconds = minutes * 60
-        log.info("shutdown by {by} in {span}", by=by.name, span=span(seconds))
+        log.info("shutdown by {by} in {span}", by=by.name, span=span(seconds).english())
         if seconds == 0:
             self.stop_now(by.name)
-            return "the server stops now"
+            return later("the server stops now")
         self._notify(seconds, by.name)
         marks = [m * 60 for m in range(minutes - 1, 0, -1)] + [s for s in MARKS if s < seconds]
         clock = self.lobby.clock
         self.countdown = [clock.callLater(seconds - mark, self._notify, mark, by.name) for mark in marks]
         self.countdown.append(clock.callLater(seconds, self.stop_now, by.name))
-        return f"the server stops in {span(seconds)}" + ("; the earlier shutdown is replaced" if replaced else "")
+        if replaced:
+            return later("the server stops in {span}; the earlier shutdown is replaced", span=span(seconds))
+        return later("the server stops in {span}", span=span(seconds))
 
-    def cancel(self, by: Session) -> str:
+    def cancel(self, by: Session) -> Later:
         if not self.cancel_countdown():
-            raise BadCommand("no shutdown is counting down")
+            raise BadCommand(later("no shutdown is counting down"))
         log.info("shutdown cancelled by {by}", by=by.name)
         self.everyone({"type": "shutdown", "seconds": None, "by": by.name,
-                       "text": f"The shutdown is cancelled by the sysop {by.name}: the server keeps running."})
-        return "the shutdown is cancelled"
+                       "text": later("The shutdown is cancelled by the sysop {name}: the server keeps running.",
+                                     name=by.name)})
+        return later("the shutdown is cancelled")
 
     def cancel_countdown(self) -> bool:
         """Cancel a countdown under way; whether there was one."""
@@ -269,13 +282,14 @@ class Sysops:
 
     def _notify(self, seconds: int, by: str) -> None:
         self.everyone({"type": "shutdown", "seconds": seconds, "by": by,
-                       "text": f"The server stops in {span(seconds)} (shutdown by the sysop {by})."})
+                       "text": later("The server stops in {span} (shutdown by the sysop {by}).", span=span(seconds),
+                                     by=by)})
 
     def stop_now(self, by: str) -> None:
         self.countdown = []
         log.info("stopping the server: shutdown by {by}", by=by)
         self.everyone({"type": "shutdown", "seconds": 0, "by": by,
-                       "text": f"The server is stopping now (shutdown by the sysop {by})."})
+                       "text": later("The server is stopping now (shutdown by the sysop {by}).", by=by)})
         self.told = True
         self.stop()
 
@@ -285,7 +299,7 @@ class Sysops:
         self.cancel_countdown()
         self.lobby.stopping = True
         if not self.told:
-            self.everyone({"type": "shutdown", "seconds": 0, "by": None, "text": "The server is stopping now."})
+            self.everyone({"type": "shutdown", "seconds": 0, "by": None, "text": later("The server is stopping now.")})
             self.told = True
         for s in list(self.lobby.users.values()):
             s.close()
@@ -322,6 +336,6 @@ def shutdown_minutes(text: str) -> int:
         return 1
     minutes = whole_number(text)
     if minutes is None or minutes > LONGEST_SHUTDOWN:
-        raise BadCommand(f"usage: /shutdown [MINUTES|cancel]: MINUTES a whole number from 0 (now) to "
-                         f"{LONGEST_SHUTDOWN}")
+        raise BadCommand(later("usage: /shutdown [MINUTES|cancel]: MINUTES a whole number from 0 (now) to {most}",
+                               most=LONGEST_SHUTDOWN))
     return minutes

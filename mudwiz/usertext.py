@@ -10,6 +10,7 @@ import re
 import unicodedata
 
 from mudwiz.errors import BadCommand
+from mudwiz.texts import Later, later
 
 NAME_RULE = re.compile(r"^[A-Za-z0-9_-]{2,16}$")  # a user's name: typeable on any terminal, no spaces
 # A name may also be Japanese: hiragana, katakana (with ``ー`` and the iteration marks) and kanji, mixed with the
@@ -45,7 +46,7 @@ BBS_NAME_RULE = re.compile(r"^[A-Za-z0-9_-]{2,16}@[A-Za-z0-9_-]{1,15}$")
 # The names bots are given (``bot1``, ``bot2``, ...): a guest called so passed for a computer player. An account
 # so named before the rule keeps logging in; a BBS caller's ``bot9@tag`` is no bot's name.
 BOT_NAME_RULE = re.compile(r"^bot[0-9]+$", re.IGNORECASE)
-BOT_NAME_REFUSED = "bot followed by digits is kept for computer players"
+BOT_NAME_REFUSED = later("bot followed by digits is kept for computer players")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
@@ -222,12 +223,16 @@ def spoken(text: str) -> str:
     return _BLANK_RUNS.sub(" ", one_line(text)).strip()
 
 
-def said(text: str, what: str = "a line for others") -> str:
+A_LINE = later("a line for others")  # what ``said`` calls a text by default
+
+
+def said(text: str, what: str | Later = A_LINE) -> str:
     """``text`` as said to others (``spoken``), or ``BadCommand`` saying why not: blank, or too long, refused
     whole in one line rather than cut (what a person wrote is never lost unsaid)."""
     text = spoken(text)
     if not text:
-        raise BadCommand(f"{what} is blank: nothing was sent")
+        raise BadCommand(later("{what} is blank: nothing was sent", what=what))
     if len(text) > MAX_SPOKEN:
-        raise BadCommand(f"{what} is at most {MAX_SPOKEN} characters (this one has {len(text)}); nothing was sent")
+        raise BadCommand(later("{what} is at most {most} characters (this one has {n}); nothing was sent", what=what,
+                               most=MAX_SPOKEN, n=len(text)))
     return text

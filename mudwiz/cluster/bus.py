@@ -27,12 +27,31 @@ from twisted.internet.protocol import Factory, Protocol
 from twisted.logger import Logger
 
 from mudwiz.outflow import before_output
-from mudwiz.render.jsonl import dumps
+from mudwiz.render.jsonl import ENCODER
+from mudwiz.texts import MARK, as_json, revive
 
 log = Logger()
 
 PREFIX = "mudwiz"
 Handler = Callable[[dict[str, Any]], None]
+
+try:
+    from orjson import dumps as orjson_dumps
+except ImportError:  # (ENCODER is then "stdlib")
+    pass
+
+# A ``Later`` text crosses as its msgid and params (mudwiz/texts), put into words by the reader's own process.
+WIRE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=as_json)
+
+
+def wire(message: dict[str, Any]) -> str:
+    """A bus message as JSON: with orjson where the protocol's encoder uses it (a visitor's states cross here)."""
+    if ENCODER == "orjson":
+        try:
+            return orjson_dumps(message, default=as_json).decode()
+        except TypeError:
+            pass
+    return WIRE.encode(message)
 
 
 class BusError(Exception):
@@ -194,7 +213,7 @@ class Bus:
         if self.redis is None:
             return
         before_output()  # a state for a visitor on another node leaves here: its move committed first
-        d = self.redis.publish(channel, dumps({**message, "from": self.node}))
+        d = self.redis.publish(channel, wire({**message, "from": self.node}))
         d.addErrback(lambda f: log.warn("bus: {op} not sent: {why}", op=message.get("op"), why=f.getErrorMessage()))
 
     def broadcast(self, message: dict[str, Any]) -> None:
@@ -209,6 +228,7 @@ class Bus:
         with the others'."""
         try:
             message = json.loads(text)
+            message = revive(message) if MARK in text else message  # a text for a person: theirs to word
             op = message["op"]
         except (ValueError, KeyError, TypeError):
             log.warn("bus: unreadable message on {channel}: {text!r}", channel=channel, text=text[:200])

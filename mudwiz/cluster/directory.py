@@ -13,6 +13,7 @@ from mudwiz.cluster.tables import ClusterTables, code_hash
 from mudwiz.cluster.talk import TalkRelay
 from mudwiz.lobby.directory import Held, Local, Row
 from mudwiz.table.adjourning import resume_notice, seated_at_login
+from mudwiz.texts import Later
 
 if TYPE_CHECKING:
     from twisted.internet.defer import Deferred
@@ -99,7 +100,7 @@ class ClusterDirectory:
     def talk(self, message: dict[str, Any]) -> None:
         self.talk_relay.tell(message)
 
-    def ban_address(self, address: str, text: str, by: str, until: float | None) -> bool:
+    def ban_address(self, address: str, text: str | Later, by: str, until: float | None) -> bool:
         return self.users.ban_address(address, text, by, until)
 
     # ------------------------------------------------------------ tables and seats elsewhere

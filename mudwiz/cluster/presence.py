@@ -24,6 +24,7 @@ from twisted.internet import defer, task
 from twisted.logger import Logger
 
 from mudwiz.session import Session
+from mudwiz.texts import Later
 
 if TYPE_CHECKING:
     from mudwiz.cluster.service import ClusterService
@@ -297,7 +298,7 @@ class Presence:
     def announce(self, message: dict[str, Any]) -> None:
         self.bus.broadcast({"op": "announce", "message": message})
 
-    def ban_address(self, address: str, text: str, by: str, until: float | None) -> bool:
+    def ban_address(self, address: str, text: str | Later, by: str, until: float | None) -> bool:
         """A sysop here banned ``address``: every node closes its own connections from it (the addresses of a
         node's users stay on that node: rows, which every /who shows, carry none)."""
         self.bus.broadcast({"op": "ban_address", "address": address, "text": text, "by": by, "until": until})

@@ -34,6 +34,7 @@ from mudwiz.games.base import Event
 from mudwiz.numbers import whole_number
 from mudwiz.routes import Route
 from mudwiz.session import Session
+from mudwiz.texts import speaking
 
 if TYPE_CHECKING:
     from mudwiz.cluster.bus import Bus
@@ -87,6 +88,7 @@ class Visitor(Session):
         """What the home says of the user with each line: their mode (the hint's spacing), charset, account."""
         self.mode = str(message.get("mode") or "json")
         self.charset = str(message.get("charset") or "utf-8")
+        self.lang = str(message.get("lang") or self.lang)  # an error's hint is worded here, in their language
         self.registered = bool(message.get("registered"))
         self.code = message.get("code") or None
         if self.code is not None and not self.registered:  # the host's lobby guards the seat with it, as its own
@@ -225,7 +227,7 @@ class Visits:
 
     def about(self, session: Session) -> dict[str, Any]:
         """What the host needs to know of the user for their visitor."""
-        return {"name": session.name, "mode": session.mode, "charset": session.charset,
+        return {"name": session.name, "mode": session.mode, "charset": session.charset, "lang": session.lang,
                 "registered": session.registered, "code": self.lobby.resume_code(session)}
 
     def _unanswered(self, key: str) -> None:
@@ -328,9 +330,10 @@ class Visits:
         visitor.update(m)
         answer: dict[str, Any]
         try:
-            answer = {"ok": self.upper.dispatch(visitor, str(m["line"]))}
+            answer = {"ok": self.upper.dispatch(visitor, str(m["line"]))}  # a Later: worded at home
         except MudwizError as exc:
-            answer = {"error": self.upper.hint(visitor, str(exc))}
+            with speaking(visitor.lang):
+                answer = {"error": self.upper.hint(visitor, str(exc))}
         except Exception:  # a bug costs one reply, never the host's other tables
             log.failure("forwarded command {line!r} from {name}@{home} failed", line=m["line"], name=m["name"],
                         home=home)

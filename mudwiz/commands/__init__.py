@@ -28,6 +28,7 @@ from mudwiz.commands import seeks
 from mudwiz.commands import adjourned  # noqa: F401  # /adjourn, /resume, /adjourned
 from mudwiz.commands import tournaments  # noqa: F401  # /tournament, /tournaments
 from mudwiz.commands import friends  # noqa: F401  # /finger, /plan, /notify, /message: registered as imported
+from mudwiz.texts import later
 # isort: on
 
 __all__ = [
@@ -68,6 +69,7 @@ def dispatch(lobby: Lobby, session: Session, line: str) -> Reply:
     if any(verb in game_class(g).VERBS for g in available()):
         if table is not None:
             title = table.game_class.title
-            raise IllegalAction(f"/{verb} is not a move in {title}; /help {table.name} lists its moves")
-        raise IllegalAction(f"/{verb} is a game move: sit at a table first (/tables lists them)")
-    raise BadCommand(f"unknown command /{verb}; /help lists the commands")
+            raise IllegalAction(later('/{verb} is not a move in {title}; /help {name} lists its moves',
+                                      verb=verb, title=title, name=table.name))
+        raise IllegalAction(later('/{verb} is a game move: sit at a table first (/tables lists them)', verb=verb))
+    raise BadCommand(later('unknown command /{verb}; /help lists the commands', verb=verb))

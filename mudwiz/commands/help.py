@@ -7,21 +7,21 @@ import textwrap
 from collections.abc import Callable
 from typing import Any
 
-from mudwiz.commands.registry import COMMANDS, Command, Kind, Route, Scope, command, help_kinds
+from mudwiz.commands.registry import COMMANDS, Command, Kind, Reply, Route, Scope, command, help_kinds
 from mudwiz.errors import BadCommand
 from mudwiz.games import available, game_class
 from mudwiz.games.legend import help_lines
 from mudwiz.lobby import Lobby
 from mudwiz.session import Session
 from mudwiz.table import TABLE_OPTIONS
-from mudwiz.texts import Later
+from mudwiz.texts import Later, later, now
 
 
 @command("help", "/help [COMMAND|GAME|all]",
-         "list the commands by kind, or explain one command or one game (all: every command, explained; "
-         "cards: each game's card letters)",
+         later('list the commands by kind, or explain one command or one game (all: every command, explained; cards: '
+               "each game's card letters)"),
          scope=Scope.PRE_LOGIN, kind=Kind.LOBBY, place=9, route=Route.ABOUT_TABLE)
-def _help(lobby: Lobby, session: Session, arg: str) -> str | None:
+def _help(lobby: Lobby, session: Session, arg: str) -> Reply:
     topic = arg.strip().lstrip("/").lower()
     sysop = is_sysop(lobby, session)
     message = {"type": "help", "topic": topic or None, "text": help_text(topic, session, sysop=sysop)}
@@ -101,18 +101,19 @@ def _summary(session: Session, sysop: bool, cols: int = 80) -> list[str]:
     """``/help`` alone: every command's usage, a kind a line or two, so that it fits a 24-row screen with the
     moves of the table the user sits at (the whole explanation of each was some sixty rows)."""
     lines = _command_rows(sysop, cols, lambda name: COMMANDS[name].usage)
-    tail = textwrap.wrap(f"Games: {', '.join(available())}; /help GAME shows one's moves and options.", cols)
+    tail = textwrap.wrap(now("Games: {join}; /help GAME shows one's moves and options.",
+                             join=', '.join(available())), cols)
     table = session.table
     if table is None:
         return lines + tail if len(lines) + len(tail) < SCREEN_ROWS - 1 else _command_rows(sysop, cols) + tail
     game = table.game_class
-    explained = [f"{game.title} moves at this table:", *_verb_rows(game.VERBS, cols)]
+    explained = [now('{title} moves at this table:', title=game.title), *_verb_rows(game.VERBS, cols)]
     room = SCREEN_ROWS - 2
     if len(lines) + len(explained) + len(tail) > room:  # the table's game is known: the list of games goes first
         tail = []
     if len(lines) + len(explained) > room:  # their usages only, as the commands': in a narrow window the
         # explanations ran past the screen
-        explained = textwrap.wrap("At this table (/help MOVE explains one):", cols)
+        explained = textwrap.wrap(now('At this table (/help MOVE explains one):'), cols)
         explained += _kind_rows(game.title, [f"/{usage.split(':')[0]}" for usage in game.VERBS.values()], cols)
     if len(lines) + len(explained) > room:
         lines = _command_rows(sysop, cols)
@@ -122,7 +123,7 @@ def _summary(session: Session, sysop: bool, cols: int = 80) -> list[str]:
 def _command_rows(sysop: bool, cols: int, shown: Callable[[str], str] = lambda name: f"/{name}") -> list[str]:
     """The commands a kind a row or two, each as ``shown`` (its usage; by default its name alone, for a window
     too narrow for every usage on one screen: ``/help COMMAND`` gives it)."""
-    lines = textwrap.wrap("Commands (plain text is chat to your room; /help COMMAND explains one):", cols)
+    lines = textwrap.wrap(now('Commands (plain text is chat to your room; /help COMMAND explains one):'), cols)
     for label, names in help_kinds().items():
         if sysop or label != Kind.SYSOP.value:
             lines += _kind_rows(label, [shown(name) for name in names], cols)
@@ -136,7 +137,7 @@ def help_text(topic: str, session: Session, *, sysop: bool = False) -> str:
     if not topic:
         return "\n".join(_summary(session, sysop, cols))
     if topic == "all":
-        lines = textwrap.wrap("Commands (plain text is chat to the room you are in):", cols)
+        lines = textwrap.wrap(now('Commands (plain text is chat to the room you are in):'), cols)
         lines += [line for c in offered(sysop) for line in help_row(c.usage, c.help, cols=cols)]
         return "\n".join(lines)
     if topic == "cards":
@@ -146,9 +147,10 @@ def help_text(topic: str, session: Session, *, sysop: bool = False) -> str:
         return "\n".join(textwrap.wrap(f"{c.usage}: {c.help}", cols, subsequent_indent="    "))
     if topic in available():
         cls = game_class(topic)
-        lines = [f"{cls.title}: {cls.min_players} to {cls.max_players} players. Moves:"]
+        lines = [now('{title}: {min_players} to {max_players} players. Moves:',
+                     title=cls.title, min_players=cls.min_players, max_players=cls.max_players)]
         lines += _verb_rows(cls.VERBS, cols)
-        lines += textwrap.wrap("Options (/option NAME [VALUE], host, before /start):", cols)
+        lines += textwrap.wrap(now('Options (/option NAME [VALUE], host, before /start):'), cols)
         lines += [line for o in (*cls.OPTIONS, *TABLE_OPTIONS) for line in help_row(o.name, o.help, 14, cols)]
         return "\n".join(lines)
     here = [session.table.name] if session.table is not None else []  # the table's own game's move first
@@ -157,4 +159,4 @@ def help_text(topic: str, session: Session, *, sysop: bool = False) -> str:
         if usage:
             return "\n".join(textwrap.wrap(f"/{usage.split(':')[0]} ({g}): {usage.partition(':')[2].strip()}", cols,
                                             subsequent_indent="    "))
-    raise BadCommand(f"no help on {topic!r}; /help lists the commands")
+    raise BadCommand(later('no help on {topic!r}; /help lists the commands', topic=topic))

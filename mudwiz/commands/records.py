@@ -17,6 +17,7 @@ from mudwiz.seasons import fame_records, season_of, season_period
 from mudwiz.session import Session
 from mudwiz.slices import Work, unless
 from mudwiz.store import GameRecord, GameSummary, Rating, Store, StoreError, iso_time
+from mudwiz.texts import later
 
 T = TypeVar("T")
 
@@ -27,7 +28,7 @@ HISTORY = 10  # games /history lists
 
 def _store(lobby: Lobby) -> Store:
     if lobby.records is None:
-        raise BadCommand("this server keeps no game records")
+        raise BadCommand(later('this server keeps no game records'))
     return lobby.records.store
 
 
@@ -39,7 +40,7 @@ def _record(lobby: Lobby, game_id: int) -> GameRecord:
     except StoreError as exc:
         raise BadCommand(str(exc)) from None
     if record is None:
-        raise BadCommand(f"there is no game {game_id}; /history lists your games")
+        raise BadCommand(later('there is no game {game_id}; /history lists your games', game_id=game_id))
     return record
 
 
@@ -57,9 +58,10 @@ def history_row(summary: GameSummary, name: str) -> dict[str, Any]:
             "players": players, "place": places.get(name.lower(), {}).get("place")}
 
 
-@command("history", "/history [NAME]", f"your last {HISTORY} games, or NAME's (/game ID shows one)",
+@command("history", "/history [NAME]", later("your last {history} games, or NAME's (/game ID shows one)",
+                                             history=HISTORY),
          scope=Scope.LOBBY, kind=Kind.GAMES, place=3, route=Route.HOME)
-def _history(lobby: Lobby, session: Session, arg: str) -> str | None:
+def _history(lobby: Lobby, session: Session, arg: str) -> Reply:
     name = arg.strip() or session.name
     games = _store(lobby).games_of(name, HISTORY)
     session.deliver({"type": "history", "name": name, "games": [history_row(g, name) for g in games]})
@@ -86,12 +88,12 @@ def replay_sheet(record: GameRecord) -> Work[tuple[list[dict[str, Any]], list[in
     return game.sheet, game.scores
 
 
-@command("game", "/game ID", "a recorded game's score sheet and standings (/history lists the IDs)",
+@command("game", "/game ID", later("a recorded game's score sheet and standings (/history lists the IDs)"),
          scope=Scope.LOBBY, kind=Kind.GAMES, place=4, route=Route.HOME)
 def _game(lobby: Lobby, session: Session, arg: str) -> Reply:
     number = whole_number(arg.strip().lstrip("#"))
     if number is None:
-        raise BadCommand("usage: /game ID; /history lists your games")
+        raise BadCommand(later('usage: /game ID; /history lists your games'))
     record = _record(lobby, number)
 
     def show(replayed: tuple[list[dict[str, Any]], list[int]] | None) -> None:
@@ -127,17 +129,17 @@ def _bot_level(name: str) -> str | None:
         return None
     level = name[len(BOT_PREFIX):].lower()
     if level not in levels():
-        raise BadCommand(f"no bot level {level!r}; levels: {', '.join(levels())}")
+        raise BadCommand(later('no bot level {level!r}; levels: {join}', level=level, join=', '.join(levels())))
     return level
 
 
-@command("rating", "/rating [NAME]", "your rating in each game, or NAME's (bot:good: that bot level's fixed one); "
-                                     "shown: 1000 + 40 x (mu - 3 sigma), a new player's 1000",
+@command("rating", "/rating [NAME]", later("your rating in each game, or NAME's (bot:good: that bot level's fixed "
+                                           "one); shown: 1000 + 40 x (mu - 3 sigma), a new player's 1000"),
          scope=Scope.LOBBY, kind=Kind.GAMES, place=6, route=Route.HOME)
-def _rating(lobby: Lobby, session: Session, arg: str) -> str | None:
+def _rating(lobby: Lobby, session: Session, arg: str) -> Reply:
     name = arg.strip() or session.name
     if len(name.split()) > 1:
-        raise BadCommand("usage: /rating [NAME]; /rating bot:good shows a bot level's")
+        raise BadCommand(later("usage: /rating [NAME]; /rating bot:good shows a bot level's"))
     level = _bot_level(name)
     if level is not None:
         ratings = [bot_rating(game, level) for game in available()]
@@ -158,26 +160,26 @@ def season_top(store: Store, game: str, now: float, limit: int = TOP) -> dict[st
                         for i, (name, points, games) in enumerate(store.season_table(season, game, limit), 1)]}
 
 
-@command("top", "/top [GAME] [season]", f"the {TOP} best rated players of GAME (at a table: its game; else every "
-                                        "game); season: this season's points table of GAME",
+@command("top", "/top [GAME] [season]", later('the {top} best rated players of GAME (at a table: its game; else '
+                                              "every game); season: this season's points table of GAME", top=TOP),
          scope=Scope.LOBBY, kind=Kind.GAMES, place=7, route=Route.HOME)
-def _top(lobby: Lobby, session: Session, arg: str) -> str | None:
+def _top(lobby: Lobby, session: Session, arg: str) -> Reply:
     from mudwiz.bots import levels
 
     words = arg.strip().lower().split()
     if words and words[-1] == "season":
         if len(words) > 2:
-            raise BadCommand("usage: /top [GAME] season")
+            raise BadCommand(later('usage: /top [GAME] season'))
         game = words[0] if len(words) == 2 else session.table.name if session.table is not None else ""
         if game not in available():
-            raise BadCommand(f"usage: /top GAME season; games: {', '.join(available())}")
+            raise BadCommand(later('usage: /top GAME season; games: {join}', join=', '.join(available())))
         session.deliver(season_top(_store(lobby), game, lobby.clock.seconds()))
         return None
     if len(words) > 1:
-        raise BadCommand("usage: /top [GAME] [season]")
+        raise BadCommand(later('usage: /top [GAME] [season]'))
     game = words[0] if words else ""
     if game and game not in available():
-        raise BadCommand(f"no game {game!r}; games: {', '.join(available())}")
+        raise BadCommand(later('no game {game!r}; games: {join}', game=game, join=', '.join(available())))
     games = [game] if game else [session.table.name] if session.table is not None else available()
     store = _store(lobby)
     session.deliver({"type": "top", "games": [
@@ -210,13 +212,13 @@ def fame(store: Store, game: str | None, now: float) -> dict[str, Any]:
         **records.get(g, empty)} for g in games]}
 
 
-@command("fame", "/fame [GAME]", "the hall of fame: tournament and season winners, best score, longest winning "
-                                 "streak, most games (every game, or GAME)",
+@command("fame", "/fame [GAME]", later('the hall of fame: tournament and season winners, best score, longest winning '
+                                       'streak, most games (every game, or GAME)'),
          scope=Scope.LOBBY, kind=Kind.GAMES, place=8, route=Route.HOME)
-def _fame(lobby: Lobby, session: Session, arg: str) -> str | None:
+def _fame(lobby: Lobby, session: Session, arg: str) -> Reply:
     game = arg.strip().lower()
     if len(game.split()) > 1 or (game and game not in available()):
-        raise BadCommand(f"usage: /fame [GAME]; games: {', '.join(available())}")
+        raise BadCommand(later('usage: /fame [GAME]; games: {join}', join=', '.join(available())))
     session.deliver(fame(_store(lobby), game or None, lobby.clock.seconds()))
     return None
 
@@ -246,14 +248,14 @@ def farewell(lobby: Lobby, session: Session) -> None:
     session.deliver({"type": "farewell", "name": session.name, "season": season, "games": games})
 
 
-REPLAY_USAGE = "usage: /replay ID [STEP], /replay next or /replay prev; /history lists your games"
+REPLAY_USAGE = later('usage: /replay ID [STEP], /replay next or /replay prev; /history lists your games')
 
 
 def _replay_step(session: Session, words: list[str]) -> tuple[int, int, int]:
     """The game and step ``/replay`` is asked for, and which way ``next``/``prev`` went (0 for neither)."""
     if words in (["next"], ["prev"]):
         if session.replaying is None:
-            raise BadCommand("you are reading no replay; /replay ID starts one (/history lists your games)")
+            raise BadCommand(later('you are reading no replay; /replay ID starts one (/history lists your games)'))
         game_id, step = session.replaying
         way = 1 if words[0] == "next" else -1
         return game_id, step + way, way
@@ -266,16 +268,18 @@ def _replay_step(session: Session, words: list[str]) -> tuple[int, int, int]:
 
 
 @command("replay", "/replay ID [STEP] | next | prev",
-         "a recorded game move by move, every hand shown: STEP 0 is the deal, /replay next the move after",
+         later('a recorded game move by move, every hand shown: STEP 0 is the deal, /replay next the move after'),
          scope=Scope.LOBBY, kind=Kind.GAMES, place=5, route=Route.HOME)
 def _replay(lobby: Lobby, session: Session, arg: str) -> Reply:
     _store(lobby)  # a server without records says so before the arguments are read
     game_id, step, way = _replay_step(session, arg.lower().split())
     record = _record(lobby, game_id)
     if way > 0 and step > replay.steps(record):
-        raise BadCommand(f"that was the last move of game {game_id}; /replay {game_id} 0 starts again")
+        raise BadCommand(later('that was the last move of game {game_id}; /replay {game_id} 0 starts again',
+                               game_id=game_id))
     if way < 0 and step < 0:
-        raise BadCommand(f"that was the deal, the first step of game {game_id}; /replay next goes on")
+        raise BadCommand(later('that was the deal, the first step of game {game_id}; /replay next goes on',
+                               game_id=game_id))
     if step > replay.steps(record):
         raise BadCommand(replay.bad_step(record, step))
     count = replay.REPLAY_FRAMES if session.mode == "json" else 1  # a person reads one step at a time

@@ -25,7 +25,7 @@ Run = Callable[[Any, Session, str], Reply]  # (lobby, session, what follows the 
 class Scope(Enum):
     """Where a command may be typed."""
 
-    PRE_LOGIN = "before login"  # before a name is given too (and everywhere after)
+    PRE_LOGIN = "before login"  # i18n: not text; before a name is given too (and everywhere after)
     LOBBY = "lobby"  # once logged in, at a table or not
     TABLE = "table"  # at a table
     MOVE = "move"  # takes the user to a table: not while at one

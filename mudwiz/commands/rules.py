@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from mudwiz.commands.help import help_row
-from mudwiz.commands.registry import Kind, Route, Scope, command
+from mudwiz.commands.registry import Kind, Reply, Route, Scope, command
 from mudwiz.errors import BadCommand
 from mudwiz.games import available, game_class, languages, plugin, section_help
 from mudwiz.games.base import Game
 from mudwiz.games.legend import rules_lines
 from mudwiz.lobby import Lobby
 from mudwiz.session import Session
+from mudwiz.texts import later, now
 
 # what /rules GAME shows; a game's other sections on request
 MAIN_SECTIONS = ("goal", "cards", "play", "scoring", "options")
@@ -42,8 +43,8 @@ def rules_sections(cls: type[Game], lang: str = ENGLISH) -> dict[str, list[str]]
         sections[name] = ["  " + line for line in body.splitlines()]
         if name == "goal" and cards:
             sections["cards"] = cards
-    options = ["  /option NAME VALUE sets one (the host, before /start):" if lang == ENGLISH else
-               "  /option NAME VALUE で設定します（ホストが /start の前に。説明は英語）："]
+    options = [now('  /option NAME VALUE sets one (the host, before /start):') if lang == ENGLISH else
+               "  /option NAME VALUE で設定します（ホストが /start の前に。説明は英語）："]  # i18n: not text (ja page)
     options += [line for o in cls.OPTIONS for line in help_row(o.name, o.help, 14)]
     return {**sections, "options": options}
 
@@ -58,14 +59,17 @@ def rules_text(game: type[Game] | str, section: str | None = None, lang: str = E
     sections = rules_sections(cls)
     if section is not None:
         if section not in sections:
-            raise BadCommand(f"{cls.title} rules have no section {section!r}: {', '.join(sections)}")
+            raise BadCommand(later('{title} rules have no section {section!r}: {join}',
+                                   title=cls.title, section=section, join=', '.join(sections)))
         return "\n".join([f"{cls.title} rules: {section}", *sections[section]])
-    lines = [f"{cls.title} rules, {cls.min_players} to {cls.max_players} players"]
+    lines = [now('{title} rules, {min_players} to {max_players} players',
+                 title=cls.title, min_players=cls.min_players, max_players=cls.max_players)]
     for name in MAIN_SECTIONS:
         lines += [name.capitalize(), *sections.get(name, [])]
     more = [f"/rules {cls.name} {name}" for name in sections if name not in MAIN_SECTIONS]
-    lines.append(f"One part at a time: /rules {cls.name} SECTION." + (f" More: {', '.join(more)}." if more else ""))
-    lines.append(f"/help {cls.name} lists the moves.")
+    lines.append(now('One part at a time: /rules {name} SECTION.', name=cls.name)
+                 + (now(' More: {sections}.', sections=', '.join(more)) if more else ""))
+    lines.append(now('/help {name} lists the moves.', name=cls.name))
     return "\n".join(lines)
 
 
@@ -74,12 +78,13 @@ def _rules_text_ja(cls: type[Game], section: str | None, lang: str) -> str:
     sections = rules_sections(cls, lang)
     if section is not None:
         if section not in sections:
-            raise BadCommand(f"{cls.title} rules have no section {section!r}: {', '.join(sections)}")
+            raise BadCommand(later('{title} rules have no section {section!r}: {join}',
+                                   title=cls.title, section=section, join=', '.join(sections)))
         return "\n".join([f"{cls.title} のルール：{JA_HEADINGS.get(section, section)}", *sections[section]])
     lines = [f"{cls.title} のルール（{cls.min_players}〜{cls.max_players} 人）"]
     for name in MAIN_SECTIONS:
         lines += [JA_HEADINGS[name], *sections.get(name, [])]
-    lines.append(f"一部だけ：/rules {cls.name} SECTION {lang}")
+    lines.append(f"一部だけ：/rules {cls.name} SECTION {lang}")  # i18n: not text (the Japanese page's own words)
     lines.append(f"  SECTION：{', '.join(sections)}")
     lines.append(f"手の一覧：/help {cls.name}（英語）")
     return "\n".join(lines)
@@ -90,14 +95,14 @@ def _show_rules(session: Session, game: str, section: str | None, lang: str = EN
     session.deliver({"type": "help", "topic": topic, "text": rules_text(game_class(game), section, lang)})
 
 
-@command("rules", "/rules [GAME [SECTION]]", "a game's rules in brief (at a table: its game); SECTION shows one "
-                                             "part: goal, cards, play, scoring, options, spells; ja last: in "
-                                             "Japanese",
+@command("rules", "/rules [GAME [SECTION]]", later("a game's rules in brief (at a table: its game); SECTION shows "
+                                                   "one part: goal, cards, play, scoring, options, spells; ja last: in "
+                                                   "Japanese"),
          scope=Scope.LOBBY, kind=Kind.GAMES, place=1, route=Route.ABOUT_TABLE)
-def _rules(lobby: Lobby, session: Session, arg: str) -> str | None:
+def _rules(lobby: Lobby, session: Session, arg: str) -> Reply:
     words = arg.lower().split()
     games = available()
-    usage = f"usage: /rules GAME [SECTION]; games: {', '.join(games)}"
+    usage = now('usage: /rules GAME [SECTION]; games: {join}', join=', '.join(games))
     lang = session.lang if session.lang in languages() else ENGLISH  # the reader's language (/lang), unless asked
     if words and words[-1] in languages() and (len(words) > 1 or session.table is not None):
         lang = words.pop()  # "/rules wizard ja", "/rules wizard play ja"; at a table "/rules ja"
@@ -106,7 +111,7 @@ def _rules(lobby: Lobby, session: Session, arg: str) -> str | None:
     elif session.table is not None:
         game = session.table.name  # "/rules" or "/rules spells" at a table: its game
     elif words:
-        raise BadCommand(f"no rules for {words[0]!r}; games: {', '.join(games)}")
+        raise BadCommand(later('no rules for {value!r}; games: {join}', value=words[0], join=', '.join(games)))
     else:
         raise BadCommand(usage)
     if len(words) > 1:
@@ -115,13 +120,13 @@ def _rules(lobby: Lobby, session: Session, arg: str) -> str | None:
     return None
 
 
-@command("spells", "/spells", f"{section_help('spells')} (a table's own game first)",
+@command("spells", "/spells", later("{section_help} (a table's own game first)", section_help=section_help('spells')),
          scope=Scope.LOBBY, kind=Kind.GAMES, place=2, route=Route.ABOUT_TABLE)
-def _spells(lobby: Lobby, session: Session, arg: str) -> str | None:
+def _spells(lobby: Lobby, session: Session, arg: str) -> Reply:
     with_spells = [g for g in available() if "spells" in game_class(g).RULES]
     if session.table is not None and session.table.name in with_spells:
         with_spells.insert(0, session.table.name)
     if not with_spells:
-        raise BadCommand("no game here has spells")
+        raise BadCommand(later('no game here has spells'))
     _show_rules(session, with_spells[0], "spells", session.lang if session.lang in languages() else ENGLISH)
     return None

@@ -3,67 +3,69 @@
 from __future__ import annotations
 
 from mudwiz.commands.lobby import who_message
-from mudwiz.commands.registry import Kind, Route, Scope, command
+from mudwiz.commands.registry import Kind, Reply, Route, Scope, command
 from mudwiz.errors import BadCommand
 from mudwiz.games import available
 from mudwiz.lobby import Lobby
 from mudwiz.session import Session
 from mudwiz.table import Table, table_of
+from mudwiz.texts import later
 
 
 def _table(session: Session) -> Table:
     table = table_of(session)
     if table is None:
-        raise BadCommand(f"you are not at a table; /tables lists them, /new {(available() or ['GAME'])[0]} opens one")
+        raise BadCommand(later('you are not at a table; /tables lists them, /new {value} opens one',
+                               value=(available() or ['GAME'])[0]))
     return table
 
 
-@command("new", "/new GAME", f"open a table of GAME ({', '.join(available())}) and sit as its host",
+@command("new", "/new GAME", later('open a table of GAME ({join}) and sit as its host', join=', '.join(available())),
          scope=Scope.MOVE, kind=Kind.TABLES, place=1, route=Route.NOT_ELSEWHERE)
-def _new(lobby: Lobby, session: Session, arg: str) -> str | None:
+def _new(lobby: Lobby, session: Session, arg: str) -> Reply:
     if not arg:
-        raise BadCommand(f"usage: /new GAME, one of: {', '.join(available())}")
+        raise BadCommand(later('usage: /new GAME, one of: {join}', join=', '.join(available())))
     lobby.may_move(session)
     table = lobby.new_table(session, arg.split()[0])
-    return f"table {table.id} is yours: /option to set it up, /bot add to fill seats, /start to play"
+    return later('table {id} is yours: /option to set it up, /bot add to fill seats, /start to play', id=table.id)
 
 
-@command("join", "/join N", "sit down at table N",
+@command("join", "/join N", later('sit down at table N'),
          scope=Scope.MOVE, kind=Kind.TABLES, place=2, route=Route.NOT_ELSEWHERE)
-def _join(lobby: Lobby, session: Session, arg: str) -> str | None:
+def _join(lobby: Lobby, session: Session, arg: str) -> Reply:
     table = lobby.table(arg)
     if session.table is not None and session.table is not table:
-        raise BadCommand(f"you are at table {session.table.id}; /leave it first")
+        raise BadCommand(later('you are at table {id}; /leave it first', id=session.table.id))
     lobby.may_move(session)
     table.sit(session)
     lobby.talk.show_table(session, table.id)
-    return f"you sit at table {table.id}"
+    return later('you sit at table {id}', id=table.id)
 
 
-@command("watch", "/watch N", "observe table N (observers see no hands)",
+@command("watch", "/watch N", later('observe table N (observers see no hands)'),
          scope=Scope.MOVE, kind=Kind.TABLES, place=3, route=Route.NOT_ELSEWHERE)
-def _watch(lobby: Lobby, session: Session, arg: str) -> str | None:
+def _watch(lobby: Lobby, session: Session, arg: str) -> Reply:
     table = lobby.table(arg, "/watch N")
     if session.table is not None:
-        raise BadCommand(f"you are at table {session.table.id}; /leave it first")
+        raise BadCommand(later('you are at table {id}; /leave it first', id=session.table.id))
     lobby.may_move(session)
     table.watch(session)
     lobby.talk.show_table(session, table.id)
-    return f"you watch table {table.id}"
+    return later('you watch table {id}', id=table.id)
 
 
-@command("leave", "/leave", "leave your table (mid-game a bot takes your seat)",
+@command("leave", "/leave", later('leave your table (mid-game a bot takes your seat)'),
          scope=Scope.TABLE, kind=Kind.TABLES, place=4, route=Route.TABLE)
-def _leave(lobby: Lobby, session: Session, arg: str) -> str | None:
+def _leave(lobby: Lobby, session: Session, arg: str) -> Reply:
     table = _table(session)
     reply = table.leave(session)
     lobby.seeking.left(session, table)  # a match counting down is called off, a rematch being agreed too
     return reply
 
 
-@command("option", "/option [NAME [VALUE]]", "show the table's options, or (host, before /start) set one",
+@command("option", "/option [NAME [VALUE]]", later("show the table's options, or (host, before /start) set one"),
          scope=Scope.TABLE, kind=Kind.TABLES, place=6, route=Route.TABLE)
-def _option(lobby: Lobby, session: Session, arg: str) -> str | None:
+def _option(lobby: Lobby, session: Session, arg: str) -> Reply:
     table = _table(session)
     if not arg:
         session.deliver({"type": "options", "table": table.id, "game": table.name, "options": table.option_rows()})
@@ -75,22 +77,22 @@ def _option(lobby: Lobby, session: Session, arg: str) -> str | None:
     return table.set_option(session, name.strip(), value.strip() or None)
 
 
-@command("start", "/start", "start the game (host; enough players seated)",
+@command("start", "/start", later('start the game (host; enough players seated)'),
          scope=Scope.TABLE, kind=Kind.TABLES, place=8, route=Route.TABLE)
-def _start(lobby: Lobby, session: Session, arg: str) -> str | None:
+def _start(lobby: Lobby, session: Session, arg: str) -> Reply:
     _table(session).start(session)
     return None
 
 
-@command("ok", "/ok", "confirm the round's result, ready for the next round",
+@command("ok", "/ok", later("confirm the round's result, ready for the next round"),
          scope=Scope.TABLE, kind=Kind.TABLES, place=9, route=Route.TABLE)
-def _ok(lobby: Lobby, session: Session, arg: str) -> str | None:
+def _ok(lobby: Lobby, session: Session, arg: str) -> Reply:
     return _table(session).ok(session)
 
 
-@command("score", "/score", "show the score sheet",
+@command("score", "/score", later('show the score sheet'),
          scope=Scope.TABLE, kind=Kind.TABLES, place=10, route=Route.TABLE)
-def _score(lobby: Lobby, session: Session, arg: str) -> str | None:
+def _score(lobby: Lobby, session: Session, arg: str) -> Reply:
     table = _table(session)
     state = table.state_for(session)
     session.deliver({"type": "score", "table": table.id, "game": table.name, "players": state["players"],
@@ -98,9 +100,9 @@ def _score(lobby: Lobby, session: Session, arg: str) -> str | None:
     return None
 
 
-@command("look", "/look", "redraw the table (or, in the lobby, who is here and the tables)",
+@command("look", "/look", later('redraw the table (or, in the lobby, who is here and the tables)'),
          scope=Scope.LOBBY, kind=Kind.TABLES, place=5, route=Route.TABLE)
-def _look(lobby: Lobby, session: Session, arg: str) -> str | None:
+def _look(lobby: Lobby, session: Session, arg: str) -> Reply:
     if session.table is None:
         session.deliver(who_message(lobby))
         session.deliver({"type": "tables", "tables": lobby.table_summaries()})
@@ -109,32 +111,32 @@ def _look(lobby: Lobby, session: Session, arg: str) -> str | None:
     return None
 
 
-@command("bot", "/bot add [LEVEL] | /bot remove NAME", "seat a computer player (host, before /start)",
+@command("bot", "/bot add [LEVEL] | /bot remove NAME", later('seat a computer player (host, before /start)'),
          scope=Scope.TABLE, kind=Kind.TABLES, place=7, route=Route.TABLE)
-def _bot(lobby: Lobby, session: Session, arg: str) -> str | None:
+def _bot(lobby: Lobby, session: Session, arg: str) -> Reply:
     from mudwiz.bots import levels
     from mudwiz.table.botseat import BotSession
 
     table = _table(session)
     words = arg.split()
     if not words or words[0] not in ("add", "remove"):
-        raise BadCommand(f"usage: /bot add [LEVEL] or /bot remove NAME; levels: {', '.join(levels())}")
+        raise BadCommand(later('usage: /bot add [LEVEL] or /bot remove NAME; levels: {join}', join=', '.join(levels())))
     if not table.is_host(session):
-        raise BadCommand(f"only the host ({table.host}) seats bots")
+        raise BadCommand(later('only the host ({host}) seats bots', host=table.host))
     if table.in_game:
-        raise BadCommand("bots are seated before /start")
+        raise BadCommand(later('bots are seated before /start'))
     lobby.may_move(session)
     if words[0] == "add":
         level = words[1].lower() if len(words) > 1 else "good" if "good" in levels() else "random"
         bot = BotSession(lobby.free_bot_name(table), level=level, game=table.name,
                          seed=table.seeds.randrange(2**32), stand_in=False)
         table.sit(bot, by=session)  # the others are told by a notice, the host by this reply alone
-        return f"{bot.name} ({level}) sits down at table {table.id}"
+        return later('{name} ({level}) sits down at table {id}', name=bot.name, level=level, id=table.id)
     if len(words) != 2:
-        raise BadCommand("usage: /bot remove NAME")
+        raise BadCommand(later('usage: /bot remove NAME'))
     seat = table.seat_of(words[1])
     if seat is None or not table.seats[seat].is_bot:
-        raise BadCommand(f"there is no bot called {words[1]} at this table")
+        raise BadCommand(later('there is no bot called {value} at this table', value=words[1]))
     seated = table.seats[seat]
     table.leave(seated, by=session)
-    return f"{seated.name} leaves table {table.id}"
+    return later('{name} leaves table {id}', name=seated.name, id=table.id)

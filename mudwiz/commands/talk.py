@@ -5,14 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 from mudwiz.commands.help import is_sysop
-from mudwiz.commands.registry import Kind, Route, Scope, command
+from mudwiz.commands.registry import Kind, Reply, Route, Scope, command
 from mudwiz.errors import BadCommand
 from mudwiz.lobby import Lobby
 from mudwiz.lobby.talk import tag
 from mudwiz.session import Session
+from mudwiz.texts import later, now
 
-CHANNEL_USAGE = "/channel [join|leave NAME]"
-MUTE_USAGE = "/channel mute|unmute NAME WHO"
+CHANNEL_USAGE = "/channel [join|leave NAME]"  # i18n: not text (what is typed)
+MUTE_USAGE = "/channel mute|unmute NAME WHO"  # i18n: not text (what is typed)
 
 
 def channels_message(lobby: Lobby) -> dict[str, Any]:
@@ -28,14 +29,14 @@ def spelled(lobby: Lobby, name: str) -> str:
         return online.name
     if lobby.holds_name(name) or lobby.registered(name):
         return lobby.held_spelling(name)
-    raise BadCommand(f"nobody is called {name}")
+    raise BadCommand(later('nobody is called {name}', name=name))
 
 
 @command("channel", CHANNEL_USAGE,
-         "list the channels and who is on each; join or leave one (joining a new name makes it; joining shows its "
-         f"last lines); a sysop mutes or unmutes WHO on one: {MUTE_USAGE}",
+         later('list the channels and who is on each; join or leave one (joining a new name makes it; joining shows '
+               'its last lines); a sysop mutes or unmutes WHO on one: {mute_usage}', mute_usage=MUTE_USAGE),
          scope=Scope.LOBBY, kind=Kind.LOBBY, place=20, route=Route.HOME)
-def _channel(lobby: Lobby, session: Session, arg: str) -> str | None:
+def _channel(lobby: Lobby, session: Session, arg: str) -> Reply:
     words = arg.split()
     if not words:
         session.deliver(channels_message(lobby))
@@ -44,53 +45,58 @@ def _channel(lobby: Lobby, session: Session, arg: str) -> str | None:
     if verb in ("join", "leave") and len(rest) == 1:
         if verb == "join":
             joined = lobby.talk.join(session, rest[0])
-            made = " (a new channel)" if joined.made else ""
-            return f"you are on {tag(joined.channel)}{made}: /ch {joined.channel} TEXT speaks there"
+            made = now(' (a new channel)') if joined.made else ""
+            return later('you are on {tag}{made}: /ch {channel} TEXT speaks there',
+                         tag=tag(joined.channel), made=made, channel=joined.channel)
         left = lobby.talk.leave(session, rest[0])
-        return f"you left {tag(left.channel)}"
+        return later('you left {tag}', tag=tag(left.channel))
     if verb in ("mute", "unmute") and len(rest) == 2:
         if not is_sysop(lobby, session):
-            raise BadCommand("only a sysop may mute someone on a channel")
+            raise BadCommand(later('only a sysop may mute someone on a channel'))
         done = lobby.talk.moderate(session, rest[0], spelled(lobby, rest[1]), verb == "mute")
-        return f"{done.name} is {'muted' if done.muted else 'no longer muted'} on {tag(done.channel)}"
-    raise BadCommand(f"usage: {CHANNEL_USAGE} (a sysop: {MUTE_USAGE})")
+        if done.muted:
+            return later('{name} is muted on {tag}', name=done.name, tag=tag(done.channel))
+        return later('{name} is no longer muted on {tag}', name=done.name, tag=tag(done.channel))
+    raise BadCommand(later('usage: {channel_usage} (a sysop: {mute_usage})',
+                           channel_usage=CHANNEL_USAGE, mute_usage=MUTE_USAGE))
 
 
-@command("ch", "/ch NAME TEXT", "speak on a channel you are on (/ch NAME /me TEXT: an emote there)",
+@command("ch", "/ch NAME TEXT", later('speak on a channel you are on (/ch NAME /me TEXT: an emote there)'),
          scope=Scope.LOBBY, kind=Kind.LOBBY, place=21, route=Route.HOME)
-def _ch(lobby: Lobby, session: Session, arg: str) -> str | None:
+def _ch(lobby: Lobby, session: Session, arg: str) -> Reply:
     name, _, text = arg.partition(" ")
     text = text.strip()
     emote = text.lower().startswith("/me ")
     if emote:
         text = text[4:]
     if not name or not text.strip():
-        raise BadCommand("usage: /ch NAME TEXT (or /ch NAME /me TEXT)")
+        raise BadCommand(later('usage: /ch NAME TEXT (or /ch NAME /me TEXT)'))
     lobby.talk.say(session, name, text, emote)
     return None
 
 
-@command("shout", "/shout TEXT", "speak to everyone online, at a table or not (a few at once, then one a minute)",
+@command("shout", "/shout TEXT", later('speak to everyone online, at a table or not (a few at once, then one a '
+                                       'minute)'),
          scope=Scope.LOBBY, kind=Kind.LOBBY, place=22, route=Route.HOME)
-def _shout(lobby: Lobby, session: Session, arg: str) -> str | None:
+def _shout(lobby: Lobby, session: Session, arg: str) -> Reply:
     if not arg:
-        raise BadCommand("usage: /shout TEXT")
+        raise BadCommand(later('usage: /shout TEXT'))
     lobby.talk.shout(session, arg)
     return None
 
 
-@command("me", "/me TEXT", "an emote to the room you are in (\"/me waves\": * you waves)",
+@command("me", "/me TEXT", later('an emote to the room you are in ("/me waves": * you waves)'),
          scope=Scope.LOBBY, kind=Kind.LOBBY, place=23, route=Route.TABLE)
-def _me(lobby: Lobby, session: Session, arg: str) -> str | None:
+def _me(lobby: Lobby, session: Session, arg: str) -> Reply:
     if not arg:
-        raise BadCommand("usage: /me TEXT")
+        raise BadCommand(later('usage: /me TEXT'))
     lobby.talk.emote(session, arg)
     return None
 
 
-@command("away", "/away [TEXT]", "mark yourself away, shown in /who and to anyone who tells you (any command you "
-                                 "type then clears it)",
+@command("away", "/away [TEXT]", later('mark yourself away, shown in /who and to anyone who tells you (any command '
+                                       'you type then clears it)'),
          scope=Scope.LOBBY, kind=Kind.LOBBY, place=24, route=Route.HOME)
-def _away(lobby: Lobby, session: Session, arg: str) -> str | None:
+def _away(lobby: Lobby, session: Session, arg: str) -> Reply:
     text = lobby.talk.go_away(session, arg)
-    return f"you are marked away: {text}" if text else "you are marked away"
+    return later('you are marked away: {text}', text=text) if text else later('you are marked away')

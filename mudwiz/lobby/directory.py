@@ -12,6 +12,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
+from mudwiz.texts import Later
+
 if TYPE_CHECKING:
     from twisted.internet.defer import Deferred
 
@@ -75,7 +77,7 @@ class Directory(Protocol):
         """A change the talk made here (a channel joined, left, spoken on or moderated; a shout; an away mark;
         ``what`` says which: mudwiz/lobby/talk.py), for the other processes' talk to hear."""
 
-    def ban_address(self, address: str, text: str, by: str, until: float | None) -> bool:
+    def ban_address(self, address: str, text: str | Later, by: str, until: float | None) -> bool:
         """A sysop banned ``address`` here: the others close their connections from it. False: there are none."""
 
     # ------------------------------------------------------------ tables and seats elsewhere
@@ -156,7 +158,7 @@ class Local:
     def talk(self, message: dict[str, Any]) -> None:
         pass
 
-    def ban_address(self, address: str, text: str, by: str, until: float | None) -> bool:
+    def ban_address(self, address: str, text: str | Later, by: str, until: float | None) -> bool:
         return False
 
     def held(self, name: str) -> Held | None:

@@ -16,6 +16,7 @@ from mudwiz.lobby.directory import Directory
 from mudwiz.ratelimit import Buckets
 from mudwiz.session import Session
 from mudwiz.table import Records
+from mudwiz.texts import Later
 from mudwiz.usertext import said
 
 LOBBY = "lobby"
@@ -148,7 +149,7 @@ class People:
         """Cluster: ``message`` to every user of the other nodes too (a sysop's announcement); else nothing."""
         self.directory.announce(message)
 
-    def ban_elsewhere(self, address: str, text: str, by: str, until: float | None) -> bool:
+    def ban_elsewhere(self, address: str, text: str | Later, by: str, until: float | None) -> bool:
         """Cluster: a sysop banned ``address`` here; the other nodes close their connections from it. False when
         there are no other nodes."""
         return self.directory.ban_address(address, text, by, until)

@@ -35,6 +35,7 @@ from mudwiz.net import terminal
 from mudwiz.net.lineedit import Keyboard
 from mudwiz.net.lines import LineProtocol
 from mudwiz.net.listener import LineFactory
+from mudwiz.texts import english
 from mudwiz.usertext import BBS_TAG_RULE, bbs_name, bbs_text
 
 log = Logger()
@@ -246,7 +247,7 @@ class RloginLines(LineProtocol):
         banned = None if sysops is None else (
             sysops.refusal("address", self.connection.session.address) or sysops.refusal("name", name))
         if banned is not None:  # refused at the handshake, as rlogind refuses: the door exits 1 with the line
-            self.refuse(banned)
+            self.refuse(english(banned))  # rlogind's line is ASCII: English
             return False
         said = choice(handshake.terminal)
         session = self.connection.session

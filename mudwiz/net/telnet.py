@@ -40,7 +40,6 @@ from twisted.internet.protocol import Protocol, connectionDone
 from twisted.logger import Logger
 from twisted.python.failure import Failure
 
-from mudwiz import __version__
 from mudwiz.games import available
 from mudwiz.net import environ, terminal
 from mudwiz.net.charmode import CharacterMode
@@ -77,6 +76,7 @@ class TelnetLines(LineProtocol, TelnetProtocol):
     telnet = False  # the client has shown it is a telnet program: negotiation started
     settling: Any = None  # the timer while lines wait for the terminal's type and size (``TERMINAL_WAIT``)
     naws_seen = False  # a window size came
+    env_seen = False  # the client's NEW-ENVIRON answer came
     mssp_sent = 0  # times the MSSP table was asked for
     hiding = False  # a password is being typed (``secret``): echo off once telnet is seen, if it is seen then
     line_ended = False  # a line came since the last output: the client's echo of its end may have left no CR
@@ -125,9 +125,10 @@ class TelnetLines(LineProtocol, TelnetProtocol):
         telnet: Any = self.transport
         naws, ttype = telnet.getOptionState(NAWS).him, telnet.getOptionState(TTYPE).him
         charset = telnet.getOptionState(CHARSET).us
+        env = telnet.getOptionState(environ.NEW_ENVIRON).him  # agreed: its LANG, for the welcome in its language
         return (self.naws_seen or naws.state == "no" and not naws.negotiating) and (
             self.ttypes.done or ttype.state == "no" and not ttype.negotiating) and (
-            self.charset_answered or charset.state != "yes")
+            self.charset_answered or charset.state != "yes") and (self.env_seen or env.state != "yes")
 
     def maybe_settled(self, result: Any = None) -> Any:
         if self.settling is not None and self.transport is not None and self.terminal_known():
@@ -233,6 +234,8 @@ class TelnetLines(LineProtocol, TelnetProtocol):
         lang = environ.language(b"".join(data)) if self.agreed(environ.NEW_ENVIRON, local=False) else None
         if lang is not None and not self.connection.session.lang_chosen:
             self.connection.session.lang = lang
+        self.env_seen = True
+        self.maybe_settled()
 
     def charset(self, data: list[bytes]) -> None:
         """The client's answer to our REQUEST: the charset it ACCEPTED, read and written from now on (Shift_JIS or
@@ -363,15 +366,6 @@ class TelnetLines(LineProtocol, TelnetProtocol):
             self.raw(IAC + GA)
 
 
-MSSP_FIXED: dict[str, str] = {
-    "CODEBASE": f"mudwiz {__version__}", "FAMILY": "Custom", "GENRE": "None", "GAMEPLAY": "Player versus Player",
-    "GAMESYSTEM": "Custom", "STATUS": "Live", "LANGUAGE": "English", "CRAWL DELAY": "-1", "MINIMUM AGE": "0",
-    "ANSI": "1", "UTF-8": "1", "VT100": "0", "XTERM 256 COLORS": "0", "XTERM TRUE COLORS": "0", "MCCP": "1",
-    "MSP": "0", "MXP": "0", "PUEBLO": "0", "MSDP": "0", "GMCP": "1", "SSL": "0", "PAY TO PLAY": "0",
-    "PAY FOR PERKS": "0", "HIRING BUILDERS": "0", "HIRING CODERS": "0",
-}
-
-
 class MudFactory(LineFactory):
     """The telnet listener (``MUDWIZ_LISTEN``), and the TLS one (``MUDWIZ_TLS``, tls.py) with it. ``name``, ``ports``
     and ``tls_ports`` are what MSSP tells MUD crawlers (the service passes the listening ports); the start time is
@@ -396,4 +390,4 @@ class MudFactory(LineFactory):
         crawlers show it as it is)."""
         return {"NAME": self.name, "PLAYERS": str(self.lobby.online()), "UPTIME": str(int(self.started)),
                 **({"PORT": list(self.ports)} if self.ports else {}), "GAMES": list(available()) or ["none"],
-                **MSSP_FIXED, **({"SSL": self.tls_ports[0]} if self.tls_ports else {})}
+                **terminal.MSSP_FIXED, **({"SSL": self.tls_ports[0]} if self.tls_ports else {})}

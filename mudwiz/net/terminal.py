@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from mudwiz import __version__
 from mudwiz.render import jsonl
 from mudwiz.render.style import ambiguous_cells, char_width, to_ascii
 from mudwiz.session import JAPANESE_CHARSETS, charset_named
@@ -216,6 +217,16 @@ def accepted_charset(payload: bytes) -> str | None:
 
 
 MSSP_VAR, MSSP_VAL = b"\x01", b"\x02"
+
+
+# The MSSP variables that do not change while the server runs (telnet.py adds the others)
+MSSP_FIXED: dict[str, str] = {
+    "CODEBASE": f"mudwiz {__version__}", "FAMILY": "Custom", "GENRE": "None", "GAMEPLAY": "Player versus Player",
+    "GAMESYSTEM": "Custom", "STATUS": "Live", "LANGUAGE": "English", "CRAWL DELAY": "-1", "MINIMUM AGE": "0",
+    "ANSI": "1", "UTF-8": "1", "VT100": "0", "XTERM 256 COLORS": "0", "XTERM TRUE COLORS": "0", "MCCP": "1",
+    "MSP": "0", "MXP": "0", "PUEBLO": "0", "MSDP": "0", "GMCP": "1", "SSL": "0", "PAY TO PLAY": "0",
+    "PAY FOR PERKS": "0", "HIRING BUILDERS": "0", "HIRING CODERS": "0",
+}
 
 
 def mssp_payload(variables: Mapping[str, str | Sequence[str]]) -> bytes:

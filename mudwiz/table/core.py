@@ -32,6 +32,7 @@ from mudwiz.table.recording import GameRecording, Records
 from mudwiz.table.seating import Seating
 from mudwiz.table.state import TableState
 from mudwiz.table.timers import IDLE_CLOSE
+from mudwiz.texts import Later
 from mudwiz.thinking import Think, think_inline
 
 log = Logger(namespace=__name__)  # a compiled module has no frame for Logger() to find its name in
@@ -82,7 +83,7 @@ class Table(TableState):
 
     # ------------------------------------------------------------ what the fan-out does, under the table's names
 
-    def announce(self, text: str, exclude: Session | None = None) -> None:
+    def announce(self, text: str | Later, exclude: Session | None = None) -> None:
         self.fanout.announce(text, exclude)
 
     def chat(self, session: Session, text: str) -> None:
@@ -161,7 +162,7 @@ class Table(TableState):
 
     # ------------------------------------------------------------ adjourned games (:mod:`.adjourning`)
 
-    def adjourn(self, last: str, why: str) -> None:
+    def adjourn(self, last: str, why: str | Later) -> None:
         """Stop the game where it is until its people are back; ``last`` left it last (their login takes them back
         to it). Its people who are here leave it, their seats kept for them: every seat waits, none is played."""
         assert self.game is not None and self.in_game
@@ -181,7 +182,7 @@ class Table(TableState):
         self.announce(why)
         self.send_states()
 
-    def go_on(self, why: str) -> None:
+    def go_on(self, why: str | Later) -> None:
         """The adjourned game goes on: its people are back (or those back go on without the others, whose seats
         ``missing`` the lobby keeps for the grace period), its clocks and bots as after its last move."""
         assert self.game is not None

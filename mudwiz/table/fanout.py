@@ -13,6 +13,7 @@ from mudwiz.session import Session
 from mudwiz.table.players import Players
 from mudwiz.table.sheets import sheet_from, sheet_once
 from mudwiz.table.state import TableState
+from mudwiz.texts import Later
 
 
 def _fields(event: Event) -> dict[str, Any]:
@@ -96,7 +97,7 @@ class FanOut:
         if viewer.table is self.table and viewer.connected and not viewer.is_bot:
             self.send_state(viewer, look=True)
 
-    def announce(self, text: str, exclude: Session | None = None) -> None:
+    def announce(self, text: str | Later, exclude: Session | None = None) -> None:
         for s in self.table.roster.viewers():
             if not s.is_bot and s is not exclude:
                 s.notice(text)

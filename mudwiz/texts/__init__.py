@@ -193,16 +193,43 @@ class Later:
     def to_json(self) -> dict[str, Any]:
         """As it crosses the cluster's bus: the msgid and params, never one language's text."""
         params = {k: v.to_json() if isinstance(v, Later) else v for k, v in self.params.items()}
-        out: dict[str, Any] = {"later": self.msgid, "domain": self.domain, "params": params}
+        out: dict[str, Any] = {MARK: self.msgid, "domain": self.domain, "params": params}
         if self.plural is not None:
             out["plural"] = self.plural
         return out
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Later:
-        params = {k: cls.from_json(v) if isinstance(v, dict) and "later" in v else v
+        params = {k: cls.from_json(v) if isinstance(v, dict) and MARK in v else v
                   for k, v in data.get("params", {}).items()}
-        return cls(str(data.get("domain", CORE.name)), str(data["later"]), params, data.get("plural"))
+        return cls(str(data.get("domain", CORE.name)), str(data[MARK]), params, data.get("plural"))
+
+
+MARK = "$later"  # the key that marks a ``Later`` as JSON (``to_json``): no message of the protocol has it
+
+
+def as_json(value: Any) -> Any:
+    """An encoder's ``default`` for what crosses between processes: a ``Later`` as its msgid and params, so the
+    reader's own process puts it into their language (``revive``)."""
+    if isinstance(value, Later):
+        return value.to_json()
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
+
+
+def revive(value: Any) -> Any:
+    """``value`` decoded from another process with every ``Later`` it carried made one again."""
+    if isinstance(value, dict):
+        if MARK in value:
+            return Later.from_json(value)
+        return {key: revive(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [revive(item) for item in value]
+    return value
+
+
+def english(value: Any) -> str:
+    """A text as the logs say it: a ``Later`` in English, whatever the language spoken now."""
+    return value.english() if isinstance(value, Later) else str(value)
 
 
 def words(value: Any) -> Any:
@@ -220,8 +247,8 @@ def words(value: Any) -> Any:
 
 
 CORE = Domain("mudwiz", LOCALE)
-_ = CORE.now
-_n = CORE.now_n
+_ = now = CORE.now  # ``now``: the same, where ``_`` is a module's throwaway name
+_n = now_n = CORE.now_n
 later = CORE.later
 later_n = CORE.later_n
 

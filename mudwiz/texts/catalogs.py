@@ -20,7 +20,7 @@ from mudwiz.texts import CORE
 
 PACKAGE = Path(__file__).resolve().parent.parent  # mudwiz/
 # the marking functions as the extractor knows them: a game binds its own Domain's methods to the same names
-KEYWORDS = {"_": None, "later": None, "_n": (1, 2), "later_n": (1, 2), "N_": None}
+KEYWORDS = {"_": None, "now": None, "later": None, "_n": (1, 2), "now_n": (1, 2), "later_n": (1, 2), "N_": None}
 # the catalogs' own header dates: fixed, so a .po changes only where its texts do (two branches' updates merge)
 DATE = datetime(2026, 12, 6, tzinfo=UTC)
 FIELD = re.compile(r"(?<!\{)\{([A-Za-z_][A-Za-z0-9_]*)[^{}]*\}")  # a str.format field: {name}, {n:>3}
@@ -49,7 +49,8 @@ def sources(package: Path = PACKAGE) -> list[Source]:
 
 
 def extract(source: Source) -> Catalog:
-    """Every text marked in ``source`` (``_``, ``later``, ``_n``, ``later_n``, ``N_``), with where it is."""
+    """Every text marked in ``source`` (``_`` or ``now``, ``later``, ``_n`` or ``now_n``, ``later_n``, ``N_``),
+    with where it is."""
     catalog = Catalog(domain=source.domain, project="mudwiz", version="", charset="utf-8", creation_date=DATE,
                       revision_date=DATE, copyright_holder="the mudwiz authors", msgid_bugs_address="",
                       last_translator="the mudwiz authors", language_team="the mudwiz authors")

@@ -460,3 +460,24 @@ def test_a_node_sent_term_while_redis_is_away_exits_at_once(tmp_path: Path, post
             assert status == 0 and took < 10, (status, took)
     finally:
         redis.close()
+
+
+def test_a_visitor_reads_the_host_nodes_replies_and_notices_in_their_own_language(
+        tmp_path: Path, redis_url: str, postgres: Databases | str) -> None:
+    """A text made on the table's node crosses the bus as its msgid and params (mudwiz/texts) and is worded on the
+    reader's own node in their language: a forwarded command's ``ok``, its error, a notice to the table."""
+    with cluster(tmp_path, redis_url, postgres) as (one, two):
+        host, visitor = JsonClient(one.address, "hoster"), JsonClient(two.address, "hana")
+        try:
+            assert visitor.request("/lang ja")["type"] == "ok"
+            table = open_table(host, "/option rounds 3")
+            eventually(lambda: listed(visitor, table), "the visitor's node lists the table")
+            assert visitor.request(f"/join {table}")["text"] == f"卓 {table} に着席しました"
+            refused = visitor.request("/bot add")  # only the host seats bots: refused on the host's node
+            assert refused["type"] == "error"
+            assert refused["message"] == "ボットを着席させられるのはホスト（hoster）だけです"
+            english = host.request(f"/join {table}")  # the host reads English, on the same node
+            assert english["type"] == "error" and english["message"].startswith("you are already seated at table")
+        finally:
+            host.close()
+            visitor.close()

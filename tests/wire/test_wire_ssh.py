@@ -347,3 +347,17 @@ def test_a_session_ended_by_the_client_leaves_no_error_in_the_log(server: tuple[
     assert done.returncode == 0, done
     time.sleep(0.3)
     assert "Got remote error" not in address.log()
+
+
+def test_the_sessions_lang_sent_by_ssh_is_the_language_read(server: tuple[Server, int]) -> None:
+    """OpenSSH's ``SendEnv LANG``: the session's env request picks the language, from the welcome on."""
+    _, port = server
+    env = {**os.environ, "LANG": "ja_JP.UTF-8", "TERM": "xterm"}
+    term = Terminal(ssh(port, "ssh_hana", "", "-tt", "-o", "SendEnv=LANG"), env=env)
+    english = Terminal(ssh(port, "ssh_ann", "", "-tt"), env=env)  # no SendEnv: the server's language
+    try:
+        term.read_until("ようこそ、ssh_hana さん！".encode(), timeout=30)
+        english.read_until(b"Welcome, ssh_ann!", timeout=30)
+    finally:
+        term.close()
+        english.close()

@@ -10,7 +10,7 @@ from pathlib import Path
 from mudwiz.texts import Domain
 
 TEXTS = Domain("tiltowait", Path(__file__).resolve().parent / "locale")
-_ = TEXTS.now
-_n = TEXTS.now_n
+_ = now = TEXTS.now  # ``now``: the same, where ``_`` is a module's throwaway name
+_n = now_n = TEXTS.now_n
 later = TEXTS.later
 later_n = TEXTS.later_n
