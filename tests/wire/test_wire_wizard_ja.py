@@ -112,8 +112,9 @@ def test_a_whole_wizard_game_in_japanese_over_json_and_telnet(server: tuple[str,
         table = bot.wait_for(lambda m: m["type"] == "state", since=bot.mark)["table"]
         for line in ("/option rounds 2", "/bot add random"):
             assert bot.request(line)["type"] == "ok", line
-        options = bot.request("/option notequal")
-        assert options["type"] == "ok"
+        assert bot.request("/option notequal")["type"] == "ok"
+        clash = bot.request("/option tournament")  # the game's own refusal of a combination, in Japanese
+        assert clash["type"] == "error" and clash["message"].startswith("rounds と tournament はどちらも"), clash
         telnet.send(f"/join {table}")
         bot.wait_for(lambda m: m["type"] == "state" and len(m["players"]) == 3)
 
