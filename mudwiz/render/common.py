@@ -174,9 +174,10 @@ def rating_heading(heading: str, column: int, players: list[dict[str, Any]], wid
     """A table's heading row, with ``[rating]`` at ``column`` (where the rows' words after their columns begin,
     the rating first) when a seat is rated: it names the bracketed figure (``rating_tag``), which stood under no
     heading and read as anything (a score, a seat number)."""
-    if not any(p.get("rating") is not None for p in players) or max(column, len(heading) + 1) + 8 > width:
+    cells = visible_len(heading)  # a heading in Japanese takes two cells a character
+    if not any(p.get("rating") is not None for p in players) or max(column, cells + 1) + 8 > width:
         return heading  # (past the window: the ratings go on the rows under the names, as the other tags)
-    return f"{heading:<{column}}[rating]" if len(heading) < column else f"{heading} [rating]"
+    return f"{pad(heading, column)}[rating]" if cells < column else f"{heading} [rating]"
 
 
 def rated(user: dict[str, Any]) -> str:

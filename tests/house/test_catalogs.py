@@ -59,7 +59,6 @@ PENDING: set[str] = {
     # each game's package: its own catalog and domain (its texts.py), converted on its own
     "games/tiltowait/",
     "games/witches/",
-    "games/wizard/",
 }
 
 

@@ -6,10 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 from mudwiz.client.events import STYLE
-from mudwiz.client.panes import Column, card_cell, suit
+from mudwiz.client.panes import Column, card_cell
 from mudwiz.games.base import Phase
+from mudwiz.games.wizard.names import suit_name
 from mudwiz.games.wizard.phases import BIDDING, TRUMP
-from mudwiz.render.style import visible_len
+from mudwiz.games.wizard.texts import _
+from mudwiz.render.style import SUIT_COLOUR, visible_len
 
 
 def bid_cell(p: dict[str, Any]) -> str:
@@ -26,15 +28,18 @@ def projected(state: dict[str, Any], p: dict[str, Any]) -> str:
 
 
 def columns(state: dict[str, Any]) -> list[Column]:
+    """The pane's columns, titled in the reader's language (a Japanese title counts two cells a character)."""
+    score, now, tricks, card = _("score"), _("(now)"), _("tricks/bid"), _("card")
     cols = [
-        Column("score", 6, lambda p: str(p["score"])),
-        Column("(now)", 7, lambda p: projected(state, p), optional=True),
-        Column("tricks/bid", 10, lambda p: f"{p.get('tricks', 0)}/{bid_cell(p)}"),
-        Column("card", 4, lambda p: card_cell(p.get("played")), left=True),
+        Column(score, max(6, visible_len(score)), lambda p: str(p["score"])),
+        Column(now, max(7, visible_len(now)), lambda p: projected(state, p), optional=True),
+        Column(tricks, max(10, visible_len(tricks)), lambda p: f"{p.get('tricks', 0)}/{bid_cell(p)}"),
+        Column(card, max(4, visible_len(card)), lambda p: card_cell(p.get("played")), left=True),
     ]
     held = [holds(p) for p in state.get("players", [])]
     if any(held):  # clairvoyance: what you bid on, so never an optional column
-        cols.append(Column("holds", max(5, *(visible_len(h) for h in held)), holds, left=True))
+        title = _("holds")
+        cols.append(Column(title, max(5, visible_len(title), *(visible_len(h) for h in held)), holds, left=True))
     return cols
 
 
@@ -44,17 +49,25 @@ def holds(player: dict[str, Any]) -> str:
     return " ".join(STYLE.card(str(c), bare=True) for c in player.get("cards") or [])
 
 
+def _suit_word(letter: str | None) -> str:
+    """A suit painted in its colour, named in the reader's language (赤 in Japanese)."""
+    if letter is None:
+        return _("none")
+    return STYLE.paint(str(suit_name(letter)), SUIT_COLOUR.get(letter, "white"), "bold")
+
+
 def info_segments(state: dict[str, Any]) -> list[str]:
     segs = []
     trump = state.get("trump") or {}
     if trump.get("card") is None:
-        segs.append("Trump: none (every card dealt)")
+        segs.append(_("Trump: none (every card dealt)"))
     elif trump.get("suit") is None and trump.get("card") == "Z":
-        segs.append(f"Trump: {STYLE.card('Z')} turned, the dealer names it")
+        segs.append(_("Trump: {card} turned, the dealer names it", card=STYLE.card("Z")))
     else:
-        segs.append(f"Trump: {suit(trump.get('suit'))} (turned {STYLE.card(trump['card'])})")
-    follow = suit(state["lead"]) if state.get("lead") else ("anything" if state.get("trick") else "-")
-    segs.append(f"Follow: {follow}")
+        segs.append(_("Trump: {suit} (turned {card})", suit=_suit_word(trump.get("suit")),
+                      card=STYLE.card(trump["card"])))
+    follow = _suit_word(state["lead"]) if state.get("lead") else (_("anything") if state.get("trick") else "-")
+    segs.append(_("Follow: {suit}", suit=follow))
     if any(holds(p) for p in state.get("players", [])):
-        segs.append("Clairvoyance: you see the others' cards, never your own")
+        segs.append(_("Clairvoyance: you see the others' cards, never your own"))
     return segs

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from mudwiz.cards import SUIT_NAMES, Action, suit_of
+from mudwiz.cards import Action, suit_of
 from mudwiz.errors import BadOption, IllegalAction
 from mudwiz.games.base import Event, Option, Phase, RoundEnd, Seat, shuffle
 from mudwiz.games.wizard.cards import (
@@ -24,10 +24,13 @@ from mudwiz.games.wizard.cards import (
     round_score,
     trick_winner,
 )
+from mudwiz.games.wizard.names import suit_name
 from mudwiz.games.wizard.phases import BIDDING, TRUMP
 from mudwiz.games.wizard.rules import RULES_TEXT
+from mudwiz.games.wizard.texts import later
 from mudwiz.games.wizard.views import WizardViews
 from mudwiz.numbers import whole_number
+from mudwiz.texts import N_, Later
 
 # ---------------------------------------------------------------- events
 
@@ -83,17 +86,19 @@ class Wizard(WizardViews):
     min_players = 3
     max_players = 6
     OPTIONS = (
-        Option("notequal", "the dealer may not bid so that the bids add up to the cards dealt (a.k.a. +-1)"),
-        Option("hiddentip", "everyone bids at once, unseen; the bids are shown together when all are in"),
-        Option("secretbid", "as hiddentip, but bids stay secret until the round is scored"),
-        Option("clairvoyance", "round 1: you see everyone's card but your own"),
-        Option("rounds", "play only the first N rounds", default=None, lo=1, hi=20),
-        Option("tournament", "Amigo tournament: 10 rounds of fixed hand sizes (3 to 5 players)"),
+        Option("notequal", later("the dealer may not bid so that the bids add up to the cards dealt (a.k.a. +-1)")),
+        Option("hiddentip", later("everyone bids at once, unseen; the bids are shown together when all are in")),
+        Option("secretbid", later("as hiddentip, but bids stay secret until the round is scored")),
+        Option("clairvoyance", later("round 1: you see everyone's card but your own")),
+        Option("rounds", later("play only the first N rounds"), default=None, lo=1, hi=20),
+        Option("tournament", later("Amigo tournament: 10 rounds of fixed hand sizes (3 to 5 players)")),
     )
+    # "usage: what it does", split at the colon where shown: plain strs, marked for the catalog (N_) for /help to
+    # put into the reader's language, the usage before the colon kept as typed
     VERBS = {
-        "bid": "bid N: bid the number of tricks you will take",
-        "play": "play CARD: play a card, e.g. play R12, play Z (Wizard), play N (Jester)",
-        "trump": "trump SUIT: the dealer names trump after a turned Wizard (B, G, R or Y)",
+        "bid": N_("bid N: bid the number of tricks you will take"),
+        "play": N_("play CARD: play a card, e.g. play R12, play Z (Wizard), play N (Jester)"),
+        "trump": N_("trump SUIT: the dealer names trump after a turned Wizard (B, G, R or Y)"),
     }
     RULES = RULES_TEXT
     WAITING_VIEW = {"trump": {"suit": None, "card": None}}  # no trump turned yet
@@ -105,20 +110,21 @@ class Wizard(WizardViews):
     def _check_combination(cls, options: dict[str, Any], nplayers: int | None) -> None:
         hidden = options["hiddentip"] or options["secretbid"]
         if options["notequal"] and hidden:
-            raise BadOption("notequal needs a last bidder, and hidden or secret bids have none")
+            raise BadOption(later("notequal needs a last bidder, and hidden or secret bids have none"))
         if options["hiddentip"] and options["secretbid"]:
-            raise BadOption("choose one of hiddentip and secretbid: secret bids are already hidden")
+            raise BadOption(later("choose one of hiddentip and secretbid: secret bids are already hidden"))
         if options["rounds"] is not None and options["tournament"]:
-            raise BadOption("rounds and tournament each set the game's length: choose one")
+            raise BadOption(later("rounds and tournament each set the game's length: choose one"))
         if nplayers is None:
             return
         if options["tournament"] and nplayers not in TOURNAMENT:
-            raise BadOption(f"tournament is for 3 to 5 players, not {nplayers}")
+            raise BadOption(later("tournament is for 3 to 5 players, not {n}", n=nplayers))
         most = 60 // nplayers
         if options["rounds"] is not None and options["rounds"] > most:
-            raise BadOption(f"rounds={options['rounds']}, but {nplayers} players have only {most} rounds")
+            raise BadOption(later("rounds={rounds}, but {n} players have only {most} rounds", rounds=options["rounds"],
+                                 n=nplayers, most=most))
         if options["clairvoyance"] and options["tournament"] and TOURNAMENT[nplayers][0] != 1:
-            raise BadOption("clairvoyance needs a one-card first round; this tournament starts with two")
+            raise BadOption(later("clairvoyance needs a one-card first round; this tournament starts with two"))
 
     # -- set-up
 
@@ -208,13 +214,13 @@ class Wizard(WizardViews):
         if action.verb == "bid":
             bid = whole_number(arg)
             if bid is None:
-                raise IllegalAction(f"a bid is a whole number of tricks, not {arg[:20]!r}")
+                raise IllegalAction(later("a bid is a whole number of tricks, not {typed!r}", typed=arg[:20]))
             return Action("bid", (str(bid),))
         if action.verb == "trump":
             return Action("trump", (DECK.parse_suit(arg),))
         return Action("play", (HIDDEN if arg == HIDDEN else DECK.parse(arg),))
 
-    def explain(self, seat: Seat, action: Action) -> str:
+    def explain(self, seat: Seat, action: Action) -> str | Later:
         verbs: dict[str, str] = {TRUMP: "trump", BIDDING: "bid", Phase.PLAYING: "play"}
         phase_verb = verbs[self._phase]
         if action.verb != phase_verb:
@@ -223,18 +229,17 @@ class Wizard(WizardViews):
         if action.verb == "bid":
             bid = int(arg)
             if bid > self.size:
-                return f"you may bid 0 to {self.size} this round, not {bid}"
-            return (
-                f"notequal: you may not bid {bid}, the bids would add up to the {self.size} cards dealt"
-            )
+                return later("you may bid 0 to {most} this round, not {bid}", most=self.size, bid=bid)
+            return later("notequal: you may not bid {bid}, the bids would add up to the {n} cards dealt",
+                         bid=bid, n=self.size)
         if arg == HIDDEN:
-            return "you can see your own cards this round: play one by name"
+            return later("you can see your own cards this round: play one by name")
         if self.clairvoyant:
-            return "clairvoyance: you cannot see your own card, so play it as /play ?"
+            return later("clairvoyance: you cannot see your own card, so play it as /play ?")
         if arg not in self.hands[seat]:
-            return f"you have no {arg}"
+            return later("you have no {card}", card=arg)
         suit = self.lead()
-        return f"you must follow {SUIT_NAMES[suit or 'B']}"
+        return later("you must follow {suit}", suit=suit_name(suit or "B"))
 
     # -- moves
 

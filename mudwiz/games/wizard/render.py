@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from mudwiz.cards import SUIT_NAMES
 from mudwiz.games.base import Event, Phase
+from mudwiz.games.wizard.names import suit_name
 from mudwiz.games.wizard.phases import BIDDING, TRUMP
+from mudwiz.games.wizard.texts import _, _n
 from mudwiz.render.common import (
     COMPACT_BELOW,
     confirmations,
@@ -25,50 +26,55 @@ from mudwiz.render.common import (
     trick_taken,
     your_hand,
 )
-from mudwiz.render.style import Style, counted, pad, truncate, wrap_words
+from mudwiz.render.style import Style, pad, truncate, visible_len, wrap_words
 
 ROUND = "round"  # what this game calls one deal played out: said in the prompts after it
 
 
 def _suit(style: Style, suit: str | None) -> str:
     if suit is None:
-        return "none"
-    colour = {"B": "blue", "G": "green", "R": "red", "Y": "yellow"}[suit]
-    return style.paint(SUIT_NAMES[suit], colour, "bold")
+        return _("none")
+    colour = {"B": "blue", "G": "green", "R": "red", "Y": "yellow"}[suit]  # i18n: not text (colour names)
+    return style.paint(str(suit_name(suit)), colour, "bold")
 
 
 def _signed(n: int) -> str:
     return f"{n:+d}"
 
 
+def _right(text: str, width: int) -> str:
+    """``text`` right-aligned in ``width`` terminal cells: a heading in Japanese counts two a character."""
+    return " " * max(0, width - visible_len(text)) + text
+
+
 def table_view(view: dict[str, Any], style: Style) -> list[str]:
     """The seated player's (or an observer's) picture of the table."""
     t = view
-    lines = [style.rule(f"Wizard - round {t['round']}/{t['rounds']}, {t['cards']} card{'s' * (t['cards'] > 1)}")]
+    lines = [style.rule(_n("Wizard - round {round}/{rounds}, {n} card", "Wizard - round {round}/{rounds}, {n} cards",
+                           t["cards"], round=t["round"], rounds=t["rounds"]))]
     trump = t["trump"]
     if trump["card"] is None:
-        trump_text = "none (no stock: every card dealt)"
+        trump_text = _("none (no stock: every card dealt)")
     elif trump["suit"] is None and trump["card"] == "Z":
-        trump_text = "Wizard turned: the dealer names trump"
+        trump_text = _("Wizard turned: the dealer names trump")
     else:
         turned = style.card(trump["card"], bare=True)
-        trump_text = f"{_suit(style, trump['suit'])} (turned {turned})"
-    lines.append(f" Trump: {trump_text}")
-    follow = _suit(style, t["lead"]) if t["lead"] else ("anything" if t["trick"] else "-")
-    lines += flow([f"Dealer: {style.text(t['dealer'])}", f"Leads: {style.text(t['leader'])}", f"Follow: {follow}"],
-                    style.width)
+        trump_text = _("{suit} (turned {card})", suit=_suit(style, trump["suit"]), card=turned)
+    lines += wrap_words(" " + _("Trump: {trump}", trump=trump_text), style.width, indent=3)
+    follow = _suit(style, t["lead"]) if t["lead"] else (_("anything") if t["trick"] else "-")
+    lines += flow([_("Dealer: {name}", name=style.text(t["dealer"])), _("Leads: {name}", name=style.text(t["leader"])),
+                   _("Follow: {suit}", suit=follow)], style.width)
     rows, seen = _player_rows(t, style)
     lines += rows
     if seen:
-        lines.append(" Clairvoyance: you see the card each other player holds, never your own.")
+        lines += wrap_words(" " + _("Clairvoyance: you see the card each other player holds, never your own."),
+                            style.width, indent=3)
     lines.extend(last_trick(t, style, lambda c: style.card(c, bare=True)))
     lines.extend(confirmations(t, style))
     lines.extend(your_hand(view, style))
     lines.append(prompt(view, style))
     return lines
 
-
-NOW = " (now): the score if the round ended with the tricks taken so far."
 
 
 def _player_rows(t: dict[str, Any], style: Style) -> tuple[list[str], bool]:
@@ -89,11 +95,14 @@ def _player_rows(t: dict[str, Any], style: Style) -> tuple[list[str], bool]:
             seen = True
         cells.append((p, bid, ", ".join(words)))
     # 28: a compact heading's other columns (a row's are one fewer)
-    nw = name_column(t["players"], style, 28, (tags for _, _, tags in cells))
+    nw = name_column(t["players"], style, 28, (tags for *_cells, tags in cells))
+    player, score, now, card = _("player"), _("score"), _("(now)"), _("card")
     if compact:
-        heading = f"   {'player':<{nw}} {'score':>5} {'(now)':>6} {'t/bid':>5}  card"
+        taken = _("t/bid")
+        heading = f"   {pad(player, nw)} {_right(score, 5)} {_right(now, 6)} {_right(taken, 5)}  {card}"
     else:
-        heading = f"   {'player':<16} {'score':>6} {'(now)':>7} {'tricks/bid':>10}  card"
+        taken = _("tricks/bid")
+        heading = f"   {pad(player, 16)} {_right(score, 6)} {_right(now, 7)} {_right(taken, 10)}  {card}"
     tags_at = nw + 29 if compact else 52  # where a row's tags begin
     rows = [style.paint(rating_heading(heading, tags_at, t["players"], style.width), "grey")]
     for p, bid, tags in cells:
@@ -106,8 +115,9 @@ def _player_rows(t: dict[str, Any], style: Style) -> tuple[list[str], bool]:
         else:
             row = f" {marker} {name} {p['score']:>6} {now:>7} {p['tricks']:>5}/{bid:<4}  {pad(played, 3)}"
         rows += tag_rows(row, tags, style.width)
-    if any(p["projected"] is not None for p, _, _ in cells):  # the column was never explained
-        rows += [style.paint(line, "grey") for line in wrap_words(NOW, style.width, indent=3)]
+    if any(p["projected"] is not None for p, *_cells in cells):  # the column was never explained
+        now_line = " " + _("(now): the score if the round ended with the tricks taken so far.")
+        rows += [style.paint(line, "grey") for line in wrap_words(now_line, style.width, indent=3)]
     return rows, seen
 
 
@@ -119,28 +129,38 @@ def prompt(view: dict[str, Any], style: Style) -> str:
     t = view
     legal = t["legal"]
     if not legal:
-        who = ", ".join(style.text(n) for n in t["waiting"]) or "nobody"
-        doing = {TRUMP: "name trump", BIDDING: "bid", Phase.PLAYING: "play"}.get(t["phase"], "act")
-        return f" Waiting for {who} to {doing}."
+        who = ", ".join(style.text(n) for n in t["waiting"]) or _("nobody")
+        if t["phase"] == TRUMP:
+            return " " + _("Waiting for {who} to name trump.", who=who)
+        if t["phase"] == BIDDING:
+            return " " + _("Waiting for {who} to bid.", who=who)
+        if t["phase"] == Phase.PLAYING:
+            return " " + _("Waiting for {who} to play.", who=who)
+        return " " + _("Waiting for {who} to act.", who=who)
     verb = legal[0].split()[0]
     if verb == "trump":
-        return style.bold(" Your turn: name trump with /trump B|G|R|Y.")
+        return style.bold(" " + _("Your turn: name trump with /trump B|G|R|Y."))
     if verb == "bid":
         bids = [a.split()[1] for a in legal]
         banned = t.get("forbidden_bid")
-        extra = f" (not {banned}: notequal)" if banned is not None else ""
-        return style.bold(f" Your turn: /bid {bids[0]}..{bids[-1]}{extra}.")
+        if banned is not None:
+            return style.bold(" " + _("Your turn: /bid {low}..{high} (not {banned}: notequal).", low=bids[0],
+                                      high=bids[-1], banned=banned))
+        return style.bold(" " + _("Your turn: /bid {low}..{high}.", low=bids[0], high=bids[-1]))
     if legal == ["play ?"]:
-        return style.bold(" Your turn: you cannot see your card: /play ?")
-    lead = t["leader"] == t["you"] and not t["trick"]
-    return style.bold(f" Your turn to {'lead' if lead else 'play'}: /play CARD (playable cards marked).")
+        return style.bold(" " + _("Your turn: you cannot see your card: /play ?"))
+    if t["leader"] == t["you"] and not t["trick"]:
+        return style.bold(" " + _("Your turn to lead: /play CARD (playable cards marked)."))
+    return style.bold(" " + _("Your turn to play: /play CARD (playable cards marked)."))
 
 
 def score_sheet(view: dict[str, Any], style: Style) -> list[str]:
     """Bids, tricks and totals of every round so far."""
     names = [p["name"] for p in view["players"]]
     col = max(9, min(12, (78 - 8) // max(1, len(names))))
-    lines = [style.rule("Score sheet"), "  rnd  " + "".join(pad(truncate(style.text(n), col - 1), col) for n in names)]
+    rnd = _right(_("rnd"), 3)
+    heads = "".join(pad(truncate(style.text(n), col - 1), col) for n in names)
+    lines = [style.rule(_("Score sheet")), f"  {rnd}  {heads}"]
     for entry in view["sheet"]:
         by_name = {r["player"]: r for r in entry["results"]}
         cells = []
@@ -150,18 +170,17 @@ def score_sheet(view: dict[str, Any], style: Style) -> list[str]:
             cells.append(pad(style.paint(cell, "green" if r["delta"] > 0 else "red"), col))
         lines.append(f"  {entry['round']:>3}  " + "".join(cells))
     if not view["sheet"]:
-        lines.append("  (no round scored yet)")
+        lines.append("  " + _("(no round scored yet)"))
     return lines
 
 
 def results(round_no: int, rows: list[dict[str, Any]], style: Style) -> list[str]:
-    lines = [style.rule(f"Round {round_no} result")]
+    lines = [style.rule(_("Round {round} result", round=round_no))]
     for r in rows:
-        mark = style.paint("made it", "green") if r["delta"] > 0 else style.paint("missed", "red")
-        lines.append(
-            f"   {pad(style.text(r['player']), 16)} bid {r['bid']:>2}  took {r['tricks']:>2}  "
-            f"{_signed(r['delta']):>5}  = {r['score']:>5}  {mark}"
-        )
+        mark = style.paint(_("made it"), "green") if r["delta"] > 0 else style.paint(_("missed"), "red")
+        lines.append(f"   {pad(style.text(r['player']), 16)} " + _(
+            "bid {bid:>2}  took {tricks:>2}  {delta:>5}  = {score:>5}  {mark}", bid=r["bid"], tricks=r["tricks"],
+            delta=_signed(r["delta"]), score=r["score"], mark=mark))
     return lines
 
 
@@ -172,26 +191,30 @@ def event_lines(message: Mapping[str, Any] | Event, style: Style) -> list[str]:
     e = event_message(message)
     kind = e["type"]
     if kind == "round_start":
-        return [style.bold(f"Round {e['round']}: {counted(e['cards'], 'card')} each; {style.text(e['dealer'])} deals, "
-                           f"{style.text(e['leader'])} leads.")]
+        return [style.bold(_n("Round {round}: {n} card each; {dealer} deals, {leader} leads.",
+                              "Round {round}: {n} cards each; {dealer} deals, {leader} leads.", e["cards"],
+                              round=e["round"], dealer=style.text(e["dealer"]), leader=style.text(e["leader"])))]
     if kind == "trump_turned":
         if e["card"] is None:
-            return ["Every card is dealt: no trump this round."]
+            return [_("Every card is dealt: no trump this round.")]
         if e["card"] == "N":
-            return [f"Turned {style.card('N', bare=True)}: a Jester, no trump this round."]
+            return [_("Turned {card}: a Jester, no trump this round.", card=style.card("N", bare=True))]
         if e["card"] == "Z":
-            return [f"Turned {style.card('Z', bare=True)}: a Wizard! {style.text(e['chooser'])} names trump."]
-        return [f"Turned {style.card(e['card'], bare=True)}: trump is {_suit(style, e['suit'])}."]
+            return [_("Turned {card}: a Wizard! {chooser} names trump.", card=style.card("Z", bare=True),
+                      chooser=style.text(e["chooser"]))]
+        return [_("Turned {card}: trump is {suit}.", card=style.card(e["card"], bare=True),
+                  suit=_suit(style, e["suit"]))]
     if kind == "trump_chosen":
-        return [f"{style.text(e['player'])} names trump: {_suit(style, e['suit'])}."]
+        return [_("{player} names trump: {suit}.", player=style.text(e["player"]), suit=_suit(style, e["suit"]))]
     if kind == "bid_made":
         if e["bid"] is None:
-            return [f"{style.text(e['player'])} has bid."]
-        return [f"{style.text(e['player'])} bids {e['bid']}."]
+            return [_("{player} has bid.", player=style.text(e["player"]))]
+        return [_("{player} bids {bid}.", player=style.text(e["player"]), bid=e["bid"])]
     if kind == "bids_revealed":
-        return ["Bids revealed: " + ", ".join(f"{style.text(n)} {b}" for n, b in e["bids"].items()) + "."]
+        bids = ", ".join(f"{style.text(n)} {b}" for n, b in e["bids"].items())
+        return [_("Bids revealed: {bids}.", bids=bids)]
     if kind == "card_played":
-        return [f"{style.text(e['player'])} plays {style.card(e['card'], bare=True)}."]
+        return [_("{player} plays {card}.", player=style.text(e["player"]), card=style.card(e["card"], bare=True))]
     if kind == "trick":
         return [trick_taken(e, style, lambda c: style.card(c, bare=True))]
     if kind == "round_end":

@@ -4,7 +4,7 @@ RULES_TEXT = {
     "goal": """\
 Wizard (Amigo, Ken Fisher): bid how many tricks you will take, then take
 exactly that many. Taking more is as bad as taking fewer. The highest total
-after the last round wins.""",
+after the last round wins.""",  # i18n: not text (rules page: rules_ja.py)
     "play": """\
 Cards: four suits, B blue, G green, R red and Y yellow, numbered 1 to 13;
 four Wizards (Z) above everything, four Jesters (N) below everything.
@@ -19,10 +19,10 @@ Tricks: the player left of the dealer leads; play a card with /play R12.
 Follow the suit of the first suit card if you can; a Wizard or a Jester may
 always be played. If a Wizard comes before any suit card, nothing need be
 followed. The first Wizard wins the trick; else the highest trump; else the
-highest card of the suit led (all Jesters: the first). The winner leads.""",
+highest card of the suit led (all Jesters: the first). The winner leads.""",  # i18n: not text (rules page: rules_ja.py)
     "scoring": """\
 Exactly your bid: 20 points, plus 10 for each trick you took.
 Missed: minus 10 for each trick too many or too few.
 Examples: bid 2, took 2: +40. Bid 0, took 0: +20. Bid 3, took 1: -20.
-After each round, /ok when you have seen the result.""",
+After each round, /ok when you have seen the result.""",  # i18n: not text (rules page: rules_ja.py)
 }

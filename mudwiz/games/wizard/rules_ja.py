@@ -9,7 +9,7 @@ RULES_TEXT_JA = {
     "goal": """\
 ウィザード（Amigo 社、Ken Fisher 作）：各ラウンドで何トリック取るかを
 予想して宣言（ビッド）し、ちょうどその数だけ取ります。取りすぎても
-足りなくても外れです。最終ラウンドの後、合計点の最も高い人の勝ちです。""",
+足りなくても外れです。最終ラウンドの後、合計点の最も高い人の勝ちです。""",  # i18n: not text (Japanese already)
     "play": """\
 カード：4 つのスート B 青・G 緑・R 赤・Y 黄、各 1〜13。ウィザード（Z）
 4 枚はどのカードより強く、ジェスター（N）4 枚はどのカードより弱い。
@@ -34,10 +34,10 @@ RULES_TEXT_JA = {
 各ラウンドの後、結果を見たら /ok と入力します。""",
 }
 
+# Card letter -> its Japanese name (the seeds' words): the catalog (locale/ja/LC_MESSAGES/wizard.po) says the
+# same for the views (tests/games/test_wizard_ja.py holds them alike); the typed codes never change.
 NAMES_JA = {"R": "赤", "Y": "黄", "G": "緑", "B": "青", "Z": "ウィザード", "N": "ジェスター"}
-"""Card letter -> its Japanese name (the seeds' words), for the views once the message catalog lands: the
-renderers still say the English names; the typed codes never change."""
 
+# The card legend in one Japanese line, code and name side by side: ``/rules wizard ja`` shows it (its cards
+# section).
 LEGEND_JA = "R=赤 Y=黄 G=緑 B=青 Z=ウィザード N=ジェスター"
-"""The card legend in one Japanese line, code and name side by side: ``/rules wizard ja`` shows it (its cards
-section), and the views will once the catalog lands."""
