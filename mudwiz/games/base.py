@@ -35,6 +35,7 @@ from mudwiz.games.options import Option
 from mudwiz.games.phase import Phase, Seat
 from mudwiz.games.views import GameViews, action_text
 from mudwiz.games.views import plain_copy as plain_copy
+from mudwiz.texts import Later
 
 ADVANCE = "next"  # the log's word for the table ending a round-end pause
 
@@ -167,7 +168,7 @@ class Game(GameViews):
         """Canonical form of a typed action (card codes upper-cased, ``z`` -> ``Z``); may raise IllegalAction."""
         return action
 
-    def explain(self, seat: Seat, action: Action) -> str:
+    def explain(self, seat: Seat, action: Action) -> str | Later:
         """Why ``action`` is refused for ``seat`` (override for helpful, rule-specific reasons). A reason only:
         the moves the player may make instead are added where the reply is sent, in one typable style."""
         return f"you cannot /{action} now"
@@ -215,11 +216,11 @@ class Game(GameViews):
         """A move of another phase (``/play`` while bids are asked): the verbs that are wanted now."""
         return f"now is the time to {' or '.join(f'/{v}' for v in verbs)}, not /{verb}"
 
-    def out_of_turn(self, seat: Seat, action: Action) -> str:
+    def out_of_turn(self, seat: Seat, action: Action) -> str | Later:
         """Why ``action`` is refused when ``seat`` may do nothing; games with out-of-turn moves say more."""
         return self.not_your_turn(seat)
 
-    def not_your_turn(self, seat: Seat) -> str:
+    def not_your_turn(self, seat: Seat) -> str | Later:
         if self.finished:
             return "the game is over"
         if self.phase == Phase.ROUNDEND:
