@@ -113,7 +113,8 @@ def _player_rows(t: dict[str, Any], style: Style, passing: bool) -> list[str]:
     (``render.wizard._player_rows``). A column is as wide as its heading in the reader's language (トリック takes
     eight cells)."""
     last = _("passed") if passing else _("card")
-    width = max(6 if passing else 3, cell_width(last))  # the last column's: "passed" over yes/--, "card" over a card
+    # the last column's: "passed" over yes/--, "card" over a card (a heading may stand one cell past it, as "card")
+    width = max(6 if passing else 3, cell_width(last) - 1)
     compact = style.width < COMPACT_BELOW
     labels = (_("total"), _("fire"), _("tricks"))
     figures = [max(f, cell_width(label)) for f, label in zip((5, 4, 6) if compact else (6, 5, 6), labels,
@@ -189,7 +190,7 @@ def score_sheet(view: dict[str, Any], style: Style) -> list[str]:
     names = [p["name"] for p in view["players"]]
     label = _("hand")
     lw = max(4, cell_width(label))
-    col = max(9, min(12, (78 - lw - 4) // max(1, len(names))))
+    col = max(9, min(12, (style.width - lw - 6) // max(1, len(names))))  # 80 wide: as ever; narrower: within
     lines = [style.rule(_("Score sheet")),
              "  " + pad(label, lw) + " " + "".join(pad(truncate(style.text(n), col - 1), col) for n in names)]
     notes = []
