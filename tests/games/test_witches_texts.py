@@ -13,12 +13,12 @@ import pytest
 from wcwidth import wcswidth
 
 from mudwiz.games.base import Phase
-from mudwiz.games.witches import render
+from mudwiz.games.witches import client, render
 from mudwiz.games.witches.engine import Witches
 from mudwiz.games.witches.names import COLOURS, SPECIALS
 from mudwiz.games.witches.rules_ja import NAMES_JA
 from mudwiz.games.witches.texts import TEXTS, later
-from mudwiz.render.style import Style, strip_ansi
+from mudwiz.render.style import Style, cell_width, strip_ansi
 from mudwiz.texts import speaking
 
 
@@ -76,3 +76,16 @@ def test_every_line_fits_its_width_in_japanese(seed: int, width: int, names: lis
     text = "\n".join(plain + events)
     for words in ("ウィッチズ - 第 1/2 ハンド", "ディーラー：", "全員が渡し終えました。", "得点シート", "合計"):
         assert words in text, words
+
+
+def test_the_client_pane_in_japanese() -> None:
+    """The client's table pane: headings in Japanese, each column at least as wide as its heading's cells."""
+    state = {"phase": "passing", "limit": 70, "pass": {"to": "bob", "count": 3, "direction": "left"}, "lead": "R",
+             "spell": {"player": "ann", "points": 25, "choosing": True}}
+    with speaking("ja"):
+        cols = client.columns(state)
+        segments = [strip_ansi(s) for s in client.info_segments(state)]
+    assert [c.title for c in cols] == ["点数", "炎", "トリック", "手札", "パス", "カード"]
+    assert all(c.width >= cell_width(c.title) for c in cols)
+    assert segments[:3] == ["70 点で終了", "bob へ 3 枚パス (左)", "呪文：ann（25 点）が give/take を選択中"]
+    assert segments[3].startswith("フォロー：")
