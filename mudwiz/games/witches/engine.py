@@ -101,7 +101,8 @@ class Witches(WitchesViews):
     max_players = 6
     LOW_WINS = True  # fire points count against you
     OPTIONS = (
-        # help texts are marked here and shown (translated in the game's domain) by /options and /rules
+        # help texts marked for the game's catalog (N_), kept as str: the core shows them (/options, /rules, /help)
+        # and reads them in English until it looks them up in the plugin's ``texts``; 70 is DEFAULT_LIMIT
         Option("limit", N_("the game ends after the hand in which a total reaches N (default 70; "
                            "none under hands=N unless set)"), default=None, lo=1, hi=999),
         Option("hands", N_("play exactly N hands (ends earlier only if limit is also set and reached)"),
