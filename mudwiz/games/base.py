@@ -216,11 +216,11 @@ class Game(GameViews):
         """A move of another phase (``/play`` while bids are asked): the verbs that are wanted now."""
         return f"now is the time to {' or '.join(f'/{v}' for v in verbs)}, not /{verb}"
 
-    def out_of_turn(self, seat: Seat, action: Action) -> str:
+    def out_of_turn(self, seat: Seat, action: Action) -> str | Later:
         """Why ``action`` is refused when ``seat`` may do nothing; games with out-of-turn moves say more."""
         return self.not_your_turn(seat)
 
-    def not_your_turn(self, seat: Seat) -> str:
+    def not_your_turn(self, seat: Seat) -> str | Later:
         if self.finished:
             return "the game is over"
         if self.phase == Phase.ROUNDEND:

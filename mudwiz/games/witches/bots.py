@@ -86,7 +86,7 @@ class WitchesGood(Bot):
         scores = {p["name"]: p["score"] for p in view["players"]}
         ours = scores[me]
         lowest_after_give = all(ours < s + points for name, s in scores.items() if name != me)
-        choice = "spell give" if lowest_after_give else "spell take"
+        choice = "spell give" if lowest_after_give else "spell take"  # i18n: not text (the moves a bot types)
         return choice if choice in legal else legal[0]
 
     def choose_card(self, view: dict[str, Any], plays: list[str]) -> str:

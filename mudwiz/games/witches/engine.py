@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from mudwiz.cards import SUIT_NAMES, Action, remove_card
+from mudwiz.cards import Action, remove_card
 from mudwiz.errors import IllegalAction
 from mudwiz.games.base import CardPlayed as CardPlayed  # re-exported: the tests read Witches' events from here
 from mudwiz.games.base import Event, Option, Phase, RoundEnd, Seat, shuffle
@@ -30,9 +30,12 @@ from mudwiz.games.witches.cards import (
     spell_of,
     trick_winner,
 )
+from mudwiz.games.witches.names import colour_name
 from mudwiz.games.witches.phases import PASSING, SPELL
 from mudwiz.games.witches.rules import RULES_TEXT
+from mudwiz.games.witches.texts import N_, later
 from mudwiz.games.witches.views import WitchesViews
+from mudwiz.texts import Later
 
 # ---------------------------------------------------------------- events
 
@@ -98,17 +101,19 @@ class Witches(WitchesViews):
     max_players = 6
     LOW_WINS = True  # fire points count against you
     OPTIONS = (
-        Option("limit", f"the game ends after the hand in which a total reaches N (default {DEFAULT_LIMIT}; "
-                        "none under hands=N unless set)", default=None, lo=1, hi=999),
-        Option("hands", "play exactly N hands (ends earlier only if limit is also set and reached)",
+        # help texts marked for the game's catalog (N_), kept as str: the core shows them (/options, /rules, /help)
+        # and reads them in English until it looks them up in the plugin's ``texts``; 70 is DEFAULT_LIMIT
+        Option("limit", N_("the game ends after the hand in which a total reaches N (default 70; "
+                           "none under hands=N unless set)"), default=None, lo=1, hi=999),
+        Option("hands", N_("play exactly N hands (ends earlier only if limit is also set and reached)"),
                default=None, lo=1, hi=99),
-        Option("earth", "carry: the earth witch's unused reduction comes off your total (never below 0)",
+        Option("earth", N_("carry: the earth witch's unused reduction comes off your total (never below 0)"),
                default="off", choices=("off", "carry")),
     )
     VERBS = {
-        "pass": "pass C1 C2 ...: pass 4 (3 players), 3 (4-5) or 2 (6) cards",
-        "play": "play CARD: play a card, e.g. play R12, play W (Wizard)",
-        "spell": "spell give|take: the others score your spell, or it comes off yours",
+        "pass": N_("pass C1 C2 ...: pass 4 (3 players), 3 (4-5) or 2 (6) cards"),
+        "play": N_("play CARD: play a card, e.g. play R12, play W (Wizard)"),
+        "spell": N_("spell give|take: the others score your spell, or it comes off yours"),
     }
     RULES = RULES_TEXT
     WAITING_VIEW = {"trump": {"suit": None, "card": None}}  # Wizard's, which every waiting state has always carried
@@ -197,21 +202,22 @@ class Witches(WitchesViews):
         (arg,) = action.args
         if action.verb == "spell":
             if arg.lower() not in SPELL_CHOICES:
-                raise IllegalAction(f"say /spell give or /spell take, not /spell {arg}")
+                raise IllegalAction(later("say /spell give or /spell take, not /spell {arg}", arg=arg))
             return Action("spell", (arg.lower(),))
         return Action("play", (DECK.parse(arg),))
 
-    def pass_problem(self, seat: Seat, cards: tuple[str, ...]) -> str | None:
+    def pass_problem(self, seat: Seat, cards: tuple[str, ...]) -> Later | None:
         """Why these cards cannot be ``seat``'s pass (None: they can). Identical Wizards count by copies."""
         if len(cards) != self.pass_count:
             example = " ".join(f"C{i + 1}" for i in range(self.pass_count))
-            return f"pass exactly {self.pass_count} cards, not {len(cards)}: /pass {example}"
+            return later("pass exactly {count} cards, not {given}: /pass {example}", count=self.pass_count,
+                         given=len(cards), example=example)
         held = Counter(self.hands[seat])
         for card, wanted in Counter(cards).items():
             if held[card] == 0:
-                return f"you have no {card}"
+                return later("you have no {card}", card=card)
             if wanted > held[card]:
-                return f"you have only {held[card]} {card}, not {wanted}"
+                return later("you have only {held} {card}, not {wanted}", held=held[card], card=card, wanted=wanted)
         return None
 
     def is_legal(self, seat: Seat, action: Action) -> bool:
@@ -222,27 +228,27 @@ class Witches(WitchesViews):
             return self._phase == Phase.PLAYING and seat in self.waiting() and action.args[0] in self.playable(seat)
         return super().is_legal(seat, action)
 
-    def explain(self, seat: Seat, action: Action) -> str:
+    def explain(self, seat: Seat, action: Action) -> str | Later:
         verbs: dict[str, str] = {PASSING: "pass", Phase.PLAYING: "play", SPELL: "spell"}
         phase_verb = verbs.get(self._phase)
         if action.verb != phase_verb:
             return self.wrong_time(action.verb, [phase_verb] if phase_verb else [])
         if action.verb == "pass":
-            return self.pass_problem(seat, action.args) or "that pass is not allowed"
+            return self.pass_problem(seat, action.args) or later("that pass is not allowed")
         (arg,) = action.args
         if action.verb == "spell":
-            return "say /spell give or /spell take"
+            return later("say /spell give or /spell take")
         if arg not in self.hands[seat]:
-            return f"you have no {arg}"
+            return later("you have no {card}", card=arg)
         colour = self.lead()
-        return f"you must follow {SUIT_NAMES[colour or FIRE]} (or play a Wizard)"
+        return later("you must follow {colour} (or play a Wizard)", colour=colour_name(colour or FIRE))
 
-    def not_your_turn(self, seat: Seat) -> str:
+    def not_your_turn(self, seat: Seat) -> str | Later:
         names = ", ".join(self.players[s] for s in self.waiting())
         if self._phase == PASSING:
-            return f"you have passed; waiting for {names} to pass"
+            return later("you have passed; waiting for {names} to pass", names=names)
         if self._phase == SPELL:
-            return f"waiting for {names} to choose what the spell does"
+            return later("waiting for {names} to choose what the spell does", names=names)
         return super().not_your_turn(seat)
 
     # -- moves

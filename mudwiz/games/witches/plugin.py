@@ -6,6 +6,7 @@ from __future__ import annotations
 from mudwiz.games.plugin import GamePlugin
 from mudwiz.games.witches.bot_ratings import BOT_RATINGS
 from mudwiz.games.witches.phases import PHASES
+from mudwiz.games.witches.texts import N_
 
 PLUGIN = GamePlugin(
     engine="mudwiz.games.witches.engine:Witches",
@@ -15,12 +16,12 @@ PLUGIN = GamePlugin(
     low_wins=True,  # fire points count against you
     bot_ratings=BOT_RATINGS,
     phases=PHASES,
-    prompts={"spell": "give or take", "pass": "pass {count} cards"},
+    prompts={"spell": N_("give or take"), "pass": N_("pass {count} cards")},
     card_choice="pass",  # ``/pass`` stands for any ``count`` cards of the hand (the view's ``pass``)
     round_start="hand_start",
-    keys=(("Space", "Witches pass: choose / unchoose a card"),),
+    keys=(("Space", N_("Witches pass: choose / unchoose a card")),),
     order=2,
-    letters=(("R", "red"), ("G", "green"), ("Y", "yellow"), ("B", "blue"), ("W", "a Wizard")),
+    letters=(("R", N_("red")), ("G", N_("green")), ("Y", N_("yellow")), ("B", N_("blue")), ("W", N_("a Wizard"))),
     rules_in={"ja": "mudwiz.games.witches.rules_ja:RULES_TEXT_JA"},
     legend_in={"ja": "mudwiz.games.witches.rules_ja:LEGEND_JA"},
     texts="mudwiz.games.witches.texts:TEXTS",

@@ -4,7 +4,7 @@ RULES_TEXT = {
     "goal": """\
 Witches (Amigo): a trick-taking game like Hearts. Avoid taking fire points,
 or take every fire card and cast a spell on everyone else. The game ends
-after the hand in which a total reaches 70; the lowest total wins.""",
+after the hand in which a total reaches 70; the lowest total wins.""",  # i18n: not text (rules_ja.py)
     "play": """\
 Cards: four colours, R red, G green, Y yellow and B blue, numbered 1 to 14;
 and four Wizards (W), worth 0 and of no colour. Red cards are fire cards.
@@ -14,7 +14,7 @@ left, then to the right (4 and 6 players: left, right, then opposite).
 Tricks: the player left of the dealer leads; play a card with /play R12.
 Holding the colour led (the first card that is not a Wizard), play it or a
 Wizard; otherwise play anything. There is no trump: the highest card of the
-colour led wins (all Wizards: the first). The winner leads the next trick.""",
+colour led wins (all Wizards: the first). The winner leads the next trick.""",  # i18n: not text (rules_ja.py)
     "scoring": """\
 Count the fire points in the tricks you took:
 - 1 for each red card (the fire witch R11 has none of its own);
@@ -26,5 +26,5 @@ Example: R2, R5, R9, the water and the earth witch: 3 + 5 - 5 = 3 points.
 Spells: take all 14 red cards and the water witch (20 points), the pygmy
 queen (25) or both (30): you score 0, everyone else scores the spell. If the
 hand ends the game, choose: /spell give (as usual) or /spell take (off your
-own total). After each hand, /ok when you have seen the result.""",
+own total). After each hand, /ok when you have seen the result.""",  # i18n: not text (rules_ja.py)
 }

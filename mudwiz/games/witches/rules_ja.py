@@ -35,7 +35,7 @@ RULES_TEXT_JA = {
 30 点）を取ると、自分は 0 点で、他の全員が呪文の点を受けます。そのハンドで
 ゲームが終わるときは選べます：/spell give（通常どおり）か
 /spell take（自分の合計から引く）。
-各ハンドの後、結果を見たら /ok と入力します。""",
+各ハンドの後、結果を見たら /ok と入力します。""",  # i18n: not text (the Japanese page itself)
 }
 
 NAMES_JA = {
@@ -43,9 +43,10 @@ NAMES_JA = {
     "R11": "炎のウィッチ", "G11": "水のウィッチ", "Y11": "地のウィッチ", "B11": "空のウィッチ",
     "G12": "ピグミークイーン",
 }
-"""Colour letter, the Wizard and the special cards -> their Japanese names (the seed's words), for the views once
-the message catalog lands: the renderers still say the English names; the typed codes never change."""
+"""Colour letter, the Wizard and the special cards -> their Japanese names (the seed's words). The game's
+catalog (witches.po) says the same for the names the views and messages show (names.py); the codes never
+change."""  # i18n: not text (a docstring)
 
 LEGEND_JA = "R=赤 G=緑 Y=黄 B=青 W=ウィザード"
 """The card legend in one Japanese line, code and name side by side: ``/rules witches ja`` shows it (its cards
-section), and the views will once the catalog lands."""
+section)."""  # i18n: not text (a docstring)
