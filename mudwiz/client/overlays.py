@@ -79,12 +79,14 @@ def help_lines(model: Model, width: int) -> list[str]:
     lines = key_lines(width)
     game = (model.state or {}).get("game")
     if game is None:
-        return [*lines, "", STYLE.paint(_(" At a table F1 shows its game's rules here too (/rules GAME asks)."),
-                                        "grey")]
-    if model.rules_asked == game:
-        return [*lines, "", STYLE.paint(_(" (asking the server for the rules of {game}...)", game=game), "grey")]
-    if not model.rules.get(game):
-        return [*lines, "", STYLE.paint(_(" (this server sends no rules of {game}: the keys only)", game=game),
-                                        "grey")]
+        note = _(" At a table F1 shows its game's rules here too (/rules GAME asks).")
+    elif model.rules_asked == game:
+        note = _(" (asking the server for the rules of {game}...)", game=game)
+    elif not model.rules.get(game):
+        note = _(" (this server sends no rules of {game}: the keys only)", game=game)
+    else:
+        note = ""
+    if note:  # broken to the pane's width: a Japanese sentence takes two cells a character
+        return [*lines, "", *(STYLE.paint(part, "grey") for part in wrap_words(note, width, indent=2))]
     lines += ["", rule(_("The rules of {game}", game=game.capitalize()), width)]
     return lines + reflow(model.rules[game], width, STYLE.text, margin=1)  # a column in from the pane's edge
