@@ -86,7 +86,7 @@ def help_lines(model: Model, width: int) -> list[str]:
         note = _(" (this server sends no rules of {game}: the keys only)", game=game)
     else:
         note = ""
-    if note:  # broken to the pane's width: a Japanese sentence takes two cells a character
+    if note or game is None:  # broken to the pane's width: a Japanese sentence takes two cells a character
         return [*lines, "", *(STYLE.paint(part, "grey") for part in wrap_words(note, width, indent=2))]
     lines += ["", rule(_("The rules of {game}", game=game.capitalize()), width)]
     return lines + reflow(model.rules[game], width, STYLE.text, margin=1)  # a column in from the pane's edge
