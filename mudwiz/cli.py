@@ -46,6 +46,8 @@ def main(argv: list[str] | None = None) -> int:
                       "$MUDWIZ_DOOR_CHARSET; none: CP437 for ANSI callers)")
     client = sub.add_parser("client", help="the full-screen terminal client")
     client.add_argument("address", nargs="?", default="localhost:4000", help="HOST[:PORT] (default localhost:4000)")
+    client.add_argument("--lang", help="the language to speak, en or ja, and to ask of the server (default: from "
+                        "LC_ALL, LC_MESSAGES or LANG)")
     args = parser.parse_args(argv)
     if args.command == "serve":
         if args.workers > 1:
@@ -67,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
         return run(args.drop_file, args.server, args.secret, args.charset)
     from mudwiz.client.app import run_client
 
-    return run_client(args.address)
+    return run_client(args.address, args.lang)
 
 
 def positive(text: str) -> int:

@@ -42,7 +42,9 @@ from mudwiz.client.completion import CommandCompleter
 from mudwiz.client.connection import Connection, parse_address
 from mudwiz.client.link import Link
 from mudwiz.client.model import Model
-from mudwiz.render.style import Style, wrap_words
+from mudwiz.client.texts import _, _n, client_lang
+from mudwiz.render.style import Style, visible_len, wrap_words
+from mudwiz.texts import N_, speaking
 
 LOG_NARROWEST = 60  # the log sits beside the table only if it gets this many columns; else below it
 LOG_ENOUGH = 80  # columns the log can use: what the server words is broken at 80
@@ -56,16 +58,18 @@ def fragments(line: str) -> StyleAndTextTuples:
     """An ANSI line as prompt_toolkit fragments (cached: the log redraws the same lines many times)."""
     return to_formatted_text(ANSI(line))
 
-JSON_ONLY = "! the client speaks JSON mode only; use telnet for ansi/ascii"
-NOT_CONNECTED = "! not connected: F5 reconnects"
+JSON_ONLY = N_("! the client speaks JSON mode only; use telnet for ansi/ascii")
+NOT_CONNECTED = N_("! not connected: F5 reconnects")
 
 
 class ClientApp(Link, Bindings):
     """One client: a model fed by a connection, shown and steered through a prompt_toolkit Application."""
 
-    def __init__(self, address: str, input: Input | None = None, output: Output | None = None) -> None:
+    def __init__(self, address: str, input: Input | None = None, output: Output | None = None,
+                 lang: str | None = None) -> None:
+        """``lang``: the language to speak (``--lang``); None, the environment's (``texts.client_lang``)."""
         host, port = parse_address(address)
-        self.model = Model(address=f"{host}:{port}")
+        self.model = Model(address=f"{host}:{port}", lang=client_lang(lang))
         self.connection = Connection(host, port, self.on_message, self.on_text, self.on_close)
         self.log_offset = 0  # lines scrolled back from the newest
         self.log_mark = 0  # ``model.logged`` when the offset was last brought up to date (``follow_log``)
@@ -97,7 +101,7 @@ class ClientApp(Link, Bindings):
             return False
         if not self.connection.connected:
             if line:
-                m.note(STYLE.paint(NOT_CONNECTED, "red"))
+                m.note(STYLE.paint(_(NOT_CONNECTED), "red"))
             self.refresh()
             return False
         if not m.logged_in:
@@ -114,7 +118,7 @@ class ClientApp(Link, Bindings):
             self.app.exit(result=0)
             return False
         if line.split()[0].lower() == "/mode":
-            m.note(STYLE.paint(JSON_ONLY, "red"))
+            m.note(STYLE.paint(_(JSON_ONLY), "red"))
             return False
         self.send(line)
         return False
@@ -129,7 +133,7 @@ class ClientApp(Link, Bindings):
         if self.connection.connected:
             self.connection.send_line(line)
         else:
-            self.model.note(STYLE.paint(NOT_CONNECTED, "red"))
+            self.model.note(STYLE.paint(_(NOT_CONNECTED), "red"))
         self.refresh()
 
     def before_name(self, command: str) -> None:
@@ -140,11 +144,11 @@ class ClientApp(Link, Bindings):
         if verb == "/quit":
             self.app.exit(result=0)
         elif verb == "/mode":
-            self.model.note(STYLE.paint(JSON_ONLY, "red"))
+            self.model.note(STYLE.paint(_(JSON_ONLY), "red"))
         elif self.connection.connected:
             self.connection.send_line(command)
         else:
-            self.model.note(STYLE.paint(NOT_CONNECTED, "red"))
+            self.model.note(STYLE.paint(_(NOT_CONNECTED), "red"))
         self.refresh()
 
     def send(self, command: str) -> None:
@@ -282,8 +286,10 @@ class ClientApp(Link, Bindings):
 
     def scrolled_back(self, width: int) -> str:
         newer = self.log_offset
-        text = f" -- scrolled back: {newer} newer line{'s' * (newer != 1)} below; PageDown returns --"
-        return STYLE.paint(text if len(text) <= width else f" -- {newer} newer below: PageDown --", "reverse")
+        text = _n(" -- scrolled back: {n} newer line below; PageDown returns --",
+                  " -- scrolled back: {n} newer lines below; PageDown returns --", newer)
+        short = _(" -- {n} newer below: PageDown --", n=newer)
+        return STYLE.paint(text if visible_len(text) <= width else short, "reverse")
 
     def _layout(self) -> Layout:
         table = Window(FormattedTextControl(self.table_text), height=self.table_height, width=self.table_dimension,
@@ -300,10 +306,10 @@ class ClientApp(Link, Bindings):
         entry = Window(BufferControl(self.buffer, input_processors=[hidden, prompt]), height=1)
         body = HSplit([DynamicContainer(lambda: wide if self.beside() else stacked), status, entry])
         sheet = Frame(Window(FormattedTextControl(lambda: self._block(panes.sheet_lines(self.model)))),
-                      title="Score sheet (F2 closes)")
+                      title=lambda: _("Score sheet (F2 closes)"))
         keys = Frame(Window(FormattedTextControl(self.help_text), width=lambda: Dimension(max=self.help_width()),
                             height=lambda: Dimension(max=self.help_height())),
-                     title="Keys and rules (F1 closes, PageUp/PageDown scroll)")
+                     title=lambda: _("Keys and rules (F1 closes, PageUp/PageDown scroll)"))
         root = FloatContainer(body, floats=[
             Float(ConditionalContainer(sheet, filter=Condition(lambda: self.model.show_sheet)), top=1),
             Float(ConditionalContainer(keys, filter=Condition(lambda: self.show_keys)), top=1),
@@ -313,18 +319,19 @@ class ClientApp(Link, Bindings):
 
     def prompt_text(self) -> str:
         m = self.model
-        return f"{m.question.lower()}> " if m.question else "> " if m.logged_in else "name> "
+        return f"{m.question.lower()}> " if m.question else "> " if m.logged_in else _("name") + "> "
 
     @staticmethod
     def _block(lines: list[str]) -> StyleAndTextTuples:
         return [frag for line in lines for frag in [*fragments(line), ("", "\n")]][:-1]
 
 
-def run_client(address: str) -> int:
-    """``mudwiz client [HOST[:PORT]]``: run the full-screen client until the user quits."""
-    try:
-        client = ClientApp(address)
-    except ValueError:
-        print(f"mudwiz client: bad address {address!r}: use HOST[:PORT]")
-        return 2
-    return asyncio.run(client.run_async())
+def run_client(address: str, lang: str | None = None) -> int:
+    """``mudwiz client [--lang LANG] [HOST[:PORT]]``: run the full-screen client until the user quits."""
+    with speaking(client_lang(lang)):
+        try:
+            client = ClientApp(address, lang=lang)
+        except ValueError:
+            print(_("mudwiz client: bad address {address}: use HOST[:PORT]", address=repr(address)))
+            return 2
+        return asyncio.run(client.run_async())

@@ -12,21 +12,24 @@ from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 
 from mudwiz.client.model import Model
+from mudwiz.client.texts import _
 from mudwiz.games import available, plugin, plugins
+from mudwiz.texts import N_
 
 # Until the server's catalogue arrives (with ``welcome``), docs/protocol.md's command table: the client may not
 # import the server's registry (the games: this install's). /mode is never offered: the client must stay in JSON mode.
-COMMANDS = {
-    "/help": "the commands, one command, or a game's moves", "/who": "who is online", "/tables": "the tables",
-    "/new": f"open a table: {', '.join(available())}", "/join": "sit at table N", "/watch": "observe table N",
-    "/leave": "leave your table", "/option": "show or set an option", "/bot": "add [LEVEL] | remove NAME",
-    "/start": "start the game", "/ok": "confirm the round", "/score": "the score sheet", "/look": "redraw",
-    "/say": "chat", "/tell": "NAME TEXT: private message", "/quit": "leave the client",
-    "/channel": "the channels; join|leave NAME", "/ch": "NAME TEXT: speak on a channel", "/shout": "TEXT to everyone",
-    "/me": "TEXT: an emote", "/away": "[TEXT]: mark yourself away",
-    "/seek": "GAME [N] [rated|casual] [min=R] [max=R] [OPTION ...]: ask for a game", "/seeks": "the open seeks",
-    "/unseek": "withdraw your seek", "/quick": "GAME: play soon (bots fill after a wait)",
-    "/again": "after a game: the same seats again",
+COMMANDS = {  # what each does, in the client's language where shown (``{games}``: this install's)
+    "/help": N_("the commands, one command, or a game's moves"), "/who": N_("who is online"),
+    "/tables": N_("the tables"), "/new": N_("open a table: {games}"), "/join": N_("sit at table N"),
+    "/watch": N_("observe table N"), "/leave": N_("leave your table"), "/option": N_("show or set an option"),
+    "/bot": N_("add [LEVEL] | remove NAME"), "/start": N_("start the game"), "/ok": N_("confirm the round"),
+    "/score": N_("the score sheet"), "/look": N_("redraw"), "/say": N_("chat"),
+    "/tell": N_("NAME TEXT: private message"), "/quit": N_("leave the client"),
+    "/channel": N_("the channels; join|leave NAME"), "/ch": N_("NAME TEXT: speak on a channel"),
+    "/shout": N_("TEXT to everyone"), "/me": N_("TEXT: an emote"), "/away": N_("[TEXT]: mark yourself away"),
+    "/seek": N_("GAME [N] [rated|casual] [min=R] [max=R] [OPTION ...]: ask for a game"),
+    "/seeks": N_("the open seeks"), "/unseek": N_("withdraw your seek"),
+    "/quick": N_("GAME: play soon (bots fill after a wait)"), "/again": N_("after a game: the same seats again"),
 }
 CHANNEL_VERBS = ("join", "leave")  # /channel's (a sysop's mute and unmute are typed in full)
 SEEK_WORDS = ("rated", "casual", "min=", "max=")  # /seek's words after the game (mudwiz/meeting/seekwords.py)
@@ -59,7 +62,8 @@ class CommandCompleter(Completer):
         self.model = model
 
     def commands(self) -> dict[str, str]:
-        known = self.model.commands or COMMANDS
+        known = self.model.commands or {name: _(text, games=", ".join(available()))
+                                        for name, text in COMMANDS.items()}
         return {name: text for name, text in known.items() if name != "/mode"}
 
     def move_verbs(self) -> set[str]:
@@ -76,12 +80,12 @@ class CommandCompleter(Completer):
                 yield from _matching(self.model.player_names(), word)
             return
         if " " not in text:
-            verbs = {c.split()[0]: "your move now" for c in self.model.legal}
+            verbs = {c.split()[0]: _("your move now") for c in self.model.legal}
             for name, meta in {**verbs, **self.commands()}.items():
                 if name.startswith(text.lower()):
                     yield Completion(name, start_position=-len(text), display_meta=meta)
             return
-        verb, _, rest = text.partition(" ")
+        verb, _space, rest = text.partition(" ")
         yield from self._arguments(verb.lower(), rest)
 
     def _first_argument(self, verb: str) -> tuple[list[str], str | None] | None:

@@ -18,6 +18,8 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from mudwiz.client.texts import _
+
 MessageHandler = Callable[[dict[str, Any]], None]
 TextHandler = Callable[[str], None]
 CloseHandler = Callable[[str], None]
@@ -27,7 +29,7 @@ def parse_address(address: str, default_port: int = 4000) -> tuple[str, int]:
     """``HOST[:PORT]`` (``[::1]:4000`` for IPv6) -> (host, port)."""
     address = address.strip() or "localhost"
     if address.startswith("["):
-        host, _, rest = address[1:].partition("]")
+        host, _bracket, rest = address[1:].partition("]")
         return host, int(rest.removeprefix(":") or default_port)
     if address.count(":") == 1:
         host, port = address.split(":")
@@ -85,7 +87,7 @@ class Connection:
         return self._next_id
 
     async def _read_loop(self, reader: asyncio.StreamReader) -> None:
-        reason = "the server closed the connection"
+        reason = _("the server closed the connection")
         try:
             while True:
                 raw = await reader.readline()
@@ -99,7 +101,7 @@ class Connection:
         except asyncio.CancelledError:
             return  # closed on purpose: no drop to report
         except (OSError, ValueError) as exc:  # ValueError: a line longer than the stream's limit
-            reason = f"connection lost: {exc}"
+            reason = _("connection lost: {error}", error=exc)
         self._drop()
         self.on_close(reason)
 

@@ -13,6 +13,7 @@ from types import ModuleType
 from typing import Any
 
 from mudwiz.client.games import client_part
+from mudwiz.client.texts import _
 from mudwiz.games import plugin
 from mudwiz.render.ansi import Presenter, game_renderer
 from mudwiz.render.seeks import RENDERERS as SEEK_RENDERERS
@@ -41,16 +42,17 @@ def generic_line(message: dict[str, Any]) -> str:
     """Any event of any game, in words good enough to follow it: the shapes every game shares by name."""
     kind = message["type"]
     if kind == "card_played" and {"player", "card"} <= message.keys():
-        return tighten(f"{STYLE.text(message['player'])} plays {STYLE.card(message['card'])}.")
+        return tighten(_("{player} plays {card}.", player=STYLE.text(message["player"]),
+                         card=STYLE.card(message["card"])))
     if kind == "trick" and "winner" in message:
-        return STYLE.bold(f"{STYLE.text(message['winner'])} wins the trick.")
+        return STYLE.bold(_("{player} wins the trick.", player=STYLE.text(message["winner"])))
     return unknown_line(message)
 
 
 def unknown_line(message: dict[str, Any]) -> str:
     """A message this client has no words for (a newer server's): still a sentence, its name as words and its
     fields spelled out, never the bare identifier (``bot1: tiltowait turn`` read like a bug)."""
-    words = message["type"].replace("_", " ").strip().capitalize() or "Something happened"
+    words = message["type"].replace("_", " ").strip().capitalize() or _("Something happened")
     fields = ", ".join(f"{k.replace('_', ' ')} {_short(v)}" for k, v in message.items()
                        if k not in (*_SKIP, "player") and v is not None)
     who = f"{STYLE.text(str(message['player']))}: " if "player" in message else ""
@@ -73,12 +75,12 @@ def result_line(message: dict[str, Any]) -> str:
         colour = "green" if good > 0 else "red" if good < 0 else "grey"
         delta = STYLE.paint(f"{r['delta']:+d}", colour)
         parts.append(f"{STYLE.text(r['player'])} {delta}={r['score']}")
-    return STYLE.bold(f"Round {message['round']} over: ") + ", ".join(parts) + "  (F2: score sheet)"
+    return STYLE.bold(_("Round {round} over: ", round=message["round"])) + ", ".join(parts) + _("  (F2: score sheet)")
 
 
 def standings_line(message: dict[str, Any]) -> str:
     ranked = ", ".join(f"{r['place']}. {STYLE.text(r['player'])} {r['score']}" for r in message["standings"])
-    return STYLE.paint("Game over: ", "bold", "yellow") + ranked
+    return STYLE.paint(_("Game over: "), "bold", "yellow") + ranked
 
 
 def text_lines(message: dict[str, Any]) -> list[str]:
@@ -100,7 +102,7 @@ def revealed(message: dict[str, Any]) -> str | None:
 
 def seconds_of(message: dict[str, Any]) -> str:
     """A reveal's time as people write it: ``5 s``, ``2.5 s``."""
-    return f"{message['seconds']:g} s"
+    return _("{seconds} s", seconds=format(message["seconds"], "g"))
 
 
 def reveal_line(message: dict[str, Any], by: str | None = None) -> str:
@@ -111,10 +113,18 @@ def reveal_line(message: dict[str, Any], by: str | None = None) -> str:
     caster = message.get("caster")
     if by is None:
         by = STYLE.text(str(caster)) if caster is not None else ""
-    to = "the table" if message.get("audience", "table") == "table" else "you"
+    seconds = seconds_of(message)
+    if message.get("audience", "table") == "table":
+        if by:
+            return STYLE.bold(_("{by} opens {whose}'s hand to the table for {seconds} (shown at the table).",
+                                by=by, whose=whose, seconds=seconds))
+        return STYLE.bold(_("{whose}'s hand is open to the table for {seconds} (shown at the table).", whose=whose,
+                            seconds=seconds))
     if by:
-        return STYLE.bold(f"{by} opens {whose}'s hand to {to} for {seconds_of(message)} (shown at the table).")
-    return STYLE.bold(f"{whose}'s hand is open to {to} for {seconds_of(message)} (shown at the table).")
+        return STYLE.bold(_("{by} opens {whose}'s hand to you for {seconds} (shown at the table).", by=by,
+                            whose=whose, seconds=seconds))
+    return STYLE.bold(_("{whose}'s hand is open to you for {seconds} (shown at the table).", whose=whose,
+                        seconds=seconds))
 
 
 def own_lines(message: dict[str, Any]) -> list[str]:
@@ -132,7 +142,7 @@ def own_lines(message: dict[str, Any]) -> list[str]:
     if kind == "rules":  # /rules GAME typed by hand (F1's own request goes to its pane instead)
         return [STYLE.text(line) for line in text_lines(message)]
     if kind == "left" and "table" in message:
-        return [STYLE.paint(f"You are no longer at table {message['table']}.", "cyan")]
+        return [STYLE.paint(_("You are no longer at table {table}.", table=message["table"]), "cyan")]
     return []
 
 

@@ -7,12 +7,23 @@ from typing import TYPE_CHECKING, Any
 
 from mudwiz.client import panes
 from mudwiz.client.events import STYLE
+from mudwiz.client.texts import _
+from mudwiz.texts import CORE, languages, speaking
 
 if TYPE_CHECKING:
     from prompt_toolkit.application import Application
 
     from mudwiz.client.connection import Connection
     from mudwiz.client.model import Model
+
+
+SERVER_PROMPTS = ("What is your name? ", "Resume code:", "Password:")  # i18n: not text (the server's, matched)
+
+
+def prompts() -> set[str]:
+    """The server's prompts before login, in every language it may speak them (it asks the name before the
+    client's ``/lang``, in its own): the prompt line is the client's, not the log's."""
+    return {CORE.catalog(lang).gettext(text).strip() for text in SERVER_PROMPTS for lang in languages()}
 
 
 class Link:
@@ -33,10 +44,11 @@ class Link:
         self.app.create_background_task(self.connect())
 
     async def run_async(self) -> int:
-        try:
-            return await self.app.run_async(pre_run=self._start_connecting)
-        finally:
-            await self.connection.close()
+        with speaking(self.model.lang):  # every pane, line and key of this run in the client's language
+            try:
+                return await self.app.run_async(pre_run=self._start_connecting)
+            finally:
+                await self.connection.close()
 
     async def connect(self) -> None:
         """Connect (or reconnect), switch to JSON and, when the name is known, log in with it again."""
@@ -47,12 +59,14 @@ class Link:
             await self.connection.open()
         except (OSError, TimeoutError) as exc:
             m.connection, m.reason = "disconnected", str(exc) or type(exc).__name__
-            m.note(STYLE.paint(f"! cannot connect to {m.address}: {m.reason} (F5 tries again)", "red", "bold"))
+            m.note(STYLE.paint(_("! cannot connect to {address}: {reason} (F5 tries again)", address=m.address,
+                                  reason=m.reason), "red", "bold"))
             self.refresh()
             return
         m.connection, m.score, m.show_sheet = "connected", None, False
         m.leave_table()
-        self.connection.send_line("/mode json")
+        self.connection.send_line("/mode json")  # i18n: not text (a command to the server)
+        self.connection.send_line(f"/lang {m.lang}")  # the server words its texts in the client's language
         if m.name:
             self.connection.send_line(m.name)
         self.refresh()
@@ -78,8 +92,9 @@ class Link:
         except Exception as exc:  # the server's mistake (or another server's), never the end of this client
             vars(self.model).update(saved)
             kind = str(message.get("type"))[:20]
-            self.model.note(STYLE.paint(f"a {kind!r} message from the server could not be read; skipped "
-                                        f"({type(exc).__name__}: {str(exc)[:60]})", "grey"))
+            self.model.note(STYLE.paint(_("a {kind} message from the server could not be read; skipped "
+                                          "({error}: {detail})", kind=repr(kind), error=type(exc).__name__,
+                                          detail=str(exc)[:60]), "grey"))
         self.refresh()
 
     def drawn(self) -> None:
@@ -96,11 +111,11 @@ class Link:
                 or not m.resume or not m.name or str(message.get("name", "")).lower() != m.name.lower()):
             return False
         self.connection.send_line(m.resume)
-        m.note(STYLE.paint(f"giving the resume code of {message['name']}", "grey"))
+        m.note(STYLE.paint(_("giving the resume code of {name}", name=message["name"]), "grey"))
         return True
 
     def on_text(self, text: str) -> None:
-        if not self.model.logged_in and text.strip() not in ("What is your name?", "Resume code:", "Password:"):
+        if not self.model.logged_in and text.strip() not in prompts():
             self.model.note(STYLE.paint(STYLE.text(text), "grey"))
             self.refresh()
 
@@ -112,7 +127,9 @@ class Link:
         m.pending.clear()
         m.rules_asked = None
         if m.taken_over:
-            m.note(STYLE.paint(f"! {reason}: your name is in use on another connection now.", "red", "bold"))
+            m.note(STYLE.paint(_("! {reason}: your name is in use on another connection now.", reason=reason),
+                               "red", "bold"))
         else:
-            m.note(STYLE.paint(f"! {reason}. F5 reconnects (your seat is kept for a while).", "red", "bold"))
+            m.note(STYLE.paint(_("! {reason}. F5 reconnects (your seat is kept for a while).", reason=reason),
+                               "red", "bold"))
         self.refresh()

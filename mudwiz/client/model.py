@@ -17,10 +17,12 @@ from mudwiz.client.choosing import card_of as card_of
 from mudwiz.client.choosing import stop_of as stop_of
 from mudwiz.client.events import STYLE, message_lines, revealed, text_lines
 from mudwiz.client.replaying import Replay
+from mudwiz.client.texts import _
 from mudwiz.games.base import Phase
 
 LOG_LINES = 2000
-TAKEN_OVER = "logged in again on another connection"  # the server's words to the connection it closes for a new one
+# the server's words to the connection it closes for a new one
+TAKEN_OVER = "logged in again on another connection"  # i18n: not text (the server's, matched)
 
 
 @dataclass
@@ -28,6 +30,7 @@ class Model(Choosing):
     """The client's picture: connection, login, latest table state, lists, log and the selection cursor."""
 
     address: str = ""
+    lang: str = "en"  # the language the client speaks (``texts.client_lang``), and asks the server to speak
     name: str | None = None
     logged_in: bool = False
     resume: str | None = None  # a guest's resume code from the last welcome: F5 gives it when the server asks
@@ -132,13 +135,14 @@ class Model(Choosing):
         """The welcome (and a guest's resume code in it), or the server asking a password or the code first."""
         if message["type"] == "password":
             self.question = message.get("prompt") or "Password"
-            self.note(STYLE.bold(f"{self.question} for {message.get('name')}: type it and press Enter."))
+            self.note(STYLE.bold(_("{question} for {name}: type it and press Enter.", question=self.question,
+                                   name=message.get("name"))))
             return
         self.logged_in, self.name, self.question = True, message["name"], None
         self.resume = message.get("resume")
-        self.note(STYLE.bold(f"Welcome, {message['name']}. /help lists the commands; F1 the keys."))
+        self.note(STYLE.bold(_("Welcome, {name}. /help lists the commands; F1 the keys.", name=message["name"])))
         if self.resume:
-            self.note(f"Your resume code is {self.resume}: F5 gives it by itself after a drop.")
+            self.note(_("Your resume code is {code}: F5 gives it by itself after a drop.", code=self.resume))
 
     def _follow_play(self, message: dict[str, Any]) -> None:
         """What the panes keep of the play between states: who took the last trick, the hands open now, and
@@ -160,8 +164,9 @@ class Model(Choosing):
             self.replay.take(message)
             return
         self.replay = Replay.of(message)
-        self.note(STYLE.bold(f"Replay of game #{message['id']} ({message['game']}, {message['steps']} moves): "
-                             "Left/Right step through it, Home/End jump, Esc or q leaves."))
+        self.note(STYLE.bold(_("Replay of game #{id} ({game}, {steps} moves): Left/Right step through it, "
+                               "Home/End jump, Esc or q leaves.", id=message["id"], game=message["game"],
+                               steps=message["steps"])))
 
     def leave_replay(self) -> None:
         self.replay = None

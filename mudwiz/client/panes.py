@@ -16,7 +16,7 @@ from typing import Any
 from mudwiz.client.events import STYLE, message_lines, revealed, seconds_of, tighten
 from mudwiz.client.games import client_part
 from mudwiz.client.hints import asked as asked
-from mudwiz.client.hints import awaited, hint_lines
+from mudwiz.client.hints import awaited, connection_state, hint_lines, status_words
 from mudwiz.client.hints import connection_words as connection_words
 from mudwiz.client.hints import enter_hint as enter_hint
 from mudwiz.client.hints import status_line as status_line
@@ -31,6 +31,7 @@ from mudwiz.client.paint import card, cut, cut_ansi, rule
 from mudwiz.client.paint import rjust as rjust
 from mudwiz.client.paint import suit as suit
 from mudwiz.client.replaying import Replay
+from mudwiz.client.texts import _, _n
 from mudwiz.games import available
 from mudwiz.games.base import Phase
 from mudwiz.render.ansi import Presenter, draw, replay_move
@@ -87,13 +88,13 @@ def confirm_lines(state: dict[str, Any], width: int) -> list[str]:
     waiting = awaited(state)
     if waiting is None:
         return []
-    done = f" Confirmed (/ok): {', '.join(STYLE.text(n) for n in state['confirmed']) or 'nobody yet'}"
+    done = _(" Confirmed (/ok): {names}", names=", ".join(STYLE.text(n) for n in state["confirmed"]) or _("nobody yet"))
     if not waiting:
-        return wrap_words(done + "   " + STYLE.bold("the next round starts"), width)
+        return wrap_words(done + "   " + STYLE.bold(_("the next round starts")), width)
     seconds = (state.get("table_options") or {}).get("confirm")
-    limit = f" (at most {seconds} s)" if seconds else ""
+    limit = _(" (at most {seconds} s)", seconds=seconds) if seconds else ""
     names = ", ".join(STYLE.text(n) for n in waiting)
-    return wrap_words(done + "   " + STYLE.bold(f"Waiting for /ok: {names}") + limit, width)
+    return wrap_words(done + "   " + STYLE.bold(_("Waiting for /ok: {names}", names=names)) + limit, width)
 
 
 def player_rows(state: dict[str, Any], width: int, two_columns: bool = False, titles: bool = True) -> list[str]:
@@ -122,8 +123,8 @@ def _rows(state: dict[str, Any], width: int, shortest_name: int = 16) -> list[st
     waiting = set(state.get("waiting") or []) | set(awaited(state) or [])
 
     def label(p: dict[str, Any]) -> str:
-        tag = " (stand-in)" if p.get("stand_in") else " (bot)" if p.get("bot") else ""
-        tag += " (away)" if p.get("away") else ""
+        tag = _(" (stand-in)") if p.get("stand_in") else _(" (bot)") if p.get("bot") else ""
+        tag += _(" (away)") if p.get("away") else ""
         return STYLE.text(p["name"]) + tag
 
     cols = columns(state)
@@ -136,7 +137,7 @@ def _rows(state: dict[str, Any], width: int, shortest_name: int = 16) -> list[st
     def cell(c: Column, text: str) -> str:
         return pad(text, c.width) if c.left else rjust(text, c.width)
 
-    head = "   " + pad("player", name_w) + "".join(" " + cell(c, c.title) for c in cols)
+    head = "   " + pad(_("player"), name_w) + "".join(" " + cell(c, str(c.title)) for c in cols)
     rows = [STYLE.paint(head.rstrip(), "grey")]
     for p in row_order(state):
         marker = STYLE.paint(">", "yellow", "bold") if p["name"] in waiting else " "
@@ -180,9 +181,9 @@ def info_segments(state: dict[str, Any]) -> list[str]:
     own = client_part(state.get("game"), "info_segments")
     segs: list[str] = list(own(state)) if own is not None else []
     if state.get("dealer"):
-        segs.append(f"Dealer: {STYLE.text(state['dealer'])}")
+        segs.append(_("Dealer: {name}", name=STYLE.text(state["dealer"])))
     if state.get("leader"):
-        segs.append(f"Leads: {STYLE.text(state['leader'])}")
+        segs.append(_("Leads: {name}", name=STYLE.text(state["leader"])))
     return segs
 
 
@@ -196,19 +197,20 @@ def trick_lines(state: dict[str, Any], model: Model, width: int) -> list[str]:
         return []
     plays = [f"{STYLE.text(t['player'])} {card(t['card'], game=game)}" for t in trick]
     if state["trick"]:
-        return [tighten(line) for line in flow(["Trick:", *plays], width, gap="  ")]
+        return [tighten(line) for line in flow([_("Trick:"), *plays], width, gap="  ")]
     won = [f"-> {STYLE.text(model.last_winner)}"] if model.last_winner else []
-    return [tighten(line) for line in flow([STYLE.paint("Last trick:", "grey"), *plays, *won], width, gap="  ")]
+    return [tighten(line) for line in flow([STYLE.paint(_("Last trick:"), "grey"), *plays, *won], width, gap="  ")]
 
 
 def header(state: dict[str, Any]) -> str:
-    parts = [str(state.get("game", "?")).capitalize(), f"table {state.get('table')}"]
+    parts = [str(state.get("game", "?")).capitalize(), _("table {table}", table=state.get("table"))]
     if state.get("round"):
-        parts.append(f"round {state['round']}" + (f"/{state['rounds']}" if state.get("rounds") else ""))
+        parts.append(_("round {round}/{rounds}", round=state["round"], rounds=state["rounds"]) if state.get("rounds")
+                     else _("round {round}", round=state["round"]))
     if isinstance(state.get("cards"), int) and state["cards"]:
-        parts.append(f"{state['cards']} card{'s' * (state['cards'] != 1)}")
+        parts.append(_n("{n} card", "{n} cards", state["cards"]))
     if state.get("observer"):
-        parts.append("watching")
+        parts.append(_("watching"))
     return " - ".join(parts)
 
 
@@ -224,10 +226,13 @@ def reveal_lines(model: Model, width: int) -> list[str]:
     for shown in model.reveals:
         whose = revealed(shown) or "?"
         if whose == model.name:
-            lines += wrap_words(" " + STYLE.bold(f"Your hand is open to the table ({seconds_of(shown)})."), width)
+            lines += wrap_words(" " + STYLE.bold(_("Your hand is open to the table ({seconds}).",
+                                                   seconds=seconds_of(shown))), width)
             continue
-        to = "is open" if shown.get("audience", "table") == "table" else "is shown to you"
-        head = wrap_words(" " + STYLE.bold(f"{STYLE.text(whose)}'s hand {to} ({seconds_of(shown)}):"), width)
+        said = (_("{name}'s hand is open ({seconds}):", name=STYLE.text(whose), seconds=seconds_of(shown))
+                if shown.get("audience", "table") == "table" else
+                _("{name}'s hand is shown to you ({seconds}):", name=STYLE.text(whose), seconds=seconds_of(shown)))
+        head = wrap_words(" " + STYLE.bold(said), width)
         lines += head[:-1]
         line, used = head[-1], visible_len(head[-1])
         for code in shown["cards"]:
@@ -248,7 +253,7 @@ def hand_lines(model: Model, width: int, title: bool = True) -> list[str]:
     the first line of cards carries the label instead of a line of its own."""
     state = model.state or {}
     if state.get("you") is None:
-        return [STYLE.paint(" (watching: observers see no hands)", "grey")] if state.get("observer") else []
+        return [STYLE.paint(_(" (watching: observers see no hands)"), "grey")] if state.get("observer") else []
     hand = model.hand
     playable = {card_of(c) for c in model.legal}
     cursor = model.selected_position()
@@ -262,11 +267,12 @@ def hand_lines(model: Model, width: int, title: bool = True) -> list[str]:
             text = STYLE.paint(text.replace(f" {code} ", f"[{code}]").replace(f"+{code}+", f"[{code}]"), "underline")
         cards.append(text)
     if not hand:
-        return [] if state.get("phase") in (Phase.ROUNDEND, Phase.GAMEOVER) else [" Your hand: empty"]
+        return [] if state.get("phase") in (Phase.ROUNDEND, Phase.GAMEOVER) else [_(" Your hand: empty")]
     if not title:
-        lines = wrap_cards(cards, width=max(14, width), indent=7)
-        return [" Hand: " + lines[0][7:], *lines[1:]]
-    return [f" Your hand ({len(hand)}):", *wrap_cards(cards, width=max(8, width), indent=2)]
+        label = pad(_(" Hand: "), 7)
+        lines = wrap_cards(cards, width=max(14, width), indent=visible_len(label))
+        return [label + lines[0][visible_len(label):], *lines[1:]]
+    return [_(" Your hand ({n}):", n=len(hand)), *wrap_cards(cards, width=max(8, width), indent=2)]
 
 
 def choice_lines(model: Model, width: int) -> list[str]:
@@ -291,17 +297,18 @@ def choice_lines(model: Model, width: int) -> list[str]:
 
 
 def lobby_lines(model: Model, width: int) -> list[str]:
-    lines = [rule("Lobby", width)]
+    lines = [rule(_("Lobby"), width)]
     if model.who:
         lines += flow([f"{STYLE.text(u['name'])} ({u['where']})" for u in model.who], width)
     if model.tables:
         for t in model.tables:
             players = ", ".join(STYLE.text(p) for p in t["players"]) or "-"
-            lines.append(cut(f" #{t['id']:<3} {t['game']:<10} {t['status']:<8} {t['seats']:>5}  {players}", width))
+            status = pad(status_words(t["status"]), 8)
+            lines.append(cut(f" #{t['id']:<3} {t['game']:<10} {status} {t['seats']:>5}  {players}", width))
     else:
-        lines.append(" No tables yet.")
+        lines.append(_(" No tables yet."))
     first = (model.games or available() or ["GAME"])[0]  # the server's games, else this install's
-    hint = f"/new {first} opens a table, /join N sits down, /watch N watches, /tables, /who."
+    hint = _("/new {game} opens a table, /join N sits down, /watch N watches, /tables, /who.", game=first)
     return lines + [STYLE.paint(line, "grey") for line in wrap_words(" " + hint, width)]
 
 
@@ -313,16 +320,17 @@ def table_lines(model: Model, width: int, height: int | None = None) -> list[str
     if model.replay is not None:
         return replay_lines(model.replay, width, height)
     if not model.logged_in and model.state is None and not model.who:
-        return fit([rule("mudwiz", width), f" Server: {model.address}",
-                    STYLE.bold(" Type your name and press Enter.") if model.connection == "connected" else
-                    f" {model.connection}..."], height, keep=1)
+        return fit([rule("mudwiz", width), _(" Server: {address}", address=model.address),
+                    STYLE.bold(_(" Type your name and press Enter.")) if model.connection == "connected" else
+                    f" {connection_state(model)}..."], height, keep=1)
     state = model.state
     if state is None:
         return fit(lobby_lines(model, width), height, keep=1)
     if state.get("phase") == Phase.WAITING:
         room = [cut_ansi(line, width) for line in Presenter(STYLE).waiting_room(state)[1:]]
         hint = hint_lines(model, width) if model.legal else []
-        return fit([rule(f"Table {state['table']}: {state['game']}, waiting", width), *room, *hint], height,
+        return fit([rule(_("Table {table}: {game}, waiting", table=state["table"], game=state["game"]), width), *room,
+                    *hint], height,
                    keep=len(hint))
     for level in range(COMPACT + 1):
         top, bottom = game_lines(model, state, width, level)
@@ -334,11 +342,12 @@ def table_lines(model: Model, width: int, height: int | None = None) -> list[str
 def replay_lines(replay: Replay, width: int, height: int | None = None) -> list[str]:
     """A replay's step: the move and what it did, then the table after it with every hand, drawn by the game's
     own table view as a terminal user sees it (``/replay ID N``); the keys stay on the last line."""
-    keys = STYLE.paint(" Left/Right: step  Home/End: first/last  Esc or q: leave", "grey")
-    head = rule(f"Replay #{replay.id} {replay.game}: step {replay.at} of {replay.steps}", width)
+    keys = STYLE.paint(_(" Left/Right: step  Home/End: first/last  Esc or q: leave"), "grey")
+    head = rule(_("Replay #{id} {game}: step {at} of {steps}", id=replay.id, game=replay.game, at=replay.at,
+                  steps=replay.steps), width)
     frame = replay.frame
     if frame is None:
-        return fit([head, STYLE.paint(" (asking the server for this step...)", "grey"), keys], height, keep=1)
+        return fit([head, STYLE.paint(_(" (asking the server for this step...)"), "grey"), keys], height, keep=1)
     lines = [head, STYLE.bold(" " + replay_move(frame, STYLE))]
     lines += [line for event in frame["events"] for line in message_lines({**event, "game": replay.game})]
     lines += draw(replay.game, "table_view")(frame["view"], STYLE)
@@ -364,7 +373,7 @@ def game_lines(model: Model, state: dict[str, Any], width: int, level: int = 0) 
     bottom += hint_lines(model, width)
     if state.get("standings"):
         ranked = [f"{r['place']}. {STYLE.text(r['player'])} {r['score']}" for r in state["standings"]]
-        bottom += flow([STYLE.bold("Final:"), *ranked], width, gap="  ")
+        bottom += flow([STYLE.bold(_("Final:")), *ranked], width, gap="  ")
     return top, bottom
 
 
@@ -378,6 +387,7 @@ def fit(lines: list[str], height: int | None, keep: int = 0) -> list[str]:
         return tail[-height:]
     head = lines[:len(lines) - len(tail)]
     room = height - len(tail)
-    more = STYLE.paint(f" ... {len(head) - room + 1} more lines: a taller window shows them", "grey")
+    more = STYLE.paint(_n(" ... {n} more line: a taller window shows it",
+                          " ... {n} more lines: a taller window shows them", len(head) - room + 1), "grey")
     return [*head[:room - 1], more, *tail]
 

@@ -41,11 +41,14 @@ class Source:
 
 
 def sources(package: Path = PACKAGE) -> list[Source]:
-    """The core's domain and one per game package of ``package`` (a package under games/ is a game's, named as
-    its directory, with its catalogs in its own ``locale/``)."""
+    """The core's domain and one per package of ``package`` that keeps its own: each game's (a package under
+    games/, named as its directory, with its catalogs in its own ``locale/``) and any other package with a
+    ``locale/`` of its own (the terminal client's, ``client``)."""
     games = sorted(p.parent for p in package.glob("games/*/__init__.py"))
-    core = Source(CORE.name, package, package / "locale", tuple(games))
-    return [core, *(Source(game.name, game, game / "locale") for game in games)]
+    own = sorted(p.parent for p in package.glob("*/locale") if (p.parent / "__init__.py").is_file())
+    parts = [*games, *own]
+    core = Source(CORE.name, package, package / "locale", tuple(parts))
+    return [core, *(Source(part.name, part, part / "locale") for part in parts)]
 
 
 def extract(source: Source) -> Catalog:

@@ -118,13 +118,16 @@ Script = Callable[[Driver], Awaitable[None]]
 
 
 @contextmanager
-def driven(address: tuple[str, int], output: Any = None, timeout: float = 60) -> Iterator[Callable[[Script], None]]:
-    """Run a client against ``address``; the yielded function runs a script against it, then quits."""
+def driven(address: tuple[str, int], output: Any = None, timeout: float = 60,
+           lang: str | None = "en") -> Iterator[Callable[[Script], None]]:
+    """Run a client against ``address``; the yielded function runs a script against it, then quits. ``lang``: the
+    client's ``--lang`` (English, whatever the environment says); None, the environment's."""
 
     def run(script: Script) -> None:
         async def main() -> None:
             with create_pipe_input() as keys:
-                client = ClientApp(f"{address[0]}:{address[1]}", input=keys, output=output or DummyOutput())
+                client = ClientApp(f"{address[0]}:{address[1]}", input=keys, output=output or DummyOutput(),
+                                   lang=lang)
                 driver = Driver(client, keys)
                 app_task = asyncio.ensure_future(client.run_async())
                 try:
