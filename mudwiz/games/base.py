@@ -35,6 +35,7 @@ from mudwiz.games.options import Option
 from mudwiz.games.phase import Phase, Seat
 from mudwiz.games.views import GameViews, action_text
 from mudwiz.games.views import plain_copy as plain_copy
+from mudwiz.texts import Later
 
 ADVANCE = "next"  # the log's word for the table ending a round-end pause
 
@@ -167,9 +168,10 @@ class Game(GameViews):
         """Canonical form of a typed action (card codes upper-cased, ``z`` -> ``Z``); may raise IllegalAction."""
         return action
 
-    def explain(self, seat: Seat, action: Action) -> str:
+    def explain(self, seat: Seat, action: Action) -> str | Later:
         """Why ``action`` is refused for ``seat`` (override for helpful, rule-specific reasons). A reason only:
-        the moves the player may make instead are added where the reply is sent, in one typable style."""
+        the moves the player may make instead are added where the reply is sent, in one typable style; a ``Later``
+        (mudwiz.texts) is put into each reader's language."""
         return f"you cannot /{action} now"
 
     def is_legal(self, seat: Seat, action: Action) -> bool:

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from mudwiz.errors import BadOption
 from mudwiz.numbers import whole_number
+from mudwiz.texts import Later
 
 
 @dataclass(frozen=True)
@@ -13,7 +14,7 @@ class Option:
     """One option a table host may set before the start: a flag, or a whole number in ``lo..hi``."""
 
     name: str
-    help: str
+    help: str | Later  # a game's ``later`` text: read in each reader's language (its own catalog's)
     default: bool | int | str | None = False
     lo: int | None = None  # for whole-number options
     hi: int | None = None
