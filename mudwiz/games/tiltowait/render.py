@@ -154,7 +154,8 @@ def table_view(view: dict[str, Any], style: Style) -> list[str]:
     extra = situation_line(t, style)
     if extra:
         lines.append(extra)
-    heading = f"   {pad(_('player'), 16)} {_right(_('cards'), 5)} {_right(_('score'), 7)}"
+    player, cards, score = _("player"), _("cards"), _("score")  # (no ``_`` inside an f-string: Babel misses it)
+    heading = f"   {pad(player, 16)} {_right(cards, 5)} {_right(score, 7)}"
     lines.append(style.paint(rating_heading(heading, 35, t["players"]), "grey"))  # 35: where a row's tags begin
     for p in play_order(t):
         marker = ">" if p["name"] in t["waiting"] else " "
