@@ -248,9 +248,9 @@ def _answers(legal: list[str], cancels: str, n: int) -> str:
 def score_sheet(view: dict[str, Any], style: Style) -> list[str]:
     """Totals after every hand; the hand's winner is starred."""
     names = [p["name"] for p in view["players"]]
-    col = max(7, min(12, 72 // max(1, len(names))))
     label = _("hand")
-    width = max(4, cell_width(label))
+    width = max(4, cell_width(label))  # the hand column: "hand", or the reader's word for it
+    col = max(7, min(12, (76 - width) // max(1, len(names))))
     lines = [style.rule(_("Score sheet")),
              f" {_right(label, width)}  " + "".join(pad(truncate(style.text(n), col - 1), col) for n in names)]
     for entry in view["sheet"]:
