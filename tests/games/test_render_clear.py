@@ -127,10 +127,11 @@ def test_option_lines_fit_80_columns_broken_between_words_with_the_help_aligned(
         rows = lines[1:-1]
         for option in message["options"]:  # each option's help, word for word, in a column of its own
             first = next(i for i, line in enumerate(rows) if line.split()[:1] == [option["name"]])
-            column = rows[first].index(option["help"].split()[0])
+            words = str(option["help"]).split()  # a game's help is a ``Later`` (its catalog's), read as a str
+            column = rows[first].index(words[0])
             rest = rows[first + 1:]
             block = [rows[first], *rest[:len(list(takewhile(str.isspace, (line[:column] for line in rest))))]]
-            assert " ".join(line[column:] for line in block).split() == option["help"].split(), option["name"]
+            assert " ".join(line[column:] for line in block).split() == words, option["name"]
             assert all(line[column - 1] == " " and line[column] != " " for line in block)
 
 
