@@ -170,7 +170,8 @@ class Game(GameViews):
 
     def explain(self, seat: Seat, action: Action) -> str | Later:
         """Why ``action`` is refused for ``seat`` (override for helpful, rule-specific reasons). A reason only:
-        the moves the player may make instead are added where the reply is sent, in one typable style."""
+        the moves the player may make instead are added where the reply is sent, in one typable style; a ``Later``
+        (mudwiz.texts) is put into each reader's language."""
         return f"you cannot /{action} now"
 
     def is_legal(self, seat: Seat, action: Action) -> bool:

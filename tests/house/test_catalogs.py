@@ -57,7 +57,6 @@ PENDING: set[str] = {
     "bots/", "cluster/", "lobby/", "meeting/", "net/", "render/", "table/",
     "games/__init__.py", "games/base.py", "games/legend.py", "games/options.py",  # the core's side of the games
     # each game's package: its own catalog and domain (its texts.py), converted on its own
-    "games/tiltowait/",
 }
 
 

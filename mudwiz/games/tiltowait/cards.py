@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from mudwiz.cards import Deck, rank_of, sort_hand, suit_of
 from mudwiz.errors import IllegalAction
+from mudwiz.games.tiltowait.rules_ja import NAMES_JA
+from mudwiz.games.tiltowait.texts import later
+from mudwiz.texts import Later
 
 COLOURS = "KRGB"  # the order the sheet lists them in: black, red, gold, blue
 COLOUR_NAMES = {"K": "black", "R": "red", "G": "gold", "B": "blue"}
@@ -85,27 +88,29 @@ def hand_score(cards: list[str]) -> int:
 
 
 def parse_colour(text: str) -> str:
-    """A colour as typed (``r``, ``Red``, ``gold``) to its letter; gold is G here, not green."""
+    """A colour as typed (``r``, ``Red``, ``gold``, or the Japanese sheet's ``金``) to its letter; gold is G here,
+    not green."""
     word = text.strip().upper()
     for letter, name in COLOUR_NAMES.items():
-        if word in (letter, name.upper()):
+        if word in (letter, name.upper(), NAMES_JA[letter]):
             return letter
-    raise IllegalAction(f"{text!r} is not a colour: say K (black), R (red), G (gold) or B (blue)")
+    raise IllegalAction(later("{text!r} is not a colour: say K (black), R (red), G (gold) or B (blue)", text=text))
 
 
 def parse_card(text: str) -> str:
     """A card as typed to its wire code, with a hint for a coloured spell named without its colour."""
     word = text.strip().upper()
     if word in COLOURED_SPELLS:
-        raise IllegalAction(f"{word} has a colour: say {word}-K, {word}-R, {word}-G or {word}-B")
+        raise IllegalAction(later("{word} has a colour: say {word}-K, {word}-R, {word}-G or {word}-B", word=word))
     try:
         return DECK.parse(word)
     except IllegalAction:
-        raise IllegalAction(
-            f"{text!r} is not a Tiltowait card: monsters are K, R, G or B with 1..10 (R7), spells "
-            "HALITO-R, DALTO-R, KATINO-R, MAHALITO, MADALTO, TILTOWAIT, MILWA, MONTINO, HAMAN"
-        ) from None
+        raise IllegalAction(later(
+            "{text!r} is not a Tiltowait card: monsters are K, R, G or B with 1..10 (R7), spells "
+            "HALITO-R, DALTO-R, KATINO-R, MAHALITO, MADALTO, TILTOWAIT, MILWA, MONTINO, HAMAN", text=text
+        )) from None
 
 
-def colour_text(colour: str | None) -> str:
-    return COLOUR_NAMES[colour] if colour else "none"
+def colour_text(colour: str) -> Later:
+    """A colour's name, put into words by each reader (the Japanese catalog says the sheet's: ``NAMES_JA``)."""
+    return {"K": later("black"), "R": later("red"), "G": later("gold"), "B": later("blue")}[colour]

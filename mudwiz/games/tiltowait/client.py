@@ -8,15 +8,16 @@ from typing import Any
 
 from mudwiz.client.events import STYLE, reveal_line, revealed
 from mudwiz.client.panes import Column, card, suit
-from mudwiz.games.tiltowait.render import play_order, situation_line
+from mudwiz.games.tiltowait.render import play_order, situation_line, spell_name
+from mudwiz.games.tiltowait.texts import _
 
 
 def columns(state: dict[str, Any]) -> list[Column]:
     return [
         Column("cards", 5, lambda p: str(p.get("held", ""))),
         Column("score", 6, lambda p: str(p["score"])),
-        Column("", 9, lambda p: STYLE.paint("asleep", "grey") if p.get("asleep") else
-               STYLE.paint("karuki!", "yellow", "bold") if p.get("karuki") else "", optional=True, left=True),
+        Column("", 9, lambda p: STYLE.paint(_("asleep"), "grey") if p.get("asleep") else
+               STYLE.paint(_("karuki!"), "yellow", "bold") if p.get("karuki") else "", optional=True, left=True),
     ]
 
 
@@ -24,18 +25,20 @@ def info_segments(state: dict[str, Any]) -> list[str]:
     game = state.get("game", "tiltowait")
     segs = []
     if state.get("top"):
-        segs.append(f"Top: {card(state['top'], game=game)}")
-    segs.append(f"Colour: {suit(state.get('colour'), game)}")
-    arrow = {"cw": "clockwise", "ccw": "counter-clockwise"}.get(state.get("direction", ""), state.get("direction"))
-    segs.append(f"Direction: {arrow}")
+        segs.append(_("Top: {card}", card=card(state["top"], game=game)))
+    segs.append(_("Colour: {colour}", colour=suit(state.get("colour"), game)))
+    arrow = {"cw": _("clockwise"), "ccw": _("counter-clockwise")}.get(state.get("direction", ""),
+                                                                    state.get("direction"))
+    segs.append(_("Direction: {direction}", direction=arrow))
     situation = situation_line(state, STYLE)  # the terminal view's words for a pending answer
     if situation:
         segs.append(STYLE.bold(situation.strip()))
     if state.get("pending"):
-        segs.append(STYLE.paint(f"Draw pending: {state['pending']}", "red", "bold"))
-    segs.append(f"Stock {state.get('stock', '?')} / discard {state.get('discard', '?')}")
+        segs.append(STYLE.paint(_("Draw pending: {n}", n=state["pending"]), "red", "bold"))
+    segs.append(_("Stock {stock} / discard {discard}", stock=state.get("stock", "?"),
+                  discard=state.get("discard", "?")))
     if state.get("next"):
-        segs.append(f"Next: {STYLE.text(state['next'])}")
+        segs.append(_("Next: {name}", name=STYLE.text(state["next"])))
     return segs
 
 
@@ -61,7 +64,9 @@ def own_lines(message: dict[str, Any]) -> list[str]:
     """The client's words for an event the renderers leave to the table view (who must answer a TILTOWAIT), or
     that the client words its own way (a MILWA's timed reveal: its cards go to the table pane)."""
     if message["type"] == "tiltowait_turn" and "player" in message:
-        return [f"{STYLE.text(message['player'])} must draw 2 or cancel the TILTOWAIT."]
+        return [_("{name} must draw 2 or cancel the {spell}.", name=STYLE.text(message["player"]),
+                  spell=spell_name("TILTOWAIT"))]
     if message["type"] == "milwa_reveal" and revealed(message) is not None:
-        return [reveal_line(message, f"{STYLE.text(str(message.get('caster')))}'s MILWA")]
+        return [reveal_line(message, _("{name}'s {spell}", name=STYLE.text(str(message.get("caster"))),
+                                       spell=spell_name("MILWA")))]
     return []

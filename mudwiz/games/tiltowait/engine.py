@@ -56,6 +56,8 @@ from mudwiz.games.tiltowait.events import (
 )
 from mudwiz.games.tiltowait.legality import TiltowaitLegality
 from mudwiz.games.tiltowait.rules import RULES_TEXT
+from mudwiz.games.tiltowait.texts import later
+from mudwiz.texts import N_
 
 
 class Tiltowait(TiltowaitLegality):
@@ -64,20 +66,23 @@ class Tiltowait(TiltowaitLegality):
     min_players = 3
     max_players = 10
     OPTIONS = (
-        Option("hands", f"play N hands (default {DEFAULT_HANDS} when no limit is set)", default=None, lo=1, hi=100),
-        Option("limit", "play until a total reaches this floor or below, e.g. limit=-300", default=None,
+        Option("hands", later("play N hands (default {n} when no limit is set)", n=DEFAULT_HANDS), default=None,
+               lo=1, hi=100),
+        Option("limit", later("play until a total reaches this floor or below, e.g. limit=-300"), default=None,
                lo=-100000, hi=-1),
-        Option("milwa", "who sees the hand MILWA opens: table (everyone) or caster", default="table",
+        Option("milwa", later("who sees the hand MILWA opens: table (everyone) or caster"), default="table",
                choices=MILWA_AUDIENCES),
     )
     REACTION_VERBS = frozenset({"catch"})
+    # "usage: what it does", marked for the catalog (N_): the core reads the usage before the colon as typed, so
+    # each is a str here, its translation keeping that part as it is
     VERBS = {
-        "play": "play CARD [COLOUR] [karuki]: discard, e.g. play R7, play MAHALITO G, play MILWA NAME B; "
-                "end with karuki when it leaves you one card",
-        "draw": "draw: draw one card (or take the draw a spell gives you)",
-        "keep": "keep: keep the card you drew, or let a MILWA show your hand",
-        "karuki": "karuki: call your last card",
-        "catch": "catch NAME: NAME has one card and did not call karuki: they draw 2",
+        "play": N_("play CARD [COLOUR] [karuki]: discard, e.g. play R7, play MAHALITO G, play MILWA NAME B; "
+                   "end with karuki when it leaves you one card"),
+        "draw": N_("draw: draw one card (or take the draw a spell gives you)"),
+        "keep": N_("keep: keep the card you drew, or let a MILWA show your hand"),
+        "karuki": N_("karuki: call your last card"),
+        "catch": N_("catch NAME: NAME has one card and did not call karuki: they draw 2"),
     }
     RULES = RULES_TEXT
     WAITING_VIEW = {"trump": {"suit": None, "card": None}}  # Wizard's, which every waiting state has always carried
@@ -88,7 +93,8 @@ class Tiltowait(TiltowaitLegality):
     @classmethod
     def _check_combination(cls, options: dict[str, Any], nplayers: int | None) -> None:
         if options["hands"] is not None and options["limit"] is not None:
-            raise BadOption("hands and limit each set the match's length: choose one (hands=off or limit=off)")
+            raise BadOption(later("hands and limit each set the match's length: choose one (hands=off or "
+                                  "limit=off)"))
 
     # -- set-up
 

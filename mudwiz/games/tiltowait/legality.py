@@ -31,25 +31,29 @@ from mudwiz.games.tiltowait.cards import (
     parse_colour,
     spell_of,
 )
+from mudwiz.games.tiltowait.texts import later
 from mudwiz.games.tiltowait.views import TiltowaitViews
+from mudwiz.texts import Later
 
 
 class TiltowaitLegality(TiltowaitViews):
     """The legal moves, the typed move's reading and the refusals' words."""
 
-    def refusal(self, seat: Seat, card: str, sit: str | None = None) -> str | None:
+    def refusal(self, seat: Seat, card: str, sit: str | None = None) -> Later | None:
         """Why ``seat`` may not discard ``card`` now (in any form), or None when it may (``sit``: the situation,
         when the caller has it)."""
         hand = self.hands[seat]
         if card not in hand:
-            return f"you have no {card}"
+            return later("you have no {card}", card=card)
         sit, spell = sit or self.situation, spell_of(card)
         last = len(hand) == 1
         if sit in ("milwa", "tiltowait"):
             return None if spell in CANCELS else self.aimed_at_you()
         if last and spell in NOT_LAST:
-            extra = " (MONTINO and HAMAN may, answering MILWA or a TILTOWAIT draw)" if spell in CANCELS else ""
-            return f"{spell} cannot be your last card{extra}: /draw instead"
+            if spell in CANCELS:
+                return later("{spell} cannot be your last card (MONTINO and HAMAN may, answering MILWA or a "
+                             "TILTOWAIT draw): /draw instead", spell=spell)
+            return later("{spell} cannot be your last card: /draw instead", spell=spell)
         if sit == "attack":
             if spell in CANCELS:
                 return None
@@ -57,22 +61,23 @@ class TiltowaitLegality(TiltowaitViews):
             if top in SMALL_ATTACKS:
                 if spell == top or (spell in SMALL_ATTACKS and colour_of(card) == colour_of(self.top)):
                     return None
-                stack = f"{top} or a {DALTO if top == HALITO else HALITO} of its colour"
-            elif spell in BIG_ATTACKS:
+                return later("{card} tells you to draw {n}: /draw, stack a {top} or a {other} of its colour, or "
+                             "cancel with MONTINO or HAMAN", card=self.top, n=self.pending, top=top,
+                             other=DALTO if top == HALITO else HALITO)
+            if spell in BIG_ATTACKS:
                 return None
-            else:
-                stack = "MAHALITO or MADALTO"
-            return (f"{self.top} tells you to draw {self.pending}: /draw, stack a {stack}, "
-                    "or cancel with MONTINO or HAMAN")
+            return later("{card} tells you to draw {n}: /draw, stack a MAHALITO or MADALTO, or cancel with MONTINO "
+                         "or HAMAN", card=self.top, n=self.pending)
         if sit == "drawn" and card != self.drawn:
-            return f"you drew {self.drawn}: play it or keep it"
+            return later("you drew {card}: play it or keep it", card=self.drawn)
         return None if self.colour is None else self.mismatch(card)
 
-    def aimed_at_you(self) -> str:
+    def aimed_at_you(self) -> Later:
         """What the player a TILTOWAIT or MILWA waits on may do, in words (the moves follow the reply)."""
         if self.situation == "milwa":
-            return "MILWA is aimed at you: let it open your hand (/keep), or cancel it with MONTINO or HAMAN"
-        return f"TILTOWAIT is aimed at you: /draw your {TILTOWAIT_DRAW} cards, or cancel them with MONTINO or HAMAN"
+            return later("MILWA is aimed at you: let it open your hand (/keep), or cancel it with MONTINO or HAMAN")
+        return later("TILTOWAIT is aimed at you: /draw your {n} cards, or cancel them with MONTINO or HAMAN",
+                     n=TILTOWAIT_DRAW)
 
     def fits(self, card: str) -> bool:
         """Whether ``card`` goes on the top discard in the colour in force (the table's "when playable")."""
@@ -91,21 +96,25 @@ class TiltowaitLegality(TiltowaitViews):
             return top_spell not in NOT_UNDER_TILTOWAIT
         return True  # MILWA, MONTINO, HAMAN go on anything
 
-    def mismatch(self, card: str) -> str | None:
+    def mismatch(self, card: str) -> Later | None:
         """Why ``card`` does not go on the top discard in the colour in force, or None when it does."""
         if self.fits(card):
             return None
+        assert self.colour is not None  # fits() takes any card while no colour is named
         top, colour = self.top, colour_text(self.colour)
         spell, top_spell = spell_of(card), spell_of(top)
         if spell is None:
-            number = f" or a {number_of(top)}" if top_spell is None else ""
-            return f"{card} does not match: play {colour}{number} on {top}, or a spell that may go on it"
+            if top_spell is None:
+                return later("{card} does not match: play {colour} or a {number} on {top}, or a spell that may go "
+                             "on it", card=card, colour=colour, number=number_of(top), top=top)
+            return later("{card} does not match: play {colour} on {top}, or a spell that may go on it",
+                         card=card, colour=colour, top=top)
         if spell in SMALL_ATTACKS:
-            other = DALTO if spell == HALITO else HALITO
-            return f"{spell} goes on its colour ({colour} is in force), on a {spell} or on a {other} of its colour"
+            return later("{spell} goes on its colour ({colour} is in force), on a {spell} or on a {other} of its "
+                         "colour", spell=spell, colour=colour, other=DALTO if spell == HALITO else HALITO)
         if spell == KATINO:
-            return f"KATINO goes only on its colour ({colour} is in force)"
-        return f"{spell} cannot go on a {top_spell}"
+            return later("KATINO goes only on its colour ({colour} is in force)", colour=colour)
+        return later("{spell} cannot go on a {top}", spell=spell, top=top_spell)
 
     def _forms(self, seat: Seat, card: str) -> list[Action]:
         """Every way to send a discard of ``card``: the colours it may name, MILWA's players."""
@@ -170,7 +179,7 @@ class TiltowaitLegality(TiltowaitViews):
         card = parse_card(first)
         if spell_of(card) == MILWA:
             if len(words) != 2:
-                raise IllegalAction("MILWA names a player and a colour: /play MILWA NAME COLOUR")
+                raise IllegalAction(later("MILWA names a player and a colour: /play MILWA NAME COLOUR"))
             return Action("play", (card, self._name_as_typed(words[0]), parse_colour(words[1])))
         if len(words) > 1:
             raise self.usage_error(verb)
@@ -180,49 +189,57 @@ class TiltowaitLegality(TiltowaitViews):
         seat = self.seat_named(name)
         return name if seat is None else self.players[seat]
 
-    def explain(self, seat: Seat, action: Action) -> str:
+    def _explain_call(self, seat: Seat, action: Action) -> Later:
+        """Why a karuki call or a catch is refused: they are made out of turn, so the turn says nothing."""
+        hand = self.hands[seat]
+        if action.verb == "karuki":
+            if seat in self.called:
+                return later("you have already called karuki")
+            return later("karuki is called with one card left, and you hold {n}", n=len(hand))
+        args = action.args
+        target = self.seat_named(args[0])
+        if target is None:
+            return later("there is no player {name!r} here", name=args[0])
+        if target == seat:
+            if len(hand) == 1:
+                return later("you cannot catch yourself: call karuki instead")
+            return later("nobody to catch")
+        name = self.players[target]
+        if len(self.hands[target]) != 1:
+            return later("{name} holds {n} cards, not one", name=name, n=len(self.hands[target]))
+        if target in self.called:
+            return later("{name} called karuki", name=name)
+        return later("too late: {name} could be caught only before the next move", name=name)
+
+    def explain(self, seat: Seat, action: Action) -> str | Later:
         """Why a move is refused, in words; the moves the player may make are added where the reply is sent."""
         verb, args = action.verb, action.args
         hand = self.hands[seat]
-        if verb == "karuki":
-            if seat in self.called:
-                return "you have already called karuki"
-            return f"karuki is called with one card left, and you hold {len(hand)}"
-        if verb == "catch":
-            target = self.seat_named(args[0])
-            if target is None:
-                return f"there is no player {args[0]!r} here"
-            if target == seat:
-                return "you cannot catch yourself: call karuki instead" if len(hand) == 1 else "nobody to catch"
-            name = self.players[target]
-            if len(self.hands[target]) != 1:
-                return f"{name} holds {len(self.hands[target])} cards, not one"
-            if target in self.called:
-                return f"{name} called karuki"
-            return f"too late: {name} could be caught only before the next move"
+        if verb in ("karuki", "catch"):
+            return self._explain_call(seat, action)
         asked = self.asked()
         if seat != asked:
-            waiting = "nobody" if asked is None else self.players[asked]
+            waiting = later("nobody") if asked is None else self.players[asked]
             if verb == "play" and spell_of(args[0]) in CANCELS:
-                return (f"{args[0]} is played out of turn only to cancel a spell aimed at you; "
-                        f"waiting for {waiting}")
-            return f"it is not your turn: waiting for {waiting}"
+                return later("{card} is played out of turn only to cancel a spell aimed at you; waiting for {name}",
+                             card=args[0], name=waiting)
+            return later("it is not your turn: waiting for {name}", name=waiting)
         sit = self.situation
         if verb == "keep":
             if sit == "tiltowait":
                 return self.aimed_at_you()
             if sit == "attack":
-                return f"you are told to draw {self.pending}: /draw, stack or cancel"
-            return "/keep is for a card you have just drawn, or to let a MILWA open your hand"
+                return later("you are told to draw {n}: /draw, stack or cancel", n=self.pending)
+            return later("/keep is for a card you have just drawn, or to let a MILWA open your hand")
         if verb == "draw":
             if sit == "milwa":
                 return self.aimed_at_you()
-            return f"you have drawn already: play {self.drawn} or keep it"
+            return later("you have drawn already: play {card} or keep it", card=self.drawn)
         if args[-1] == KARUKI:
             plain = Action(verb, args[:-1])
             if not self.is_legal(seat, plain):
                 return self.explain(seat, plain)
-            return f"karuki goes with the discard that leaves you one card, and you hold {len(hand)}"
+            return later("karuki goes with the discard that leaves you one card, and you hold {n}", n=len(hand))
         card, extra = args[0], args[1:]
         reason = self.refusal(seat, card)
         if reason is not None:
@@ -232,13 +249,15 @@ class TiltowaitLegality(TiltowaitViews):
         if spell == MILWA:
             target = self.seat_named(extra[0])
             if target is None:
-                return f"there is no player {extra[0]!r} here"
-            return "MILWA looks at another player's hand, not yours"
+                return later("there is no player {name!r} here", name=extra[0])
+            return later("MILWA looks at another player's hand, not yours")
         if len(forms[0].args) == 2 and not extra:
-            why = "the colour is not named yet: name it with any card" if self.free else f"{spell} names a colour"
-            return f"{why}: /play {card} COLOUR (K, R, G or B)"
+            if self.free:
+                return later("the colour is not named yet: name it with any card: /play {card} COLOUR (K, R, G or "
+                             "B)", card=card)
+            return later("{spell} names a colour: /play {card} COLOUR (K, R, G or B)", spell=spell, card=card)
         if len(forms[0].args) == 1 and extra:
             if spell in CANCELS:
-                return "MONTINO keeps the colour in force: /play MONTINO (HAMAN names a colour)"
-            return f"{card} names no colour: /play {card}"
-        return f"you cannot /{action} now"  # not reached while refusal() and _forms() agree
+                return later("MONTINO keeps the colour in force: /play MONTINO (HAMAN names a colour)")
+            return later("{card} names no colour: /play {card}", card=card)
+        return later("you cannot /{action} now", action=str(action))  # not reached while refusal() and _forms() agree

@@ -6,6 +6,7 @@ from __future__ import annotations
 from mudwiz.games.plugin import GamePlugin
 from mudwiz.games.tiltowait.bot_ratings import BOT_RATINGS
 from mudwiz.games.tiltowait.cards import KARUKI
+from mudwiz.texts import N_
 
 PLUGIN = GamePlugin(
     engine="mudwiz.games.tiltowait.engine:Tiltowait",
@@ -15,7 +16,7 @@ PLUGIN = GamePlugin(
     bot_ratings=BOT_RATINGS,
     calls=(KARUKI,),  # ``/play R3 karuki``: the discard that leaves one card, with the call
     round_start="hand_start",
-    sections={"spells": "the spells and what each does: Tiltowait's nine"},
+    sections={"spells": N_("the spells and what each does: Tiltowait's nine")},  # the core's /help shows it
     order=3,
     letters=(("K", "black"), ("R", "red"), ("G", "gold"), ("B", "blue")),
     rules_in={"ja": "mudwiz.games.tiltowait.rules_ja:RULES_TEXT_JA"},

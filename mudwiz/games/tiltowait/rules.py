@@ -1,11 +1,12 @@
-"""Tiltowait's rules in brief, as ``/rules tiltowait`` shows them: the game owns its text (``Game.RULES``)."""
+"""Tiltowait's rules in brief, as ``/rules tiltowait`` shows them: the game owns its text (``Game.RULES``). The page is
+translated whole (``rules_ja``), not line by line in the catalog."""
 
 RULES_TEXT = {
     "goal": """\
 Tiltowait (ASCII's Wizardry card game): be the first to get rid of your
 cards. Match the colour or number of the top discard, and attack and defend
 with nine spells. When someone goes out, the others lose the points left in
-their hands. The highest total after the last hand wins.""",
+their hands. The highest total after the last hand wins.""",  # i18n: not text (its Japanese: rules_ja)
     "play": """\
 Cards: monsters of four colours, K black, R red, G gold and B blue, 1 to 10,
 two of each; and 40 spells (/spells says what each does).
@@ -21,13 +22,13 @@ Karuki: when a discard leaves you one card, call it with the card:
 /play R3 karuki. Forget, and anyone may /catch you before the next move:
 you draw 2.
 Going out: MAHALITO, MADALTO, MILWA, MONTINO and HAMAN cannot be your last
-card (MONTINO and HAMAN may, answering a MILWA or a TILTOWAIT draw).""",
+card (MONTINO and HAMAN may, answering a MILWA or a TILTOWAIT draw).""",  # i18n: not text (its Japanese: rules_ja)
     "scoring": """\
 Going out scores 0. Everyone else scores minus the points left in hand: a
 monster its number; HALITO, DALTO, KATINO 20; MONTINO, HAMAN 30; MAHALITO,
 MADALTO, TILTOWAIT, MILWA 40. A hand holding a TILTOWAIT counts double.
 Example: R7, K2 and HALITO-B left: -29; with a TILTOWAIT too: -138.
-The match is 5 hands unless the options say otherwise; /ok after each.""",
+The match is 5 hands unless the options say otherwise; /ok after each.""",  # i18n: not text (its Japanese: rules_ja)
     "spells": """\
 SPELL (cards, points): its effect. Where it may go. -c is its colour: -R.
 HALITO-c (8, 20): the next player draws 2.
@@ -48,5 +49,5 @@ MILWA (2, 40): /play MILWA NAME COLOUR: NAME's hand is opened face up to
   name the colour. On anything.
 MONTINO (4, 30): cancels a spell aimed at you, KATINO aside; colour and
   direction stay. On anything; out of turn only to answer a spell.
-HAMAN (6, 30): as MONTINO, and you name the colour: /play HAMAN B.""",
+HAMAN (6, 30): as MONTINO, and you name the colour: /play HAMAN B.""",  # i18n: not text (its Japanese: rules_ja)
 }

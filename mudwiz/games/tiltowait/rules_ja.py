@@ -13,7 +13,7 @@ RULES_TEXT_JA = {
 誰よりも早くなくすのが目的です。場に捨てられたカードに色か数字を合わせて
 捨て、9 つの呪文で攻撃と防御をします。誰かが上がると、他の人は手持ちに
 残ったカードの点をマイナス得点として受けます。最後のハンド（1 回の
-ゲーム）の後、合計点の最も高い人の勝ちです。""",
+ゲーム）の後、合計点の最も高い人の勝ちです。""",  # i18n: not text (Japanese already)
     "play": """\
 カード：モンスターカードは K 黒・R 赤・G 金・B 青の 4 色、1〜10 が
 各 2 枚。呪文カードは 40 枚（それぞれの効果は /spells）。
@@ -30,14 +30,14 @@ RULES_TEXT_JA = {
 （/catch NAME）、言い忘れた人は 2 枚引きます。
 上がり：マハリト、マダルト、ミルワ、モンティノ、ハマンは最後の 1 枚に
 できません（ミルワやティルトウエイの 2 枚引きに答えるモンティノとハマンは
-例外です）。""",
+例外です）。""",  # i18n: not text (Japanese already)
     "scoring": """\
 上がった人は 0 点。他の人は手持ちに残ったカードの点をマイナスで受けます：
 モンスターはその数字、ハリト・ダルト・カティノは 20、モンティノ・ハマンは
 30、マハリト・マダルト・ティルトウエイ・ミルワは 40。手持ちに
 ティルトウエイがあると合計が 2 倍になります。
 例：R7、K2、HALITO-B が残れば -29。さらにティルトウエイもあれば -138。
-オプションで変えなければ 5 ハンドで終わります。各ハンドの後に /ok。""",
+オプションで変えなければ 5 ハンドで終わります。各ハンドの後に /ok。""",  # i18n: not text (Japanese already)
     "spells": """\
 呪文（枚数、点）：効果。出せるところ。-c はその色：-R。
 HALITO-c ハリト（8 枚、20 点）：次の人に 2 枚引かせる。
@@ -59,18 +59,18 @@ MILWA ミルワ（2 枚、40 点）：どこにでも出せる。/play MILWA NAM
 MONTINO モンティノ（4 枚、30 点）：どこにでも出せる。自分に向けられた
   呪文を無効にする（カティノ以外）。色と回り方はそのまま。自分の手番
   以外では、呪文に答えるときだけ出せる。
-HAMAN ハマン（6 枚、30 点）：モンティノと同じで色も指定：/play HAMAN B""",
+HAMAN ハマン（6 枚、30 点）：モンティノと同じで色も指定：/play HAMAN B""",  # i18n: not text (Japanese already)
 }
 
+# Colour letter and spell code -> its Japanese name (the sheet's words): the views name a spell so beside its code
+# (render.py's ``card_name``), and the catalog's colour names are these; the typed codes never change.
 NAMES_JA = {
     "K": "黒", "R": "赤", "G": "金", "B": "青",
     "HALITO": "ハリト", "DALTO": "ダルト", "MAHALITO": "マハリト", "MADALTO": "マダルト",
     "TILTOWAIT": "ティルトウエイ", "KATINO": "カティノ", "MILWA": "ミルワ", "MONTINO": "モンティノ",
     "HAMAN": "ハマン",
 }
-"""Colour letter and spell code -> its Japanese name (the sheet's words), for the views once the message catalog
-lands: the renderers still say the English names; the typed codes never change."""
 
+# The card legend in one Japanese line, code and name side by side: ``/rules tiltowait ja`` shows it (its cards
+# section).
 LEGEND_JA = "K=黒 R=赤 G=金 B=青"
-"""The card legend in one Japanese line, code and name side by side: ``/rules tiltowait ja`` shows it (its cards
-section), and the views will once the catalog lands."""
