@@ -30,7 +30,7 @@ COMMANDS = {
 }
 CHANNEL_VERBS = ("join", "leave")  # /channel's (a sysop's mute and unmute are typed in full)
 SEEK_WORDS = ("rated", "casual", "min=", "max=")  # /seek's words after the game (mudwiz/meeting/seekwords.py)
-BOT_LEVELS = ("random", "good")
+BOT_LEVELS = ("easy", "normal", "hard", "random")
 RULE_SECTIONS = ("goal", "play", "scoring", "options")  # /rules GAME SECTION (docs/protocol.md), every game's
 
 

@@ -10,7 +10,8 @@ from mudwiz.games.witches.phases import PHASES
 PLUGIN = GamePlugin(
     engine="mudwiz.games.witches.engine:Witches",
     renderer="mudwiz.games.witches.render",
-    bots={"good": "mudwiz.games.witches.bots:WitchesGood"},
+    bots={"easy": "mudwiz.games.witches.levels:WitchesEasy", "normal": "mudwiz.games.witches.bots:WitchesGood",
+          "hard": "mudwiz.games.witches.levels:WitchesHard"},
     client="mudwiz.games.witches.client",
     low_wins=True,  # fire points count against you
     bot_ratings=BOT_RATINGS,
