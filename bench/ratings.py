@@ -80,7 +80,7 @@ def calibrate(game: str, games: int, levels: Sequence[str], seed: int, workers: 
 
 
 def module_text(game: str, levels: dict[str, tuple[float, float]], games: int, seed: int) -> str:
-    row = "{" + ", ".join(f"{level!r}: ({mu:.3f}, {sigma:.3f})" for level, (mu, sigma) in levels.items()) + "}"
+    row = "{\n" + "".join(f"    {level!r}: ({mu:.3f}, {sigma:.3f}),\n" for level, (mu, sigma) in levels.items()) + "}"
     title = game_class(game).title
     return (f'"""{title}\'s bot levels\' fixed ratings: level -> (mu, sigma), on the players\' openskill scale.\n\n'
             f"Written by ``python bench/ratings.py --games {games} --seed {seed} --write`` (bots against bots, "

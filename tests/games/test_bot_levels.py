@@ -104,3 +104,18 @@ def test_hard_wizard_decides_from_its_view_alone() -> None:
         decisions += 1
     assert decisions > 6
     assert not any(isinstance(obj, Game) for obj in reachable(bot))
+
+
+def test_the_hard_witches_playouts_give_each_trick_to_whom_the_rules_do() -> None:
+    from mudwiz.games.witches.cards import DECK as WITCHES_DECK
+    from mudwiz.games.witches.cards import trick_winner
+    from mudwiz.games.witches.search import _played
+
+    rng = random.Random(3)
+    cards = list(WITCHES_DECK.cards())
+    for _ in range(3000):
+        trick = rng.sample(cards, rng.randint(1, 6))
+        colour, best, winner = None, -1, 0
+        for seat, card in enumerate(trick):
+            colour, best, winner = _played(card, seat, colour, best, winner)
+        assert winner == trick_winner(trick), trick

@@ -41,6 +41,3 @@ class WitchesEasy(WitchesGood):
             return max(suited, key=lambda c: RANK[c])
         return super().discard(hand, plays)
 
-
-class WitchesHard(WitchesGood):
-    """For now ``normal``'s rules as they are (docs/bots.md measures it against them)."""

@@ -11,7 +11,7 @@ PLUGIN = GamePlugin(
     engine="mudwiz.games.witches.engine:Witches",
     renderer="mudwiz.games.witches.render",
     bots={"easy": "mudwiz.games.witches.levels:WitchesEasy", "normal": "mudwiz.games.witches.bots:WitchesGood",
-          "hard": "mudwiz.games.witches.levels:WitchesHard"},
+          "hard": "mudwiz.games.witches.search:WitchesHard"},
     client="mudwiz.games.witches.client",
     low_wins=True,  # fire points count against you
     bot_ratings=BOT_RATINGS,
