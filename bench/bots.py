@@ -6,7 +6,8 @@ Each bot is handed ``game.view(seat)`` exactly as the table would hand it, and i
 matchup it prints the measured seats' mean final score, their win share (a shared first place counts as a win)
 and, against others, their margin: their score minus the mean of the others' in the same game, signed so that +
 is better (Witches: fewer points); each with its 95 % interval (1.96 standard errors over the games). For Wizard
-also the share of rounds whose tricks equalled the bid; and the p50/p99 time of a decision of the measured level.
+also the share of rounds whose tricks equalled the bid; and the p50/p99 time of a decision of the measured level
+(and the p99 of its CPU time, which a busy machine does not inflate).
 Figures are printed, never asserted::
 
     python bench/bots.py                      # every game, default player counts, every level against each
@@ -50,6 +51,7 @@ class Result:
     wins: int = 0
     seats: int = 0
     times: list[float] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)  # the same decisions' CPU time: a busy machine adds none
     places: list[int] = field(default_factory=list)  # every seat's final place, in seat order (bench/ratings.py)
     # Wizard, per measured seat-round: (cards dealt, bid, tricks taken, the table's bids minus the cards dealt)
     bids: list[tuple[int, int, int, int]] = field(default_factory=list)
@@ -71,10 +73,11 @@ def play(game: str, levels: Sequence[str], seed: int, options: dict[str, Any]) -
             if not engine.legal_actions(seat):
                 continue
             view = engine.view(seat)
-            began = time.perf_counter()
+            began, cpu = time.perf_counter(), time.process_time()
             action = policies[seat].choose(view)
             if seat in good:
                 result.times.append(time.perf_counter() - began)
+                result.cpu.append(time.process_time() - cpu)
             if action is not None:
                 engine.apply(seat, action)
                 break
@@ -151,7 +154,9 @@ def matchup(game: str, players: int, against: str, games: int, options: dict[str
     if bids:
         line += f" exact bids={sum(bid == tricks for _, bid, tricks, _ in bids) / len(bids):6.1%}"
     if times:
-        line += f" decision ms p50={1000 * percentile(times, 0.5):6.1f} p99={1000 * percentile(times, 0.99):6.1f}"
+        cpu = [t for r in results for t in r.cpu]
+        line += (f" decision ms p50={1000 * percentile(times, 0.5):6.1f} p99={1000 * percentile(times, 0.99):6.1f}"
+                 f" cpu p99={1000 * percentile(cpu, 0.99):6.1f}")
     if detail and bids:
         line += "\n" + breakdown(bids)
     return line

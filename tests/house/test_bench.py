@@ -18,7 +18,8 @@ def test_bots_bench_prints_figures_and_the_exact_bid_breakdown() -> None:
     ).stdout
     lines = out.splitlines()
     assert lines[0].startswith("wizard    3p normal vs self   games=   2"), out
-    assert re.search(r"win share= *[\d.]+% ± *[\d.]+% .* decision ms p50= *[\d.]+ p99= *[\d.]+$", lines[0]), out
+    figures = r"win share= *[\d.]+% ± *[\d.]+% .* decision ms p50= *[\d.]+ p99= *[\d.]+ cpu p99= *[\d.]+$"
+    assert re.search(figures, lines[0]), out
     exact = float(re.search(r"exact bids=\s*([\d.]+)%", lines[0]).group(1))  # type: ignore[union-attr]
     # two games, rounds of 1 and 2 cards, three seats each: 6 seat-rounds per round size, 12 in all
     assert re.fullmatch(r"  exact by cards\s+1: +\d+% of 6, 2: +\d+% of 6", lines[1]), out

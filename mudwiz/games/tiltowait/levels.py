@@ -19,7 +19,7 @@ BIG = frozenset({MAHALITO, MADALTO, TILTOWAIT})
 class TiltowaitEasy(TiltowaitGood):
     """``normal`` with a casual player's habits, each on a seeded coin."""
 
-    FORGET_KARUKI, MISS_CATCH, SHED_CHEAP = 0.3, 0.6, 0.35
+    FORGET_KARUKI, MISS_CATCH, SHED_CHEAP = 0.5, 0.6, 0.6
 
     def choose(self, view: dict[str, Any]) -> str | None:
         legal: list[str] = view["legal"]

@@ -58,8 +58,8 @@ class _Forgetful(RoundMemory):
 
 
 class WizardHard(WizardGood):
-    """``normal`` with twice the deals a decision and a card dropped from the search only when far behind."""
+    """``normal`` with half as many deals again (600) and a card dropped from the search only when far behind."""
 
-    def __init__(self, game: str, rng: random.Random, budget: float | None = None, max_samples: int = 800) -> None:
+    def __init__(self, game: str, rng: random.Random, budget: float | None = None, max_samples: int = 600) -> None:
         super().__init__(game, rng, budget, max_samples)
         self.prune, self.prune_after = 15.0, 48
