@@ -56,9 +56,12 @@ def seatings(game: str, games: int, levels: Sequence[str], seed: int) -> list[tu
     return jobs
 
 
+OPTIONS: dict[str, object] = {}  # --option: game options of every game played (set once, before the games)
+
+
 def _places(job: tuple[str, tuple[str, ...], int]) -> list[int]:
     game, seats, seed = job
-    return play(game, seats, seed, {}).places
+    return play(game, seats, seed, dict(OPTIONS)).places
 
 
 def calibrate(game: str, games: int, levels: Sequence[str], seed: int, workers: int) -> dict[str, tuple[float, float]]:
@@ -80,10 +83,11 @@ def calibrate(game: str, games: int, levels: Sequence[str], seed: int, workers: 
 
 
 def module_text(game: str, levels: dict[str, tuple[float, float]], games: int, seed: int) -> str:
-    row = "{" + ", ".join(f"{level!r}: ({mu:.3f}, {sigma:.3f})" for level, (mu, sigma) in levels.items()) + "}"
+    flags = "".join(f" --option {name}={value}" for name, value in OPTIONS.items())
+    row = "{\n" + "".join(f"    {level!r}: ({mu:.3f}, {sigma:.3f}),\n" for level, (mu, sigma) in levels.items()) + "}"
     title = game_class(game).title
     return (f'"""{title}\'s bot levels\' fixed ratings: level -> (mu, sigma), on the players\' openskill scale.\n\n'
-            f"Written by ``python bench/ratings.py --games {games} --seed {seed} --write`` (bots against bots, "
+            f"Written by ``python bench/ratings.py --games {games} --seed {seed}{flags} --write`` (bots against bots, "
             f"rated with\nmudwiz/ratings.py's model); never changed by the games people play. A level not here plays "
             f'as a fresh rating.\n"""\n\nBOT_RATINGS: dict[str, tuple[float, float]] = {row}\n')
 
@@ -94,8 +98,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--only", action="append", help="a game (repeat; default: every game present)")
     parser.add_argument("--seed", type=int, default=5000, help="seed of the first game (default 5000)")
     parser.add_argument("--workers", type=int, default=1, help="processes")
+    parser.add_argument("--option", action="append", default=[], help="game option NAME=VALUE (repeat): shorter "
+                        "games where a full one costs minutes of CPU (Wizard: rounds=5)")
     parser.add_argument("--write", action="store_true", help=f"rewrite {OUT.relative_to(ROOT)} of each game")
     args = parser.parse_args(argv)
+    for text in args.option:
+        name, _, value = text.partition("=")
+        OPTIONS[name] = value or None
     levels = all_levels()
     table: dict[str, dict[str, tuple[float, float]]] = {}
     for game in args.only or available():

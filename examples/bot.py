@@ -145,7 +145,7 @@ def main(argv: list[str] | None = None) -> None:
     where.add_argument("--new", metavar="GAME", help="open a table for wizard, witches or tiltowait, as its host")
     where.add_argument("--join", metavar="N", type=int, help="sit at table N (its host starts the game)")
     parser.add_argument("--bots", type=int, default=0, help="server bots to seat (host only)")
-    parser.add_argument("--level", default="good", help="their level: random or good")
+    parser.add_argument("--level", default="normal", help="their level: easy, normal, hard or random")
     parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="set a table option")
     parser.add_argument("--trace", action="store_true", help="print every line sent (>) and received (<)")
     args = parser.parse_args(argv)

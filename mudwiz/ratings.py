@@ -26,6 +26,7 @@ from functools import cache
 from openskill.models import PlackettLuce
 from twisted.logger import Logger
 
+from mudwiz.bots import canonical
 from mudwiz.games import plugin
 from mudwiz.store import GameRecord, Rating, Store, StoreError
 
@@ -54,6 +55,7 @@ def fresh(name: str, game: str) -> Rating:
 def bot_rating(game: str, level: str) -> Rating:
     """The fixed entry ``bot:LEVEL`` of ``game``: its calibrated mu and sigma, or a fresh rating for a level or
     game that was never calibrated (a plugin's)."""
+    level = canonical(level)  # a record of a ``bot:good`` seat rates as the level it is now called
     mu, sigma = _calibrated(game).get(level, (MODEL.mu, MODEL.sigma))
     return Rating(name=f"{BOT_PREFIX}{level}", game=game, mu=mu, sigma=sigma, shown=shown(mu, sigma), games=0,
                   updated=0.0)

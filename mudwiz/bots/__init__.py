@@ -15,12 +15,29 @@ from mudwiz.games import plugin, plugins
 from mudwiz.games.plugin import load
 
 RANDOM = "mudwiz.bots.randombot:RandomBot"  # every game's, and the level a game without its own plays
+# Old names still understood: ``good`` was the one level before ``easy``, ``normal`` and ``hard``; commands typed
+# from habit, saved tables and recorded games (``bot:good``) name it, and it plays as ``normal``.
+ALIASES = {"good": "normal"}
 
 
 def levels() -> list[str]:
     """The bot levels: ``random`` (every game), then the levels any game's plugin brings, in the games' order."""
     named = [level for p in plugins().values() for level in p.bots]
     return list(dict.fromkeys(["random", *named]))
+
+
+def canonical(level: str) -> str:
+    """The level ``level`` names (lower case, an old alias resolved); unknown names are returned as typed."""
+    level = level.lower()
+    return ALIASES.get(level, level)
+
+
+def known_level(level: str) -> str:
+    """``level`` as a level's own name, or BadCommand (one line, listing the levels) when there is none such."""
+    found = canonical(level)
+    if found not in levels():
+        raise BadCommand(f"no bot level {level!r}; levels: {', '.join(levels())}")
+    return found
 
 
 class Policy(Protocol):
@@ -39,8 +56,7 @@ class Bot:
 
 def make_policy(level: str, game: str, rng: random.Random) -> Policy:
     """The game's policy of ``level`` (its plugin's ``bots``); a game without one of that level plays randomly."""
-    if level not in levels():
-        raise BadCommand(f"no bot level {level!r}; levels: {', '.join(levels())}")
+    level = known_level(level)
     found = plugin(game)
     target = found.bots.get(level, RANDOM) if found is not None and level != "random" else RANDOM
     return load(target)(game, rng)

@@ -33,7 +33,7 @@ COMMANDS = {  # what each does, in the client's language where shown (``{games}`
 }
 CHANNEL_VERBS = ("join", "leave")  # /channel's (a sysop's mute and unmute are typed in full)
 SEEK_WORDS = ("rated", "casual", "min=", "max=")  # /seek's words after the game (mudwiz/meeting/seekwords.py)
-BOT_LEVELS = ("random", "good")
+BOT_LEVELS = ("easy", "normal", "hard", "random")
 RULE_SECTIONS = ("goal", "play", "scoring", "options")  # /rules GAME SECTION (docs/protocol.md), every game's
 
 

@@ -123,23 +123,20 @@ def rating_row(rating: Rating) -> dict[str, Any]:
 
 def _bot_level(name: str) -> str | None:
     """The level ``bot:LEVEL`` names, None for a player's name; a level that does not exist is refused."""
-    from mudwiz.bots import levels  # bots stand on tables and commands, not the other way round
+    from mudwiz.bots import known_level  # bots stand on tables and commands, not the other way round
 
     if not name.lower().startswith(BOT_PREFIX):
         return None
-    level = name[len(BOT_PREFIX):].lower()
-    if level not in levels():
-        raise BadCommand(later('no bot level {level!r}; levels: {join}', level=level, join=', '.join(levels())))
-    return level
+    return known_level(name[len(BOT_PREFIX):])
 
 
-@command("rating", "/rating [NAME]", later("your rating in each game, or NAME's (bot:good: that bot level's fixed "
+@command("rating", "/rating [NAME]", later("your rating in each game, or NAME's (bot:hard: that bot level's fixed "
                                            "one); shown: 1000 + 40 x (mu - 3 sigma), a new player's 1000"),
          scope=Scope.LOBBY, kind=Kind.GAMES, place=6, route=Route.HOME)
 def _rating(lobby: Lobby, session: Session, arg: str) -> Reply:
     name = arg.strip() or session.name
     if len(name.split()) > 1:
-        raise BadCommand(later("usage: /rating [NAME]; /rating bot:good shows a bot level's"))
+        raise BadCommand(later("usage: /rating [NAME]; /rating bot:hard shows a bot level's"))
     level = _bot_level(name)
     if level is not None:
         ratings = [bot_rating(game, level) for game in available()]

@@ -114,7 +114,8 @@ def _look(lobby: Lobby, session: Session, arg: str) -> Reply:
 @command("bot", "/bot add [LEVEL] | /bot remove NAME", later('seat a computer player (host, before /start)'),
          scope=Scope.TABLE, kind=Kind.TABLES, place=7, route=Route.TABLE)
 def _bot(lobby: Lobby, session: Session, arg: str) -> Reply:
-    from mudwiz.bots import levels
+    from mudwiz.bots import known_level, levels
+    from mudwiz.lobby.matching import bot_level
     from mudwiz.table.botseat import BotSession
 
     table = _table(session)
@@ -127,7 +128,14 @@ def _bot(lobby: Lobby, session: Session, arg: str) -> Reply:
         raise BadCommand(later('bots are seated before /start'))
     lobby.may_move(session)
     if words[0] == "add":
-        level = words[1].lower() if len(words) > 1 else "good" if "good" in levels() else "random"
+        if len(words) > 2:
+            raise BadCommand(later("usage: /bot add [LEVEL]; levels: {join}", join=", ".join(levels())))
+        if len(words) > 1:
+            level = known_level(words[1])
+        else:  # the level whose fixed rating is nearest the people seated (their mean), as quick play fills seats
+            people = [s.name for s in table.roster.humans()] or [session.name]
+            rating = sum(lobby.seeking.rating(name, table.name) for name in people) / len(people)
+            level = bot_level(table.name, rating)
         bot = BotSession(lobby.free_bot_name(table), level=level, game=table.name,
                          seed=table.seeds.randrange(2**32), stand_in=False)
         table.sit(bot, by=session)  # the others are told by a notice, the host by this reply alone

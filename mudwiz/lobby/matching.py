@@ -49,8 +49,10 @@ def seat_bot(table: Table, name: str, level: str) -> str:
 
 
 def bot_level(game: str, rating: float) -> str:
-    """The bot level whose fixed rating in ``game`` is closest to ``rating`` (``random`` for a game without)."""
-    levels = {level: float(bot_rating(game, level).shown) for level in bot_levels(game)}
+    """The bot level whose fixed rating in ``game`` is closest to ``rating`` (``random`` for a game without).
+    ``random`` is for tests and stand-ins, never offered while the game has a level meant for people."""
+    chosen = [level for level in bot_levels(game) if level != "random"] or bot_levels(game)
+    levels = {level: float(bot_rating(game, level).shown) for level in chosen}
     return nearest_level(rating, levels) or "random"
 
 

@@ -429,7 +429,7 @@ def test_completion_offers_exactly_the_legal_moves() -> None:
     assert "/mode" not in texts(completer, "/m")
     assert texts(completer, "/tell b") == ["bot1", "bobby"]
     assert texts(completer, "/bot remove ") == ["bot1"]
-    assert texts(completer, "/bot add ") == ["random", "good"]
+    assert texts(completer, "/bot add ") == ["easy", "normal", "hard", "random"]
     model.apply({**WIZARD_PLAYING, "phase": "bidding", "trick": [], "legal": ["/bid 0", "/bid 1", "/bid 3"]})
     assert texts(completer, "/bid ") == ["0", "1", "3"]
     assert texts(completer, "/play ") == []

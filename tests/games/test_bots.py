@@ -92,8 +92,8 @@ def test_good_plays_only_legal_actions_in_the_other_games(name: str) -> None:
 
 
 def test_levels_pick_the_policy_for_the_game() -> None:
-    assert set(levels()) >= {"random", "good"}
-    assert isinstance(make_policy("good", "wizard", random.Random(0)), WizardGood)
+    assert levels() == ["random", "easy", "normal", "hard"]
+    assert isinstance(make_policy("good", "wizard", random.Random(0)), WizardGood)  # normal's old name
     assert isinstance(make_policy("good", "no-such-game", random.Random(0)), RandomBot)
     assert isinstance(BotSession("b", level="good", game="wizard").policy, WizardGood)
 
@@ -211,8 +211,8 @@ def test_good_bots_play_a_game_over_loopback(server: tuple[str, int]) -> None:
     c = JsonClient(server, "goodhost")
     assert c.request("/new wizard")["type"] == "ok"
     replies = [c.request("/bot add good")["text"] for _ in range(2)]
-    assert all("(good)" in r for r in replies)
-    assert "(good)" in c.request("/bot add")["text"]  # good is the default level
+    assert all("(normal)" in r for r in replies)  # good: normal's old name
+    assert c.request("/bot add")["text"].split()[1] in ("(easy)", "(normal)", "(hard)")  # one near the host's rating
     assert c.request("/option rounds 2")["type"] == "ok"
     assert c.request("/option confirm 1")["type"] == "ok"
     assert c.request("/start")["type"] == "ok"

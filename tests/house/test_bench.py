@@ -13,11 +13,13 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_bots_bench_prints_figures_and_the_exact_bid_breakdown() -> None:
     out = subprocess.run(
         [sys.executable, str(ROOT / "bench" / "bots.py"), "--only", "wizard", "--players", "3", "--games", "2",
-         "--option", "rounds=2", "--against", "good", "--seed", "7000", "--detail"],
+         "--option", "rounds=2", "--level", "normal", "--against", "self", "--seed", "7000", "--detail"],
         capture_output=True, text=True, timeout=120, check=True,
     ).stdout
     lines = out.splitlines()
-    assert lines[0].startswith("wizard    3p vs good   games=   2"), out
+    assert lines[0].startswith("wizard    3p normal vs self   games=   2"), out
+    figures = r"win share= *[\d.]+% ± *[\d.]+% .* decision ms p50= *[\d.]+ p99= *[\d.]+ cpu p99= *[\d.]+$"
+    assert re.search(figures, lines[0]), out
     exact = float(re.search(r"exact bids=\s*([\d.]+)%", lines[0]).group(1))  # type: ignore[union-attr]
     # two games, rounds of 1 and 2 cards, three seats each: 6 seat-rounds per round size, 12 in all
     assert re.fullmatch(r"  exact by cards\s+1: +\d+% of 6, 2: +\d+% of 6", lines[1]), out
@@ -96,7 +98,7 @@ def test_ratings_bench_calibrates_each_bot_level_and_writes_nothing_unasked() ->
     ).stdout
     rows = [re.fullmatch(r"witches\s+bot:(\w+)\s+mu=\s*([-\d.]+) sigma=\s*([\d.]+) shown=\s*(-?\d+)", line)
             for line in out.splitlines()]
-    assert all(rows) and {row.group(1) for row in rows if row} == {"random", "good"}, out
+    assert all(rows) and {row.group(1) for row in rows if row} == {"random", "easy", "normal", "hard"}, out
     assert all(float(row.group(3)) < 25 / 3 for row in rows if row), out  # two games made both surer
     assert (ROOT / "mudwiz" / "games" / "witches" / "bot_ratings.py").read_bytes() == before
 

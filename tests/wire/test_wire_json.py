@@ -166,7 +166,7 @@ def test_welcome_and_help_carry_what_the_server_offers(server: tuple[str, int]) 
         assert {"/help", "/new", "/join", "/bot", "/start", "/ok", "/say", "/tell", "/quit"} <= set(commands)
         assert commands["/bot"]["usage"] == "/bot add [LEVEL] | /bot remove NAME" and commands["/bot"]["help"]
         assert welcome["games"] == ["wizard", "witches", "tiltowait"]
-        assert welcome["bot_levels"] == ["random", "good"]
+        assert welcome["bot_levels"] == ["random", "easy", "normal", "hard"]
         client.request("/help")
         helps = client.of_type("help")
         assert helps[-1]["commands"] == welcome["commands"] and "/bot add" in helps[-1]["text"]

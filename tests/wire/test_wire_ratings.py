@@ -50,7 +50,7 @@ def test_a_rated_game_over_the_wire_moves_the_ratings_shown_and_kept(tmp_path: P
         [top] = guest.of_type("top")[-1]["games"]
         assert top["game"] == "wizard" and {r["name"] for r in top["players"]} == {"Ann_R", "Bob_R"}
         assert [r["rank"] for r in top["players"]] in ([1, 2], [1, 1])
-        assert {b["name"] for b in top["bots"]} >= {"bot:good", "bot:random"}
+        assert {b["name"] for b in top["bots"]} >= {"bot:easy", "bot:normal", "bot:hard", "bot:random"}
         assert guest.request("/top chess")["type"] == "error"
 
         assert guest.request("/who")["type"] == "ok"

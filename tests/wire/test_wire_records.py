@@ -39,7 +39,7 @@ def test_a_game_played_over_the_wire_is_in_history_after_a_restart_and_exported(
         [row] = history(alice)["games"]
         assert (row["game"], row["outcome"]) == ("wizard", "finished")
         assert row["place"] == next(r["place"] for r in standings if r["player"] == "alice")
-        assert [p["kind"] for p in row["players"]] == ["person", "bot:random", "bot:good"]
+        assert [p["kind"] for p in row["players"]] == ["person", "bot:random", "bot:normal"]  # good: normal's old name
         assert alice.request(f"/game {row['id']}")["type"] == "ok"
         shown = alice.of_type("game")[-1]
         assert shown["standings"] == standings and len(shown["sheet"]) == 2

@@ -93,6 +93,14 @@ class TiltowaitGood(Bot):
         refuse = "keep" if "keep" in legal else "draw"
         if not plays:
             return refuse
+        values = self.values(view, plays, hand)
+        card = max(plays, key=values.__getitem__)
+        if values[card] <= -1000:
+            return refuse
+        return self.form(card, plays[card], hand, {p["name"]: p["held"] for p in view["players"]}, view["you"])
+
+    def values(self, view: dict[str, Any], plays: dict[str, list[list[str]]], hand: list[str]) -> dict[str, float]:
+        """Each playable card's worth as a discard (-1000 and below: keep it for an attack)."""
         held = {p["name"]: p["held"] for p in view["players"]}
         names = [p["name"] for p in view["players"]]
         me = names.index(view["you"])
@@ -115,10 +123,7 @@ class TiltowaitGood(Bot):
                 score += 100  # otherwise it would be stuck as our last card
             return score
 
-        card = max(plays, key=value)
-        if value(card) <= -1000:
-            return refuse
-        return self.form(card, plays[card], hand, held, view["you"])
+        return {card: value(card) for card in plays}
 
     # ------------------------------------------------------------ how to say it
 

@@ -11,7 +11,8 @@ from mudwiz.texts import N_
 PLUGIN = GamePlugin(
     engine="mudwiz.games.tiltowait.engine:Tiltowait",
     renderer="mudwiz.games.tiltowait.render",
-    bots={"good": "mudwiz.games.tiltowait.bots:TiltowaitGood"},
+    bots={"easy": "mudwiz.games.tiltowait.levels:TiltowaitEasy", "normal": "mudwiz.games.tiltowait.bots:TiltowaitGood",
+          "hard": "mudwiz.games.tiltowait.levels:TiltowaitHard"},
     client="mudwiz.games.tiltowait.client",
     bot_ratings=BOT_RATINGS,
     calls=(KARUKI,),  # ``/play R3 karuki``: the discard that leaves one card, with the call

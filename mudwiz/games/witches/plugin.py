@@ -11,7 +11,8 @@ from mudwiz.games.witches.texts import N_
 PLUGIN = GamePlugin(
     engine="mudwiz.games.witches.engine:Witches",
     renderer="mudwiz.games.witches.render",
-    bots={"good": "mudwiz.games.witches.bots:WitchesGood"},
+    bots={"easy": "mudwiz.games.witches.levels:WitchesEasy", "normal": "mudwiz.games.witches.bots:WitchesGood",
+          "hard": "mudwiz.games.witches.search:WitchesHard"},
     client="mudwiz.games.witches.client",
     low_wins=True,  # fire points count against you
     bot_ratings=BOT_RATINGS,

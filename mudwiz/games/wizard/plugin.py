@@ -11,7 +11,8 @@ from mudwiz.texts import N_
 PLUGIN = GamePlugin(
     engine="mudwiz.games.wizard.engine:Wizard",
     renderer="mudwiz.games.wizard.render",
-    bots={"good": "mudwiz.games.wizard.bots:WizardGood"},
+    bots={"easy": "mudwiz.games.wizard.levels:WizardEasy", "normal": "mudwiz.games.wizard.bots:WizardGood",
+          "hard": "mudwiz.games.wizard.levels:WizardHard"},
     client="mudwiz.games.wizard.client",
     bot_ratings=BOT_RATINGS,
     phases=PHASES,

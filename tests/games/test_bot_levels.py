@@ -1,0 +1,121 @@
+"""The levels people choose (``easy``, ``normal``, ``hard``): legal play in every game, ``easy``'s mistakes are
+a person's (seeded, not random moves), and ``hard`` decides from its view alone."""
+
+from __future__ import annotations
+
+import copy
+import gc
+import json
+import random
+from typing import Any
+
+import pytest
+from test_bots import drive, one_card_view
+
+from mudwiz.bots import make_policy
+from mudwiz.games import game_class
+from mudwiz.games.base import Game
+from mudwiz.games.wizard.engine import Wizard
+from mudwiz.games.wizard.levels import WizardEasy, WizardHard
+
+
+class Heads(random.Random):
+    """Every seeded coin comes up: each of ``easy``'s habits happens."""
+
+    def random(self) -> float:
+        return 0.0
+
+
+def fast(level: str, game: str, seed: int) -> Any:
+    policy = make_policy(level, game, random.Random(seed))
+    if game == "wizard":  # legality does not depend on how long a Wizard bot thinks
+        policy.budget, policy.max_samples = 0.002, 6
+    return policy
+
+
+@pytest.mark.parametrize("game", ["wizard", "witches", "tiltowait"])
+@pytest.mark.parametrize("level", ["easy", "hard"])
+def test_each_level_plays_only_legal_actions(game: str, level: str) -> None:
+    options = {"rounds": 4} if game == "wizard" else {"hands": 2}
+    for players, seed in [(3, 1), (5, 2)]:
+        policies = [fast(level if s % 2 == 0 else "normal", game, s) for s in range(players)]
+        assert type(policies[0]).__name__ != "RandomBot"
+        assert drive(game_class(game)(players, options, seed), policies) > 0
+
+
+def test_easy_wizard_overbids_and_leads_its_highest_card() -> None:
+    easy = WizardEasy("wizard", Heads(1))
+    assert easy.choose(one_card_view("G2")) == "bid 1"  # normal bids 0 on a lone low card
+    view = {**one_card_view("G2"), "phase": "playing", "hand": ["G2", "Z", "B5"], "cards": 3,
+            "legal": ["play G2", "play Z", "play B5"]}
+    for p in view["players"]:
+        p.update(held=3, bid=1, has_bid=True)
+    assert easy.choose(view) == "play Z"
+
+
+def test_easy_witches_and_tiltowait_make_a_persons_mistakes() -> None:
+    witches = make_policy("easy", "witches", Heads(1))
+    hand = ["G12", "R11", "B14", "Y13", "Y2", "B3"]  # pygmy queen and fire witch, two high plain cards
+    assert witches.choose_pass(hand, 2) == "pass B14 Y13"  # the high cards, keeping the dangerous witches
+    tiltowait = make_policy("easy", "tiltowait", Heads(1))
+    view = {"legal": ["karuki"], "you": "p1", "waiting": []}
+    assert tiltowait.choose(view) is None  # forgot to call
+
+
+def reachable(root: object, limit: int = 200_000) -> list[object]:
+    """Every object reachable from ``root`` (as the garbage collector sees references)."""
+    seen, found, todo = set(), [], [root]
+    while todo and len(seen) < limit:
+        obj = todo.pop()
+        if id(obj) in seen:
+            continue
+        seen.add(id(obj))
+        found.append(obj)
+        if not isinstance(obj, type):  # classes lead to their modules and everything else loaded
+            todo.extend(gc.get_referents(obj))
+    return found
+
+
+def test_hard_wizard_decides_from_its_view_alone() -> None:
+    """At each of its decisions, a copy of the game whose other hands are dealt otherwise (the same sizes, so seat 0
+    sees the same): ``hard``, in the same state, decides the same in both; and nothing it holds leads to an engine."""
+    game = Wizard(4, {}, 21)
+    bot = WizardHard("wizard", random.Random(5), max_samples=40)
+    decisions = 0
+    while len(game.sheet) < 4:
+        if game.phase == "roundend":
+            game.advance()
+            continue
+        seat = next(s for s in range(4) if game.legal_actions(s))
+        if seat != 0:
+            game.apply(seat, sorted(game.legal_actions(seat))[0])
+            continue
+        other = copy.deepcopy(game)
+        hidden = [c for s in (1, 2, 3) for c in other.hands[s]]
+        random.Random(decisions).shuffle(hidden)
+        for s in (1, 2, 3):
+            other.hands[s], hidden = hidden[: len(other.hands[s])], hidden[len(other.hands[s]):]
+        view = json.loads(json.dumps(game.view(0)))  # plain data, as the worker process receives it
+        assert view == json.loads(json.dumps(other.view(0)))
+        twin = copy.deepcopy(bot)
+        action = bot.choose(view)
+        assert twin.choose(json.loads(json.dumps(other.view(0)))) == action and action in view["legal"]
+        game.apply(0, action)
+        decisions += 1
+    assert decisions > 6
+    assert not any(isinstance(obj, Game) for obj in reachable(bot))
+
+
+def test_the_hard_witches_playouts_give_each_trick_to_whom_the_rules_do() -> None:
+    from mudwiz.games.witches.cards import DECK as WITCHES_DECK
+    from mudwiz.games.witches.cards import trick_winner
+    from mudwiz.games.witches.search import _played
+
+    rng = random.Random(3)
+    cards = list(WITCHES_DECK.cards())
+    for _ in range(3000):
+        trick = rng.sample(cards, rng.randint(1, 6))
+        colour, best, winner = None, -1, 0
+        for seat, card in enumerate(trick):
+            colour, best, winner = _played(card, seat, colour, best, winner)
+        assert winner == trick_winner(trick), trick
