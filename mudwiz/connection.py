@@ -39,6 +39,7 @@ from mudwiz.render.style import WIDTH, Style, fit
 from mudwiz.replies import Outbox as Outbox
 from mudwiz.replies import Replies
 from mudwiz.session import Session
+from mudwiz.store import StoreError
 from mudwiz.usertext import clean, erase, one_line
 
 log = Logger(namespace=__name__)  # a compiled module has no frame for Logger() to find its name in
@@ -257,8 +258,8 @@ class Connection:
         a guest's once in, an account's by the password prompt)."""
         try:
             reply = self.handle(text)
-        except MudwizError as exc:
-            self.replies.reply_error(exc, request_id)
+        except (MudwizError, StoreError) as exc:  # the store's: away (a PostgreSQL restart), one line too
+            self.replies.refuse(exc, text, request_id)
         except Exception:  # a bug must cost one reply, never the connection or the server
             log.failure("command {text!r} from {name} failed", text=text, name=self.session.name)
             self.replies.reply_error(MudwizError("internal error; the command was not carried out"), request_id)
@@ -284,8 +285,8 @@ class Connection:
 
     def reply_failed(self, failure: Failure, text: str, request_id: Any) -> None:
         """Work in slices failed: as ``receive`` answers a command that raises."""
-        if failure.check(MudwizError):
-            self.replies.reply_error(failure.value, request_id)
+        if failure.check(MudwizError, StoreError):
+            self.replies.refuse(failure.value, text, request_id)
         else:
             log.failure("command {text!r} from {name} failed", failure, text=text, name=self.session.name)
             self.replies.reply_error(MudwizError("internal error; the command was not carried out"), request_id)
