@@ -4,17 +4,14 @@ Every transport (``mudwiz/net/``) frames bytes into lines and hands them here, s
 all of them: the message of the day and the name prompt, the commands allowed before a name, the JSON request
 envelope (``{"id": ..., "cmd": ...}``) and its ok/error replies, the hint after a refused move, and the
 renderer of each mode. Nothing here knows sockets, bytes or timers (the framing runs the login timer and calls
-``login_expired``), so the whole conversation is tested by feeding lines (tests/lobby/test_connection.py).
-
-Its parts: where the login stands (mudwiz/login.py, a state machine), the password dialogues (passwords.py),
-what is written and how a line is answered (replies.py), the JSON envelope (envelope.py) and the hint after a
-refused move (hints.py).
+``login_expired``), so the whole conversation is tested by feeding lines (tests/lobby/test_connection.py). Its
+parts: the login's state machine (login.py), the password dialogues (passwords.py), what is written and how a
+line is answered (replies.py), the JSON envelope (envelope.py) and the hint after a refused move (hints.py).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 from twisted.internet import defer
@@ -70,7 +67,7 @@ class ConnectionSession(Session):
         if self.mode == "json":
             connection.replies.send_line(jsonl.encode(message))
             return
-        style = self.style()
+        style = Style.for_mode(self.mode, self.width, self.charset)
         if self.presenter.style != style:  # the mode, window or charset changed: drawn so from now on
             self.presenter.style = style
         connection.replies.send_lines(fit(self.presenter.lines(message, event), style.width))
@@ -84,12 +81,15 @@ class ConnectionSession(Session):
         return self.mode == "json" and self.connection.on_message is None
 
     def deliver_text(self, line: str) -> None:
-        if self.connected:
-            self.connection.replies.send_line(line)
+        self.deliver_drawn(line, False)
 
-    def style(self) -> Style:
-        style = Style.for_mode(self.mode, self.width)
-        return replace(style, unicode=False) if self.charset == "ascii" else style  # CP437 has the rules' lines
+    def drawn_as(self) -> dict[str, Any] | None:
+        return None if self.connection.on_message else {"mode": self.mode, "width": self.width, "charset": self.charset}
+
+    def deliver_drawn(self, text: str, live: bool) -> None:
+        if self.connected:  # ``live``: a game view among them, never behind a pager
+            self.connection.paged.live = self.connection.paged.live or live
+            self.connection.replies.send_line(text)
 
     def adopt(self, mode: str | None, charset: str | None) -> None:
         """What the client's terminal says it is (telnet TTYPE/MTTS, CHARSET): taken unless the user chose a

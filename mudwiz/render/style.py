@@ -104,8 +104,11 @@ class Style:
     width: int = WIDTH  # terminal cells a line may take: 80 by design, a telnet client's window (NAWS) else
 
     @classmethod
-    def for_mode(cls, mode: str, width: int = WIDTH) -> Style:
-        return cls(colour=False, unicode=False, width=width) if mode == "ascii" else cls(width=width)
+    def for_mode(cls, mode: str, width: int = WIDTH, charset: str = "utf-8") -> Style:
+        """``charset`` ``ascii``: no rules' lines either (CP437 has them)."""
+        if mode == "ascii" or charset == "ascii":
+            return cls(colour=mode != "ascii", unicode=False, width=width)
+        return cls(width=width)
 
     def paint(self, text: str, *names: str) -> str:
         if not self.colour or not names:
