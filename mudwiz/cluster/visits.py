@@ -90,8 +90,10 @@ class Visits:
         self.pending: dict[str, Pending] = {}  # home: request key -> its callbacks
         self.awaiting: dict[int, list[Awaiting]] = {}  # home: table number not heard of -> the lines asking for it
         self._keys = itertools.count(1)
+        # home: lower-cased name -> how their messages were last said to be drawn (``drawn`` in ``about``)
+        self.drawn_told: dict[str, dict[str, Any] | None] = {}
         for op, handler in (("cmd", self._command), ("reply", self._reply), ("deliver", self._deliver),
-                            ("drawn", self._drawn),
+                            ("drawn", self._drawn), ("update", self._update),
                             ("at", self._at), ("drop", self._drop), ("reattach", self._reattach)):
             self.bus.on(op, handler)
 
@@ -186,9 +188,9 @@ class Visits:
 
     def about(self, session: Session) -> dict[str, Any]:
         """What the host needs to know of the user for their visitor."""
+        drawn = self.drawn_told[session.name.lower()] = session.drawn_as()
         return {"name": session.name, "mode": session.mode, "charset": session.charset,
-                "registered": session.registered, "code": self.lobby.resume_code(session),
-                "drawn": session.drawn_as()}
+                "registered": session.registered, "code": self.lobby.resume_code(session), "drawn": drawn}
 
     def _unanswered(self, key: str) -> None:
         pending = self.pending.pop(key, None)
@@ -212,9 +214,19 @@ class Visits:
             session.deliver(m["message"])
 
     def _drawn(self, m: dict[str, Any]) -> None:
-        session = self.lobby.users.get(str(m["to"]).lower())
-        if session is not None:
-            session.deliver_drawn(str(m["text"]), bool(m.get("live")))
+        key = str(m["to"]).lower()
+        session = self.lobby.users.get(key)
+        if session is None:
+            return
+        session.deliver_drawn(str(m["text"]), bool(m.get("live")))
+        if session.drawn_as() != self.drawn_told.get(key):  # a window resized, a /mode here: drawn so from now on
+            self.bus.send(m["from"], {"op": "update", **self.about(session)})
+
+    def _update(self, m: dict[str, Any]) -> None:
+        """The home says how the user's messages are drawn now (and their mode, charset, account)."""
+        visitor = self.visitors.get(str(m["name"]).lower())
+        if visitor is not None and visitor.home == m["from"]:
+            visitor.update(m)
 
     def _at(self, m: dict[str, Any]) -> None:
         """The host says where the user is at its tables now."""
@@ -241,6 +253,7 @@ class Visits:
     def dropped(self, session: Session) -> None:
         """The user's connection is gone: their table's process keeps the seat as it would for its own user."""
         assert session.elsewhere is not None
+        self.drawn_told.pop(session.name.lower(), None)
         self.bus.send(session.elsewhere[0], {"op": "drop", "name": session.name})
 
     def reattach(self, session: Session, node: str, table: int) -> None:

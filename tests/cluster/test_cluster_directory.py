@@ -210,3 +210,43 @@ def test_a_visitor_is_sent_what_the_table_says_drawn_for_them_and_a_turns_messag
     assert said["message"]["type"] == "chat" and said["message"]["text"] == "hello"
     [reply] = [m for m in to_home if m["op"] == "reply"]
     assert reply["rid"] == "n2:1" and "error" not in reply
+
+    redis.sent.clear()  # the home says so when the visitor's window or mode changes: drawn so from then on
+    hear(part, {"op": "update", "name": "Vic", "mode": "ascii", "charset": "utf-8", "registered": False,
+                "code": None, "drawn": {"mode": "ascii", "width": 50, "charset": "utf-8"}})
+    dispatch(lobby, ann, "/option rounds 2")
+    text = "\n".join(m["text"] for c, m in redis.sent if c == "mudwiz:node:n2" and m["op"] == "drawn")
+    assert text and "\x1b[" not in text and all(len(line) <= 50 for line in text.split("\n")), text
+
+
+class Screen(Recorder):
+    """A home's user whose messages are drawn (a terminal at ``width``): what comes drawn, as it comes."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.width = 80
+        self.drawn: list[tuple[str, bool]] = []
+
+    def drawn_as(self) -> dict[str, Any] | None:
+        return {"mode": "ansi", "width": self.width, "charset": "utf-8"}
+
+    def deliver_drawn(self, text: str, live: bool) -> None:
+        self.drawn.append((text, live))
+
+
+def test_a_home_writes_what_comes_drawn_and_tells_the_host_when_the_window_changes(node: Any) -> None:
+    lobby, part, clock, redis = node
+    hear(part, {"op": "table_up", "table": entry(7)})
+    tim = Screen()
+    lobby.login(tim, "Tim")
+    assert forward(part, tim, "/join 7") == []
+    [(_, cmd)] = [(c, m) for c, m in redis.sent if m["op"] == "cmd"]
+    assert cmd["drawn"] == {"mode": "ansi", "width": 80, "charset": "utf-8"}
+    hear(part, {"op": "drawn", "to": "tim", "text": "the table, drawn", "live": True})
+    assert tim.drawn == [("the table, drawn", True)] and not redis.ops("update")
+    tim.width = 60  # the window narrowed (telnet NAWS), with no line typed
+    hear(part, {"op": "drawn", "to": "tim", "text": "drawn at 80", "live": False})
+    [(channel, update)] = redis.ops("update")
+    assert channel == "mudwiz:node:n2" and update["drawn"]["width"] == 60 and update["name"] == "Tim"
+    hear(part, {"op": "drawn", "to": "tim", "text": "drawn at 60", "live": False})
+    assert len(redis.ops("update")) == 1  # said once
