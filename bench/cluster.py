@@ -11,12 +11,15 @@ reference. Measures, with bench/load.py's load generator:
 - ``play``: T tables of 4 JSON clients playing flat out, as bench/load.py's play mode: moves/s, CPU µs per
   command (summed over the nodes), turn latency p50/p99; with N = 1, 2, 4 nodes. ``local``: a table's four
   clients all on the node that hosts it (what a balancer with table affinity gives); ``spread``: each seat on a
-  different node, so every view crosses the bus.
+  different node, so every view crosses the bus; ``random``: each connection on a node chosen at random, as
+  ``--workers N`` (one address, the kernel picking the process) spreads them: a table's seats are on its host
+  with chance 1/N each.
 
 Figures, never assertions::
 
     python bench/cluster.py                                   # chat, then play at 200 tables with 1, 2, 4 nodes
     python bench/cluster.py --mode play --nodes 2 --tables 100 --placement spread
+    python bench/cluster.py --mode play --nodes 2 --tables 40 --placement local random spread
 """
 
 from __future__ import annotations
@@ -148,14 +151,14 @@ def run_plays(databases: Databases, redis: str, args: argparse.Namespace) -> Non
     for tables in args.tables:
         for n in args.nodes:
             for placement in args.placement:
-                if n == 1 and placement == "spread":
+                if n == 1 and placement != "local":
                     continue
                 runs = []
                 for _ in range(args.repeat):
                     with databases.fresh() as url:
                         nodes = Nodes(n, url, redis if n > 1 or args.single_on_redis else None)
                         try:
-                            figures = run_play(nodes, tables, args, spread=placement == "spread")
+                            figures = run_play(nodes, tables, args, placement=placement)
                         except RuntimeError as exc:
                             print(f"play {tables} tables {n} node(s) {placement}: failed: {exc}", flush=True)
                             continue
@@ -173,7 +176,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--mode", action="append", choices=("chat", "play"), help="repeat; default both")
     parser.add_argument("--nodes", type=int, nargs="+", default=[1, 2, 4], help="play: node counts")
     parser.add_argument("--tables", type=int, nargs="+", default=[200], help="play: tables of 4 JSON clients")
-    parser.add_argument("--placement", nargs="+", choices=("local", "spread"), default=["local", "spread"])
+    parser.add_argument("--placement", nargs="+", choices=("local", "random", "spread"),
+                        default=["local", "random", "spread"])
     parser.add_argument("--seconds", type=float, default=10.0, help="play: the measured window")
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--workers", type=int, default=2, help="load generator processes")

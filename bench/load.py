@@ -385,9 +385,11 @@ async def idle_worker(wid: int, port: int, n: int, in_flight: int, go: Any, stop
 
 
 async def play_worker(wid: int, ports: list[int], tables: int, bots: bool, go: Any, stop: Any, out: Any,
-                      timeout: float, spread: bool = False, stagger: float = 0.0) -> None:
-    """``ports``: the server's, or its nodes' (bench/cluster.py): table ``t`` is opened on ``ports[t % n]``, and
-    its other seats join from the same node, or with ``spread`` each from the next one. ``stagger``: each table's
+                      timeout: float, placement: str = "local", stagger: float = 0.0) -> None:
+    """``ports``: the server's, or its nodes' (bench/cluster.py): with ``placement`` ``local`` table ``t`` is opened
+    on ``ports[t % n]`` and its other seats join from the same node; ``spread``: each seat from the next node;
+    ``random``: each connection (the opener's too) on a node chosen at random, as ``--workers`` (one address, the
+    kernel choosing the process) places them. ``stagger``: each table's
     first game starts at a random moment of that many seconds from the start, not all at once."""
     stats = Stats()
     rng = random.Random(wid)
@@ -403,6 +405,11 @@ async def play_worker(wid: int, ports: list[int], tables: int, bots: bool, go: A
         else:
             c.join()
 
+    def place(t: int, seat: int) -> int:
+        if placement == "random":
+            return rng.randrange(len(ports))
+        return (t + (seat if placement == "spread" else 0)) % len(ports)
+
     connects = []
     began = time.monotonic()
     for t in range(tables):
@@ -412,7 +419,7 @@ async def play_worker(wid: int, ports: list[int], tables: int, bots: bool, go: A
             role = "botshost" if bots else ("host" if seat == 0 else "guest")
             c = Client(f"p{wid}t{t}s{seat}", stats, rng, table, role, welcomed)
             table.clients.append(c)
-            connects.append(connect(ports[(t + (seat if spread else 0)) % len(ports)], c))
+            connects.append(connect(ports[place(t, seat)], c))
     deadline = time.monotonic() + timeout
     try:
         await asyncio.wait_for(asyncio.gather(*connects), timeout)
@@ -451,7 +458,7 @@ def worker(kind: str, loop: str, *args: Any, **options: Any) -> None:
 class Workers:
     def __init__(self, kind: str, shares: list[int], make_args: Callable[[int, int], tuple[Any, ...]],
                  **options: Any) -> None:
-        """``options``: ``play_worker``'s keywords (``spread``, ``stagger``)."""
+        """``options``: ``play_worker``'s keywords (``placement``, ``stagger``)."""
         ctx = multiprocessing.get_context("spawn")
         self.go, self.stop, self.out = ctx.Event(), ctx.Event(), ctx.Queue()
         self.procs = [ctx.Process(target=worker, args=(kind, LOOP, wid, *make_args(wid, share), self.go, self.stop,
@@ -536,10 +543,10 @@ def pct(xs: list[float], p: int) -> float:
 
 
 def run_play(server: Any, tables: int, args: argparse.Namespace, bots: bool = False,
-             spread: bool = False, kinds: list[str] | None = None) -> dict[str, float]:
+             placement: str = "local", kinds: list[str] | None = None) -> dict[str, float]:
     """``server``: a ``Server``, or anything with its ``ports``, ``port`` and ``cpu_s()`` (bench/cluster.py's
     nodes, whose CPU is their sum). ``kinds``, if given, is appended ``turn_kinds``' line for the run."""
-    w = Workers("play", shares(tables, args.workers), lambda wid, n: (server.ports, n, bots), spread=spread,
+    w = Workers("play", shares(tables, args.workers), lambda wid, n: (server.ports, n, bots), placement=placement,
                 stagger=getattr(args, "stagger", 0.0))
     whos: list[float] = []
     try:

@@ -5,16 +5,11 @@ all of them: the message of the day and the name prompt, the commands allowed be
 envelope (``{"id": ..., "cmd": ...}``) and its ok/error replies, the hint after a refused move, and the
 renderer of each mode. Nothing here knows sockets, bytes or timers (the framing runs the login timer and calls
 ``login_expired``), so the whole conversation is tested by feeding lines (tests/lobby/test_connection.py).
-
-Its parts: where the login stands (mudwiz/login.py, a state machine), the password dialogues (passwords.py),
-what is written and how a line is answered (replies.py), the JSON envelope (envelope.py) and the hint after a
-refused move (hints.py).
-"""
+Its parts: login.py, passwords.py, replies.py, envelope.py and hints.py."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 from twisted.internet import defer
@@ -39,6 +34,7 @@ from mudwiz.render.style import WIDTH, Style, ambiguous_cells, fit
 from mudwiz.replies import Outbox as Outbox
 from mudwiz.replies import Replies
 from mudwiz.session import Session
+from mudwiz.store import StoreError
 from mudwiz.texts import later, speaking
 from mudwiz.usertext import clean, erase, one_line
 
@@ -86,12 +82,19 @@ class ConnectionSession(Session):
         return self.mode == "json" and self.connection.on_message is None
 
     def deliver_text(self, line: str) -> None:
-        if self.connected:
-            self.connection.replies.send_line(line)
+        self.deliver_drawn(line, False)
 
     def style(self) -> Style:
-        style = Style.for_mode(self.mode, self.width, self.ambiguous_width())
-        return replace(style, unicode=False) if self.charset == "ascii" else style  # CP437, Shift_JIS have lines
+        return Style.for_mode(self.mode, self.width, self.ambiguous_width(), self.charset)
+
+    def drawn_as(self) -> dict[str, Any] | None:
+        return None if self.connection.on_message else {"mode": self.mode, "width": self.width, "charset": self.charset,
+                                                        "ambiguous": self.ambiguous_width(), "lang": self.lang}
+
+    def deliver_drawn(self, text: str, live: bool) -> None:
+        if self.connected:  # ``live``: a game view among them, never behind a pager
+            self.connection.paged.live = self.connection.paged.live or live
+            self.connection.replies.send_line(text)
 
     def adopt(self, mode: str | None, charset: str | None) -> None:
         """What the client's terminal says it is (telnet TTYPE/MTTS, CHARSET): taken unless the user chose a
@@ -264,8 +267,8 @@ class Connection:
         a guest's once in, an account's by the password prompt)."""
         try:
             reply = self.handle(text)
-        except MudwizError as exc:
-            self.replies.reply_error(exc, request_id)
+        except (MudwizError, StoreError) as exc:  # the store's: away (a PostgreSQL restart), one line too
+            self.replies.refuse(exc, text, request_id)
         except Exception:  # a bug must cost one reply, never the connection or the server
             log.failure("command {text!r} from {name} failed", text=text, name=self.session.name)
             self.replies.reply_error(MudwizError(later('internal error; the command was not carried out')), request_id)
@@ -291,8 +294,8 @@ class Connection:
 
     def reply_failed(self, failure: Failure, text: str, request_id: Any) -> None:
         """Work in slices failed: as ``receive`` answers a command that raises."""
-        if failure.check(MudwizError):
-            self.replies.reply_error(failure.value, request_id)
+        if failure.check(MudwizError, StoreError):
+            self.replies.refuse(failure.value, text, request_id)
         else:
             log.failure("command {text!r} from {name} failed", failure, text=text, name=self.session.name)
             self.replies.reply_error(MudwizError(later('internal error; the command was not carried out')), request_id)

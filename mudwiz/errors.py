@@ -23,3 +23,8 @@ class IllegalAction(MudwizError):
 
 class NotYourTurn(IllegalAction):
     """The seat has nothing to do at this moment."""
+
+
+# The answer to a command that needs the store while it does not answer (a PostgreSQL restart): one line, and
+# the log one line too (the store's reason), not a traceback
+STORE_AWAY = "the game database is not answering now; try again in a minute"

@@ -15,12 +15,12 @@ from twisted.python.failure import Failure
 
 from mudwiz.accounts import MIN_PASSWORD, Accounts, looks_registered, secret
 from mudwiz.envelope import read_password
-from mudwiz.errors import BadCommand, MudwizError
+from mudwiz.errors import STORE_AWAY, BadCommand, MudwizError
 from mudwiz.lobby import Lobby
 from mudwiz.login import Asking, Input, Login, Purpose
 from mudwiz.replies import Replies
 from mudwiz.session import Session
-from mudwiz.store import AccountExists, LooksRegistered
+from mudwiz.store import AccountExists, LooksRegistered, StoreError
 from mudwiz.texts import Later, _, later
 from mudwiz.usertext import spoken
 
@@ -175,6 +175,11 @@ class Passwords:
             alike = looks_registered(asking.name, failure.value.account)
             self.replies.reply_error(BadCommand(later('{alike}; nothing was registered',
                                                       alike=alike)), request_id, moves=False)
+            return
+        if failure.check(StoreError):  # the database away (a PostgreSQL restart): one line each, no traceback
+            log.error("{purpose} for {name}: {why}", purpose=asking.purpose.value, name=asking.name,
+                      why=failure.value)
+            self.replies.reply_error(MudwizError(STORE_AWAY), request_id, moves=False)
             return
         log.failure("{purpose} for {name} failed", failure, purpose=asking.purpose.value, name=asking.name)
         self.replies.reply_error(MudwizError(later('internal error; nothing was changed')), request_id, moves=False)

@@ -10,7 +10,7 @@ from twisted.logger import Logger
 
 from mudwiz import __version__
 from mudwiz.commands import catalogue, is_sysop
-from mudwiz.errors import MudwizError
+from mudwiz.errors import STORE_AWAY, MudwizError
 from mudwiz.hints import hint
 from mudwiz.login import NAME_PROMPT, Login
 from mudwiz.session import Session
@@ -55,6 +55,14 @@ class Replies:
             message["text"] = text
         message.update(fields)
         self.session.deliver(message)
+
+    def refuse(self, exc: BaseException, text: str, request_id: Any) -> None:
+        """A command refused (``MudwizError``), or one the store did not answer (``StoreError``: a PostgreSQL
+        restart): one line to the user, and for the store's one to the log, never a traceback."""
+        if not isinstance(exc, MudwizError):
+            log.error("command {text!r} from {name}: {why}", text=text, name=self.session.name, why=exc)
+            exc = MudwizError(STORE_AWAY)
+        self.reply_error(exc, request_id)
 
     def reply_error(self, exc: MudwizError, request_id: Any, moves: bool = True) -> None:
         """The one-line error; ``moves``: with the moves the player may make when it is their turn (not after a

@@ -97,6 +97,14 @@ def data_directory(data: str | None = None) -> str:
     return data or os.environ.get("MUDWIZ_DATA") or DEFAULT_DATA
 
 
+def notice_to_all(lobby: Lobby) -> Callable[[str], None]:
+    """A notice to everyone online here (what the store's outage says to them: mudwiz/table/outage.py)."""
+    def tell(text: str) -> None:
+        for user in list(lobby.users.values()):
+            user.notice(text)
+    return tell
+
+
 class StoreWriter(WorkerThreads):
     """The store's own thread, where games are written with their rating changes (one at a time, in order: one
     thread, so each game is rated on the ratings the one before left), because a write's fsync may take
@@ -353,7 +361,7 @@ def makeService(
     lobby.sysops = Sysops(lobby, accounts.store, stop or reactor_stop(clock))
     Farewell(lobby.sysops).setServiceParent(top)  # before the listeners: stopped after they stop accepting
     node = cluster_node_name() if redis_url() else node_name()
-    lobby.journal = Journal(records.store, resume_code_of(lobby), node)
+    lobby.journal = Journal(records.store, resume_code_of(lobby), node, tell=notice_to_all(lobby))
     if redis_url() is None:  # a cluster's node restores its own tables once it has joined (cluster/tables.py)
         # a named process its own; one process all
         restore_tables(lobby, records.store.open_tables(node or None), read_held(records.store, node or None))

@@ -168,6 +168,17 @@ class Session:
         ``wants_text``."""
         raise NotImplementedError
 
+    def drawn_as(self) -> dict[str, Any] | None:
+        """How this user's messages are drawn (mode, width, charset), for a table another process hosts to send
+        them drawn (mudwiz/cluster/visits.py); None: as messages (no renderer here, or a side channel reading
+        them)."""
+        return None
+
+    def deliver_drawn(self, text: str, live: bool) -> None:
+        """Messages another process drew for this user as ``drawn_as`` says (lines joined, no last break);
+        ``live``: a game's view among them (never behind a pager)."""
+        raise NotImplementedError
+
     def close(self) -> None:
         """End the connection (``/quit``); sessions without one have nothing to close."""
 

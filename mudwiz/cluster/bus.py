@@ -33,6 +33,7 @@ from mudwiz.texts import MARK, as_json, revive
 log = Logger()
 
 PREFIX = "mudwiz"
+BATCH = "batch"  # a reactor turn's messages to one channel in one PUBLISH: {"op": "batch", "all": [message...]}
 Handler = Callable[[dict[str, Any]], None]
 
 try:
@@ -122,6 +123,8 @@ class Bus:
         # when the subscription was last made (reactor seconds), None while it is lost: how long Redis has been
         # there without a break, as this node sees it (``Nodes.redis_steady``)
         self.subscribed_at: float | None = None
+        self._outgoing: dict[str, list[dict[str, Any]]] = {}  # channel -> this turn's messages (``flush``)
+        self._flushing: Any = None  # the call at the turn's end that publishes them
 
     @property
     def all_channel(self) -> str:
@@ -200,6 +203,7 @@ class Bus:
         return result
 
     def stop(self) -> defer.Deferred[Any]:
+        self.flush()  # the last words queued (a ``bye``) go before the connections close
         waits = []
         if self.redis is not None:
             waits.append(self.redis.disconnect())
@@ -210,11 +214,31 @@ class Bus:
     # -- sending and receiving
 
     def publish(self, channel: str, message: dict[str, Any]) -> None:
+        """Queued for the end of the reactor's turn (``flush``): then one PUBLISH a channel carries all the turn's
+        messages to it (a move sends a visitor's home its events and state, a dozen messages, and a PUBLISH each
+        cost more than the play). Said in the order they were queued, channel by channel."""
         if self.redis is None:
             return
+        queued = self._outgoing.get(channel)
+        if queued is None:
+            queued = self._outgoing[channel] = []
+        queued.append(message)
+        if self._flushing is None:
+            self._flushing = self.reactor.callLater(0, self.flush)
+
+    def flush(self) -> None:
+        """What this turn queued, one PUBLISH a channel: one message as itself, several as one ``batch``."""
+        if self._flushing is not None and self._flushing.active():
+            self._flushing.cancel()
+        self._flushing = None
+        outgoing, self._outgoing = self._outgoing, {}
+        if not outgoing or self.redis is None:
+            return
         before_output()  # a state for a visitor on another node leaves here: its move committed first
-        d = self.redis.publish(channel, wire({**message, "from": self.node}))
-        d.addErrback(lambda f: log.warn("bus: {op} not sent: {why}", op=message.get("op"), why=f.getErrorMessage()))
+        for channel, messages in outgoing.items():
+            one = messages[0] if len(messages) == 1 else {"op": BATCH, "all": messages}
+            d = self.redis.publish(channel, wire({**one, "from": self.node}))
+            d.addErrback(not_sent, one.get("op"), len(messages))
 
     def broadcast(self, message: dict[str, Any]) -> None:
         """To every node, this one included (it handles its own message as the others do, or skips it)."""
@@ -230,14 +254,26 @@ class Bus:
             message = json.loads(text)
             message = revive(message) if MARK in text else message  # a text for a person: theirs to word
             op = message["op"]
+            if op == BATCH:
+                for each in message["all"]:
+                    each["from"] = message["from"]
+                    self.handle(each["op"], each)
+                return
         except (ValueError, KeyError, TypeError):
             log.warn("bus: unreadable message on {channel}: {text!r}", channel=channel, text=text[:200])
             return
+        self.handle(op, message)
+
+    def handle(self, op: str, message: dict[str, Any]) -> None:
         for handler in self.handlers.get(op, []):
             try:
                 handler(message)
             except Exception:
                 log.failure("bus: handling {op} from {node} failed", op=op, node=message.get("from"))
+
+
+def not_sent(failure: Any, op: str, n: int) -> None:
+    log.warn("bus: {op} ({n} message(s)) not sent: {why}", op=op, n=n, why=failure.getErrorMessage())
 
 
 def first_error(exc: BaseException) -> str:

@@ -87,6 +87,7 @@ class Nodes:
             return defer.succeed(None)
         self.claimed = False
         self.bus.broadcast({"op": "bye"})
+        self.bus.flush()  # heard before the name is given up, as it was said
         if self.bus.redis is None:
             return defer.succeed(None)
         return self.bus.redis.delete(self.alive_key(self.me)).addErrback(lambda _: None)

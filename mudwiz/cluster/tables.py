@@ -29,7 +29,8 @@ from twisted.internet import defer, task
 from twisted.internet.interfaces import IDelayedCall, IReactorTime
 from twisted.logger import Logger
 
-from mudwiz.cluster.visits import Visitor, Visits
+from mudwiz.cluster.visitor import Visitor
+from mudwiz.cluster.visits import Visits
 from mudwiz.errors import BadCommand, MudwizError
 from mudwiz.numbers import whole_number
 from mudwiz.session import Session

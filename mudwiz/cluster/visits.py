@@ -15,7 +15,12 @@ Messages (docs/scaling.md), each to one node:
 - home -> host ``drop`` {name}: the user's connection is gone: the host keeps the seat as for a local drop.
 - any -> host ``reattach`` {name, mode, charset, registered, code}: the user logged in (anywhere) and proved the
   name: the host seats a new visitor in the seat it kept and reports it (``at``).
-- host -> home ``deliver`` {to, message}, ``at`` {to, table, seated}.
+- host -> home ``drawn`` {to, text, live}: messages already drawn for the user as their home said (``drawn`` in
+  ``cmd``/``reattach``: mode, width, charset; JSON lines for a JSON reader), written as they are;
+  ``deliver`` {to, message} where the home said nothing of it (a side channel reads the messages) and for chat
+  (the home's /ignore filters it); ``at`` {to, table, seated}.
+
+All of it goes through ``Bus.publish``, which sends a reactor turn's messages to one process in one PUBLISH.
 """
 
 from __future__ import annotations
@@ -28,9 +33,9 @@ from twisted.internet.defer import Deferred
 from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
 
+from mudwiz.cluster.visitor import Visitor
 from mudwiz.cluster.waiting import Awaiting, Pending
 from mudwiz.errors import BadCommand, MudwizError
-from mudwiz.games.base import Event
 from mudwiz.numbers import whole_number
 from mudwiz.routes import Route
 from mudwiz.session import Session
@@ -66,35 +71,6 @@ def not_answering(table: int) -> BadCommand:
 # (docs/scaling.md, the failure table), and logging in again once the processes hear each other gives it back.
 OUTAGE = "the server's processes cannot reach each other now; your seat is kept: log in again in a minute"
 
-class Visitor(Session):
-    """A user of another process at one of this process's tables: what the table says to it goes to their home."""
-
-    def __init__(self, visits: Visits, name: str, home: str) -> None:
-        super().__init__(name, mode="json")
-        self.visits = visits
-        self.home = home
-        self.code: str | None = None  # a guest's resume code, as their home issued it
-        self.reported: tuple[int | None, bool] = (None, False)  # where the home was last told they are
-
-    def deliver(self, message: dict[str, Any], event: Event | None = None) -> None:
-        if self.connected:
-            self.visits.bus.send(self.home, {"op": "deliver", "to": self.name, "message": message})
-
-    def moved(self) -> None:
-        """Not the presence's business (the user is their home's): the home is told where they are now."""
-        self.visits.report(self)
-
-    def update(self, message: dict[str, Any]) -> None:
-        """What the home says of the user with each line: their mode (the hint's spacing), charset, account."""
-        self.mode = str(message.get("mode") or "json")
-        self.charset = str(message.get("charset") or "utf-8")
-        self.lang = str(message.get("lang") or self.lang)  # an error's hint is worded here, in their language
-        self.registered = bool(message.get("registered"))
-        self.code = message.get("code") or None
-        if self.code is not None and not self.registered:  # the host's lobby guards the seat with it, as its own
-            self.visits.lobby.resume_codes[self.name.lower()] = self.code
-
-
 class TablesPart(Protocol):
     """What the visits need of the table directory (``ClusterTables``)."""
 
@@ -126,7 +102,10 @@ class Visits:
         self.pending: dict[str, Pending] = {}  # home: request key -> its callbacks
         self.awaiting: dict[int, list[Awaiting]] = {}  # home: table number not heard of -> the lines asking for it
         self._keys = itertools.count(1)
+        # home: lower-cased name -> how their messages were last said to be drawn (``drawn`` in ``about``)
+        self.drawn_told: dict[str, dict[str, Any] | None] = {}
         for op, handler in (("cmd", self._command), ("reply", self._reply), ("deliver", self._deliver),
+                            ("drawn", self._drawn), ("update", self._update),
                             ("at", self._at), ("drop", self._drop), ("reattach", self._reattach)):
             self.bus.on(op, handler)
 
@@ -227,8 +206,9 @@ class Visits:
 
     def about(self, session: Session) -> dict[str, Any]:
         """What the host needs to know of the user for their visitor."""
+        drawn = self.drawn_told[session.name.lower()] = session.drawn_as()
         return {"name": session.name, "mode": session.mode, "charset": session.charset, "lang": session.lang,
-                "registered": session.registered, "code": self.lobby.resume_code(session)}
+                "registered": session.registered, "code": self.lobby.resume_code(session), "drawn": drawn}
 
     def _unanswered(self, key: str) -> None:
         pending = self.pending.pop(key, None)
@@ -250,6 +230,21 @@ class Visits:
         session = self.lobby.users.get(str(m["to"]).lower())
         if session is not None:
             session.deliver(m["message"])
+
+    def _drawn(self, m: dict[str, Any]) -> None:
+        key = str(m["to"]).lower()
+        session = self.lobby.users.get(key)
+        if session is None:
+            return
+        session.deliver_drawn(str(m["text"]), bool(m.get("live")))
+        if session.drawn_as() != self.drawn_told.get(key):  # a window resized, a /mode here: drawn so from now on
+            self.bus.send(m["from"], {"op": "update", **self.about(session)})
+
+    def _update(self, m: dict[str, Any]) -> None:
+        """The home says how the user's messages are drawn now (and their mode, charset, account)."""
+        visitor = self.visitors.get(str(m["name"]).lower())
+        if visitor is not None and visitor.home == m["from"]:
+            visitor.update(m)
 
     def _at(self, m: dict[str, Any]) -> None:
         """The host says where the user is at its tables now."""
@@ -276,6 +271,7 @@ class Visits:
     def dropped(self, session: Session) -> None:
         """The user's connection is gone: their table's process keeps the seat as it would for its own user."""
         assert session.elsewhere is not None
+        self.drawn_told.pop(session.name.lower(), None)
         self.bus.send(session.elsewhere[0], {"op": "drop", "name": session.name})
 
     def reattach(self, session: Session, node: str, table: int) -> None:

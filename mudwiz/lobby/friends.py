@@ -147,8 +147,8 @@ class Friends:
             for session in sessions:
                 if session.registered:
                     store.mark_seen(session.name, now)
-        except StoreError:
-            log.failure("last seen as the server stops")
+        except StoreError as exc:  # the database away: one line, as any failed write
+            log.error("last seen as the server stops NOT written: {why}", why=exc)
 
     def _tell(self, name: str, watchers: list[str], *, arrived: bool) -> None:
         notice = notify_fanout(name, watchers, self._online, arrived=arrived)

@@ -130,9 +130,10 @@ class Style:
     ambiguous: int = 1  # cells an ambiguous-width character takes in the user's terminal (``ambiguous_cells``)
 
     @classmethod
-    def for_mode(cls, mode: str, width: int = WIDTH, ambiguous: int = 1) -> Style:
-        if mode == "ascii":
-            return cls(colour=False, unicode=False, width=width, ambiguous=ambiguous)
+    def for_mode(cls, mode: str, width: int = WIDTH, ambiguous: int = 1, charset: str = "utf-8") -> Style:
+        """``charset`` ``ascii``: no rules' lines either (CP437 and Shift_JIS have them)."""
+        if mode == "ascii" or charset == "ascii":
+            return cls(colour=mode != "ascii", unicode=False, width=width, ambiguous=ambiguous)
         return cls(width=width, ambiguous=ambiguous)
 
     def paint(self, text: str, *names: str) -> str:

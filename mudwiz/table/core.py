@@ -79,6 +79,7 @@ class Table(TableState):
         self.seating = Seating(self, self, self.fanout, self.people_changed, self.bots.schedule)
         self.recording = GameRecording(self, self.fanout, records, self._hold)
         self.journal = TableJournal(self, server.journal)
+        self.recording.outage = server.journal.outage if server.journal is not None else None
         self.sit(host)
 
     # ------------------------------------------------------------ what the fan-out does, under the table's names

@@ -19,6 +19,7 @@ from twisted.logger import Logger
 
 from mudwiz.store import GameRecord, Store, StoreError, TableMove
 from mudwiz.table.botseat import seat_kind
+from mudwiz.table.outage import StoreOutage
 from mudwiz.table.state import TableState
 
 log = Logger(namespace=__name__)  # a compiled module has no frame for Logger() to find its name in
@@ -31,7 +32,8 @@ class Journal:
     node claims when this one dies ('' the single-process server)."""
 
     def __init__(self, store: Store | None = None,
-                 resume_code: Callable[[str], str | None] | None = None, node: str = "") -> None:
+                 resume_code: Callable[[str], str | None] | None = None, node: str = "",
+                 tell: Callable[[str], None] | None = None) -> None:
         self.store = store
         self.resume_code = resume_code or (lambda name: None)
         self.node = node
@@ -40,22 +42,23 @@ class Journal:
         # (mudwiz/outflow.py) and so once a reactor turn, instead of a transaction a move.
         self.grouped = False
         self.pending: list[tuple[TableJournal, TableMove]] = []
+        self.outage = StoreOutage(tell)  # said once when the store stops answering, once when it is back
 
     def commit(self) -> None:
         """Journal the moves waiting, all in one transaction. If that fails, the game goes on, as with a single
         move's failure: each table's journal goes back to its first move not written, to write it again with the
-        table's next move."""
+        table's next move (said once while the store is away: ``outage``)."""
         if not self.pending or self.store is None:
             return
         pending, self.pending = self.pending, []
         try:
             self.store.add_table_moves([move for _, move in pending])
         except StoreError as exc:
-            tables = sorted({table.table.id for table, _ in pending})
-            log.error("table journal: {n} moves of tables {tables} NOT written: {why}", n=len(pending),
-                      tables=tables, why=exc)
+            self.outage.failed(exc)  # said once; the moves wait in their tables' journals
             for table, (_, n, *_rest) in pending:
                 table.written = min(table.written, n)
+            return
+        self.outage.worked()
 
     def stop(self) -> None:
         """The server is stopping: from now on nothing is journaled (nor dropped), so every table is restored as
@@ -89,8 +92,10 @@ class TableJournal:
         try:
             fn(*args)
         except StoreError as exc:  # the game goes on; only its restart-safety is lost, and the log says so
-            log.error("table {table} journal: {what} NOT written: {why}", table=self.table.id, what=what, why=exc)
+            if not self.journal.outage.failed(exc):
+                log.warn("table {table} journal: {what} NOT written: {why}", table=self.table.id, what=what, why=exc)
             return False
+        self.journal.outage.worked()
         return True
 
     def header(self) -> dict[str, Any]:

@@ -25,6 +25,7 @@ from mudwiz.ratings import PEOPLE, RatingBoard, rate_game
 from mudwiz.store import GameRecord, Rating, Store, StoreError
 from mudwiz.table.botseat import seat_kind
 from mudwiz.table.fanout import FanOut
+from mudwiz.table.outage import RECORD_RETRY, StoreOutage
 from mudwiz.table.state import TableState
 
 log = Logger(namespace=__name__)  # a compiled module has no frame for Logger() to find its name in
@@ -69,6 +70,7 @@ class GameRecording:
         self.started = 0.0
         self.actions: list[dict[str, Any]] = []
         self.done = True  # no game yet, or its record is handed over
+        self.outage: StoreOutage | None = None  # the server's (the table's journal's): a failed write is said there
 
     def start(self) -> None:
         self.started = self.table.clock.seconds()
@@ -109,10 +111,23 @@ class GameRecording:
 
         def kept(game_id: int) -> None:
             log.info("table {table} game recorded as #{id} ({outcome})", table=table_id, id=game_id, outcome=outcome)
+            if self.outage is not None:
+                self.outage.worked()
             if record.standings is not None:
                 self.rated(record)
 
-        def lost(failure: Failure) -> None:
+        def lost(failure: Failure, tries: int = 1) -> None:
+            if failure.check(StoreError) and self.outage is not None:
+                # the store is away (a PostgreSQL restart): tried again until it takes the record; the log has
+                # the record whole the first time, so a server stopped meanwhile still loses nothing silently
+                self.outage.failed(failure.getErrorMessage())
+                if tries == 1:
+                    log.warn("table {table} game record not stored yet ({why}); tried again every {every} s; "
+                             "the record: {record}", table=table_id, why=failure.getErrorMessage(),
+                             every=RECORD_RETRY, record=json.dumps(record.to_dict()))
+                self.table.clock.callLater(RECORD_RETRY, lambda: self.keep_record(record).addCallbacks(
+                    kept, lost, errbackArgs=(tries + 1,)))
+                return
             why = failure.getErrorMessage() if failure.check(StoreError) else failure.getTraceback()
             log.error("table {table} game record NOT stored: {why}; the record: {record}", table=table_id, why=why,
                       record=json.dumps(record.to_dict()))
@@ -123,7 +138,11 @@ class GameRecording:
         # And the record is held in the journal until that thread stores it (``TableJournal.hold``).
         before_output()
         self.hold(record)
-        self.keep(record).addCallbacks(kept, lost)
+        self.keep_record(record).addCallbacks(kept, lost)
+
+    def keep_record(self, record: GameRecord) -> defer.Deferred[int]:
+        assert self.keep is not None
+        return self.keep(record)
 
     def rated(self, record: GameRecord) -> None:
         """The game and its rating changes are stored: read the people's ratings again (a bot's is fixed), tell the

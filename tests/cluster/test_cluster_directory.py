@@ -16,6 +16,7 @@ from twisted.internet import task
 from mudwiz.cluster.service import ClusterService
 from mudwiz.cluster.tables import ClusterTables, code_hash
 from mudwiz.cluster.visits import ANSWER_WITHIN, UNHEARD_WAIT
+from mudwiz.commands import dispatch
 from mudwiz.directories import join_cluster
 from mudwiz.errors import MudwizError
 from mudwiz.lobby import Lobby
@@ -27,7 +28,7 @@ def node() -> tuple[Lobby, ClusterTables, task.Clock, Published]:
     lobby = Lobby(clock)
     cluster = ClusterService("redis://localhost:1/0", "n1", clock, failed=lambda why: None)
     part = join_cluster(lobby, cluster, clock).tables
-    redis = Published()
+    redis = Published(cluster.bus)
     cluster.bus.redis = redis
     part.ids = list(range(201, 301))  # as if drawn from a store
     return lobby, part, clock, redis
@@ -179,3 +180,73 @@ def test_which_lines_go_to_the_tables_node_and_what_an_unanswered_one_costs(node
     assert str(unanswered[0]).startswith("table 7 is on a server process that is not answering")
     assert forward(part, ann, "/help") == ["here"], "help never fails: answered at home when the host is gone"
     assert forward(part, ann, "/leave") == ["you leave table 7"] and ann.elsewhere is None
+
+
+def test_a_visitor_is_sent_what_the_table_says_drawn_for_them_and_a_turns_messages_in_one_publish(
+        node: Any) -> None:
+    """The host draws a visitor's messages as their home would (mode, width, charset: ``drawn``), so their home
+    writes them as they are; everything a turn sends one process is one PUBLISH. Chat stays a message: the home's
+    /ignore reads it."""
+    lobby, part, clock, redis = node
+    ann = login(lobby, "Ann")
+    dispatch(lobby, ann, "/new wizard")
+    assert ann.table is not None
+    table = ann.table.id
+    redis.sent.clear()
+    redis.publishes.clear()
+    drawn = {"mode": "ansi", "width": 60, "charset": "ascii"}
+    hear(part, {"op": "cmd", "rid": "n2:1", "name": "Vic", "line": f"/join {table}", "mode": "ansi",
+                "charset": "ascii", "registered": False, "code": None, "drawn": drawn})
+    dispatch(lobby, ann, "/say hello")
+    to_home = [m for c, m in redis.sent if c == "mudwiz:node:n2"]
+    assert [n for c, n in redis.publishes if c == "mudwiz:node:n2"] == [len(to_home)] and len(to_home) > 3
+    views = [m for m in to_home if m["op"] == "drawn"]
+    assert views and not [m for m in to_home if m["op"] == "deliver" and m["message"]["type"] != "chat"]
+    text = "\n".join(m["text"] for m in views)
+    assert "\x1b[" in text and text.isascii()  # ANSI colour, no glyph beyond ASCII: as the home said
+    assert all(len(line) <= 60 + 40 for line in text.split("\n"))  # its width (escapes take no cells)
+    assert any(m["live"] for m in views)  # the table's view: never behind the home's pager
+    [said] = [m for m in to_home if m["op"] == "deliver"]
+    assert said["message"]["type"] == "chat" and said["message"]["text"] == "hello"
+    [reply] = [m for m in to_home if m["op"] == "reply"]
+    assert reply["rid"] == "n2:1" and "error" not in reply
+
+    redis.sent.clear()  # the home says so when the visitor's window or mode changes: drawn so from then on
+    hear(part, {"op": "update", "name": "Vic", "mode": "ascii", "charset": "utf-8", "registered": False,
+                "code": None, "drawn": {"mode": "ascii", "width": 50, "charset": "utf-8"}})
+    dispatch(lobby, ann, "/option rounds 2")
+    text = "\n".join(m["text"] for c, m in redis.sent if c == "mudwiz:node:n2" and m["op"] == "drawn")
+    assert text and "\x1b[" not in text and all(len(line) <= 50 for line in text.split("\n")), text
+
+
+class Screen(Recorder):
+    """A home's user whose messages are drawn (a terminal at ``width``): what comes drawn, as it comes."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.width = 80
+        self.drawn: list[tuple[str, bool]] = []
+
+    def drawn_as(self) -> dict[str, Any] | None:
+        return {"mode": "ansi", "width": self.width, "charset": "utf-8"}
+
+    def deliver_drawn(self, text: str, live: bool) -> None:
+        self.drawn.append((text, live))
+
+
+def test_a_home_writes_what_comes_drawn_and_tells_the_host_when_the_window_changes(node: Any) -> None:
+    lobby, part, clock, redis = node
+    hear(part, {"op": "table_up", "table": entry(7)})
+    tim = Screen()
+    lobby.login(tim, "Tim")
+    assert forward(part, tim, "/join 7") == []
+    [(_, cmd)] = [(c, m) for c, m in redis.sent if m["op"] == "cmd"]
+    assert cmd["drawn"] == {"mode": "ansi", "width": 80, "charset": "utf-8"}
+    hear(part, {"op": "drawn", "to": "tim", "text": "the table, drawn", "live": True})
+    assert tim.drawn == [("the table, drawn", True)] and not redis.ops("update")
+    tim.width = 60  # the window narrowed (telnet NAWS), with no line typed
+    hear(part, {"op": "drawn", "to": "tim", "text": "drawn at 80", "live": False})
+    [(channel, update)] = redis.ops("update")
+    assert channel == "mudwiz:node:n2" and update["drawn"]["width"] == 60 and update["name"] == "Tim"
+    hear(part, {"op": "drawn", "to": "tim", "text": "drawn at 60", "live": False})
+    assert len(redis.ops("update")) == 1  # said once

@@ -79,7 +79,7 @@ def lone_node(name: str = "n2") -> tuple[Lobby, Bus, Published, Clock]:
     clock = Clock()
     lobby = Lobby(clock)
     cluster = ClusterService("redis://localhost", name, clock, failed=lambda why: None)
-    published = Published()
+    published = Published(cluster.bus)
     cluster.bus.redis = published
     started(lobby, cluster, clock)
     return lobby, cluster.bus, published, clock
@@ -111,7 +111,7 @@ def test_a_game_rated_on_one_node_makes_the_others_read_its_players_ratings_agai
     clock = Clock()
     lobby = Lobby(clock, records=Records.inline(open_store(tmp_path)))
     cluster = ClusterService("redis://localhost", "n2", clock, failed=lambda why: None)
-    published = Published()
+    published = Published(cluster.bus)
     cluster.bus.redis = published
     started(lobby, cluster, clock)
     assert lobby.records is not None

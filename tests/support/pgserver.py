@@ -39,32 +39,63 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+class PgServer:
+    """One throwaway server's directory and port, to ``start`` and ``stop`` as a test likes (a PostgreSQL restart
+    under a running mudwiz: the same data, socket and port each time)."""
+
+    def __init__(self, home: Path | None = None) -> None:
+        self.initdb, self.pg_ctl = binary("initdb"), binary("pg_ctl")
+        self.as_user: list[str] = []
+        self.home = home if home is not None else Path(tempfile.mkdtemp(prefix="mudwiz-pg-"))
+        self.home.mkdir(parents=True, exist_ok=True)
+        if os.geteuid() == 0:
+            try:
+                user = pwd.getpwnam("postgres")
+            except KeyError:
+                raise PgUnavailable("running as root and there is no postgres user to run PostgreSQL as") from None
+            os.chown(self.home, user.pw_uid, user.pw_gid)
+            self.as_user = ["runuser", "-u", "postgres", "--"]
+        self.data, self.port = self.home / "data", free_port()
+        self.url = f"postgresql://postgres@/postgres?host={self.home}&port={self.port}"
+
+    def create(self) -> None:
+        run([*self.as_user, self.initdb, "-D", str(self.data), "-A", "trust", "-U", "postgres", "--no-sync", "-E",
+             "UTF8"])
+        self.start()
+
+    def start(self) -> None:
+        options = " ".join([*SETTINGS, "-k", str(self.home), "-p", str(self.port)])
+        run([*self.as_user, self.pg_ctl, "-D", str(self.data), "-l", str(self.home / "log"), "-w", "-o", options,
+             "start"])
+
+    def stop(self, how: str = "fast") -> None:
+        """``fast``: the server ends every session and stops cleanly (as a restart by its service does);
+        ``immediate``: at once, as in a crash."""
+        subprocess.run([*self.as_user, self.pg_ctl, "-D", str(self.data), "-m", how, "-w", "stop"],
+                       capture_output=True, timeout=60)
+
+
 @contextmanager
-def postgres_server() -> Iterator[str]:
+def postgres_server(home: Path | None = None) -> Iterator[str]:
     """A running server; yields the URL of its ``postgres`` database (trust authentication, unix socket only)."""
-    initdb, pg_ctl = binary("initdb"), binary("pg_ctl")
-    as_user: list[str] = []
-    home = Path(tempfile.mkdtemp(prefix="mudwiz-pg-"))
-    if os.geteuid() == 0:
-        try:
-            user = pwd.getpwnam("postgres")
-        except KeyError:
-            raise PgUnavailable("running as root and there is no postgres user to run PostgreSQL as") from None
-        os.chown(home, user.pw_uid, user.pw_gid)
-        as_user = ["runuser", "-u", "postgres", "--"]
-    data, port = home / "data", free_port()
+    with pg_server(home) as server:
+        yield server.url
+
+
+@contextmanager
+def pg_server(home: Path | None = None) -> Iterator[PgServer]:
+    """A running server a test may stop and start again (``PgServer``), removed at the end."""
+    server = PgServer(home)
     try:
-        run([*as_user, initdb, "-D", str(data), "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8"])
-        options = " ".join([*SETTINGS, "-k", str(home), "-p", str(port)])
-        run([*as_user, pg_ctl, "-D", str(data), "-l", str(home / "log"), "-w", "-o", options, "start"])
+        server.create()
     except PgUnavailable:
-        shutil.rmtree(home, ignore_errors=True)
+        shutil.rmtree(server.home, ignore_errors=True)
         raise
     try:
-        yield f"postgresql://postgres@/postgres?host={home}&port={port}"
+        yield server
     finally:
-        subprocess.run([*as_user, pg_ctl, "-D", str(data), "-m", "immediate", "-w", "stop"], capture_output=True)
-        shutil.rmtree(home, ignore_errors=True)
+        server.stop("immediate")
+        shutil.rmtree(server.home, ignore_errors=True)
 
 
 def run(command: list[str]) -> None:
