@@ -1,11 +1,9 @@
 """One user's conversation with the server, sans-I/O: decoded lines in, text out through an ``Outbox``.
 
 Every transport (``mudwiz/net/``) frames bytes into lines and hands them here, so what follows is the same on
-all of them: the message of the day and the name prompt, the commands allowed before a name, the JSON request
-envelope (``{"id": ..., "cmd": ...}``) and its ok/error replies, the hint after a refused move, and the
-renderer of each mode. Nothing here knows sockets, bytes or timers (the framing runs the login timer and calls
-``login_expired``), so the whole conversation is tested by feeding lines (tests/lobby/test_connection.py).
-Its parts: login.py, passwords.py, replies.py, envelope.py and hints.py."""
+all of them: the motd and the name prompt, the commands allowed before a name, the JSON envelope and its replies,
+the hint after a refused move, and each mode's renderer. Nothing here knows sockets, bytes or timers, so the whole
+conversation is tested by feeding lines. Its parts: login.py, passwords.py, replies.py, envelope.py, hints.py."""
 
 from __future__ import annotations
 
@@ -103,6 +101,8 @@ class ConnectionSession(Session):
             self.mode = mode
         if charset is not None:
             self.charset = charset
+            if not self.lang_chosen and not self.lang_heard and self.charset_lang:  # Shift_JIS: likely Japanese
+                self.lang = self.charset_lang
 
     def close(self) -> None:
         self.connection.outbox.close()

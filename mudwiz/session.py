@@ -99,6 +99,7 @@ class Session:
         self.charset = "utf-8"
         self.lang = texts.default()  # the language this user reads (/lang, an account's, the client's LANG)
         self.lang_chosen = False  # the user typed /lang (or their account keeps one): what a client says is ignored
+        self.lang_heard = False  # a client said its locale (telnet NEW-ENVIRON, SSH LANG): a charset does not guess
         self.charset_before: str | None = None  # the charset before /mode cp437 changed it, put back by another /mode
         # /width ambiguous 1|2: the cells an East Asian ambiguous-width character (box drawing, ○, ×) takes in the
         # user's terminal; None: as the charset suggests (``ambiguous_width``)

@@ -126,7 +126,7 @@ class Player(ConchUser):
         """What the PTY and the locale said, onto the connection's session before its first word."""
         lang = environ.chosen(self.locale)
         if lang is not None:
-            lines.connection.session.lang = lang
+            lines.connection.session.lang, lines.connection.session.lang_heard = lang, True
         if self.pty:
             lines.connection.session.adopt(self.choice.mode, self.choice.charset)
             lines.connection.session.width = terminal.clamp_width(self.columns)

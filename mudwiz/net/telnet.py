@@ -233,7 +233,7 @@ class TelnetLines(LineProtocol, TelnetProtocol):
         """The client's locale names a language with a catalog: read in it, until the user chooses (``/lang``)."""
         lang = environ.language(b"".join(data)) if self.agreed(environ.NEW_ENVIRON, local=False) else None
         if lang is not None and not self.connection.session.lang_chosen:
-            self.connection.session.lang = lang
+            self.connection.session.lang, self.connection.session.lang_heard = lang, True
         self.env_seen = True
         self.maybe_settled()
 

@@ -376,3 +376,21 @@ def test_the_raw_port_sends_plain_text_until_mode_ansi_asks_for_colour() -> None
     assert b"\x1b[" in transport.value()
     protocol, transport, lobby = framed(MudFactory)  # the telnet port as before
     assert protocol.connection.session.mode == "ansi"
+
+
+def test_a_japanese_charset_suggests_japanese_unless_the_client_or_the_user_said_a_language() -> None:
+    connection, _ = connected()
+    session = connection.session
+    session.adopt(None, "shift_jis")
+    assert session.lang == "ja"
+    heard, _ = connected()
+    heard.session.lang, heard.session.lang_heard = "en", True  # NEW-ENVIRON LANG=en_US came first
+    heard.session.adopt(None, "euc-jp")
+    assert heard.session.lang == "en"
+    chose, _ = connected()
+    chose.session.lang, chose.session.lang_chosen = "en", True
+    chose.session.adopt(None, "shift_jis")
+    assert chose.session.lang == "en"
+    plain, _ = connected()
+    plain.session.adopt(None, "utf-8")
+    assert plain.session.lang == "en"
