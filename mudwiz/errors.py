@@ -4,6 +4,8 @@ Every layer raises one of these instead of a bare exception, so the network edge
 with one clear line and carry on: nothing a user types should ever tear a connection or a table down.
 """
 
+from mudwiz.texts import later
+
 
 class MudwizError(Exception):
     """Base class: ``str(error)`` is a one-line message fit to show the user."""
@@ -27,4 +29,4 @@ class NotYourTurn(IllegalAction):
 
 # The answer to a command that needs the store while it does not answer (a PostgreSQL restart): one line, and
 # the log one line too (the store's reason), not a traceback
-STORE_AWAY = "the game database is not answering now; try again in a minute"
+STORE_AWAY = later("the game database is not answering now; try again in a minute")

@@ -71,6 +71,21 @@ def not_answering(table: int) -> BadCommand:
 # (docs/scaling.md, the failure table), and logging in again once the processes hear each other gives it back.
 OUTAGE = "the server's processes cannot reach each other now; your seat is kept: log in again in a minute"
 
+def place(session: Session, where: tuple[str, int, bool] | None) -> None:
+    """Where the user is elsewhere now (the process, table and whether seated), told on if it changed."""
+    if session.elsewhere != where:
+        session.elsewhere = where
+        session.moved()
+
+
+def held_table(lobby: Home, key: str) -> Any:
+    """The table of this process keeping a seat for ``key``, if any."""
+    away = lobby.away.get(key)
+    if away is not None and away[0].holds_seat_for(key):
+        return away[0]
+    return next((t for t in lobby.tables.values() if t.holds_seat_for(key)), None)
+
+
 class TablesPart(Protocol):
     """What the visits need of the table directory (``ClusterTables``)."""
 
@@ -262,11 +277,7 @@ class Visits:
             return
         self.place(session, (m["from"], int(table), bool(m.get("seated"))))
 
-    @staticmethod
-    def place(session: Session, where: tuple[str, int, bool] | None) -> None:
-        if session.elsewhere != where:
-            session.elsewhere = where
-            session.moved()
+    place = staticmethod(place)
 
     def dropped(self, session: Session) -> None:
         """The user's connection is gone: their table's process keeps the seat as it would for its own user."""
@@ -367,7 +378,7 @@ class Visits:
             return
         if current is not None and current.home != home:  # proved elsewhere: their old home lost them
             self._drop({"from": current.home, "name": current.name})
-        table = self.held_table(key)
+        table = held_table(self.lobby, key)
         if table is None:
             self.bus.send(home, {"op": "at", "to": m["name"], "table": None, "seated": False, "lost": True})
             return
@@ -382,13 +393,6 @@ class Visits:
         table.reattach(visitor)
         self.keep(visitor)
         self.part.publish()
-
-    def held_table(self, key: str) -> Any:
-        """The table of this process keeping a seat for ``key``, if any."""
-        away = self.lobby.away.get(key)
-        if away is not None and away[0].holds_seat_for(key):
-            return away[0]
-        return next((t for t in self.lobby.tables.values() if t.holds_seat_for(key)), None)
 
     def code_of(self, name: str) -> str | None:
         """A visiting guest's resume code, for the journal to keep with their seat."""

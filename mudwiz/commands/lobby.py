@@ -137,7 +137,7 @@ def _lang(lobby: Lobby, session: Session, arg: str) -> Later:
     return later("language: {lang}", lang=lang)
 
 
-@command("charset", "/charset utf-8|sjis|euc-jp|cp437",
+@command("charset", "/charset NAME",
          later("the characters your terminal reads and types: UTF-8, Shift_JIS (Windows-31J), EUC-JP or the PC code "
                "page (a telnet client's CHARSET answer picks until you choose)"),
          scope=Scope.PRE_LOGIN, kind=Kind.LOBBY, place=12, route=Route.HOME)
@@ -149,7 +149,7 @@ def _charset(lobby: Lobby, session: Session, arg: str) -> Reply:
     return later("charset {charset}", charset=charset)
 
 
-@command("width", "/width [ambiguous 1|2]",
+@command("width", "/width [ambiguous N]",
          later("how many columns your terminal draws box drawing, ○ and × in (East Asian ambiguous width): 2 in most "
                "Japanese terminals (the default with Shift_JIS and EUC-JP), 1 elsewhere"),
          scope=Scope.LOBBY, kind=Kind.LOBBY, place=13, route=Route.HOME)

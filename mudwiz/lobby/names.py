@@ -84,7 +84,7 @@ class Names:
                 raise BadCommand(f"a BBS caller's name is HANDLE@{bbs}: 2 to 16 of A-Z a-z 0-9 _ - before the @")
         elif not is_name(name):
             # one row of 80: a kana or kanji counts two of the 16 (``usertext.is_name``)
-            raise BadCommand(f"a name is 2 to {NAME_CELLS} of the letters A-Z a-z 0-9 _ -, kana or kanji (two each)")
+            raise BadCommand(f"a name is 2 to {NAME_CELLS} of the letters A-Z a-z 0-9 _ -, kana or kanji, no spaces")
         if name.lower() in self.people.users or self.directory.online(name):
             raise BadCommand(f"{name} is already connected; choose another name")
         if name.lower() in self.aliases:

@@ -84,7 +84,7 @@ def test_a_table_comes_back_at_its_last_move_and_its_game_is_recorded_once_whole
     assert table.game is not None and table.game.log == before.game.log and table.game.seed == before.game.seed
     assert [(s.name, type(s).__name__) for s in table.seats] == [("Alice", "Absent"), ("bot1", "BotSession"),
                                                                    ("bot2", "BotSession")]
-    assert [getattr(s, "level", None) for s in table.seats] == [None, "random", "good"]
+    assert [getattr(s, "level", None) for s in table.seats] == [None, "random", "normal"]
     assert table.host == "Alice" and table.options == before.options and table.table_options["turn"] == 0
     assert table.game.view(0) == before.game.view(0)
     assert table.away_until["alice"] == clock2.seconds() + 30 and "alice" in lobby2.away

@@ -205,15 +205,15 @@ def test_help_alone_fits_a_24_row_screen_and_help_all_explains_every_command() -
 
 
 def test_the_host_hears_of_a_bot_it_seats_or_removes_once_and_the_others_which_bot() -> None:
-    """The host's reply said "bot1 (good) sits down" and a notice under it said it again."""
+    """The host's reply said "bot1 (normal) sits down" (good: normal's old name) and a notice said it again."""
     clock, lobby, people = setup()
     host, other = people[0], people[1]
     before = len(host.messages), len(other.messages)
-    assert dispatch(lobby, host, "/bot add good") == "bot1 (good) sits down at table 1"
+    assert dispatch(lobby, host, "/bot add good") == "bot1 (normal) sits down at table 1"
     assert dispatch(lobby, host, "/bot remove bot1") == "bot1 leaves table 1"
     assert not [m for m in host.messages[before[0]:] if m["type"] == "notice"]
     told = [m["text"] for m in other.messages[before[1]:] if m["type"] == "notice"]
-    assert told == ["bot1 (good) sits down at table 1.", "bot1 leaves table 1."]
+    assert told == ["bot1 (normal) sits down at table 1.", "bot1 leaves table 1."]
 
 
 def test_help_on_a_move_explains_the_tables_own_game_first() -> None:

@@ -94,7 +94,7 @@ def test_an_option_is_told_once_to_whoever_sets_it() -> None:
 def test_a_refused_name_says_why_and_a_tell_to_yourself_is_refused() -> None:
     clock = Clock()
     lobby = Lobby(clock)
-    with pytest.raises(BadCommand, match="A-Z.*non-Latin letters"):
+    with pytest.raises(BadCommand, match="A-Z.*kana or kanji"):
         lobby.login(Recorder(), "Zoë")
     with pytest.raises(BadCommand, match="no spaces"):
         lobby.login(Recorder(), "two words")

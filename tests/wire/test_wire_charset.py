@@ -52,7 +52,9 @@ def japanese_client(server: tuple[str, int], charset: str, codec: str, name: str
     client = TelnetClient(server, do=(0, 25, CHARSET, GMCP), charset=charset, encoding=codec)
     client.read_until(b"name? ")
     client.send(name)  # at once, as a person types it: the server reads it once the CHARSET answer is in
-    client.read_until(f"Welcome, {name}".encode(codec))
+    client.read_until(f"ようこそ、{name} さん".encode(codec))  # a Japanese charset: the welcome in Japanese
+    client.send("/lang en")  # what follows reads the English lines: the charset is under test here, not the words
+    client.read_until(b"language: en")
     return client
 
 

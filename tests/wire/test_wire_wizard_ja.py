@@ -88,11 +88,11 @@ class TelnetPlayer:
         probe = {"/bid": "/bid x", "/trump": "/trump x"}.get(asked.group(1), "/play ?")
         at = len(self.client.data)
         self.client.send(probe)
-        self.client.read_until(b"you may:", start=at, timeout=20)
+        self.client.read_until("できる手:".encode(), start=at, timeout=20)  # the core's hint, in Japanese too
         pump(self.client, 0.2)
         said = plain(self.client.data[at:]).replace("\r\n  ", " ")
         self.errors.append(said.strip())
-        moves = MOVE.findall(said.split("you may:", 1)[1])
+        moves = MOVE.findall(said.split("できる手:", 1)[1])
         assert moves, said
         self.seen = len(self.client.data)
         self.client.send(moves[0].replace("\u00a0", " "))
