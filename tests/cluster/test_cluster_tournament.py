@@ -14,7 +14,17 @@ from pathlib import Path
 from pgserver import Databases
 from test_cluster_presence import cluster
 from test_wire_tournament import NAMES, PASSWORD, play
-from wire import JsonClient, eventually
+from wire import JsonClient, RestartableServer, eventually
+
+
+def registered(n1: RestartableServer, n2: RestartableServer) -> list[JsonClient]:
+    """The 7 players, registered, every other one on ``n2``."""
+    clients = []
+    for i, name in enumerate(NAMES):
+        client = JsonClient((n1 if i % 2 == 0 else n2).address, name)
+        assert client.register(PASSWORD)["type"] == "ok", name
+        clients.append(client)
+    return clients
 
 
 def test_a_swiss_tournament_runs_across_two_processes_to_its_end(
@@ -22,11 +32,7 @@ def test_a_swiss_tournament_runs_across_two_processes_to_its_end(
     rng = random.Random(8)
     with cluster(tmp_path, redis_url, postgres, 2, MUDWIZ_TOURNAMENTS="registered", MUDWIZ_SEED="8") as (n1, n2):
         try:
-            clients = []
-            for i, name in enumerate(NAMES):
-                client = JsonClient((n1 if i % 2 == 0 else n2).address, name)
-                assert client.register(PASSWORD)["type"] == "ok", name
-                clients.append(client)
+            clients = registered(n1, n2)
             made = clients[1].request("/tournament new wizard swiss 2 rounds=1 start in 0")  # typed on n2
             assert made["type"] == "ok" and "tournament 1 is open" in made["text"], made
             refused = clients[3].request("/tournament new wizard swiss 2 size 9")
@@ -62,11 +68,7 @@ def test_a_tournament_goes_on_when_the_process_running_it_is_killed(
     with cluster(tmp_path, redis_url, postgres, 2, MUDWIZ_TOURNAMENTS="registered", MUDWIZ_SEED="9",
                  MUDWIZ_GRACE="30") as (n1, n2):
         try:
-            clients = []
-            for i, name in enumerate(NAMES):
-                client = JsonClient((n1 if i % 2 == 0 else n2).address, name)
-                assert client.register(PASSWORD)["type"] == "ok", name
-                clients.append(client)
+            clients = registered(n1, n2)
             assert clients[0].request("/tournament new wizard swiss 2 rounds=1 start in 0")["type"] == "ok"
             for client in clients:
                 assert client.request("/tournament join 1")["type"] == "ok"

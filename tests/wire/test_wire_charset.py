@@ -107,6 +107,12 @@ def test_a_japanese_terminal_plays_a_whole_game_aligned_in_its_charset(
         at = len(client.data)
         client.send("/look")
         client.read_until(b"score", start=at)
+
+        def standings_in(data: bytes) -> list[str]:
+            rows = [ANSI.sub("", line) for line in data.decode(codec, "replace").split("\r\n")]
+            return [row for row in rows if re.match(r"\s+\d\. ", row)]
+
+        client.wait(lambda: len(set(standings_in(client.data[at:]))) >= 3, timeout=20, what="the final standings")
         time.sleep(0.3)
         text = client.data.decode(codec)  # strict: a byte that is no character in the charset fails here
         assert "\ufffd" not in text and "\u3013" not in text  # nothing replaced, nothing marked: all of it fits

@@ -58,7 +58,7 @@ def test_postgres_restarted_mid_game_loses_no_record_and_hangs_nobody(tmp_path: 
             with socket.create_connection(server.address, timeout=10) as newcomer:  # a login needs it too
                 newcomer.sendall(b"Carl\r\n")
                 seen = b""
-                while STORE_AWAY.encode() not in seen:
+                while str(STORE_AWAY).encode() not in seen:
                     chunk = newcomer.recv(4096)
                     assert chunk, seen
                     seen += chunk
