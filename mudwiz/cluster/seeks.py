@@ -93,7 +93,8 @@ class ClusterSeeks:
         self.authority = self.bus.node
         self.pending: dict[str, tuple[defer.Deferred[Answer], IDelayedCall]] = {}
         self.mine: dict[str, tuple[dict[str, Any], list[Any]]] = {}  # lower name -> (seek, typed) in a book elsewhere
-        self.desks: dict[str, Asked] = {}  # the other desks answered here while this node is the authority
+        # the desks answered here while this node is the authority: the seek book's, the tournaments' (added by them)
+        self.desks: dict[str, Asked] = {"seeks": seeking.desk}
         self.on_authority: list[Callable[[bool], None]] = []  # told at the start and each change: is it this node
         self._rids = itertools.count(1)
         for op, handler in (("seek_cmd", self._command), ("seek_reply", self._reply), ("seek_make", self._make),
@@ -166,8 +167,8 @@ class ClusterSeeks:
         name = str(message["name"])
         user = self.user(name) or Session(name)
         user.registered = bool(message.get("registered"))
-        desk = message.get("desk", "seeks")
-        asked = self.seeking.desk if desk == "seeks" else self.desks.get(str(desk))
+        desk = str(message.get("desk", "seeks"))
+        asked = self.desks.get(desk)
         if asked is None:
             answer: Answer = {"error": f"no desk {desk} here"}
         else:

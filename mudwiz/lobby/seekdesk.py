@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from twisted.internet.interfaces import IDelayedCall, IReactorTime
 
-from mudwiz.errors import MudwizError
+from mudwiz.errors import BadCommand, MudwizError
 from mudwiz.games import game_class
 from mudwiz.lobby.matching import Matches
 from mudwiz.meeting.seeks import Match, Seek, SeekBook, SeekPlaced, SeekWithdrawn
@@ -31,6 +31,16 @@ COUNTDOWN = 5.0  # seconds between a match and its game's start, for a seeker to
 MAX_SEEKS = 200  # open seeks in the book
 # "ok": the reply's text, "error": a refusal's line, "deliver": a message, "join": a table, "notice": for the lobby
 Answer = dict[str, Any]
+
+
+def answered(session: Session, answer: Answer) -> str | None:
+    """What every desk's answer says to the user who asked (the seek book's, the tournaments'): its refusal
+    raised, its message delivered; the reply's text."""
+    if "error" in answer:
+        raise BadCommand(str(answer["error"]))
+    if answer.get("deliver") is not None:
+        session.deliver(answer["deliver"])
+    return answer.get("ok")
 
 
 @dataclass(frozen=True)

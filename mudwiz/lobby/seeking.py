@@ -15,7 +15,7 @@ from mudwiz.errors import BadCommand, MudwizError
 from mudwiz.games import game_class
 from mudwiz.lobby.matching import Matches
 from mudwiz.lobby.rematch import Rematches
-from mudwiz.lobby.seekdesk import DEFAULT_SEEKS, Answer, SeekDesk, SeekSettings
+from mudwiz.lobby.seekdesk import DEFAULT_SEEKS, Answer, SeekDesk, SeekSettings, answered
 from mudwiz.meeting.seeks import FRESH_RATING, Seek, SeekBook
 from mudwiz.meeting.seekwire import Typed, seek_dict
 from mudwiz.meeting.seekwords import SeekRequest
@@ -143,15 +143,12 @@ class Seeking:
             self.directory.ask_seeks(node, session, verb, args).addErrback(lambda failure: None)
 
     def _answer(self, session: Session, answer: Answer) -> Reply:
-        if "error" in answer:
-            raise BadCommand(str(answer["error"]))
-        if answer.get("deliver") is not None:
-            session.deliver(answer["deliver"])
+        reply = answered(session, answer)
         if answer.get("notice"):
             self.people.lobby_notice(str(answer["notice"]), session)
         if answer.get("join") is not None:
             return self._join(session, int(answer["join"]))
-        return answer.get("ok")
+        return reply
 
     def _join(self, session: Session, number: int) -> Reply:
         """``/quick`` found a table waiting for players: sit there (in a cluster, maybe on another process)."""

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from mudwiz.errors import BadCommand, BadOption, MudwizError
 from mudwiz.games import available, game_class
 from mudwiz.lobby.friends import kept
+from mudwiz.lobby.seekdesk import Answer, answered
 from mudwiz.meeting.swiss import standings
 from mudwiz.meeting.tournament import Tournament, parse_rest
 from mudwiz.numbers import whole_number
@@ -29,7 +30,6 @@ if TYPE_CHECKING:
     from mudwiz.store import Store
 
 MAX_ROUNDS = 20
-Answer = dict[str, Any]
 USAGE = "usage: /tournament new GAME swiss ROUNDS [size N] [OPTION ...] [start in MINUTES | start at HH:MM]"
 
 
@@ -75,17 +75,9 @@ class TournamentDesk:
         directory = self.runner.people.directory
         node = directory.seek_book()
         if node is None:
-            return self.answer(session, self.do(session, verb, args))
+            return answered(session, self.do(session, verb, args))
         asked = directory.ask_seeks(node, session, verb, args, desk="tournaments")
-        return asked.addCallback(lambda answer: self.answer(session, answer))
-
-    @staticmethod
-    def answer(session: Session, answer: Answer) -> str | None:
-        if "error" in answer:
-            raise BadCommand(str(answer["error"]))
-        if answer.get("deliver") is not None:
-            session.deliver(answer["deliver"])
-        return answer.get("ok")
+        return asked.addCallback(lambda answer: answered(session, answer))
 
     # ------------------------------------------------------------ where the tournaments run
 

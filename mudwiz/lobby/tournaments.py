@@ -62,6 +62,15 @@ def season_points(store: Store | None, now: float, tournament: Tournament, rows:
         log.error("tournament {id}'s season points NOT kept: {why}", id=tournament.id, why=why)
 
 
+def game_result(table: Table) -> dict[str, list[int]] | None:
+    """Each player's place and score at ``table`` once its game is over; None while it runs or before it starts."""
+    game = table.game
+    if game is None or table.in_game:
+        return None
+    return {row["player"]: [row["place"], row["score"]]
+            for row in final_places(game.players, game.scores, game.LOW_WINS)}
+
+
 class Tournaments:
     """The tournaments of this process by number; ``store()`` where they are kept (None: nowhere, refused),
     ``may_open(session)`` whether that user may open one, ``rating(name, game)`` a player's rating."""
@@ -174,11 +183,9 @@ class Tournaments:
     def table_over(self, table: Table) -> None:
         """A round's game ended: its result is taken now, before its people may leave and the table close; sent
         to the process the tournaments run on when that is another (a table taken over from a process gone)."""
-        game = table.game
-        if table.tournament is None or game is None or table.in_game:
+        result = game_result(table)
+        if table.tournament is None or result is None:
             return
-        result = {row["player"]: [row["place"], row["score"]]
-                  for row in final_places(game.players, game.scores, game.LOW_WINS)}
         directory = self.people.directory
         node = directory.seek_book()
         if node is None:
@@ -201,12 +208,11 @@ class Tournaments:
 
     def _result(self, entry: dict[str, Any]) -> bool:
         """A round's table whose result did not come: its game over here, or the table gone from every process
-        without one (every seat last). One on another process sends its result (``table_over``)."""
+        without one (every seat last). One on another process sends its result (``table_over``). The caller
+        saves the tournament when this took one."""
         table = self.table_list.tables.get(entry["table"])
         if table is not None:
-            if table.game is None or table.in_game:
-                return False
-            self.table_over(table)
+            entry["result"] = game_result(table)
             return entry["result"] is not None
         now = self.clock.seconds()
         if any(row["id"] == entry["table"] for row in self.people.directory.summaries([])):
