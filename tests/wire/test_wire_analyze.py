@@ -69,7 +69,7 @@ def test_analyze_over_the_wire_and_in_the_export(tmp_path: Path) -> None:
         finally:
             nc.close()
     assert f"-- Analysis of game #{game_id}: alice" in drawn and "hard (expects)" in drawn
-    rows = [line for line in drawn.splitlines() if line.startswith("      3 ")]
+    rows = [line for line in drawn.splitlines() if line.split()[:1] == ["3"]]
     assert len(rows) == 1 and f" {seat['rounds'][2]['bid']['yours']} " in rows[0]
     assert all(len(line) <= 80 for line in drawn.splitlines())
 

@@ -43,7 +43,7 @@ def _seat(m: dict[str, Any], seat: dict[str, Any], style: Style) -> list[str]:
     lines += wrap_words(" " + intro, width, indent=1)
     heads = [_("round"), _("trump"), _("bid"), _("took"), _("{level} (expects)", level=seat["level"]),
              _("score: yours/its"), _("costly")]
-    sizes = [6, 8, 5, 5, 15, 19, 7]
+    sizes = [8, 8, 6, 6, 15, 19, 7]
     lines.append(style.paint(" " + " ".join(_cell(h, n) for h, n in zip(heads, sizes, strict=True)), "grey"))
     details: list[str] = []
     for r in seat["rounds"]:
@@ -54,11 +54,11 @@ def _seat(m: dict[str, Any], seat: dict[str, Any], style: Style) -> list[str]:
         taken = "-" if r["taken"] is None else str(r["taken"])
         costly = str(len(r["plays"])) if r["plays"] else "-"
         trump = _trump(style, r["trump"])
-        row = [f"{r['round']:>6}", _cell(trump, 8), f"{ours:>5}", f"{taken:>5}", f"{hard:>15}", f"{points:>19}",
+        row = [f"{r['round']:>8}", _cell(trump, 8), f"{ours:>6}", f"{taken:>6}", f"{hard:>15}", f"{points:>19}",
                f"{costly:>7}"]
         line = " " + " ".join(row)
         if bid is not None and bid["yours"] != bid["hard"]:
-            line = pad(line, 76) + style.paint(" *", "yellow")
+            line = pad(line, 77) + style.paint(" *", "yellow")
         lines.append(line)
         for play in r["plays"]:
             text = _("Round {round}, trick {trick}: you played {yours} (expected {tricks_yours:.1f} tricks, "
