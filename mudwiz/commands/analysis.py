@@ -2,15 +2,15 @@
 their game's analysis (its plugin's ``analysis`` hook: mudwiz/games/plugin.py), which says what the game's best
 bot would have done with only what the seat could see then. The core knows nothing of any game's moves: it finds
 the record and the asker's seats, refuses what it must in one line (with a ``code`` for programs), runs the
-game's hook as work in slices (mudwiz/slices.py) and hands its result on as the ``analysis`` message, which the
-game's renderer draws (``analysis_lines``)."""
+game's hook off the reactor (in a thread: ``lobby.analyses``) and hands its result on as the ``analysis`` message,
+which the game's renderer draws (``analysis_lines``)."""
 
 from __future__ import annotations
 
 from collections.abc import Generator, Iterable
 from typing import Any
 
-from mudwiz.commands.records import _record, _store, in_slices
+from mudwiz.commands.records import _record, _store
 from mudwiz.commands.registry import Kind, Reply, Route, Scope, command
 from mudwiz.errors import BadCommand
 from mudwiz.games import plugin
@@ -20,6 +20,7 @@ from mudwiz.lobby import Lobby
 from mudwiz.numbers import whole_number
 from mudwiz.ratings import PEOPLE
 from mudwiz.session import Session
+from mudwiz.slices import unless
 from mudwiz.store import GameRecord, iso_time
 from mudwiz.texts import later
 
@@ -85,8 +86,9 @@ def _arguments(lobby: Lobby, session: Session, words: list[str]) -> tuple[int, i
 
 
 @command("analyze", "/analyze [ID [ROUND]]",
-         later("a recorded game of yours (default: your last) judged from your seat by its best bot: what it would "
-               "have done, and where your move cost you (ROUND: that round alone)"),
+         later("a recorded game of yours (default: your last) judged from your seat with only what you could see: "
+               "its best bot's moves beside yours, and where yours cost you over sampled deals of the unseen cards "
+               "(ROUND: that round alone)"),
          scope=Scope.LOBBY, kind=Kind.GAMES, place=11, route=Route.HOME)
 def _analyze(lobby: Lobby, session: Session, arg: str) -> Reply:
     _store(lobby)  # a server without records says so before the arguments are read
@@ -113,4 +115,6 @@ def _analyze(lobby: Lobby, session: Session, arg: str) -> Reply:
         _running.discard(key)
         return result
 
-    return in_slices(lobby, session, analysing(record, seats, round_no)).addBoth(done).addCallback(show)
+    # seconds of a bot's thinking, some pieces a second or more: in a thread on a server (``lobby.analyses``)
+    work = analysing(record, seats, round_no)
+    return lobby.analyses(unless(lambda: not session.connected, work)).addBoth(done).addCallback(show)
