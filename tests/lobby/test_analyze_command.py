@@ -56,3 +56,16 @@ def test_a_game_without_an_analysis_says_so_in_one_line(tmp_path: Path) -> None:
     nobody = Recorder()
     lobby.login(nobody, "nobody")
     assert refused(lobby, nobody, "/analyze").code == "no-game"
+
+
+def test_the_export_of_a_game_without_an_analysis_says_so_and_fails(tmp_path: Path,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    from mudwiz.cli import export_game
+
+    clock, lobby, store = lobby_on(tmp_path)
+    play_out(clock, lobby, seat_person_and_bots(lobby, "witches"))
+    [summary] = store.games_of("alice")
+    store.close()
+    assert export_game(summary.id, str(tmp_path), "") == 1
+    assert capsys.readouterr().err == "mudwiz: no analysis for witches yet\n"
+    assert export_game(summary.id, str(tmp_path)) == 0 and '"analysis"' not in capsys.readouterr().out
