@@ -10,9 +10,12 @@ from __future__ import annotations
 from collections.abc import Generator, Iterable
 from typing import Any
 
+from twisted.logger import Logger
+from twisted.python.failure import Failure
+
 from mudwiz.commands.records import _record, _store
 from mudwiz.commands.registry import Kind, Reply, Route, Scope, command
-from mudwiz.errors import BadCommand
+from mudwiz.errors import BadCommand, MudwizError
 from mudwiz.games import plugin
 from mudwiz.games.base import Phase
 from mudwiz.games.plugin import load
@@ -23,6 +26,8 @@ from mudwiz.session import Session
 from mudwiz.slices import unless
 from mudwiz.store import GameRecord, iso_time
 from mudwiz.texts import later
+
+log = Logger()
 
 AT_ONCE = 1  # analyses a server process runs at the same time: each is seconds of a bot's thinking
 _running: set[str] = set()  # the names whose analysis is under way here
@@ -111,10 +116,24 @@ def _analyze(lobby: Lobby, session: Session, arg: str) -> Reply:
         if analyses is not None:  # None: they left before it was done
             session.deliver_answer(message(record, analyses, round_no))
 
+    def failed(failure: Failure) -> None:
+        """A refusal found in the work (a round the game did not have) is one line as ever, with its code; a bug
+        costs the analysis, logged, never the connection."""
+        if failure.check(MudwizError):
+            error: MudwizError = failure.value  # type: ignore[assignment]  # checked just above
+        else:
+            log.failure("/analyze {id} for {name} failed", failure, id=game_id, name=session.name)
+            error = MudwizError(later("the analysis of game {id} failed; the server's log says why",
+                                      id=game_id)).coded("failed")
+        session.deliver({"type": "error", "message": error.args[0] if error.args else str(error),
+                         **({"code": error.code} if error.code else {})})
+
     def done(result: Any) -> Any:
         _running.discard(key)
         return result
 
-    # seconds of a bot's thinking, some pieces a second or more: in a thread on a server (``lobby.analyses``)
+    # seconds of a bot's thinking, some pieces a second or more: in a thread on a server (``lobby.analyses``), the
+    # asker's lines read meanwhile (a move at their table), the analysis sent when it is ready
     work = analysing(record, seats, round_no)
-    return lobby.analyses(unless(lambda: not session.connected, work)).addBoth(done).addCallback(show)
+    lobby.analyses(unless(lambda: not session.connected, work)).addBoth(done).addCallbacks(show, failed)
+    return later("analysing game {id} from your seat; the analysis follows when it is ready", id=game_id)

@@ -29,8 +29,10 @@ def test_analyze_over_the_wire_and_in_the_export(tmp_path: Path) -> None:
         [row] = history(alice)["games"]
         game_id = row["id"]
 
-        assert alice.request(f"/analyze {game_id}", timeout=120)["type"] == "ok"
-        message = alice.of_type("analysis")[-1]
+        answered = alice.request(f"/analyze {game_id}")  # at once: the analysis follows, the lines read meanwhile
+        assert (answered["type"], answered["text"]) == ("ok", f"analysing game {game_id} from your seat; the "
+                                                             "analysis follows when it is ready")
+        message = alice.wait_for(lambda m: m["type"] == "analysis", timeout=120)
         assert (message["id"], message["game"], message["round"]) == (game_id, "wizard", None)
         [seat] = message["seats"]
         assert seat["player"] == "alice" and seat["level"] == "hard"
@@ -43,9 +45,11 @@ def test_analyze_over_the_wire_and_in_the_export(tmp_path: Path) -> None:
             assert 0 <= entry["bid"]["hard"] <= entry["cards"] and entry["bid"]["expected"]["hard"] >= 0
 
         assert alice.request(f"/analyze {game_id} 2")["type"] == "ok"
-        assert alice.of_type("analysis")[-1]["seats"][0]["rounds"] == [seat["rounds"][1]]
-        no_round = alice.request(f"/analyze {game_id} 9")
-        assert (no_round["type"], no_round.get("code")) == ("error", "no-round"), no_round
+        alone = alice.wait_for(lambda m: m["type"] == "analysis", timeout=60)
+        assert alone["round"] == 2 and alone["seats"][0]["rounds"] == [seat["rounds"][1]]
+        assert alice.request(f"/analyze {game_id} 9")["type"] == "ok"
+        no_round = alice.wait_for(lambda m: m["type"] == "error", timeout=60)  # found by the work, after the ok
+        assert (no_round.get("code"), no_round["message"]) == ("no-round", "that game has rounds 1 to 3, not 9")
         no_game = alice.request("/analyze 999")
         assert (no_game["type"], no_game.get("code")) == ("error", "no-game"), no_game
         alice.close()
