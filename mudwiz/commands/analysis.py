@@ -120,7 +120,7 @@ def _analyze(lobby: Lobby, session: Session, arg: str) -> Reply:
         """A refusal found in the work (a round the game did not have) is one line as ever, with its code; a bug
         costs the analysis, logged, never the connection."""
         if failure.check(MudwizError):
-            error: MudwizError = failure.value  # type: ignore[assignment]  # checked just above
+            error: MudwizError = failure.value
         else:
             log.failure("/analyze {id} for {name} failed", failure, id=game_id, name=session.name)
             error = MudwizError(later("the analysis of game {id} failed; the server's log says why",
