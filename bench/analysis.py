@@ -68,7 +68,8 @@ def over_the_wire(rounds: int) -> None:
 
         def analyse_it() -> None:
             began = time.perf_counter()
-            assert alice.request(f"/analyze {games[0]['id']}", timeout=3600)["type"] == "ok"
+            assert alice.request(f"/analyze {games[0]['id']}")["type"] == "ok"  # at once: the analysis follows
+            alice.wait_for(lambda m: m["type"] == "analysis", timeout=3600)
             took.append(time.perf_counter() - began)
 
         asking = threading.Thread(target=analyse_it)
