@@ -46,7 +46,7 @@ from mudwiz.games.wizard.texts import later
 LEVEL = "hard"  # the bot the player is compared with
 SAMPLES = 100  # deals of the unseen cards a decision is judged over
 COST = 10.0  # points of expected round score a card must lose by to be listed: a trick's worth
-BATCH = 10  # deals played out between the pauses of the work (a server runs it a slice at a time)
+BATCH = 10  # deals dealt between the pauses of the work (where an asker who has left stops it)
 
 Work = Generator[None, None, Any]
 
