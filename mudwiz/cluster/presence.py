@@ -292,7 +292,7 @@ class Presence:
         """A line of lobby chat said here, for the other nodes' lobbies."""
         self.bus.broadcast({"op": "chat", "message": message})
 
-    def notice(self, text: str) -> None:
+    def notice(self, text: str | Later) -> None:
         self.bus.broadcast({"op": "notice", "text": text})
 
     def announce(self, message: dict[str, Any]) -> None:

@@ -110,7 +110,7 @@ class Table(TableState):
     def leave(self, session: Session, by: Session | None = None, dropped: bool = False) -> str:
         return self.seating.leave(session, by, dropped)
 
-    def replace_with_bot(self, seat: int, why: str) -> None:
+    def replace_with_bot(self, seat: int, why: str | Later) -> None:
         self.seating.stand_in(seat, why)
 
     def reattach(self, session: Session) -> None:

@@ -11,6 +11,7 @@ from mudwiz.table.adjourning import missing, waiting_line
 from mudwiz.table.botseat import is_stand_in
 from mudwiz.table.fanout import FanOut
 from mudwiz.table.state import TableState
+from mudwiz.texts import Later
 
 
 class Seating:
@@ -104,7 +105,7 @@ class Seating:
         below = ", you placed below the bots" if bots else ""
         return f": nobody is left, so the game is abandoned; it counts for your rating as it stood{below}"
 
-    def stand_in(self, seat: int, why: str) -> None:
+    def stand_in(self, seat: int, why: str | Later) -> None:
         """A random bot plays ``seat`` for a person who left or whose grace ran out; ``why`` tells the table."""
         table = self.table
         bot = table.roster.stand_in(seat, table.name, table.seeds.randrange(2**32))
