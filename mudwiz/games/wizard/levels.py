@@ -104,6 +104,7 @@ class WizardHard(WizardGood):
     def __init__(self, game: str, rng: random.Random, budget: float | None = None, max_samples: int = 600) -> None:
         super().__init__(game, rng, budget, max_samples)
         self.work = self.WORK
+        self.spent = 0  # the cards the last race's playouts played (its work)
 
     def choose_bid(self, view: dict[str, Any]) -> str:
         return f"bid {self.judge_bid(view).bid}"
@@ -114,7 +115,9 @@ class WizardHard(WizardGood):
     # ------------------------------------------------------------ the judgements (also for a coach)
 
     def judge_bid(self, view: dict[str, Any]) -> BidJudgement:
-        """Expected tricks, each nearby bid's mean round score (aiming at it), and the bid to make."""
+        """Expected tricks, each nearby bid's mean round score (aiming at it), and the bid to make. Called on its
+        own (a coach's question), it also remembers what the view shows, as :meth:`choose` does."""
+        self.memory.update(view)
         sims = self.simulations(view, first_leader=True)
         me, n = sims.me, sims.n
         legal = [int(a.split()[1]) for a in view["legal"] if a.startswith("bid ")]
@@ -156,7 +159,9 @@ class WizardHard(WizardGood):
         return BidJudgement(mean, scores, best)
 
     def judge_card(self, view: dict[str, Any]) -> CardJudgement:
-        """Each legal card's mean round score over simulated deals, and the card to play."""
+        """Each legal card's mean round score over simulated deals, and the card to play (remembering the view's
+        tricks first, as :meth:`choose` does: the views of a round handed in order give the whole memory)."""
+        self.memory.update(view)
         sims = self.simulations(view, first_leader=False)
         legal = [a.split()[1] for a in view["legal"]]
         cards = sims.distinct(legal)
@@ -205,6 +210,7 @@ class WizardHard(WizardGood):
             work += per * len(alive)
             if len(weights) >= 16 and len(weights) % 8 == 0 and len(alive) > 1:
                 alive = self.survivors(alive, rows, weights, keep)
+        self.spent = work
         means: dict[Any, float] = {}
         for o in options:
             w = weights[: len(rows[o])]
