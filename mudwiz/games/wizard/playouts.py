@@ -141,7 +141,7 @@ def playout(hands: list[list[str]], trick: list[tuple[int, str]], leader: int, t
         if p > best:
             best, winner = p, seat
     played = len(trick)
-    now = powers[lead]
+    power_now = powers[lead]  # (not ``now``: the catalogs' extractor reads that name as a marking function)
     while True:
         while played < n:
             seat = (leader + played) % n
@@ -149,12 +149,12 @@ def playout(hands: list[list[str]], trick: list[tuple[int, str]], leader: int, t
             if first is not None:
                 card, first = first, None
             else:
-                card = pick(hand, lead, best, now, bids[seat] - tricks[seat], played, n)
+                card = pick(hand, lead, best, power_now, bids[seat] - tricks[seat], played, n)
             hand.remove(card)
             if lead is None and card != JESTER:
                 lead = NO_LEAD if card == WIZARD else SUIT[card]
-                now = powers[lead]
-            p = now[card]
+                power_now = powers[lead]  # (not ``now``: the catalogs' extractor reads that name as a marking function)
+            p = power_now[card]
             if p > best:
                 best, winner = p, seat
             played += 1
@@ -162,7 +162,7 @@ def playout(hands: list[list[str]], trick: list[tuple[int, str]], leader: int, t
         leader = winner
         if not hands[leader]:
             return tricks
-        lead, best, played, now = None, -1, 0, powers[None]
+        lead, best, played, power_now = None, -1, 0, powers[None]
 
 
 def order(hands: list[list[str]], trump: str | None) -> list[list[str]]:
