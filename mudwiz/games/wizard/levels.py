@@ -2,8 +2,10 @@
 
 ``easy`` plays like a casual person rather than a random one: the same simulations, far fewer of them, and
 seeded, human mistakes — it overbids a strong-looking hand, leads its highest card to "get it over with", and
-forgets who has shown a void. ``hard`` simulates more deals and keeps more cards in the race for longer; what it
-gains over ``normal`` is measured in docs/bots.md. Neither sees more than its own view.
+forgets who has shown a void. ``hard`` searches the same simulations as a race (options compared deal by deal,
+the clearly worse dropped), bounded by the cards its playouts play, and says what it makes of each bid and card
+(:meth:`WizardHard.judge_bid`, :meth:`WizardHard.judge_card`); docs/bots.md has what it measures. Neither sees more
+than its own view.
 """
 
 from __future__ import annotations
