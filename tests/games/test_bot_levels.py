@@ -132,3 +132,40 @@ def test_the_hard_witches_playouts_give_each_trick_to_whom_the_rules_do() -> Non
         for seat, card in enumerate(trick):
             colour, best, winner = _played(card, seat, colour, best, winner)
         assert winner == trick_winner(trick), trick
+
+
+def test_hard_wizard_judges_its_bids_and_cards() -> None:
+    """The judgements behind ``hard``'s moves (a coach reads them): a lone Wizard is worth a bid of 1, expected to
+    take its trick; bidding 0 and last to a trick led G10, ducking with G3 scores better than winning with G12;
+    every legal card gets a value."""
+    bot = WizardHard("wizard", random.Random(3), max_samples=200)
+    bid = bot.judge_bid(one_card_view("Z"))
+    assert bid.bid == 1 and bid.tricks > 0.95 and bid.scores[1] > bid.scores[0]
+    assert bot.choose(one_card_view("Z")) == "bid 1"
+    view = {**one_card_view("Z"), "phase": "playing", "hand": ["G12", "G3"], "cards": 2, "leader": "p2",
+            "trick": [{"player": "p2", "card": "G10"}, {"player": "p3", "card": "G5"}, {"player": "p4", "card": "R4"}],
+            "legal": ["play G12", "play G3"]}
+    for p, held in zip(view["players"], (2, 1, 1, 1), strict=True):
+        p.update(held=held, bid=0, has_bid=True)
+    card = bot.judge_card(view)
+    assert card.card == "G3" and set(card.scores) == {"G12", "G3"} and card.scores["G3"] > card.scores["G12"] + 20
+
+def test_hard_wizard_decisions_are_bounded_by_the_cards_its_playouts_play() -> None:
+    """A first card of fifteen: the race stops at ``work`` cards played, far short of ``max_samples`` deals for
+    every card, so the largest decisions stay within their time whatever the clock says."""
+    game = Wizard(4, {}, 8)
+    while game.phase != "playing" or len(game.hands[0]) < 15:
+        if game.phase == "roundend":
+            game.advance()
+            continue
+        seat = next(s for s in range(4) if game.legal_actions(s))
+        game.apply(seat, sorted(game.legal_actions(seat))[0])
+    seat = next(s for s in range(4) if game.legal_actions(s))
+    bot = WizardHard("wizard", random.Random(1))
+    bot.work = 6_000
+    view = json.loads(json.dumps(game.view(seat)))
+    assert len(bot.judge_card(view).scores) > 3  # a real choice, so the race runs
+    assert 6_000 <= bot.spent <= 6_000 + 60 * 15  # the last deal's playouts may overshoot by one deal's cards
+    bot.work = 10**9
+    bot.judge_card(view)
+    assert bot.spent > 6_000 + 60 * 15  # without the bound it went on

@@ -78,6 +78,10 @@ def trick_tables(trump: str | None) -> tuple[dict[str | None, dict[str, int]], d
 _TRICK_TABLES: dict[str | None, tuple[dict[str | None, dict[str, int]], dict[str, int]]] = {}
 
 
+_SUITED = {suit: frozenset(c for c in SUIT if SUIT[c] == suit) for suit in DECK.suits}  # a suit's cards
+_FOLLOWING = {suit: _SUITED[suit] | {WIZARD, JESTER} for suit in DECK.suits}  # what may be played to its lead
+
+
 def pick(hand: list[str], lead: str | None, best: int, now: dict[str, int], need: int, played: int,
          players: int) -> str:
     """The playout policy: a quick choice for any player in a simulation, aiming at ``need`` more tricks.
@@ -88,10 +92,11 @@ def pick(hand: list[str], lead: str | None, best: int, now: dict[str, int], need
     ``hand`` is sorted strongest first (by ``strength``), and ``now`` is the power table for ``lead``: among
     cards that beat the trick, power and strength rank alike, so scanning the hand replaces sorting it.
     """
-    if lead is None or lead == NO_LEAD or not any(SUIT[c] == lead for c in hand):
+    if lead is None or lead == NO_LEAD or _SUITED[lead].isdisjoint(hand):
         legal = hand
     else:
-        legal = [c for c in hand if SUIT[c] == lead or SUIT[c] is None]
+        may = _FOLLOWING[lead]
+        legal = [c for c in hand if c in may]
     if len(legal) == 1:
         return legal[0]
     if 0 < need < len(hand) and legal[0] == WIZARD and hand.count(WIZARD) >= need:
@@ -116,15 +121,17 @@ def pick(hand: list[str], lead: str | None, best: int, now: dict[str, int], need
 
 
 def playout(hands: list[list[str]], trick: list[tuple[int, str]], leader: int, trump: str | None,
-            bids: list[int], tricks: list[int], first: str | None = None) -> list[int]:
+            bids: list[int], tricks: list[int], first: str | None = None, ordered: bool = False) -> list[int]:
     """Play the round out from a partly played ``trick`` (``first``: the card the next player plays).
 
     ``hands`` and ``tricks`` are consumed (pass copies); returns the tricks each seat ends the round with.
+    ``ordered``: each hand is already sorted strongest first (by ``strength``), as :func:`order` leaves it.
     """
     n = len(hands)
     powers, worth = trick_tables(trump)
-    for hand in hands:
-        hand.sort(key=worth.__getitem__, reverse=True)
+    if not ordered:
+        for hand in hands:
+            hand.sort(key=worth.__getitem__, reverse=True)
     lead: str | None = None
     best, winner = -1, leader
     for seat, card in trick:
@@ -134,6 +141,7 @@ def playout(hands: list[list[str]], trick: list[tuple[int, str]], leader: int, t
         if p > best:
             best, winner = p, seat
     played = len(trick)
+    power_now = powers[lead]  # (not ``now``: the catalogs' extractor reads that name as a marking function)
     while True:
         while played < n:
             seat = (leader + played) % n
@@ -141,11 +149,12 @@ def playout(hands: list[list[str]], trick: list[tuple[int, str]], leader: int, t
             if first is not None:
                 card, first = first, None
             else:
-                card = pick(hand, lead, best, powers[lead], bids[seat] - tricks[seat], played, n)
+                card = pick(hand, lead, best, power_now, bids[seat] - tricks[seat], played, n)
             hand.remove(card)
             if lead is None and card != JESTER:
                 lead = NO_LEAD if card == WIZARD else SUIT[card]
-            p = powers[lead][card]
+                power_now = powers[lead]  # (not ``now``: the catalogs' extractor reads that name as a marking function)
+            p = power_now[card]
             if p > best:
                 best, winner = p, seat
             played += 1
@@ -153,7 +162,15 @@ def playout(hands: list[list[str]], trick: list[tuple[int, str]], leader: int, t
         leader = winner
         if not hands[leader]:
             return tricks
-        lead, best, played = None, -1, 0
+        lead, best, played, power_now = None, -1, 0, powers[None]
+
+
+def order(hands: list[list[str]], trump: str | None) -> list[list[str]]:
+    """Sort each hand strongest first, once per deal, for playouts told ``ordered``."""
+    worth = trick_tables(trump)[1]
+    for hand in hands:
+        hand.sort(key=worth.__getitem__, reverse=True)
+    return hands
 
 
 def deal(pool: list[str], needs: dict[int, int], voids: dict[int, set[str]],
