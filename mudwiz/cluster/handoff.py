@@ -17,10 +17,10 @@ MOVING_VERBS = ("join", "watch", "resume")
 
 
 class Handoff:
-    """Decides whether a line moves the user's connection, and has it moved (``hand(session, node)``: False when
-    the framing cannot move it)."""
+    """Decides whether a line moves the user's connection, and has it moved (``hand(session, node, text)``: False
+    when the framing cannot move it)."""
 
-    def __init__(self, tables: ClusterTables, hand: Callable[[Session, str], bool]) -> None:
+    def __init__(self, tables: ClusterTables, hand: Callable[[Session, str, str], bool]) -> None:
         self.tables = tables
         self.hand = hand
         self.moved = 0  # connections handed to another worker (its log says which)
@@ -36,7 +36,7 @@ class Handoff:
         target = self.tables.visits.target(session, text)
         if target is None or target[0] == self.tables.me or not self.tables.reachable(target[0]):
             return False
-        if not self.hand(session, target[0]):
+        if not self.hand(session, target[0], text):
             return False
         self.moved += 1
         return True

@@ -148,20 +148,22 @@ def let_go(protocol: LineProtocol) -> None:
 
 
 class Hand:
-    """The sending end: ``__call__(session, node)`` hands the session's connection to ``node`` (True), or says it
-    cannot (False: the line goes the visitor's way)."""
+    """The sending end: ``__call__(session, node, text)`` hands the session's connection to ``node`` (True), or
+    says it cannot (False: the line goes the visitor's way). ``text`` is the line that moves it, as the connection
+    read it: the framing's last line must be it (a line that waited for word of its table may have had others
+    typed after it)."""
 
     def __init__(self, directory: str) -> None:
         self.directory = directory
         self.out = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
         self.out.setblocking(False)
 
-    def __call__(self, session: Session, node: str) -> bool:
+    def __call__(self, session: Session, node: str, text: str) -> bool:
         protocol = framing_of(session)
         path = socket_path(self.directory, node)
         acting = getattr(protocol, "acting", ())  # the line being acted on, as the user sent it (lines.py)
         line = acting[0] if acting else None
-        if protocol is None or not isinstance(line, str) or not os.path.exists(path) \
+        if protocol is None or not isinstance(line, str) or text.strip() not in line or not os.path.exists(path) \
                 or not carry.movable(protocol.connection) or unmovable(protocol):
             return False
         protocol.flush()  # what this process said to the user so far goes first
