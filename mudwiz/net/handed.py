@@ -2,22 +2,24 @@
 (``SCM_RIGHTS``) with its state, so that the person plays on the process that hosts their table instead of as a
 visitor there (mudwiz/cluster/visits.py, some five times the cost of a move at a table of one's own process).
 
-Each worker receives on a datagram socket of its own in the data directory (``handoff-<node>.sock``); one
-datagram is one connection: its descriptor, and its state as JSON: the framing's (which transport, the telnet
-options agreed and the terminal's answers, character mode and the line being edited, bytes read and not yet acted
-on, bytes written and not yet sent) and the connection's (mudwiz/carry.py), with the line that moves it
-(``/join N``), which the new process then carries out as its own.
+Each worker receives on a ``SOCK_SEQPACKET`` socket of its own in the data directory (``handoff-<node>.sock``),
+each other worker linked to it at its first handover; one message is one connection: its descriptor, and its
+state as JSON: the framing's (which transport, the telnet options agreed and the terminal's answers, character
+mode and the line being edited, bytes read and not yet acted on, bytes written and not yet sent) and the
+connection's (mudwiz/carry.py), with the line that moves it (``/join N``), which the new process then carries
+out as its own.
 
 The sending process lets go of the socket without ``shutdown()`` (Twisted shuts down a socket it closes in
 order, which would end the connection for the receiver too) and without ``SO_LINGER`` (an abort's reset would
 come when the receiver closes it). Only plain telnet and raw connections move: SSH's session and TLS are
 encrypted state no other process has, rlogin is not worth the trouble, and an MCCP2 stream cannot move
-mid-stream: those stay visitors. If the datagram cannot be sent (the worker gone, its queue full), the line goes
+mid-stream: those stay visitors. If the message cannot be sent (the worker gone, the link's buffer full), the line goes
 the visitor's way."""
 
 from __future__ import annotations
 
 import array
+import errno
 import json
 import os
 import socket
@@ -43,7 +45,8 @@ from mudwiz.session import Session
 log = Logger()
 
 MAX_PENDING = 1 << 15  # bytes written and not yet sent past which a connection does not move (a slow reader)
-MAX_DATAGRAM = 1 << 17  # the largest state received
+MAX_MESSAGE = 1 << 17  # the largest state received
+CONNECT_WITHIN = 1.0  # seconds a worker waits to link to another (once: the link is kept)
 TELNET_FLAGS = ("telnet", "naws_seen", "env_seen", "mssp_sent", "hiding", "line_ended", "charset_agreed",
                 "charset_answered")
 STREAM_FLAGS = ("decided", "cr_ended", "answers", "requests", "faulted")
@@ -151,12 +154,38 @@ class Hand:
     """The sending end: ``__call__(session, node, text)`` hands the session's connection to ``node`` (True), or
     says it cannot (False: the line goes the visitor's way). ``text`` is the line that moves it, as the connection
     read it: the framing's last line must be it (a line that waited for word of its table may have had others
-    typed after it)."""
+    typed after it). One ``SOCK_SEQPACKET`` connection a worker, made at the first handover to it: a message is one
+    connection, and a burst of them waits in the socket's buffer (a datagram socket's queue holds ten)."""
 
     def __init__(self, directory: str) -> None:
         self.directory = directory
-        self.out = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-        self.out.setblocking(False)
+        self.links: dict[str, socket.socket] = {}
+
+    def link(self, node: str) -> socket.socket:
+        link = self.links.get(node)
+        if link is None:
+            link = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+            link.settimeout(CONNECT_WITHIN)
+            try:
+                link.connect(socket_path(self.directory, node))
+            except OSError:
+                link.close()
+                raise
+            link.setblocking(False)
+            self.links[node] = link
+        return link
+
+    def send(self, node: str, message: bytes, fd: int) -> None:
+        """``message`` and the descriptor ``fd`` to ``node``, on a new link if the last one broke (it restarted)."""
+        rights = [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", [fd]))]
+        old = node in self.links
+        try:
+            self.link(node).sendmsg([message], rights, socket.MSG_NOSIGNAL)
+        except OSError as exc:
+            if exc.errno not in (errno.EPIPE, errno.ECONNRESET, errno.ENOTCONN) or not old:
+                raise
+            self.links.pop(node).close()
+            self.link(node).sendmsg([message], rights, socket.MSG_NOSIGNAL)
 
     def __call__(self, session: Session, node: str, text: str) -> bool:
         protocol = framing_of(session)
@@ -169,10 +198,8 @@ class Hand:
         protocol.flush()  # what this process said to the user so far goes first
         state = {"framing": framing_state(protocol, line), "connection": carry.snapshot(protocol.connection)}
         try:
-            self.out.sendmsg([json.dumps(state).encode()],  # (``socket.send_fds`` leaves its address out)
-                             [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", [protocol.socket().fileno()]))],
-                             0, path)
-        except OSError as exc:  # gone, or its queue full: a visitor this time
+            self.send(node, json.dumps(state).encode(), protocol.socket().fileno())
+        except OSError as exc:  # gone, or its buffer full: a visitor this time
             log.info("{name} not handed to {node} ({why}): a visitor there", name=session.name, node=node, why=exc)
             return False
         carry.leave(protocol.connection)
@@ -217,30 +244,29 @@ def adopt(reactor: Any, fd: int, state: dict[str, Any], factories: Mapping[str, 
         protocol.dataReceived(rest)
 
 
-class Receiver(FileDescriptor):
-    """The receiving end: the datagram socket other workers hand connections to."""
+class Link(FileDescriptor):
+    """One worker's link to this one: each message a connection handed over, its descriptor with it."""
 
-    def __init__(self, reactor: Any, path: str, factories: Mapping[str, LineFactory]) -> None:
+    def __init__(self, reactor: Any, sock: socket.socket, factories: Mapping[str, LineFactory]) -> None:
         super().__init__(reactor)
-        self.path = path
-        self.factories = factories
-        if os.path.exists(path):  # a dead predecessor's (this node's lock is held: nobody else's)
-            os.unlink(path)
-        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-        self.sock.setblocking(False)
-        self.sock.bind(path)
+        self.sock, self.factories = sock, factories
+        sock.setblocking(False)
 
     def fileno(self) -> int:
         return self.sock.fileno()
 
-    def doRead(self) -> None:
+    def doRead(self) -> Any:
         while True:
             fds = array.array("i")
             try:
-                data, ancillary, _, _ = self.sock.recvmsg(MAX_DATAGRAM, socket.CMSG_LEN(fds.itemsize),
+                data, ancillary, _, _ = self.sock.recvmsg(MAX_MESSAGE, socket.CMSG_LEN(fds.itemsize),
                                                           socket.MSG_CMSG_CLOEXEC)
             except (BlockingIOError, InterruptedError):
-                return
+                return None
+            except OSError as exc:
+                return exc
+            if not data:
+                return ConnectionDone()  # the other worker stopped
             for level, kind, payload in ancillary:
                 if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
                     fds.frombytes(payload[:len(payload) - len(payload) % fds.itemsize])
@@ -253,9 +279,47 @@ class Receiver(FileDescriptor):
             except Exception:
                 log.failure("a connection handed to this worker could not be taken")
 
+    def connectionLost(self, reason: Failure) -> None:
+        super().connectionLost(reason)
+        self.sock.close()
+
+
+class Receiver(FileDescriptor):
+    """The receiving end: the socket other workers link to (``handoff-<node>.sock``), and their links."""
+
+    def __init__(self, reactor: Any, path: str, factories: Mapping[str, LineFactory]) -> None:
+        super().__init__(reactor)
+        self.path = path
+        self.factories = factories
+        self.links: list[Link] = []
+        if os.path.exists(path):  # a dead predecessor's (this node's lock is held: nobody else's)
+            os.unlink(path)
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        self.sock.setblocking(False)
+        self.sock.bind(path)
+        self.sock.listen(64)
+
+    def fileno(self) -> int:
+        return self.sock.fileno()
+
+    def doRead(self) -> None:
+        while True:
+            try:
+                sock, _ = self.sock.accept()
+            except (BlockingIOError, InterruptedError):
+                return
+            link = Link(self.reactor, sock, self.factories)
+            self.links = [each for each in self.links if each.connected] + [link]
+            link.connected = True
+            link.startReading()
+
     def close(self) -> None:
         self.stopReading()
         self.sock.close()
+        for link in self.links:
+            if link.connected:
+                link.stopReading()
+                link.sock.close()
         if os.path.exists(self.path):
             os.unlink(self.path)
 
