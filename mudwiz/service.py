@@ -445,7 +445,7 @@ def hand_over(cluster: service.MultiService, lobby: Lobby, directory: str, node:
     receiving = Receiving(socket_path(directory, node), {})
     receiving.setName("handoff")
     receiving.setServiceParent(cluster)
-    handoff = cluster_directory.handoff = Handoff(cluster_directory.tables, Hand(directory))
+    handoff = cluster_directory.handoff = Handoff(cluster_directory.tables, Hand(directory, node))
     cluster_directory.tables.visits.moves = handoff.moves  # a /join that waited for word of its table, too
 
 

@@ -83,6 +83,10 @@ class ClusterDirectory:
     def user_on(self, session: Session) -> None:
         self.users.user_on(session)
 
+    def arrived_from(self, name: str, node: str) -> None:
+        """``name``'s connection was handed here by ``node`` (net/handed.py)."""
+        self.presence.arrived_from(name, node)
+
     def user_off(self, session: Session, kept: Table | None) -> None:
         if not self.presence.running:
             return

@@ -157,8 +157,8 @@ class Hand:
     typed after it). One ``SOCK_SEQPACKET`` connection a worker, made at the first handover to it: a message is one
     connection, and a burst of them waits in the socket's buffer (a datagram socket's queue holds ten)."""
 
-    def __init__(self, directory: str) -> None:
-        self.directory = directory
+    def __init__(self, directory: str, me: str) -> None:
+        self.directory, self.me = directory, me
         self.links: dict[str, socket.socket] = {}
 
     def link(self, node: str) -> socket.socket:
@@ -196,7 +196,8 @@ class Hand:
                 or not carry.movable(protocol.connection) or unmovable(protocol):
             return False
         protocol.flush()  # what this process said to the user so far goes first
-        state = {"framing": framing_state(protocol, line), "connection": carry.snapshot(protocol.connection)}
+        state = {"framing": framing_state(protocol, line), "connection": carry.snapshot(protocol.connection),
+                 "from": self.me}
         try:
             self.send(node, json.dumps(state).encode(), protocol.socket().fileno())
         except OSError as exc:  # gone, or its buffer full: a visitor this time
@@ -226,6 +227,9 @@ def adopt(reactor: Any, fd: int, state: dict[str, Any], factories: Mapping[str, 
         pending = framing["pending"].encode("latin-1")
         if pending:
             protocol.socket().write(pending)  # already encoded and escaped where it came from
+        arrived = getattr(protocol.connection.lobby.directory, "arrived_from", None)  # a cluster's presence
+        if arrived is not None:
+            arrived(state["connection"]["session"]["name"], str(state.get("from")))
         carry.restore(protocol.connection, state["connection"])
         made.append(protocol)
 
