@@ -20,6 +20,7 @@ Figures, never assertions::
     python bench/cluster.py                                   # chat, then play at 200 tables with 1, 2, 4 nodes
     python bench/cluster.py --mode play --nodes 2 --tables 100 --placement spread
     python bench/cluster.py --mode play --nodes 2 --tables 40 --placement local random spread
+    python bench/cluster.py --mode play --serve-workers 2 --tables 40 --handoff on off   # one address, --workers 2
 """
 
 from __future__ import annotations
@@ -64,6 +65,47 @@ class Nodes:
     def stop(self) -> None:
         for s in self.servers:
             s.stop()
+
+
+class Supervised:
+    """``mudwiz serve --workers N`` on one address, on the shared engines: the kernel gives each connection to
+    whichever worker accepts it first (``random`` placement, for real); ``handoff``: a join of another worker's
+    table moves the connection there (net/handed.py), else its user visits it (cluster/visits.py)."""
+
+    def __init__(self, n: int, database: str, redis: str, handoff: bool) -> None:
+        env = {"MUDWIZ_DATABASE_URL": database, "MUDWIZ_REDIS_URL": redis, "MUDWIZ_PRESENCE_CROWD": "0",
+               "MUDWIZ_HANDOFF": "on" if handoff else "off"}
+        self.server = Server("mudwiz", 0, env, serve=["--workers", str(n)])
+        self.ports, self.port = self.server.ports, self.server.port
+        time.sleep(4.0)  # the workers joined (the socket accepts into its queue at once) and heard each other
+
+    def pids(self) -> list[int]:
+        pid = self.server.proc.pid
+        return [pid, *(int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split())]
+
+    def cpu_s(self) -> float:
+        return sum(load.cpu_of(pid) for pid in self.pids())
+
+    def stop(self) -> None:
+        self.server.stop()
+
+
+def run_supervised(databases: Databases, redis: str, args: argparse.Namespace) -> None:
+    """``--serve-workers N``: play under ``mudwiz serve --workers N``, each connection where the kernel puts it, the
+    joins handed over (``--handoff on``) or visiting (``off``)."""
+    for tables in args.tables:
+        for handoff in args.handoff:
+            with databases.fresh() as url:
+                server = Supervised(args.serve_workers, url, redis, handoff == "on")
+                try:
+                    figures = run_play(server, tables, args, placement="random")
+                except RuntimeError as exc:
+                    print(f"play {tables} tables --workers {args.serve_workers} handoff {handoff}: failed: {exc}")
+                    continue
+                finally:
+                    server.stop()
+            print(f"play {tables:4} tables --workers {args.serve_workers} random handoff {handoff:3}  {fmt(figures)}",
+                  flush=True)
 
 
 @contextmanager
@@ -184,6 +226,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--lines", type=int, default=200, help="chat: lines said")
     parser.add_argument("--timeout", type=float, default=300.0, help="play: seconds a run's setup may take")
     parser.add_argument("--single-on-redis", action="store_true", help="play: one node joins Redis too")
+    parser.add_argument("--serve-workers", type=int, default=0,
+                        help="play under `mudwiz serve --workers N` (one address) instead of separate nodes")
+    parser.add_argument("--handoff", nargs="+", choices=("on", "off"), default=["on", "off"],
+                        help="with --serve-workers: a join of another worker's table moves the connection (on) or "
+                             "visits it (off)")
     args = parser.parse_args(argv)
     load.TIMEOUT = args.timeout
     raise_fd_limit()
@@ -192,7 +239,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     with ExitStack() as stack:
         databases, redis = stack.enter_context(engines())
         for mode in args.mode or ("chat", "play"):
-            (run_chat if mode == "chat" else run_plays)(databases, redis, args)
+            if mode == "play" and args.serve_workers:
+                run_supervised(databases, redis, args)
+            else:
+                (run_chat if mode == "chat" else run_plays)(databases, redis, args)
 
 
 if __name__ == "__main__":

@@ -101,7 +101,8 @@ def free_port() -> int:
 class Server:
     """A server process: ``mudwiz serve`` or the floor, on a free loopback port."""
 
-    def __init__(self, kind: str, state_bytes: int, env: dict[str, str] | None = None, work_us: float = 0.0) -> None:
+    def __init__(self, kind: str, state_bytes: int, env: dict[str, str] | None = None, work_us: float = 0.0,
+                 serve: Sequence[str] = ()) -> None:
         self.kind = kind
         self.port = free_port()
         self.ports = [self.port]  # where clients connect: one port here, one a node for bench/cluster.py
@@ -116,7 +117,7 @@ class Server:
             # MUDWIZ_BENCH_PROFILE=FILE: the server runs under cProfile, its stats written to FILE when it stops
             profile = ["-m", "cProfile", "-o", os.environ["MUDWIZ_BENCH_PROFILE"]] \
                 if os.environ.get("MUDWIZ_BENCH_PROFILE") else []
-            cmd = [sys.executable, *profile, "-m", "mudwiz.cli", "serve", "--listen", listen]
+            cmd = [sys.executable, *profile, "-m", "mudwiz.cli", "serve", "--listen", listen, *serve]  # --workers N
         else:
             cmd = [sys.executable, str(ROOT / "bench" / "baseline.py"), "--listen", listen,
                    "--state-bytes", str(state_bytes), "--work-us", str(work_us)]

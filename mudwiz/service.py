@@ -33,6 +33,8 @@ from twisted.logger import Logger
 from mudwiz import compiled
 from mudwiz.accounts import Accounts
 from mudwiz.cluster.bus import redis_url
+from mudwiz.cluster.directory import ClusterDirectory
+from mudwiz.cluster.handoff import Handoff
 from mudwiz.cluster.service import ClusterService, cluster_node_name
 from mudwiz.connection import LOGIN_TIMEOUT
 from mudwiz.directories import join_cluster
@@ -43,7 +45,9 @@ from mudwiz.lobby.keeping import ADJOURN_DAYS
 from mudwiz.lobby.seeking import SeekSettings
 from mudwiz.lobby.talk import TalkLimits
 from mudwiz.net.budget import Budget
+from mudwiz.net.handed import Hand, Receiving, socket_path
 from mudwiz.net.limits import ConnectionCounter, Limits, raise_fd_limit
+from mudwiz.net.listener import LineFactory
 from mudwiz.net.polling import TURN_SOCKETS, cap_turns, lean_turns
 from mudwiz.net.raw import RawFactory
 from mudwiz.net.rlogin import RloginFactory, Trust, TrustError
@@ -370,7 +374,7 @@ def makeService(
     # after the writer: stopped before it
     TableJournalService(lobby, lobby.journal, writer, outflow).setServiceParent(top)
     top.lobby = lobby  # type: ignore[attr-defined]
-    listeners = cluster_node(top, lobby, clock, node) or top
+    listeners = cluster_node(top, lobby, clock, node, data_directory(data) if inherited is not None else None) or top
     # one counter: the limits span transports; one budget: each connection's fair share, however it came in
     shared, budget = (lobby, motd_text, float(os.environ.get("MUDWIZ_LOGIN_TIMEOUT", LOGIN_TIMEOUT)),
                       connection_counter()), from_environ(Budget, os.environ)
@@ -411,9 +415,10 @@ def meeting_settings() -> MeetingSettings:
 
 
 def cluster_node(top: service.MultiService, lobby: Lobby, clock: IReactorTime, node: str,
-                 ) -> service.MultiService | None:
+                 handing: str | None = None) -> service.MultiService | None:
     """With ``MUDWIZ_REDIS_URL`` set, this process is one node of a cluster (mudwiz/cluster/): the service that
-    joins it, under which the listeners go (they listen once it has joined). None: the process is the server."""
+    joins it, under which the listeners go (they listen once it has joined). None: the process is the server.
+    ``handing``: a worker of ``--workers N``'s data directory, where connections are handed over (``hand_over``)."""
     url = redis_url()
     if url is None:
         return None
@@ -426,7 +431,24 @@ def cluster_node(top: service.MultiService, lobby: Lobby, clock: IReactorTime, n
     cluster = ClusterService(url, node, clock, failed)
     cluster.setServiceParent(top)
     join_cluster(lobby, cluster, clock)  # the lobby's directory: the other nodes' users and tables
+    if handing is not None and os.environ.get("MUDWIZ_HANDOFF", "on") != "off":
+        hand_over(cluster, lobby, handing, node)
     return cluster
+
+
+def hand_over(cluster: service.MultiService, lobby: Lobby, directory: str, node: str) -> None:
+    """A worker of ``--workers N`` takes connections the other workers hand it (net/handed.py: on a socket in
+    the data directory, once the node has joined; the telnet and raw listeners' factories are added to it by
+    ``add_listener``), and hands its users' to the worker hosting the table they join (cluster/handoff.py);
+    ``MUDWIZ_HANDOFF=off``: they visit it instead."""
+    cluster_directory = lobby.directory
+    if not isinstance(cluster_directory, ClusterDirectory):
+        return
+    receiving = Receiving(socket_path(directory, node), {})
+    receiving.setName("handoff")
+    receiving.setServiceParent(cluster)
+    handoff = cluster_directory.handoff = Handoff(cluster_directory.tables, Hand(directory, node))
+    cluster_directory.tables.visits.moves = handoff.moves  # a /join that waited for word of its table, too
 
 
 def rlogin_trust() -> Trust:
@@ -472,6 +494,9 @@ def stop_started(parent: service.MultiService) -> None:
             child.stopService()
 
 
+HANDED = ("telnet", "raw")  # the listeners whose connections move to another worker (net/handed.py)
+
+
 def add_listener(top: service.MultiService, name: str, endpoint: str | None, factory: Factory,
                  inherited: Mapping[str, int] | None = None) -> None:
     """Listen on ``endpoint`` (a Twisted endpoint description) with ``factory``, as the service ``name``; a
@@ -483,6 +508,9 @@ def add_listener(top: service.MultiService, name: str, endpoint: str | None, fac
         server = strports.service(endpoint, factory) if fd is None else InheritedPort(fd, cast(ServerFactory, factory))
         server.setName(name)
         server.setServiceParent(top)
+        handing = getattr(top, "namedServices", {}).get("handoff")
+        if fd is not None and isinstance(handing, Receiving) and name in HANDED and isinstance(factory, LineFactory):
+            handing.factories[name] = factory  # connections handed over by another worker go on in its framing
         top.endpoints = {**getattr(top, "endpoints", {}), name: endpoint}  # type: ignore[attr-defined]
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
+from mudwiz.cluster.handoff import Handoff
 from mudwiz.cluster.presence import Presence
 from mudwiz.cluster.seeks import ClusterSeeks
 from mudwiz.cluster.tables import ClusterTables, code_hash
@@ -48,6 +49,7 @@ class ClusterDirectory:
         # users of ours who dropped while seated elsewhere, until the host has published the seat it keeps for them
         # (so nobody else takes the name meanwhile): lower-cased name -> (the seat, until when)
         self.dropping: dict[str, tuple[Held, float]] = {}
+        self.handoff: Handoff | None = None  # under --workers: a /join moves the connection (handoff.py)
 
     @property
     def users(self) -> Presence | Local:
@@ -80,6 +82,10 @@ class ClusterDirectory:
 
     def user_on(self, session: Session) -> None:
         self.users.user_on(session)
+
+    def arrived_from(self, name: str, node: str) -> None:
+        """``name``'s connection was handed here by ``node`` (net/handed.py)."""
+        self.presence.arrived_from(name, node)
 
     def user_off(self, session: Session, kept: Table | None) -> None:
         if not self.presence.running:
@@ -156,6 +162,8 @@ class ClusterDirectory:
 
     def forward(self, session: Session, text: str, ok: Callable[[Any], None],
                 error: Callable[[MudwizError], None]) -> bool:
+        if self.handoff is not None and self.handoff.moves(session, text):  # the connection went to the table's
+            return True
         return self.tables.visits.forward(session, text, ok, error)
 
     # ------------------------------------------------------------ the seek book

@@ -123,6 +123,9 @@ class Presence:
         self.replica = Replica()
         self.sent: dict[str, Row] = {}  # lower name -> the row last published of each user of this node
         self.snapshots_from: set[str] = set()  # the nodes whose snapshot came since the start
+        # lower name -> the node that handed the user's connection here (net/handed.py), until its user_off comes:
+        # its word of them from before (on the bus, slower than the handover) is not a twin
+        self.handed: dict[str, str] = {}
         self.refresh_every = refresh
         self.running = False  # started and not stopped: the lobby hears of the other nodes' users only then
         self._loop: task.LoopingCall | None = None
@@ -258,6 +261,16 @@ class Presence:
 
     def _user_off(self, message: dict[str, Any]) -> None:
         self.replica.remove(message["from"], message["name"])
+        key = str(message["name"]).lower()
+        if self.handed.get(key) == message["from"]:  # the node they were handed from has let go: said again
+            del self.handed[key]
+            mine = self.lobby.users.get(key)
+            if mine is not None:
+                self._say_again(mine)
+
+    def arrived_from(self, name: str, node: str) -> None:
+        """``name``'s connection was handed here by ``node``: what it said of them before is not a twin."""
+        self.handed[name.lower()] = node
 
     def _users(self, message: dict[str, Any]) -> None:
         self.replica.replace_node(message["from"], message["users"])
@@ -269,7 +282,7 @@ class Presence:
         """Two nodes let the same name in at the same moment (neither had heard of the other's login yet), or
         a partition healed with it on both sides: the node first by name keeps it, the other closes its own."""
         mine = self.lobby.users.get(name.lower())
-        if mine is None:
+        if mine is None or self.handed.get(name.lower()) == node:
             return
         if node < self.me:
             log.info("presence: {name} is online on node {node} too; closed here", name=name, node=node)

@@ -3,10 +3,9 @@ and the table's process (its *host*) seats a ``Visitor`` in their name that send
 
 On the host a visitor is an ordinary ``Session`` to the table, the lobby and the commands: its lines run through the
 same ``commands.dispatch`` as a local user's (handed in at startup: ``Upper``), so refusals, hints and timing are
-the same. It is not one of the host's
-users (not in ``lobby.users``, not in its /who): the user is their home's. Its ``deliver`` sends each message home
-(``deliver``), where the real session renders it as for a local table; where it sits is reported home (``at``),
-which sets or clears ``Session.elsewhere`` there.
+the same. It is not one of the host's users (not in ``lobby.users``, not in its /who): the user is their home's. Its
+``deliver`` sends each message home (``deliver``), where the real session renders it as for a local table; where it
+sits is reported home (``at``), which sets or clears ``Session.elsewhere`` there.
 
 Messages (docs/scaling.md), each to one node:
 
@@ -117,6 +116,7 @@ class Visits:
         self.pending: dict[str, Pending] = {}  # home: request key -> its callbacks
         self.awaiting: dict[int, list[Awaiting]] = {}  # home: table number not heard of -> the lines asking for it
         self._keys = itertools.count(1)
+        self.moves: Callable[[Session, str], bool] = lambda session, text: False  # handoff.py's: moved, not a visitor
         # home: lower-cased name -> how their messages were last said to be drawn (``drawn`` in ``about``)
         self.drawn_told: dict[str, dict[str, Any] | None] = {}
         for op, handler in (("cmd", self._command), ("reply", self._reply), ("deliver", self._deliver),
@@ -212,7 +212,7 @@ class Visits:
         if not session.connected or self.lobby.users.get(session.name.lower()) is not session:
             return
         if self.target(session, waiting.text) is not None:
-            self.forward(session, waiting.text, waiting.ok, waiting.error)
+            self.moves(session, waiting.text) or self.forward(session, waiting.text, waiting.ok, waiting.error)
             return
         try:
             waiting.ok(self.upper.dispatch(session, waiting.text))

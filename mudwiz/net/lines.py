@@ -108,6 +108,8 @@ class LineProtocol(LineReceiver, TimeoutMixin):
         tune(socket)
         if hasattr(socket, "registerProducer"):
             socket.registerProducer(self.backlog, True)
+        if (resuming := getattr(self.factory, "resuming", None)) is not None:  # handed over: as it stood (handed.py)
+            return resuming(self)
         self.begin()
         if self.connection.login_timeout > 0:
             self.setTimeout(self.connection.login_timeout)
@@ -202,7 +204,7 @@ class LineProtocol(LineReceiver, TimeoutMixin):
         """A line acted on, against this connection's shares (net/budget.py): once the turn's is spent, it reads
         no more until the next turn, so every other connection's lines come first; once a second's is, or after a
         line that took longer than a turn's share, not until it has rested as long as ``Share.spent`` says."""
-        began, cpu = perf_counter(), thread_time()
+        began, cpu, self.acting = perf_counter(), thread_time(), args  # (what is acted on: handed.py reads it)
         self.share.begin(self.outflow.turns, began)
         made = self.outflow.made
         self._guarded(call, *args)

@@ -4,6 +4,7 @@ refused in one line), then given its transport's framing (telnet.py, raw.py, ssh
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from twisted.internet.protocol import Factory, Protocol
@@ -56,6 +57,8 @@ class LineFactory(Factory):
         self.motd = motd
         self.login_timeout = login_timeout
         self.counter = counter
+        # while a connection handed over by another worker is adopted: what makes it go on as it stood (handed.py)
+        self.resuming: Callable[[Any], None] | None = None
 
     def buildProtocol(self, addr: Any) -> Protocol:
         address = edge_address(str(getattr(addr, "host", "")))  # "" for a unix socket: no per-address limits

@@ -1,0 +1,136 @@
+"""A connection handed to the worker that hosts its table (mudwiz/net/handed.py, mudwiz/carry.py,
+mudwiz/cluster/handoff.py), under ``mudwiz serve --workers 2`` on a real PostgreSQL and Redis: which process holds
+the accepted socket is read from /proc before and after, as tests/cluster/test_workers.py reads it.
+
+A person's connection is made to land on the worker that does not host the table (the host's worker is paused
+with SIGSTOP while they connect, so the other must accept it); their ``/join N`` moves the socket to the table's
+worker, where they play a short Wizard game to its end, and they log in again as normal afterwards."""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import signal
+from pathlib import Path
+from typing import Any
+
+from pgserver import Databases
+from test_workers import cluster_redis, serving_pid, workers
+from wire import JsonClient, TelnetClient, eventually, play_until_game_end, register
+
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+__all__ = ["cluster_redis"]  # the module's autouse fixture: the workers join the session's Redis
+
+
+def landed_elsewhere(port: int, pids: list[int], avoid: int, connect: Any) -> Any:
+    """A connection made while worker ``avoid`` is paused: one of the others accepts it."""
+    os.kill(avoid, signal.SIGSTOP)
+    try:
+        client = connect()
+    finally:
+        os.kill(avoid, signal.SIGCONT)
+    return client
+
+
+def listed(client: JsonClient, table: int) -> bool:
+    assert client.request("/tables")["type"] == "ok"
+    return any(t["id"] == table for t in client.of_type("tables")[-1]["tables"])
+
+
+def open_table(host: JsonClient) -> int:
+    for cmd in ("/new wizard", "/option rounds 2", "/option botdelay 0", "/bot add random"):
+        assert host.request(cmd)["type"] == "ok", cmd
+    state = host.last_state()
+    assert state is not None
+    return int(state["table"])
+
+
+def test_a_join_moves_the_connection_to_the_tables_worker_who_plays_there_and_logs_in_again_as_normal(
+        tmp_path: Path, postgres: Databases | str) -> None:
+    with workers(tmp_path, postgres, 2) as running:
+        pids = [running.ready("w1"), running.ready("w2")]
+        host = JsonClient(("127.0.0.1", running.port), "Hosta")
+        host_pid = serving_pid(host.sock, running.port, pids)
+        table = open_table(host)
+        mover = landed_elsewhere(running.port, pids, host_pid,
+                                 lambda: JsonClient(("127.0.0.1", running.port), "Mover"))
+        before = serving_pid(mover.sock, running.port, pids)
+        assert before != host_pid
+        register(mover, "secret-words")  # an account: it goes with the connection
+        eventually(lambda: listed(mover, table), f"the mover's worker lists table {table}")
+        greeted = len(mover.of_type("welcome"))
+        since = len(host.messages)
+
+        joined = mover.request(f"/join {table}")
+        assert joined["type"] == "ok", joined
+        after = serving_pid(mover.sock, running.port, pids)
+        assert after == host_pid, running.log()  # the same socket, now held by the table's worker
+        assert os.path.exists(tmp_path / "data" / "handoff-w1.sock")
+        assert "handed to w" in running.log()
+        state = mover.wait_for(lambda m: m["type"] == "state" and m.get("table") == table, since=mover.mark)
+        assert "Mover" in str(state)
+        assert len(mover.of_type("welcome")) == greeted  # no second login
+        host.read(0.5)
+        said = [m for m in host.messages[since:] if m["type"] == "notice"]
+        assert not [m for m in said if "has left" in str(m) or "has arrived" in str(m)], said
+        who = mover.request("/who")
+        assert who["type"] == "ok"
+        assert [r["name"] for r in mover.of_type("who")[-1]["users"]].count("Mover") == 1
+
+        assert host.request("/start")["type"] == "ok"
+        play_until_game_end([host, mover], random.Random(7))
+        assert serving_pid(mover.sock, running.port, pids) == host_pid  # stays on the table's worker
+        assert mover.request("/leave")["type"] == "ok"
+        mover.close()
+
+        def who(client: JsonClient) -> list[str]:
+            assert client.request("/who")["type"] == "ok"
+            return [r["name"] for r in client.of_type("who")[-1]["users"]]
+
+        eventually(lambda: "Mover" not in who(host), "Mover's logout seen")  # as after any connection's end
+        again = JsonClient(("127.0.0.1", running.port), "Mover", password="secret-words")
+        assert again.of_type("welcome")
+        assert again.request("/who")["type"] == "ok"
+        assert [r["name"] for r in again.of_type("who")[-1]["users"]].count("Mover") == 1
+        again.close()
+        host.close()
+        assert running.stop() == 0, running.log()
+
+
+def test_a_telnet_client_moves_with_its_window_and_options_and_nothing_is_negotiated_again(
+        tmp_path: Path, postgres: Databases | str) -> None:
+    with workers(tmp_path, postgres, 2) as running:
+        pids = [running.ready("w1"), running.ready("w2")]
+        host = JsonClient(("127.0.0.1", running.port), "Hosta")
+        host_pid = serving_pid(host.sock, running.port, pids)
+        table = open_table(host)
+
+        def telnet() -> TelnetClient:
+            client = TelnetClient(("127.0.0.1", running.port), ttypes=("MUDLET",), size=(50, 30))
+            client.read_until(b"name")
+            return client
+
+        person = landed_elsewhere(running.port, pids, host_pid, telnet)
+        assert serving_pid(person.sock, running.port, pids) != host_pid
+        person.send("Termie")
+        person.read_until(b"Termie")
+        mark = len(person.data)
+        person.send("/tables")
+        person.read_until(b"Hosta", start=mark)
+        assert (253, 31) in person.received  # the first worker asked for the window size (IAC DO NAWS)
+        negotiated, mark = len(person.received), len(person.data)
+        person.send(f"/join {table}")
+        person.read_until(b"Hosta", start=mark)
+        person.wait(lambda: serving_pid(person.sock, running.port, pids) == host_pid, what="moved")
+        person.read_until(b"Termie", start=mark)
+        shown = ANSI.sub("", person.data[mark:].decode("utf-8", "replace")).replace("\r", "")
+        assert "name?" not in shown and "Welcome" not in shown, shown
+        assert max(len(line) for line in shown.split("\n")) <= 50, shown  # the window the first worker was told
+        assert person.received[negotiated:] == [], person.received[negotiated:]  # no option negotiated again
+        mark = len(person.data)
+        person.send("/look")
+        person.read_until(b"Termie", start=mark)  # the connection goes on at its new worker
+        person.close()
+        host.close()
+        assert running.stop() == 0, running.log()
