@@ -88,8 +88,9 @@ class Bystander:
         try:
             self.read()
         except Exception as exc:  # (said, or a bystander that stopped reading looks like a server that stopped)
-            self.errors.append(f"reading stopped: {exc!r}")
-            print(f"  bystander stopped reading: {exc!r}", flush=True)
+            if not self.closed:  # (its socket closed at its count's end: over)
+                self.errors.append(f"reading stopped: {exc!r}")
+                print(f"  bystander stopped reading: {exc!r}", flush=True)
         finally:
             self.closed = True
 
@@ -159,6 +160,7 @@ class Bystander:
             time.sleep(0.01)
 
     def close(self) -> None:
+        self.closed = True
         self.sock.close()
 
 
