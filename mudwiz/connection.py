@@ -26,7 +26,7 @@ from mudwiz.login import ASKING, CHECKING, GONE, Asking, Input, Login, Purpose
 from mudwiz.login import NAME_PROMPT as NAME_PROMPT
 from mudwiz.pager import PagedOutbox
 from mudwiz.passwords import Passwords
-from mudwiz.render import jsonl
+from mudwiz.render import jsonl, once
 from mudwiz.render.ansi import Presenter
 from mudwiz.render.style import WIDTH, Style, ambiguous_cells, fit
 from mudwiz.replies import Outbox as Outbox
@@ -62,14 +62,13 @@ class ConnectionSession(Session):
                 connection.paged.live = True
             if connection.on_message is not None:  # a side channel (telnet GMCP) carries every message too
                 connection.on_message(message)
-            if self.mode == "json":
-                connection.replies.send_line(jsonl.encode(message))
+            if self.mode == "json":  # (a chat line to many: encoded once, ``once.drawn``)
+                connection.replies.send_line(once.drawn(message, self.lang, lambda: jsonl.encode(message)))
                 return
-            style = self.style()
-            if self.presenter.style != style:  # the mode, window or charset changed: drawn so from now on
-                self.presenter.style = style
+            self.presenter.style = style = self.style()  # the mode, window and charset as they are now
             with ambiguous_cells(style.ambiguous):  # measured as the user's terminal draws (render/style.py)
-                connection.replies.send_lines(fit(self.presenter.lines(message, event), style.width))
+                connection.replies.send_lines(once.drawn(message, (style, self.lang), lambda: fit(
+                    self.presenter.lines(message, event), style.width)))
 
     def deliver_answer(self, message: dict[str, Any]) -> None:
         self.connection.paged.answer(lambda: self.deliver(message), self.page(), self.mode == "ansi")

@@ -314,6 +314,18 @@ def thinking(top: service.MultiService, clock: IReactorTime) -> Think:
     return think
 
 
+def tuned_reactor(budget: Budget) -> IReactorTime:
+    """The reactor, its turns read as net/polling.py says: at most so many sockets a turn (``MUDWIZ_TURN_SOCKETS``;
+    0: all, Twisted's way), each without a log context made for it, the least used first (``budget``'s order)."""
+    from twisted.internet import reactor
+
+    turn_sockets = int(os.environ.get("MUDWIZ_TURN_SOCKETS", TURN_SOCKETS))
+    if turn_sockets > 0:
+        cap_turns(reactor, turn_sockets)
+    lean_turns(reactor, budget.crowd)
+    return cast(IReactorTime, reactor)
+
+
 def makeService(
     listen: str | None = None,
     motd: str | None = None,
@@ -330,15 +342,9 @@ def makeService(
     ``stop`` is what ``/shutdown`` calls to stop the server: the reactor's ``stop`` unless given. ``inherited``
     maps listeners' names (``telnet``, ``raw``, ``ssh``, ``rlogin``) to listening sockets this process was
     handed open (a worker of ``mudwiz serve --workers N``, mudwiz/supervisor.py): those are adopted, not opened."""
+    budget = from_environ(Budget, os.environ)  # one budget: each connection's fair share, however it came in
     if clock is None:
-        from twisted.internet import reactor
-
-        clock = cast(IReactorTime, reactor)
-        # a turn reads at most so many sockets (net/polling.py says why); 0: all, Twisted's way
-        turn_sockets = int(os.environ.get("MUDWIZ_TURN_SOCKETS", TURN_SOCKETS))
-        if turn_sockets > 0:
-            cap_turns(reactor, turn_sockets)
-        lean_turns(reactor)  # each ready socket read without a log context made for it (net/polling.py)
+        clock = tuned_reactor(budget)
     listen = listen_address(listen)
     motd_text = read_motd(motd or os.environ.get("MUDWIZ_MOTD") or DEFAULT_MOTD)
     log.info("{how}", how=compiled.describe())
@@ -375,9 +381,8 @@ def makeService(
     TableJournalService(lobby, lobby.journal, writer, outflow).setServiceParent(top)
     top.lobby = lobby  # type: ignore[attr-defined]
     listeners = cluster_node(top, lobby, clock, node, data_directory(data) if inherited is not None else None) or top
-    # one counter: the limits span transports; one budget: each connection's fair share, however it came in
-    shared, budget = (lobby, motd_text, float(os.environ.get("MUDWIZ_LOGIN_TIMEOUT", LOGIN_TIMEOUT)),
-                      connection_counter()), from_environ(Budget, os.environ)
+    # one counter: the limits span transports
+    shared = (lobby, motd_text, float(os.environ.get("MUDWIZ_LOGIN_TIMEOUT", LOGIN_TIMEOUT)), connection_counter())
     endpoints = listener_endpoints(listen)
     tls = tls_endpoint(endpoints["tls"], data_directory(data)) if "tls" in endpoints else None  # its certificate
     # what MSSP tells crawlers: the telnet and TLS ports (the raw port speaks no telnet: a crawler there gets no MSSP)

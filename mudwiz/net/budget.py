@@ -29,8 +29,12 @@ server is saturated, whoever sends the most lines would otherwise get the most o
 
 from __future__ import annotations
 
+import heapq
+import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from time import perf_counter
+from typing import Any
 
 from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
@@ -42,6 +46,9 @@ log = Logger()
 
 SHARE_LINES = 8
 SHARE_SECONDS = 0.005
+# Seconds of a reactor turn (the wall clock: reads, telnet, logins, lines, the last turn's writes, a GC pause) after
+# which every connection's further lines wait for the next turn, in turn order (``Crowd.put_off``).
+TURN_SECONDS = 0.010
 SHARE_CHARACTERS = 1 << 15  # of output its lines made, anyone's: a turn's output is written at its end, all of it
 PACE = 3
 
@@ -58,12 +65,71 @@ FLOOD_DROP = 30.0
 
 class Crowd:
     """How many connections were busy (``Share._time_wait``) in this second and the last: the server's time is
-    shared out among them. One for the server (its ``Budget``'s), whatever listener a connection came in on."""
+    shared out among them; how long the reactor's turn has lasted, and the lines put off to the next. One for the
+    server (its ``Budget``'s), whatever listener a connection came in on."""
 
     def __init__(self) -> None:
         self.second = -1  # the whole second of the clock this counts
         self.now = 0  # connections that sent a line in it
         self.before = 0  # in the second before it
+        # A turn's half, reading the sockets ready (``first``) or reading on lines put off (``put_off``), began
+        # then (``perf_counter``; None: not yet). It lasts ``TURN_SECONDS``: every read, telnet's parsing, the
+        # lines acted on, a GC pause, the output written at the last turn's end, all of it.
+        self.turn_began: float | None = None
+        self.waiting: list[tuple[tuple[int, int, int], int, Callable[[], None]]] = []  # put off: (rank, order, read on)
+        self.order = itertools.count()
+        self.asked = False  # the next turn's reading on is asked for
+        self.sockets: dict[int, Share] = {}  # each connection's by its socket's descriptor (``Share.seen_on``)
+
+    def turn_over(self, later: Callable[..., object]) -> bool:
+        """Whether this turn has lasted longer than ``TURN_SECONDS``. It begins now if it had not, and then ends
+        at the reactor's next turn (``later``: its ``callLater``) unless a poll (``first``) begins another first."""
+        now = perf_counter()
+        if self.turn_began is None:
+            self.turn_began = now
+            later(0, self._turn_done)
+        return now - self.turn_began > TURN_SECONDS
+
+    def _turn_done(self) -> None:
+        self.turn_began = None
+
+    def first(self, ready: list[tuple[int, int]]) -> list[tuple[int, int]]:
+        """The reactor's ready sockets (descriptor, events) in the order to read them (``Share.rank``; any other
+        socket, a listener's, first): the reading half of a turn begins (net/polling.py ``lean_turns``, which
+        reads them until it is ``over``)."""
+        self.turn_began = perf_counter()
+        sockets = self.sockets
+        return sorted(ready, key=lambda event: share.rank() if (share := sockets.get(event[0])) else (0, 0, 0))
+
+    def over(self) -> bool:
+        """Whether the ready sockets not read yet wait for the next turn: this one has lasted its time."""
+        return self.turn_began is not None and perf_counter() - self.turn_began > TURN_SECONDS
+
+    def put_off(self, share: Share, read_on: Callable[[], None], later: Callable[..., object]) -> None:
+        """``read_on`` in the next turn (or a later one; ``later``: the reactor's ``callLater``), in the order of
+        ``Share.rank``: a person typing a few commands comes before a thousand flooders however many."""
+        heapq.heappush(self.waiting, (share.rank(), next(self.order), read_on))
+        self._ask(later)
+
+    def _ask(self, later: Callable[..., object]) -> None:
+        if not self.asked:
+            self.asked = True
+            later(0, self._next_turn, later)
+
+    def _next_turn(self, later: Callable[..., object]) -> None:
+        """The lines put off are read on, fewest waiting first, until this half of a turn has lasted its time."""
+        self.asked, self.turn_began = False, None
+        waiting, self.waiting = self.waiting, []  # (those put off again meanwhile wait for the next turn)
+        while waiting and not self.turn_over(later):
+            read_on = heapq.heappop(waiting)[2]
+            try:
+                read_on()
+            except Exception:
+                log.failure("reading on failed")
+        for left in waiting:
+            heapq.heappush(self.waiting, left)
+        if self.waiting:
+            self._ask(later)
 
     def count(self, share: Share, now: float) -> int:
         """``share``'s connection sends a line at ``now``: how many share the server (at least 1)."""
@@ -106,7 +172,8 @@ class Share:
 
     __slots__ = ("clock", "budget", "tell", "drop", "who", "turn", "began", "lines", "made", "line_bucket",
                  "output_bucket", "backlog_since", "told", "dropped", "second", "window", "in_window", "before",
-                 "time_owed", "time_last")  # one for every connection: its memory counts in the idle benchmark
+                 "time_owed", "time_last", "fd", "person", "pending", "heard_second", "heard_now",
+                 "heard_before")  # one a connection: its memory counts when idle
 
     def __init__(self, clock: IReactorTime, budget: Budget, tell: Callable[[str], None], drop: Callable[[], None],
                  who: str = "") -> None:
@@ -124,6 +191,10 @@ class Share:
         self.second = -1  # the last second it was counted in the ``Crowd``
         self.window, self.in_window, self.before = -1, 0, 0  # a whole second, its lines so far, the last one's
         self.time_owed, self.time_last = 0.0, clock.seconds()  # its part of the server's time: less is saved up
+        self.person = False  # logged in (its connection says)
+        self.pending = 0  # lines come and not yet acted on (``heard``, ``spent``)
+        self.heard_second, self.heard_now, self.heard_before = -1, 0, 0  # lines come in a whole second, the last
+        self.fd = -1  # its socket's descriptor (``seen_on``)
 
     def begin(self, turn: int, now: float) -> None:
         if self.turn != turn:
@@ -132,20 +203,82 @@ class Share:
     def new_turn(self) -> None:
         self.turn = -1
 
-    def spent(self, began: float, ended: float, cpu: float, made: int, more: bool) -> float | None:
+    def heard(self, data: bytes, later: Callable[..., object] | None) -> bool:
+        """``data`` came (its lines counted for ``busy``, as they come, however few are acted on yet): whether its
+        lines wait for the next turn (``late``)."""
+        second = int(self.clock.seconds())
+        if second != self.heard_second:
+            self.heard_before = self.heard_now if second == self.heard_second + 1 else 0
+            self.heard_second, self.heard_now = second, 0
+        lines = data.count(b"\n")
+        self.heard_now += lines
+        self.pending += lines
+        if self.pending > self.budget.lines_burst > 0 < self.budget.lines_per_second and not self.told:
+            self.told = True  # more than a burst sent before the last were answered: whichever share holds them
+            self.tell(self.budget.warning())
+        return self.late(later)
+
+    def busy(self) -> bool:
+        """It sent more than ``QUIET_LINES`` lines in this second or the last (``heard``, as they came, acted on
+        or not), or has more than that waiting: not a person typing."""
+        return self.pending > QUIET_LINES or self.sending() > QUIET_LINES
+
+    def sending(self) -> int:
+        """Lines it sent in this second or the last, whichever more."""
+        second = int(self.clock.seconds())
+        if second == self.heard_second:
+            return max(self.heard_now, self.heard_before)
+        return self.heard_now if second == self.heard_second + 1 else 0
+
+    def rank(self) -> tuple[int, int, int]:
+        """Its place in the order a turn's ready sockets are read and lines put off are read on, first first:
+        those sending at a person's pace (at most ``QUIET_LINES`` lines a second), whatever waits of theirs (a
+        person's lines held up pile up too, a few), before the rest; then those with the fewest lines waiting (a
+        flooder's 8 KB is some 200); then those sending more (a person typing, before a connection silent since it
+        came: a crowd arriving at once)."""
+        sending = self.sending()
+        return (int(sending > QUIET_LINES), self.pending, -sending)
+
+    def seen_on(self, socket: Any) -> None:
+        """Its connection reads ``socket`` (a TCP transport; any other has no reading order of its own)."""
+        fileno = getattr(socket, "fileno", None)
+        if fileno is not None:
+            self.fd = fileno()
+            self.budget.crowd.sockets[self.fd] = self
+
+    def gone(self) -> None:
+        if self.budget.crowd.sockets.get(self.fd) is self:
+            del self.budget.crowd.sockets[self.fd]
+
+    def read_on_after(self, seconds: float, read_on: Callable[[], None], later: Callable[..., object]) -> None:
+        """``read_on`` once its connection has rested ``seconds``; 0: in the next turn (``Crowd.put_off``)."""
+        if seconds > 0:
+            later(seconds, read_on)
+        else:
+            self.budget.crowd.put_off(self, read_on, later)
+
+    def late(self, later: Callable[..., object] | None) -> bool:
+        """Whether this connection's lines wait for the next turn (``later``, the reactor's ``callLater``; None:
+        no turns, a test's), unread: the reactor's turn has lasted past ``TURN_SECONDS``, and it is not a person
+        typing (logged in, not ``busy``: whose few lines are acted on whenever they come)."""
+        return later is not None and (not self.person or self.busy()) and self.budget.crowd.turn_over(later)
+
+    def spent(self, began: float, ended: float, cpu: float, made: int, more: bool, late: bool = False) -> float | None:
         """A line took ``began``..``ended``, ``cpu`` seconds of the process's own (the time share counts that:
         on a busy machine the wall clock also counts the others' processes), and made ``made`` characters of
-        output; ``more``: its next line is in already (it sends without waiting for answers). Seconds its connection
-        rests before its next line (0: until the next turn), or None: read on."""
+        output; ``more``: its next line is in already (it sends without waiting for answers); ``late``: the
+        reactor's turn has lasted its time (``late``). Seconds its connection rests before its next line (0: until
+        the next turn), or None: read on."""
         self.lines += 1
         self.made += made
+        self.pending = max(0, self.pending - 1)
         rest = max(self._time_wait(cpu), self._lines_wait(more), self._output_wait(made))
         self._flooding(more)
         if ended - began >= SHARE_SECONDS:
             return max(rest, PACE * (ended - began))
         if rest > 0:
             return rest
-        if self.lines >= SHARE_LINES or ended - self.began >= SHARE_SECONDS or self.made >= SHARE_CHARACTERS:
+        if late or self.lines >= SHARE_LINES or ended - self.began >= SHARE_SECONDS or self.made >= SHARE_CHARACTERS:
             return 0.0
         return None
 

@@ -76,9 +76,7 @@ class LineProtocol(LineReceiver, TimeoutMixin):
     MAX_LENGTH = MAX_LINE
     newline = "\n"  # a line ending as written to ``transport``
     keyboard: Keyboard | None = None  # raw keys to edit into lines (ssh with a PTY, rlogin); None: lines as sent
-    # A CR that ends a read is Enter, and an LF that opens the next read is that same Enter (``cr_ended``): where the
-    # bytes come as the client sent them (raw, SSH without a PTY). Telnet's layer pairs them itself, before here.
-    pairs_split_cr = True
+    pairs_split_cr = True  # a read's last CR and the next's first LF are one Enter (raw, SSH without a PTY; not telnet)
     cr_ended = False  # the last read ended in a CR (``pairs_split_cr``)
 
     def __init__(self, factory: LineFactory, address: str) -> None:
@@ -94,20 +92,20 @@ class LineProtocol(LineReceiver, TimeoutMixin):
         self.after_refused = b""  # what followed a line refused as too long, in the data being read
         self.held_text: list[str] = []  # text held back while a line is acted on (``Outflow.holding``)
         self.held_size = 0  # its characters
-        # its shares of a turn and of each second (net/budget.py), told how it floods through its session
-        self.share = Share(factory.lobby.clock, factory.budget, self.connection.session.notice, self.close, address)
+        self.share = Share(  # its shares of a turn and of each second (net/budget.py), told how it floods
+            factory.lobby.clock, factory.budget, self.connection.session.notice, self.close, address)
         self.lines_left: Iterator[Edited] | None = None  # keys edited into lines not yet acted on, its share spent
         self.keys_left = b""  # keys come while those wait
 
     def socket(self) -> Any:
-        """The TCP (or unix) transport itself: a layer in between (telnet) overrides this."""
-        return self.transport
+        return self.transport  # the TCP (or unix) transport itself: a layer in between (telnet) overrides this
 
     def connectionMade(self) -> None:
         socket = self.socket()
         tune(socket)
         if hasattr(socket, "registerProducer"):
             socket.registerProducer(self.backlog, True)
+        self.share.seen_on(socket)  # its reads in the order of its use (net/budget.py ``Crowd.first``)
         if (resuming := getattr(self.factory, "resuming", None)) is not None:  # handed over: as it stood (handed.py)
             return resuming(self)
         self.begin()
@@ -115,13 +113,11 @@ class LineProtocol(LineReceiver, TimeoutMixin):
             self.setTimeout(self.connection.login_timeout)
 
     def begin(self) -> None:
-        """The conversation's start: the message of the day and the name prompt. A framing with a handshake of
-        its own first (rlogin) starts it later."""
+        """The conversation's start: the motd and the name prompt (a framing with a handshake, rlogin, later)."""
         self.connection.start()
 
     def callLater(self, period: float, func: Any) -> IDelayedCall:
-        """The login timer runs on the lobby's clock, so tests drive it with ``task.Clock``."""
-        return self.factory.lobby.clock.callLater(period, func)
+        return self.factory.lobby.clock.callLater(period, func)  # the login timer's: tests drive it with task.Clock
 
     def timeoutConnection(self) -> None:
         self.connection.login_expired()
@@ -129,6 +125,8 @@ class LineProtocol(LineReceiver, TimeoutMixin):
     # -- bytes in
 
     def dataReceived(self, data: bytes) -> None:
+        if self.share.heard(data, self.outflow.turn) and not self.paused:
+            self._pause(0)  # the turn is over for it (net/budget.py ``Share.late``): kept, as any read while paused
         if self.paused and len(self._buffer) + len(self.keys_left) > MAX_WAITING:
             self._stop_reading()  # (already paused: lines wait for the terminal's answers, telnet.py ``settling``)
         if self.keyboard is not None:  # raw keys (ssh with a PTY, telnet's character mode): edited into lines
@@ -211,16 +209,17 @@ class LineProtocol(LineReceiver, TimeoutMixin):
         if self.outflow.turn is None:
             return
         more = self.delimiter in self._buffer or bool(self.keys_left)  # (a pipelining client's next line)
-        rest = self.share.spent(began, perf_counter(), thread_time() - cpu, self.outflow.made - made, more)
+        late = self.share.late(self.outflow.turn)
+        rest = self.share.spent(began, perf_counter(), thread_time() - cpu, self.outflow.made - made, more, late)
         if rest is not None and not self.paused:
             self._pause(rest)
 
     def _pause(self, seconds: float) -> None:
-        """Read no more for ``seconds`` (0: until the next turn)."""
+        """Read no more for ``seconds`` (0: until the next turn, net/budget.py ``Crowd.put_off``)."""
         turn = self.outflow.turn
         assert turn is not None
         self._stop_reading()
-        turn(seconds, self._read_on)
+        self.share.read_on_after(seconds, self._read_on, turn)
 
     def _stop_reading(self) -> None:
         self.paused = True  # LineReceiver's own flag: it stops, the rest of the data kept in its buffer
@@ -229,8 +228,7 @@ class LineProtocol(LineReceiver, TimeoutMixin):
             socket.pauseProducing()  # the kernel holds what comes meanwhile (and slows the sender down)
 
     def wait(self, done: Deferred[Any]) -> None:
-        """Read no more lines until ``done`` fires: a command whose work runs in slices (mudwiz/slices.py) is
-        answered before the user's next line is acted on, as any other is."""
+        """Read no more lines until ``done`` fires: a command worked in slices (mudwiz/slices.py) is answered first."""
         self._stop_reading()
         done.addBoth(self._done_waiting)
 
@@ -243,14 +241,16 @@ class LineProtocol(LineReceiver, TimeoutMixin):
         return result
 
     def _read_on(self) -> None:
-        """The next turn: a new share, and the lines left waiting, before anything read after them. The socket is
-        read again only once they are all acted on: a flooder's kernel keeps what it sends, rather than this
-        process reading (and a telnet layer parsing) 64 KB at every turn to add to a buffer that only grows."""
-        self.paused = False
-        self.share.new_turn()
+        """The next turn: a new share, the lines left waiting before anything read after them, and the socket read
+        again once they all are (a flooder's kernel keeps what it sends, not a buffer here that only grows)."""
         if self.dropped or self.connection.gone or self.transport is None \
                 or getattr(self.transport, "disconnecting", False):
             return
+        if self.share.late(self.outflow.turn):
+            self._pause(0)  # again, among those put off
+            return
+        self.paused = False
+        self.share.new_turn()
         lines, self.lines_left = self.lines_left, None
         if lines is not None:
             self._edited(lines)
@@ -265,8 +265,7 @@ class LineProtocol(LineReceiver, TimeoutMixin):
             socket.resumeProducing()
 
     def lineLengthExceeded(self, line: bytes) -> None:
-        """Refuse the line, once, and read on: Twisted's default would drop the connection for a long paste.
-        ``line`` is either an unfinished line (its tail is discarded as it comes) or a whole one and the rest."""
+        """Refuse it once, read on (not drop, as Twisted would): ``line``, unfinished or whole and the rest."""
         _, end, self.after_refused = line.partition(self.delimiter)
         self.discarding = not end
         self._act(self.connection.line_too_long)
@@ -275,9 +274,10 @@ class LineProtocol(LineReceiver, TimeoutMixin):
         self._act(self.connection.receive, terminal.decode(line, self.connection.session.charset))
 
     def logged_in(self) -> None:
-        """The connection gave its name (and password, which is checked in a thread: this may come later than
-        the line): no more login timer, and it counts as logged in for the limits."""
+        """The connection gave its name (and password, checked in a thread: maybe after the line): no more login
+        timer, it counts as logged in for the limits, and its lines as a person's in a turn's order."""
         self.setTimeout(None)
+        self.share.person = True  # (net/budget.py ``Share.late``)
         if self.factory.counter is not None:
             self.factory.counter.logged_in(self.address)
 
@@ -291,14 +291,14 @@ class LineProtocol(LineReceiver, TimeoutMixin):
 
     def connectionLost(self, reason: Failure = connectionDone) -> None:
         self.held_text.clear()
+        self.share.gone()
         self.setTimeout(None)
         if self.factory.counter is not None:
             self.factory.counter.closed(self.address, self.connection.logged_in)
         self.connection.lost()
 
     def peer_host(self) -> str:
-        """The peer's host, for the output object's log line when writing here fails."""
-        return peer(self.socket())
+        return peer(self.socket())  # for the output object's log line when writing here fails
 
     # -- text out (the Outbox)
 

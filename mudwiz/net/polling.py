@@ -22,13 +22,21 @@ from __future__ import annotations
 
 import errno
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from twisted.logger import Logger
 
 log = Logger()
 
 TURN_SOCKETS = 32
+
+
+class Order(Protocol):
+    """The order ready sockets are read in, and when a turn has read enough (net/budget.py's ``Crowd``)."""
+
+    def first(self, ready: list[tuple[int, int]]) -> list[tuple[int, int]]: ...
+
+    def over(self) -> bool: ...
 
 
 class CappedPoll:
@@ -61,7 +69,7 @@ def cap_turns(reactor: Any, most: int = TURN_SOCKETS) -> bool:
     return True
 
 
-def lean_turns(reactor: Any) -> bool:
+def lean_turns(reactor: Any, order: Order | None = None) -> bool:
     """Give ``reactor``, if it is Twisted's epoll reactor (else False, and nothing done), a poll loop that calls
     each ready socket's reader or writer directly. Twisted's ``doPoll`` calls it through ``log.callWithLogger``,
     which asks the socket its log prefix and pushes a copy of the log context with it, so that a legacy
@@ -71,19 +79,23 @@ def lean_turns(reactor: Any) -> bool:
     named the connection. An error out of a socket's handling is logged with its traceback and the loop goes on
     to the next socket, as ``callWithLogger`` did.
 
+    With ``order``, every ready socket is asked for, put in its order (the connections that used the server
+    least lately first), and read until the turn is ``over`` (at least one; at most ``cap_turns``'s many): the rest
+    are still ready at the next poll. A bystander's line is then read in the turn it comes, however many flood.
+
     It reads the reactor's ``_selectables``, ``_poller`` and ``_doReadOrWrite`` (Twisted's private names, as
     its own ``doPoll`` does); tests/net/test_polling.py checks them on the installed Twisted."""
     from twisted.internet.epollreactor import EPollReactor
 
     if not isinstance(reactor, EPollReactor):
         return False
-    poll = _poll_loop(reactor)
+    poll = _poll_loop(reactor, order)
     target: Any = reactor  # an instance's attributes, over its class's methods
     target.doPoll = target.doIteration = poll  # mainLoop calls doIteration; the class makes both one method
     return True
 
 
-def _poll_loop(reactor: Any) -> Callable[[float | None], None]:
+def _poll_loop(reactor: Any, order: Order | None = None) -> Callable[[float | None], None]:
     selectables: dict[int, Any] = reactor._selectables
     ready_one = reactor._doReadOrWrite
 
@@ -91,12 +103,19 @@ def _poll_loop(reactor: Any) -> Callable[[float | None], None]:
         """Twisted's ``EPollReactor.doPoll``, but for the call of each ready socket (``lean_turns``)."""
         try:
             # the poller is read at each turn: ``cap_turns`` may wrap it after this loop is made
-            ready = reactor._poller.poll(-1 if timeout is None else timeout, len(selectables))
+            poller = reactor._poller
+            if order is None:
+                ready = poller.poll(-1 if timeout is None else timeout, len(selectables))
+            else:  # all of them, in order, as many as ``cap_turns`` says (those not read are ready at the next)
+                every = getattr(poller, "poller", poller).poll(-1 if timeout is None else timeout, len(selectables))
+                ready = order.first(every)[:getattr(poller, "most", None)]
         except OSError as err:
             if err.errno == errno.EINTR:
                 return
             raise
-        for fd, event in ready:
+        for at, (fd, event) in enumerate(ready):
+            if at and order is not None and order.over():
+                break
             selectable = selectables.get(fd)
             if selectable is None:  # removed by a socket read before it in this turn
                 continue

@@ -196,6 +196,14 @@ def test_a_burst_of_commands_is_written_as_it_passes_the_held_limit_not_all_at_t
 PER_TURN_ONLY = Budget(fair_cpu=0, lines_per_second=0, output_per_second=0)
 
 
+@pytest.fixture(autouse=True)
+def counted_turns(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The turn's bound on the wall clock (budget.TURN_SECONDS) lifted: these count the shares of lines, on a
+    machine of any speed; and a fresh crowd for each test (its turn and the lines put off)."""
+    monkeypatch.setattr(budget, "TURN_SECONDS", 60.0)
+    PER_TURN_ONLY.crowd.__init__()  # type: ignore[misc]  # (the frozen budget's one mutable part)
+
+
 def sharing(name: str) -> tuple[Client, Turns]:
     """A JSON connection logged in as ``name``, on a running server whose turns the test runs (``Turns``)."""
     factory = MudFactory(Lobby(Clock(), seed=1), "", 0.0, outflow=outflow(), budget=PER_TURN_ONLY)

@@ -16,18 +16,27 @@ WARNING = b"you are sending more than"  # the server's one line to a connection 
 FAREWELL = b"disconnected: more than"
 
 
+# Telnet commands a flooder mixes in (IAC is 255): option offers and answers for every option, a window size, a
+# terminal type, AYT, NOP, and a subnegotiation cut short; the server answers some of them (at most ``MAX_ANSWERS``).
+TELNET = (b"\xff\xfb\x18", b"\xff\xfd\x01", b"\xff\xfc\x1f", b"\xff\xfe\x03", b"\xff\xf6", b"\xff\xf1",
+          b"\xff\xfa\x1f\x00\x50\x00\x18\xff\xf0", b"\xff\xfa\x18\x00xterm\xff\xf0", b"\xff\xfa\x2a\x01",
+          b"\xff\xfb\xc9")  # (not MCCP's DO: what the flooders count is read as text)
+
+
 def junk(rng: random.Random, n: int) -> bytes:
     """``n`` flood lines: chat, unknown commands (three in ten: ``/xyzzy``, whose refusals count what the server
-    answered), printable junk, ``/who``."""
+    answered), printable junk, junk with telnet commands in it, ``/who``."""
     out = []
     for _ in range(n):
         kind = rng.random()
-        if kind < 0.4:
+        if kind < 0.35:
             out.append(b"hello everyone, " + str(rng.randrange(10**6)).encode())
-        elif kind < 0.7:
+        elif kind < 0.65:
             out.append(b"/xyzzy " + str(rng.randrange(10**6)).encode())
-        elif kind < 0.9:
+        elif kind < 0.8:
             out.append(bytes(rng.randrange(32, 127) for _ in range(rng.randrange(1, 60))))
+        elif kind < 0.9:
+            out.append(b"".join(rng.choice(TELNET) + b"x" * rng.randrange(3) for _ in range(rng.randrange(1, 6))))
         else:
             out.append(b"/who")
     return b"\r\n".join(out) + b"\r\n"
