@@ -191,6 +191,11 @@ def pad(text: str, width: int) -> str:
     return text + " " * max(0, width - visible_len(text))
 
 
+def right(text: str, width: int) -> str:
+    """Right-align (never cut) to ``width`` terminal cells: a column's heading in Japanese takes two a character."""
+    return " " * max(0, width - visible_len(text)) + text
+
+
 def counted(n: int, noun: str) -> str:
     """``1 card``, ``2 cards``: people read "2 card(s)" as a program that did not care."""
     return f"{n} {noun}{'' if n == 1 else 's'}"
