@@ -24,7 +24,7 @@ from mudwiz.render import generic, seeks
 from mudwiz.render.common import confirmations, frame_view, rated, standings, unit_over
 from mudwiz.render.meeting import PeopleLines
 from mudwiz.render.reflow import reflow
-from mudwiz.render.seasons import SeasonLines
+from mudwiz.render.seasons import SeasonLines, games_said
 from mudwiz.render.style import WIDTH, Style, pad, visible_len, wrap_cards, wrap_words
 from mudwiz.render.talk import away, channel_lines, recent_lines, talk_chat
 from mudwiz.texts import N_, now, now_n, words
@@ -308,8 +308,7 @@ class Presenter(PeopleLines, SeasonLines):
         for g in m["games"]:
             rows.append(s.rule(now("Top rated: {game}", game=g["game"])))
             rows += [f"  {r['rank']:>3}. {pad(s.text(r['name']), 16)} {r['rating']:>6}  "
-                     f"(mu {r['mu']:5.2f}, sigma {r['sigma']:4.2f}) {now_n('{n:>4} game', '{n:>4} games', r['games'])}"
-                     for r in g["players"]]
+                     f"(mu {r['mu']:5.2f}, sigma {r['sigma']:4.2f}) {games_said(r['games'])}" for r in g["players"]]
             if not g["players"]:
                 rows.append(now("  Nobody is rated yet."))
             bots = ", ".join(f"{b['name']} {b['rating']}" for b in g["bots"])

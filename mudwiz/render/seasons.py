@@ -14,6 +14,11 @@ def points(value: float) -> str:
     return f"{value:g}" if float(value).is_integer() else f"{value:.1f}"
 
 
+def games_said(n: int) -> str:
+    """``   3 games``: a table's games column (four cells for the figure), with its word."""
+    return now_n("{n:>4} game", "{n:>4} games", n)
+
+
 def points_said(value: float) -> str:
     """``   12 points``: a season table's points column (seven cells for the figure), with its word."""
     return now_n("{points:>7} point", "{points:>7} points", 1 if value == 1 else 2, points=points(value))
@@ -33,7 +38,7 @@ class SeasonLines:
         s = self.style
         rows = [s.rule(now("Season {season}: {game}", season=m["season"], game=m["game"]))]
         rows += [f"  {r['rank']:>3}. {pad(s.text(r['name']), 16)} {points_said(r['points'])}  "
-                 f"{now_n('{n:>4} game', '{n:>4} games', r['games'])}" for r in m["players"]]
+                 f"{games_said(r['games'])}" for r in m["players"]]
         if not m["players"]:
             rows.append(now("  Nobody has season points yet: registered players gather them by rated games."))
         return rows
