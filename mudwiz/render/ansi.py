@@ -101,6 +101,8 @@ def no_tables() -> str:
     return now("No tables yet: /new {game} opens one.", game=first)
 
 
+# A table's ``status`` (a protocol code) as /tables says it
+TABLE_STATUS = {"waiting": N_("waiting"), "playing": N_("playing"), "over": N_("over"), "adjourned": N_("adjourned")}
 OUTCOMES = {"finished": N_("finished"), "abandoned": N_("abandoned"), "damaged": N_("damaged")}
 
 
@@ -220,7 +222,8 @@ class Presenter(PeopleLines, SeasonLines):
         for t in m["tables"]:
             players = ", ".join(self.style.text(p) for p in t["players"]) or "-"
             watchers = now(", {n} watching", n=t["observers"]) if t["observers"] else ""
-            rows.append(f"  #{t['id']:<3} {t['game']:<10} {t['status']:<8} {t['seats']:>5}  {players}{watchers}")
+            status = now(TABLE_STATUS[t["status"]]) if t["status"] in TABLE_STATUS else t["status"]
+            rows.append(f"  #{t['id']:<3} {t['game']:<10} {pad(status, 8)} {t['seats']:>5}  {players}{watchers}")
         return rows
 
     def _options(self, m: dict[str, Any]) -> list[str]:

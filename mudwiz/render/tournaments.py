@@ -48,7 +48,8 @@ def tournaments(m: dict[str, Any], s: Style) -> list[str]:
         status = t["status"]
         when = (now("starts {when}", when=_at(t["start_at"])) if status == "open"
                 else now("round {round} of {rounds}", round=t["round"], rounds=t["rounds"]) if status == "running"
-                else now("won by {name}", name=t["winner"]) if status == "finished" else status)
+                else now("won by {name}", name=t["winner"]) if status == "finished"
+                else now("called off (fewer than 2 players)") if status == "called off" else status)
         players = now("{n:>3} players", n=t["players"])
         rows.append(f"  {t['id']:<5} {t['game']:<10} {players}  {s.text(when)}")
     if not m["tournaments"]:
