@@ -256,7 +256,8 @@ class Presenter(PeopleLines, SeasonLines):
             players = ", ".join(s.text(p["name"]) + ("" if p["score"] is None else f" {p['score']}")
                                 for p in g["players"])
             head = f"  #{g['id']:<5} {g['game']:<10} {g['date'][:10]} {g['date'][11:16]}  {pad(place, 11)} "
-            rows += wrap_words(head + players, self.style.width, indent=visible_len(head))
+            under = visible_len(head) if visible_len(head) + 20 <= self.style.width else 4  # narrow: under the row
+            rows += wrap_words(head + players, self.style.width, indent=under)
         rows.append(now("  /game ID shows a game's score sheet."))
         return rows
 

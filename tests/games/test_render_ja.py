@@ -124,13 +124,18 @@ def test_the_meeting_places_listings_in_japanese_fit(width: int) -> None:
         lines = presenter.lines(finger) + presenter.lines(messages)
         lines += presenter.lines({"type": "notify_list", "names": ["ann", "bob"], "online": ["bob"], "limit": 20})
         lines += presenter.lines({"type": "new_messages", "unread": 2, "from": "ぼぶ"})
+        lines += presenter.lines({"type": "history", "name": "ann", "games": [
+            {"id": 5, "game": "wizard", "date": "2026-12-01T10:00:00Z", "outcome": "finished", "place": 1,
+             "players": [{"name": "ann", "score": 120}, {"name": "ぼぶ", "score": 80}]}]})
         lines += help_lines(width)
     if width == 80:  # drawn to fit
         assert all(cells(line) <= width for line in lines), max(lines, key=cells)
     shown = fit(lines, width)  # as the connection sends them to a narrower window
     assert all(cells(line) <= width for line in shown), max(shown, key=cells)
+    assert all(line.strip() for line in shown)  # no row left blank by a wrap indented past the window
     plain = [strip_ansi(line) for line in lines]
     assert plain[0].startswith("── ann（登録済み）")
+    assert "  #5     wizard     2026-12-01 10:00  1/2 位      ann 120, ぼぶ 80" in plain or width < 80
     assert "  オンライン、table 4。離席中: 昼食" in plain
     assert "  wizard     レーティング 1043、レーティング対象 12 ゲーム、3 位" in plain
     assert "    #77     wizard     2026-12-01  3 人中 2 位" in plain
