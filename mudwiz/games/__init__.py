@@ -18,6 +18,7 @@ from twisted.logger import Logger
 from mudwiz.errors import BadCommand
 from mudwiz.games.base import Game
 from mudwiz.games.plugin import GROUP, GamePlugin, load
+from mudwiz.texts import Domain, Later, later
 
 log = Logger()
 
@@ -88,11 +89,20 @@ def plugin(name: str | None) -> GamePlugin | None:
     return plugins().get(name.lower()) if name else None
 
 
-def section_help(command: str) -> str:
+def section_help(command: str) -> Later:
     """``/help``'s words for a command that shows one section of a game's rules (``/spells``): those of the
-    first game whose plugin declares it (``GamePlugin.sections``)."""
-    return next((p.sections[command] for p in plugins().values() if command in p.sections),
-                f"the {command} of a game here")
+    first game whose plugin declares it (``GamePlugin.sections``), read in each reader's language."""
+    found = next((p for p in plugins().values() if command in p.sections), None)
+    if found is None:
+        return later("the {section} of a game here", section=command)
+    return its_text(found, found.sections[command])
+
+
+def its_text(found: GamePlugin, text: str) -> Later:
+    """A text a game's plugin marked for its own catalog (``N_``: a letter's meaning, a section's help words), to
+    be read in the reader's language; as written where the game has no catalog."""
+    domain = load(found.texts) if found.texts else None
+    return Later(domain.name if isinstance(domain, Domain) else "", text)
 
 
 def languages() -> list[str]:
@@ -104,5 +114,5 @@ def languages() -> list[str]:
 def game_class(name: str) -> type[Game]:
     found = plugin(name)
     if found is None:
-        raise BadCommand(f"no game called {name!r}; games: {', '.join(available())}")
+        raise BadCommand(later("no game called {name}; games: {games}", name=repr(name), games=", ".join(available())))
     return found.engine_class

@@ -35,7 +35,7 @@ from mudwiz.games.options import Option
 from mudwiz.games.phase import Phase, Seat
 from mudwiz.games.views import GameViews, action_text
 from mudwiz.games.views import plain_copy as plain_copy
-from mudwiz.texts import Later
+from mudwiz.texts import Later, later
 
 ADVANCE = "next"  # the log's word for the table ending a round-end pause
 
@@ -70,13 +70,14 @@ class Game(GameViews):
     def usage_error(cls, verb: str) -> IllegalAction:
         """A malformed ``verb``: its usage as a person types it, slash and all (``usage: /bid N``), in the one
         style every refusal quotes a command in."""
-        return IllegalAction(f"usage: /{cls.usage(verb)}")
+        return IllegalAction(later("usage: /{usage}", usage=cls.usage(verb)))
 
     @classmethod
     def not_a_move(cls, verb: str) -> IllegalAction:
         """A verb this game does not have, with the ones it has."""
         moves = ", ".join(f"/{v}" for v in cls.VERBS)
-        return IllegalAction(f"{verb!r} is not a {cls.title} move: use {moves}")
+        return IllegalAction(later("{verb} is not a {game} move: use {moves}", verb=repr(verb), game=cls.title,
+                                   moves=moves))
 
     def __init__(
         self,
@@ -86,11 +87,10 @@ class Game(GameViews):
     ) -> None:
         names = [f"P{i + 1}" for i in range(players)] if isinstance(players, int) else list(players)
         if not self.min_players <= len(names) <= self.max_players:
-            raise BadOption(
-                f"{self.title} is for {self.min_players} to {self.max_players} players, not {len(names)}"
-            )
+            raise BadOption(later("{game} is for {low} to {high} players, not {n}", game=self.title,
+                                  low=self.min_players, high=self.max_players, n=len(names)))
         if len(set(names)) != len(names):
-            raise BadOption("player names must differ")
+            raise BadOption(later("player names must differ"))
         self.players = names
         self.options = self.check_options(options or {}, len(names))
         self.seed = seed
@@ -105,8 +105,11 @@ class Game(GameViews):
         for opt in cls.OPTIONS:
             if opt.name == name.lower():
                 return opt
-        names = ", ".join(o.name for o in cls.OPTIONS) or "none"
-        raise BadOption(f"{cls.title} has no option {name!r} (options: {names})")
+        names = ", ".join(o.name for o in cls.OPTIONS)
+        if not names:
+            raise BadOption(later("{game} has no option {name} (options: none)", game=cls.title, name=repr(name)))
+        raise BadOption(later("{game} has no option {name} (options: {names})", game=cls.title, name=repr(name),
+                              names=names))
 
     @classmethod
     def check_options(cls, options: Mapping[str, Any], nplayers: int | None = None) -> dict[str, Any]:
@@ -153,7 +156,7 @@ class Game(GameViews):
         """Carry out an action already known to be legal."""
 
     def _advance(self) -> list[Event]:
-        raise IllegalAction("there is no pause to end")
+        raise IllegalAction(later("there is no pause to end"))
 
     def _close_round(self, over: bool) -> list[Event]:
         """After a round is scored: the game ends with its standings, or pauses in ``roundend`` until the table
@@ -172,7 +175,7 @@ class Game(GameViews):
         """Why ``action`` is refused for ``seat`` (override for helpful, rule-specific reasons). A reason only:
         the moves the player may make instead are added where the reply is sent, in one typable style; a ``Later``
         (mudwiz.texts) is put into each reader's language."""
-        return f"you cannot /{action} now"
+        return later("you cannot /{move} now", move=str(action))
 
     def is_legal(self, seat: Seat, action: Action) -> bool:
         return action in self.legal_actions(seat)
@@ -180,7 +183,7 @@ class Game(GameViews):
     def apply(self, seat: Seat, action: Action | str) -> list[Event]:
         """Validate first, then mutate: a refused action raises and changes nothing."""
         if not 0 <= seat < len(self.players):
-            raise IllegalAction(f"there is no seat {seat}")
+            raise IllegalAction(later("there is no seat {seat}", seat=seat))
         typed = as_action(action)
         try:
             act = self.normalize(typed)
@@ -203,7 +206,7 @@ class Game(GameViews):
     def advance(self) -> list[Event]:
         """End a ``roundend`` pause: the table calls this once the round's result has been confirmed."""
         if self.phase != Phase.ROUNDEND:
-            raise IllegalAction("the round is not over")
+            raise IllegalAction(later("the round is not over"))
         events = self._advance()
         self.log.append((None, ADVANCE))
         return events
@@ -213,9 +216,12 @@ class Game(GameViews):
         return list(dict.fromkeys(a.verb for a in self.legal_actions(seat)))
 
     @staticmethod
-    def wrong_time(verb: str, verbs: Sequence[str]) -> str:
+    def wrong_time(verb: str, verbs: Sequence[str]) -> Later:
         """A move of another phase (``/play`` while bids are asked): the verbs that are wanted now."""
-        return f"now is the time to {' or '.join(f'/{v}' for v in verbs)}, not /{verb}"
+        if len(verbs) == 1:
+            return later("now is the time to /{move}, not /{verb}", move=verbs[0], verb=verb)
+        return later("now is the time to {moves} or /{last}, not /{verb}", moves=", ".join(f"/{v}" for v in verbs[:-1]),
+                     last=verbs[-1], verb=verb)
 
     def out_of_turn(self, seat: Seat, action: Action) -> str | Later:
         """Why ``action`` is refused when ``seat`` may do nothing; games with out-of-turn moves say more."""
@@ -223,11 +229,13 @@ class Game(GameViews):
 
     def not_your_turn(self, seat: Seat) -> str | Later:
         if self.finished:
-            return "the game is over"
+            return later("the game is over")
         if self.phase == Phase.ROUNDEND:
-            return "the round is over; waiting for the next one (/ok)"
+            return later("the round is over; waiting for the next one (/ok)")
         names = [self.players[s] for s in self.waiting()]
-        return f"it is not your turn; waiting for {', '.join(names) or 'nobody'}"
+        if not names:
+            return later("it is not your turn; waiting for nobody")
+        return later("it is not your turn; waiting for {names}", names=", ".join(names))
 
     @classmethod
     def replay(

@@ -10,8 +10,10 @@ compared too.
 from __future__ import annotations
 
 import textwrap
+import unicodedata
 
-from mudwiz.games import available, game_class, plugin
+from mudwiz.games import available, game_class, its_text, plugin
+from mudwiz.texts import now
 
 
 def _letters() -> dict[str, tuple[tuple[str, str], ...]]:
@@ -20,18 +22,18 @@ def _letters() -> dict[str, tuple[tuple[str, str], ...]]:
     for name in available():
         p = plugin(name)
         if p is not None and p.letters:
-            found[game_class(name).title] = p.letters
+            found[game_class(name).title] = tuple((letter, str(its_text(p, meaning))) for letter, meaning in p.letters)
     return found
 
 
 def _joined(words: list[str]) -> str:
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+    return words[0] if len(words) == 1 else now("{first} and {last}", first=", ".join(words[:-1]), last=words[-1])
 
 
 def _spread(readings: dict[str, list[str]]) -> str:
     """``{"green": ["Wizard", "Witches"], "gold": ["Tiltowait"]}`` -> ``green in Wizard and Witches, gold in
     Tiltowait``."""
-    return ", ".join(f"{what} in {_joined(titles)}" for what, titles in readings.items())
+    return ", ".join(now("{what} in {games}", what=what, games=_joined(titles)) for what, titles in readings.items())
 
 
 def _parts() -> list[tuple[str, dict[str, list[str]]]]:
@@ -48,7 +50,7 @@ def _parts() -> list[tuple[str, dict[str, list[str]]]]:
 
 def differences(title: str | None = None) -> list[str]:
     """``G is green in Wizard and Witches, gold in Tiltowait``: every such part, or those ``title`` is in."""
-    return [f"{said} is {_spread(r)}" for said, r in _parts()
+    return [now("{said} is {readings}", said=said, readings=_spread(r)) for said, r in _parts()
             if title is None or any(title in titles for titles in r.values())]
 
 
@@ -61,19 +63,41 @@ def rules_lines(name: str, cols: int = 80) -> list[str]:
     p = plugin(name)
     if p is None or not p.letters:
         return []
-    lines = [f"Letters, as typed in moves (/play R12) and shown in hands: {legend(p.letters)}."]
+    letters = _letters().get(game_class(name).title, p.letters)
+    lines = [now("Letters, as typed in moves (/play R12) and shown in hands: {legend}.", legend=legend(letters))]
     elsewhere = differences(game_class(name).title)
     if elsewhere:
-        lines.append(f"Not the same in every game: {'; '.join(elsewhere)}.")
-    return [row for line in lines for row in textwrap.wrap(line, cols, initial_indent="  ", subsequent_indent="  ")]
+        lines.append(now("Not the same in every game: {differences}.", differences="; ".join(elsewhere)))
+    return [row for line in lines for row in _wrap(line, cols, "  ", "  ")]
+
+
+def _wrap(text: str, cols: int, first: str = "", rest: str = "") -> list[str]:
+    """``text`` in rows of ``cols`` terminal cells, broken between words, or anywhere in a run of Japanese
+    (``textwrap`` counts a wide character as one cell and never breaks such a run)."""
+    if text.isascii():
+        return textwrap.wrap(text, cols, initial_indent=first, subsequent_indent=rest)
+    rows, row, used = [], first, len(first)
+    for ch in text:
+        width = 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+        if used + width > cols:
+            cut = row.rfind(" ")
+            whole = ch != " " and cut > len(rest) and row[cut + 1:].isascii()  # an English word: not broken
+            rows.append(row[:cut] if whole else row)
+            row = rest + (row[cut + 1:] if whole else "")
+            used = len(row) + sum(1 for c in row if unicodedata.east_asian_width(c) in ("W", "F"))
+        if ch == " " and row == rest:
+            continue
+        row += ch
+        used += width
+    return [*rows, row]
 
 
 def help_lines(cols: int = 80) -> list[str]:
     """``/help cards``: every game's letters, then where the games part."""
-    lines = textwrap.wrap("Card letters, as typed in moves (/play R12) and shown in hands:", cols)
+    lines = _wrap(now("Card letters, as typed in moves (/play R12) and shown in hands:"), cols)
     for title, letters in _letters().items():
-        lines += textwrap.wrap(f"{title}: {legend(letters)}.", cols, initial_indent="  ", subsequent_indent="    ")
+        lines += _wrap(now("{game}: {legend}.", game=title, legend=legend(letters)), cols, "  ", "    ")
     said = differences()
     if said:
-        lines += textwrap.wrap(f"Not the same in every game: {'; '.join(said)}.", cols)
+        lines += _wrap(now("Not the same in every game: {differences}.", differences="; ".join(said)), cols)
     return lines

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from mudwiz.errors import BadOption
 from mudwiz.numbers import whole_number
-from mudwiz.texts import Later
+from mudwiz.texts import Later, later
 
 
 @dataclass(frozen=True)
@@ -33,20 +33,23 @@ class Option:
                 return True
             if value is False or str(value).lower() in ("off", "no", "false", "0"):
                 return False
-            raise BadOption(f"{self.name} is on or off, not {value!r}")
+            raise BadOption(later("{name} is on or off, not {value}", name=self.name, value=repr(value)))
         if self.kind == "choice":
             if value is None:
-                raise BadOption(f"{self.name} needs a value: one of {', '.join(self.choices)}")
+                raise BadOption(later("{name} needs a value: one of {choices}", name=self.name,
+                                      choices=", ".join(self.choices)))
             if str(value).lower() not in self.choices:
-                raise BadOption(f"{self.name} is one of {', '.join(self.choices)}, not {value!r}")
+                raise BadOption(later("{name} is one of {choices}, not {value}", name=self.name,
+                                      choices=", ".join(self.choices), value=repr(value)))
             return str(value).lower()
         if self.default is None and (value is None or str(value).lower() in ("off", "none")):
             return None  # an optional number left unset (parsing is idempotent: None stays None)
         if value is None:
-            raise BadOption(f"{self.name} needs a number ({self.lo}..{self.hi})")
+            raise BadOption(later("{name} needs a number ({lo}..{hi})", name=self.name, lo=self.lo, hi=self.hi))
         number = value if type(value) is int else whole_number(str(value).strip(), signed=True)  # bool: no
         if number is None:
-            raise BadOption(f"{self.name} needs a whole number, not {value!r}")
+            raise BadOption(later("{name} needs a whole number, not {value}", name=self.name, value=repr(value)))
         if (self.lo is not None and number < self.lo) or (self.hi is not None and number > self.hi):
-            raise BadOption(f"{self.name} must be from {self.lo} to {self.hi}, not {number}")
+            raise BadOption(later("{name} must be from {lo} to {hi}, not {n}", name=self.name, lo=self.lo, hi=self.hi,
+                                  n=number))
         return number

@@ -21,13 +21,13 @@ from twisted.logger import Logger
 from mudwiz.games import available, plugin
 from mudwiz.games.base import Event, Phase
 from mudwiz.render import generic, seeks
-from mudwiz.render.common import confirmations, frame_view, rated, standings
+from mudwiz.render.common import confirmations, frame_view, rated, standings, unit_over
 from mudwiz.render.meeting import PeopleLines
 from mudwiz.render.reflow import reflow
-from mudwiz.render.seasons import SeasonLines
+from mudwiz.render.seasons import SeasonLines, games_said
 from mudwiz.render.style import WIDTH, Style, pad, visible_len, wrap_cards, wrap_words
 from mudwiz.render.talk import away, channel_lines, recent_lines, talk_chat
-from mudwiz.texts import words
+from mudwiz.texts import N_, now, now_n, words
 
 log = Logger()
 
@@ -74,28 +74,41 @@ def clock(seconds: float) -> str:
 def replay_move(frame: dict[str, Any], style: Style) -> str:
     """A replay step in words: the deal, a player's move, or the table going on to the next round."""
     if frame["step"] == 0:
-        return "The deal."
+        return now("The deal.")
     if frame["player"] is None:
-        return f"Move {frame['step']} at {clock(frame['t'])}: the next round."
-    return f"Move {frame['step']} at {clock(frame['t'])}: {style.text(frame['player'])} /{frame['action']}"
+        return now("Move {step} at {time}: the next round.", step=frame["step"], time=clock(frame["t"]))
+    return now("Move {step} at {time}: {player} /{move}", step=frame["step"], time=clock(frame["t"]),
+               player=style.text(frame["player"]), move=frame["action"])
 
 
 def replay_moves(m: dict[str, Any], step: int, style: Style, around: int = 3) -> list[str]:
     """The moves before and after ``step``, the one shown marked, in as many lines as fit 80 columns."""
     shown = [mv for mv in m["moves"] if abs(mv["step"] - step) <= around]
     pieces = [("> " if mv["step"] == step else "") + f"{mv['step']}. " +
-              (f"{style.text(mv['player'])} {mv['action']}" if mv["player"] else "(next round)") for mv in shown]
+              (f"{style.text(mv['player'])} {mv['action']}" if mv["player"] else now("(next round)")) for mv in shown]
     if step <= around:
-        pieces.insert(0, ("> " if step == 0 else "") + "0. deal")
-    laid = wrap_cards([piece + "   " for piece in pieces], WIDTH, indent=8)  # a move is never broken
-    return [" Moves: " + laid[0][8:].rstrip(), *(line.rstrip() for line in laid[1:])]
+        pieces.insert(0, ("> " if step == 0 else "") + now("0. deal"))
+    width = min(WIDTH, style.width)
+    laid = wrap_cards([piece + "   " for piece in pieces], width, indent=8)  # a move is never broken
+    return [pad(now(" Moves:"), 8) + laid[0][8:].rstrip(), *(line.rstrip() for line in laid[1:])]
 
 
 def no_tables() -> str:
     """The lobby's empty table list, naming the games this server has (``/new wizard (or witches, tiltowait)``)."""
     first, *rest = available() or ["GAME"]
-    more = f" (or {', '.join(rest)})" if rest else ""
-    return f"No tables yet: /new {first}{more} opens one."
+    if rest:
+        return now("No tables yet: /new {game} (or {others}) opens one.", game=first, others=", ".join(rest))
+    return now("No tables yet: /new {game} opens one.", game=first)
+
+
+# A table's ``status`` (a protocol code) as /tables says it
+TABLE_STATUS = {"waiting": N_("waiting"), "playing": N_("playing"), "over": N_("over"), "adjourned": N_("adjourned")}
+OUTCOMES = {"finished": N_("finished"), "abandoned": N_("abandoned"), "damaged": N_("damaged")}
+
+
+def outcome(code: str) -> str:
+    """A recorded game's outcome (the store's word) as a person reads it; an unknown one as it is."""
+    return now(OUTCOMES[code]) if code in OUTCOMES else code
 
 
 class Presenter(PeopleLines, SeasonLines):
@@ -152,7 +165,8 @@ class Presenter(PeopleLines, SeasonLines):
         if talk is not None:
             return talk
         if m["channel"] == "tell":
-            return wrap_words(s.paint(f"{who} tells {s.text(m['to'])}: ", "magenta", "bold") + text, s.width)
+            told = now("{name} tells {to}: ", name=who, to=s.text(m["to"]))
+            return wrap_words(s.paint(told, "magenta", "bold") + text, s.width)
         return wrap_words(s.paint(f"[{m['channel']}] ", "grey") + s.bold(who) + ": " + text, s.width)
 
     def _recent(self, m: dict[str, Any]) -> list[str]:
@@ -165,8 +179,9 @@ class Presenter(PeopleLines, SeasonLines):
 
     def _announce(self, m: dict[str, Any]) -> list[str]:
         s = self.style
-        return wrap_words(s.paint(f"** Announcement from the sysop {s.text(m['from'])}: ", "yellow", "bold")
-                          + s.text(m["text"]), WIDTH)
+        said = now("** Announcement from the sysop {name}: ", name=s.text(m["from"]))
+        return wrap_words(s.paint(said, "yellow", "bold")
+                          + s.text(m["text"]), min(WIDTH, s.width))
 
     def _shutdown(self, m: dict[str, Any]) -> list[str]:
         return self._painted(f"** {m['text']}", "yellow", "bold")
@@ -176,14 +191,15 @@ class Presenter(PeopleLines, SeasonLines):
 
     def _bans(self, m: dict[str, Any]) -> list[str]:
         s = self.style
-        rows = [s.rule(f"Bans ({len(m['bans'])})")]
+        rows = [s.rule(now("Bans ({n})", n=len(m["bans"])))]
         for b in m["bans"]:
-            until = f"until {b['until'].replace('T', ' ').replace('Z', ' UTC')}" if b["until"] else "until lifted"
-            rows.append(f"  {b['kind']:<8} {pad(s.text(b['target']), 40)} {until}, by {s.text(b['by'])}")
-        return rows if m["bans"] else [*rows, "  Nobody is banned."]
+            until = (now("until {when}, by {name}", when=b["until"].replace("T", " ").replace("Z", " UTC"),
+                         name=s.text(b["by"])) if b["until"] else now("until lifted, by {name}", name=s.text(b["by"])))
+            rows.append(f"  {b['kind']:<8} {pad(s.text(b['target']), 40)} {until}")
+        return rows if m["bans"] else [*rows, now("  Nobody is banned.")]
 
     def _reveal_end(self, m: dict[str, Any]) -> list[str]:
-        return [self.style.paint(f"* {self.style.text(m['player'])}'s hand is closed again.", "cyan")]
+        return [self.style.paint(now("* {name}'s hand is closed again.", name=self.style.text(m["player"])), "cyan")]
 
     def _help(self, m: dict[str, Any]) -> list[str]:
         lines = m["text"].splitlines()
@@ -196,28 +212,29 @@ class Presenter(PeopleLines, SeasonLines):
                 for u in m["users"]]
         total = m.get("total", len(rows))
         if m.get("next"):
-            rows.append(f"  ... more: /who {self.style.text(m['next'])} lists the next {len(rows)}")
-        return [self.style.rule(f"Online ({total})"), *rows]
+            rows.append(now("  ... more: /who {name} lists the next {n}", name=self.style.text(m["next"]), n=len(rows)))
+        return [self.style.rule(now("Online ({n})", n=total)), *rows]
 
     def _tables(self, m: dict[str, Any]) -> list[str]:
         if not m["tables"]:
             return [no_tables()]
-        rows = [self.style.rule("Tables")]
+        rows = [self.style.rule(now("Tables"))]
         for t in m["tables"]:
             players = ", ".join(self.style.text(p) for p in t["players"]) or "-"
-            watchers = f", {t['observers']} watching" if t["observers"] else ""
-            rows.append(f"  #{t['id']:<3} {t['game']:<10} {t['status']:<8} {t['seats']:>5}  {players}{watchers}")
+            watchers = now(", {n} watching", n=t["observers"]) if t["observers"] else ""
+            status = now(TABLE_STATUS[t["status"]]) if t["status"] in TABLE_STATUS else t["status"]
+            rows.append(f"  #{t['id']:<3} {t['game']:<10} {pad(status, 8)} {t['seats']:>5}  {players}{watchers}")
         return rows
 
     def _options(self, m: dict[str, Any]) -> list[str]:
         """One option a line, its help broken between words into a column of its own: a help text runs past 80
         columns, and a terminal's own wrapping would cut words in half under the names."""
-        rows = [self.style.rule(f"Options of table {m['table']} ({m['game']})")]
+        rows = [self.style.rule(now("Options of table {table} ({game})", table=m["table"], game=m["game"]))]
         for o in m["options"]:
             value = str(o["shown"])
             head = f"  {o['name']:<13} {value:<6} "
             rows += wrap_words(head + self.style.text(o["help"]), self.style.width, indent=len(head))
-        rows.append("  /option NAME [VALUE] sets one (host, before /start).")
+        rows += wrap_words(now("  /option NAME [VALUE] sets one (host, before /start)."), self.style.width, indent=4)
         return rows
 
     def _score(self, m: dict[str, Any]) -> list[str]:
@@ -228,38 +245,44 @@ class Presenter(PeopleLines, SeasonLines):
     def _history(self, m: dict[str, Any]) -> list[str]:
         """A player's last games, one a line (the players wrap under it): id, game, date, their place, scores."""
         s = self.style
-        rows = [s.rule(f"Games of {s.text(m['name'])}")]
+        rows = [s.rule(now("Games of {name}", name=s.text(m["name"])))]
         if not m["games"]:
-            return [*rows, f"  No games recorded for {s.text(m['name'])}."]
+            return [*rows, now("  No games recorded for {name}.", name=s.text(m["name"]))]
         for g in m["games"]:
             # an abandoned game recorded with places (since they were kept) counts: a person's place is "left"
-            place = g["outcome"] if g["outcome"] == "damaged" or g["place"] is None else (
-                f"{'left' if g['outcome'] == 'abandoned' else 'place'} {g['place']}/{len(g['players'])}")
+            of = {"place": g["place"], "n": len(g["players"])}
+            place = outcome(g["outcome"]) if g["outcome"] == "damaged" or g["place"] is None else (
+                now("left {place}/{n}", **of) if g["outcome"] == "abandoned" else now("place {place}/{n}", **of))
             players = ", ".join(s.text(p["name"]) + ("" if p["score"] is None else f" {p['score']}")
                                 for p in g["players"])
-            head = f"  #{g['id']:<5} {g['game']:<10} {g['date'][:10]} {g['date'][11:16]}  {place:<11} "
-            rows += wrap_words(head + players, self.style.width, indent=len(head))
-        rows.append("  /game ID shows a game's score sheet.")
+            head = f"  #{g['id']:<5} {g['game']:<10} {g['date'][:10]} {g['date'][11:16]}  {pad(place, 11)} "
+            under = visible_len(head) if visible_len(head) + 20 <= self.style.width else 4  # narrow: under the row
+            rows += wrap_words(head + players, self.style.width, indent=under)
+        rows.append(now("  /game ID shows a game's score sheet."))
         return rows
 
     def _game(self, m: dict[str, Any]) -> list[str]:
         """A recorded game: who played (and what sat in each seat), its options, its score sheet, its places."""
         s = self.style
         date = f"{m['date'][:10]} {m['date'][11:16]} UTC"
-        lines = [s.rule(f"Game #{m['id']}: {m['game']}, {date}, {m['outcome']}")]
+        lines = [s.rule(now("Game #{id}: {game}, {date}, {outcome}", id=m["id"], game=m["game"], date=date,
+                            outcome=outcome(m["outcome"])))]
         seats = [s.text(p["name"]) + ("" if p["kind"] == "person" else f" ({p['kind'].replace(':', ' ')})")
                  for p in m["players"]]
-        lines += wrap_words(f" Players: {', '.join(seats)}", self.style.width)
+        lines += wrap_words(now(" Players: {names}", names=", ".join(seats)), self.style.width)
         on = [f"{k}={v}" if v is not True else k for k, v in m["options"].items() if v not in (None, False, "off")]
-        lines += wrap_words(f" Options: {', '.join(on) or 'none'}", self.style.width)
+        lines += wrap_words(now(" Options: {options}", options=", ".join(on)) if on else now(" Options: none"),
+                            self.style.width)
         lines += draw(m["game"], "score_sheet")(m, s)
         if not m["standings"]:
-            return [*lines, s.bold(" Abandoned with no final places: it counts for nobody's rating.")]
+            return [*lines, *map(s.bold, wrap_words(now(" Abandoned with no final places: it counts for nobody's "
+                                                        "rating."), self.style.width))]
         if m["outcome"] == "abandoned":
             bots = any(p["kind"].startswith("bot:") for p in m["players"])
-            lines += map(s.bold, wrap_words(" Abandoned: nobody was left playing (they left, or dropped for good). It "
-                                            "counts as it stood" + (", those who left placed below the bots." if bots
-                                                                    else "."), self.style.width))
+            said = (now(" Abandoned: nobody was left playing (they left, or dropped for good). It counts as it stood, "
+                        "those who left placed below the bots.") if bots else
+                    now(" Abandoned: nobody was left playing (they left, or dropped for good). It counts as it stood."))
+            lines += map(s.bold, wrap_words(said, self.style.width))
         return [*lines, *standings(m["standings"], s)]
 
     def _analysis(self, m: dict[str, Any]) -> list[str]:
@@ -267,7 +290,7 @@ class Presenter(PeopleLines, SeasonLines):
         its moves; a game whose renderer has none is shown its rule alone."""
         part = getattr(game_renderer(m["game"]), "analysis_lines", None)
         if part is None:
-            return [self.style.rule(f"Analysis of game #{m['id']}: {m['game']}")]
+            return [self.style.rule(now("Analysis of game #{id}: {game}", id=m["id"], game=m["game"]))]
         return list(part(m, self.style))
 
     # -- ratings
@@ -275,16 +298,19 @@ class Presenter(PeopleLines, SeasonLines):
     def _rating(self, m: dict[str, Any]) -> list[str]:
         """A player's (or a bot level's) rating in each game: the shown figure, mu and sigma, games, rank."""
         s = self.style
-        rows = [s.rule(f"Ratings of {s.text(m['name'])}" + (" (fixed: bots are not rated by games)" if m["bot"]
-                                                              else ""))]
+        name = s.text(m["name"])
+        rows = [s.rule(now("Ratings of {name} (fixed: bots are not rated by games)", name=name) if m["bot"]
+                       else now("Ratings of {name}", name=name))]
         if not m["ratings"]:
-            return [*rows, *wrap_words(f"  {s.text(m['name'])} has no rating yet: registered players are rated by "
-                                       "every game they finish.", WIDTH, indent=2)]
+            return [*rows, *wrap_words(now("  {name} has no rating yet: registered players are rated by every game "
+                                           "they finish.", name=name), min(WIDTH, s.width), indent=2)]
         for r in m["ratings"]:
-            played = "" if m["bot"] else f"  {r['games']:>4} game{'s' * (r['games'] != 1)}  rank {r['rank']}"
+            played = "" if m["bot"] else now_n("  {n:>4} game  rank {rank}", "  {n:>4} games  rank {rank}", r["games"],
+                                               rank=r["rank"])
             rows.append(f"  {r['game']:<10} {r['rating']:>6}  (mu {r['mu']:5.2f}, sigma {r['sigma']:4.2f})"
                         f"{played}")
-        rows.append("  Shown: 1000 + 40 x (mu - 3 sigma); a new player starts at 1000 (/help rating).")
+        rows += wrap_words(now("  Shown: 1000 + 40 x (mu - 3 sigma); a new player starts at 1000 (/help rating)."),
+                           s.width, indent=4)
         return rows
 
     def _top(self, m: dict[str, Any]) -> list[str]:
@@ -292,14 +318,13 @@ class Presenter(PeopleLines, SeasonLines):
         s = self.style
         rows = []
         for g in m["games"]:
-            rows.append(s.rule(f"Top rated: {g['game']}"))
+            rows.append(s.rule(now("Top rated: {game}", game=g["game"])))
             rows += [f"  {r['rank']:>3}. {pad(s.text(r['name']), 16)} {r['rating']:>6}  "
-                     f"(mu {r['mu']:5.2f}, sigma {r['sigma']:4.2f}) {r['games']:>4} game{'s' * (r['games'] != 1)}"
-                     for r in g["players"]]
+                     f"(mu {r['mu']:5.2f}, sigma {r['sigma']:4.2f}) {games_said(r['games'])}" for r in g["players"]]
             if not g["players"]:
-                rows.append("  Nobody is rated yet.")
+                rows.append(now("  Nobody is rated yet."))
             bots = ", ".join(f"{b['name']} {b['rating']}" for b in g["bots"])
-            rows += wrap_words(f"  Bots (fixed): {bots}", WIDTH, indent=4)
+            rows += wrap_words(now("  Bots (fixed): {bots}", bots=bots), min(WIDTH, s.width), indent=4)
         return rows
 
     def _replay(self, m: dict[str, Any]) -> list[str]:
@@ -307,15 +332,20 @@ class Presenter(PeopleLines, SeasonLines):
         shown, drawn by the game's own table view, the moves around it, and how to go on."""
         s, frame = self.style, m["frames"][0]
         step, last, game_id = frame["step"], m["steps"], m["id"]
-        lines = [s.rule(f"Replay of game #{game_id}: {m['game']}, {m['date'][:10]}, step {step} of {last}")]
+        lines = [s.rule(now("Replay of game #{id}: {game}, {date}, step {step} of {last}", id=game_id, game=m["game"],
+                            date=m["date"][:10], step=step, last=last))]
         lines.append(s.bold(f" {replay_move(frame, s)}"))
         for event in frame["events"]:
             lines += draw(m["game"], "event_lines")({**event, "game": m["game"]}, s)
         lines += draw(m["game"], "table_view")(frame_view(m, frame), s)
         lines += replay_moves(m, step, s)
-        after = f"/replay next (or /replay {game_id} {step + 1}): the next move" if step < last else "The end"
-        before = "; /replay prev: the one before" if step > 0 else ""
-        return [*lines, *wrap_words(s.paint(f" {after}{before}.", "grey"), WIDTH, indent=1)]
+        if step < last:
+            after = (now(" /replay next (or /replay {id} {step}): the next move; /replay prev: the one before.",
+                         id=game_id, step=step + 1) if step > 0 else
+                     now(" /replay next (or /replay {id} {step}): the next move.", id=game_id, step=step + 1))
+        else:
+            after = now(" The end; /replay prev: the one before.") if step > 0 else now(" The end.")
+        return [*lines, *wrap_words(s.paint(after, "grey"), min(WIDTH, s.width), indent=1)]
 
     # -- the table
 
@@ -373,34 +403,39 @@ class Presenter(PeopleLines, SeasonLines):
     def final_view(self, m: dict[str, Any]) -> list[str]:
         """A finished game's table (on /look, or to whoever comes to watch it): the final places and scores, and
         what to type next. The last round's table is history by then; /score has every round."""
-        title = f"{m['game'].capitalize()} - game over: final standings"
+        title = now("{game} - game over: final standings", game=m["game"].capitalize())
         return [*standings(m.get("standings") or [], self.style, title), *self.closing_hint(m)]
 
     def closing_hint(self, m: dict[str, Any]) -> list[str]:
         """The line or two after a round's or the game's result: what to type next (each fits 80 columns)."""
         bold = self.style.bold
         if m["phase"] == Phase.GAMEOVER:
-            again = " Type /start for a new game." if "/start" in m["legal"] else ""
-            return [bold(f" Game over.{again}"), bold(" /score shows the sheet; /leave returns to the lobby.")]
+            over = now(" Game over. Type /start for a new game.") if "/start" in m["legal"] else now(" Game over.")
+            return [bold(line) for text in (over, now(" /score shows the sheet; /leave returns to the lobby."))
+                    for line in wrap_words(text, self.style.width)]
         unit = getattr(game_renderer(m["game"]), "ROUND", generic.ROUND)  # Witches and Tiltowait deal hands
-        if m["observer"]:
-            return [bold(f" {unit.capitalize()} over; the next one starts when the players are ready.")]
         wait = m.get("table_options", {}).get("confirm")
-        after = f" (or it starts in {wait} s)" if wait else ""
-        return [bold(f" {unit.capitalize()} over: type /ok when ready for the next {unit}{after}.")]
+        said = (unit_over(unit, "watch") if m["observer"] else unit_over(unit, "wait", wait=wait) if wait
+                else unit_over(unit, "type"))
+        return [bold(line) for line in wrap_words(said, self.style.width)]
 
     def waiting_room(self, m: dict[str, Any]) -> list[str]:
         s = self.style
-        lines = [s.rule(f"Table {m['table']}: {m['game']}, waiting ({len(m['players'])}/{m['max_players']})")]
+        lines = [s.rule(now("Table {table}: {game}, waiting ({n}/{most})", table=m["table"], game=m["game"],
+                            n=len(m["players"]), most=m["max_players"]))]
         for p in m["players"]:
-            tags = " (host)" if p["name"] == m["host"] else ""
-            tags += " (bot)" if p.get("bot") else ""
-            tags += "" if p.get("rating") is None else " " + s.paint(f"(rating {p['rating']})", "grey")
+            tags = now(" (host)") if p["name"] == m["host"] else ""
+            tags += now(" (bot)") if p.get("bot") else ""
+            rating = "" if p.get("rating") is None else now("(rating {rating})", rating=p["rating"])
+            tags += " " + s.paint(rating, "grey") if rating else ""
             lines.append(f"   {s.text(p['name'])}{tags}")
         on = [f"{k}={v}" if v is not True else k for k, v in m["options"].items() if v not in (None, False, "off")]
-        lines.append(f" Options: {', '.join(on) or 'none'}   (/option to see them all)")
+        said = (now(" Options: {options}   (/option to see them all)", options=", ".join(on)) if on
+                else now(" Options: none   (/option to see them all)"))
+        lines += wrap_words(said, s.width, indent=3)
         if "/start" in m["legal"]:
-            lines.append(s.bold(" Ready: /start to play."))
+            lines.append(s.bold(now(" Ready: /start to play.")))
         else:
-            lines.append(f" Needs {m['min_players']} to {m['max_players']} players; the host types /start.")
+            lines += wrap_words(now(" Needs {low} to {high} players; the host types /start.", low=m["min_players"],
+                                    high=m["max_players"]), s.width, indent=3)
         return lines

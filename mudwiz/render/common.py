@@ -7,6 +7,7 @@ from typing import Any
 
 from mudwiz.games.base import Event, Phase
 from mudwiz.render.style import Style, cell_width, pad, truncate, visible_len, wrap_cards, wrap_words
+from mudwiz.texts import N_, now
 
 
 def event_message(event: Mapping[str, Any] | Event) -> Mapping[str, Any]:
@@ -25,9 +26,9 @@ def frame_view(message: Mapping[str, Any], frame: Mapping[str, Any]) -> dict[str
     return view
 
 
-def standings(rows: list[dict[str, Any]], style: Style, title: str = "Final standings") -> list[str]:
+def standings(rows: list[dict[str, Any]], style: Style, title: str | None = None) -> list[str]:
     """Final places, best first; tied players share a place."""
-    lines = [style.rule(title)]
+    lines = [style.rule(now("Final standings") if title is None else title)]
     for r in rows:
         lines.append(f"   {r['place']:>2}. {pad(style.text(r['player']), 16)} {r['score']:>7}")
     return lines
@@ -42,9 +43,10 @@ def your_hand(view: dict[str, Any], style: Style,
     if view["you"] is None:
         return []
     if not view["hand"]:  # played out: one line, not a heading over an empty row
-        return [" Your hand: no cards."]
+        return [now(" Your hand: no cards.")]
     playable = {a.split()[1] for a in view["legal"] if a.startswith("play ")}
-    return [" Your hand:", *wrap_cards([card(style, c, c in playable) for c in view["hand"]], style.width, indent=2)]
+    cards = [card(style, c, c in playable) for c in view["hand"]]
+    return [now(" Your hand:"), *wrap_cards(cards, style.width, indent=2)]
 
 
 def open_hands(view: dict[str, Any], style: Style,
@@ -59,15 +61,35 @@ def open_hands(view: dict[str, Any], style: Style,
     return lines
 
 
+# What a game calls one deal played out (its renderer's ``ROUND``), in the sentences said once one is over: each
+# sentence whole, so that a language words it its own way; a game calling it otherwise is told of a round.
+UNIT_OVER = {
+    "round": {"over": N_(" Round over."), "ok": N_(" Round over: /ok when ready for the next round."),
+              "watch": N_(" Round over; the next one starts when the players are ready."),
+              "type": N_(" Round over: type /ok when ready for the next round."),
+              "wait": N_(" Round over: type /ok when ready for the next round (or it starts in {wait} s).")},
+    "hand": {"over": N_(" Hand over."), "ok": N_(" Hand over: /ok when ready for the next hand."),
+             "watch": N_(" Hand over; the next one starts when the players are ready."),
+             "type": N_(" Hand over: type /ok when ready for the next hand."),
+             "wait": N_(" Hand over: type /ok when ready for the next hand (or it starts in {wait} s).")},
+}
+
+
+def unit_over(unit: str, which: str, **params: Any) -> str:
+    """The ``which`` sentence (``over``, ``ok``, ``watch``, ``type``, ``wait``) said when a ``unit`` ends, in the
+    language spoken now."""
+    return now(UNIT_OVER.get(unit, UNIT_OVER["round"])[which], **params)  # another game's word: a round
+
+
 def round_over(view: dict[str, Any], style: Style, unit: str) -> str | None:
     """The prompt once the game or a round (``unit``: what the game calls one) is over: nothing left to ask but
     /ok, whatever the game; None while play goes on."""
     if view["phase"] == Phase.GAMEOVER:
-        return style.bold(" Game over.")
+        return style.bold(now(" Game over."))
     if view["phase"] == Phase.ROUNDEND:
         if view.get("hands") is not None:  # a replay: nobody is asked for /ok
-            return style.bold(f" {unit.capitalize()} over.")
-        return style.bold(f" {unit.capitalize()} over: /ok when ready for the next {unit}.")
+            return style.bold(unit_over(unit, "over"))
+        return style.bold(unit_over(unit, "ok"))
     return None
 
 
@@ -86,7 +108,7 @@ def row_tags(view: dict[str, Any], player: dict[str, Any], style: Style, after_p
     person at the keyboard (see ``seat_marks``)."""
     tags = []
     if player["name"] == view.get("leader") and view["phase"] not in (*after_play, Phase.ROUNDEND, Phase.GAMEOVER):
-        tags.append(style.paint("led" if view.get("trick") else "leads", "cyan"))
+        tags.append(style.paint(now("led") if view.get("trick") else now("leads"), "cyan"))
     return rating_first(tags, player, style)
 
 
@@ -100,10 +122,12 @@ def seat_marks(player: dict[str, Any], style: Style) -> list[str]:
     """Marks for a row that is not an ordinary person at the keyboard, so nobody waits on a ghost unaware: a
     dropped player whose seat is kept (``away``), or a bot playing the seat of one who left (``(stand-in)``)."""
     if player.get("stand_in"):
-        return [style.paint("(stand-in)", "grey")]
+        return [style.paint(now("(stand-in)"), "grey")]
     if player.get("away"):
         left = player.get("away_for")  # seconds the seat is still kept, when the server says
-        return [style.paint("away" if left is None else f"away {int(left) // 60}:{int(left) % 60:02d}", "yellow")]
+        time = "" if left is None else f"{int(left) // 60}:{int(left) % 60:02d}"
+        said = now("away {time}", time=time) if time else now("away")
+        return [style.paint(said, "yellow")]
     return []
 
 
@@ -175,14 +199,16 @@ def rating_heading(heading: str, column: int, players: list[dict[str, Any]], wid
     the rating first) when a seat is rated: it names the bracketed figure (``rating_tag``), which stood under no
     heading and read as anything (a score, a seat number)."""
     cells = visible_len(heading)  # a heading in Japanese takes two cells a character
-    if not any(p.get("rating") is not None for p in players) or max(column, cells + 1) + 8 > width:
+    tag = now("[rating]")
+    if not any(p.get("rating") is not None for p in players) or max(column, cells + 1) + visible_len(tag) > width:
         return heading  # (past the window: the ratings go on the rows under the names, as the other tags)
-    return f"{pad(heading, column)}[rating]" if cells < column else f"{heading} [rating]"
+    return f"{pad(heading, column)}{tag}" if cells < column else f"{heading} {tag}"
 
 
 def rated(user: dict[str, Any]) -> str:
     """A ``/who`` row's rating: ``rated 1043 in wizard`` (at their table's game, else their best), or nothing."""
-    return "" if user.get("rating") is None else f"rated {user['rating']} in {user['rating_game']}"
+    return "" if user.get("rating") is None else now("rated {rating} in {game}", rating=user["rating"],
+                                                     game=user["rating_game"])
 
 
 def last_trick(view: dict[str, Any], style: Style, card: Callable[[str], str]) -> list[str]:
@@ -192,15 +218,17 @@ def last_trick(view: dict[str, Any], style: Style, card: Callable[[str], str]) -
         return []
     winner = view["leader"]
     played = ", ".join(f"{style.text(c['player'])} {card(c['card'])}" for c in view["last_trick"])
-    return wrap_words(f" Last trick, taken by {style.bold(style.text(winner))}: {played}.", style.width, indent=3)
+    said = now(" Last trick, taken by {player}: {cards}.", player=style.bold(style.text(winner)), cards=played)
+    return wrap_words(said, style.width, indent=3)
 
 
 def trick_taken(event: Mapping[str, Any], style: Style, card: Callable[[str], str]) -> str:
     """A ``trick`` event's line: who took it, and with which card (the cards were each a line of their own)."""
     winner = event["winner"]
     with_card = next((c["card"] for c in event["cards"] if c["player"] == winner), None)
-    won = style.bold(f"{style.text(winner)} wins the trick")
-    return f"{won} with {card(with_card)}." if with_card else f"{won}."
+    if with_card:
+        return now("{player} wins the trick with {card}.", player=style.bold(style.text(winner)), card=card(with_card))
+    return style.bold(now("{player} wins the trick.", player=style.text(winner)))
 
 
 def confirmations(view: dict[str, Any], style: Style) -> list[str]:
@@ -211,6 +239,6 @@ def confirmations(view: dict[str, Any], style: Style) -> list[str]:
     done = [style.text(p["name"]) for p in view["players"] if p["name"] in view["confirmed"]]
     awaited = [style.text(p["name"]) for p in view["players"]
                if p["name"] not in view["confirmed"] and not p.get("bot") and not p.get("away")]
-    ready = f" Ready (/ok): {', '.join(done)}." if done else " Nobody has typed /ok yet."
-    waiting = f" Waiting for {', '.join(awaited)}." if awaited else ""
+    ready = now(" Ready (/ok): {names}.", names=", ".join(done)) if done else now(" Nobody has typed /ok yet.")
+    waiting = now(" Waiting for {names}.", names=", ".join(awaited)) if awaited else ""
     return wrap_words(ready + waiting, style.width, indent=3)

@@ -25,7 +25,8 @@ from mudwiz.render.common import (
     trick_taken,
     your_hand,
 )
-from mudwiz.render.style import WIDTH, Style, cell_width, pad, truncate, wrap_words
+from mudwiz.render.style import WIDTH, Style, cell_width, pad, right, truncate, visible_len, wrap_words
+from mudwiz.texts import now
 
 ROUND = "round"  # what this game calls one deal played out: said in the prompts after it
 NAME = 16  # the players' name column
@@ -47,7 +48,7 @@ def title(game: str) -> str:
 def _value(value: Any) -> str:
     """A field's value in a few characters: a flag yes/blank, a list as its items, a dict as ``key value``."""
     if value is True:
-        return "yes"
+        return now("yes")
     if value is None or value is False:
         return ""
     if isinstance(value, list):
@@ -70,8 +71,9 @@ def _facts(view: dict[str, Any], style: Style) -> list[str]:
     """Round, phase, dealer, leader and any other plain field of the view, as one wrapped line."""
     facts = []
     if view.get("round"):
-        facts.append(f"Round {view['round']}" + (f"/{view['rounds']}" if view.get("rounds") else ""))
-    facts.append(f"Phase: {view['phase']}")
+        facts.append(now("Round {round}/{rounds}", round=view["round"], rounds=view["rounds"]) if view.get("rounds")
+                     else now("Round {round}", round=view["round"]))
+    facts.append(now("Phase: {phase}", phase=view["phase"]))
     for key, value in view.items():
         if key not in _PLACED and _plain(value) and _value(value):
             facts.append(f"{key.replace('_', ' ').capitalize()}: {style.text(_value(value))}")
@@ -97,8 +99,10 @@ def _columns(view: dict[str, Any]) -> list[tuple[str, int]]:
 def player_rows(view: dict[str, Any], style: Style) -> list[str]:
     """A row a player in seat order: the turn marker, name, score and the game's own plain fields."""
     cols = _columns(view)
-    head = f"   {'player':<{NAME}} {'score':>6}" + "".join(f" {k.replace('_', ' ')[:w]:>{w}}" for k, w in cols)
-    head = rating_heading(head, len(head) + 2, view.get("players", []))  # a row's tags: after two spaces
+    player, score = now("player"), now("score")
+    head = f"   {pad(player, NAME)} {right(score, 6)}" + "".join(
+        f" {k.replace('_', ' ')[:w]:>{w}}" for k, w in cols)  # the game's own fields: its names as they are
+    head = rating_heading(head, visible_len(head) + 2, view.get("players", []))  # a row's tags: after two spaces
     rows = [style.paint(head, "grey")]
     waiting = set(view.get("waiting") or ())
     for p in view.get("players", []):
@@ -115,7 +119,7 @@ def trick_lines(view: dict[str, Any], style: Style) -> list[str]:
     """The trick on the table in play order, or the last one and who took it (a game without tricks: none)."""
     if view.get("trick"):
         played = "  ".join(f"{style.text(c['player'])} {in_text(style)(c['card'])}" for c in view["trick"])
-        return wrap_words(f" Trick: {played}", style.width, indent=8)
+        return wrap_words(now(" Trick: {cards}", cards=played), style.width, indent=8)
     if view.get("last_trick") and view.get("leader"):
         return last_trick(view, style, in_text(style))
     return []
@@ -129,9 +133,11 @@ def prompt_lines(view: dict[str, Any], style: Style) -> list[str]:
     legal = [f"/{a}" for a in view.get("legal", [])]
     if legal:
         moves = ", ".join(legal[:MOST_MOVES]) + (", ..." if len(legal) > MOST_MOVES else "")
-        return [style.bold(line) for line in wrap_words(f" Your turn: {moves}.", style.width, indent=3)]
-    who = ", ".join(style.text(n) for n in view.get("waiting") or []) or "nobody"
-    return wrap_words(f" Waiting for {who}.", style.width, indent=3)
+        said = now(" Your turn: {moves}.", moves=moves)
+        return [style.bold(line) for line in wrap_words(said, style.width, indent=3)]
+    who = ", ".join(style.text(n) for n in view.get("waiting") or [])
+    return wrap_words(now(" Waiting for {names}.", names=who) if who else now(" Waiting for nobody."), style.width,
+                      indent=3)
 
 
 def table_view(view: dict[str, Any], style: Style) -> list[str]:
@@ -150,7 +156,8 @@ def score_sheet(view: dict[str, Any], style: Style) -> list[str]:
     """Each round's total and change per player (``sheet`` entries carry the ``results`` of their round_end)."""
     names = [p["name"] for p in view.get("players", [])]
     col = max(9, min(12, (WIDTH - 8) // max(1, len(names))))
-    lines = [style.rule("Score sheet"), "  rnd  " + "".join(pad(truncate(style.text(n), col - 1), col) for n in names)]
+    heads = "".join(pad(truncate(style.text(n), col - 1), col) for n in names)
+    lines = [style.rule(now("Score sheet")), "  " + pad(now("rnd"), 5) + heads]
     for entry in view.get("sheet") or []:
         by_name = {r["player"]: r for r in entry.get("results", [])}
         cells = []
@@ -161,14 +168,14 @@ def score_sheet(view: dict[str, Any], style: Style) -> list[str]:
                                          "red" if r and r.get("delta", 0) < 0 else "grey"), col))
         lines.append(f"  {entry.get('round', '?'):>3}  " + "".join(cells))
     if not view.get("sheet"):
-        lines.append("  (no round scored yet)")
+        lines.append(now("  (no round scored yet)"))
     return lines
 
 
 def sentence(e: dict[str, Any], style: Style) -> str:
     """Any event as words: who, what (its type spelled out) and its other fields (``bid_made`` with player bob
     and bid 2: ``bob: bid made (bid 2).``)."""
-    what = e["type"].replace("_", " ").strip() or "something happened"
+    what = e["type"].replace("_", " ").strip() or now("something happened")
     fields = ", ".join(f"{k.replace('_', ' ')} {style.text(_value(v))}" for k, v in e.items()
                        if k not in _EVENT_PLACED and _value(v))
     text = f"{style.text(str(e['player']))}: {what}" if e.get("player") else what.capitalize()
@@ -177,7 +184,7 @@ def sentence(e: dict[str, Any], style: Style) -> str:
 
 def results(e: dict[str, Any], style: Style) -> list[str]:
     """A ``round_end``: each player's change and new total, and the round's own figures of them."""
-    lines = [style.rule(f"Round {e.get('round', '?')} result")]
+    lines = [style.rule(now("Round {round} result", round=e.get("round", "?")))]
     for r in e.get("results", []):
         more = "  ".join(f"{k} {_value(v)}" for k, v in r.items() if k not in ("player", "delta", "score")
                          and _plain(v) and _value(v))
@@ -192,7 +199,7 @@ def event_lines(event: Mapping[str, Any] | Event, style: Style) -> list[str]:
     e = {k: v for k, v in event_message(event).items() if k not in ("table", "game", "id")}
     kind = e["type"]
     if kind == "card_played" and {"player", "card"} <= e.keys() and len(e) == 3:
-        return [f"{style.text(e['player'])} plays {in_text(style)(e['card'])}."]
+        return [now("{player} plays {card}.", player=style.text(e["player"]), card=in_text(style)(e["card"]))]
     if kind == "trick" and "winner" in e:
         return wrap_words(trick_taken(e, style, in_text(style)), style.width)
     if kind == "round_end" and "results" in e:

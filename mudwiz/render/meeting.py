@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from mudwiz.render.style import Style, pad, wrap_words
+from mudwiz.texts import now, now_n
 
 
 def when(iso: str) -> str:
@@ -24,72 +25,81 @@ class PeopleLines:
 
     def _finger(self, m: dict[str, Any]) -> list[str]:
         s = self.style
-        kind = "registered" if m["registered"] else "guest"
-        rows = [s.rule(f"{s.text(m['name'])} ({kind})")]
+        name = s.text(m["name"])
+        rows = [s.rule(now("{name} (registered)", name=name) if m["registered"] else now("{name} (guest)", name=name))]
         if m["online"]:
             away = m.get("away")
-            state = f"online, {m['where']}" if m.get("where") else "online"
-            rows.append(f"  {state}" + ("" if away is None else f"; away{': ' + s.text(away) if away else ''}"))
+            state = now("online, {where}", where=m["where"]) if m.get("where") else now("online")
+            rows.append(f"  {state}" + ("" if away is None else now("; away: {why}", why=s.text(away)) if away
+                                        else now("; away")))
         elif m["seen"]:
-            rows.append(f"  offline; last seen {when(m['seen'])}")
+            rows.append(now("  offline; last seen {when}", when=when(m["seen"])))
         else:
-            rows.append("  offline; last seen: not known")
+            rows.append(now("  offline; last seen: not known"))
         for r in m["ratings"]:
-            rows.append(f"  {r['game']:<10} rating {r['rating']}, {r['games']} rated "
-                        f"game{'s' * (r['games'] != 1)}, rank {r['rank']}")
+            rows.append(f"  {r['game']:<10} " + now_n("rating {rating}, {n} rated game, rank {rank}",
+                                                     "rating {rating}, {n} rated games, rank {rank}", r["games"],
+                                                     rating=r["rating"], rank=r["rank"]))
         if m["games"]:
-            rows.append("  Last games:")
+            rows.append(now("  Last games:"))
             for g in m["games"]:
-                place = "abandoned" if g["place"] is None else f"place {g['place']} of {len(g['players'])}"
+                place = now("abandoned") if g["place"] is None else now("place {place} of {n}", place=g["place"],
+                                                                         n=len(g["players"]))
                 rows.append(f"    #{g['id']:<6} {g['game']:<10} {g['date'][:10]}  {place}")
         elif not m["ratings"]:
-            rows.append("  No games kept.")
+            rows.append(now("  No games kept."))
         if m.get("adjourned"):
-            rows.append(f"  Adjourned games at table {', '.join(str(t) for t in m['adjourned'])} (/adjourned "
-                        f"{s.text(m['name'])})")
+            rows += wrap_words(now("  Adjourned games at table {tables} (/adjourned {name})",
+                                   tables=", ".join(str(t) for t in m["adjourned"]), name=name), s.width, indent=4)
         if m["plan"]:
-            rows.append("  Plan:")
+            rows.append(now("  Plan:"))
             rows += [f"    {s.text(line)}" for line in m["plan"]]
         return rows
 
     def _plan(self, m: dict[str, Any]) -> list[str]:
         s = self.style
-        rows = [s.rule(f"Your plan ({len(m['plan'])} of {m['limit']} lines)")]
-        rows += [f"  {s.text(line)}" for line in m["plan"]] or ["  Empty: /plan add TEXT adds a line."]
+        rows = [s.rule(now("Your plan ({n} of {limit} lines)", n=len(m["plan"]), limit=m["limit"]))]
+        rows += [f"  {s.text(line)}" for line in m["plan"]] or [now("  Empty: /plan add TEXT adds a line.")]
         return rows
 
     def _notify(self, m: dict[str, Any]) -> list[str]:
-        verb = "logged in" if m["event"] == "arrived" else "logged out"
-        return [self.style.paint(f"* Notify: {self.style.text(m['name'])} has {verb}.", "cyan")]
+        name = self.style.text(m["name"])
+        said = (now("* Notify: {name} has logged in.", name=name) if m["event"] == "arrived"
+                else now("* Notify: {name} has logged out.", name=name))
+        return [self.style.paint(line, "cyan") for line in wrap_words(said, self.style.width)]
 
     def _notify_list(self, m: dict[str, Any]) -> list[str]:
         s = self.style
         online = m["online"]
         if m.get("login"):
-            text = (f"Notify: {names(online, s)} {'is' if len(online) == 1 else 'are'} online." if online
-                    else "Notify: nobody on your list is online.")
-            return [s.paint(line, "cyan") for line in wrap_words(f"* {text}", s.width)]
+            text = (now_n("* Notify: {names} is online.", "* Notify: {names} are online.", len(online),
+                          names=names(online, s)) if online else now("* Notify: nobody on your list is online."))
+            return [s.paint(line, "cyan") for line in wrap_words(text, s.width)]
         if not m["names"]:
-            return ["  Your notify list is empty: /notify NAME adds someone."]
-        listed = ", ".join(s.text(n) + (" (online)" if n in online else "") for n in m["names"])
-        return [s.rule(f"Notify list ({len(m['names'])} of {m['limit']})"), *wrap_words(f"  {listed}", s.width,
-                                                                                         indent=2)]
+            return wrap_words(now("  Your notify list is empty: /notify NAME adds someone."), s.width, indent=4)
+        listed = ", ".join(now("{name} (online)", name=s.text(n)) if n in online else s.text(n) for n in m["names"])
+        return [s.rule(now("Notify list ({n} of {limit})", n=len(m["names"]), limit=m["limit"])),
+                *wrap_words(f"  {listed}", s.width, indent=2)]
 
     def _new_messages(self, m: dict[str, Any]) -> list[str]:
         s = self.style
-        count = f"{m['unread']} new message{'s' * (m['unread'] != 1)}"
-        came = f"A message from {s.text(m['from'])} has come: you have" if m.get("from") else "You have"
-        text = f"* {came} {count}; /messages reads them."
+        if m.get("from"):
+            text = now_n("* A message from {name} has come: you have {n} new message; /messages reads them.",
+                         "* A message from {name} has come: you have {n} new messages; /messages reads them.",
+                         m["unread"], name=s.text(m["from"]))
+        else:
+            text = now_n("* You have {n} new message; /messages reads them.",
+                         "* You have {n} new messages; /messages reads them.", m["unread"])
         return [s.paint(line, "yellow", "bold") for line in wrap_words(text, s.width)]
 
     def _messages(self, m: dict[str, Any]) -> list[str]:
         s = self.style
-        rows = [s.rule(f"Messages ({len(m['messages'])} of {m['limit']})")]
+        rows = [s.rule(now("Messages ({n} of {limit})", n=len(m["messages"]), limit=m["limit"]))]
         for message in m["messages"]:
             head = f"  {'*' if message['unread'] else ' '} {when(message['sent'])} {pad(s.text(message['from']), 16)}"
             rows += wrap_words(f"{head} {s.text(message['text'])}", s.width, indent=4)
         if not m["messages"]:
-            rows.append("  No messages.")
+            rows.append(now("  No messages."))
         else:
-            rows.append("  (* new; /messages clear deletes them all)")
+            rows.append(now("  (* new; /messages clear deletes them all)"))
         return rows

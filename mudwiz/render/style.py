@@ -191,6 +191,11 @@ def pad(text: str, width: int) -> str:
     return text + " " * max(0, width - visible_len(text))
 
 
+def right(text: str, width: int) -> str:
+    """Right-align (never cut) to ``width`` terminal cells: a column's heading in Japanese takes two a character."""
+    return " " * max(0, width - visible_len(text)) + text
+
+
 def counted(n: int, noun: str) -> str:
     """``1 card``, ``2 cards``: people read "2 card(s)" as a program that did not care."""
     return f"{n} {noun}{'' if n == 1 else 's'}"
@@ -220,6 +225,8 @@ def wrap_words(text: str, width: int, indent: int = 2) -> list[str]:
         if not start and used + 1 + w > width:
             lines.append(line)
             line, used, start = " " * indent, indent, True
+        if not word and start and lines:  # the spaces of a column's padding where a row was broken: not a blank row
+            continue
         if used + w > width:  # wider than a row: cut where rows end, and the words after it go on after its tail
             *full, line = chop_painted(line + word if start else f"{line} {word}", width, indent)
             lines += full

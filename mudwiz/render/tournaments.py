@@ -7,7 +7,8 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
-from mudwiz.render.style import Style, pad
+from mudwiz.render.style import Style, pad, right
+from mudwiz.texts import now
 
 
 def _at(seconds: float) -> str:
@@ -15,34 +16,44 @@ def _at(seconds: float) -> str:
 
 
 def tournament(m: dict[str, Any], s: Style) -> list[str]:
-    state = {"open": f"open, starts {_at(m['start_at'])}", "running": f"round {m['round']} of {m['rounds']}",
-             "finished": f"over, won by {m['winner']}",
-             "called off": "called off (fewer than 2 players)"}.get(m["status"], m["status"])
-    rows = [s.rule(f"Tournament {m['id']}: {m['title']}, Swiss, {m['rounds']} rounds, tables of {m['size']}"),
-            f"  {state}; {len(m['entrants'])} players"]
-    if m["standings"] and m["status"] != "open":
-        rows.append("  #   player             points  Buchholz  firsts  score")
+    status = m["status"]
+    state = (now("open, starts {when}", when=_at(m["start_at"])) if status == "open"
+             else now("round {round} of {rounds}", round=m["round"], rounds=m["rounds"]) if status == "running"
+             else now("over, won by {name}", name=m["winner"]) if status == "finished"
+             else now("called off (fewer than 2 players)") if status == "called off" else status)
+    rows = [s.rule(now("Tournament {id}: {title}, Swiss, {rounds} rounds, tables of {size}", id=m["id"],
+                       title=m["title"], rounds=m["rounds"], size=m["size"])),
+            now("  {state}; {n} players", state=state, n=len(m["entrants"]))]
+    if m["standings"] and status != "open":
+        player, points, firsts, score = now("player"), now("points"), now("firsts"), now("score")
+        rows.append(f"  #   {pad(player, 18)} {right(points, 6)}  {right('Buchholz', 8)}  {right(firsts, 6)}  "
+                    f"{right(score, 5)}")
         for i, r in enumerate(m["standings"], 1):
             rows.append(f"  {i:<3} {pad(s.text(r['name']), 18)} {r['points']:>6g}  {r['buchholz']:>8g}  "
                         f"{r['firsts']:>6}  {r['score']:>5}")
     elif m["entrants"]:
-        rows.append(f"  Signed up: {s.text(', '.join(m['entrants']))}")
+        rows.append(now("  Signed up: {names}", names=s.text(", ".join(m["entrants"]))))
     for t in m["table_rows"] if m["status"] == "running" else []:
         bots = set(t["bots"])
-        seats = ", ".join(f"{n} (bot)" if n in bots else n for n in t["seats"])
-        done = "over" if t["result"] else "playing"
-        rows.append(f"  table {t['table']:<5} {done:<8} {s.text(seats)}")
+        seats = ", ".join(now("{name} (bot)", name=n) if n in bots else n for n in t["seats"])
+        done = now("over") if t["result"] else now("playing")
+        table = now("table {id:<5}", id=t["table"])
+        rows.append(f"  {table} {pad(done, 8)} {s.text(seats)}")
     return rows
 
 
 def tournaments(m: dict[str, Any], s: Style) -> list[str]:
-    rows = [s.rule(f"Tournaments ({len(m['tournaments'])})")]
+    rows = [s.rule(now("Tournaments ({n})", n=len(m["tournaments"])))]
     for t in m["tournaments"]:
-        when = {"open": f"starts {_at(t['start_at'])}", "running": f"round {t['round']} of {t['rounds']}",
-                "finished": f"won by {t['winner']}"}.get(t["status"], t["status"])
-        rows.append(f"  {t['id']:<5} {t['game']:<10} {t['players']:>3} players  {s.text(when)}")
+        status = t["status"]
+        when = (now("starts {when}", when=_at(t["start_at"])) if status == "open"
+                else now("round {round} of {rounds}", round=t["round"], rounds=t["rounds"]) if status == "running"
+                else now("won by {name}", name=t["winner"]) if status == "finished"
+                else now("called off (fewer than 2 players)") if status == "called off" else status)
+        players = now("{n:>3} players", n=t["players"])
+        rows.append(f"  {t['id']:<5} {t['game']:<10} {players}  {s.text(when)}")
     if not m["tournaments"]:
-        rows.append("  None yet: /tournament new GAME swiss ROUNDS opens one (sysops).")
+        rows.append(now("  None yet: /tournament new GAME swiss ROUNDS opens one (sysops)."))
     return rows
 
 
