@@ -38,7 +38,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import NoReturn
 
-from mudwiz.texts import ENGLISH, later_n, now, pick, speaking
+from mudwiz.texts import ENGLISH, N_, later_n, pick, speaking
+from mudwiz.texts import now as say  # ``now`` is the time here
 from mudwiz.usertext import bbs_text
 
 DEFAULT_SERVER = "127.0.0.1:4513"
@@ -48,6 +49,12 @@ COLUMNS = 80  # what a door draws for: BBS terminals are 80 columns; DOOR.SYS sa
 DEFAULT_ROWS = 24
 MAX_DROP_FILE = 64 * 1024  # bytes: a drop file is some 50 short lines
 GOODBYE_WAIT = 5.0  # seconds the server has to say goodbye after /bye
+
+# The door's own lines to the caller, said in the door's language (``run``)
+TIME_LEFT = N_("*** {left} of your BBS time left ***")
+CLOSED = N_("*** The mudwiz server closed the connection. ***")
+PRESS_A_KEY = N_("Press any key to return to the BBS.")
+TIME_UP = N_("*** Your BBS time is up: goodbye. ***")
 
 
 class DoorError(Exception):
@@ -218,7 +225,7 @@ class TimeLeft:
         due = [w for w in self.warnings if now >= self.end - w * self.scale]
         for w in due:
             self.warnings.remove(w)
-        return now("*** {left} of your BBS time left ***", left=_left(min(due))) if due else None
+        return say(TIME_LEFT, left=_left(min(due))) if due else None
 
     def up(self, now: float) -> bool:
         return now >= self.end
@@ -318,7 +325,7 @@ def relay(sock: socket.socket, time_left: TimeLeft, stdin: int = 0, stdout: int 
         if sock.fileno() in ready and not pass_on(_received(sock), stdout):
             if typed.quit:
                 return True
-            gone(stdin, stdout, "\r\n" + now("*** The mudwiz server closed the connection. ***"))
+            gone(stdin, stdout, "\r\n" + say(CLOSED))
             return False
         if stdin in ready:
             keys = os.read(stdin, 4096)
@@ -342,7 +349,7 @@ def _received(sock: socket.socket) -> bytes:
 def gone(stdin: int, stdout: int, why: str) -> None:
     """Tell the caller, in one line, why mudwiz ends here, and wait for a key (a minute at most) so that they can
     read it before the BBS draws its own screen over it."""
-    press = now("Press any key to return to the BBS.")
+    press = say(PRESS_A_KEY)
     os.write(stdout, f"{why}\r\n{press}\r\n".encode(_codec(), "replace"))
     with contextlib.suppress(OSError):
         ready, _, _ = select.select([stdin], [], [], KEY_WAIT)
@@ -360,7 +367,7 @@ def pass_on(data: bytes, stdout: int) -> bool:
 def time_up(sock: socket.socket, stdout: int) -> None:
     """Say ``/bye``: leave the table or stop watching, if at one, and quit (Ctrl-U first: whatever was half typed
     is not sent with it), then show what the server says until it closes, a few seconds at most."""
-    goodbye = now("*** Your BBS time is up: goodbye. ***")
+    goodbye = say(TIME_UP)
     os.write(stdout, f"\r\n{goodbye}\r\n".encode(_codec(), "replace"))
     sock.sendall(b"\x15/bye\r")
     deadline = time.monotonic() + GOODBYE_WAIT
