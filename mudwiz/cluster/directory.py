@@ -91,7 +91,7 @@ class ClusterDirectory:
     def chat(self, message: dict[str, Any]) -> None:
         self.users.chat(message)
 
-    def notice(self, text: str) -> None:
+    def notice(self, text: str | Later) -> None:
         self.users.notice(text)
 
     def announce(self, message: dict[str, Any]) -> None:
