@@ -30,6 +30,8 @@ def main(argv: list[str] | None = None) -> int:
     exporting = sub.add_parser("export", help="print a recorded game as JSON (docs/protocol.md)")
     exporting.add_argument("id", type=int, help="the game's id (/history lists them)")
     exporting.add_argument("--data", help="the data directory (default $MUDWIZ_DATA or ./data)")
+    exporting.add_argument("--analysis", nargs="?", const="", metavar="NAME",
+                           help="add the coach's analysis (as /analyze gives it) of every person's seat, or NAME's")
     admin.add_parser(sub)
     board = sub.add_parser("bulletin", help="the season's table, the last tournaments and the hall of fame as "
                            "80x24 pages or JSON (docs/tournaments.md)")
@@ -58,7 +60,7 @@ def main(argv: list[str] | None = None) -> int:
             return supervisor.run(args.workers, args.listen, args.motd, args.data)
         return serve_forever(args.listen, args.motd, args.data, inherit=args.inherit, parent_fd=args.parent_fd)
     if args.command == "export":
-        return export_game(args.id, args.data)
+        return export_game(args.id, args.data, args.analysis)
     if args.command == "bulletin":
         from mudwiz.bulletin import run as bulletin
 
@@ -135,10 +137,11 @@ def serve_forever(listen: str | None, motd: str | None, data: str | None = None,
     return int(getattr(top, "exit_status", 0))  # 1: the node could not join its cluster (mudwiz/cluster/)
 
 
-def export_game(game_id: int, data: str | None) -> int:
+def export_game(game_id: int, data: str | None, analysis: str | None = None) -> int:
     """Print game ``game_id`` of the store (``MUDWIZ_DATABASE_URL``'s database, else the data directory's file) as
     one JSON document; a missing game or an unusable store is one line on stderr and status 1. The server may be
-    running: the file is shared (WAL), and so is a database."""
+    running: the file is shared (WAL), and so is a database. ``analysis`` (not None): with the coach's analysis
+    of every person's seat ("") or of that player's, as ``analysis``: [{``player``, ...}] (docs/protocol.md)."""
     import json
 
     from mudwiz.service import existing_store
@@ -159,7 +162,23 @@ def export_game(game_id: int, data: str | None) -> int:
     if record is None:
         print(f"mudwiz: there is no game {game_id} in {store.where}", file=sys.stderr)
         return 1
-    print(json.dumps(record.to_dict(), indent=2))
+    document = record.to_dict()
+    if analysis is not None:
+        from mudwiz.commands.analysis import analysing, seats_of
+        from mudwiz.errors import MudwizError
+        from mudwiz.ratings import PEOPLE
+        from mudwiz.slices import finish
+
+        seats = seats_of(record, analysis) if analysis else [
+            i for i, seat in enumerate(record.seats) if seat["kind"] in PEOPLE]
+        try:
+            if analysis and not seats:
+                raise MudwizError(f"{analysis} played no seat of game {game_id}")
+            document["analysis"] = finish(analysing(record, seats, None))
+        except MudwizError as exc:
+            print(f"mudwiz: {exc}", file=sys.stderr)
+            return 1
+    print(json.dumps(document, indent=2))
     return 0
 
 

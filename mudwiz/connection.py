@@ -24,7 +24,7 @@ from mudwiz.hints import summarize as summarize
 from mudwiz.lobby import Lobby
 from mudwiz.login import ASKING, CHECKING, GONE, Asking, Input, Login, Purpose
 from mudwiz.login import NAME_PROMPT as NAME_PROMPT
-from mudwiz.pager import PagedOutbox, page_size
+from mudwiz.pager import PagedOutbox
 from mudwiz.passwords import Passwords
 from mudwiz.render import jsonl
 from mudwiz.render.ansi import Presenter
@@ -71,10 +71,8 @@ class ConnectionSession(Session):
             with ambiguous_cells(style.ambiguous):  # measured as the user's terminal draws (render/style.py)
                 connection.replies.send_lines(fit(self.presenter.lines(message, event), style.width))
 
-    def page(self) -> int | None:
-        """Lines a page of a long reply shows (mudwiz/pager.py); None: no pager (off, or JSON)."""
-        on = self.pager if self.pager is not None else self.terminal
-        return page_size(self.pager_rows or self.rows) if on and self.mode != "json" else None
+    def deliver_answer(self, message: dict[str, Any]) -> None:
+        self.connection.paged.answer(lambda: self.deliver(message), self.page(), self.mode == "ansi")
 
     def wants_text(self) -> bool:
         return self.mode == "json" and self.connection.on_message is None

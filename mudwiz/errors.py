@@ -4,11 +4,21 @@ Every layer raises one of these instead of a bare exception, so the network edge
 with one clear line and carry on: nothing a user types should ever tear a connection or a table down.
 """
 
+from __future__ import annotations
+
 from mudwiz.texts import later
 
 
 class MudwizError(Exception):
-    """Base class: ``str(error)`` is a one-line message fit to show the user."""
+    """Base class: ``str(error)`` is a one-line message fit to show the user; ``code``, where set, a short name for
+    the refusal that a program reads (JSON mode's ``error`` carries it), whatever the language of the message."""
+
+    code: str | None = None
+
+    def coded(self, code: str) -> MudwizError:
+        """This error with ``code``: ``raise BadCommand(...).coded("not-over")``."""
+        self.code = code
+        return self
 
 
 class BadCommand(MudwizError):

@@ -12,6 +12,7 @@ prompt's place, the prompt drawn again after it: nothing waits behind a pager.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 from unicodedata import east_asian_width
 
@@ -109,6 +110,18 @@ class PagedOutbox:
             return
         self.pager = Pager(text, size, ansi)
         self.write(self.pager.start())
+
+    def answer(self, send: Callable[[], None], size: int | None, ansi: bool) -> None:
+        """What ``send`` writes, a command's answer that comes after its line was done (work in slices): paged as
+        the line's own output would have been (``size`` and ``ansi`` as ``release`` takes them)."""
+        if self.gathered is not None:  # the line is still being acted on: gathered with the rest of it
+            send()
+            return
+        self.gather()
+        try:
+            send()
+        finally:
+            self.release(size, ansi)
 
     def send(self, text: str) -> None:
         if self.gathered is not None:

@@ -75,6 +75,8 @@ class Replies:
                 log.failure("hint for {error!r} to {name} failed", error=repr(exc.args), name=self.session.name)
                 text = str(exc)
         message: dict[str, Any] = {"type": "error", "message": text}
+        if exc.code is not None:
+            message["code"] = exc.code
         if request_id is not None:
             message["id"] = request_id
         self.session.deliver(message)

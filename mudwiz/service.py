@@ -24,6 +24,7 @@ from twisted.internet.interfaces import (
     IReactorFromThreads,
     IReactorProcess,
     IReactorSocket,
+    IReactorThreads,
     IReactorTime,
 )
 from twisted.internet.protocol import Factory, ServerFactory
@@ -55,7 +56,7 @@ from mudwiz.ratings import RatingBoard, rate_game
 from mudwiz.restore import read_held, restore_tables, resume_code_of
 from mudwiz.seasons import season_period
 from mudwiz.settings import SettingError, from_environ
-from mudwiz.slices import Sliced
+from mudwiz.slices import InThread, Sliced, inline
 from mudwiz.store import FILENAME, GameRecord, SQLiteStore, Store, StoreError, open_database, open_store
 from mudwiz.sysops import Farewell, Sysops
 from mudwiz.table import IDLE_CLOSE, Journal, Records
@@ -358,7 +359,8 @@ def makeService(
         seed=int(os.environ["MUDWIZ_SEED"]) if os.environ.get("MUDWIZ_SEED") else None,
     )
     lobby.accounts = accounts
-    lobby.slices = Sliced(clock)
+    # long work on the reactor in slices (a replay); the coach's, whose pieces are longer, in a thread
+    lobby.slices, lobby.analyses = Sliced(clock), InThread(clock) if IReactorThreads.providedBy(clock) else inline
     lobby.sysops = Sysops(lobby, accounts.store, stop or reactor_stop(clock))
     Farewell(lobby.sysops).setServiceParent(top)  # before the listeners: stopped after they stop accepting
     node = cluster_node_name() if redis_url() else node_name()

@@ -15,6 +15,7 @@ from mypy_extensions import mypyc_attr
 
 from mudwiz import texts
 from mudwiz.errors import BadCommand
+from mudwiz.pager import page_size
 from mudwiz.texts import later
 
 if TYPE_CHECKING:
@@ -158,6 +159,16 @@ class Session:
     def deliver(self, message: dict[str, Any], event: Event | None = None) -> None:
         """Send one protocol message; ``event`` is the engine event it came from, for renderers that want it."""
         raise NotImplementedError
+
+    def page(self) -> int | None:
+        """Lines a page of a long reply shows (mudwiz/pager.py); None: no pager (off, or JSON)."""
+        on = self.pager if self.pager is not None else self.terminal
+        return page_size(self.pager_rows or self.rows) if on and self.mode != "json" else None
+
+    def deliver_answer(self, message: dict[str, Any]) -> None:
+        """A command's answer that comes once its work in slices is done (mudwiz/slices.py), after its line was:
+        shown as the line's own output would have been, a long one behind the pager (mudwiz/pager.py)."""
+        self.deliver(message)
 
     def wants_text(self) -> bool:
         """Whether this user reads protocol messages as JSON lines and nothing else (no renderer, no side channel

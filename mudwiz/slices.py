@@ -10,12 +10,13 @@ Either way the caller gets a Deferred of the result (already fired, inline).
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Callable, Generator
 from typing import Any, Protocol, TypeVar
 
-from twisted.internet import defer, task
-from twisted.internet.interfaces import IReactorTime
+from twisted.internet import defer, task, threads
+from twisted.internet.interfaces import IReactorThreads, IReactorTime
 
 from mudwiz.texts import Later
 
@@ -80,3 +81,31 @@ class Sliced:
             result.append((yield from work))
 
         return self.cooperator.coiterate(pieces()).addCallback(lambda _: result[0])
+
+
+class InThread:
+    """Runs work whole in a thread of the reactor's pool: for work whose pieces are too long for a reactor turn
+    (the coach's bot thinking, ``/analyze``: up to seconds a piece on a busy machine). The GIL still lets the
+    reactor in at every switch interval, cut to ``SWITCH`` seconds while such work runs (as the bots' thinking
+    threads cut it: mudwiz/thinking.py), so the server goes on answering, a little slower, meanwhile."""
+
+    SWITCH = 0.001
+
+    def __init__(self, reactor: IReactorThreads) -> None:
+        self.reactor = reactor
+        self.running = 0
+        self.saved = sys.getswitchinterval()
+
+    def __call__(self, work: Work[T]) -> defer.Deferred[T]:
+        if not self.running:
+            self.saved = sys.getswitchinterval()
+            sys.setswitchinterval(min(self.saved, self.SWITCH))
+        self.running += 1
+        done = threads.deferToThreadPool(self.reactor, self.reactor.getThreadPool(), finish, work)
+        return done.addBoth(self._ended)
+
+    def _ended(self, result: Any) -> Any:
+        self.running -= 1
+        if not self.running:
+            sys.setswitchinterval(self.saved)
+        return result

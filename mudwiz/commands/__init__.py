@@ -28,6 +28,7 @@ from mudwiz.commands import seeks
 from mudwiz.commands import adjourned  # noqa: F401  # /adjourn, /resume, /adjourned
 from mudwiz.commands import tournaments  # noqa: F401  # /tournament, /tournaments
 from mudwiz.commands import friends  # noqa: F401  # /finger, /plan, /notify, /message: registered as imported
+from mudwiz.commands import analysis  # noqa: F401  # /analyze
 from mudwiz.texts import later
 # isort: on
 

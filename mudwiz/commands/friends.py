@@ -109,7 +109,7 @@ def _plan(lobby: Lobby, session: Session, arg: str) -> Reply:
         return later('your plan is empty now')
     if verb:
         raise BadCommand(later('usage: /plan, /plan add TEXT or /plan clear'))
-    friends.kept(session, "a plan")
+    friends.kept(session, later("a plan"))
     profile = kept(lambda: friends.plan(session.name))
     session.deliver({"type": "plan", "name": session.name, "plan": list(profile.plan) if profile else [],
                      "limit": friends.limits.plan_lines})
@@ -155,7 +155,7 @@ def _message(lobby: Lobby, session: Session, arg: str) -> Reply:
     name, _, text = arg.strip().partition(" ")
     if not name or not text.strip():
         raise BadCommand(later('usage: /message NAME TEXT'))
-    lobby.friends.kept(session, "a message")
+    lobby.friends.kept(session, later("a message"))
     recipient = registered_name(lobby, name)
     message = kept(lambda: lobby.friends.leave_message(session, recipient, text))
     return later('message left for {recipient}', recipient=message.recipient)

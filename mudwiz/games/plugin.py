@@ -63,7 +63,12 @@ class GamePlugin:
     - ``rules_in``: language code -> ``"module:attr"`` of the rules in brief in that language, the same sections
       as ``RULES`` (``/rules GAME ja``; a language not here is shown the English);
     - ``legend_in``: language code -> ``"module:attr"`` of the card legend as one line in that language, code and
-      name side by side (``R=赤 Y=黄``), shown in that language's ``cards`` section.
+      name side by side (``R=赤 Y=黄``), shown in that language's ``cards`` section;
+    - ``analysis``: the ``"module:function"`` path of the coach after a game (``/analyze``, ``mudwiz export
+      --analysis``): ``analyse(players, options, seed, log, seat, round)`` (``round`` None: every round) returns
+      work in pieces (a generator yielding None where it may pause) whose result is the JSON-ready analysis of
+      that seat, judged from what the seat could see; its renderer's ``analysis_lines(message, style)`` draws
+      it. A game without one has no analysis.
     """
 
     engine: type[Game] | str
@@ -84,6 +89,7 @@ class GamePlugin:
     rules_in: Mapping[str, str] = field(default_factory=dict)
     legend_in: Mapping[str, str] = field(default_factory=dict)
     texts: str | None = None
+    analysis: str | None = None
 
     @property
     def engine_class(self) -> type[Game]:

@@ -13,6 +13,7 @@ from mudwiz.lobby.keeping import Kept
 from mudwiz.meeting.agreement import Agreed, Agreement, AgreementEvent, AllAgreed, State, Withdrew
 from mudwiz.session import Session
 from mudwiz.table import Table
+from mudwiz.texts import Later, later
 
 
 class Adjournments:
@@ -23,25 +24,26 @@ class Adjournments:
         self.kept = kept
         self.agreements: dict[int, tuple[str, Agreement]] = {}
 
-    def adjourn(self, session: Session, table: Table) -> str | None:
+    def adjourn(self, session: Session, table: Table) -> Later | None:
         """``session`` proposes to adjourn ``table``'s game, or agrees to it."""
         if table.roster.own_seat(session) is None:
-            raise BadCommand("only the people playing at a table adjourn its game")
+            raise BadCommand(later("only the people playing at a table adjourn its game"))
         if not table.in_game:
-            raise BadCommand("/adjourn is for a game being played: " + ("this one is over" if table.game is not None
-                                                                       else "/start starts one"))
+            raise BadCommand(later("/adjourn is for a game being played: this one is over") if table.game is not None
+                             else later("/adjourn is for a game being played: /start starts one"))
         if table.adjourned is not None:
-            raise BadCommand(f"the game is adjourned already; /resume goes on without {', '.join(table.waiting_for())}")
+            raise BadCommand(later("the game is adjourned already; /resume goes on without {names}",
+                                   names=", ".join(table.waiting_for())))
         return self._agree("adjourn", session, table)
 
-    def go_on(self, session: Session, table: Table) -> str | None:
+    def go_on(self, session: Session, table: Table) -> Later | None:
         """Back at an adjourned game: go on without those still away, once every person back agrees."""
         if table.roster.own_seat(session) is None or table.adjourned is None:
-            raise BadCommand("/resume without a number is for an adjourned game you are back at; /adjourned lists "
-                             "yours")
-        return self._agree("go on", session, table)
+            raise BadCommand(later("/resume without a number is for an adjourned game you are back at; "
+                                   "/adjourned lists yours"))
+        return self._agree("go on", session, table)  # i18n: not text (the agreement's kind)
 
-    def _agree(self, what: str, session: Session, table: Table) -> str | None:
+    def _agree(self, what: str, session: Session, table: Table) -> Later | None:
         asked = [s.name for s in table.seats if not s.is_bot and s.connected]
         current = self.agreements.get(table.id)
         if current is None or current[0] != what or current[1].state is not State.OPEN \
@@ -52,24 +54,27 @@ class Adjournments:
             events = current[1].agree(session.name)
         return self._show(what, session, table, events)
 
-    def _show(self, what: str, session: Session, table: Table, events: list[AgreementEvent]) -> str | None:
+    def _show(self, what: str, session: Session, table: Table, events: list[AgreementEvent]) -> Later | None:
         for event in events:
             if isinstance(event, Agreed | Withdrew) and event.waiting:
-                verb = "adjourn the game" if what == "adjourn" else "go on without those away"
-                table.announce(f"{event.name} wants to {verb}: agreed {', '.join(event.agreed)}; waiting for "
-                               f"{', '.join(event.waiting)} (/{'adjourn' if what == 'adjourn' else 'resume'} to "
-                               f"agree).", exclude=session)
-                return f"you want to {verb}; waiting for {', '.join(event.waiting)}"
+                said = {"name": event.name, "agreed": ", ".join(event.agreed), "waiting": ", ".join(event.waiting)}
+                if what == "adjourn":
+                    table.announce(later("{name} wants to adjourn the game: agreed {agreed}; waiting for {waiting} "
+                                         "(/adjourn to agree).", **said), exclude=session)
+                    return later("you want to adjourn the game; waiting for {waiting}", waiting=said["waiting"])
+                table.announce(later("{name} wants to go on without those away: agreed {agreed}; waiting for "
+                                     "{waiting} (/resume to agree).", **said), exclude=session)
+                return later("you want to go on without those away; waiting for {waiting}", waiting=said["waiting"])
             if isinstance(event, AllAgreed):
                 self.agreements.pop(table.id, None)
                 if what == "adjourn":
-                    table.adjourn(session.name, f"The game at table {table.id} is adjourned by agreement.")
+                    table.adjourn(session.name, later("The game at table {n} is adjourned by agreement.", n=table.id))
                     return None  # each person was told, with how to come back
                 away = table.waiting_for()
                 for name in away:
                     self.kept.hold_seat(name, table)
-                table.go_on(f"The game goes on without {', '.join(away)}: their seats are kept for "
-                            f"{self.kept.grace:g} s, then a bot plays them.")
+                table.go_on(later("The game goes on without {names}: their seats are kept for {seconds:g} s, then a "
+                                  "bot plays them.", names=", ".join(away), seconds=self.kept.grace))
                 return None
         return None
 

@@ -73,6 +73,8 @@ class Lobby:
         self.sysops: Sysops | None = None  # set by makeService; None: no sysops, no bans (tests)
         # how long work (a replay) is run: at once here; a slice a reactor turn on a server (mudwiz/slices.py)
         self.slices: Runner = inline
+        # how the coach's analyses are run (/analyze): at once here; in a thread on a server (slices.InThread)
+        self.analyses: Runner = inline
         self._directory: Directory = Local()
         self.people = People(clock, presence, records, self._directory)
         self.table_list = TableList(clock, self._directory, self._table_closed, self.people.lobby_notice,

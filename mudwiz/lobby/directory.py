@@ -67,7 +67,7 @@ class Directory(Protocol):
     def chat(self, message: dict[str, Any]) -> None:
         """A line of lobby chat said here, for the other processes' lobbies."""
 
-    def notice(self, text: str) -> None:
+    def notice(self, text: str | Later) -> None:
         """A lobby notice said here, for the other processes' lobbies."""
 
     def announce(self, message: dict[str, Any]) -> None:
@@ -149,7 +149,7 @@ class Local:
     def chat(self, message: dict[str, Any]) -> None:
         pass
 
-    def notice(self, text: str) -> None:
+    def notice(self, text: str | Later) -> None:
         pass
 
     def announce(self, message: dict[str, Any]) -> None:

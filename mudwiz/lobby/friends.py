@@ -23,6 +23,7 @@ from mudwiz.session import Session
 from mudwiz.settings import env
 from mudwiz.store import Store, StoreError
 from mudwiz.store.base import ListFull, Message, Profile
+from mudwiz.texts import Later, later
 from mudwiz.usertext import spoken
 
 log = Logger(namespace="mudwiz.lobby.friends")
@@ -46,16 +47,16 @@ class FriendLimits:
 
 
 DEFAULT_FRIEND_LIMITS = FriendLimits()
-GUEST = "{what} is kept with an account, and you are a guest: /register keeps your name first"
 
 
-def one_line(text: str, limit: int, what: str, unchanged: str) -> str:
+def one_line(text: str, limit: int, what: Later, unchanged: Later) -> str:
     """``text`` cleaned as chat is, or one line saying why it cannot be kept: blank, or longer than ``limit``."""
     line = spoken(text)
     if not line:
-        raise BadCommand(f"{what} is blank: {unchanged}")
+        raise BadCommand(later("{what} is blank: {unchanged}", what=what, unchanged=unchanged))
     if len(line) > limit:
-        raise BadCommand(f"{what} is at most {limit} characters (this one has {len(line)}); {unchanged}")
+        raise BadCommand(later("{what} is at most {limit} characters (this one has {length}); {unchanged}",
+                               what=what, limit=limit, length=len(line), unchanged=unchanged))
     return line
 
 
@@ -70,7 +71,7 @@ def kept(what: Callable[[], Any]) -> Any:
     try:
         return what()
     except StoreError as exc:
-        raise BadCommand(f"that cannot be read now: {exc}") from None
+        raise BadCommand(later("that cannot be read now: {why}", why=str(exc))) from None
 
 
 class Friends:
@@ -89,13 +90,14 @@ class Friends:
         records = self.people.records
         return None if records is None else records.store
 
-    def kept(self, session: Session, what: str) -> Store:
+    def kept(self, session: Session, what: str | Later) -> Store:
         """The store, for a registered ``session``'s own list; refused in one line for a guest or without one."""
         store = self.store
         if store is None:
-            raise BadCommand("this server keeps nothing between logins")
+            raise BadCommand(later("this server keeps nothing between logins"))
         if not session.registered:
-            raise BadCommand(GUEST.format(what=what))
+            raise BadCommand(later("{what} is kept with an account, and you are a guest: /register keeps your name "
+                                   "first", what=what))
         return store
 
     def _online(self, name: str) -> bool:
@@ -160,38 +162,39 @@ class Friends:
     # ------------------------------------------------------------ notify lists
 
     def notify_list(self, session: Session) -> dict[str, Any]:
-        store = self.kept(session, "a notify list")
+        store = self.kept(session, later("a notify list"))
         watched = store.notify_list(session.name)
         return {"type": "notify_list", "names": watched, "online": online_of(watched, self._online),
                 "limit": self.limits.notify, "login": False}
 
     def notify(self, session: Session, name: str) -> bool:
         """Put the account ``name`` (as registered) on ``session``'s list; False: it was there already."""
-        store = self.kept(session, "a notify list")
+        store = self.kept(session, later("a notify list"))
         try:
             return store.add_notify(session.name, name, self.limits.notify)
         except ListFull as full:
-            raise BadCommand(f"your notify list holds {full.limit} names already, the most it may; "
-                             "/unnotify one first") from None
+            raise BadCommand(later("your notify list holds {limit} names already, the most it may; /unnotify one "
+                                   "first", limit=full.limit)) from None
 
     def unnotify(self, session: Session, name: str) -> bool:
-        return self.kept(session, "a notify list").remove_notify(session.name, name)
+        return self.kept(session, later("a notify list")).remove_notify(session.name, name)
 
     # ------------------------------------------------------------ messages
 
     def leave_message(self, session: Session, recipient: str, text: str) -> Message:
         """Leave ``text`` for the account ``recipient`` (as registered); one that is online, here or on another
         process, is told at once that it came."""
-        store = self.kept(session, "a message")
-        text = one_line(text, self.limits.message, "a message", "nothing was sent")
+        store = self.kept(session, later("a message"))
+        text = one_line(text, self.limits.message, later("a message"), later("nothing was sent"))
         self.people.may_talk(session)
         try:
             message = store.leave_message(session.name, recipient, text, self.clock.seconds(), self.limits.box)
         except ListFull as full:
-            raise BadCommand(f"{recipient}'s message box is full ({full.limit} messages): nothing was sent; "
-                             "try again once they have read and cleared it") from None
+            raise BadCommand(later("{name}'s message box is full ({limit} messages): nothing was sent; try again once "
+                                   "they have read and cleared it", name=recipient, limit=full.limit)) from None
         except KeyError:
-            raise BadCommand(f"{recipient} is not registered: messages are kept for accounts only") from None
+            raise BadCommand(later("{name} is not registered: messages are kept for accounts only",
+                                   name=recipient)) from None
         target = self.people.find_user(message.recipient)
         ignored = target is not None and session.name.lower() in (target.ignoring or ())
         if target is not None and target.registered and not ignored:  # one who /ignores the sender is not told
@@ -201,13 +204,13 @@ class Friends:
 
     def read_messages(self, session: Session) -> list[Message]:
         """``session``'s messages, oldest first, as they were before this read; from now on all of them read."""
-        store = self.kept(session, "a message box")
+        store = self.kept(session, later("a message box"))
         box = store.messages(session.name)
         store.mark_read(session.name, [m.id for m in box if m.unread])
         return box
 
     def clear_messages(self, session: Session) -> int:
-        return self.kept(session, "a message box").clear_messages(session.name)
+        return self.kept(session, later("a message box")).clear_messages(session.name)
 
     # ------------------------------------------------------------ plans
 
@@ -217,15 +220,15 @@ class Friends:
 
     def add_plan_line(self, session: Session, text: str) -> int:
         """Add a line to ``session``'s plan; how many lines it has now."""
-        store = self.kept(session, "a plan")
-        line = one_line(text, self.limits.plan_width, "a line of a plan", "your plan is as it was")
+        store = self.kept(session, later("a plan"))
+        line = one_line(text, self.limits.plan_width, later("a line of a plan"), later("your plan is as it was"))
         profile = store.profile(session.name)
         lines = profile.plan if profile is not None else ()
         if len(lines) >= self.limits.plan_lines:
-            raise BadCommand(f"your plan has {self.limits.plan_lines} lines already, the most it may; "
-                             "/plan clear empties it")
+            raise BadCommand(later("your plan has {limit} lines already, the most it may; /plan clear empties it",
+                                   limit=self.limits.plan_lines))
         store.set_plan(session.name, [*lines, line])
         return len(lines) + 1
 
     def clear_plan(self, session: Session) -> None:
-        self.kept(session, "a plan").set_plan(session.name, [])
+        self.kept(session, later("a plan")).set_plan(session.name, [])

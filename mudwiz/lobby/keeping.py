@@ -20,6 +20,7 @@ from twisted.internet.interfaces import IDelayedCall, IReactorTime
 from mudwiz.session import Session
 from mudwiz.table import Table, table_of
 from mudwiz.table.adjourning import all_gone, resume_notice, seated_at_login
+from mudwiz.texts import later
 
 ADJOURN_DAYS = 14.0  # how long an adjourned game is kept for its people (``MUDWIZ_ADJOURN_DAYS``)
 
@@ -83,14 +84,16 @@ class Kept:
         if table is not None:
             seated = table.seat_of(session.name) is not None
             if seated and table.adjourned is not None:  # back at an adjourned game, gone again: it waits on
-                table.announce(f"{session.name} has lost the connection; the adjourned game keeps their seat.")
+                table.announce(later("{name} has lost the connection; the adjourned game keeps their seat.",
+                                     name=session.name))
                 if all_gone(table.seats):
                     table.adjourn_again(session.name)
                 table.send_states()
                 table.people_changed()
             elif seated and table.in_game and self.grace > 0:
                 self.hold_seat(session.name, table)
-                table.announce(f"{session.name} has lost the connection; the seat is kept for {self.grace:g} s.")
+                table.announce(later("{name} has lost the connection; the seat is kept for {seconds:g} s.",
+                                     name=session.name, seconds=self.grace))
                 table.send_states()
                 table.people_changed()
             else:
@@ -147,7 +150,7 @@ class Kept:
             elif table.in_game and all_gone(table.seats) and table.tournament is None:
                 self.adjourn(table)
             elif table.in_game:
-                table.replace_with_bot(seat, f"{name} did not come back; a bot plays their seat.")
+                table.replace_with_bot(seat, later("{name} did not come back; a bot plays their seat.", name=name))
             else:
                 table.leave(table.seats[seat])
         self.release(name)
@@ -160,8 +163,8 @@ class Kept:
         last = max(((until, i, gone[key]) for i, (key, until) in enumerate(away) if key in gone),
                    default=(0.0, 0, next(iter(gone.values()))))[2]
         self.closed(table)
-        table.adjourn(last, f"Everyone has gone: the game is adjourned until its players are back "
-                            f"(/resume {table.id}).")
+        table.adjourn(last, later("Everyone has gone: the game is adjourned until its players are back "
+                                  "(/resume {n}).", n=table.id))
 
     def expire(self) -> list[int]:
         """The adjourned games kept longer than ``adjourn_keep``: recorded as abandoned, their tables closed."""

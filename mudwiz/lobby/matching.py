@@ -20,6 +20,7 @@ from mudwiz.meeting.seekwire import Typed, seek_dict
 from mudwiz.ratings import bot_levels, bot_rating
 from mudwiz.session import Session
 from mudwiz.table import Table
+from mudwiz.texts import later
 
 if TYPE_CHECKING:
     from mudwiz.lobby.names import Names
@@ -112,9 +113,10 @@ class Matches:
         for name in elsewhere:
             self.people.directory.to_seeker(name, {"op": "seek_seat", "name": name, "table": table.id,
                                                    "message": message})
-        table.announce(f"Matched: {table.game_class.title} at table {table.id} with {', '.join(names)}; the game "
-                       f"starts in {wait:g} s (/leave backs out).")
-        self.people.lobby_notice(f"{', '.join(names)} are matched at table {table.id} ({table.game_class.title}).")
+        said = {"game": table.game_class.title, "n": table.id, "names": ", ".join(names)}
+        table.announce(later("Matched: {game} at table {n} with {names}; the game starts in {seconds:g} s (/leave "
+                             "backs out).", seconds=wait, **said))
+        self.people.lobby_notice(later("{names} are matched at table {n} ({game}).", **said))
         countdown.call = self.clock.callLater(wait, self._start, table.id)
 
     def _start(self, table_id: int) -> None:
@@ -130,11 +132,12 @@ class Matches:
         host = table.seated(table.host)
         try:
             if host is None:
-                raise MudwizError("the host is gone")
+                raise MudwizError(later("the host is gone"))
             table.start(host)
         except MudwizError as why:  # the server is stopping, or a seat went: the table says so, as its /start would
             log.info("table {table} of a match did not start: {why}", table=table.id, why=str(why))
-            table.announce(f"The game could not start: {why}. The host may /start it.")
+            table.announce(later("The game could not start: {why}. The host may /start it.",
+                                 why=why.args[0] if why.args else str(why)))
 
     def backed_out(self, session: Session, table: Table, missed: bool = False) -> None:
         """``session`` left ``table`` during its countdown (or, ``missed``, never came): the match is called off,
@@ -144,7 +147,6 @@ class Matches:
             return
         if countdown.call is not None and countdown.call.active():
             countdown.call.cancel()
-        why = "did not come" if missed else "backed out of the match"
         for seek in countdown.seeks:
             if seek.key == session.name.lower():
                 continue
@@ -152,7 +154,10 @@ class Matches:
             if _person(other):
                 assert other is not None
                 table.leave(other)
-                other.notice(f"{session.name} {why}: your seek ({seek.game}) is open again.")
+                other.notice(later("{name} did not come: your seek ({game}) is open again.", name=session.name,
+                                   game=seek.game) if missed
+                             else later("{name} backed out of the match: your seek ({game}) is open again.",
+                                        name=session.name, game=seek.game))
                 self.put_back(seek, countdown.typed)
         for bot in [s for s in table.seats if s.is_bot]:
             table.leave(bot)

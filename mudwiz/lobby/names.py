@@ -23,7 +23,7 @@ from mudwiz.lobby.tables import TableList
 from mudwiz.ratelimit import FailureLimit
 from mudwiz.session import Session
 from mudwiz.store import StoreError
-from mudwiz.texts import pick
+from mudwiz.texts import Later, later, pick
 from mudwiz.usertext import (
     BOT_NAME_REFUSED,
     BOT_NAME_RULE,
@@ -81,19 +81,22 @@ class Names:
         name = name_form(name)  # ``ｶﾅ`` is ``カナ``, ``Ｃａｒｏｌ`` is ``Carol``: one name, however typed
         if bbs is not None:
             if not is_bbs_name(name) or name.rpartition("@")[2] != bbs:
-                raise BadCommand(f"a BBS caller's name is HANDLE@{bbs}: 2 to 16 of A-Z a-z 0-9 _ - before the @")
+                raise BadCommand(later("a BBS caller's name is HANDLE@{bbs}: 2 to 16 of A-Z a-z 0-9 _ - before the @",
+                                       bbs=bbs))
         elif not is_name(name):
             # one row of 80: a kana or kanji counts two of the 16 (``usertext.is_name``)
-            raise BadCommand(f"a name is 2 to {NAME_CELLS} of the letters A-Z a-z 0-9 _ -, kana or kanji, no spaces")
+            raise BadCommand(later("a name is 2 to {cells} of the letters A-Z a-z 0-9 _ -, kana or kanji, no spaces",
+                                   cells=NAME_CELLS))
         if name.lower() in self.people.users or self.directory.online(name):
-            raise BadCommand(f"{name} is already connected; choose another name")
+            raise BadCommand(later("{name} is already connected; choose another name", name=name))
         if name.lower() in self.aliases:
-            raise BadCommand(f"{name} is {self.aliases[name.lower()]}'s alias; choose another name")
+            raise BadCommand(later("{name} is {owner}'s alias; choose another name", name=name,
+                                   owner=self.aliases[name.lower()]))
         if self.tables.seated_bot(name):
-            raise BadCommand(f"{name} is a computer player at a table; choose another name")
+            raise BadCommand(later("{name} is a computer player at a table; choose another name", name=name))
         # an account (``registered``: proven), or a guest's name held for them, so named before the rule keeps it
         if BOT_NAME_RULE.match(name) and not (registered or self.registered(name) or self.needs_resume_code(name)):
-            raise BadCommand(f"{BOT_NAME_REFUSED}; choose another name")
+            raise BadCommand(later("{why}; choose another name", why=BOT_NAME_REFUSED))
         return name
 
     def taken_over_by_proof(self, name: str) -> Session | None:
@@ -167,20 +170,20 @@ class Names:
 
     # ------------------------------------------------------------ aliases
 
-    def set_alias(self, session: Session, alias: str) -> str:
+    def set_alias(self, session: Session, alias: str) -> Later:
         """``alias`` (ASCII, by the name rule) as another name ``session`` is found by (``/tell``, ``/finger``,
         ``/message`` ...): a registered user's only, whose name others may not be able to type (kana, kanji). Not
         a name anyone goes by or holds, an account's, another's alias, nor like one of them (the look-alike rule).
         Kept while they are online."""
         if not session.registered:
-            raise BadCommand("an alias is for registered names: /register first")
+            raise BadCommand(later("an alias is for registered names: /register first"))
         if not NAME_RULE.match(alias) or BOT_NAME_RULE.match(alias):
-            raise BadCommand("an alias is 2 to 16 of A-Z a-z, digits, _ or -, not bot and digits")
+            raise BadCommand(later("an alias is 2 to 16 of A-Z a-z, digits, _ or -, not bot and digits"))
         key, mine = alias.lower(), session.name.lower()
         owner = self.aliases.get(key)
         if owner is not None and owner.lower() != mine or key != mine and (self.holds_name(key)
                                                                            or self.registered(alias)):
-            raise BadCommand(f"{alias} is someone's name or alias already; choose another")
+            raise BadCommand(later("{alias} is someone's name or alias already; choose another", alias=alias))
         look = skeleton(alias)
         alike = [a for a, o in self.aliases.items() if skeleton(a) == look and o.lower() != mine]
         online = self.looks.get(look)
@@ -190,10 +193,10 @@ class Names:
         if account is not None and account.lower() != mine:
             alike.append(account)
         if alike:
-            raise BadCommand(f"{alias} looks too like {alike[0]}; choose another")
+            raise BadCommand(later("{alias} looks too like {name}; choose another", alias=alias, name=alike[0]))
         self.forget_alias(session.name)
         self.aliases[key] = session.name
-        return f"others may call you {alias}: /tell {alias}, /finger {alias} find you"
+        return later("others may call you {alias}: /tell {alias}, /finger {alias} find you", alias=alias)
 
     def forget_alias(self, name: str) -> None:
         for alias in [a for a, owner in self.aliases.items() if owner.lower() == name.lower()]:
@@ -211,10 +214,12 @@ class Names:
         users = self.people.users
         alike = self.looks.get(look)
         if alike is not None and alike != key and alike in users:
-            raise BadCommand(f"{spelled} looks too like {users[alike].name}, who is online; choose another name")
+            raise BadCommand(later("{name} looks too like {other}, who is online; choose another name", name=spelled,
+                                   other=users[alike].name))
         account = self.accounts.look_alike(spelled) if self.accounts is not None else None
         if account is not None:
-            raise BadCommand(f"{looks_registered(spelled, account)}; choose another name")
+            raise BadCommand(later("{looks_registered}; choose another name",
+                                   looks_registered=looks_registered(spelled, account)))
 
     def held_spelling(self, name: str) -> str:
         """``name`` as spelled by the seat (or watch) kept for it, if any: a player back as ``HOSTY`` is ``hosty``

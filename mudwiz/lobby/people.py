@@ -16,7 +16,7 @@ from mudwiz.lobby.directory import Directory
 from mudwiz.ratelimit import Buckets
 from mudwiz.session import Session
 from mudwiz.table import Records
-from mudwiz.texts import Later
+from mudwiz.texts import Later, later
 from mudwiz.usertext import said
 
 LOBBY = "lobby"
@@ -88,7 +88,7 @@ class People:
         """The users of this process at no table, here or (cluster) at another node's."""
         return [s for s in self.users.values() if s.table is None and s.elsewhere is None]
 
-    def lobby_notice(self, text: str, exclude: Session | None = None) -> None:
+    def lobby_notice(self, text: str | Later, exclude: Session | None = None) -> None:
         """``text`` to everyone in the lobby (cluster: every node's lobby)."""
         for s in self.in_lobby():
             if s is not exclude:
@@ -101,7 +101,8 @@ class People:
         line says how many came and went."""
         crowded = 0 < self.presence_crowd < self.online()
         if not crowded and (not session.address or self.presence.take(session.address)):
-            self.lobby_notice(f"{session.name} has {verb}.", exclude=session)
+            self.lobby_notice(later("{name} has arrived.", name=session.name) if verb == "arrived"
+                              else later("{name} has left.", name=session.name), exclude=session)
             return
         self._unannounced[verb] += 1
         if self._summary_timer is None:
@@ -109,22 +110,28 @@ class People:
 
     def _presence_summary(self) -> None:
         self._summary_timer = None
-        counts = [f"{n} more {verb}" for verb in ("arrived", "left") if (n := self._unannounced[verb])]
+        arrived, left = self._unannounced["arrived"], self._unannounced["left"]
         self._unannounced.clear()
         self.presence.prune()
-        if counts:
-            self.lobby_notice(f"{' and '.join(counts)} in the last {PRESENCE_SUMMARY:g} s.")
+        if arrived and left:
+            self.lobby_notice(later("{arrived} more arrived and {left} more left in the last {seconds:g} s.",
+                                    arrived=arrived, left=left, seconds=PRESENCE_SUMMARY))
+        elif arrived or left:
+            self.lobby_notice(later("{n} more arrived in the last {seconds:g} s.", n=arrived, seconds=PRESENCE_SUMMARY)
+                              if arrived else later("{n} more left in the last {seconds:g} s.", n=left,
+                                                    seconds=PRESENCE_SUMMARY))
 
     def may_talk(self, session: Session) -> None:
         """Refuse a line of chat from someone who is talking faster than a room can read."""
         if not self.talk.take(session.name.lower()):
-            raise BadCommand(f"you are talking too fast: {CHAT_BURST} lines at once, then one a second")
+            raise BadCommand(later("you are talking too fast: {burst} lines at once, then one a second",
+                                   burst=CHAT_BURST))
 
     def may_move(self, session: Session) -> None:
         """Refuse a table move others are told of (sitting, watching, opening a table, seating a bot, setting an
         option) from someone making them faster than the others can read the notices."""
         if not self.moving.take(session.name.lower()):
-            raise BadCommand(f"you are doing that too fast: {MOVE_BURST} at once, then one a second")
+            raise BadCommand(later("you are doing that too fast: {burst} at once, then one a second", burst=MOVE_BURST))
 
     def chat(self, session: Session, text: str) -> None:
         """Say ``text`` to the room ``session`` is in, as one line (``spoken``: here too, so no path that skips
@@ -161,9 +168,9 @@ class People:
     def tell(self, session: Session, name: str, text: str) -> None:
         target = self.find_user(name)
         if target is None:
-            raise BadCommand(f"nobody called {name} is online")
+            raise BadCommand(later("nobody called {name} is online", name=name))
         if target is session:
-            raise BadCommand("that is you: /tell NAME TEXT sends TEXT to someone else")
+            raise BadCommand(later("that is you: /tell NAME TEXT sends TEXT to someone else"))
         text = said(text)
         self.may_talk(session)
         message = {"type": "chat", "from": session.name, "channel": "tell", "to": target.name, "text": text}

@@ -10,6 +10,7 @@ from mudwiz.errors import BadCommand
 from mudwiz.meeting.agreement import Agreed, Agreement, AgreementEvent, AllAgreed, Cancelled, State, Withdrew
 from mudwiz.session import Session
 from mudwiz.table import Table
+from mudwiz.texts import later
 
 
 class Rematches:
@@ -23,10 +24,10 @@ class Rematches:
     def again(self, session: Session, table: Table) -> str | None:
         """``session`` proposes a rematch at ``table``, or agrees to the one proposed."""
         if table.seat_of(session.name) is None or session.is_bot:
-            raise BadCommand("only the people seated agree to a rematch")
+            raise BadCommand(later("only the people seated agree to a rematch"))
         if table.in_game or not table.games_played:  # after a game: over, or set up again since (one sat down)
-            raise BadCommand("/again is for after a game: " + ("this one is running" if table.in_game
-                                                              else "/start starts the first"))
+            raise BadCommand(later("/again is for after a game: this one is running") if table.in_game
+                             else later("/again is for after a game: /start starts the first"))
         games, agreement = self.agreements.get(table.id, (-1, None))
         if agreement is None or agreement.state is not State.OPEN or games != table.games_played:
             agreement, events = Agreement.propose([s.name for s in table.roster.humans()], session.name)
@@ -47,15 +48,17 @@ class Rematches:
     def _show(self, table: Table, events: list[AgreementEvent]) -> None:
         for event in events:
             if isinstance(event, Agreed | Withdrew):
-                waiting = f"; waiting for {', '.join(event.waiting)} (/again to agree)" if event.waiting else ""
-                table.announce(f"{event.name} wants a rematch: agreed {', '.join(event.agreed)}{waiting}.")
+                said = {"name": event.name, "agreed": ", ".join(event.agreed), "waiting": ", ".join(event.waiting)}
+                table.announce(later("{name} wants a rematch: agreed {agreed}; waiting for {waiting} (/again to "
+                                     "agree).", **said) if event.waiting
+                               else later("{name} wants a rematch: agreed {agreed}.", **said))
                 self._tell(table, {"type": "again", "table": table.id, "agreed": list(event.agreed),
                                    "waiting": list(event.waiting)})
             elif isinstance(event, AllAgreed):
                 self.agreements.pop(table.id, None)
                 self._start(table)
             elif isinstance(event, Cancelled):
-                table.announce(f"{event.by} left: the rematch is called off.")
+                table.announce(later("{name} left: the rematch is called off.", name=event.by))
                 self._tell(table, {"type": "again", "table": table.id, "agreed": [], "waiting": [],
                                    "called_off_by": event.by})
 

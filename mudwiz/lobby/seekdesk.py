@@ -20,6 +20,7 @@ from mudwiz.meeting.seekwire import Typed, seek_dict, seek_of, typed_of
 from mudwiz.session import Session
 from mudwiz.settings import env
 from mudwiz.table.options import TableOptions
+from mudwiz.texts import Later, later, later_n
 
 if TYPE_CHECKING:
     from mudwiz.lobby.people import People
@@ -30,14 +31,23 @@ SEEK_BOTS = 30.0  # seconds before a quick-play seek's empty seats are filled wi
 COUNTDOWN = 5.0  # seconds between a match and its game's start, for a seeker to /leave
 MAX_SEEKS = 200  # open seeks in the book
 # "ok": the reply's text, "error": a refusal's line, "deliver": a message, "join": a table, "notice": for the lobby
+# (each text a ``Later``, worded by the reader's own process when the answer crosses the cluster's bus)
 Answer = dict[str, Any]
 
 
-def answered(session: Session, answer: Answer) -> str | None:
+def refusal(error: MudwizError) -> str | Later:
+    """A refusal's line as it was raised: a ``Later`` stays one, so the asker's process words it in their
+    language."""
+    said = error.args[0] if error.args else None
+    return said if isinstance(said, str | Later) else str(error)
+
+
+def answered(session: Session, answer: Answer) -> str | Later | None:
     """What every desk's answer says to the user who asked (the seek book's, the tournaments'): its refusal
     raised, its message delivered; the reply's text."""
     if "error" in answer:
-        raise BadCommand(str(answer["error"]))
+        error = answer["error"]
+        raise BadCommand(error if isinstance(error, Later) else str(error))
     if answer.get("deliver") is not None:
         session.deliver(answer["deliver"])
     return answer.get("ok")
@@ -60,7 +70,8 @@ def normalise(game: str, players: int, typed: Mapping[str, Any]) -> dict[str, An
     (its ``BadOption`` is the refusal), so two seeks that differ only in how they said a default still meet."""
     cls = game_class(game)
     if not cls.min_players <= players <= cls.max_players:
-        raise MudwizError(f"{cls.title} is for {cls.min_players} to {cls.max_players} players, not {players}")
+        raise MudwizError(later("{game} is for {low} to {high} players, not {players}", game=cls.title,
+                                low=cls.min_players, high=cls.max_players, players=players))
     config = TableOptions(cls)
     for name, value in typed.items():
         config.set(name, value)
@@ -68,14 +79,17 @@ def normalise(game: str, players: int, typed: Mapping[str, Any]) -> dict[str, An
     return config.current()
 
 
-def describe(seek: Seek, typed: Typed) -> str:
+def describe(seek: Seek, typed: Typed) -> Later:
     """A seek in a line, its options as typed: ``wizard, 4 players, casual, rounds=3, 1400-1800``."""
-    parts = [seek.game, f"{seek.players} players", "rated" if seek.rated else "casual",
-             *(name if value is None else f"{name}={value}" for name, value in typed)]
-    if seek.min_rating is not None or seek.max_rating is not None:
-        parts.append(f"{seek.min_rating or 0:g}-{seek.max_rating:g}" if seek.max_rating is not None
-                     else f"{seek.min_rating:g} and up")
-    return ", ".join(parts)
+    said = {"game": seek.game, "players": later_n("{n} player", "{n} players", seek.players),
+            "rated": later("rated") if seek.rated else later("casual"),
+            "options": "".join(f", {name}" if value is None else f", {name}={value}" for name, value in typed)}
+    if seek.max_rating is not None:
+        return later("{game}, {players}, {rated}{options}, {low:g}-{high:g}", low=seek.min_rating or 0,
+                     high=seek.max_rating, **said)
+    if seek.min_rating is not None:
+        return later("{game}, {players}, {rated}{options}, {low:g} and up", low=seek.min_rating, **said)
+    return later("{game}, {players}, {rated}{options}", **said)
 
 
 class SeekDesk:
@@ -99,7 +113,7 @@ class SeekDesk:
         try:
             return getattr(self, f"_{verb}")(user, args)
         except MudwizError as refused:
-            return {"error": str(refused)}
+            return {"error": refusal(refused)}
         finally:
             self._schedule()
 
@@ -115,7 +129,7 @@ class SeekDesk:
     def _unseek(self, user: Session, args: Mapping[str, Any]) -> Answer:
         withdrawn = self.book.unseek(user.name)
         typed = self.typed.pop(withdrawn.seek.id, ())
-        return {"ok": f"your seek ({describe(withdrawn.seek, typed)}) is withdrawn", "withdrawn": True}
+        return {"ok": later("your seek ({seek}) is withdrawn", seek=describe(withdrawn.seek, typed)), "withdrawn": True}
 
     def _seeks(self, user: Session, args: Mapping[str, Any]) -> Answer:
         rows = [self.row(seek) for seek in self.book.open_seeks()]
@@ -167,14 +181,17 @@ class SeekDesk:
                 self.typed[event.seek.id] = typed
                 if event.replaced is not None:
                     self.typed.pop(event.replaced.id, None)
-                bots = (f"; bots fill the empty seats in {event.seek.bots_after:g} s if nobody comes"
-                        if event.seek.bots_after else "")
-                answer = {"ok": f"you seek a game: {describe(event.seek, typed)}{bots} (/unseek withdraws it)",
-                          "placed": seek_dict(event.seek), "typed": list(typed)}
+                said = describe(event.seek, typed)
+                ok = (later("you seek a game: {seek}; bots fill the empty seats in {seconds:g} s if nobody comes "
+                            "(/unseek withdraws it)", seek=said, seconds=event.seek.bots_after)
+                      if event.seek.bots_after else later("you seek a game: {seek} (/unseek withdraws it)", seek=said))
+                answer = {"ok": ok, "placed": seek_dict(event.seek), "typed": list(typed)}
                 if told:  # said by the seeker's own process, which can leave them out of it
-                    answer["notice"] = f"{user.name} seeks a game: {describe(event.seek, typed)} (/seeks lists them)."
+                    answer["notice"] = later("{name} seeks a game: {seek} (/seeks lists them).", name=user.name,
+                                             seek=said)
             elif isinstance(event, Match):
-                answer = {"ok": f"your seek is matched: {describe(event.seeks[0], typed)}", "matched": True}
+                answer = {"ok": later("your seek is matched: {seek}", seek=describe(event.seeks[0], typed)),
+                          "matched": True}
                 self.matched(event)
         return answer
 

@@ -15,14 +15,14 @@ from mudwiz.errors import BadCommand, MudwizError
 from mudwiz.games import game_class
 from mudwiz.lobby.matching import Matches
 from mudwiz.lobby.rematch import Rematches
-from mudwiz.lobby.seekdesk import DEFAULT_SEEKS, Answer, SeekDesk, SeekSettings, answered
+from mudwiz.lobby.seekdesk import DEFAULT_SEEKS, Answer, SeekDesk, SeekSettings, answered, refusal
 from mudwiz.meeting.seeks import FRESH_RATING, Seek, SeekBook
 from mudwiz.meeting.seekwire import Typed, seek_dict
 from mudwiz.meeting.seekwords import SeekRequest
 from mudwiz.session import Session
 from mudwiz.slices import Reply
 from mudwiz.table import table_of
-from mudwiz.texts import Later
+from mudwiz.texts import Later, later
 
 if TYPE_CHECKING:
     from mudwiz.lobby.directory import Directory
@@ -73,7 +73,7 @@ class Seeking:
         self._free(session)
         rated = session.registered if request.rated is None else request.rated
         if rated and not session.registered:
-            raise BadCommand("a guest's seek is casual: register (/register) to play rated")
+            raise BadCommand(later("a guest's seek is casual: register (/register) to play rated"))
         players = request.players or usual_players(request.game)
         return self._ask(session, "seek", {"game": request.game, "players": players, "rated": rated,
                                            "options": list(request.options), "min": request.min_rating,
@@ -122,8 +122,9 @@ class Seeking:
         if session.table is not None or session.elsewhere is not None:
             return
         if not self.directory.forward(session, f"/join {number}", lambda ok: None,
-                                      lambda error: session.notice(f"the match's table {number}: {error}")):
-            session.notice(f"the match's table {number} is gone")
+                                      lambda error: session.notice(later("the match's table {n}: {why}", n=number,
+                                                                         why=refusal(error)))):
+            session.notice(later("the match's table {n} is gone", n=number))
 
     # ------------------------------------------------------------ to the book and back
 
@@ -145,7 +146,7 @@ class Seeking:
     def _answer(self, session: Session, answer: Answer) -> Reply:
         reply = answered(session, answer)
         if answer.get("notice"):
-            self.people.lobby_notice(str(answer["notice"]), session)
+            self.people.lobby_notice(answer["notice"], session)
         if answer.get("join") is not None:
             return self._join(session, int(answer["join"]))
         return reply
@@ -155,12 +156,12 @@ class Seeking:
         table = self.table_list.tables.get(number)
         if table is not None:
             table.sit(session)
-            return f"you sit at table {table.id}"
+            return later("you sit at table {n}", n=table.id)
         joined: defer.Deferred[str | Later | None] = defer.Deferred()
         if not self.directory.forward(session, f"/join {number}", joined.callback, joined.errback):
-            joined.errback(MudwizError(f"there is no table {number}; /tables lists them"))
+            joined.errback(MudwizError(later("there is no table {n}; /tables lists them", n=number)))
         return joined
 
     def _free(self, session: Session) -> None:
         if session.table is not None:
-            raise BadCommand(f"you are at table {session.table.id}; /leave it first")
+            raise BadCommand(later("you are at table {n}; /leave it first", n=session.table.id))

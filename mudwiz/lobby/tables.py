@@ -13,6 +13,7 @@ from mudwiz.lobby.directory import Directory
 from mudwiz.numbers import whole_number
 from mudwiz.session import Session
 from mudwiz.table import IDLE_CLOSE, Journal, Records, Table, TableServices
+from mudwiz.texts import Later, later
 from mudwiz.thinking import Think
 
 
@@ -21,8 +22,8 @@ class TableList:
     ``notice`` says a line to the lobby (one opened)."""
 
     def __init__(self, clock: IReactorTime, directory: Directory, closed: Callable[[Table], None],
-                 notice: Callable[[str, Session | None], None], *, bot_delay: float, seed: int | None, think: Think,
-                 idle_close: float = IDLE_CLOSE, records: Records | None = None) -> None:
+                 notice: Callable[[str | Later, Session | None], None], *, bot_delay: float, seed: int | None,
+                 think: Think, idle_close: float = IDLE_CLOSE, records: Records | None = None) -> None:
         self.clock = clock
         self.directory = directory
         self.closed = closed
@@ -38,9 +39,10 @@ class TableList:
 
     def new_table(self, session: Session, game: str) -> Table:
         if session.table is not None:
-            raise BadCommand(f"you are at table {session.table.id}; /leave it first")
+            raise BadCommand(later("you are at table {n}; /leave it first", n=session.table.id))
         table = self.make_table(self.new_table_id(), game, session)
-        self.notice(f"{session.name} opens table {table.id} ({table.game_class.title}).", session)
+        self.notice(later("{name} opens table {n} ({game}).", name=session.name, n=table.id,
+                          game=table.game_class.title), session)
         return table
 
     def new_table_id(self) -> int:
@@ -71,10 +73,10 @@ class TableList:
     def table(self, number: str, usage: str = "/join N") -> Table:
         text = number.strip().lstrip("#")
         if not text:
-            raise BadCommand(f"usage: {usage}; /tables lists the tables")
+            raise BadCommand(later("usage: {usage}; /tables lists the tables", usage=usage))
         n = whole_number(text)
         if n is None or n not in self.tables:
-            raise BadCommand(f"there is no table {number}; /tables lists them")
+            raise BadCommand(later("there is no table {n}; /tables lists them", n=number))
         return self.tables[n]
 
     def unlist(self, table: Table) -> None:

@@ -27,6 +27,7 @@ from mudwiz.session import Session
 from mudwiz.settings import env
 from mudwiz.store.base import ListFull, Store, iso_time
 from mudwiz.table import table_of
+from mudwiz.texts import Later, later
 from mudwiz.usertext import said
 
 HELP_CHANNEL = "help"  # the built-in channel besides one per game
@@ -147,7 +148,9 @@ class Talk:
         self.directory.talk({"what": "mute", "channel": done.channel, "name": done.name, "muted": done.muted})
         target = self.people.find_user(name)
         if target is not None and target is not sysop:
-            target.notice(f"{sysop.name} {'muted you' if mute else 'lets you speak again'} on {tag(done.channel)}.")
+            said = {"name": sysop.name, "channel": tag(done.channel)}
+            target.notice(later("{name} muted you on {channel}.", **said) if mute
+                          else later("{name} lets you speak again on {channel}.", **said))
         return done
 
     @staticmethod
@@ -160,8 +163,8 @@ class Talk:
         """``text`` to everyone online, at most ``shout_burst`` at once, then one every ``shout_every`` s."""
         text = said(text)
         if not self.shouting.take(session.name.lower()):
-            raise BadCommand(f"you are shouting too fast: {self.limits.shout_burst} shouts at once, then one "
-                             f"every {self.limits.shout_every:g} s")
+            raise BadCommand(later("you are shouting too fast: {burst} shouts at once, then one every {seconds:g} s",
+                                   burst=self.limits.shout_burst, seconds=self.limits.shout_every))
         message = {"type": "chat", "from": session.name, "channel": SHOUT, "text": text}
         self._deliver(list(self.people.users), message)
         self.directory.talk({"what": "shout", "message": message})
@@ -212,19 +215,20 @@ class Talk:
             return
         self.directory.talk({"what": "back", "name": session.name})
         if line.split(" ", 1)[0].lower() != "/away":
-            session.notice("You are back: no longer marked away.")
+            session.notice(later("You are back: no longer marked away."))
 
     def away_text(self, name: str) -> str | None:
         """``name``'s away text ("" for none given), None when they are not away: on any process."""
         return self.away.text_of(name)
 
-    def away_reply(self, name: str) -> str | None:
+    def away_reply(self, name: str) -> Later | None:
         """What a teller reads when ``name`` is away (None: they are not)."""
         text = self.away.text_of(name)
         if text is None:
             return None
         found = self.people.find_user(name)
-        return f"{found.name if found is not None else name} is away" + (f": {text}" if text else "")
+        shown = found.name if found is not None else name
+        return later("{name} is away: {text}", name=shown, text=text) if text else later("{name} is away", name=shown)
 
     def mark_away(self, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """/who rows, with ``away`` (the text) in those of users marked away."""
@@ -251,7 +255,8 @@ class Talk:
                 continue
             self.directory.talk({"what": "join", "channel": channel, "name": session.name})
         if on:
-            session.notice(f"You are on {', '.join(map(tag, on))}: /ch NAME TEXT speaks there.")
+            session.notice(later("You are on {channels}: /ch NAME TEXT speaks there.",
+                                 channels=", ".join(map(tag, on))))
 
     def logout(self, session: Session) -> None:
         self.channels.logout(session.name)

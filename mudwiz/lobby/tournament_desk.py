@@ -15,13 +15,14 @@ from typing import TYPE_CHECKING, Any, Protocol
 from mudwiz.errors import BadCommand, BadOption, MudwizError
 from mudwiz.games import available, game_class
 from mudwiz.lobby.friends import kept
-from mudwiz.lobby.seekdesk import Answer, answered
+from mudwiz.lobby.seekdesk import Answer, answered, refusal
 from mudwiz.meeting.swiss import standings
 from mudwiz.meeting.tournament import Tournament, parse_rest
 from mudwiz.numbers import whole_number
 from mudwiz.session import Session
 from mudwiz.slices import Reply
 from mudwiz.table.options import TableOptions
+from mudwiz.texts import Later, later, later_n
 
 if TYPE_CHECKING:
     from twisted.internet.interfaces import IReactorTime
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
     from mudwiz.store import Store
 
 MAX_ROUNDS = 20
-USAGE = "usage: /tournament new GAME swiss ROUNDS [size N] [OPTION ...] [start in MINUTES | start at HH:MM]"
+USAGE = later("usage: /tournament new GAME swiss ROUNDS [size N] [OPTION ...] [start in MINUTES | start at HH:MM]")
 
 
 def tournament_message(tournament: Tournament) -> dict[str, Any]:
@@ -97,26 +98,28 @@ class TournamentDesk:
             if verb == "result":
                 self.runner.take_result(int(args["tournament"]), int(args["table"]), dict(args["result"]))
                 return {}
-            return {"error": f"no tournament command {verb}"}
+            return {"error": later("no tournament command {verb}", verb=verb)}
         except MudwizError as why:
-            return {"error": str(why)}
+            return {"error": refusal(why)}
 
-    def new(self, session: Session, words: list[str]) -> str:
+    def new(self, session: Session, words: list[str]) -> Later:
         runner = self.runner
         if not runner.may_open(session):
-            raise BadCommand("only a sysop opens tournaments here (MUDWIZ_TOURNAMENTS=registered lets players)")
+            raise BadCommand(later("only a sysop opens tournaments here (MUDWIZ_TOURNAMENTS=registered lets players)"))
         store = runner.kept_store()
         if len(runner.live) >= runner.limit:
-            raise BadCommand(f"there are already {runner.limit} tournaments open or running; one more when one ends")
+            raise BadCommand(later("there are already {limit} tournaments open or running; one more when one ends",
+                                   limit=runner.limit))
         rounds = whole_number(words[2]) if len(words) >= 3 else None
         if rounds is None or words[1].lower() != "swiss":
             raise BadCommand(USAGE)
         game = words[0].lower()
         if game not in available():
-            raise BadCommand(f"there is no game {words[0]}; one of: {', '.join(available())}")
+            raise BadCommand(later("there is no game {game}; one of: {games}", game=words[0],
+                                   games=", ".join(available())))
         cls = game_class(game)
         if not 1 <= rounds <= MAX_ROUNDS:
-            raise BadCommand(f"a tournament has 1 to {MAX_ROUNDS} rounds")
+            raise BadCommand(later("a tournament has 1 to {most} rounds", most=MAX_ROUNDS))
         now = runner.clock.seconds()
         size, start_at, typed = parse_rest(words[3:], cls, now)
         options = TableOptions(cls)
@@ -125,56 +128,62 @@ class TournamentDesk:
                 options.set(name, value)
             cls.check_options(options.game_options(), size)
         except BadOption as why:
-            raise BadCommand(f"{why}; nothing was made") from None
+            raise BadCommand(later("{why}; nothing was made", why=refusal(why))) from None
         tournament = Tournament(0, game, rounds, size, typed, session.name, start_at if start_at is not None
                                 else now + 600.0)
         tournament.id = kept(lambda: store.new_tournament(game, "open", tournament.to_json(), now))
         runner.opened(tournament)
         minutes = max(0, round((tournament.start_at - now) / 60))
-        runner.people.lobby_notice(
-            f"{session.name} opens tournament {tournament.id}: {cls.title}, Swiss, {rounds} round"
-            f"{'s' * (rounds != 1)} at tables of {size}; it starts in {minutes} min "
-            f"(/tournament join {tournament.id}).")
-        return f"tournament {tournament.id} is open: it starts in {minutes} min"
+        runner.people.lobby_notice(later_n(
+            "{name} opens tournament {id}: {game}, Swiss, {n} round at tables of {size}; it starts in {minutes} min "
+            "(/tournament join {id}).",
+            "{name} opens tournament {id}: {game}, Swiss, {n} rounds at tables of {size}; it starts in {minutes} min "
+            "(/tournament join {id}).", rounds, name=session.name, id=tournament.id, game=cls.title, size=size,
+            minutes=minutes))
+        return later("tournament {id} is open: it starts in {minutes} min", id=tournament.id, minutes=minutes)
 
-    def join(self, session: Session, number: str) -> str:
+    def join(self, session: Session, number: str) -> Later:
         tournament = self._open(number)
         if not session.registered:
-            raise BadCommand("tournaments are for registered players: /register keeps your name first")
+            raise BadCommand(later("tournaments are for registered players: /register keeps your name first"))
         if tournament.entrant(session.name):
-            raise BadCommand(f"you are signed up for tournament {tournament.id} already")
+            raise BadCommand(later("you are signed up for tournament {id} already", id=tournament.id))
         tournament.entrants.append(session.name)
         self.runner.save(tournament)
-        return f"you are signed up for tournament {tournament.id} ({len(tournament.entrants)} players so far)"
+        return later_n("you are signed up for tournament {id} ({n} player so far)",
+                       "you are signed up for tournament {id} ({n} players so far)", len(tournament.entrants),
+                       id=tournament.id)
 
-    def leave(self, session: Session, number: str) -> str:
+    def leave(self, session: Session, number: str) -> Later:
         tournament = self._open(number)
         name = tournament.entrant(session.name)
         if name is None:
-            raise BadCommand(f"you are not signed up for tournament {tournament.id}")
+            raise BadCommand(later("you are not signed up for tournament {id}", id=tournament.id))
         tournament.entrants.remove(name)
         self.runner.save(tournament)
-        return f"you are no longer signed up for tournament {tournament.id}"
+        return later("you are no longer signed up for tournament {id}", id=tournament.id)
 
     def _open(self, number: str) -> Tournament:
         tournament = self.find(number)
         if tournament.status != "open":
-            ended = "started" if tournament.status == "running" else "ended"
-            raise BadCommand(f"tournament {tournament.id} has {ended}; sign-ups are before the start")
+            raise BadCommand(later("tournament {id} has started; sign-ups are before the start", id=tournament.id)
+                             if tournament.status == "running"
+                             else later("tournament {id} has ended; sign-ups are before the start", id=tournament.id))
         if tournament.id not in self.runner.live:  # kept as open, but not run here (yet)
-            raise BadCommand(f"tournament {tournament.id} cannot be changed now; try again in a few seconds")
+            raise BadCommand(later("tournament {id} cannot be changed now; try again in a few seconds",
+                                   id=tournament.id))
         return tournament
 
     def find(self, number: str) -> Tournament:
         tid = whole_number(number.strip().lstrip("#"))
         if tid is None:
-            raise BadCommand("usage: /tournament ID (/tournaments lists them)")
+            raise BadCommand(later("usage: /tournament ID (/tournaments lists them)"))
         if tid in self.runner.live:
             return self.runner.live[tid]
         store = self.runner.kept_store()
         found = kept(lambda: store.tournament(tid))
         if found is None:
-            raise BadCommand(f"there is no tournament {tid}; /tournaments lists them")
+            raise BadCommand(later("there is no tournament {id}; /tournaments lists them", id=tid))
         return Tournament.from_json(found[1])
 
     def listing(self) -> dict[str, Any]:

@@ -38,6 +38,7 @@ from mudwiz.session import Session
 from mudwiz.store import Store, StoreError
 from mudwiz.table import Table
 from mudwiz.table.adjourning import Absent
+from mudwiz.texts import Later, english, later
 
 if TYPE_CHECKING:
     from mudwiz.lobby.keeping import Kept
@@ -153,7 +154,9 @@ class Tournaments:
     def _step(self, tournament: Tournament, now: float) -> None:
         if tournament.status == "open" and now >= tournament.start_at:
             if len(tournament.entrants) < 2:
-                self._end(tournament, "called off", "fewer than 2 players signed up")
+                self._end(tournament, "called off",  # i18n: not text (a status kept in the store)
+                          later("Tournament {id} ({game}) is called off: fewer than 2 players signed up.",
+                                id=tournament.id, game=game_class(tournament.game).title))
                 return
             tournament.status = "running"
             self._round(tournament)
@@ -176,9 +179,9 @@ class Tournaments:
                 return
             tournament.next_round_at = now + PAUSE
             self.save(tournament)
-            self._tell(tournament, f"Tournament {tournament.id}: round {tournament.round} is over; round "
-                                   f"{tournament.round + 1} starts in {PAUSE:g} s (/tournament {tournament.id}: the "
-                                   f"standings).")
+            self._tell(tournament, later("Tournament {id}: round {round} is over; round {next} starts in {seconds:g} s "
+                                         "(/tournament {id}: the standings).", id=tournament.id,
+                                         round=tournament.round, next=tournament.round + 1, seconds=PAUSE))
 
     def table_over(self, table: Table) -> None:
         """A round's game ended: its result is taken now, before its people may leave and the table close; sent
@@ -239,8 +242,9 @@ class Tournaments:
         self.save(tournament)
         for entry in entries:
             others = ", ".join(entry["seats"])
-            told = {"type": "notice", "text": f"Tournament {tournament.id}, round {tournament.round} of "
-                                              f"{tournament.rounds}: you play at table {entry['table']} with {others}."}
+            told = {"type": "notice", "text": later("Tournament {id}, round {round} of {rounds}: you play at table {n} "
+                                                    "with {names}.", id=tournament.id, round=tournament.round,
+                                                    rounds=tournament.rounds, n=entry["table"], names=others)}
             for name in entry["seats"]:
                 user = self.people.users.get(name.lower())
                 if user is not None:
@@ -283,23 +287,23 @@ class Tournaments:
         tournament.winner = rows[0].name if rows else None
         season_points(self.store(), self.clock.seconds(), tournament, [(r.name, r.points) for r in rows])
         top = ", ".join(f"{i}. {r.name} {r.points:g}" for i, r in enumerate(rows[:3], 1))
-        self._end(tournament, "finished", f"won by {tournament.winner}: {top}")
+        self._end(tournament, "finished", later("Tournament {id} ({game}) is over: won by {winner}: {top}.",
+                                                id=tournament.id, game=game_class(tournament.game).title,
+                                                winner=tournament.winner, top=top))
 
-    def _end(self, tournament: Tournament, status: str, why: str) -> None:
+    def _end(self, tournament: Tournament, status: str, text: Later) -> None:
         tournament.status = status
         tournament.finished_at = self.clock.seconds()
         self.save(tournament)
         self.live.pop(tournament.id, None)
-        title = game_class(tournament.game).title
-        text = f"Tournament {tournament.id} ({title}) is {'over' if status == 'finished' else status}: {why}."
         for user in list(self.people.users.values()):
             if user.connected:
                 user.notice(text)
         self._tell(tournament, text, elsewhere_only=True)
         self.people.directory.notice(text)  # the other processes' lobbies
-        log.info("{text}", text=text)
+        log.info("{text}", text=english(text))
 
-    def _tell(self, tournament: Tournament, text: str, elsewhere_only: bool = False) -> None:
+    def _tell(self, tournament: Tournament, text: Later, elsewhere_only: bool = False) -> None:
         """``text`` to the entrants, of this process and the others (``elsewhere_only``: the others')."""
         directory = self.people.directory
         for name in tournament.entrants:
@@ -316,7 +320,7 @@ class Tournaments:
     def kept_store(self) -> Store:
         store = self.store()
         if store is None:
-            raise BadCommand("this server keeps no records, so it runs no tournaments")
+            raise BadCommand(later("this server keeps no records, so it runs no tournaments"))
         return store
 
     def save(self, tournament: Tournament) -> None:

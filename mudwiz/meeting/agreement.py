@@ -13,12 +13,13 @@ from dataclasses import dataclass
 from enum import Enum
 
 from mudwiz.meeting.refused import Refused
+from mudwiz.texts import N_, Later, later
 
 
 class State(Enum):
     OPEN = "open"
     DONE = "done"
-    CANCELLED = "called off"  # (not "cancelled": a game's event word, which only its package names)
+    CANCELLED = "called off"  # i18n: not text (a state's code: state_word says it; not "cancelled", a game's word)
 
 
 @dataclass(frozen=True)
@@ -49,11 +50,18 @@ AgreementEvent = Agreed | Withdrew | AllAgreed | Cancelled
 
 
 class AgreementRefusal(Enum):
-    NOBODY = "nobody to ask"
-    NOT_ASKED = "{name} is not among those asked"
-    ALREADY_AGREED = "{name} has already agreed"
-    NOT_AGREED = "{name} has not agreed"
-    CLOSED = "that is no longer open: it is {state}"
+    NOBODY = N_("nobody to ask")
+    NOT_ASKED = N_("{name} is not among those asked")
+    ALREADY_AGREED = N_("{name} has already agreed")
+    NOT_AGREED = N_("{name} has not agreed")
+    CLOSED = N_("that is no longer open: it is {state}")
+
+
+def state_word(state: State) -> Later:
+    """A state as ``CLOSED`` says it."""
+    if state is State.OPEN:
+        return later("open")
+    return later("done") if state is State.DONE else later("called off")
 
 
 class AgreementRefused(Refused):
@@ -120,7 +128,7 @@ class Agreement:
 
     def _open_to(self, name: str) -> str:
         if self.state is not State.OPEN:
-            raise AgreementRefused(AgreementRefusal.CLOSED, state=self.state.value)
+            raise AgreementRefused(AgreementRefusal.CLOSED, state=state_word(self.state))
         key = name.lower()
         if key not in self._asked:
             raise AgreementRefused(AgreementRefusal.NOT_ASKED, name=name)

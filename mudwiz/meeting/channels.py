@@ -19,6 +19,7 @@ from enum import Enum
 
 from mudwiz.meeting.recent import Line, RecentLines
 from mudwiz.meeting.refused import Refused
+from mudwiz.texts import N_
 from mudwiz.usertext import said
 
 CHANNEL_RULE = re.compile(r"[A-Za-z0-9-]{2,16}")  # a channel's name: typeable anywhere, no spaces
@@ -82,16 +83,16 @@ ChannelEvent = Joined | Left | Said | Moderated
 
 
 class ChannelRefusal(Enum):
-    BAD_NAME = "a channel's name is 2 to 16 letters, digits or -: not {name}"
-    NO_CHANNEL = "there is no channel {name}: /channel lists them"
-    NOT_A_MEMBER = "you are not on {name}: /channel join {name}"
-    ALREADY_A_MEMBER = "you are already on {name}"
-    TOO_MANY_JOINED = "you are on {limit} channels already: /channel leave one first"
-    TOO_MANY_CHANNELS = "there are {limit} channels made by users already: join one of them"
-    MUTED = "you are muted on {name}: nothing was sent"
-    NOT_A_SYSOP = "only a sysop may mute someone on a channel"
-    ALREADY_MUTED = "{who} is already muted on {name}"
-    NOT_MUTED = "{who} is not muted on {name}"
+    BAD_NAME = N_("a channel's name is 2 to 16 letters, digits or -: not {name}")
+    NO_CHANNEL = N_("there is no channel {name}: /channel lists them")
+    NOT_A_MEMBER = N_("you are not on {name}: /channel join {name}")
+    ALREADY_A_MEMBER = N_("you are already on {name}")
+    TOO_MANY_JOINED = N_("you are on {limit} channels already: /channel leave one first")
+    TOO_MANY_CHANNELS = N_("there are {limit} channels made by users already: join one of them")
+    MUTED = N_("you are muted on {name}: nothing was sent")
+    NOT_A_SYSOP = N_("only a sysop may mute someone on a channel")
+    ALREADY_MUTED = N_("{who} is already muted on {name}")
+    NOT_MUTED = N_("{who} is not muted on {name}")
 
 
 class ChannelRefused(Refused):

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from mudwiz.meeting.refused import Refused
+from mudwiz.texts import N_
 from mudwiz.usertext import spoken
 
 MAX_AWAY = 120  # characters of an away text: it is shown in /who and /finger and to every teller
@@ -32,7 +33,7 @@ class CameBack:
 
 
 class AwayRefusal(Enum):
-    TOO_LONG = "an away text is at most {limit} characters (this one has {length}): you are not marked away"
+    TOO_LONG = N_("an away text is at most {limit} characters (this one has {length}): you are not marked away")
 
 
 class AwayRefused(Refused):

@@ -5,9 +5,8 @@ withdrawn, a ``Match``) that the lobby turns into lines, a table and its seating
 (a new one replaces the old) and at most ``max_open`` in all. Seeks are compatible when they are for the same game,
 the same number of players, both rated or both casual, with the same options once normalised (the table's way of
 filling in defaults is passed in), and each seeker's rating lies inside every other's range. A book never holds a
-full compatible set: a seek placed is matched at once if it completes one, the oldest seeks first. Ratings are
-asked for as matching needs them, and time is passed in: a book is tested by feeding it, and a cluster may keep it
-on any one process.
+full compatible set: a seek placed is matched at once if it completes one, the oldest seeks first. Ratings are asked
+for as matching needs them, and time is passed in: tested by feeding it, a book may be kept on any one process.
 """
 
 from __future__ import annotations
@@ -19,6 +18,7 @@ from enum import Enum
 from typing import Any
 
 from mudwiz.meeting.refused import Refused
+from mudwiz.texts import N_
 
 Options = tuple[tuple[str, Any], ...]  # (name, value) pairs sorted by name: one comparable value
 Ratings = Callable[[str, str], float] | Mapping[str, float]  # (name, game) -> rating, or lower-case name -> rating
@@ -132,11 +132,11 @@ SeekEvent = SeekPlaced | SeekWithdrawn | Match
 
 
 class SeekRefusal(Enum):
-    NO_SEEK = "you have no open seek"
-    BOOK_FULL = "there are already {limit} open seeks: try /quick, or later"
-    TOO_FEW_PLAYERS = "a game needs at least 2 players, not {players}"
-    BAD_RANGE = "min={min:g} is above max={max:g}"
-    BAD_WAIT = "the wait for bots is 0 (never) or more seconds, not {wait:g}"
+    NO_SEEK = N_("you have no open seek")
+    BOOK_FULL = N_("there are already {limit} open seeks: try /quick, or later")
+    TOO_FEW_PLAYERS = N_("a game needs at least 2 players, not {players}")
+    BAD_RANGE = N_("min={min:g} is above max={max:g}")
+    BAD_WAIT = N_("the wait for bots is 0 (never) or more seconds, not {wait:g}")
 
 
 class SeekRefused(Refused):

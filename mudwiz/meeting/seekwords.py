@@ -15,9 +15,10 @@ from typing import TypeVar
 
 from mudwiz.meeting.refused import Refused
 from mudwiz.numbers import whole_number
+from mudwiz.texts import N_, Later, later
 
 T = TypeVar("T")
-USAGE = "usage: /seek GAME [N] [rated|casual] [min=R] [max=R] [OPTION[=VALUE] ...]"
+USAGE = N_("usage: /seek GAME [N] [rated|casual] [min=R] [max=R] [OPTION[=VALUE] ...]")
 
 
 @dataclass(frozen=True)
@@ -35,22 +36,22 @@ class SeekRequest:
 
 class SeekWordsRefusal(Enum):
     USAGE = USAGE
-    TWICE = "{what} is given twice: nothing was sought"
-    BAD_NUMBER = "{what} needs a whole number, not {value}"
+    TWICE = N_("{what} is given twice: nothing was sought")
+    BAD_NUMBER = N_("{what} needs a whole number, not {value}")
 
 
 class SeekWordsRefused(Refused):
     reason: SeekWordsRefusal
 
 
-def _number(what: str, value: str) -> int:
+def _number(what: str | Later, value: str) -> int:
     number = whole_number(value)
     if number is None:
         raise SeekWordsRefused(SeekWordsRefusal.BAD_NUMBER, what=what, value=value)
     return number
 
 
-def _once(what: str, had: T | None, new: T) -> T:
+def _once(what: str | Later, had: T | None, new: T) -> T:
     if had is not None:
         raise SeekWordsRefused(SeekWordsRefusal.TWICE, what=what)
     return new
@@ -69,9 +70,9 @@ def parse_seek(words: Sequence[str]) -> SeekRequest:
         lowered = word.lower()
         name, equals, value = lowered.partition("=")
         if whole_number(word) is not None:
-            players = _once("the number of players", players, int(word))
+            players = _once(later("the number of players"), players, int(word))
         elif lowered in ("rated", "casual"):
-            rated = _once("rated or casual", rated, lowered == "rated")
+            rated = _once(later("rated or casual"), rated, lowered == "rated")
         elif equals and name == "min":
             low = _once("min=", low, _number("min=", value))
         elif equals and name == "max":

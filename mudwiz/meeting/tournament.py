@@ -8,6 +8,7 @@ from typing import Any
 
 from mudwiz.errors import BadCommand
 from mudwiz.numbers import whole_number
+from mudwiz.texts import later
 
 
 @dataclass
@@ -69,7 +70,8 @@ def parse_rest(rest: list[str], cls: Any, now: float) -> tuple[int, float | None
 def table_size(text: str, cls: Any) -> int:
     size = whole_number(text)
     if size is None or not cls.min_players <= size <= cls.max_players:
-        raise BadCommand(f"{cls.title} is played by {cls.min_players} to {cls.max_players} a table")
+        raise BadCommand(later("{game} is played by {low} to {high} a table", game=cls.title, low=cls.min_players,
+                               high=cls.max_players))
     return size
 
 
@@ -84,6 +86,7 @@ def start_time(how: str, when: str, now: float) -> float:
         if hours is not None and mins is not None and hours < 24 and mins < 60:
             at = now - now % 86400 + hours * 3600 + mins * 60
             if at < now:
-                raise BadCommand(f"{when} UTC has passed today; give a time to come, or start in MINUTES")
+                raise BadCommand(later("{when} UTC has passed today; give a time to come, or start in MINUTES",
+                                       when=when))
             return at
-    raise BadCommand("start in MINUTES (at most a week) or start at HH:MM (UTC, today)")
+    raise BadCommand(later("start in MINUTES (at most a week) or start at HH:MM (UTC, today)"))

@@ -262,6 +262,14 @@ class Presenter(PeopleLines, SeasonLines):
                                                                     else "."), self.style.width))
         return [*lines, *standings(m["standings"], s)]
 
+    def _analysis(self, m: dict[str, Any]) -> list[str]:
+        """The coach after a game (``/analyze``): drawn by the game's renderer (``analysis_lines``), which knows
+        its moves; a game whose renderer has none is shown its rule alone."""
+        part = getattr(game_renderer(m["game"]), "analysis_lines", None)
+        if part is None:
+            return [self.style.rule(f"Analysis of game #{m['id']}: {m['game']}")]
+        return list(part(m, self.style))
+
     # -- ratings
 
     def _rating(self, m: dict[str, Any]) -> list[str]:

@@ -26,7 +26,7 @@ def test_help_lists_each_kind_in_its_order() -> None:
         "Tables": ("new", "join", "watch", "leave", "look", "option", "bot", "start", "ok", "score", "seek", "seeks",
                    "unseek", "quick", "again", "adjourn", "resume", "adjourned"),
         "Games": ("rules", "spells", "history", "game", "replay", "rating", "top", "fame", "tournament",
-                  "tournaments"),
+                  "tournaments", "analyze"),
         "Account": ("register", "password", "unregister", "alias"),
         "Sysop": ("kick", "ban", "unban", "bans", "announce", "shutdown"),
     }
@@ -56,4 +56,4 @@ def test_the_catalogue_lists_the_commands_in_the_order_they_always_had() -> None
         "leave", "option", "start", "ok", "score", "look", "bot", "history", "game", "rating", "top", "fame",
         "replay", "rules", "spells", "channel", "ch", "shout", "me", "away", "seek", "seeks", "unseek", "quick",
         "again", "adjourn", "resume", "adjourned", "tournament", "tournaments", "finger", "plan", "notify",
-        "unnotify", "message", "messages"]
+        "unnotify", "message", "messages", "analyze"]

@@ -4,16 +4,20 @@ quick play joins a waiting table or is filled with bots after the wait, and ``/a
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from recorder import Recorder
 from twisted.internet.task import Clock
 
+from mudwiz.cluster.bus import WIRE
 from mudwiz.commands import dispatch
 from mudwiz.errors import MudwizError
 from mudwiz.lobby import Lobby, MeetingSettings
 from mudwiz.lobby.matching import bot_level
 from mudwiz.lobby.seeking import SeekSettings
 from mudwiz.ratings import bot_levels, bot_rating
+from mudwiz.texts import Later, revive, speaking
 
 
 def setup(*names: str, **settings: float) -> tuple[Clock, Lobby, list[Recorder]]:
@@ -143,3 +147,21 @@ def test_again_needs_a_finished_game_and_everyone_seated() -> None:
     assert not table.in_game
     dispatch(lobby, cy, "/again")
     assert table.in_game and table.games_played == 2 and [s.name for s in table.seats] == ["ann", "bob", "cy"]
+
+
+def test_the_desks_answers_carry_their_texts_unworded_across_the_bus() -> None:
+    """A desk's answer crosses a cluster's bus (its JSON encoder and ``revive``): its reply, refusal and notice
+    stay ``Later``s, so the asker's own process words them in the asker's language."""
+    _, lobby, (ann,) = setup("ann")
+    desk = lobby.seeking.desk
+    placed = desk.do(ann, "seek", {"game": "wizard", "players": 5, "options": [], "min": 1200})
+    refused = desk.do(ann, "seek", {"game": "wizard", "players": 9, "options": []})
+    tournament = lobby.tournaments.desk.do(ann, "show", {"id": "x"})
+    crossed = revive(json.loads(WIRE.encode([placed, refused, tournament])))
+    assert [type(crossed[0]["ok"]), type(crossed[0]["notice"]), type(crossed[1]["error"])] == [Later] * 3
+    with speaking("ja"):
+        assert str(crossed[0]["ok"]) \
+            == "ゲームの相手を募集しました: wizard、5 人、カジュアル、レーティング 1200 以上（/unseek で取り下げ）"
+        assert str(crossed[1]["error"]) == "Wizard は 3～6 人で遊ぶゲームです（9 人ではできません）"
+        assert str(crossed[2]["error"]) == "使い方: /tournament ID（一覧は /tournaments）"
+    assert crossed[1]["error"] == "Wizard is for 3 to 6 players, not 9"

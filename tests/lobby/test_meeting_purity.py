@@ -1,5 +1,6 @@
 """The meeting place's rules stay sans-I/O: read with ``ast``, its modules import no Twisted, no sockets, no
-clock, nothing of mudwiz above the leaves (errors, numbers, usertext), and print nothing."""
+clock, nothing of mudwiz above the leaves (errors, numbers, usertext, and texts: a refusal's line is a ``Later``,
+put into words for its reader), and print nothing."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from pathlib import Path
 import mudwiz.meeting
 
 PACKAGE = Path(mudwiz.meeting.__file__).resolve().parent
-ALLOWED_MUDWIZ = ("mudwiz.errors", "mudwiz.numbers", "mudwiz.usertext", "mudwiz.meeting",
+ALLOWED_MUDWIZ = ("mudwiz.errors", "mudwiz.numbers", "mudwiz.usertext", "mudwiz.meeting", "mudwiz.texts",
                   "mudwiz.seasons")  # its points by place: arithmetic, as pure as the meeting's own
 FORBIDDEN = ("twisted", "socket", "time", "datetime", "asyncio", "threading", "random")
 

@@ -139,3 +139,15 @@ def test_a_move_at_the_table_while_paged_is_shown_at_once_and_the_paging_goes_on
     assert shown.endswith(PROMPT) and ann.paged.paging  # shown above the prompt, the paging still there
     ann.receive("q")
     assert not ann.paged.paging
+
+
+def test_an_answer_that_comes_after_its_line_is_paged_as_the_line_would_have_been() -> None:
+    """Work in slices (``/analyze``, mudwiz/slices.py) answers once the line that asked is done: its long answer
+    is paged all the same, and a short one is written as it comes."""
+    connection, outbox = logged_in("ann", Lobby(Clock(), seed=1))
+    connection.session.deliver_answer({"type": "help", "topic": "x", "text": TEXT.rstrip("\n")})
+    shown = outbox.take()
+    assert shown.endswith(PROMPT) and shown.count("\n") == 23 and connection.paged.paging
+    connection.receive("q")
+    connection.session.deliver_answer({"type": "help", "topic": "x", "text": "line 1\nline 2"})
+    assert outbox.take() == "line 1\nline 2\n" and not connection.paged.paging

@@ -72,7 +72,7 @@ def signed_up(lobby: Lobby) -> list[Recorder]:
     reply = dispatch(lobby, people[0], "/tournament new wizard swiss 2 rounds=1 turn=0 start in 1")
     assert reply == "tournament 1 is open: it starts in 1 min"
     for person in people:
-        assert dispatch(lobby, person, "/tournament join 1").startswith("you are signed up")
+        assert str(dispatch(lobby, person, "/tournament join 1")).startswith("you are signed up")
     return people
 
 

@@ -66,10 +66,14 @@ def test_japanese_help_fits_the_window_and_24_rows_at_any_width(game: str) -> No
                     assert cell_width(line) <= width, (width, topic, line)
 
 
-def test_at_a_wizard_table_help_explains_its_moves_in_japanese_in_22_rows() -> None:
-    """As in English: the table's moves explained under the commands, on one 80x24 screen."""
-    host = _host_at("wizard")
-    with speaking("ja"):
-        text = help_text("", host)
-        bid = own_words("wizard", game_class("wizard").VERBS["bid"])[1]
-    assert len(text.splitlines()) <= 22 and bid in text, text
+def test_at_a_table_help_shows_its_moves_in_japanese_in_22_rows() -> None:
+    """As in English: the table's moves under the commands on one 80x24 screen, explained in Japanese when they
+    fit, else their usages under a line saying ``/help MOVE`` explains one (Japanese rows wrap sooner)."""
+    for game in GAMES:
+        host = _host_at(game)
+        with speaking("ja"):
+            text = help_text("", host)
+            first = own_words(game, next(iter(game_class(game).VERBS.values())))[1]
+        assert len(text.splitlines()) <= 22, text
+        explained = first.partition("。")[0][:12] in text
+        assert explained or "/help MOVE で説明" in text, text

@@ -24,4 +24,5 @@ PLUGIN = GamePlugin(
     rules_in={"ja": "mudwiz.games.wizard.rules_ja:RULES_TEXT_JA"},
     legend_in={"ja": "mudwiz.games.wizard.rules_ja:LEGEND_JA"},
     texts="mudwiz.games.wizard.texts:TEXTS",
+    analysis="mudwiz.games.wizard.analysis:analyse",
 )

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from mudwiz.games.base import Event, Phase
+from mudwiz.games.wizard.analysis_view import analysis_lines as analysis_lines  # the coach's (/analyze)
 from mudwiz.games.wizard.names import suit_name
 from mudwiz.games.wizard.phases import BIDDING, TRUMP
 from mudwiz.games.wizard.texts import _, _n
