@@ -1,6 +1,9 @@
 """``mudwiz bulletin``: the current season's table, the last tournaments and the hall of fame, from the store a
 server uses (as ``mudwiz export`` reads it), as pages of 80 x 24 for a BBS's bulletin menu (ANSI colour, plain
-ASCII, or CP437 box drawing written as CP437 bytes) or as one JSON document for another site."""
+ASCII, or CP437 box drawing written as CP437 bytes) or as one JSON document for another site.
+
+Its callers read the pages: they are in the server's language (``MUDWIZ_LANG``) where the bytes can carry it
+(``ansi``, UTF-8), English in ASCII and CP437, which have no Japanese. Its errors on stderr are the operator's."""
 
 from __future__ import annotations
 
@@ -12,8 +15,9 @@ from typing import Any, BinaryIO
 from mudwiz.commands.records import fame, season_top
 from mudwiz.games import available
 from mudwiz.render.ansi import Presenter
-from mudwiz.render.style import Style, fit
+from mudwiz.render.style import Style, cell_width, fit
 from mudwiz.store import Store, iso_time
+from mudwiz.texts import ENGLISH, default, now, speaking
 
 FORMATS = ("ansi", "ascii", "cp437", "json")
 PAGE_LINES = 24  # a page's lines, its head and foot among them
@@ -35,11 +39,12 @@ def bulletin(store: Store, game: str | None, now: float) -> dict[str, Any]:
 
 
 def _tournament_lines(data: dict[str, Any], style: Style) -> list[str]:
-    rows = [style.rule("Last tournaments")]
+    rows = [style.rule(now("Last tournaments"))]
     for t in data["tournaments"]:
-        rows.append(f"  #{t['id']:<5} {str(t['game']):<10} won by {style.text(str(t['winner']))}"
-                    + (f"  {t['finished'][:10]}" if t.get("finished") else ""))
-    return rows if data["tournaments"] else [*rows, "  No tournament has finished yet."]
+        won = now("won by {name}", name=style.text(str(t["winner"])))
+        rows.append(f"  #{t['id']:<5} {str(t['game']):<10} {won}" + (f"  {t['finished'][:10]}" if t.get("finished")
+                                                                      else ""))
+    return rows if data["tournaments"] else [*rows, "  " + now("No tournament has finished yet.")]
 
 
 def pages(data: dict[str, Any], fmt: str) -> list[list[str]]:
@@ -60,11 +65,12 @@ def pages(data: dict[str, Any], fmt: str) -> list[list[str]]:
             if len(bodies[-1]) == body_lines:
                 bodies.append([])
             bodies[-1].append(line)
-    title = f" mudwiz bulletin, {data['generated'][:16].replace('T', ' ')} UTC "
+    title = " " + now("mudwiz bulletin, {time} UTC", time=data["generated"][:16].replace("T", " ")) + " "
     made = []
     for n, body in enumerate(bodies, 1):
-        head = style.paint(bar * 3 + title + bar * max(0, PAGE_WIDTH - 3 - len(title)), "bold")
-        foot = f"page {n} of {len(bodies)}".rjust(PAGE_WIDTH - 1)
+        head = style.paint(bar * 3 + title + bar * max(0, PAGE_WIDTH - 3 - cell_width(title)), "bold")
+        foot = now("page {n} of {pages}", n=n, pages=len(bodies))
+        foot = " " * max(0, PAGE_WIDTH - 1 - cell_width(foot)) + foot
         made.append([head, *body, foot])
     return made
 
@@ -75,7 +81,8 @@ def write(data: dict[str, Any], fmt: str, out: BinaryIO) -> None:
     if fmt == "json":
         out.write((json.dumps(data, indent=2) + "\n").encode())
         return
-    made = pages(data, fmt)
+    with speaking(default() if fmt == "ansi" else ENGLISH):  # ASCII and CP437 have no Japanese
+        made = pages(data, fmt)
     text = "\f\r\n".join("".join(line + "\r\n" for line in page) for page in made)
     out.write(text.encode({"cp437": "cp437", "ascii": "ascii"}.get(fmt, "utf-8"), errors="replace"))
 
@@ -86,10 +93,11 @@ def run(game: str | None, fmt: str, data_dir: str | None) -> int:
     from mudwiz.store import StoreError
 
     if fmt not in FORMATS:
-        print(f"mudwiz: --format must be one of {', '.join(FORMATS)}, not {fmt!r}", file=sys.stderr)
+        print(f"mudwiz: --format must be one of {', '.join(FORMATS)}, not {fmt!r}",  # i18n: not text (the operator's)
+              file=sys.stderr)
         return 1
     if game is not None and game.lower() not in available():
-        print(f"mudwiz: no game {game!r}; games: {', '.join(available())}", file=sys.stderr)
+        print(f"mudwiz: no game {game!r}; games: {', '.join(available())}", file=sys.stderr)  # i18n: not text
         return 1
     try:
         store = existing_store(data_dir)
@@ -98,7 +106,7 @@ def run(game: str | None, fmt: str, data_dir: str | None) -> int:
         finally:
             store.close()
     except (StoreError, ValueError) as exc:
-        print(f"mudwiz: cannot read the game records: {exc}", file=sys.stderr)
+        print(f"mudwiz: cannot read the game records: {exc}", file=sys.stderr)  # i18n: not text (the operator's)
         return 1
     write(data, fmt, sys.stdout.buffer)
     sys.stdout.flush()

@@ -46,6 +46,8 @@ def main(argv: list[str] | None = None) -> int:
                       "$MUDWIZ_DOOR_SECRET; none when the server trusts the door's address)")
     door.add_argument("--charset", help="sjis or euc-jp: a Japanese BBS's callers' terminals (default "
                       "$MUDWIZ_DOOR_CHARSET; none: CP437 for ANSI callers)")
+    door.add_argument("--lang", help="en or ja: the caller's language, chosen for them (default $MUDWIZ_DOOR_LANG; "
+                      "none: Japanese with --charset, else the server's)")
     client = sub.add_parser("client", help="the full-screen terminal client")
     client.add_argument("address", nargs="?", default="localhost:4000", help="HOST[:PORT] (default localhost:4000)")
     client.add_argument("--lang", help="the language to speak, en or ja, and to ask of the server (default: from "
@@ -68,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "door":
         from mudwiz.door import run
 
-        return run(args.drop_file, args.server, args.secret, args.charset)
+        return run(args.drop_file, args.server, args.secret, args.charset, args.lang)
     from mudwiz.client.app import run_client
 
     return run_client(args.address, args.lang)

@@ -14,6 +14,11 @@ A door must not outlive the caller's time on the BBS: ``TimeLeft`` warns them at
 zero the door says goodbye (``/bye``: it leaves the table or stops watching, so a bot takes the seat at once
 rather than after the grace period, and quits; in the lobby it just quits, with no error), and exits.
 ``MUDWIZ_DOOR_MINUTE`` (seconds in a minute, 60) exists so tests need not wait.
+
+The caller's language: no drop file names one, so the sysop says it (``--lang``, ``$MUDWIZ_DOOR_LANG``); the door
+then chooses it for the caller (``/lang``, their first line) and says its own lines in it. Without one, a Japanese
+charset's caller reads Japanese (the server takes the charset as the hint, as for any session) and others the
+server's language. The door's own lines are Japanese only where the caller's bytes can carry it (``--charset``).
 """
 
 from __future__ import annotations
@@ -33,6 +38,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import NoReturn
 
+from mudwiz.texts import ENGLISH, N_, later_n, pick, speaking
+from mudwiz.texts import now as say  # ``now`` is the time here
 from mudwiz.usertext import bbs_text
 
 DEFAULT_SERVER = "127.0.0.1:4513"
@@ -42,6 +49,12 @@ COLUMNS = 80  # what a door draws for: BBS terminals are 80 columns; DOOR.SYS sa
 DEFAULT_ROWS = 24
 MAX_DROP_FILE = 64 * 1024  # bytes: a drop file is some 50 short lines
 GOODBYE_WAIT = 5.0  # seconds the server has to say goodbye after /bye
+
+# The door's own lines to the caller, said in the door's language (``run``)
+TIME_LEFT = N_("*** {left} of your BBS time left ***")
+CLOSED = N_("*** The mudwiz server closed the connection. ***")
+PRESS_A_KEY = N_("Press any key to return to the BBS.")
+TIME_UP = N_("*** Your BBS time is up: goodbye. ***")
 
 
 class DoorError(Exception):
@@ -67,6 +80,25 @@ class Caller:
         if self.ansi and self.charset:
             return f"ansi-{self.charset.replace('-', '')}"
         return "ansi-bbs" if self.ansi else "dumb"
+
+
+_OUT = {"codec": "ascii"}  # how the door's own lines are written: ASCII, or the Japanese charset's codec
+
+
+def _codec() -> str:
+    return _OUT["codec"]
+
+
+def door_lang(name: str | None) -> str:
+    """``--lang`` (or ``$MUDWIZ_DOOR_LANG``): a language with a catalog, or "" (none given: the server's choice).
+    ``DoorError`` for one without."""
+    name = (name if name is not None else os.environ.get("MUDWIZ_DOOR_LANG", "")).strip()
+    if not name:
+        return ""
+    lang = pick(name)
+    if lang is None:
+        raise DoorError(f"--lang is a language mudwiz has (en, ja), not {name[:20]!r}")
+    return lang
 
 
 DOOR_CHARSETS = {"sjis": "sjis", "shift_jis": "sjis", "cp932": "sjis", "euc-jp": "eucjp", "eucjp": "eucjp"}
@@ -107,8 +139,8 @@ def door32(lines: list[str], path: Path, minute: float) -> Caller:
     emulation = field.number(10, "emulation")
     if not 0 <= emulation <= 4:
         field.nonsense(10, "emulation", "0 to 4")
-    return Caller(field.text(7, "handle"), emulation != 0, DEFAULT_ROWS, field.number(9, "minutes left") * minute,
-                  field.number(11, "node"))
+    minutes = field.number(9, "minutes left")  # i18n: not text (the sysop's, in the drop file's terms)
+    return Caller(field.text(7, "handle"), emulation != 0, DEFAULT_ROWS, minutes * minute, field.number(11, "node"))
 
 
 def door_sys(lines: list[str], path: Path, minute: float) -> Caller:
@@ -117,14 +149,18 @@ def door_sys(lines: list[str], path: Path, minute: float) -> Caller:
     files; the handle when set, else the full name)."""
     field = Fields(lines, path, "DOOR.SYS", 21)
     alias = lines[35] if len(lines) > 35 else ""
-    seconds = field.number(18, "seconds left") if _digits(lines[17]) else field.number(19, "minutes left") * 60
-    rows = field.number(21, "screen rows") if lines[20] else DEFAULT_ROWS  # often blank
+    if _digits(lines[17]):  # the fields' names here are the sysop's, in the drop file's own terms
+        seconds = field.number(18, "seconds left")  # i18n: not text (the sysop's)
+    else:
+        seconds = field.number(19, "minutes left") * 60  # i18n: not text (the sysop's)
+    rows = field.number(21, "screen rows") if lines[20] else DEFAULT_ROWS  # i18n: not text
     if not 0 < rows < 256:
         rows = DEFAULT_ROWS
-    graphics = field.text(20, "graphics mode").upper()
+    graphics = field.text(20, "graphics mode").upper()  # i18n: not text (the sysop's)
     if graphics not in ("GR", "RIP", "NG", "7E"):
-        field.nonsense(20, "graphics mode", "GR, RIP, NG or 7E")
-    return Caller(alias or field.text(10, "user's full name"), graphics in ("GR", "RIP"), rows, seconds * minute / 60,
+        field.nonsense(20, "graphics mode", "GR, RIP, NG or 7E")  # i18n: not text (the sysop's)
+    return Caller(alias or field.text(10, "user's full name"), graphics in ("GR", "RIP"), rows,  # i18n: not text
+                  seconds * minute / 60,
                   field.number(4, "node"))
 
 
@@ -159,7 +195,7 @@ class Fields:
     def number(self, number: int, what: str) -> int:
         value = self.text(number, what)
         if not _digits(value.removeprefix("-")):  # ``int`` takes ``²`` and ``1_0`` too
-            self.nonsense(number, what, "a whole number")
+            self.nonsense(number, what, "a whole number")  # i18n: not text (the sysop's)
         return int(value)
 
     def nonsense(self, number: int, what: str, wanted: str) -> NoReturn:
@@ -189,7 +225,7 @@ class TimeLeft:
         due = [w for w in self.warnings if now >= self.end - w * self.scale]
         for w in due:
             self.warnings.remove(w)
-        return f"*** {_left(min(due))} of your BBS time left ***" if due else None
+        return say(TIME_LEFT, left=_left(min(due))) if due else None
 
     def up(self, now: float) -> bool:
         return now >= self.end
@@ -197,8 +233,8 @@ class TimeLeft:
 
 def _left(seconds: int) -> str:
     if seconds % 60:
-        return f"{seconds} second{'s' if seconds != 1 else ''}"
-    return f"{seconds // 60} minute{'s' if seconds != 60 else ''}"
+        return str(later_n("{n} second", "{n} seconds", seconds))
+    return str(later_n("{n} minute", "{n} minutes", seconds // 60))
 
 
 class Typed:
@@ -281,7 +317,7 @@ def relay(sock: socket.socket, time_left: TimeLeft, stdin: int = 0, stdout: int 
         now = time.monotonic()
         warning = time_left.due(now)
         if warning is not None:
-            os.write(stdout, f"\r\n{warning}\r\n".encode())
+            os.write(stdout, f"\r\n{warning}\r\n".encode(_codec(), "replace"))
         if time_left.up(now):
             time_up(sock, stdout)
             return True
@@ -289,7 +325,7 @@ def relay(sock: socket.socket, time_left: TimeLeft, stdin: int = 0, stdout: int 
         if sock.fileno() in ready and not pass_on(_received(sock), stdout):
             if typed.quit:
                 return True
-            gone(stdin, stdout, "\r\n*** The mudwiz server closed the connection. ***")
+            gone(stdin, stdout, "\r\n" + say(CLOSED))
             return False
         if stdin in ready:
             keys = os.read(stdin, 4096)
@@ -313,7 +349,8 @@ def _received(sock: socket.socket) -> bytes:
 def gone(stdin: int, stdout: int, why: str) -> None:
     """Tell the caller, in one line, why mudwiz ends here, and wait for a key (a minute at most) so that they can
     read it before the BBS draws its own screen over it."""
-    os.write(stdout, f"{why}\r\nPress any key to return to the BBS.\r\n".encode("ascii", "replace"))
+    press = say(PRESS_A_KEY)
+    os.write(stdout, f"{why}\r\n{press}\r\n".encode(_codec(), "replace"))
     with contextlib.suppress(OSError):
         ready, _, _ = select.select([stdin], [], [], KEY_WAIT)
         if ready:
@@ -330,7 +367,8 @@ def pass_on(data: bytes, stdout: int) -> bool:
 def time_up(sock: socket.socket, stdout: int) -> None:
     """Say ``/bye``: leave the table or stop watching, if at one, and quit (Ctrl-U first: whatever was half typed
     is not sent with it), then show what the server says until it closes, a few seconds at most."""
-    os.write(stdout, b"\r\n*** Your BBS time is up: goodbye. ***\r\n")
+    goodbye = say(TIME_UP)
+    os.write(stdout, f"\r\n{goodbye}\r\n".encode(_codec(), "replace"))
     sock.sendall(b"\x15/bye\r")
     deadline = time.monotonic() + GOODBYE_WAIT
     while (left := deadline - time.monotonic()) > 0:
@@ -351,24 +389,42 @@ def door_minute() -> float:
     return minute
 
 
-def run(drop_file: str, server: str | None = None, secret: str | None = None, charset: str | None = None) -> int:
+def run(drop_file: str, server: str | None = None, secret: str | None = None, charset: str | None = None,
+        lang: str | None = None) -> int:
     """The door, from the command line: 0 when the caller is done, 1 (and one line) when it cannot run."""
+    try:
+        japanese = door_charset(charset)
+        chosen = door_lang(lang)
+    except DoorError as exc:
+        return _refused(exc)
+    # the door's own lines: in the caller's language where their charset carries it, else English (ASCII)
+    _OUT["codec"] = {"sjis": "cp932", "eucjp": "euc_jp"}.get(japanese, "ascii")
+    with speaking((chosen or "ja") if japanese else ENGLISH):
+        return _run(drop_file, server, secret, japanese, chosen)
+
+
+def _refused(exc: DoorError) -> int:
+    print(f"mudwiz door: {exc}", file=sys.stderr)  # i18n: not text (the sysop's log)
+    with raw_terminal(0):
+        gone(0, 1, f"mudwiz: {exc}")  # the caller is told too
+    return 1
+
+
+def _run(drop_file: str, server: str | None, secret: str | None, japanese: str, chosen: str) -> int:
     address = server or os.environ.get("MUDWIZ_DOOR_SERVER") or DEFAULT_SERVER
     try:
-        minute = door_minute()
-        japanese = door_charset(charset)  # a Japanese BBS writes the drop file in its charset too
+        minute = door_minute()  # a Japanese BBS writes the drop file in its charset too
         codec = {"sjis": "cp932", "eucjp": "euc_jp"}.get(japanese, "cp437")
         caller = replace(read_drop_file(Path(drop_file), minute, codec), charset=japanese)
         if caller.seconds_left <= 0:
             raise DoorError("no BBS time left for mudwiz")
         sock = connect(address, caller, secret if secret is not None else os.environ.get("MUDWIZ_DOOR_SECRET", ""))
     except DoorError as exc:
-        print(f"mudwiz door: {exc}", file=sys.stderr)
-        with raw_terminal(0):
-            gone(0, 1, f"mudwiz: {exc}")  # the caller is told too
-        return 1
+        return _refused(exc)
+    if chosen:  # the sysop's choice for the caller, as their first line (the terminal client's /lang)
+        sock.sendall(f"/lang {chosen}\r".encode())
     with sock, raw_terminal(0):
         done = relay(sock, TimeLeft(caller.seconds_left, minute, time.monotonic()))
     if not done:
-        print("mudwiz door: the mudwiz server closed the connection", file=sys.stderr)
+        print("mudwiz door: the mudwiz server closed the connection", file=sys.stderr)  # i18n: not text (log)
     return 0 if done else 1

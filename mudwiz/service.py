@@ -64,6 +64,7 @@ from mudwiz.slices import InThread, Sliced, inline
 from mudwiz.store import FILENAME, GameRecord, SQLiteStore, Store, StoreError, open_database, open_store
 from mudwiz.sysops import Farewell, Sysops
 from mudwiz.table import IDLE_CLOSE, Journal, Records
+from mudwiz.texts import Later
 from mudwiz.thinking import ProcessThinking, Think, ThreadedThinking, think_inline
 from mudwiz.workers import WorkerThreads
 
@@ -102,9 +103,9 @@ def data_directory(data: str | None = None) -> str:
     return data or os.environ.get("MUDWIZ_DATA") or DEFAULT_DATA
 
 
-def notice_to_all(lobby: Lobby) -> Callable[[str], None]:
+def notice_to_all(lobby: Lobby) -> Callable[[str | Later], None]:
     """A notice to everyone online here (what the store's outage says to them: mudwiz/table/outage.py)."""
-    def tell(text: str) -> None:
+    def tell(text: str | Later) -> None:
         for user in list(lobby.users.values()):
             user.notice(text)
     return tell

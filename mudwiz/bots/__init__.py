@@ -13,6 +13,7 @@ from typing import Any, Protocol
 from mudwiz.errors import BadCommand
 from mudwiz.games import plugin, plugins
 from mudwiz.games.plugin import load
+from mudwiz.texts import later
 
 RANDOM = "mudwiz.bots.randombot:RandomBot"  # every game's, and the level a game without its own plays
 # Old names still understood: ``good`` was the one level before ``easy``, ``normal`` and ``hard``; commands typed
@@ -36,7 +37,7 @@ def known_level(level: str) -> str:
     """``level`` as a level's own name, or BadCommand (one line, listing the levels) when there is none such."""
     found = canonical(level)
     if found not in levels():
-        raise BadCommand(f"no bot level {level!r}; levels: {', '.join(levels())}")
+        raise BadCommand(later("no bot level {level}; levels: {levels}", level=repr(level), levels=", ".join(levels())))
     return found
 
 

@@ -24,7 +24,7 @@ from twisted.internet import defer, task
 from twisted.logger import Logger
 
 from mudwiz.session import Session
-from mudwiz.texts import Later
+from mudwiz.texts import Later, later
 
 if TYPE_CHECKING:
     from mudwiz.cluster.service import ClusterService
@@ -286,8 +286,8 @@ class Presence:
             return
         if node < self.me:
             log.info("presence: {name} is online on node {node} too; closed here", name=name, node=node)
-            mine.notice(f"{mine.name} has just logged in on another process of this server too: this connection "
-                        f"closes; log in again under another name.")
+            mine.notice(later("{name} has just logged in on another process of this server too: this connection "
+                              "closes; log in again under another name.", name=mine.name))
             mine.close()
         else:  # once the twin's departure has removed its row everywhere, ours is said again
             self.bus.reactor.callLater(TWIN_SETTLES, self._say_again, mine)
@@ -361,4 +361,4 @@ class Presence:
     def _tell_lost(self, message: dict[str, Any]) -> None:
         sender = self.lobby.users.get(message["to"].lower())
         if sender is not None:
-            sender.notice(f"{message['name']} left before your tell reached them.")
+            sender.notice(later("{name} left before your tell reached them.", name=message["name"]))

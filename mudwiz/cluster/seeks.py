@@ -30,6 +30,7 @@ from mudwiz.errors import BadCommand
 from mudwiz.meeting.seeks import Seek
 from mudwiz.meeting.seekwire import Typed, seek_dict, seek_of, typed_of
 from mudwiz.session import Session
+from mudwiz.texts import later
 
 if TYPE_CHECKING:
     from mudwiz.cluster.service import ClusterService
@@ -37,7 +38,7 @@ if TYPE_CHECKING:
 log = Logger()
 
 ANSWER_WITHIN = 5.0  # seconds a seek command waits for the authority's answer
-NOT_ANSWERING = "the server process that holds the seeks is not answering; try again in a few seconds"
+NOT_ANSWERING = later("the server process that holds the seeks is not answering; try again in a few seconds")
 Answer = dict[str, Any]
 
 
@@ -170,7 +171,7 @@ class ClusterSeeks:
         desk = str(message.get("desk", "seeks"))
         asked = self.desks.get(desk)
         if asked is None:
-            answer: Answer = {"error": f"no desk {desk} here"}
+            answer: Answer = {"error": later("no desk {desk} here", desk=desk)}
         else:
             answer = asked.do(user, str(message["verb"]), message.get("args") or {})
         self.bus.send(message["from"], {"op": "seek_reply", "rid": message["rid"], "answer": answer})

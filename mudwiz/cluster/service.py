@@ -97,7 +97,7 @@ class ClusterService(service.MultiService):
         why = failure.getErrorMessage()
         if failure.type.__module__ == "builtins":  # a bug (a KeyError, a TypeError), not a refusal: its traceback
             log.failure("node {node} could not join the cluster", failure, node=self.node)
-        self.failed(f"node {self.node} could not join the cluster: {why}")
+        self.failed(f"node {self.node} could not join the cluster: {why}")  # i18n: not text (the log's, stops)
 
     @defer.inlineCallbacks
     def stopService(self) -> Any:

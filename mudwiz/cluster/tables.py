@@ -37,6 +37,7 @@ from mudwiz.session import Session
 from mudwiz.store import StoreError
 from mudwiz.store.base import held_key
 from mudwiz.table.recording import seat_kind
+from mudwiz.texts import later
 
 if TYPE_CHECKING:
     from mudwiz.cluster.service import ClusterService
@@ -143,9 +144,10 @@ class ClusterTables:
             try:
                 self.ids.extend(draw_table_ids(self.store))
             except StoreError as exc:
-                raise BadCommand(f"no table number can be drawn now ({exc}); try again in a moment") from None
+                raise BadCommand(later("no table number can be drawn now ({why}); try again in a moment",
+                                       why=str(exc))) from None
         if not self.ids:
-            raise BadCommand("no table number can be drawn: this server process keeps no store")
+            raise BadCommand(later("no table number can be drawn: this server process keeps no store"))
         self.soon()  # the others list it at once: its host's friends /join it from their nodes next
         return self.ids.pop(0)
 
@@ -237,8 +239,8 @@ class ClusterTables:
         self.visits.place(session, None)
 
         def failed(exc: MudwizError) -> None:
-            session.notice(f"table {table_id} moved to another server process; /watch {table_id} to watch it "
-                           f"again ({exc})")
+            session.notice(later("table {n} moved to another server process; /watch {n} to watch it again ({why})",
+                                 n=table_id, why=exc.args[0] if exc.args else str(exc)))
 
         self.visits.forward(session, f"/watch {table_id}", lambda _: None, failed)
 

@@ -33,12 +33,13 @@ from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
 
 from mudwiz.cluster.visitor import Visitor
+from mudwiz.cluster.visitwords import node_lost, not_answering, unreachable_at_login
 from mudwiz.cluster.waiting import Awaiting, Pending
 from mudwiz.errors import BadCommand, MudwizError
 from mudwiz.numbers import whole_number
 from mudwiz.routes import Route
 from mudwiz.session import Session
-from mudwiz.texts import speaking
+from mudwiz.texts import later, speaking
 
 if TYPE_CHECKING:
     from mudwiz.cluster.bus import Bus
@@ -62,13 +63,6 @@ def _then(answer: Callable[[Any], None], answered: Deferred[None]) -> Callable[[
     return both
 
 
-def not_answering(table: int) -> BadCommand:
-    return BadCommand(f"table {table} is on a server process that is not answering; try again in a few seconds")
-
-
-# What a visitor is told while the processes cannot hear each other (Redis away): their seat is kept where it is
-# (docs/scaling.md, the failure table), and logging in again once the processes hear each other gives it back.
-OUTAGE = "the server's processes cannot reach each other now; your seat is kept: log in again in a minute"
 
 def place(session: Session, where: tuple[str, int, bool] | None) -> None:
     """Where the user is elsewhere now (the process, table and whether seated), told on if it changed."""
@@ -156,14 +150,14 @@ class Visits:
         node, table = target
         verb = text.strip()[1:].partition(" ")[0].lower() if text.strip().startswith("/") else ""
         if session.elsewhere is not None and self.upper.route(verb) is Route.NOT_ELSEWHERE:
-            error(BadCommand(f"you are at table {table}; /leave it first"))
+            error(BadCommand(later("you are at table {n}; /leave it first", n=table)))
             return True
         if not self.part.reachable(node):
             if self.upper.route(verb) is Route.ABOUT_TABLE:
                 return False
             if verb == "leave" and session.elsewhere is not None:  # let go of a table nobody can reach
                 self.place(session, None)
-                ok(f"you leave table {table}")
+                ok(later("you leave table {n}", n=table))
             else:
                 error(not_answering(table))
             return True
@@ -237,7 +231,7 @@ class Visits:
         if pending.timer.active():
             pending.timer.cancel()
         if m.get("error") is not None:
-            pending.error(MudwizError(str(m["error"])))
+            pending.error(MudwizError(m["error"]))  # a Later worded where read, or a str already worded
         else:
             pending.ok(m.get("ok"))
 
@@ -272,7 +266,7 @@ class Visits:
         if table is None:
             if session.elsewhere is not None and session.elsewhere[0] == m["from"]:
                 if m.get("lost"):
-                    session.notice(f"your seat at table {session.elsewhere[1]} is no longer kept.")
+                    session.notice(later("your seat at table {n} is no longer kept.", n=session.elsewhere[1]))
                 self.place(session, None)
             return
         self.place(session, (m["from"], int(table), bool(m.get("seated"))))
@@ -289,9 +283,7 @@ class Visits:
         """Ask ``node`` for the seat it keeps for ``session`` (who has proved the name)."""
         self.place(session, (node, table, True))
         if not self.part.reachable(node):
-            session.notice(f"table {table} is on a server process that is not answering; " + (
-                "your seat is given back when another process takes the table over, in a few seconds"
-                if self.part.takeover_soon() else OUTAGE))
+            session.notice(unreachable_at_login(table, self.part.takeover_soon()))
             return
         self.bus.send(node, {"op": "reattach", **self.about(session)})
 
@@ -305,12 +297,7 @@ class Visits:
         for session in self.lobby.users.values():
             if session.elsewhere is not None and session.elsewhere[0] == node:
                 table = session.elsewhere[1]
-                if not takeover:
-                    session.notice(f"the server process of table {table} cannot be reached; {OUTAGE}")
-                    continue
-                kept = "your seat with it" if session.elsewhere[2] else "you watch it there again"
-                session.notice(f"the server process of table {table} stopped; another takes the "
-                               f"table over in a few seconds, and {kept}")
+                session.notice(node_lost(table, takeover, session.elsewhere[2]))
         for visitor in [v for v in self.visitors.values() if v.home == node]:
             self._drop({"from": node, "name": visitor.name})
 
@@ -344,7 +331,7 @@ class Visits:
         except Exception:  # a bug costs one reply, never the host's other tables
             log.failure("forwarded command {line!r} from {name}@{home} failed", line=m["line"], name=m["name"],
                         home=home)
-            answer = {"error": "internal error; the command was not carried out"}
+            answer = {"error": later("internal error; the command was not carried out")}
         self.report(visitor)
         self.keep(visitor)
         self.bus.send(home, {"op": "reply", "rid": m["rid"], **answer})

@@ -3,15 +3,18 @@ data) a client completes from."""
 
 from __future__ import annotations
 
+import re
 import textwrap
 from collections.abc import Callable
 from typing import Any
 
 from mudwiz.commands.registry import COMMANDS, Command, Kind, Reply, Route, Scope, command, help_kinds
 from mudwiz.errors import BadCommand
-from mudwiz.games import available, game_class
+from mudwiz.games import available, game_class, plugin
 from mudwiz.games.legend import help_lines
+from mudwiz.games.plugin import load
 from mudwiz.lobby import Lobby
+from mudwiz.render.style import cell_width
 from mudwiz.session import Session
 from mudwiz.table import TABLE_OPTIONS
 from mudwiz.texts import Later, later, now
@@ -62,13 +65,57 @@ def help_row(usage: str, text: str | Later, width: int = 28, cols: int = 80) -> 
     indent = " " * (width + 3)
     head = f"  {usage:<{width}} "
     if len(head) > width + 3:  # a long usage gets a line of its own
-        return [f"  {usage}", *textwrap.wrap(text, cols, initial_indent=indent, subsequent_indent=indent)]
-    return textwrap.wrap(text, cols, initial_indent=head, subsequent_indent=indent) or [head]
+        return [f"  {usage}", *_wrap(indent, text, cols, width + 3)]
+    return _wrap(head, text, cols, width + 3) or [head]
 
 
-def _verb_rows(verbs: dict[str, str] | Any, cols: int = 80) -> list[str]:
-    return [line for usage in verbs.values()
-            for line in help_row("/" + usage.split(":")[0], usage.partition(":")[2].strip(), cols=cols)]
+def _wrap(head: str, text: str, cols: int, indent: int = 0) -> list[str]:
+    """``head`` then ``text`` in rows of ``cols`` cells, later rows ``indent`` in: English between words as
+    ever; a text with wide characters (Japanese: two cells each, and no spaces between its words) between any
+    two of them, counted in cells (``textwrap`` counts characters: a Japanese row of 80 of them took 160
+    columns), an ASCII word (``play R12``) kept whole, and no row begun with a closing mark (、。）)."""
+    if text.isascii():
+        return textwrap.wrap(text, cols, initial_indent=head, subsequent_indent=" " * indent)
+    rows: list[list[str]] = [[head]]
+    used, space = cell_width(head), False
+    for token in _TOKENS.findall(text):
+        if token == " ":
+            space = used > (cell_width(head) if len(rows) == 1 else indent)
+            continue
+        width = cell_width(token)
+        if used + space + width > cols:
+            carried = [rows[-1].pop().lstrip(" ")] if token in _NO_ROW_START and len(rows[-1]) > 1 else []
+            rows.append([" " * indent, *carried])
+            used, space = indent + sum(map(cell_width, carried)), False
+        rows[-1].append(" " + token if space else token)
+        used, space = used + space + width, False
+    return ["".join(row).rstrip() for row in rows if "".join(row).strip()]
+
+
+_TOKENS = re.compile(r" |[!-~]+|[^ !-~]")  # a space, an ASCII word, or one other character: where rows may break
+_NO_ROW_START = set("、。，．）」』】〕・：；！？ー")
+
+
+def in_own_words(game: str, text: str | Later) -> str:
+    """A game's text in the reader's language: a ``Later``, or a text marked in the game's catalog (``N_``)."""
+    if isinstance(text, Later):
+        return str(text)
+    found = plugin(game)
+    return load(found.texts).now(text) if found is not None and found.texts else text
+
+
+def own_words(game: str, usage: str) -> tuple[str, str]:
+    """A move's ``usage: what it does`` (a game's ``VERBS`` entry, marked in its own catalog) as what is typed,
+    the same in every language, and what it does in the reader's."""
+    typed, _, english = usage.partition(":")
+    said = in_own_words(game, usage)
+    explained = said[len(typed) + 1:] if said.startswith(typed + ":") else said.partition(":")[2] or english
+    return typed, explained.strip()
+
+
+def _verb_rows(game: str, verbs: dict[str, str] | Any, cols: int = 80) -> list[str]:
+    return [line for usage in verbs.values() for line in help_row("/" + own_words(game, usage)[0],
+                                                                  own_words(game, usage)[1], cols=cols)]
 
 
 def help_width(session: Session) -> int:
@@ -101,19 +148,19 @@ def _summary(session: Session, sysop: bool, cols: int = 80) -> list[str]:
     """``/help`` alone: every command's usage, a kind a line or two, so that it fits a 24-row screen with the
     moves of the table the user sits at (the whole explanation of each was some sixty rows)."""
     lines = _command_rows(sysop, cols, lambda name: COMMANDS[name].usage)
-    tail = textwrap.wrap(now("Games: {join}; /help GAME shows one's moves and options.",
-                             join=', '.join(available())), cols)
+    tail = _wrap("", now("Games: {join}; /help GAME shows one's moves and options.",
+                         join=', '.join(available())), cols)
     table = session.table
     if table is None:
         return lines + tail if len(lines) + len(tail) < SCREEN_ROWS - 1 else _command_rows(sysop, cols) + tail
     game = table.game_class
-    explained = [now('{title} moves at this table:', title=game.title), *_verb_rows(game.VERBS, cols)]
+    explained = [now('{title} moves at this table:', title=game.title), *_verb_rows(table.name, game.VERBS, cols)]
     room = SCREEN_ROWS - 2
     if len(lines) + len(explained) + len(tail) > room:  # the table's game is known: the list of games goes first
         tail = []
     if len(lines) + len(explained) > room:  # their usages only, as the commands': in a narrow window the
         # explanations ran past the screen
-        explained = textwrap.wrap(now('At this table (/help MOVE explains one):'), cols)
+        explained = _wrap("", now('At this table (/help MOVE explains one):'), cols)
         explained += _kind_rows(game.title, [f"/{usage.split(':')[0]}" for usage in game.VERBS.values()], cols)
     if len(lines) + len(explained) > room:
         lines = _command_rows(sysop, cols)
@@ -123,7 +170,7 @@ def _summary(session: Session, sysop: bool, cols: int = 80) -> list[str]:
 def _command_rows(sysop: bool, cols: int, shown: Callable[[str], str] = lambda name: f"/{name}") -> list[str]:
     """The commands a kind a row or two, each as ``shown`` (its usage; by default its name alone, for a window
     too narrow for every usage on one screen: ``/help COMMAND`` gives it)."""
-    lines = textwrap.wrap(now('Commands (plain text is chat to your room; /help COMMAND explains one):'), cols)
+    lines = _wrap("", now('Commands (plain text is chat to your room; /help COMMAND explains one):'), cols)
     for label, names in help_kinds().items():
         if sysop or label != Kind.SYSOP.value:
             lines += _kind_rows(label, [shown(name) for name in names], cols)
@@ -137,26 +184,27 @@ def help_text(topic: str, session: Session, *, sysop: bool = False) -> str:
     if not topic:
         return "\n".join(_summary(session, sysop, cols))
     if topic == "all":
-        lines = textwrap.wrap(now('Commands (plain text is chat to the room you are in):'), cols)
+        lines = _wrap("", now('Commands (plain text is chat to the room you are in):'), cols)
         lines += [line for c in offered(sysop) for line in help_row(c.usage, c.help, cols=cols)]
         return "\n".join(lines)
     if topic == "cards":
         return "\n".join(help_lines(cols))
     if topic in COMMANDS:
         c = COMMANDS[topic]
-        return "\n".join(textwrap.wrap(f"{c.usage}: {c.help}", cols, subsequent_indent="    "))
+        return "\n".join(_wrap("", f"{c.usage}: {c.help}", cols, 4))
     if topic in available():
         cls = game_class(topic)
         lines = [now('{title}: {min_players} to {max_players} players. Moves:',
                      title=cls.title, min_players=cls.min_players, max_players=cls.max_players)]
-        lines += _verb_rows(cls.VERBS, cols)
-        lines += textwrap.wrap(now('Options (/option NAME [VALUE], host, before /start):'), cols)
-        lines += [line for o in (*cls.OPTIONS, *TABLE_OPTIONS) for line in help_row(o.name, o.help, 14, cols)]
+        lines += _verb_rows(topic, cls.VERBS, cols)
+        lines += _wrap("", now('Options (/option NAME [VALUE], host, before /start):'), cols)
+        lines += [line for o in (*cls.OPTIONS, *TABLE_OPTIONS)
+                  for line in help_row(o.name, in_own_words(topic, o.help), 14, cols)]
         return "\n".join(lines)
     here = [session.table.name] if session.table is not None else []  # the table's own game's move first
     for g in dict.fromkeys([*here, *available()]):
         usage = game_class(g).VERBS.get(topic)
         if usage:
-            return "\n".join(textwrap.wrap(f"/{usage.split(':')[0]} ({g}): {usage.partition(':')[2].strip()}", cols,
-                                            subsequent_indent="    "))
+            typed, explained = own_words(g, usage)
+            return "\n".join(_wrap("", f"/{typed} ({g}): {explained}", cols, 4))
     raise BadCommand(later('no help on {topic!r}; /help lists the commands', topic=topic))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mudwiz.commands.help import help_row
+from mudwiz.commands.help import help_row, in_own_words
 from mudwiz.commands.registry import Kind, Reply, Route, Scope, command
 from mudwiz.errors import BadCommand
 from mudwiz.games import available, game_class, languages, plugin, section_help
@@ -10,15 +10,14 @@ from mudwiz.games.base import Game
 from mudwiz.games.legend import rules_lines
 from mudwiz.lobby import Lobby
 from mudwiz.session import Session
-from mudwiz.texts import later, now
+from mudwiz.texts import N_, later, now, speaking
 
 # what /rules GAME shows; a game's other sections on request
 MAIN_SECTIONS = ("goal", "cards", "play", "scoring", "options")
 ENGLISH = "en"
-# The Japanese page's own words around the game's text (its sections' headings, where the rest is): a stop-gap
-# until the message catalog says them in every language; the option rows are still the English ones.
-JA_HEADINGS = {"goal": "目的", "cards": "カード", "play": "進行", "scoring": "得点", "options": "オプション",
-               "spells": "呪文"}
+# The sections' headings on a page in another language than English (the English page shows the names as typed)
+HEADINGS = {"goal": N_("Goal"), "cards": N_("Cards"), "play": N_("Play"), "scoring": N_("Scoring"),
+            "options": N_("Options"), "spells": N_("Spells")}
 
 
 def _cards(cls: type[Game], lang: str) -> list[str]:
@@ -28,7 +27,9 @@ def _cards(cls: type[Game], lang: str) -> list[str]:
         return rules_lines(cls.name)
     found = plugin(cls.name)
     legend = found.legend_for(lang) if found is not None else None
-    return ["  手札の表示と入力（/play R12 など）に使う文字：", f"  {legend}"] if legend else []
+    with speaking(lang):
+        said = now("  The letters hands are shown and moves typed with (/play R12 and so on):")
+    return [said, f"  {legend}"] if legend else []
 
 
 def rules_sections(cls: type[Game], lang: str = ENGLISH) -> dict[str, list[str]]:
@@ -43,9 +44,9 @@ def rules_sections(cls: type[Game], lang: str = ENGLISH) -> dict[str, list[str]]
         sections[name] = ["  " + line for line in body.splitlines()]
         if name == "goal" and cards:
             sections["cards"] = cards
-    options = [now('  /option NAME VALUE sets one (the host, before /start):') if lang == ENGLISH else
-               "  /option NAME VALUE で設定します（ホストが /start の前に。説明は英語）："]  # i18n: not text (ja page)
-    options += [line for o in cls.OPTIONS for line in help_row(o.name, o.help, 14)]
+    with speaking(lang):  # the page's language, whatever the reader's (``/rules wizard ja``)
+        options = [now('  /option NAME VALUE sets one (the host, before /start):')]
+        options += [line for o in cls.OPTIONS for line in help_row(o.name, in_own_words(cls.name, o.help), 14)]
     return {**sections, "options": options}
 
 
@@ -80,13 +81,17 @@ def _rules_text_ja(cls: type[Game], section: str | None, lang: str) -> str:
         if section not in sections:
             raise BadCommand(later('{title} rules have no section {section!r}: {join}',
                                    title=cls.title, section=section, join=', '.join(sections)))
-        return "\n".join([f"{cls.title} のルール：{JA_HEADINGS.get(section, section)}", *sections[section]])
-    lines = [f"{cls.title} のルール（{cls.min_players}〜{cls.max_players} 人）"]
-    for name in MAIN_SECTIONS:
-        lines += [JA_HEADINGS[name], *sections.get(name, [])]
-    lines.append(f"一部だけ：/rules {cls.name} SECTION {lang}")  # i18n: not text (the Japanese page's own words)
-    lines.append(f"  SECTION：{', '.join(sections)}")
-    lines.append(f"手の一覧：/help {cls.name}（英語）")
+        with speaking(lang):
+            heading = now(HEADINGS[section]) if section in HEADINGS else section
+            return "\n".join([now("{title} rules: {section}", title=cls.title, section=heading), *sections[section]])
+    with speaking(lang):
+        lines = [now('{title} rules, {min_players} to {max_players} players',
+                     title=cls.title, min_players=cls.min_players, max_players=cls.max_players)]
+        for name in MAIN_SECTIONS:
+            lines += [now(HEADINGS[name]), *sections.get(name, [])]
+        lines.append(now("One part at a time: /rules {name} SECTION {lang}", name=cls.name, lang=lang))
+        lines.append(now("  SECTION: {sections}", sections=", ".join(sections)))
+        lines.append(now('/help {name} lists the moves.', name=cls.name))
     return "\n".join(lines)
 
 

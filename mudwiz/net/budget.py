@@ -41,6 +41,7 @@ from twisted.logger import Logger
 
 from mudwiz.ratelimit import TokenBucket
 from mudwiz.settings import env
+from mudwiz.texts import Later, later
 
 log = Logger()
 
@@ -156,15 +157,17 @@ class Budget:
     flood_drop: float = env("MUDWIZ_FLOOD_DROP", FLOOD_DROP)
     crowd: Crowd = field(default_factory=Crowd, compare=False, repr=False)
 
-    def warning(self) -> str:
+    def warning(self) -> Later:
         """What a connection is told the first time its lines wait for the line rate."""
-        drop = f"; after {self.flood_drop:g} s of it you are disconnected" if self.flood_drop > 0 else ""
-        return (f"you are sending more than {self.lines_per_second:g} lines a second: "
-                f"the rest wait their turn{drop}")
+        if self.flood_drop > 0:
+            return later("you are sending more than {rate} lines a second: the rest wait their turn; after {drop} s "
+                         "of it you are disconnected", rate=f"{self.lines_per_second:g}", drop=f"{self.flood_drop:g}")
+        return later("you are sending more than {rate} lines a second: the rest wait their turn",
+                     rate=f"{self.lines_per_second:g}")
 
-    def farewell(self) -> str:
-        return (f"disconnected: more than {self.lines_per_second:g} lines a second for {self.flood_drop:g} s; "
-                "a person types far fewer")
+    def farewell(self) -> Later:
+        return later("disconnected: more than {rate} lines a second for {drop} s; a person types far fewer",
+                     rate=f"{self.lines_per_second:g}", drop=f"{self.flood_drop:g}")
 
 
 class Share:
@@ -175,7 +178,7 @@ class Share:
                  "time_owed", "time_last", "fd", "person", "pending", "heard_second", "heard_now",
                  "heard_before")  # one a connection: its memory counts when idle
 
-    def __init__(self, clock: IReactorTime, budget: Budget, tell: Callable[[str], None], drop: Callable[[], None],
+    def __init__(self, clock: IReactorTime, budget: Budget, tell: Callable[[Later], None], drop: Callable[[], None],
                  who: str = "") -> None:
         """``tell`` says a line to the connection; ``drop`` closes it once what it was sent has left; ``who``
         names it in the log (its address)."""

@@ -68,18 +68,18 @@ def unmovable(protocol: LineProtocol) -> str | None:
     """Why this connection's framing cannot move now, or None."""
     sock = protocol.socket()
     if type(sock) not in (tcp.Server, unix.Server) or sock.disconnecting or protocol.dropped:
-        return "not a plain socket, or closing"
+        return "not a plain socket, or closing"  # i18n: not text (the log's reason)
     if protocol.paused or protocol.discarding or protocol.lines_left is not None or protocol.keys_left:
-        return "lines waiting"
+        return "lines waiting"  # i18n: not text (the log's reason)
     if len(sock.dataBuffer) - sock.offset + sum(map(len, sock._tempDataBuffer)) > MAX_PENDING:
-        return "output waiting"
+        return "output waiting"  # i18n: not text (the log's reason)
     if isinstance(protocol, TelnetLines):
         stream: Any = protocol.transport
         if not isinstance(stream, _Telnet) or stream.compressor is not None or stream.state != "data" \
                 or stream.skipping or protocol.settling is not None or protocol.chars.state == "asking":
-            return "MCCP2, or telnet negotiation under way"
+            return "MCCP2, or telnet negotiation under way"  # i18n: not text (the log's reason)
         if any(side.negotiating for state in stream.options.values() for side in (state.us, state.him)):
-            return "telnet negotiation under way"
+            return "telnet negotiation under way"  # i18n: not text (the log's reason)
     return None
 
 
@@ -147,7 +147,8 @@ def let_go(protocol: LineProtocol) -> None:
     sock.dataBuffer, sock.offset, sock._tempDataBuffer, sock._tempDataLen = b"", 0, [], 0
     sock._shouldShutdown = False  # what Twisted does for a socket that is not only its own
     sock.disconnecting = True  # no line after the one that moved it is acted on here
-    sock.reactor.callLater(0, sock.connectionLost, Failure(ConnectionDone("handed to another worker")))
+    gone = Failure(ConnectionDone("handed to another worker"))  # i18n: not text (the log's reason)
+    sock.reactor.callLater(0, sock.connectionLost, gone)
 
 
 class Hand:

@@ -23,6 +23,8 @@ import resource
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from mudwiz.texts import Later, later
+
 PER_ADDRESS = 20
 UNNAMED_PER_ADDRESS = 5
 FD_RESERVE = 32  # descriptors never given to connections: stdio, the reactor's own, log files, the listener
@@ -66,7 +68,7 @@ class Limits:
 
     def describe(self) -> str:
         return (f"at most {self.total} connections ({self.total - self.headroom} not yet logged in), "
-                f"{self.per_address or 'any number'} per address "
+                f"{self.per_address or 'any number'} per address "  # i18n: not text (the operator's log line)
                 f"({self.unnamed_per_address or 'any number'} not yet logged in)")
 
 
@@ -89,7 +91,7 @@ class Refusal:
     refusal of its kind since a connection was last admitted or closed there, worth one log line (a flood is
     logged once, not once a connection)."""
 
-    message: str
+    message: str | Later
     news: bool
 
 
@@ -116,14 +118,14 @@ class ConnectionCounter:
         limits = self.limits
         peer = self.peers.get(address, _Peer())
         if address and limits.per_address and peer.connections >= limits.per_address:
-            return self._refuse_peer(peer, f"too many connections from your address (at most {limits.per_address})"
-                                           "; close one and try again")
+            return self._refuse_peer(peer, later("too many connections from your address (at most {n}); close one "
+                                                 "and try again", n=limits.per_address))
         if address and limits.unnamed_per_address and peer.unnamed >= limits.unnamed_per_address:
-            return self._refuse_peer(peer, "too many connections from your address not yet logged in (at most "
-                                           f"{limits.unnamed_per_address}); log in on one of them first")
+            return self._refuse_peer(peer, later("too many connections from your address not yet logged in (at most "
+                                                 "{n}); log in on one of them first", n=limits.unnamed_per_address))
         if self.connections >= limits.total or self.unnamed >= limits.total - limits.headroom:
             news, self.full = not self.full, True
-            return Refusal("the server has too many connections; try again later", news)
+            return Refusal(later("the server has too many connections; try again later"), news)
         self.connections += 1
         self.unnamed += 1
         if address:
@@ -156,6 +158,6 @@ class ConnectionCounter:
             if not peer.connections:
                 del self.peers[address]
 
-    def _refuse_peer(self, peer: _Peer, message: str) -> Refusal:
+    def _refuse_peer(self, peer: _Peer, message: Later) -> Refusal:
         news, peer.refusing = not peer.refusing, True
         return Refusal(message, news)

@@ -16,6 +16,7 @@ from mudwiz.net.budget import Budget
 from mudwiz.net.limits import ConnectionCounter
 from mudwiz.outflow import Outflow
 from mudwiz.sysops import address_key
+from mudwiz.texts import Later, english
 
 log = Logger()
 
@@ -33,12 +34,12 @@ def edge_address(host: str) -> str:
 class Refused(Protocol):
     """A connection over a limit: one line saying why, then closed."""
 
-    def __init__(self, message: str) -> None:
-        self.message = message
+    def __init__(self, message: str | Later) -> None:
+        self.message = message  # before any word from the client: in the server's language (MUDWIZ_LANG)
 
     def connectionMade(self) -> None:
         assert self.transport is not None
-        self.transport.write(self.message.encode() + b"\r\n")
+        self.transport.write(str(self.message).encode() + b"\r\n")
         self.transport.loseConnection()
 
 
@@ -67,7 +68,7 @@ class LineFactory(Factory):
             if refusal is not None:
                 if refusal.news:
                     log.warn("refusing connections from {address}: {why}", address=address or "?",
-                             why=refusal.message)
+                             why=english(refusal.message))
                 return Refused(refusal.message)
         protocol = self.framing(address)
         protocol.factory = self

@@ -190,7 +190,7 @@ class RloginLines(LineProtocol):
 
     def timeoutConnection(self) -> None:
         if self.handshake is None:
-            self.refuse("no rlogin handshake in time: goodbye")
+            self.refuse("no rlogin handshake in time: goodbye")  # i18n: not text (rlogind's line: ASCII)
         else:
             super().timeoutConnection()
 
@@ -237,11 +237,13 @@ class RloginLines(LineProtocol):
         tag = self.trust.tag_for(self.address, handshake.server_user)
         if tag is None:
             log.warn("rlogin from {peer} refused: not a trusted BBS", peer=self.address or "?")
-            self.refuse("this rlogin port takes callers of the BBSes its sysop trusts only; connect by telnet")
+            self.refuse("this rlogin port takes callers of the BBSes its sysop trusts only; "  # i18n: not text
+                        "connect by telnet")
             return False
         name = bbs_name(handshake.client_user, tag)
         if name is None:
-            self.refuse(f"the handle {handshake.client_user[:40]!r} has too few of A-Z a-z 0-9 _ - to be a name")
+            handle = handshake.client_user[:40]  # rlogind's lines are ASCII: English, as the ban's below
+            self.refuse(f"the handle {handle!r} has too few of A-Z a-z 0-9 _ - to be a name")  # i18n: not text
             return False
         sysops = self.connection.lobby.sysops
         banned = None if sysops is None else (

@@ -58,6 +58,7 @@ from mudwiz.net.listener import LineFactory
 from mudwiz.net.sshauth import HOST_KEY, Login, Names, UserAuth, fingerprint, host_key
 from mudwiz.net.tcp import tune
 from mudwiz.outflow import Outflow
+from mudwiz.texts import default, now, speaking
 
 log = Logger()
 
@@ -96,8 +97,9 @@ class Player(ConchUser):
         """Why a channel of ``kind`` is not given, and its SSH reason code; None if it is. One session a
         connection and nothing else (no port forwarding, no agent)."""
         if kind not in self.channelLookup:
-            return "unknown channel type", OPEN_UNKNOWN_CHANNEL_TYPE
-        return ("one session a connection", OPEN_ADMINISTRATIVELY_PROHIBITED) if self.opened else None
+            return "unknown channel type", OPEN_UNKNOWN_CHANNEL_TYPE  # i18n: not text (SSH's reason)
+        refused = "one session a connection"  # i18n: not text (SSH's reason, ASCII)
+        return (refused, OPEN_ADMINISTRATIVELY_PROHIBITED) if self.opened else None
 
     def lookupChannel(self, channelType: bytes, windowSize: int, maxPacket: int, data: bytes) -> Any:
         refused = self.refusal(channelType)
@@ -143,7 +145,9 @@ class Player(ConchUser):
     def execCommand(self, proto: Any, command: bytes) -> None:
         """A command (``ssh HOST CMD``) is not a shell: one line, and the session ends with status 1."""
         self.ssh = proto.session.conn.transport
-        proto.write(b"mudwiz runs no commands: log in with ssh and no command to play\r\n")
+        with speaking(environ.chosen(self.locale) or default()):  # the client's locale, as a shell's
+            said = now("mudwiz runs no commands: log in with ssh and no command to play")
+        proto.write(said.encode() + b"\r\n")
         exit_status(proto, 1)
         proto.loseConnection()
 
@@ -292,7 +296,8 @@ class MudTransport(SSHServerTransport):
 
     def expired(self, timeout: float) -> None:
         self.timer = None
-        self.sendDisconnect(DISCONNECT_BY_APPLICATION, f"no login within {timeout:g} s: goodbye".encode())
+        goodbye = f"no login within {timeout:g} s: goodbye"  # i18n: not text (SSH's disconnect reason: ASCII)
+        self.sendDisconnect(DISCONNECT_BY_APPLICATION, goodbye.encode())
 
     def logged_in(self) -> None:
         """The shell started and the name was accepted: no more login timer, and logged in for the limits."""

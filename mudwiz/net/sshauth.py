@@ -24,6 +24,7 @@ from zope.interface import implementer
 from mudwiz.errors import BadCommand
 from mudwiz.lobby import Lobby
 from mudwiz.store import Account, StoreError
+from mudwiz.texts import later
 
 log = Logger()
 
@@ -122,7 +123,8 @@ class Names:
         if accounts is None or account is None:
             if lobby.resume_code_matches(held, password, address):
                 return Login(held, "resume")
-            raise UnauthorizedLogin(f"wrong resume code for {held} (a guest's name held while they are away)")
+            raise UnauthorizedLogin(later("wrong resume code for {name} (a guest's name held while they are away)",
+                                          name=held))
         try:
             checking = accounts.login(account.name, password, address)
         except BadCommand as exc:  # too many passwords checked from the address
@@ -145,7 +147,7 @@ class Names:
     @staticmethod
     def proved(account: Account | None, name: str) -> Login:
         if account is None:
-            raise UnauthorizedLogin(f"wrong password for {name}")
+            raise UnauthorizedLogin(later("wrong password for {name}", name=name))
         return Login(account.name, "password")
 
 

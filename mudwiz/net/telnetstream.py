@@ -242,7 +242,7 @@ class _Telnet(TelnetTransport):
                 self.fault(piece, repr(exc))
             if self.state.startswith("subnegotiation") and len(self.commands) > MAX_SUBNEGOTIATION:
                 ended_on_iac = self.state == "subnegotiation-escaped"  # the piece's last byte began IAC SE or IAC IAC
-                self.fault(piece, f"subnegotiation longer than {MAX_SUBNEGOTIATION} bytes")
+                self.fault(piece, f"subnegotiation longer than {MAX_SUBNEGOTIATION} bytes")  # i18n: not text (log)
                 self.skipping, self.skipped_iac = True, ended_on_iac
 
     def skip(self, data: bytes, at: int) -> int:

@@ -221,7 +221,8 @@ MSSP_VAR, MSSP_VAL = b"\x01", b"\x02"
 
 # The MSSP variables that do not change while the server runs (telnet.py adds the others)
 MSSP_FIXED: dict[str, str] = {
-    "CODEBASE": f"mudwiz {__version__}", "FAMILY": "Custom", "GENRE": "None", "GAMEPLAY": "Player versus Player",
+    "CODEBASE": f"mudwiz {__version__}", "FAMILY": "Custom", "GENRE": "None",
+    "GAMEPLAY": "Player versus Player",  # i18n: not text (MSSP's value)
     "GAMESYSTEM": "Custom", "STATUS": "Live", "LANGUAGE": "English", "CRAWL DELAY": "-1", "MINIMUM AGE": "0",
     "ANSI": "1", "UTF-8": "1", "VT100": "0", "XTERM 256 COLORS": "0", "XTERM TRUE COLORS": "0", "MCCP": "1",
     "MSP": "0", "MXP": "0", "PUEBLO": "0", "MSDP": "0", "GMCP": "1", "SSL": "0", "PAY TO PLAY": "0",

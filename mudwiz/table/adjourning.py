@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mudwiz.session import Session
+from mudwiz.texts import Later, later, later_n
 
 
 @dataclass(frozen=True)
@@ -43,9 +44,10 @@ def seated_at_login(last: str, name: str) -> bool:
     return last.lower() == name.lower()
 
 
-def resume_notice(game: str, table_id: int) -> str:
+def resume_notice(game: str, table_id: int) -> Later:
     """What a person of an adjourned game who did not leave it last reads at login."""
-    return f"Your {game} game at table {table_id} is adjourned: /resume {table_id} takes your seat back."
+    return later("Your {game} game at table {n} is adjourned: /resume {n} takes your seat back.", game=game,
+                 n=table_id)
 
 
 class Absent(Session):
@@ -72,8 +74,9 @@ def all_gone(seats: list[Session]) -> bool:
     return bool(people) and not any(s.connected for s in people)
 
 
-def waiting_line(table_id: int, names: list[str]) -> str:
+def waiting_line(table_id: int, names: list[str]) -> Later:
     """What the people back at an adjourned game read: whom it waits for, and how not to wait."""
-    who = ", ".join(names)
-    return (f"The game at table {table_id} is adjourned: it goes on when {who} {'is' if len(names) == 1 else 'are'}"
-            f" back (/resume without a number goes on without them; /leave leaves it).")
+    return later_n("The game at table {table} is adjourned: it goes on when {who} is back (/resume without a number "
+                   "goes on without them; /leave leaves it).",
+                   "The game at table {table} is adjourned: it goes on when {who} are back (/resume without a number "
+                   "goes on without them; /leave leaves it).", len(names), table=table_id, who=", ".join(names))

@@ -32,7 +32,7 @@ from mudwiz.table.recording import GameRecording, Records
 from mudwiz.table.seating import Seating
 from mudwiz.table.state import TableState
 from mudwiz.table.timers import IDLE_CLOSE
-from mudwiz.texts import Later
+from mudwiz.texts import Later, later
 from mudwiz.thinking import Think, think_inline
 
 log = Logger(namespace=__name__)  # a compiled module has no frame for Logger() to find its name in
@@ -107,7 +107,7 @@ class Table(TableState):
     def watch(self, session: Session) -> None:
         self.seating.watch(session)
 
-    def leave(self, session: Session, by: Session | None = None, dropped: bool = False) -> str:
+    def leave(self, session: Session, by: Session | None = None, dropped: bool = False) -> Later:
         return self.seating.leave(session, by, dropped)
 
     def replace_with_bot(self, seat: int, why: str | Later) -> None:
@@ -130,7 +130,7 @@ class Table(TableState):
         if self.game is not None and self.in_game and not self.roster.humans() and self.tournament is None:
             self.abandon()  # (a tournament's game is played out: its stand-ins score for their people)
         if self.adjourned is not None and not missing(self.seats) and not all_gone(self.seats):
-            self.go_on("Everyone is back: the game goes on.")
+            self.go_on(later("Everyone is back: the game goes on."))
         self.rounds.maybe_advance()
         self.timers.stop_idle()
         if self.roster.humans() or self.observers or self.tournament is not None and self.in_game:
@@ -157,7 +157,7 @@ class Table(TableState):
         self.recording.finish("abandoned")
         if self.on_over is not None:
             self.on_over(self)
-        self.announce("Nobody is left playing: the game is abandoned.")
+        self.announce(later("Nobody is left playing: the game is abandoned."))
         self.seating.stand_ins_go()  # as at a game's end: left seated they held their people's names on
         self.send_states()
 
@@ -174,8 +174,8 @@ class Table(TableState):
             if not person.is_bot and person.connected:
                 self.seats[seat] = Absent(person.name)
                 person.table = None
-                person.notice(f"The game at table {self.id} is adjourned: /resume {self.id} takes your seat back "
-                              f"(/adjourned lists your games).")
+                person.notice(later("The game at table {n} is adjourned: /resume {n} takes your seat back "
+                                    "(/adjourned lists your games).", n=self.id))
                 person.deliver({"type": "left", "table": self.id})
         log.info("table {table} adjourned: {game}, {moves} moves, {last} left last", table=self.id, game=self.name,
                  moves=len(self.game.log), last=last)
@@ -225,7 +225,7 @@ class Table(TableState):
         for s in self.roster.viewers():
             s.table = None
             if not s.is_bot and s.connected:
-                s.notice(f"table {self.id} is closed.")
+                s.notice(later("table {n} is closed.", n=self.id))
                 s.deliver({"type": "left", "table": self.id})
         self.roster.clear()
         self.journal.close()
@@ -236,27 +236,25 @@ class Table(TableState):
 
     def set_option(self, session: Session, name: str, value: str | None) -> str:
         if not self.is_host(session):
-            raise BadCommand(f"only the host ({self.host}) sets options")
+            raise BadCommand(later("only the host ({host}) sets options", host=self.host))
         if self.in_game:
-            raise BadCommand("options are set before /start")
+            raise BadCommand(later("options are set before /start"))
         shown = self.config.set(name, value)
         self.journal.save()
-        self.announce(f"{session.name} sets {shown}.", exclude=session)
+        self.announce(later("{name} sets {option}.", name=session.name, option=shown), exclude=session)
         self.send_states()
         return shown
 
     def start(self, session: Session) -> None:
         if not self.is_host(session):
-            raise BadCommand(f"only the host ({self.host}) can start the game")
+            raise BadCommand(later("only the host ({host}) can start the game", host=self.host))
         if self.in_game:
-            raise BadCommand("the game is already running")
+            raise BadCommand(later("the game is already running"))
         self._not_stopping()
         cls = self.game_class
         if len(self.seats) < cls.min_players:
-            raise BadCommand(
-                f"{cls.title} needs {cls.min_players} to {cls.max_players} players; "
-                f"{len(self.seats)} seated (/bot add to fill a seat)"
-            )
+            raise BadCommand(later("{game} needs {least} to {most} players; {n} seated (/bot add to fill a seat)",
+                                   game=cls.title, least=cls.min_players, most=cls.max_players, n=len(self.seats)))
         seed = self.seeds.randrange(2**63)
         self.game = cls([s.name for s in self.seats], self.config.game_options(), seed)  # may raise BadOption
         self.games_played += 1
@@ -268,7 +266,7 @@ class Table(TableState):
             "table {table} starts {game} seed={seed} players={players} options={options}",
             table=self.id, game=self.name, seed=seed, players=self.game.players, options=self.game.options,
         )
-        self.announce(f"{cls.title} starts: {', '.join(self.game.players)}.")
+        self.announce(later("{game} starts: {players}.", game=cls.title, players=", ".join(self.game.players)))
         self._after(self.game.start_events)
 
     # ------------------------------------------------------------ play
@@ -277,12 +275,12 @@ class Table(TableState):
         """A game move by a seated player (``bid 2``, ``play R12``): the engine decides if it is legal."""
         seat = self.roster.own_seat(session)
         if seat is None:
-            raise BadCommand("you are not playing at this table" + ("; you are watching" if session in
-                                                                      self.observers else ""))
+            raise BadCommand(later("you are not playing at this table; you are watching") if session in
+                             self.observers else later("you are not playing at this table"))
         if self.game is None:
-            raise IllegalAction("the game has not started (the host types /start)")
+            raise IllegalAction(later("the game has not started (the host types /start)"))
         if not self.in_game:
-            raise IllegalAction("the game is over (the host may /start a new one)")
+            raise IllegalAction(later("the game is over (the host may /start a new one)"))
         if self.adjourned is not None:
             raise IllegalAction(waiting_line(self.id, self.waiting_for()))
         self._not_stopping()
@@ -291,7 +289,8 @@ class Table(TableState):
     def _not_stopping(self) -> None:
         """Refuse what could not be journaled any more: the server is on its way down."""
         if self.stopping():
-            raise BadCommand("the server is stopping: moves are no longer taken (your table is kept for its restart)")
+            raise BadCommand(later("the server is stopping: moves are no longer taken (your table is kept for its "
+                                   "restart)"))
 
     def stopping(self) -> bool:
         """Whether the server is on its way down: nothing is journaled any more (``TableJournal.stopping``)."""
@@ -302,7 +301,7 @@ class Table(TableState):
         journal as it is then (a restored table gets a journal of its own after its parts were made)."""
         self.journal.hold(record)
 
-    def ok(self, session: Session) -> str | None:
+    def ok(self, session: Session) -> Later | None:
         return self.rounds.confirm(session)
 
     def played(self, events: list[Event]) -> None:

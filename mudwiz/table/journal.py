@@ -21,6 +21,7 @@ from mudwiz.store import GameRecord, Store, StoreError, TableMove
 from mudwiz.table.botseat import seat_kind
 from mudwiz.table.outage import StoreOutage
 from mudwiz.table.state import TableState
+from mudwiz.texts import Later
 
 log = Logger(namespace=__name__)  # a compiled module has no frame for Logger() to find its name in
 
@@ -33,7 +34,7 @@ class Journal:
 
     def __init__(self, store: Store | None = None,
                  resume_code: Callable[[str], str | None] | None = None, node: str = "",
-                 tell: Callable[[str], None] | None = None) -> None:
+                 tell: Callable[[Later], None] | None = None) -> None:
         self.store = store
         self.resume_code = resume_code or (lambda name: None)
         self.node = node

@@ -9,13 +9,15 @@ from typing import Any
 
 from mudwiz.errors import BadOption
 from mudwiz.games.base import Game, Option
+from mudwiz.texts import later
 
 TABLE_OPTIONS = (
-    Option("confirm", "seconds to wait for everyone's /ok after a round before going on anyway (0 or off: no limit)",
+    Option("confirm", later("seconds to wait for everyone's /ok after a round before going on anyway (0 or off: no "
+                            "limit)"),
            default=120, lo=0, hi=3600),
-    Option("turn", "seconds a person has for a move before a random legal one is made (0 or off: no limit)",
+    Option("turn", later("seconds a person has for a move before a random legal one is made (0 or off: no limit)"),
            default=300, lo=0, hi=3600),
-    Option("botdelay", "milliseconds a bot waits before it moves (off: the server's setting)",
+    Option("botdelay", later("milliseconds a bot waits before it moves (off: the server's setting)"),
            default=None, lo=0, hi=10000),
 )
 
@@ -87,8 +89,16 @@ class TableOptions:
         own = table_option(name)
         opt = own or self.game_class.option(name)
         if value is None and opt.kind != "flag":
-            hint = f"a number from {opt.lo} to {opt.hi}" if opt.kind == "int" else " or ".join(opt.choices)
-            raise BadOption(f"{name} needs a value: {hint}" + (", or off" if opt.default is None else ""))
+            if opt.kind == "int" and opt.default is None:
+                raise BadOption(later("{name} needs a value: a number from {lo} to {hi}, or off", name=name,
+                                      lo=opt.lo, hi=opt.hi))
+            if opt.kind == "int":
+                raise BadOption(later("{name} needs a value: a number from {lo} to {hi}", name=name, lo=opt.lo,
+                                      hi=opt.hi))
+            hint = ", ".join(opt.choices)
+            if opt.default is None:
+                raise BadOption(later("{name} needs a value: one of {choices}, or off", name=name, choices=hint))
+            raise BadOption(later("{name} needs a value: one of {choices}", name=name, choices=hint))
         if own is not None:
             if own.default is not None and str(value).lower() == "off":
                 value = "0"  # the table's own numbers (turn, confirm) read 0 as off, and /option shows it so

@@ -12,19 +12,21 @@ from collections.abc import Callable
 
 from twisted.logger import Logger
 
+from mudwiz.texts import Later, later
+
 log = Logger(namespace=__name__)  # a compiled module has no frame for Logger() to find its name in
 
 RECORD_RETRY = 2.0  # seconds between a game record's tries while the store is away
 
-AWAY = "the game database is not answering: games go on, and what is played meanwhile is saved once it is back"
-BACK = "the game database is back: everything played meanwhile is saved"
+AWAY = later("the game database is not answering: games go on, and what is played meanwhile is saved once it is back")
+BACK = later("the game database is back: everything played meanwhile is saved")
 
 
 class StoreOutage:
     """The store's health as its writers see it. ``tell(text)``: the server's, a notice to everyone online (None:
     nobody, as in tests of a table alone)."""
 
-    def __init__(self, tell: Callable[[str], None] | None = None) -> None:
+    def __init__(self, tell: Callable[[Later], None] | None = None) -> None:
         self.tell = tell
         self.away = False
 

@@ -12,6 +12,7 @@ from mudwiz.games.base import Event
 from mudwiz.session import Session
 from mudwiz.table.fanout import FanOut
 from mudwiz.table.state import TableState
+from mudwiz.texts import Later, later
 
 Played = Callable[[list[Event]], None]  # the table's: the game changed by these events (``Table.played``)
 
@@ -34,13 +35,13 @@ class RoundConfirmation:
         confirmed = self.table.confirmed
         return [s.name for s in self.table.roster.seats if not s.is_bot and s.connected and s.name not in confirmed]
 
-    def confirm(self, session: Session) -> str | None:
+    def confirm(self, session: Session) -> Later | None:
         """``/ok``: the reply names whom the round still waits for, or is None when this was the last one."""
         table = self.table
         if table.game is None or table.game.phase != "roundend":
-            raise IllegalAction("there is no round result to confirm")
+            raise IllegalAction(later("there is no round result to confirm"))
         if table.roster.seat_of(session.name) is None:
-            raise BadCommand("only seated players confirm the round")
+            raise BadCommand(later("only seated players confirm the round"))
         table.confirmed.add(session.name)
         pending = self.pending()
         if pending and table.in_game:
@@ -48,7 +49,7 @@ class RoundConfirmation:
         elif table.in_game:  # nobody left to wait for (``maybe_advance``'s finding, without asking again)
             self.advance()
         # The last /ok deals the next round at once: its reply must not read as if it came after that deal.
-        return f"confirmed; waiting for {', '.join(pending)}" if pending else None
+        return later("confirmed; waiting for {names}", names=", ".join(pending)) if pending else None
 
     def _shown(self, session: Session) -> None:
         """Who has confirmed, shown: at once to the one who just did (whose reply must follow their state, and
@@ -140,7 +141,8 @@ class TurnClock:
         for seat in table.game.waiting():
             person = table.roster.seats[seat]
             if not person.is_bot and person.connected:
-                person.notice(f"{left:g} s left for your move; then a random legal move is made for you.")
+                person.notice(later("{seconds} s left for your move; then a random legal move is made for you.",
+                                    seconds=f"{left:g}"))
 
     def _time_up(self) -> None:
         """A person took too long: play a random legal move for the first person the game still waits on."""
@@ -155,8 +157,9 @@ class TurnClock:
             if action is not None and seat in table.game.waiting():
                 # The move is named to its player alone: a secret bid or the cards of a pass named to the table
                 # gave away what its events keep hidden. The others learn of it as of any move, by its events.
-                self.fanout.announce(f"Time is up for {person.name}: a random move is made for them.", exclude=person)
+                self.fanout.announce(later("Time is up for {name}: a random move is made for them.", name=person.name),
+                                     exclude=person)
                 if person.connected:
-                    person.notice(f"Time is up: /{action} is made for you.")
+                    person.notice(later("Time is up: /{move} is made for you.", move=action))
                 self.played(table.game.apply(seat, action))
                 return

@@ -27,6 +27,7 @@ from mudwiz.table.botseat import seat_kind
 from mudwiz.table.fanout import FanOut
 from mudwiz.table.outage import RECORD_RETRY, StoreOutage
 from mudwiz.table.state import TableState
+from mudwiz.texts import Later, later
 
 log = Logger(namespace=__name__)  # a compiled module has no frame for Logger() to find its name in
 
@@ -162,8 +163,12 @@ class GameRecording:
         def show(found: dict[str, list[Rating]]) -> None:
             changes = board.refresh(found, record.game)
             if changes:  # else every state would be as the last one sent (a game of guests and bots: most)
-                moved = [f"{name} {'new' if old is None else old} -> {new}" for name, old, new in changes]
-                self.fanout.announce(f"Ratings ({record.game}): {', '.join(moved)}.")
+                moved: list[str | Later] = [later("{name} new -> {rating}", name=name, rating=new) if old is None
+                                            else f"{name} {old} -> {new}" for name, old, new in changes]
+                listed = moved[0]
+                for item in moved[1:]:  # a list each reader's language joins its own way
+                    listed = later("{list}, {item}", list=listed, item=item)
+                self.fanout.announce(later("Ratings ({game}): {changes}.", game=record.game, changes=listed))
                 self.fanout.send_states()
 
         def unread(failure: Failure) -> None:

@@ -330,3 +330,45 @@ def test_a_callers_own_quit_ends_the_door_with_0_and_no_such_line(rlogin_server,
         assert b"Press any key" not in caller.output
     finally:
         caller.close()
+
+
+def test_lang_chooses_the_callers_language_and_the_doors_own_lines_follow_it(rlogin_server, tmp_path) -> None:
+    """No drop file says a language: ``--lang`` does. Japanese in Shift_JIS bytes for a ``--charset sjis`` caller,
+    the door's time warnings and goodbye too; English on the same Japanese BBS when the sysop says ``en``."""
+    def run(handle: str, lang: str, minute: str) -> Terminal:
+        drop = tmp_path / handle / "door32.sys"
+        drop.parent.mkdir()
+        drop.write_text(door32(handle=handle, minutes="6"), encoding="cp437")
+        return Terminal([sys.executable, "-m", "mudwiz.cli", "door", str(drop), "--server",
+                         f"127.0.0.1:{rlogin_server[1]}", "--secret", SECRET, "--charset", "sjis", "--lang", lang],
+                        env={**os.environ, "MUDWIZ_DOOR_MINUTE": minute})
+
+    japanese = run("Hana", "ja", "1")  # 6 minutes of 1 s: warned at 1 s, 5 s, 5.83 s; out at 6 s
+    english = run("Ann", "en", "60")
+    try:
+        japanese.read_until("ようこそ、Hana@door さん".encode("cp932"))
+        japanese.read_until("*** BBS の残り時間はあと 5 分です ***".encode("cp932"))
+        japanese.read_until("*** BBS の残り時間はあと 10 秒です ***".encode("cp932"))
+        japanese.read_until("*** BBS の利用時間が終わりました。さようなら。 ***".encode("cp932"))
+        assert japanese.proc.wait(timeout=15) == 0
+        assert b"of your BBS time left" not in japanese.output
+        english.read_until(b"language: en")  # the door's first line, its answer English (the welcome was not)
+        assert "ようこそ、Ann@door さん".encode("cp932") in english.output
+        os.write(english.master, b"/quit\r")
+        assert english.proc.wait(timeout=15) == 0
+    finally:
+        japanese.close()
+        english.close()
+
+
+def test_a_language_mudwiz_has_not_is_one_line_and_status_1(tmp_path) -> None:
+    drop = tmp_path / "door32.sys"
+    drop.write_text(door32(), encoding="cp437")
+    caller = Terminal([sys.executable, "-m", "mudwiz.cli", "door", str(drop), "--lang", "fr"])
+    try:
+        shown = caller.read_until(b"Press any key to return to the BBS.")
+        assert b"mudwiz: --lang is a language mudwiz has (en, ja), not 'fr'" in shown
+        os.write(caller.master, b" ")
+        assert caller.proc.wait(timeout=15) == 1
+    finally:
+        caller.close()

@@ -26,7 +26,7 @@ def test_one_address_fills_its_own_share_and_the_next_address_is_admitted() -> N
     assert c.admit("10.0.0.1") is None  # four now: two logged in, two not
     c.logged_in("10.0.0.1")
     refusal = c.admit("10.0.0.1")
-    assert refusal is not None and refusal.message.startswith("too many connections from your address (at most 4)")
+    assert refusal is not None and str(refusal.message).startswith("too many connections from your address (at most 4)")
     c.closed("10.0.0.1", logged_in=True)
     assert c.admit("10.0.0.1") is None
     assert (c.connections, c.unnamed) == (5, 3)  # 10.0.0.1: four, two not logged in; 10.0.0.2: one

@@ -409,7 +409,7 @@ def test_a_games_new_ratings_are_read_where_records_read_runs_and_shown_when_it_
     rating = store.rating("Alice", "wizard")
     assert rating is not None, "the game was recorded and rated"
     [(read, done)] = reads
-    assert shown() is None and not [n for n in alice.of_type("notice") if n["text"].startswith("Ratings (")]
+    assert shown() is None and not [n for n in alice.of_type("notice") if str(n["text"]).startswith("Ratings (")]
     found: list[Any] = []
     reader = threading.Thread(target=lambda: found.append(read()))  # where the server runs it: not this thread
     reader.start()
@@ -418,5 +418,5 @@ def test_a_games_new_ratings_are_read_where_records_read_runs_and_shown_when_it_
     assert list(ratings) == ["alice"], "the bots' seats are not read"
     done.callback(ratings)
     assert shown() == rating.shown
-    [moved] = [n for n in alice.of_type("notice") if n["text"].startswith("Ratings (")]
+    [moved] = [n for n in alice.of_type("notice") if str(n["text"]).startswith("Ratings (")]
     assert moved["text"] == f"Ratings (wizard): Alice new -> {rating.shown}."

@@ -36,7 +36,7 @@ def lobby_of(n: int, bots: int = 1, grace: float = 10.0) -> tuple[Clock, Lobby, 
 
 
 def notices(person: Recorder) -> list[str]:
-    return [m["text"] for m in person.of_type("notice")]
+    return [str(m["text"]) for m in person.of_type("notice")]
 
 
 def test_everyone_gone_adjourns_the_last_is_taken_back_the_others_resume_and_it_goes_on() -> None:

@@ -30,7 +30,7 @@ def lobby_of(*names: str) -> tuple[Clock, Lobby, list[Caller]]:
 
 
 def notices(person: Recorder) -> list[str]:
-    return [m["text"] for m in person.of_type("notice")]
+    return [str(m["text"]) for m in person.of_type("notice")]
 
 
 def test_bye_mid_game_leaves_the_seat_to_a_bot_at_once_and_closes() -> None:
