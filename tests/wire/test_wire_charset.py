@@ -27,6 +27,7 @@ from wire import (
 )
 
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+HEADING = ("名前", "得点")  # the Wizard table's "player" and "score" columns, read in Japanese
 IAC, NOP = b"\xff", b"\xf1"
 
 
@@ -48,13 +49,15 @@ def cells(text: str, ambiguous: int = 2) -> int:
     return total
 
 
-def japanese_client(server: tuple[str, int], charset: str, codec: str, name: str) -> TelnetClient:
+def japanese_client(server: tuple[str, int], charset: str, codec: str, name: str, lang: str = "en") -> TelnetClient:
+    """Logged in over a Japanese charset, then ``/lang lang``: ``en`` where the test reads English replies (the
+    charset under test, not the words), ``ja`` for a whole game read as a Japanese player reads it."""
     client = TelnetClient(server, do=(0, 25, CHARSET, GMCP), charset=charset, encoding=codec)
     client.read_until(b"name? ")
     client.send(name)  # at once, as a person types it: the server reads it once the CHARSET answer is in
     client.read_until(f"ようこそ、{name} さん".encode(codec))  # a Japanese charset: the welcome in Japanese
-    client.send("/lang en")  # what follows reads the English lines: the charset is under test here, not the words
-    client.read_until(b"language: en")
+    client.send(f"/lang {lang}")
+    client.read_until((f"言語: {lang}" if lang == "ja" else f"language: {lang}").encode(codec))
     return client
 
 
@@ -90,7 +93,7 @@ def score_column(rows: list[str], names: list[str]) -> set[int]:
 
 def table_rows(lines: list[str], names: list[str]) -> tuple[str, list[str]]:
     """The last table view's heading and its player rows among ``lines`` (ANSI codes out)."""
-    at = max(i for i, line in enumerate(lines) if "player" in line and "score" in line)
+    at = max(i for i, line in enumerate(lines) if HEADING[0] in line and HEADING[1] in line)
     return lines[at], [line for line in lines[at + 1:at + 12] if any(n in line for n in names)][:len(names)]
 
 
@@ -98,7 +101,7 @@ def table_rows(lines: list[str], names: list[str]) -> tuple[str, list[str]]:
 def test_a_japanese_terminal_plays_a_whole_game_aligned_in_its_charset(
         server: tuple[str, int], charset: str, codec: str) -> None:
     name = "太郎" if codec == "cp932" else "花子"
-    client = japanese_client(server, charset, codec, name)
+    client = japanese_client(server, charset, codec, name, lang="ja")
     try:
         for line in ("/new wizard", "/bot add random", "/bot add random", "/option botdelay 0", "/option rounds 5",
                      "/start"):
@@ -106,7 +109,7 @@ def test_a_japanese_terminal_plays_a_whole_game_aligned_in_its_charset(
         play_whole_game(client, random.Random(7))
         at = len(client.data)
         client.send("/look")
-        client.read_until(b"score", start=at)
+        client.read_until(HEADING[1].encode(codec), start=at)
 
         def standings_in(data: bytes) -> list[str]:
             rows = [ANSI.sub("", line) for line in data.decode(codec, "replace").split("\r\n")]
@@ -125,7 +128,7 @@ def test_a_japanese_terminal_plays_a_whole_game_aligned_in_its_charset(
         names = [name, "bot1", "bot2"]
         heading, players = table_rows(rows, names)
         assert len(players) == 3 and any(name in row for row in players), (heading, players)
-        assert score_column(players, names) == {cells(heading[:heading.index("score") + len("score")])}, players
+        assert score_column(players, names) == {cells(heading[:heading.index(HEADING[1]) + len(HEADING[1])])}, players
         # the final standings after /look: one score column, whoever's name is wide
         look = client.data[at:].decode(codec)
         standings = [ANSI.sub("", line) for line in look.split("\r\n") if re.match(r"\s+\d\. ", ANSI.sub("", line))]
