@@ -21,7 +21,7 @@ from twisted.logger import Logger
 from mudwiz.games import available, plugin
 from mudwiz.games.base import Event, Phase
 from mudwiz.render import generic, seeks
-from mudwiz.render.common import confirmations, frame_view, rated, standings, unit_over
+from mudwiz.render.common import confirmations, frame_view, rated, standings, unit_over, where_words
 from mudwiz.render.meeting import PeopleLines
 from mudwiz.render.reflow import reflow
 from mudwiz.render.seasons import SeasonLines, games_said
@@ -208,8 +208,8 @@ class Presenter(PeopleLines, SeasonLines):
         return [self.style.text(line) for line in lines]
 
     def _who(self, m: dict[str, Any]) -> list[str]:
-        rows = [f"  {pad(self.style.text(u['name']), 18)} {u['where']:<22} {rated(u)}{away(u, self.style)}".rstrip()
-                for u in m["users"]]
+        rows = [f"  {pad(self.style.text(u['name']), 18)} {pad(where_words(u['where']), 22)} "
+                f"{rated(u)}{away(u, self.style)}".rstrip() for u in m["users"]]
         total = m.get("total", len(rows))
         if m.get("next"):
             rows.append(now("  ... more: /who {name} lists the next {n}", name=self.style.text(m["next"]), n=len(rows)))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -24,6 +25,19 @@ def frame_view(message: Mapping[str, Any], frame: Mapping[str, Any]) -> dict[str
     if isinstance(view.get("sheet"), int):
         view["sheet"] = list(message["sheet"][:view["sheet"]])
     return view
+
+
+WHERE = re.compile(r"table (\d+)( \(watching\))?")
+
+
+def where_words(where: str) -> str:
+    """``/who``'s and ``/finger``'s place (``lobby``, ``table 7``, ``table 7 (watching)``: a protocol value JSON
+    clients read as it is) in the reader's words."""
+    if where == "lobby":
+        return now("lobby")
+    if (at := WHERE.fullmatch(where)) is None:
+        return where
+    return now("table {n} (watching)", n=at[1]) if at[2] else now("table {n}", n=at[1])
 
 
 def standings(rows: list[dict[str, Any]], style: Style, title: str | None = None) -> list[str]:

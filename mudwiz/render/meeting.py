@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from mudwiz.render.common import where_words
 from mudwiz.render.style import Style, pad, wrap_words
 from mudwiz.texts import now, now_n
 
@@ -29,7 +30,7 @@ class PeopleLines:
         rows = [s.rule(now("{name} (registered)", name=name) if m["registered"] else now("{name} (guest)", name=name))]
         if m["online"]:
             away = m.get("away")
-            state = now("online, {where}", where=m["where"]) if m.get("where") else now("online")
+            state = now("online, {where}", where=where_words(m["where"])) if m.get("where") else now("online")
             rows.append(f"  {state}" + ("" if away is None else now("; away: {why}", why=s.text(away)) if away
                                         else now("; away")))
         elif m["seen"]:

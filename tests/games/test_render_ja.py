@@ -136,7 +136,7 @@ def test_the_meeting_places_listings_in_japanese_fit(width: int) -> None:
     plain = [strip_ansi(line) for line in lines]
     assert plain[0].startswith("── ann（登録済み）")
     assert "  #5     wizard     2026-12-01 10:00  1/2 位      ann 120, ぼぶ 80" in plain or width < 80
-    assert "  オンライン、table 4。離席中: 昼食" in plain
+    assert "  オンライン、卓 4。離席中: 昼食" in plain
     assert "  wizard     レーティング 1043、レーティング対象 12 ゲーム、3 位" in plain
     assert "    #77     wizard     2026-12-01  3 人中 2 位" in plain
     assert any(line.startswith("── メッセージ（2/50）") for line in plain)
