@@ -97,7 +97,7 @@ class Wizard(WizardViews):
     # put into the reader's language, the usage before the colon kept as typed
     VERBS = {
         "bid": N_("bid N: bid the number of tricks you will take"),
-        "play": N_("play CARD: play a card, e.g. play R12, play Z (Wizard), play N (Jester)"),
+        "play": N_("play CARD: play a card, e.g. R12, Z (Wizard), N (Jester)"),
         "trump": N_("trump SUIT: the dealer names trump after a turned Wizard (B, G, R or Y)"),
     }
     RULES = RULES_TEXT
