@@ -17,7 +17,7 @@ from mudwiz.lobby import Lobby
 from mudwiz.render.style import cell_width
 from mudwiz.session import Session
 from mudwiz.table import TABLE_OPTIONS
-from mudwiz.texts import Later, later, now
+from mudwiz.texts import N_, Later, later, now
 
 
 @command("help", "/help [COMMAND|GAME|all]",
@@ -124,6 +124,11 @@ def help_width(session: Session) -> int:
     return max(40, min(80, int(getattr(session, "width", 80) or 80)))
 
 
+KIND_WORDS = {Kind.LOBBY.value: N_("Lobby"), Kind.PEOPLE.value: N_("People"), Kind.TABLES.value: N_("Tables"),
+              Kind.GAMES.value: N_("Games"), Kind.ACCOUNT.value: N_("Account"), Kind.SYSOP.value: N_("Sysop"),
+              Kind.OTHER.value: N_("Other")}  # /help's labels, in the reader's words (at most 8 cells)
+
+
 def _kind_rows(label: str, usages: list[str], width: int = 80) -> list[str]:
     """One kind's usages after its label, wrapped between usages only: a usage cut in two (``/option [NAME`` at
     a line's end) reads as two commands. Below 60 columns the usages wrap under the label (``Lobby:``) four
@@ -132,9 +137,9 @@ def _kind_rows(label: str, usages: list[str], width: int = 80) -> list[str]:
     narrow = width < 60
     indent = " " * (4 if narrow else 11)
     rows: list[str] = []
-    row = f"  {label}: " if narrow else f"  {label:<8} "
+    row = f"  {label}: " if narrow else f"  {label}" + " " * max(1, 9 - cell_width(label))
     for usage in usages:
-        if len(row) + len(usage) > width and row.strip() not in (label, ""):
+        if cell_width(row) + len(usage) > width and row.strip() not in (label, ""):
             rows.append(row.rstrip())
             row = indent
         row += usage + "  "
@@ -173,7 +178,7 @@ def _command_rows(sysop: bool, cols: int, shown: Callable[[str], str] = lambda n
     lines = _wrap("", now('Commands (plain text is chat to your room; /help COMMAND explains one):'), cols)
     for label, names in help_kinds().items():
         if sysop or label != Kind.SYSOP.value:
-            lines += _kind_rows(label, [shown(name) for name in names], cols)
+            lines += _kind_rows(now(KIND_WORDS.get(label, label)), [shown(name) for name in names], cols)
     return lines
 
 
