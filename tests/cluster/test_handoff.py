@@ -46,13 +46,17 @@ def open_table(host: JsonClient) -> int:
     return int(state["table"])
 
 
+def hosting(running: Any) -> tuple[list[int], JsonClient, int, int]:
+    """Both workers ready: their pids, Hosta and the pid of the worker serving her, and the table she opened."""
+    pids = [running.ready("w1"), running.ready("w2")]
+    host = JsonClient(("127.0.0.1", running.port), "Hosta")
+    return pids, host, serving_pid(host.sock, running.port, pids), open_table(host)
+
+
 def test_a_join_moves_the_connection_to_the_tables_worker_who_plays_there_and_logs_in_again_as_normal(
         tmp_path: Path, postgres: Databases | str) -> None:
     with workers(tmp_path, postgres, 2) as running:
-        pids = [running.ready("w1"), running.ready("w2")]
-        host = JsonClient(("127.0.0.1", running.port), "Hosta")
-        host_pid = serving_pid(host.sock, running.port, pids)
-        table = open_table(host)
+        pids, host, host_pid, table = hosting(running)
         mover = landed_elsewhere(running.port, pids, host_pid,
                                  lambda: JsonClient(("127.0.0.1", running.port), "Mover"))
         before = serving_pid(mover.sock, running.port, pids)
@@ -101,10 +105,7 @@ def test_a_join_moves_the_connection_to_the_tables_worker_who_plays_there_and_lo
 def test_a_telnet_client_moves_with_its_window_and_options_and_nothing_is_negotiated_again(
         tmp_path: Path, postgres: Databases | str) -> None:
     with workers(tmp_path, postgres, 2) as running:
-        pids = [running.ready("w1"), running.ready("w2")]
-        host = JsonClient(("127.0.0.1", running.port), "Hosta")
-        host_pid = serving_pid(host.sock, running.port, pids)
-        table = open_table(host)
+        pids, host, host_pid, table = hosting(running)
 
         def telnet() -> TelnetClient:
             client = TelnetClient(("127.0.0.1", running.port), ttypes=("MUDLET",), size=(50, 30))

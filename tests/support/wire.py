@@ -84,6 +84,16 @@ class Terminal:
         os.close(self.master)
 
 
+def ascii_nc(address: tuple[str, int], name: str) -> tuple[Terminal, int]:
+    """``nc`` on a pseudo-terminal, logged in as ``name`` in ascii mode; and how far its output had come then."""
+    nc = Terminal([need("nc"), address[0], str(address[1])])
+    nc.read_until(b"What is your name? ")
+    nc.type(name)
+    nc.read_until(b"Welcome")
+    nc.type("/mode ascii")
+    return nc, len(nc.read_until(b"mode ascii\r"))
+
+
 class NetcatSession:
     """``nc`` with pipes: exactly the bytes the server sends, nothing a terminal would add."""
 

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from test_wire_records import history
-from wire import ROOT, JsonClient, Terminal, need, play_until_game_end, running_server
+from wire import ROOT, JsonClient, ascii_nc, play_until_game_end, running_server
 
 
 def test_analyze_over_the_wire_and_in_the_export(tmp_path: Path) -> None:
@@ -60,13 +60,8 @@ def test_analyze_over_the_wire_and_in_the_export(tmp_path: Path) -> None:
         assert theirs["message"] == f"you did not play in game {game_id}: /analyze judges your own seats only"
         bob.close()
 
-        nc = Terminal([need("nc"), address[0], str(address[1])])
+        nc, mark = ascii_nc(address, "alice")
         try:
-            nc.read_until(b"What is your name? ")
-            nc.type("alice")
-            nc.read_until(b"Welcome")
-            nc.type("/mode ascii")
-            mark = len(nc.read_until(b"mode ascii\r"))
             nc.type(f"/analyze {game_id} 3")
             told = nc.read_until(b"points or more", timeout=60).rindex(b"points or more")
             drawn = nc.read_until(b".\r\r\n", since=told)[mark:].decode("ascii")

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from test_wire_records import history
-from wire import ROOT, JsonClient, Terminal, need, play_until_game_end, running_server
+from wire import ROOT, JsonClient, ascii_nc, play_until_game_end, running_server
 
 from mudwiz.render.common import frame_view
 from mudwiz.replay import frames
@@ -43,13 +43,8 @@ def test_a_game_replayed_over_json_and_at_a_terminal_is_its_exported_record(tmp_
         shown = replayed_over_json(alice, row["id"])
         alice.close()
 
-        nc = Terminal([need("nc"), address[0], str(address[1])])
+        nc, mark = ascii_nc(address, "bob")
         try:
-            nc.read_until(b"What is your name? ")
-            nc.type("bob")
-            nc.read_until(b"Welcome")
-            nc.type("/mode ascii")
-            mark = len(nc.read_until(b"mode ascii\r"))
             nc.type(f"/replay {row['id']}")
             deal = nc.read_until(b"the next move.")[mark:].decode("ascii")
             nc.type("/replay next")
