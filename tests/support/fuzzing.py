@@ -1068,6 +1068,12 @@ async def watch_for_progress(conn: Conn, table: dict[str, Any], window: float) -
             return None  # a confirmation timer will move it
         if (options.get("botdelay") or 0) > window * 500:
             return None  # slow bots, by the host's choice
+        here = {p["name"] for p in state.get("players", []) if not p.get("bot") and not p.get("away")}
+        awaited = set(state.get("waiting") or []) if state.get("phase") != "roundend" else \
+            here - set(state.get("confirmed") or [])
+        if awaited and awaited <= here:
+            return None  # a person still connected is awaited: a fuzzing client's lines may still be waiting
+            # their turn under the flood budget (read at its line rate, its close seen after them)
         players = ", ".join(f"{p['name']}{' (bot)' if p.get('bot') else ''}{' (away)' if p.get('away') else ''}"
                             for p in state.get("players", []))
         why = ""
