@@ -13,7 +13,8 @@ reference. Measures, with bench/load.py's load generator:
   clients all on the node that hosts it (what a balancer with table affinity gives); ``spread``: each seat on a
   different node, so every view crosses the bus; ``random``: each connection on a node chosen at random, as
   ``--workers N`` (one address, the kernel picking the process) spreads them: a table's seats are on its host
-  with chance 1/N each.
+  with chance 1/N each. ``--relay on off``: a join of another node's table relays the connection there (on, the
+  default) or visits it (off, ``MUDWIZ_RELAY=off``): both measured in one invocation, each after the other.
 
 Figures, never assertions::
 
@@ -21,6 +22,7 @@ Figures, never assertions::
     python bench/cluster.py --mode play --nodes 2 --tables 100 --placement spread
     python bench/cluster.py --mode play --nodes 2 --tables 40 --placement local random spread
     python bench/cluster.py --mode play --serve-workers 2 --tables 40 --handoff on off   # one address, --workers 2
+    python bench/cluster.py --mode play --nodes 1 2 --tables 200 --placement local spread random --relay off on
 """
 
 from __future__ import annotations
@@ -48,10 +50,11 @@ from redisserver import redis_server  # noqa: E402
 class Nodes:
     """N mudwiz nodes on the shared engines (or one plain process when ``redis`` is None)."""
 
-    def __init__(self, n: int, database: str, redis: str | None) -> None:
+    def __init__(self, n: int, database: str, redis: str | None, relay: str = "on") -> None:
         self.servers: list[Server] = []
         for i in range(n):
-            env = {"MUDWIZ_DATABASE_URL": database, "MUDWIZ_NODE": f"n{i + 1}", "MUDWIZ_PRESENCE_CROWD": "0"}
+            env = {"MUDWIZ_DATABASE_URL": database, "MUDWIZ_NODE": f"n{i + 1}", "MUDWIZ_PRESENCE_CROWD": "0",
+                   **({"MUDWIZ_RELAY": "127.0.0.1"} if relay == "on" else {"MUDWIZ_RELAY": "off"})}
             if redis is not None:
                 env["MUDWIZ_REDIS_URL"] = redis
             self.servers.append(Server("mudwiz", 0, env))
@@ -193,24 +196,32 @@ def run_plays(databases: Databases, redis: str, args: argparse.Namespace) -> Non
     for tables in args.tables:
         for n in args.nodes:
             for placement in args.placement:
-                if n == 1 and placement != "local":
-                    continue
-                runs = []
-                for _ in range(args.repeat):
-                    with databases.fresh() as url:
-                        nodes = Nodes(n, url, redis if n > 1 or args.single_on_redis else None)
-                        try:
-                            figures = run_play(nodes, tables, args, placement=placement)
-                        except RuntimeError as exc:
-                            print(f"play {tables} tables {n} node(s) {placement}: failed: {exc}", flush=True)
-                            continue
-                        finally:
-                            nodes.stop()
-                    runs.append(figures)
-                    print(f"play {tables:4} tables {n} node(s) {placement:6}  {fmt(figures)}", flush=True)
-                if len(runs) > 1:
-                    med = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
-                    print(f"play {tables:4} tables {n} node(s) {placement:6}  median  {fmt(med)}", flush=True)
+                for relay in args.relay if n > 1 and placement != "local" else ["-"]:
+                    if n == 1 and placement != "local":
+                        continue
+                    run_placement(databases, redis, args, tables, n, placement, relay)
+
+
+def run_placement(databases: Databases, redis: str, args: argparse.Namespace, tables: int, n: int, placement: str,
+                  relay: str) -> None:
+    """One set-up's runs (``--repeat``), each line with the load average at its end."""
+    label = f"play {tables:4} tables {n} node(s) {placement:6} relay {relay:3}"
+    runs = []
+    for _ in range(args.repeat):
+        with databases.fresh() as url:
+            nodes = Nodes(n, url, redis if n > 1 or args.single_on_redis else None, relay)
+            try:
+                figures = run_play(nodes, tables, args, placement=placement)
+            except RuntimeError as exc:
+                print(f"{label}: failed: {exc}", flush=True)
+                continue
+            finally:
+                nodes.stop()
+        runs.append(figures)
+        print(f"{label}  {fmt(figures)}  load {os.getloadavg()[0]:.2f}", flush=True)
+    if len(runs) > 1:
+        med = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
+        print(f"{label}  median  {fmt(med)}", flush=True)
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -228,6 +239,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--single-on-redis", action="store_true", help="play: one node joins Redis too")
     parser.add_argument("--serve-workers", type=int, default=0,
                         help="play under `mudwiz serve --workers N` (one address) instead of separate nodes")
+    parser.add_argument("--relay", nargs="+", choices=("on", "off"), default=["on"],
+                        help="separate nodes: a join of another node's table relays the connection (on) or visits "
+                             "it (off)")
     parser.add_argument("--handoff", nargs="+", choices=("on", "off"), default=["on", "off"],
                         help="with --serve-workers: a join of another worker's table moves the connection (on) or "
                              "visits it (off)")

@@ -35,6 +35,7 @@ from mudwiz.accounts import Accounts
 from mudwiz.cluster.bus import redis_url
 from mudwiz.cluster.directory import ClusterDirectory
 from mudwiz.cluster.handoff import Handoff
+from mudwiz.cluster.relays import Relays
 from mudwiz.cluster.service import ClusterService, cluster_node_name
 from mudwiz.connection import LOGIN_TIMEOUT
 from mudwiz.directories import join_cluster
@@ -50,6 +51,8 @@ from mudwiz.net.limits import ConnectionCounter, Limits, raise_fd_limit
 from mudwiz.net.listener import LineFactory
 from mudwiz.net.polling import TURN_SOCKETS, cap_turns, lean_turns
 from mudwiz.net.raw import RawFactory
+from mudwiz.net.relay import Relay
+from mudwiz.net.relayed import RelayPort, relay_address
 from mudwiz.net.rlogin import RloginFactory, Trust, TrustError
 from mudwiz.net.ssh import SSHFactory
 from mudwiz.net.telnet import MudFactory
@@ -437,23 +440,39 @@ def cluster_node(top: service.MultiService, lobby: Lobby, clock: IReactorTime, n
     cluster = ClusterService(url, node, clock, failed)
     cluster.setServiceParent(top)
     join_cluster(lobby, cluster, clock)  # the lobby's directory: the other nodes' users and tables
-    if handing is not None and os.environ.get("MUDWIZ_HANDOFF", "on") != "off":
-        hand_over(cluster, lobby, handing, node)
+    if os.environ.get("MUDWIZ_HANDOFF", "on") != "off":
+        hand_over(cluster, lobby, handing, node, clock)
     return cluster
 
 
-def hand_over(cluster: service.MultiService, lobby: Lobby, directory: str, node: str) -> None:
-    """A worker of ``--workers N`` takes connections the other workers hand it (net/handed.py: on a socket in
-    the data directory, once the node has joined; the telnet and raw listeners' factories are added to it by
-    ``add_listener``), and hands its users' to the worker hosting the table they join (cluster/handoff.py);
-    ``MUDWIZ_HANDOFF=off``: they visit it instead."""
+def hand_over(cluster: ClusterService, lobby: Lobby, directory: str | None, node: str, clock: Any) -> None:
+    """A user's connection moves to the node hosting the table they join (cluster/handoff.py), rather than
+    visiting it: a worker of ``--workers N`` (``directory``: its data directory) hands the socket itself to
+    another worker (net/handed.py: on a socket in the data directory, once the node has joined); any node
+    relays it to a node it cannot hand it to (net/relay.py; ``MUDWIZ_RELAY=off``: not). The telnet and raw
+    listeners' factories are added to the receiving ends by ``add_listener``. ``MUDWIZ_HANDOFF=off``: every
+    such join visits instead."""
     cluster_directory = lobby.directory
     if not isinstance(cluster_directory, ClusterDirectory):
         return
-    receiving = Receiving(socket_path(directory, node), {})
-    receiving.setName("handoff")
-    receiving.setServiceParent(cluster)
-    handoff = cluster_directory.handoff = Handoff(cluster_directory.tables, Hand(directory, node))
+    hands: list[Callable[[Any, str, str], bool]] = []
+    if directory is not None:
+        receiving = Receiving(socket_path(directory, node), {})
+        receiving.setName("handoff")
+        receiving.setServiceParent(cluster)
+        hands.append(Hand(directory, node))
+    setting = os.environ.get("MUDWIZ_RELAY", "").strip()
+    if setting.lower() != "off":
+        try:
+            host, port = relay_address(setting)
+        except ValueError as exc:
+            raise SettingError(str(exc)) from None
+        relay = Relay(clock, node)
+        cluster.relay_port = RelayPort(clock, host, port)  # type: ignore[attr-defined]  # for add_listener
+        cluster.add(Relays(cluster, cluster.relay_port, relay.known, relay.gone))  # type: ignore[attr-defined]
+        hands.append(relay)
+    handoff = cluster_directory.handoff = Handoff(
+        cluster_directory.tables, lambda session, to, text: any(hand(session, to, text) for hand in hands))
     cluster_directory.tables.visits.moves = handoff.moves  # a /join that waited for word of its table, too
 
 
@@ -517,6 +536,9 @@ def add_listener(top: service.MultiService, name: str, endpoint: str | None, fac
         handing = getattr(top, "namedServices", {}).get("handoff")
         if fd is not None and isinstance(handing, Receiving) and name in HANDED and isinstance(factory, LineFactory):
             handing.factories[name] = factory  # connections handed over by another worker go on in its framing
+        relaying = getattr(top, "relay_port", None)
+        if isinstance(relaying, RelayPort) and name in HANDED and isinstance(factory, LineFactory):
+            relaying.factories[name] = factory  # and those relayed by another node
         top.endpoints = {**getattr(top, "endpoints", {}), name: endpoint}  # type: ignore[attr-defined]
 
 

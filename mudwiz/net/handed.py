@@ -23,7 +23,7 @@ import errno
 import json
 import os
 import socket
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -136,6 +136,18 @@ def restore_framing(protocol: LineProtocol, state: dict[str, Any]) -> None:
         protocol.connection.on_message = protocol.gmcp_message
 
 
+def ready_to_move(session: Session, text: str) -> tuple[LineProtocol, str] | None:
+    """The session's framing and the line being acted on, when ``text`` is that line and the connection can move
+    now (``carry.movable``, ``unmovable``); else None."""
+    protocol = framing_of(session)
+    acting = getattr(protocol, "acting", ())  # the line being acted on, as the user sent it (lines.py)
+    line = acting[0] if acting else None
+    if protocol is None or not isinstance(line, str) or text.strip() not in line \
+            or not carry.movable(protocol.connection) or unmovable(protocol):
+        return None
+    return protocol, line
+
+
 def let_go(protocol: LineProtocol) -> None:
     """This process is done with the socket: nothing more is read, written or acted on, and its descriptor is
     closed without ``shutdown()``, so the connection goes on in the process it was handed to. The framing is told
@@ -189,13 +201,10 @@ class Hand:
             self.link(node).sendmsg([message], rights, socket.MSG_NOSIGNAL)
 
     def __call__(self, session: Session, node: str, text: str) -> bool:
-        protocol = framing_of(session)
-        path = socket_path(self.directory, node)
-        acting = getattr(protocol, "acting", ())  # the line being acted on, as the user sent it (lines.py)
-        line = acting[0] if acting else None
-        if protocol is None or not isinstance(line, str) or text.strip() not in line or not os.path.exists(path) \
-                or not carry.movable(protocol.connection) or unmovable(protocol):
+        moving = ready_to_move(session, text)
+        if moving is None or not os.path.exists(socket_path(self.directory, node)):
             return False
+        protocol, line = moving
         protocol.flush()  # what this process said to the user so far goes first
         state = {"framing": framing_state(protocol, line), "connection": carry.snapshot(protocol.connection),
                  "from": self.me}
@@ -213,14 +222,27 @@ class Hand:
 def adopt(reactor: Any, fd: int, state: dict[str, Any], factories: Mapping[str, LineFactory]) -> None:
     """A handed socket (``fd``, closed here) made this process's connection, as it stood, and its line carried
     out here."""
+    def connect(factory: LineFactory) -> None:
+        probe = socket.socket(fileno=os.dup(fd))
+        family = probe.family
+        probe.close()
+        reactor.adoptStreamConnection(fd, family, factory)
+
+    try:
+        take(state, factories, connect)
+    finally:
+        os.close(fd)
+
+
+def take(state: dict[str, Any], factories: Mapping[str, LineFactory],
+         connect: Callable[[LineFactory], None]) -> LineProtocol | None:
+    """A connection moved here (``state``: ``Hand``'s), made this process's as it stood by ``connect(factory)``
+    (which puts the factory's protocol on its transport: a handed socket, or a relay's, net/relayed.py), and the
+    line that moved it carried out here. None if the framing is not served here or the limits refused it."""
     framing = state["framing"]
     factory = factories.get(framing["kind"])
     if factory is None:
-        os.close(fd)
-        return
-    probe = socket.socket(fileno=os.dup(fd))
-    family = probe.family
-    probe.close()
+        return None
     made: list[LineProtocol] = []
 
     def resume(protocol: LineProtocol) -> None:
@@ -236,17 +258,17 @@ def adopt(reactor: Any, fd: int, state: dict[str, Any], factories: Mapping[str, 
 
     factory.resuming = resume
     try:
-        reactor.adoptStreamConnection(fd, family, factory)
+        connect(factory)
     finally:
         factory.resuming = None
-        os.close(fd)
-    if not made:  # refused by the limits here: the socket is closed, the user must connect again
-        return
+    if not made:  # refused by the limits here: the connection is closed, the user must connect again
+        return None
     protocol = made[0]
     protocol._act(protocol.connection.receive, framing["line"])
     rest = framing["buffer"].encode("latin-1")
     if rest and not protocol.dropped:
         protocol.dataReceived(rest)
+    return protocol
 
 
 class Link(FileDescriptor):

@@ -1,0 +1,130 @@
+"""A connection relayed across addresses to the node that hosts its table (mudwiz/net/relay.py, relayed.py,
+relaylink.py; mudwiz/cluster/relays.py): two ``mudwiz serve`` nodes on their own ports and data directories, on a
+real Redis and PostgreSQL. A person connected to n1 who joins a table n2 hosts plays there as n2's own user (the
+logs say so, /who on both nodes shows them at the table, once), their socket still held by n1, which copies its
+bytes; a telnet client keeps its window and options with nothing negotiated again; their connection's end keeps
+the seat for the grace period and a login again finds it; n2 killed with ``kill -9`` mid-game: the person at n1
+is told so in one line and disconnected, and their seat is found again when they log in at n1 after its
+takeover."""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+from pgserver import Databases
+from test_cluster_tables import cluster, listed, open_table
+from wire import JsonClient, TelnetClient, eventually, play_until_game_end, register
+
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+CODE = re.compile(r"\b[2-9A-Z]{3}-[2-9A-Z]{3}-[2-9A-Z]{3}\b")
+RELAY = {"MUDWIZ_RELAY": "127.0.0.1"}
+
+
+def who(client: JsonClient) -> dict[str, str]:
+    assert client.request("/who")["type"] == "ok"
+    return {row["name"]: row["where"] for row in client.of_type("who")[-1]["users"]}
+
+
+def test_a_person_at_one_node_plays_at_anothers_table_as_its_own_user_and_keeps_the_seat_when_they_drop(
+        tmp_path: Path, redis_url: str, postgres: Databases | str) -> None:
+    with cluster(tmp_path, redis_url, postgres, **RELAY) as (n1, n2):
+        eventually(lambda: "relay: linked to n2" in n1.log(), "n1 links to n2's relay port")
+        host = JsonClient(n2.address, "Hosta")
+        table = open_table(host, "/option rounds 2", "/option botdelay 0", "/bot add random")
+        mover = JsonClient(n1.address, "Mover")
+        register(mover, "secret-words")
+        lobbyist = JsonClient(n1.address, "Lobbyist")  # stays in n1's lobby
+        eventually(lambda: listed(mover, table), "n1 lists n2's table")
+        greeted, since = len(mover.of_type("welcome")), len(host.messages)
+
+        assert mover.request(f"/join {table}")["type"] == "ok"
+        mover.wait_for(lambda m: m["type"] == "state" and m.get("table") == table, since=mover.mark)
+        assert "Mover relayed to n2" in n1.log() and "Mover relayed here from n1" in n2.log()
+        assert len(mover.of_type("welcome")) == greeted  # no second login
+        host.read(0.5)
+        said = [m for m in host.messages[since:] if m["type"] == "notice"]
+        assert not [m for m in said if "has left" in str(m) or "has arrived" in str(m)], said
+        place = f"table {table}"
+        for client in (mover, host, lobbyist):  # n2's user now, at its table, once on every node's /who
+            rows = eventually(lambda c=client: (w := who(c)).get("Mover", "").startswith("table") and w,
+                              f"{client.name}'s /who shows Mover at the table")
+            assert place in rows["Mover"] and "Lobbyist" in rows and "Hosta" in rows, rows
+            assert [r["name"] for r in client.of_type("who")[-1]["users"]].count("Mover") == 1
+
+        assert host.request("/start")["type"] == "ok"
+        state = mover.wait_for(lambda m: m["type"] == "state" and m["status"] == "playing", since=0)
+        assert state["you"] == "Mover"
+        mover.close()  # dropped at n1: n2 keeps the seat, as for its own users
+        eventually(lambda: "Mover" not in who(lobbyist), "Mover's drop seen on n1")
+        eventually(lambda: (t := listed(lobbyist, table)) and "Mover" in str(t), "the seat is kept")
+        again = JsonClient(n1.address, "Mover", password="secret-words")
+        again.wait_for(lambda m: m["type"] == "state" and m.get("table") == table, since=0)
+        play_until_game_end([host, again], random.Random(7))
+        assert again.request("/leave")["type"] == "ok"
+        again.close()
+        host.close()
+        lobbyist.close()
+
+
+def test_a_telnet_client_is_relayed_whole_and_told_in_one_line_when_the_tables_node_dies(
+        tmp_path: Path, redis_url: str, postgres: Databases | str) -> None:
+    with cluster(tmp_path, redis_url, postgres, **RELAY) as (n1, n2):
+        eventually(lambda: "relay: linked to n2" in n1.log(), "n1 links to n2's relay port")
+        host = JsonClient(n2.address, "Hosta")
+        table = open_table(host, "/option rounds 3", "/option botdelay 0", "/bot add random")
+        person = TelnetClient(n1.address, ttypes=("MUDLET",), size=(50, 30))
+        person.read_until(b"name")
+        person.send("Termie")
+        person.read_until(b"Termie")
+        code = CODE.search(person.read_until(b"Welcome").decode())
+        assert code is not None, person.data  # a guest's resume code, said at the welcome
+        mark = len(person.data)
+        person.send("/tables")
+        eventually(lambda: f"{table}".encode() in person.read_until(b"Hosta", start=mark), "n1 lists the table")
+        negotiated, mark = len(person.received), len(person.data)
+        person.send(f"/join {table}")
+        person.read_until(f"you sit at table {table}".encode(), start=mark)
+        assert "Termie relayed to n2" in n1.log()
+        shown = ANSI.sub("", person.data[mark:].decode("utf-8", "replace")).replace("\r", "")
+        assert "name?" not in shown and "Welcome" not in shown, shown
+        assert max(len(line) for line in shown.split("\n")) <= 50, shown  # the window n1 was told
+        assert person.received[negotiated:] == [], person.received[negotiated:]  # no option negotiated again
+        assert host.request("/start")["type"] == "ok"
+        person.read_until(b"Wizard starts", start=mark)
+
+        mark = len(person.data)
+        n2.kill()
+        person.read_until(b"stopped answering", start=mark)
+        line = ANSI.sub("", person.data[mark:].decode()).strip()
+        assert line == "the server process hosting your table stopped answering: log in again to find your seat"
+        try:
+            person.wait(lambda: False, timeout=5, what="open")
+            raise AssertionError("the connection stayed open")
+        except ConnectionError:
+            pass  # closed after the line
+        eventually(lambda: "took over 1 tables of node n2" in n1.log(), "n1 takes the table over")
+        again = TelnetClient(n1.address)
+        again.read_until(b"name")
+        again.send("Termie")
+        again.read_until(b"Resume code")
+        again.send(code.group())
+        again.read_until(b"Your hand")  # the seat, at the table's new node
+        again.close()
+        host.close()
+
+
+def test_mudwiz_relay_off_leaves_the_person_a_visitor(
+        tmp_path: Path, redis_url: str, postgres: Databases | str) -> None:
+    with cluster(tmp_path, redis_url, postgres, MUDWIZ_RELAY="off") as (n1, n2):
+        host = JsonClient(n2.address, "Hosta")
+        table = open_table(host)
+        guest = JsonClient(n1.address, "Guest")
+        eventually(lambda: listed(guest, table), "n1 lists n2's table")
+        assert guest.request(f"/join {table}")["type"] == "ok"
+        assert "relayed" not in n1.log() and "relay:" not in n2.log()
+        rows = who(host)
+        assert f"table {table}" in rows["Guest"], rows
+        guest.close()
+        host.close()
