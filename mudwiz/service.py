@@ -467,9 +467,19 @@ def hand_over(cluster: ClusterService, lobby: Lobby, directory: str | None, node
             host, port = relay_address(setting)
         except ValueError as exc:
             raise SettingError(str(exc)) from None
-        relay = Relay(clock, node)
-        cluster.relay_port = RelayPort(clock, host, port)  # type: ignore[attr-defined]  # for add_listener
-        cluster.add(Relays(cluster, cluster.relay_port, relay.known, relay.gone))  # type: ignore[attr-defined]
+        visits = cluster_directory.tables.visits
+
+        def stranded(session: Any, where: tuple[str, int, bool]) -> None:
+            """A person taken back from a relay: a visitor of the table they were at, as one whose host is gone."""
+            if where[2]:
+                visits.reattach(session, where[0], where[1])  # (their seat, if the node is there after all)
+            else:
+                visits.place(session, where)
+
+        relay_port = RelayPort(clock, host, port)
+        relay = Relay(clock, node, relay_port.factories, visits.target, stranded)
+        cluster.relay_port = relay_port  # type: ignore[attr-defined]  # for add_listener
+        cluster.add(Relays(cluster, relay_port, relay.known, relay.gone))
         hands.append(relay)
     handoff = cluster_directory.handoff = Handoff(
         cluster_directory.tables, lambda session, to, text: any(hand(session, to, text) for hand in hands))

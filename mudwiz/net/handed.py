@@ -264,7 +264,8 @@ def take(state: dict[str, Any], factories: Mapping[str, LineFactory],
     if not made:  # refused by the limits here: the connection is closed, the user must connect again
         return None
     protocol = made[0]
-    protocol._act(protocol.connection.receive, framing["line"])
+    if framing["line"]:  # (none when a relayed connection is taken back: net/relay.py)
+        protocol._act(protocol.connection.receive, framing["line"])
     rest = framing["buffer"].encode("latin-1")
     if rest and not protocol.dropped:
         protocol.dataReceived(rest)

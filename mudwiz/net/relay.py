@@ -7,13 +7,15 @@ are written to the socket as they are. The other node runs the connection as one
 
 What moves, when, and what is carried is what handoff moves (``ready_to_move``: plain telnet and raw, at no
 table, nothing pending), with the line that moves it; the link must be up (it is made as soon as the other node's
-address is heard: cluster/relays.py), or the line goes the visitor's way this time. If the link drops or the
-other node dies, each person relayed over it is told so in one line and disconnected: their seat is kept for
-them as for anyone whose connection was lost (or found again after a takeover) when they log in again."""
+address is heard: cluster/relays.py), or the line goes the visitor's way this time. If the link drops, or the
+other node dies or stops, each connection relayed over it goes on here (``take_back``), a visitor of the table it
+was at, as a visitor whose host is gone (seated again wherever the table is taken over); only if that fails is
+the person told in one line and disconnected, their seat kept as for any lost connection."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Mapping
 from itertools import count
 from typing import Any
 
@@ -24,8 +26,9 @@ from twisted.python.failure import Failure
 
 from mudwiz import carry
 from mudwiz.net import terminal
-from mudwiz.net.handed import framing_state, ready_to_move
+from mudwiz.net.handed import framing_state, ready_to_move, take
 from mudwiz.net.lines import LineProtocol
+from mudwiz.net.listener import LineFactory
 from mudwiz.net.relaylink import CLOSE, DATA, HELLO, OPEN, PAUSE, RESUME, Frames
 from mudwiz.net.tcp import write_now
 from mudwiz.session import Session
@@ -39,10 +42,9 @@ class Forward(tprotocol.Protocol):
     """The client's socket once relayed: what it sends goes to the link as it is; the socket's write buffer full
     (the client does not read) pauses the host's output for it (``PAUSE``)."""
 
-    def __init__(self, link: Uplink, conn: int, kind: str, session: dict[str, Any]) -> None:
-        self.link, self.conn, self.kind = link, conn, kind
-        self.lang, self.charset = str(session.get("lang") or "en"), str(session.get("charset") or "utf-8")
-        self.json = session.get("mode") == "json"
+    def __init__(self, link: Uplink, conn: int, state: dict[str, Any], target: tuple[str, int, bool]) -> None:
+        self.link, self.conn = link, conn
+        self.state, self.target = state, target  # as relayed, and where to: (node, table, seated)
         self.held = False  # the host asked for no more input for now
 
     def dataReceived(self, data: bytes) -> None:
@@ -72,12 +74,13 @@ class Forward(tprotocol.Protocol):
 
     def stranded(self) -> None:
         """The link is gone: one line saying so, in the person's language, and the connection closed."""
+        session = self.state["connection"]["session"]
         text = later("the server process hosting your table stopped answering: log in again to find your seat").into(
-            self.lang)
-        line = json.dumps({"type": "notice", "text": text}) if self.json else text
+            str(session.get("lang") or "en"))
+        line = json.dumps({"type": "notice", "text": text}) if session.get("mode") == "json" else text
         transport: Any = self.transport
         if transport is not None and transport.connected:
-            transport.write(terminal.encode(line, self.charset) + b"\r\n")
+            transport.write(terminal.encode(line, str(session.get("charset") or "utf-8")) + b"\r\n")
             transport.loseConnection()
 
 
@@ -132,11 +135,16 @@ class Uplink(Frames):
         if self.relay.links.get(self.node) is self:
             del self.relay.links[self.node]
         stranded, self.conns = list(self.conns.values()), {}
-        if stranded:
-            log.warn("relay: link to {node} lost ({why}): {n} connection(s) closed", node=self.node,
-                     why=reason.getErrorMessage(), n=len(stranded))
+        log.warn("relay: link to {node} lost ({why}): {n} connection(s) taken back", node=self.node,
+                 why=reason.getErrorMessage(), n=len(stranded))
+        self.relay.again(self.node)
         for forward in stranded:
-            forward.stranded()
+            try:
+                if not self.relay.take_back(forward):
+                    forward.stranded()
+            except Exception:
+                log.failure("relay: {name} not taken back", name=forward.state["connection"]["session"]["name"])
+                forward.stranded()
 
 
 class Relay:
@@ -144,8 +152,13 @@ class Relay:
     says it cannot now (False: the line goes the visitor's way). ``known(node, host, port, secret)`` and
     ``gone(node)`` keep the other nodes' relay addresses (cluster/relays.py); a link is made at once to each."""
 
-    def __init__(self, reactor: Any, me: str) -> None:
+    def __init__(self, reactor: Any, me: str, factories: Mapping[str, LineFactory],
+                 target: Callable[[Session, str], tuple[str, int] | None],
+                 stranded: Callable[[Session, tuple[str, int, bool]], None]) -> None:
         self.reactor, self.me = reactor, me
+        self.factories = factories  # this node's telnet and raw listeners': a connection taken back goes on there
+        self.target = target  # the (node, table) a line goes to (cluster/visits.py)
+        self.stranded = stranded  # a person taken back, with where they were: made a visitor of it (services.py)
         self.addresses: dict[str, tuple[str, int, str]] = {}
         self.links: dict[str, Uplink] = {}
         self.trying: dict[str, Any] = {}  # node -> the delayed call of its next attempt
@@ -186,10 +199,14 @@ class Relay:
                 del self.links[node]
             log.info("relay: no link to {node} at {host}:{port} ({why})", node=node, host=host, port=port,
                      why=failure.getErrorMessage())
-            if node in self.addresses and node not in self.trying:
-                self.trying[node] = self.reactor.callLater(RETRY, self._retry, node)
+            self.again(node)
 
         made.addErrback(failed)
+
+    def again(self, node: str) -> None:
+        """Link to ``node`` again in ``RETRY`` seconds, while its address is known (it is not gone)."""
+        if node in self.addresses and node not in self.trying:
+            self.trying[node] = self.reactor.callLater(RETRY, self._retry, node)
 
     def _retry(self, node: str) -> None:
         self.trying.pop(node, None)
@@ -201,6 +218,9 @@ class Relay:
         if uplink is None or not uplink.ready or uplink.full or moving is None:
             return False
         protocol, line = moving
+        target = self.target(session, text)
+        if target is None:
+            return False
         protocol.flush()  # what this node said to the user so far goes first
         sock: Any = protocol.socket()
         framing = framing_state(protocol, line)
@@ -210,13 +230,42 @@ class Relay:
         state = {"framing": framing, "connection": connection, "from": self.me,
                  "peer": [str(getattr(peer, "host", "")), int(getattr(peer, "port", 0))]}
         conn = next(self.ids)
-        forward = Forward(uplink, conn, framing["kind"], connection["session"])
+        watching = text.strip()[1:].lower().startswith("watch")
+        forward = Forward(uplink, conn, state, (target[0], target[1], not watching))
         uplink.send(conn, OPEN, json.dumps(state).encode())
         uplink.conns[conn] = forward
         carry.leave(protocol.connection)
         detach(protocol, forward)
         self.moved += 1
         log.info("{name} relayed to {node} for {line!r}", name=session.name, node=node, line=line)
+        return True
+
+
+    def take_back(self, forward: Forward) -> bool:
+        """The link that relayed ``forward`` is gone (its node died or stops, or the link broke): the connection
+        goes on here as it stood when it was relayed (its state then: what changed there since is lost), logged
+        in without a word, and made a visitor of the table it was at (``stranded``), as a visitor whose host is
+        gone: told so when the node is known to be gone, and seated again wherever the table is taken over.
+        False if it cannot (closed meanwhile, or this node does not serve its framing)."""
+        sock: Any = forward.transport
+        state = forward.state
+        if sock is None or not sock.connected or sock.disconnecting or state["framing"]["kind"] not in self.factories:
+            return False
+        state = {**state, "framing": {**state["framing"], "line": "", "buffer": ""}, "from": forward.link.node}
+        if sock.producer is not None:
+            sock.unregisterProducer()
+
+        def connect(factory: LineFactory) -> None:
+            made = factory.buildProtocol(sock.getPeer())
+            sock.protocol = made
+            made.makeConnection(sock)
+
+        protocol = take(state, self.factories, connect)
+        if protocol is None:
+            return True  # refused by the limits here: closed, saying why
+        sock.startReading()
+        self.stranded(protocol.connection.session, forward.target)
+        log.info("{name} taken back from {node}", name=protocol.connection.session.name, node=forward.link.node)
         return True
 
 

@@ -129,7 +129,7 @@ class Downlink(Frames):
             if transport.protocol is not None and not transport.disconnecting:
                 transport.protocol.dataReceived(payload)
         elif kind == CLOSE:
-            transport.connectionLost(Failure(ConnectionDone("the client closed it")))
+            transport.connectionLost(Failure(ConnectionDone("the client closed it")))  # i18n: not text (a reason)
         elif kind in (PAUSE, RESUME) and transport.producer is not None:
             (transport.producer.pauseProducing if kind == PAUSE else transport.producer.resumeProducing)()
 
@@ -159,7 +159,7 @@ class Downlink(Frames):
         self.ended = True
         lost, self.conns = list(self.conns.values()), {}
         for transport in lost:
-            transport.connectionLost(Failure(ConnectionLost("the relay link dropped")))
+            transport.connectionLost(Failure(ConnectionLost("the relay link dropped")))  # i18n: not text (a reason)
 
 
 class RelayFactory(tprotocol.Factory):
@@ -170,9 +170,12 @@ class RelayFactory(tprotocol.Factory):
         self.reactor, self.secret = reactor, secret
         self.factories: dict[str, LineFactory] = {}
 
+        self.links: list[Downlink] = []
+
     def buildProtocol(self, addr: Any) -> Downlink:
         link = Downlink(self.reactor, self.secret, self.factories)
         link.factory = self
+        self.links = [each for each in self.links if not each.ended] + [link]
         return link
 
 
@@ -192,9 +195,14 @@ class RelayPort:
         return self.host, int(self.listening.getHost().port)
 
     def close(self) -> None:
+        """The node stops: no more links, and those there dropped before its farewell would close their
+        connections, so that each person goes on at the node holding their socket (net/relay.py ``take_back``)."""
         if self.listening is not None:
             self.listening.stopListening()
             self.listening = None
+        for link in self.factory.links:
+            link.end()
+            link.connectionLost(Failure(ConnectionLost("this node stops")))  # i18n: not text (a reason)
 
 
 def relay_address(setting: str) -> tuple[str, int]:
