@@ -272,6 +272,8 @@ class Client(asyncio.Protocol):
             self.stats.replies.append((now, now - sent, move and kind == "ok"))
             if kind == "error":
                 self.stats.errors += 1
+                if SHOW_ERRORS:  # MUDWIZ_BENCH_ERRORS=1: each refused command and why, on stderr
+                    print(f"error: {cmd}: {msg.get('message')}", file=sys.stderr, flush=True)
             if move and kind == "ok" and self.table is not None:
                 self.table.playing = True
             self.replied(cmd, kind == "ok")
@@ -500,6 +502,7 @@ class Workers:
 
 
 TIMEOUT = 900.0
+SHOW_ERRORS = bool(os.environ.get("MUDWIZ_BENCH_ERRORS"))  # print each refused command (stderr)
 
 
 def default_loop() -> str:

@@ -479,6 +479,8 @@ def hand_over(cluster: ClusterService, lobby: Lobby, directory: str | None, node
         relay_port = RelayPort(clock, host, port)
         relay = Relay(clock, node, relay_port.factories, visits.target, stranded)
         cluster.relay_port = relay_port  # type: ignore[attr-defined]  # for add_listener
+        relay_port.setName("relay")
+        relay_port.setServiceParent(cluster)  # stopped with the listeners, before the farewell
         cluster.add(Relays(cluster, relay_port, relay.known, relay.gone))
         hands.append(relay)
     handoff = cluster_directory.handoff = Handoff(

@@ -15,6 +15,7 @@ import socket
 from collections.abc import Mapping
 from typing import Any
 
+from twisted.application import service
 from twisted.internet import address as taddress
 from twisted.internet import protocol as tprotocol
 from twisted.internet.error import ConnectionDone, ConnectionLost
@@ -179,9 +180,11 @@ class RelayFactory(tprotocol.Factory):
         return link
 
 
-class RelayPort:
+class RelayPort(service.Service):
     """This node's relay port: opened once the node has joined (``open``, by cluster/relays.py), with the secret
-    links must bring; ``factories`` are the telnet and raw listeners' (service.py ``add_listener``)."""
+    links must bring; ``factories`` are the telnet and raw listeners' (service.py ``add_listener``). A service
+    beside the listeners, so that stopping the node drops its links (``close``) before its farewell closes every
+    connection, a relayed one too."""
 
     def __init__(self, reactor: Any, host: str, port: int) -> None:
         self.reactor, self.host, self.port = reactor, host, port
@@ -200,9 +203,14 @@ class RelayPort:
         if self.listening is not None:
             self.listening.stopListening()
             self.listening = None
-        for link in self.factory.links:
+        links, self.factory.links = self.factory.links, []
+        for link in links:
             link.end()
             link.connectionLost(Failure(ConnectionLost("this node stops")))  # i18n: not text (a reason)
+
+    def stopService(self) -> None:
+        super().stopService()
+        self.close()
 
 
 def relay_address(setting: str) -> tuple[str, int]:
