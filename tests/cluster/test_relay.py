@@ -15,7 +15,7 @@ from pathlib import Path
 
 from pgserver import Databases
 from test_cluster_tables import cluster, listed, open_table
-from wire import JsonClient, TelnetClient, eventually, play_until_game_end, register
+from wire import JsonClient, RestartableServer, TelnetClient, eventually, play_until_game_end, register
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 RELAY = {"MUDWIZ_RELAY": "127.0.0.1"}
@@ -26,12 +26,17 @@ def who(client: JsonClient) -> dict[str, str]:
     return {row["name"]: row["where"] for row in client.of_type("who")[-1]["users"]}
 
 
+def hosting(n1: RestartableServer, n2: RestartableServer, rounds: int) -> tuple[JsonClient, int]:
+    """n1 linked to n2's relay port, and Hosta's Wizard table with a bot on n2 (not started): her, its number."""
+    eventually(lambda: "relay: linked to n2" in n1.log(), "n1 links to n2's relay port")
+    host = JsonClient(n2.address, "Hosta")
+    return host, open_table(host, f"/option rounds {rounds}", "/option botdelay 0", "/bot add random")
+
+
 def test_a_person_at_one_node_plays_at_anothers_table_as_its_own_user_and_keeps_the_seat_when_they_drop(
         tmp_path: Path, redis_url: str, postgres: Databases | str) -> None:
     with cluster(tmp_path, redis_url, postgres, **RELAY) as (n1, n2):
-        eventually(lambda: "relay: linked to n2" in n1.log(), "n1 links to n2's relay port")
-        host = JsonClient(n2.address, "Hosta")
-        table = open_table(host, "/option rounds 2", "/option botdelay 0", "/bot add random")
+        host, table = hosting(n1, n2, 2)
         mover = JsonClient(n1.address, "Mover")
         register(mover, "secret-words")
         lobbyist = JsonClient(n1.address, "Lobbyist")  # stays in n1's lobby
@@ -70,9 +75,7 @@ def test_a_person_at_one_node_plays_at_anothers_table_as_its_own_user_and_keeps_
 def test_a_telnet_client_is_relayed_whole_and_goes_on_at_its_node_when_the_tables_node_dies(
         tmp_path: Path, redis_url: str, postgres: Databases | str) -> None:
     with cluster(tmp_path, redis_url, postgres, **RELAY) as (n1, n2):
-        eventually(lambda: "relay: linked to n2" in n1.log(), "n1 links to n2's relay port")
-        host = JsonClient(n2.address, "Hosta")
-        table = open_table(host, "/option rounds 3", "/option botdelay 0", "/bot add random")
+        host, table = hosting(n1, n2, 3)
         person = TelnetClient(n1.address, ttypes=("MUDLET",), size=(50, 30))
         person.read_until(b"name")
         person.send("Termie")
