@@ -44,6 +44,7 @@ import multiprocessing
 import os
 import queue
 import random
+import re
 import resource
 import socket
 import statistics
@@ -276,7 +277,7 @@ class Client(asyncio.Protocol):
                     print(f"error: {cmd}: {msg.get('message')}", file=sys.stderr, flush=True)
             if move and kind == "ok" and self.table is not None:
                 self.table.playing = True
-            self.replied(cmd, kind == "ok")
+            self.replied(cmd, kind == "ok" or self.seated_already(cmd, str(msg.get("message", ""))))
             self.act()
 
     def on_state(self, legal: list[str], table_id: int | None) -> None:
@@ -310,6 +311,14 @@ class Client(asyncio.Protocol):
                 guest.join()
         if self.role == "botshost" and not self.setup and cmd.startswith(("/new", "/bot")):
             table.ready = True
+
+    def seated_already(self, cmd: str, message: str) -> bool:
+        """A ``/join`` refused because the client sits at that very table: an earlier one went through after all
+        (on a cluster, answered "not answering" at the client's node and carried out at the table's a moment
+        later). Taken as joined, or it is sent again every 0.2 s for ever."""
+        table = self.table
+        return cmd.startswith("/join") and table is not None and table.id is not None \
+            and re.search(rf"\b(you are at|already seated at) table {table.id}\b", message) is not None
 
     def join(self) -> None:
         """A guest joins once both it is logged in and its table's id is known."""
