@@ -50,6 +50,7 @@ log = Logger()
 PUBLISH_EVERY = 0.25  # seconds between looks at this process's tables for changes to publish
 ID_BLOCK = 100  # table numbers drawn at once
 LOCK_FOR = 30_000  # milliseconds a takeover lock lasts if its holder dies holding it
+ALIVE_AGAIN = 0.25  # seconds before Redis is asked again whether a node taken for gone still holds its name
 
 
 def code_hash(code: str) -> str:
@@ -194,8 +195,12 @@ class ClusterTables:
         return {"op": "tables", "tables": [self.entry(t) for t in self.lobby.tables.values()]}
 
     def _node_new(self, node: str) -> None:
+        """``node`` is heard (first, or again after an outage): it is sent our tables, and our users whose seats
+        its tables keep take them back (its tables may have been heard while it was taken for gone)."""
         self.gone.discard(node)
         self.bus.send(node, self.snapshot())
+        for entry in [e for e in self.directory.values() if e["node"] == node]:
+            self.reseat(entry)
 
     def _resend(self) -> None:
         self.bus.broadcast(self.snapshot())
@@ -215,14 +220,19 @@ class ClusterTables:
             return
         self.directory[table_id] = entry
         self.visits.heard_of(table_id)
+        self.reseat(entry)
+        for session, node in self.watching_elsewhere(table_id):  # its process changed: they watch it there
+            if node != entry["node"]:
+                self.watch_again(session, table_id)
+
+    def reseat(self, entry: dict[str, Any]) -> None:
+        """Our connected users whose seat the table of ``entry`` keeps, who were at it, ask for it back."""
+        table_id = int(entry["id"])
         for key in entry.get("held", {}):
             session = self.lobby.users.get(key)
             if session is not None and session.connected and session.elsewhere is not None \
                     and session.elsewhere[1] == table_id:
                 self.visits.reattach(session, entry["node"], table_id)
-        for session, node in self.watching_elsewhere(table_id):  # its process changed: they watch it there
-            if node != entry["node"]:
-                self.watch_again(session, table_id)
 
     def watching_elsewhere(self, table_id: int) -> list[tuple[Session, str]]:
         """Our connected users who watch ``table_id`` at another process, with that process's node."""
@@ -297,7 +307,7 @@ class ClusterTables:
         if self.store is None or not (yield self.lock(node)):
             return
         try:
-            if (yield self.nodes.is_alive(node)):
+            if not (yield self.name_given_up(node)):
                 return
             if not self.nodes.redis_steady():  # its key may be missing only because Redis came back empty
                 log.info("node {node} not taken over: Redis was away until moments ago; judged again by its "
@@ -320,6 +330,19 @@ class ClusterTables:
             self.bus.broadcast({"op": "taken_over", "dead": node, "tables": sorted(claimed)})
         finally:
             yield self.unlock(node)
+
+    @defer.inlineCallbacks
+    def name_given_up(self, node: str) -> Any:
+        """Whether Redis no longer holds ``node``'s name: its key, renewed before each beat, is gone ``dead_after``
+        after the last beat heard, so it is asked as soon as that; asked again (for ``dead_after`` at most) while
+        the node is not heard, in case the key outlived the beat by a moment. A node heard again is alive."""
+        waited = 0.0
+        while (yield self.nodes.is_alive(node)):
+            if node not in self.gone or waited >= self.nodes.dead_after:
+                return False
+            yield task.deferLater(self.clock, ALIVE_AGAIN, lambda: None)
+            waited += ALIVE_AGAIN
+        return True
 
     def seat_again(self, table: Table) -> None:
         """Our users who sat at ``table`` on the dead process, here now, take their seats back at once."""
