@@ -29,6 +29,7 @@ log = Logger()
 BEAT = 1.0
 DEAD_AFTER = 4.0
 LOOK_EVERY = 0.25  # seconds between looks for nodes not heard for DEAD_AFTER: a dead one is gone 4 to 4.25 s after
+ALIVE_AGAIN = 0.25  # seconds before Redis is asked again whether a node taken for gone still holds its name
 
 
 class Nodes:
@@ -169,6 +170,20 @@ class Nodes:
         seen, its beats were no news: the directory kept its tables as gone for good.)"""
         if node != self.me and node not in self.seen:
             self.judging[node] = self.clock.seconds()
+
+    @defer.inlineCallbacks
+    def name_given_up(self, node: str) -> Any:
+        """Whether Redis no longer holds the name of ``node``, taken for gone: its key, renewed before each beat,
+        is gone ``dead_after`` after the last beat heard, so it is asked as soon as that; asked again (for a beat's
+        time at most: the takeover lock is held meanwhile) while the node is not heard, in case the key outlived
+        the beat by a moment. A node heard again is alive."""
+        waited = 0.0
+        while (yield self.is_alive(node)):
+            if node in self.seen or waited >= self.beat_every:
+                return False
+            yield task.deferLater(self.clock, ALIVE_AGAIN, lambda: None)
+            waited += ALIVE_AGAIN
+        return True
 
     def is_alive(self, node: str) -> defer.Deferred[bool]:
         """Whether ``node`` holds its name in Redis now: the word that counts before taking its tables."""

@@ -50,7 +50,6 @@ log = Logger()
 PUBLISH_EVERY = 0.25  # seconds between looks at this process's tables for changes to publish
 ID_BLOCK = 100  # table numbers drawn at once
 LOCK_FOR = 30_000  # milliseconds a takeover lock lasts if its holder dies holding it
-ALIVE_AGAIN = 0.25  # seconds before Redis is asked again whether a node taken for gone still holds its name
 
 
 def code_hash(code: str) -> str:
@@ -307,7 +306,7 @@ class ClusterTables:
         if self.store is None or not (yield self.lock(node)):
             return
         try:
-            if not (yield self.name_given_up(node)):
+            if not (yield self.nodes.name_given_up(node)):
                 return
             if not self.nodes.redis_steady():  # its key may be missing only because Redis came back empty
                 log.info("node {node} not taken over: Redis was away until moments ago; judged again by its "
@@ -330,19 +329,6 @@ class ClusterTables:
             self.bus.broadcast({"op": "taken_over", "dead": node, "tables": sorted(claimed)})
         finally:
             yield self.unlock(node)
-
-    @defer.inlineCallbacks
-    def name_given_up(self, node: str) -> Any:
-        """Whether Redis no longer holds ``node``'s name: its key, renewed before each beat, is gone ``dead_after``
-        after the last beat heard, so it is asked as soon as that; asked again (for ``dead_after`` at most) while
-        the node is not heard, in case the key outlived the beat by a moment. A node heard again is alive."""
-        waited = 0.0
-        while (yield self.nodes.is_alive(node)):
-            if node not in self.gone or waited >= self.nodes.dead_after:
-                return False
-            yield task.deferLater(self.clock, ALIVE_AGAIN, lambda: None)
-            waited += ALIVE_AGAIN
-        return True
 
     def seat_again(self, table: Table) -> None:
         """Our users who sat at ``table`` on the dead process, here now, take their seats back at once."""
