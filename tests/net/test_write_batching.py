@@ -243,6 +243,19 @@ def test_a_burst_is_acted_on_a_share_a_turn_its_socket_unread_in_between_and_eve
     assert client.transport.producerState == "producing"
 
 
+def test_a_turns_output_leaves_once_its_sockets_are_read() -> None:
+    """On a running server what a turn's lines cause is written once the poll has read its sockets
+    (``Outflow.turn_read``, net/turns.py ``Crowd.read``), not after the next turn's timed calls."""
+    client, turns = sharing("asker")
+    try:
+        client.protocol.dataReceived(whos(range(1)))
+        assert not client.messages(), "held while the turn reads"
+        client.outflow.turn_read()
+        assert [m["id"] for m in client.messages() if m["type"] == "ok"] == [0]
+    finally:
+        client.outflow.hold_per_turn(None)
+
+
 class Ticks:
     """``perf_counter`` for ``net/lines.py``: each reading ``step`` seconds after the last."""
 
