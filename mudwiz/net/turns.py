@@ -6,7 +6,7 @@ turn's output written (net/polling.py ``lean_turns``). It lasts ``TURN_SECONDS``
 past that, whatever is not a person's waits for the next turn. In a turn, in this order:
 
 1. the server's own sockets (a listener, a bot worker's pipe) and people's (``Share.person_now``: logged in, at a
-   person's pace, with no more than a person's bytes waiting), however late the turn: read at once;
+   person's pace, with no more than ``PERSON_BYTES`` waiting), however late the turn: read at once;
 2. then, ranked together (``Share.rank``: at a person's pace first, then the fewest lines waiting), the lines put
    off by earlier turns and the other ready sockets, until the turn has lasted its time (at least one);
 3. then the turn's output, at once (``polled``): a person's answer leaves in the turn that read its line.
@@ -77,6 +77,9 @@ class Crowd:
         self.waiting: list[tuple[Ranked, int, Callable[[], None]]] = []  # put off: whose, in what order, read on
         self.order = itertools.count()
         self.asked = False  # the next turn's reading on is asked for (without a reactor's turns: ``driven``)
+        # The turn's first in ``share_out`` is being read on: it acts on a share of its lines however late the turn,
+        # or a connection put off while the turn's people took its time would be put off again every turn
+        self.granted = False
         self.sockets: dict[int, Ranked] = {}  # each connection's by its socket's descriptor (``Share.seen_on``)
 
     def begin_turn(self) -> None:
@@ -85,15 +88,15 @@ class Crowd:
         self.turn_began = perf_counter()
 
     def turn_over(self, later: Callable[..., object]) -> bool:
-        """Whether this turn has lasted longer than ``TURN_SECONDS``. Without a reactor saying when turns begin
-        (``begin_turn``), it begins now if it had not, and ends at the reactor's next turn (``later``: its
-        ``callLater``)."""
+        """Whether this turn has lasted longer than ``TURN_SECONDS`` (never for the one ``granted``). Without a
+        reactor saying when turns begin (``begin_turn``), it begins now if it had not, and ends at the reactor's
+        next turn (``later``: its ``callLater``)."""
         now = perf_counter()
         if self.turn_began is None:
             self.turn_began = now
             if not self.driven:
                 later(0, self._turn_done)
-        return now - self.turn_began > TURN_SECONDS
+        return not self.granted and now - self.turn_began > TURN_SECONDS
 
     def _turn_done(self) -> None:
         self.turn_began = None
@@ -136,10 +139,13 @@ class Crowd:
             if at and self.over():
                 self.waiting[:0] = [(share, order, call) for _, order, share, call in turn[at:] if share is not None]
                 return
+            self.granted = not at  # the first is acted on however late, a share's worth (``turn_over``)
             try:
                 call()
             except Exception:
                 log.failure("reading on failed")
+            finally:
+                self.granted = False
 
     def read(self) -> None:
         """A turn's sockets are read and its lines acted on: its output goes now (``polled``)."""
