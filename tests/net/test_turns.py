@@ -177,3 +177,25 @@ def test_lines_put_off_past_the_turns_time_wait_for_the_next_turn_ahead_of_later
     finally:
         for reader in readers:
             reader.close()
+
+
+def test_the_turns_first_in_line_acts_on_its_share_however_late_the_turn(
+        budget: Budget, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whatever the turn's people and the server's own sockets took, the first in ``share_out``'s line acts on a
+    share of its lines: a connection put off would otherwise be put off again every turn (``_read_on`` asks
+    ``late`` first), a person's bunched lines among them."""
+    monkeypatch.setattr(turns, "TURN_SECONDS", 0.0)
+    clock, seen = Clock(), []
+    crowd: Crowd = budget.crowd
+    readers = [flooder(Reader(f"flood{i}", budget, clock, [])) for i in range(2)]
+    crowd.begin_turn()
+    try:
+        for reader in readers:
+            crowd.put_off(reader.share, lambda r=reader: seen.append((r.name, crowd.turn_over(clock.callLater))),
+                          clock.callLater)
+        crowd.share_out([], lambda fd, events: None)
+        assert seen == [("flood0", False)], "the first goes on however late; the second waits"
+        assert crowd.turn_over(clock.callLater), "and the turn is over for anyone else"
+    finally:
+        for reader in readers:
+            reader.close()
