@@ -354,6 +354,7 @@ def makeService(
     log.info("{how}", how=compiled.describe())
     top = service.MultiService()
     outflow = install(Outflow())  # the one way out of every listener's text (and the bus's, the table's)
+    budget.crowd.polled = outflow.turn_read  # a turn's output leaves once its sockets are read
     records, accounts, writer = storage(top, clock, data)
     think = thinking(top, clock)
     lobby = Lobby(

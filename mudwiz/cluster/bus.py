@@ -33,6 +33,9 @@ from mudwiz.texts import MARK, as_json, revive
 log = Logger()
 
 PREFIX = "mudwiz"
+# seconds between attempts to reach a Redis that is away, at most (the first after 0.2 s): one that comes back is
+# heard within about this, and the nodes hear each other again (cluster/nodes.py)
+RECONNECT_EVERY = 0.5
 BATCH = "batch"  # a reactor turn's messages to one channel in one PUBLISH: {"op": "batch", "all": [message...]}
 Handler = Callable[[dict[str, Any]], None]
 
@@ -123,6 +126,7 @@ class Bus:
         # when the subscription was last made (reactor seconds), None while it is lost: how long Redis has been
         # there without a break, as this node sees it (``Nodes.redis_steady``)
         self.subscribed_at: float | None = None
+        self._first: defer.Deferred[None] = defer.Deferred()  # fired once subscribed: ``start`` waits for it
         self._outgoing: dict[str, list[dict[str, Any]]] = {}  # channel -> this turn's messages (``flush``)
         self._flushing: Any = None  # the call at the turn's end that publishes them
 
@@ -153,7 +157,7 @@ class Bus:
         except Exception as exc:
             raise BusError(f"cannot reach Redis at {shown(self.url)}: {first_error(exc)}") from None
         commands = txredisapi.RedisFactory(None, a.db, 1, isLazy=True, password=a.password)
-        commands.initialDelay, commands.maxDelay = 0.2, 2.0
+        commands.initialDelay, commands.maxDelay = 0.2, RECONNECT_EVERY
         commands.startConnecting(a.endpoint(self.reactor))
         bus = self
 
@@ -175,7 +179,7 @@ class Bus:
 
         subscribers = Subscribers(isLazy=True)
         subscribers.password, subscribers.dbid = a.password, a.db
-        subscribers.initialDelay, subscribers.maxDelay = 0.2, 2.0
+        subscribers.initialDelay, subscribers.maxDelay = 0.2, RECONNECT_EVERY
         subscribers.startConnecting(a.endpoint(self.reactor))
         self._subscriber = subscribers
         self.redis = commands.handler
@@ -183,6 +187,7 @@ class Bus:
             yield defer.DeferredList([commands.deferred, subscribers.deferred], fireOnOneErrback=True,
                                      consumeErrors=True).addTimeout(10, self.reactor)
             yield self.redis.ping()
+            yield self._first.addTimeout(10, self.reactor)  # subscribed: the node's first beat is heard
         except Exception as exc:
             yield self.stop()
             raise BusError(f"cannot reach Redis at {shown(self.url)}: {first_error(exc)}") from None
@@ -200,6 +205,8 @@ class Bus:
 
     def _subscribed(self, result: Any) -> Any:
         self.subscribed_at = self.reactor.seconds()
+        if not self._first.called:
+            self._first.callback(None)
         return result
 
     def stop(self) -> defer.Deferred[Any]:

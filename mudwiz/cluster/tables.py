@@ -194,8 +194,12 @@ class ClusterTables:
         return {"op": "tables", "tables": [self.entry(t) for t in self.lobby.tables.values()]}
 
     def _node_new(self, node: str) -> None:
+        """``node`` is heard (first, or again after an outage): it is sent our tables, and our users whose seats
+        its tables keep take them back (its tables may have been heard while it was taken for gone)."""
         self.gone.discard(node)
         self.bus.send(node, self.snapshot())
+        for entry in [e for e in self.directory.values() if e["node"] == node]:
+            self.reseat(entry)
 
     def _resend(self) -> None:
         self.bus.broadcast(self.snapshot())
@@ -215,14 +219,19 @@ class ClusterTables:
             return
         self.directory[table_id] = entry
         self.visits.heard_of(table_id)
+        self.reseat(entry)
+        for session, node in self.watching_elsewhere(table_id):  # its process changed: they watch it there
+            if node != entry["node"]:
+                self.watch_again(session, table_id)
+
+    def reseat(self, entry: dict[str, Any]) -> None:
+        """Our connected users whose seat the table of ``entry`` keeps, who were at it, ask for it back."""
+        table_id = int(entry["id"])
         for key in entry.get("held", {}):
             session = self.lobby.users.get(key)
             if session is not None and session.connected and session.elsewhere is not None \
                     and session.elsewhere[1] == table_id:
                 self.visits.reattach(session, entry["node"], table_id)
-        for session, node in self.watching_elsewhere(table_id):  # its process changed: they watch it there
-            if node != entry["node"]:
-                self.watch_again(session, table_id)
 
     def watching_elsewhere(self, table_id: int) -> list[tuple[Session, str]]:
         """Our connected users who watch ``table_id`` at another process, with that process's node."""
@@ -297,7 +306,7 @@ class ClusterTables:
         if self.store is None or not (yield self.lock(node)):
             return
         try:
-            if (yield self.nodes.is_alive(node)):
+            if not (yield self.nodes.name_given_up(node)):
                 return
             if not self.nodes.redis_steady():  # its key may be missing only because Redis came back empty
                 log.info("node {node} not taken over: Redis was away until moments ago; judged again by its "

@@ -8,8 +8,9 @@ server is saturated, whoever sends the most lines would otherwise get the most o
 
 - A turn: ``SHARE_LINES`` lines, ``SHARE_SECONDS`` of the server's time or ``SHARE_CHARACTERS`` of output made
   (written at the turn's end, before anyone's next line is read), then the rest waits for the next turn, when
-  every other connection has had its own. A line that alone took longer rests its connection ``PACE`` times
-  as long.
+  every other connection has had its own. A line that alone took longer (of the process's time, not the wall
+  clock's) rests its connection ``PACE`` times as long. The turn itself, its bound on the wall clock and the
+  order it reads connections in: net/turns.py.
 - A second (``Budget``, from ``MUDWIZ_*`` variables; 0 lifts one):
 
   - the server's time (CPU): ``fair_cpu`` seconds a second, shared out evenly among the connections busy now
@@ -29,16 +30,14 @@ server is saturated, whoever sends the most lines would otherwise get the most o
 
 from __future__ import annotations
 
-import heapq
-import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from time import perf_counter
 from typing import Any
 
 from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
 
+from mudwiz.net.turns import Crowd
 from mudwiz.ratelimit import TokenBucket
 from mudwiz.settings import env
 from mudwiz.texts import Later, later
@@ -47,101 +46,21 @@ log = Logger()
 
 SHARE_LINES = 8
 SHARE_SECONDS = 0.005
-# Seconds of a reactor turn (the wall clock: reads, telnet, logins, lines, the last turn's writes, a GC pause) after
-# which every connection's further lines wait for the next turn, in turn order (``Crowd.put_off``).
-TURN_SECONDS = 0.010
 SHARE_CHARACTERS = 1 << 15  # of output its lines made, anyone's: a turn's output is written at its end, all of it
 PACE = 3
 
 FAIR_CPU = 0.3  # seconds a second: the rest is the server's own (writes, timers, the journal, bots' moves)
 FAIR_BURST = 0.2
 QUIET_LINES = 5  # lines a second, this second and the last, that are never held to a time share: a person's
+# The same as counted: lines come in (or acted on) in a whole second up to which a connection is still a person's.
+# A person's 5 a second read late (the reactor's stall, a rest) land in fewer seconds, 7 of them in one.
+PERSON_LINES = 2 * QUIET_LINES
 LEAST_BURST = 0.005  # however crowded, a connection may save up this much: an ordinary command's cost
 LINES_PER_SECOND = 20.0
 LINES_BURST = 100
 OUTPUT_PER_SECOND = 1 << 20  # characters
 OUTPUT_BURST = 1 << 21
 FLOOD_DROP = 30.0
-
-
-class Crowd:
-    """How many connections were busy (``Share._time_wait``) in this second and the last: the server's time is
-    shared out among them; how long the reactor's turn has lasted, and the lines put off to the next. One for the
-    server (its ``Budget``'s), whatever listener a connection came in on."""
-
-    def __init__(self) -> None:
-        self.second = -1  # the whole second of the clock this counts
-        self.now = 0  # connections that sent a line in it
-        self.before = 0  # in the second before it
-        # A turn's half, reading the sockets ready (``first``) or reading on lines put off (``put_off``), began
-        # then (``perf_counter``; None: not yet). It lasts ``TURN_SECONDS``: every read, telnet's parsing, the
-        # lines acted on, a GC pause, the output written at the last turn's end, all of it.
-        self.turn_began: float | None = None
-        self.waiting: list[tuple[tuple[int, int, int], int, Callable[[], None]]] = []  # put off: (rank, order, read on)
-        self.order = itertools.count()
-        self.asked = False  # the next turn's reading on is asked for
-        self.sockets: dict[int, Share] = {}  # each connection's by its socket's descriptor (``Share.seen_on``)
-
-    def turn_over(self, later: Callable[..., object]) -> bool:
-        """Whether this turn has lasted longer than ``TURN_SECONDS``. It begins now if it had not, and then ends
-        at the reactor's next turn (``later``: its ``callLater``) unless a poll (``first``) begins another first."""
-        now = perf_counter()
-        if self.turn_began is None:
-            self.turn_began = now
-            later(0, self._turn_done)
-        return now - self.turn_began > TURN_SECONDS
-
-    def _turn_done(self) -> None:
-        self.turn_began = None
-
-    def first(self, ready: list[tuple[int, int]]) -> list[tuple[int, int]]:
-        """The reactor's ready sockets (descriptor, events) in the order to read them (``Share.rank``; any other
-        socket, a listener's, first): the reading half of a turn begins (net/polling.py ``lean_turns``, which
-        reads them until it is ``over``)."""
-        self.turn_began = perf_counter()
-        sockets = self.sockets
-        return sorted(ready, key=lambda event: share.rank() if (share := sockets.get(event[0])) else (0, 0, 0))
-
-    def over(self) -> bool:
-        """Whether the ready sockets not read yet wait for the next turn: this one has lasted its time."""
-        return self.turn_began is not None and perf_counter() - self.turn_began > TURN_SECONDS
-
-    def put_off(self, share: Share, read_on: Callable[[], None], later: Callable[..., object]) -> None:
-        """``read_on`` in the next turn (or a later one; ``later``: the reactor's ``callLater``), in the order of
-        ``Share.rank``: a person typing a few commands comes before a thousand flooders however many."""
-        heapq.heappush(self.waiting, (share.rank(), next(self.order), read_on))
-        self._ask(later)
-
-    def _ask(self, later: Callable[..., object]) -> None:
-        if not self.asked:
-            self.asked = True
-            later(0, self._next_turn, later)
-
-    def _next_turn(self, later: Callable[..., object]) -> None:
-        """The lines put off are read on, fewest waiting first, until this half of a turn has lasted its time."""
-        self.asked, self.turn_began = False, None
-        waiting, self.waiting = self.waiting, []  # (those put off again meanwhile wait for the next turn)
-        while waiting and not self.turn_over(later):
-            read_on = heapq.heappop(waiting)[2]
-            try:
-                read_on()
-            except Exception:
-                log.failure("reading on failed")
-        for left in waiting:
-            heapq.heappush(self.waiting, left)
-        if self.waiting:
-            self._ask(later)
-
-    def count(self, share: Share, now: float) -> int:
-        """``share``'s connection sends a line at ``now``: how many share the server (at least 1)."""
-        second = int(now)
-        if second != self.second:
-            self.before = self.now if second == self.second + 1 else 0
-            self.second, self.now = second, 0
-        if share.second != second:
-            share.second = second
-            self.now += 1
-        return max(1, self.now, self.before)
 
 
 @dataclass(frozen=True)
@@ -222,9 +141,13 @@ class Share:
         return self.late(later)
 
     def busy(self) -> bool:
-        """It sent more than ``QUIET_LINES`` lines in this second or the last (``heard``, as they came, acted on
-        or not), or has more than that waiting: not a person typing."""
-        return self.pending > QUIET_LINES or self.sending() > QUIET_LINES
+        """It sent more than ``QUIET_LINES`` lines a second in this second or the last (``heard``, as they came,
+        acted on or not: more than ``PERSON_LINES``), or has more than that waiting: not a person typing."""
+        return self.pending > PERSON_LINES or self.sending() > PERSON_LINES
+
+    def person_now(self) -> bool:
+        """Logged in and not ``busy``: a person typing, whose few lines are acted on whenever they come."""
+        return self.person and not self.busy()
 
     def sending(self) -> int:
         """Lines it sent in this second or the last, whichever more."""
@@ -240,7 +163,7 @@ class Share:
         flooder's 8 KB is some 200); then those sending more (a person typing, before a connection silent since it
         came: a crowd arriving at once)."""
         sending = self.sending()
-        return (int(sending > QUIET_LINES), self.pending, -sending)
+        return (int(sending > PERSON_LINES), self.pending, -sending)
 
     def seen_on(self, socket: Any) -> None:
         """Its connection reads ``socket`` (a TCP transport; any other has no reading order of its own)."""
@@ -254,17 +177,18 @@ class Share:
             del self.budget.crowd.sockets[self.fd]
 
     def read_on_after(self, seconds: float, read_on: Callable[[], None], later: Callable[..., object]) -> None:
-        """``read_on`` once its connection has rested ``seconds``; 0: in the next turn (``Crowd.put_off``)."""
+        """``read_on`` once its connection has rested ``seconds`` (0: none), in the first turn with room for it
+        (``Crowd.put_off``): a rest's end is no way past a person's lines put off, however many rested."""
         if seconds > 0:
-            later(seconds, read_on)
+            later(seconds, self.budget.crowd.put_off, self, read_on, later)
         else:
             self.budget.crowd.put_off(self, read_on, later)
 
     def late(self, later: Callable[..., object] | None) -> bool:
         """Whether this connection's lines wait for the next turn (``later``, the reactor's ``callLater``; None:
-        no turns, a test's), unread: the reactor's turn has lasted past ``TURN_SECONDS``, and it is not a person
-        typing (logged in, not ``busy``: whose few lines are acted on whenever they come)."""
-        return later is not None and (not self.person or self.busy()) and self.budget.crowd.turn_over(later)
+        no turns, a test's), unread: the reactor's turn has lasted past ``TURN_SECONDS`` (net/turns.py), and it is
+        not a person typing (``person_now``: whose few lines are acted on whenever they come)."""
+        return later is not None and not self.person_now() and self.budget.crowd.turn_over(later)
 
     def spent(self, began: float, ended: float, cpu: float, made: int, more: bool, late: bool = False) -> float | None:
         """A line took ``began``..``ended``, ``cpu`` seconds of the process's own (the time share counts that:
@@ -277,8 +201,8 @@ class Share:
         self.pending = max(0, self.pending - 1)
         rest = max(self._time_wait(cpu), self._lines_wait(more), self._output_wait(made))
         self._flooding(more)
-        if ended - began >= SHARE_SECONDS:
-            return max(rest, PACE * (ended - began))
+        if cpu >= SHARE_SECONDS:  # (the process's time: a pause for the machine's other work is no cost of its)
+            return max(rest, PACE * cpu)
         if rest > 0:
             return rest
         if late or self.lines >= SHARE_LINES or ended - self.began >= SHARE_SECONDS or self.made >= SHARE_CHARACTERS:

@@ -105,7 +105,7 @@ class LineProtocol(LineReceiver, TimeoutMixin):
         tune(socket)
         if hasattr(socket, "registerProducer"):
             socket.registerProducer(self.backlog, True)
-        self.share.seen_on(socket)  # its reads in the order of its use (net/budget.py ``Crowd.first``)
+        self.share.seen_on(socket)  # its reads in the order of its use (net/turns.py ``Crowd.first``)
         if (resuming := getattr(self.factory, "resuming", None)) is not None:  # handed over: as it stood (handed.py)
             return resuming(self)
         self.begin()
@@ -215,7 +215,7 @@ class LineProtocol(LineReceiver, TimeoutMixin):
             self._pause(rest)
 
     def _pause(self, seconds: float) -> None:
-        """Read no more for ``seconds`` (0: until the next turn, net/budget.py ``Crowd.put_off``)."""
+        """Read no more for ``seconds`` (0: until the next turn, net/turns.py ``Crowd.put_off``)."""
         turn = self.outflow.turn
         assert turn is not None
         self._stop_reading()

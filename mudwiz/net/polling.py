@@ -21,7 +21,8 @@ checks it on the installed Twisted) is wrapped, so this holds whoever installed 
 from __future__ import annotations
 
 import errno
-from collections.abc import Callable
+from collections.abc import Callable, Sized
+from time import perf_counter
 from typing import Any, Protocol
 
 from twisted.logger import Logger
@@ -32,11 +33,21 @@ TURN_SOCKETS = 32
 
 
 class Order(Protocol):
-    """The order ready sockets are read in, and when a turn has read enough (net/budget.py's ``Crowd``)."""
+    """The order ready sockets are read in, and when a turn has read enough (net/turns.py's ``Crowd``)."""
 
-    def first(self, ready: list[tuple[int, int]]) -> list[tuple[int, int]]: ...
+    @property
+    def urgent(self) -> int: ...
 
-    def over(self) -> bool: ...
+    @property
+    def waiting(self) -> Sized: ...
+
+    def begin_turn(self) -> None: ...
+
+    def first(self, ready: list[tuple[int, int]], waited: float) -> list[tuple[int, int]]: ...
+
+    def share_out(self, ready: list[tuple[int, int]], read: Callable[[int, int], None]) -> None: ...
+
+    def read(self) -> None: ...
 
 
 class CappedPoll:
@@ -92,12 +103,36 @@ def lean_turns(reactor: Any, order: Order | None = None) -> bool:
     poll = _poll_loop(reactor, order)
     target: Any = reactor  # an instance's attributes, over its class's methods
     target.doPoll = target.doIteration = poll  # mainLoop calls doIteration; the class makes both one method
+    if order is not None:
+        target.runUntilCurrent = _timed_calls(reactor, order)
     return True
+
+
+def _timed_calls(reactor: Any, order: Order) -> Callable[[], None]:
+    """The reactor's ``runUntilCurrent`` (its timed calls, the first thing in each of its turns), the turn's
+    beginning told to ``order`` first."""
+    timed_calls = type(reactor).runUntilCurrent.__get__(reactor)
+    begin_turn = order.begin_turn
+
+    def runUntilCurrent() -> None:
+        begin_turn()
+        timed_calls()
+
+    return runUntilCurrent
 
 
 def _poll_loop(reactor: Any, order: Order | None = None) -> Callable[[float | None], None]:
     selectables: dict[int, Any] = reactor._selectables
     ready_one = reactor._doReadOrWrite
+
+    def read(fd: int, event: int) -> None:
+        selectable = selectables.get(fd)
+        if selectable is None:  # removed by a socket read before it in this turn
+            return
+        try:
+            ready_one(selectable, fd, event)
+        except Exception:
+            log.failure("handling {selectable!r} failed", selectable=selectable)
 
     def doPoll(timeout: float | None) -> None:
         """Twisted's ``EPollReactor.doPoll``, but for the call of each ready socket (``lean_turns``)."""
@@ -107,21 +142,23 @@ def _poll_loop(reactor: Any, order: Order | None = None) -> Callable[[float | No
             if order is None:
                 ready = poller.poll(-1 if timeout is None else timeout, len(selectables))
             else:  # all of them, in order, as many as ``cap_turns`` says (those not read are ready at the next)
+                if order.waiting:  # lines put off: no waiting for more
+                    timeout = 0
+                began = perf_counter()
                 every = getattr(poller, "poller", poller).poll(-1 if timeout is None else timeout, len(selectables))
-                ready = order.first(every)[:getattr(poller, "most", None)]
+                ready = order.first(every, perf_counter() - began)[:getattr(poller, "most", None)]
         except OSError as err:
             if err.errno == errno.EINTR:
                 return
             raise
-        for at, (fd, event) in enumerate(ready):
-            if at and order is not None and order.over():
-                break
-            selectable = selectables.get(fd)
-            if selectable is None:  # removed by a socket read before it in this turn
-                continue
-            try:
-                ready_one(selectable, fd, event)
-            except Exception:
-                log.failure("handling {selectable!r} failed", selectable=selectable)
+        if order is None:
+            for fd, event in ready:
+                read(fd, event)
+            return
+        urgent = order.urgent
+        for fd, event in ready[:urgent]:
+            read(fd, event)
+        order.share_out(ready[urgent:], read)
+        order.read()
 
     return doPoll

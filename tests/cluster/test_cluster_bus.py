@@ -50,6 +50,11 @@ SCRIPT = textwrap.dedent('''
         b.broadcast({"op": "hello", "text": "everyone"})
         yield task.deferLater(reactor, 0.2, lambda: None)
         seen.append(["a alive?", (yield na.is_alive("b"))])
+        # a node taken for gone whose key outlives its last beat by a moment: Redis is asked again, for a beat
+        yield a.redis.set(a.key("alive", "z"), "x", pexpire=150)
+        seen.append(["z's name given up?", (yield na.name_given_up("z"))])
+        yield a.redis.set(a.key("alive", "y"), "x", pexpire=3000)
+        seen.append(["y's name given up?", (yield na.name_given_up("y"))])
         yield nb.stop()
         yield task.deferLater(reactor, 0.2, lambda: None)
         seen.append(["b alive after bye?", (yield na.is_alive("b"))])
@@ -74,6 +79,7 @@ def test_two_nodes_talk_hear_beats_and_see_a_clean_stop(redis_url: str) -> None:
     assert ["a got", "just b", "a"] not in seen  # a node's own channel is its own
     assert ["a got", "everyone", "b"] in seen and ["b got", "everyone", "b"] in seen
     assert ["a alive?", True] in seen
+    assert ["z's name given up?", True] in seen and ["y's name given up?", False] in seen
     assert ["a sees gone", "b"] in seen and ["b alive after bye?", False] in seen
     refused = [row for row in seen if row[0] == "twin refused"]
     assert refused and "another live process is node a" in refused[0][1]

@@ -217,7 +217,8 @@ def test_users_on_three_nodes_see_talk_to_and_tell_each_other(
         tmp_path: Path, redis_url: str, postgres: Databases | str) -> None:
     with cluster(tmp_path, redis_url, postgres, 3) as (n1, n2, n3):
         ann, bob, cat = JsonClient(n1.address, "ann"), JsonClient(n2.address, "Bob"), JsonClient(n3.address, "cat")
-        eventually(lambda: who_names(ann) == ["ann", "Bob", "cat"], what="ann sees everyone")
+        for client in (ann, bob, cat):  # each node hears the others' arrivals in its own time
+            eventually(lambda c=client: who_names(c) == ["ann", "Bob", "cat"], what=f"{client.name} sees everyone")
         page = who(bob)
         assert page["total"] == 3 and [r["where"] for r in page["users"]] == ["lobby"] * 3
         assert who(cat, "b")["users"][0]["name"] == "Bob"

@@ -445,6 +445,34 @@ def test_redis_restarted_empty_takes_no_live_nodes_table_over(tmp_path: Path, po
         redis.close()
 
 
+def test_after_redis_restarted_empty_each_node_lists_the_others_new_table_and_a_visitor_is_seated_again(
+        tmp_path: Path, postgres: Databases | str) -> None:
+    """The node whose subscription came back last was heard by the other (its beats went out before it could
+    hear) and was never sent the other's tables, nor re-seated its visitor there, who kept waiting (found by
+    bench/heal.py, in 2 runs of 3): a beat goes out only while its node hears, and at once when it hears again."""
+    home = tmp_path / "redis"
+    redis, url = own_redis(home)
+    try:
+        with cluster(tmp_path, url, postgres) as (n1, n2):
+            ann, vic = JsonClient(n1.address, "Ann"), JsonClient(n2.address, "Vic")
+            visiting(ann, vic, "/bot add random")
+            redis.close()
+            time.sleep(5)  # each takes the other for gone, and opens a table meanwhile
+            opened = {node.logpath.name: open_table(JsonClient(node.address, f"Op{i}"))
+                      for i, node in enumerate((n1, n2))}
+            seen = len(vic.messages)
+            from redisserver import redis_server
+
+            redis.enter_context(redis_server(home))
+            for node, other in ((n1, "n2.log"), (n2, "n1.log")):
+                looker = JsonClient(node.address, f"Look{node.logpath.stem}")
+                eventually(lambda c=looker, t=opened[other]: listed(c, t), f"{node.logpath.stem} lists table "
+                           f"{opened[other]}, opened on the other node in the outage", timeout=20)
+            vic.wait_for(lambda m: m["type"] == "notice" and m["text"] == "Vic is back.", timeout=20, since=seen)
+    finally:
+        redis.close()
+
+
 def test_a_node_sent_term_while_redis_is_away_exits_at_once(tmp_path: Path, postgres: Databases | str) -> None:
     """TERM with Redis away: the node closed its port but waited for Redis to come back before it exited (its
     cluster's last words, a ``bye`` and its key deleted, wait on Redis); each now waits a bounded time."""

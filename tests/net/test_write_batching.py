@@ -16,10 +16,11 @@ from twisted.internet.task import Clock
 from twisted.internet.testing import StringTransport
 
 from mudwiz.lobby import Lobby
-from mudwiz.net import budget, lines
+from mudwiz.net import budget, lines, turns
 from mudwiz.net.budget import SHARE_LINES, Budget
 from mudwiz.net.lines import MAX_HELD
 from mudwiz.net.telnet import MudFactory
+from mudwiz.outflow import BUSY_EVERY
 from mudwiz.store import SQLiteStore
 from mudwiz.table import Journal
 
@@ -198,9 +199,9 @@ PER_TURN_ONLY = Budget(fair_cpu=0, lines_per_second=0, output_per_second=0)
 
 @pytest.fixture(autouse=True)
 def counted_turns(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The turn's bound on the wall clock (budget.TURN_SECONDS) lifted: these count the shares of lines, on a
+    """The turn's bound on the wall clock (turns.TURN_SECONDS) lifted: these count the shares of lines, on a
     machine of any speed; and a fresh crowd for each test (its turn and the lines put off)."""
-    monkeypatch.setattr(budget, "TURN_SECONDS", 60.0)
+    monkeypatch.setattr(turns, "TURN_SECONDS", 60.0)
     PER_TURN_ONLY.crowd.__init__()  # type: ignore[misc]  # (the frozen budget's one mutable part)
 
 
@@ -221,15 +222,16 @@ def whos(ids: range) -> bytes:
 
 def test_a_burst_is_acted_on_a_share_a_turn_its_socket_unread_in_between_and_every_line_in_order() -> None:
     """A turn acts on at most ``SHARE_LINES`` of one connection's lines; the rest wait in the buffer, the socket
-    paused (the kernel keeps what comes), until the next turn. Nothing is lost or reordered."""
+    paused (the kernel keeps what comes), until the next turn. Nothing is lost or reordered. The connection
+    sends as a crowd does (``busy``): its turns' answers are gathered, written every ``BUSY_EVERY`` rather than
+    every turn."""
     client, turns = sharing("sharer")
     try:
         client.protocol.dataReceived(whos(range(100)))
-        turns.next()  # the first turn ends: its output is written, the next share is read
-        first = [m["id"] for m in client.messages() if m["type"] == "ok"]
-        assert 0 < len(first) <= SHARE_LINES
+        assert 0 < client.protocol.protocol.share.lines <= SHARE_LINES, "the first turn's share"
         assert client.transport.producerState == "paused"
-        taken = 1
+        assert not client.messages(), "held to the turn's end"
+        taken = 0
         while turns.calls and taken < 100:
             turns.next()
             taken += 1
@@ -237,7 +239,21 @@ def test_a_burst_is_acted_on_a_share_a_turn_its_socket_unread_in_between_and_eve
         client.outflow.hold_per_turn(None)
     assert [m["id"] for m in client.messages() if m["type"] == "ok"] == list(range(100))
     assert taken > 100 // SHARE_LINES
+    assert 0 < client.transport.writes <= taken // 2, "the busy connection's turns' answers gathered"
     assert client.transport.producerState == "producing"
+
+
+def test_a_turns_output_leaves_once_its_sockets_are_read() -> None:
+    """On a running server what a turn's lines cause is written once the poll has read its sockets
+    (``Outflow.turn_read``, net/turns.py ``Crowd.read``), not after the next turn's timed calls."""
+    client, turns = sharing("asker")
+    try:
+        client.protocol.dataReceived(whos(range(1)))
+        assert not client.messages(), "held while the turn reads"
+        client.outflow.turn_read()
+        assert [m["id"] for m in client.messages() if m["type"] == "ok"] == [0]
+    finally:
+        client.outflow.hold_per_turn(None)
 
 
 class Ticks:
@@ -256,6 +272,7 @@ def test_a_line_that_took_longer_than_a_share_rests_its_connection_pace_times_as
     """A costly line (a replay of a long game) is acted on, then its connection rests ``PACE`` times what it took
     before the next line is read: a client that repeats it gets at most a quarter of the server."""
     monkeypatch.setattr(lines, "perf_counter", Ticks(0.010))  # every line takes 10 ms: twice a share
+    monkeypatch.setattr(lines, "thread_time", Ticks(0.010))  # of the process's own time (a wait for a core is not)
     client, turns = sharing("slow")
     try:
         client.protocol.dataReceived(whos(range(1, 3)))
@@ -279,7 +296,7 @@ def test_cheap_lines_are_never_rested_only_shared_out_a_turn_at_a_time(monkeypat
     finally:
         client.outflow.hold_per_turn(None)
     assert [m["id"] for m in client.messages() if m["type"] == "ok"] == list(range(10))
-    assert set(turns.delays) == {0}
+    assert set(turns.delays) - {BUSY_EVERY} == {0}, "never a rest (only the gathered answers' write)"
     assert len(turns.delays) >= 10 // 3  # a pause every share, a turn's end every turn
 
 
