@@ -194,7 +194,8 @@ def turn(client: JsonClient, others: list[JsonClient], rng: random.Random) -> di
 
 def test_a_dropped_visitor_comes_back_on_any_node_to_the_same_seat(
         tmp_path: Path, redis_url: str, postgres: Databases | str) -> None:
-    with cluster(tmp_path, redis_url, postgres) as (n1, n2):
+    # the visitor path (no relay: what SSH, TLS and MCCP2 connections take); test_relay.py drops a relayed player
+    with cluster(tmp_path, redis_url, postgres, MUDWIZ_RELAY="off") as (n1, n2):
         ann = JsonClient(n1.address, "Ann")
         bob = JsonClient(n2.address, "Bob")
         code = bob.of_type("welcome")[0]["resume"]
@@ -493,8 +494,9 @@ def test_a_node_sent_term_while_redis_is_away_exits_at_once(tmp_path: Path, post
 def test_a_visitor_reads_the_host_nodes_replies_and_notices_in_their_own_language(
         tmp_path: Path, redis_url: str, postgres: Databases | str) -> None:
     """A text made on the table's node crosses the bus as its msgid and params (mudwiz/texts) and is worded on the
-    reader's own node in their language: a forwarded command's ``ok``, its error, a notice to the table."""
-    with cluster(tmp_path, redis_url, postgres) as (one, two):
+    reader's own node in their language: a forwarded command's ``ok``, its error, a notice to the table. On the
+    visitor path (no relay), which is what crosses the bus."""
+    with cluster(tmp_path, redis_url, postgres, MUDWIZ_RELAY="off") as (one, two):
         host, visitor = JsonClient(one.address, "hoster"), JsonClient(two.address, "hana")
         try:
             assert visitor.request("/lang ja")["type"] == "ok"
