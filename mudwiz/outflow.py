@@ -26,15 +26,16 @@ from mudwiz.net.tcp import write_now
 
 log = Logger(namespace=__name__)  # a compiled module has no frame for Logger() to find its name in
 
-# Seconds a busy connection's output (one sending as a crowd does: a flooder's refusals, the lobby's chat it is
-# sent) waits at most, gathered, on a running server: 200 flooders in the lobby were written to every turn, a
-# write each, 10-20 ms at every turn's end that a person's answer waited for. A person's is written every turn.
+# Seconds the output of a connection with a flood's lines waiting (``Share.backlogged``: a flooder's refusals, the
+# lobby's chat it is sent) waits at most, gathered, on a running server: 200 flooders in the lobby were written to
+# every turn, a write each, 10-20 ms at every turn's end that a person's answer waited for. Anyone else's, a
+# program's waiting for each answer however fast it plays, is written every turn.
 BUSY_EVERY = 0.1
 
 
-class Busy(Protocol):
-    def busy(self) -> bool:
-        """It sends as a crowd does, not a person typing (net/budget.py ``Share.busy``): its text may wait."""
+class Backlogged(Protocol):
+    def backlogged(self) -> bool:
+        """More lines of its wait than a person's (net/budget.py ``Share.backlogged``): its text may wait."""
 
 
 class Holder(Protocol):
@@ -43,7 +44,7 @@ class Holder(Protocol):
     held_text: list[str]
 
     @property
-    def share(self) -> Busy:
+    def share(self) -> Backlogged:
         """Its share of the server (net/budget.py)."""
 
     def flush(self) -> None:
@@ -67,7 +68,7 @@ class Outflow:
         self.waiting: list[Holder] = []
         self.turn_end: Any = None
         self.turns = 0  # turns ended: a connection's share is of the turn this counts
-        self.later: list[Holder] = []  # busy connections whose turns' text waits for ``BUSY_EVERY`` (``release``)
+        self.later: list[Holder] = []  # backlogged connections whose turns' text waits for ``BUSY_EVERY``
         self.later_call: Any = None
         self.made = 0  # characters of output sent to connections, ever: what a line made is the difference
 
@@ -199,13 +200,13 @@ class Outflow:
         now: list[Holder] = []
         later = self.later
         for holder in waiting:
-            (later if holder.share.busy() else now).append(holder)
+            (later if holder.share.backlogged() else now).append(holder)
         self.release(now)
         if later and self.later_call is None:
             self.later_call = self.turn(BUSY_EVERY, self.write_later)
 
     def write_later(self) -> None:
-        """The text of busy connections held since the last time: a write each, whatever number of turns made it."""
+        """The text of backlogged connections held since the last time: a write each, however many turns made it."""
         self.later_call = None
         later, self.later = self.later, []
         self.release(later)

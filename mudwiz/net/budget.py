@@ -145,6 +145,11 @@ class Share:
         acted on or not: more than ``PERSON_LINES``), or has more than that waiting: not a person typing."""
         return self.pending > PERSON_LINES or self.sending() > PERSON_LINES
 
+    def backlogged(self) -> bool:
+        """More than a person's lines wait to be acted on (sent before the last were answered): a flood's. A program
+        that waits for each answer, however fast it plays, never has them."""
+        return self.pending > PERSON_LINES
+
     def person_now(self) -> bool:
         """Logged in and not ``busy``: a person typing, whose few lines are acted on whenever they come."""
         return self.person and not self.busy()

@@ -90,9 +90,11 @@ def lean_turns(reactor: Any, order: Order | None = None) -> bool:
     named the connection. An error out of a socket's handling is logged with its traceback and the loop goes on
     to the next socket, as ``callWithLogger`` did.
 
-    With ``order``, every ready socket is asked for, put in its order (the connections that used the server
-    least lately first), and read until the turn is ``over`` (at least one; at most ``cap_turns``'s many): the rest
-    are still ready at the next poll. A bystander's line is then read in the turn it comes, however many flood.
+    With ``order`` (net/turns.py's ``Crowd``), it is told when each turn begins (before the timed calls), every
+    ready socket is asked for (at most ``cap_turns``'s many read), the server's own and people's read at once, the
+    rest read in its order with the lines it put off until the turn has lasted its time (those not read are still
+    ready at the next poll), and then the turn's output is written. A bystander's line is then read in the turn
+    under way or the next, however many flood.
 
     It reads the reactor's ``_selectables``, ``_poller`` and ``_doReadOrWrite`` (Twisted's private names, as
     its own ``doPoll`` does); tests/net/test_polling.py checks them on the installed Twisted."""

@@ -29,10 +29,11 @@ def test_analyze_over_the_wire_and_in_the_export(tmp_path: Path) -> None:
         [row] = history(alice)["games"]
         game_id = row["id"]
 
+        asked = len(alice.messages)  # (the analysis may come in the same read as the ok: looked for from here)
         answered = alice.request(f"/analyze {game_id}")  # at once: the analysis follows, the lines read meanwhile
         assert (answered["type"], answered["text"]) == ("ok", f"analysing game {game_id} from your seat; the "
                                                              "analysis follows when it is ready")
-        message = alice.wait_for(lambda m: m["type"] == "analysis", timeout=120)
+        message = alice.wait_for(lambda m: m["type"] == "analysis", timeout=120, since=asked)
         assert (message["id"], message["game"], message["round"]) == (game_id, "wizard", None)
         [seat] = message["seats"]
         assert seat["player"] == "alice" and seat["level"] == "hard"
@@ -44,11 +45,13 @@ def test_analyze_over_the_wire_and_in_the_export(tmp_path: Path) -> None:
             assert entry["bid"]["yours"] == mine["bid"] and entry["taken"] == mine["tricks"]
             assert 0 <= entry["bid"]["hard"] <= entry["cards"] and entry["bid"]["expected"]["hard"] >= 0
 
+        asked = len(alice.messages)
         assert alice.request(f"/analyze {game_id} 2")["type"] == "ok"
-        alone = alice.wait_for(lambda m: m["type"] == "analysis", timeout=60)
+        alone = alice.wait_for(lambda m: m["type"] == "analysis", timeout=60, since=asked)
         assert alone["round"] == 2 and alone["seats"][0]["rounds"] == [seat["rounds"][1]]
+        asked = len(alice.messages)
         assert alice.request(f"/analyze {game_id} 9")["type"] == "ok"
-        no_round = alice.wait_for(lambda m: m["type"] == "error", timeout=60)  # found by the work, after the ok
+        no_round = alice.wait_for(lambda m: m["type"] == "error", timeout=60, since=asked)  # by the work, after the ok
         assert (no_round.get("code"), no_round["message"]) == ("no-round", "that game has rounds 1 to 3, not 9")
         no_game = alice.request("/analyze 999")
         assert (no_game["type"], no_game.get("code")) == ("error", "no-game"), no_game
