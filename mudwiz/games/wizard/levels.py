@@ -158,7 +158,7 @@ class WizardHard(WizardGood):
             aims = bids[:]
             aims[me] = bid
             return self.value(playout([h[:] for h in hands], [], sims.leader, sims.trump, aims, [0] * n, None, True),
-                              aims, me)
+                              aims, me, self.social)
 
         values, scores = self.race(candidates, sample, score, per, deadline, keep, per * len(deals))
         best = max(values, key=lambda b: (values[b], -abs(b - mean)))
@@ -192,7 +192,7 @@ class WizardHard(WizardGood):
         def score(deal: tuple[list[list[str]], list[int], float], card: str) -> tuple[float, float]:
             hands, bids, _ = deal
             return self.value(playout([h[:] for h in hands], sims.trick, sims.leader, sims.trump, bids,
-                                      sims.tricks[:], card, True), bids, me)
+                                      sims.tricks[:], card, True), bids, me, self.social)
 
         values, scores = self.race(cards, sample, score, per, time.perf_counter() + self.budget, set(), 0)
         top = max(values.values())
@@ -200,13 +200,14 @@ class WizardHard(WizardGood):
         every = {c: scores[next(k for k in cards if sims.same(c, k))] for c in legal}
         return CardJudgement(every, card)
 
-    def value(self, won: list[int], aims: list[int], me: int) -> tuple[float, float]:
+    @staticmethod
+    def value(won: list[int], aims: list[int], me: int, social: float) -> tuple[float, float]:
         """A playout's value to the bot (its round score and ``social`` of each other's) and its own round score."""
         own = round_score(aims[me], won[me])
-        if not self.social:
+        if not social:
             return own, own
         every = sum(round_score(a, w) for a, w in zip(aims, won, strict=True))
-        return own + self.social * (every - own), own
+        return own + social * (every - own), own
 
     def race(self, options: list[Any], sample: Callable[[], Any], score: Callable[[Any, Any], tuple[float, float]],
              per: int, deadline: float, keep: set[Any], work: int) -> tuple[dict[Any, float], dict[Any, float]]:
