@@ -103,9 +103,9 @@ class WizardHard(WizardGood):
     WORK = 85_000
     Z = 3.0  # an option is dropped once behind by this many standard errors of the paired difference
     # An option's value: the bot's own round score plus this share of each other player's, in the same playout.
-    # 0.5 lifts the exact bids of a table of ``hard`` players (77.8 % against 71.6 %: they steer the tricks to where
-    # they were bid), but it helps any player, and against three ``normal`` it lost 56 points a game (docs/bots.md,
-    # "Every seat's bid counts"): a table's habit, not strength, so ``hard`` looks after itself alone.
+    # 0.5 lifts the exact bids of a table of ``hard`` players (77.8 % against 72.3 % on the same seeds: they steer
+    # the tricks to where they were bid), but it helps any player, and against three ``normal`` it lost 56 points a
+    # game (docs/bots.md, "Every seat's bid counts"): a table's habit, not strength, so ``hard`` looks after itself.
     SOCIAL = 0.0
 
     def __init__(self, game: str, rng: random.Random, budget: float | None = None, max_samples: int = 600) -> None:
