@@ -8,7 +8,8 @@ past that, whatever is not a person's waits for the next turn. In a turn, in thi
 1. the server's own sockets (a listener, a bot worker's pipe) and people's (``Share.person_now``: logged in, at a
    person's pace, with no more than ``PERSON_BYTES`` waiting), however late the turn: read at once;
 2. then, ranked together (``Share.rank``: at a person's pace first, then the fewest lines waiting), the lines put
-   off by earlier turns and the other ready sockets, until the turn has lasted its time (at least one);
+   off by earlier turns and the other ready sockets, until the turn has lasted its time (at least one); lines put
+   off longer than ``STARVED_SECONDS`` go ahead of the rest of their kind, the longest put off first;
 3. then the turn's output, at once (``polled``): a person's answer leaves in the turn that read its line.
 
 A person's line thus waits at most for the turn under way. Before, the lines put off were read on in the timed
@@ -39,6 +40,10 @@ TURN_SECONDS = 0.010
 # logged in quietly, then floods: 149 of 200 such reads in one turn, 0.7 s, at 4 KB): a few lines, a chat line
 # at its longest in ASCII (a longer paste is read in the order of the rest, a person's first).
 PERSON_BYTES = 1 << 10
+# Seconds a connection's lines may be put off before they go ahead of every other connection not at a person's pace
+# that waits less long (oldest first): the fewest-lines-waiting order alone starves one with many lines while others
+# with one line each keep coming (200 tables of bots playing flat out: the tables still being set up never were).
+STARVED_SECONDS = 0.25
 
 
 class Ranked(Protocol):
@@ -62,6 +67,12 @@ def waiting_bytes(fd: int) -> int:
 Event = tuple[int, int]  # a ready socket: its descriptor, its events
 
 
+def starved(rank: tuple[int, int, int]) -> tuple[int, int, int]:
+    """A rank put off longer than ``STARVED_SECONDS``: ahead of all of its kind (a person's, or not) that are not,
+    the longest put off first (the order they were put off in breaks the tie)."""
+    return (rank[0], -1, 0)
+
+
 class Crowd:
     """How many connections were busy (``Share._time_wait``) in this second and the last: the server's time is
     shared out among them; how long the reactor's turn has lasted, and the lines put off to the next."""
@@ -74,7 +85,8 @@ class Crowd:
         self.driven = False  # the reactor says when each turn begins (``begin_turn``); else a turn begins on use
         self.urgent = 0  # of the ready sockets in ``first``'s order, the first so many are read however late
         self.polled: Callable[[], None] | None = None  # after a turn's reads: its output written (``Outflow``)
-        self.waiting: list[tuple[Ranked, int, Callable[[], None]]] = []  # put off: whose, in what order, read on
+        # put off: whose, in what order, read on, since when (``perf_counter``)
+        self.waiting: list[tuple[Ranked, int, Callable[[], None], float]] = []
         self.order = itertools.count()
         self.asked = False  # the next turn's reading on is asked for (without a reactor's turns: ``driven``)
         # The turn's first in ``share_out`` is being read on: it acts on a share of its lines however late the turn,
@@ -130,14 +142,17 @@ class Crowd:
         The sockets not read are still ready at the next poll; the lines put off wait on, ahead of any put off
         meanwhile."""
         waiting, self.waiting = self.waiting, []
-        sockets = self.sockets
-        turn: list[tuple[tuple[int, int, int], int, Ranked | None, Callable[[], None]]] = [
-            (share.rank(), order, share, read_on) for share, order, read_on in waiting]
-        turn.extend((sockets[fd].rank(), next(self.order), None, partial(read, fd, events)) for fd, events in ready)
+        sockets, now = self.sockets, perf_counter()
+        turn: list[tuple[tuple[int, int, int], int, Ranked | None, Callable[[], None], float]] = [
+            (starved(share.rank()) if now - since > STARVED_SECONDS else share.rank(), order, share, read_on, since)
+            for share, order, read_on, since in waiting]
+        turn.extend((sockets[fd].rank(), next(self.order), None, partial(read, fd, events), now)
+                    for fd, events in ready)
         turn.sort(key=lambda entry: entry[:2])
-        for at, (_, order, share, call) in enumerate(turn):
+        for at, (_, order, share, call, _since) in enumerate(turn):
             if at and self.over():
-                self.waiting[:0] = [(share, order, call) for _, order, share, call in turn[at:] if share is not None]
+                self.waiting[:0] = [(share, order, call, since) for _, order, share, call, since in turn[at:]
+                                    if share is not None]
                 return
             self.granted = not at  # the first is acted on however late, a share's worth (``turn_over``)
             try:
@@ -155,7 +170,7 @@ class Crowd:
     def put_off(self, share: Ranked, read_on: Callable[[], None], later: Callable[..., object]) -> None:
         """``read_on`` in the next turn (or a later one), in ``share_out``'s order; without a reactor's turns
         (``driven``), in a call of its own (``later``: the reactor's ``callLater``)."""
-        self.waiting.append((share, next(self.order), read_on))
+        self.waiting.append((share, next(self.order), read_on, perf_counter()))
         if not self.driven and not self.asked:
             self.asked = True
             later(0, self._next_turn, later)

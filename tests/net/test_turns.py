@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import socket
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -198,4 +199,30 @@ def test_the_turns_first_in_line_acts_on_its_share_however_late_the_turn(
         assert crowd.turn_over(clock.callLater), "and the turn is over for anyone else"
     finally:
         for reader in readers:
+            reader.close()
+
+
+def test_lines_put_off_longer_than_starved_seconds_go_ahead_of_fewer_lines_waiting(
+        budget: Budget, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fewest lines waiting first, but not for ever: a connection with many lines put off, while others with one
+    line each keep coming (tables of bots playing flat out beside one still being set up), is taken first once it has
+    waited ``STARVED_SECONDS``."""
+    monkeypatch.setattr(turns, "TURN_SECONDS", 0.0)  # one a turn
+    monkeypatch.setattr(turns, "STARVED_SECONDS", 0.05)
+    clock, done = Clock(), []
+    crowd: Crowd = budget.crowd
+    heavy, light = flooder(Reader("heavy", budget, clock, done)), flooder(Reader("light", budget, clock, done))
+    crowd.begin_turn()
+    try:
+        heavy.share.pending, light.share.pending = 150, 1
+        crowd.put_off(heavy.share, lambda: done.append("heavy's lines"), clock.callLater)
+        crowd.share_out([(light.fileno(), 1)], lambda fd, events: done.append("light's socket"))
+        assert done == ["light's socket"], "fewer lines waiting first"
+        time.sleep(0.06)
+        crowd.begin_turn()
+        crowd.share_out([(light.fileno(), 1)], lambda fd, events: done.append("light's socket"))
+        assert done == ["light's socket", "heavy's lines"], "put off long enough: first"
+        assert crowd.waiting == []
+    finally:
+        for reader in (heavy, light):
             reader.close()
