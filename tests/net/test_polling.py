@@ -6,12 +6,14 @@ what these use) and real socket pairs; nothing is run on the global reactor."""
 
 from __future__ import annotations
 
+import os
 import socket
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
 import pytest
+from twisted.internet import epollreactor
 from twisted.internet.task import Clock
 from twisted.logger import globalLogPublisher
 
@@ -69,6 +71,18 @@ def ready(reactor: Any, count: int, sent: bytes, failing: int = -1) -> Iterator[
         for mine, theirs in pairs:
             mine.close()
             theirs.close()
+
+
+@pytest.fixture
+def reactor() -> Iterator[Any]:
+    made = epollreactor.EPollReactor()
+    yield made
+    made._poller.close()
+    for end in (made.waker.i, made.waker.o):  # the waker's pipe, which a reactor that never ran does not close
+        try:
+            os.close(end)
+        except OSError:
+            pass
 
 
 def test_a_turn_reads_at_most_the_cap_and_the_rest_come_next_in_order(reactor: Any) -> None:

@@ -5,11 +5,14 @@ clock; nothing is run on the global reactor. What a real flood makes of it: test
 
 from __future__ import annotations
 
+import os
 import socket
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from twisted.internet import epollreactor
 from twisted.internet.task import Clock
 
 from mudwiz.net import turns
@@ -58,6 +61,18 @@ def flooder(reader: Reader) -> Reader:
     reader.share.person = True
     reader.share.heard(b"x\n" * 200, None)
     return reader
+
+
+@pytest.fixture
+def reactor() -> Iterator[Any]:
+    made = epollreactor.EPollReactor()
+    yield made
+    made._poller.close()
+    for end in (made.waker.i, made.waker.o):  # the waker's pipe, which a reactor that never ran does not close
+        try:
+            os.close(end)
+        except OSError:
+            pass
 
 
 @pytest.fixture
