@@ -6,14 +6,13 @@ what these use) and real socket pairs; nothing is run on the global reactor."""
 
 from __future__ import annotations
 
-import os
 import socket
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
 import pytest
-from twisted.internet import epollreactor
+from epolls import unrun_epoll
 from twisted.internet.task import Clock
 from twisted.logger import globalLogPublisher
 
@@ -75,14 +74,7 @@ def ready(reactor: Any, count: int, sent: bytes, failing: int = -1) -> Iterator[
 
 @pytest.fixture
 def reactor() -> Iterator[Any]:
-    made = epollreactor.EPollReactor()
-    yield made
-    made._poller.close()
-    for end in (made.waker.i, made.waker.o):  # the waker's pipe, which a reactor that never ran does not close
-        try:
-            os.close(end)
-        except OSError:
-            pass
+    yield from unrun_epoll()
 
 
 def test_a_turn_reads_at_most_the_cap_and_the_rest_come_next_in_order(reactor: Any) -> None:

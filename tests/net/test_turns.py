@@ -5,14 +5,13 @@ clock; nothing is run on the global reactor. What a real flood makes of it: test
 
 from __future__ import annotations
 
-import os
 import socket
 import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from twisted.internet import epollreactor
+from epolls import unrun_epoll
 from twisted.internet.task import Clock
 
 from mudwiz.net import turns
@@ -65,14 +64,7 @@ def flooder(reader: Reader) -> Reader:
 
 @pytest.fixture
 def reactor() -> Iterator[Any]:
-    made = epollreactor.EPollReactor()
-    yield made
-    made._poller.close()
-    for end in (made.waker.i, made.waker.o):  # the waker's pipe, which a reactor that never ran does not close
-        try:
-            os.close(end)
-        except OSError:
-            pass
+    yield from unrun_epoll()
 
 
 @pytest.fixture
