@@ -615,7 +615,11 @@ def play_until_game_end(clients: list[JsonClient], rng: random.Random, limit: in
             rid = f"{c.name}-{c._next_id}"
             pending[c.name] = rid
             c.send(f'{{"id": "{rid}", "cmd": "{cmd}"}}')
-    raise AssertionError("the game did not finish")
+    # what each client last saw, so a stuck game can be told from a slow one
+    last = {c.name: (c.last_state() or {}) for c in clients}
+    seen = {name: {k: s.get(k) for k in ("phase", "turn", "legal", "hand")} for name, s in last.items()}
+    tail = {c.name: [m.get("type") for m in c.messages[-8:]] for c in clients}
+    raise AssertionError(f"the game did not finish in {limit} reads; last states {seen}; last messages {tail}")
 
 
 def register(client: JsonClient, password: str) -> None:
