@@ -13,10 +13,14 @@ Figures are printed, never asserted::
     python bench/bots.py                      # every game, default player counts, every level against each
     python bench/bots.py --only wizard --players 4 --level hard --against normal --games 60
     python bench/bots.py --only wizard --players 4 --level hard --against self --seed 7000 --detail
+    python bench/bots.py --only wizard --players 4 --level hard --against normal --games 2 --beside-tables 200
 
 ``--detail`` breaks the Wizard exact-bid rate down (by cards dealt, by bid, by whether the table's bids added up
-to the cards): where a change to the bot helps or hurts. Tune on seeds of your own (``--seed``) and keep the
-default seeds for the figures reported in docs/bots.md, so the reported figures are not the ones tuned on.
+to the cards): where a change to the bot helps or hurts. ``--beside-tables N`` runs the matchups while a real
+server plays N tables of 4 JSON clients flat out (``bench/load.py``'s server and clients) on the same machine, so
+the decision times are those of a busy host; it prints what the server did meanwhile. Tune on seeds of your own
+(``--seed``) and keep the default seeds for the figures reported in docs/bots.md, so the reported figures are not
+the ones tuned on.
 """
 
 from __future__ import annotations
@@ -27,13 +31,15 @@ import statistics
 import sys
 import time
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from multiprocessing import Pool
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from mudwiz.bots import canonical, make_policy  # noqa: E402
 from mudwiz.bots import levels as all_levels  # noqa: E402
@@ -179,6 +185,34 @@ def breakdown(bids: Sequence[tuple[int, int, int, int]]) -> str:
     return "\n".join(lines)
 
 
+@contextmanager
+def busy_tables(tables: int) -> Iterator[None]:
+    """``tables`` tables playing flat out on a real server beside the matchups (none: nothing runs), so a decision
+    is timed as a bot on a busy host would take it: the server, its clients and the bench share the cores."""
+    if not tables:
+        yield
+        return
+    import load  # bench/load.py: its server process and its JSON clients
+
+    load.raise_fd_limit()
+    server = load.Server("mudwiz", 0)
+    workers = load.Workers("play", load.shares(tables, 2), lambda wid, n: (server.ports, n, False))
+    began = 0.0
+    try:
+        workers.go.set()
+        workers.wait("playing")
+        began, cpu0 = time.monotonic(), server.cpu_s()
+        print(f"beside {tables} tables of 4 JSON clients playing flat out on a mudwiz server", flush=True)
+        yield
+    finally:
+        seconds, cpu = time.monotonic() - began, server.cpu_s() - cpu0 if began else 0.0
+        reports = workers.finish()
+        server.stop()
+    moves = sum(1 for rep in reports for r in rep["replies"] if r[0] >= began and r[2])
+    print(f"meanwhile the server played {moves / seconds:,.1f} moves/s at {100 * cpu / seconds:.0f} % of a core "
+          f"over {seconds:.0f} s", flush=True)
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=10, help="games per matchup (default 10)")
@@ -192,6 +226,8 @@ def main(argv: Sequence[str] | None = None) -> None:
                         help="the other seats' level, or self (repeat; default: random, each other level, self)")
     parser.add_argument("--seed", type=int, help="seed of the first game (default 1000 x players)")
     parser.add_argument("--detail", action="store_true", help="break the Wizard exact-bid rate down")
+    parser.add_argument("--beside-tables", type=int, default=0, metavar="N",
+                        help="run beside a server playing N tables of 4 JSON clients flat out")
     args = parser.parse_args(argv)
     known = all_levels()
     measured = [canonical(level) for level in args.level or [lv for lv in known if lv != "random"]]
@@ -202,14 +238,15 @@ def main(argv: Sequence[str] | None = None) -> None:
     for text in args.option:
         name, _, value = text.partition("=")
         options[name] = value or None
-    for game in args.only or available():
-        for players in args.players or PLAYERS.get(game, (4,)):
-            for level in measured:
-                againsts = [a if a == "self" else canonical(a) for a in args.against or
-                            [*(lv for lv in known if lv != level), "self"]]
-                for against in againsts:
-                    print(matchup(game, players, against, args.games, options, args.workers, args.seed, args.detail,
-                                  level), flush=True)
+    with busy_tables(args.beside_tables):
+        for game in args.only or available():
+            for players in args.players or PLAYERS.get(game, (4,)):
+                for level in measured:
+                    againsts = [a if a == "self" else canonical(a) for a in args.against or
+                                [*(lv for lv in known if lv != level), "self"]]
+                    for against in againsts:
+                        print(matchup(game, players, against, args.games, options, args.workers, args.seed,
+                                      args.detail, level), flush=True)
 
 
 if __name__ == "__main__":
