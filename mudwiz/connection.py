@@ -24,6 +24,7 @@ from mudwiz.hints import summarize as summarize
 from mudwiz.lobby import Lobby
 from mudwiz.login import ASKING, CHECKING, GONE, Asking, Input, Login, Purpose
 from mudwiz.login import NAME_PROMPT as NAME_PROMPT
+from mudwiz.meeting.ignoring import unignored
 from mudwiz.pager import PagedOutbox
 from mudwiz.passwords import Passwords
 from mudwiz.render import jsonl, once
@@ -54,8 +55,10 @@ class ConnectionSession(Session):
     def deliver(self, message: dict[str, Any], event: Event | None = None) -> None:
         if not self.connected:
             return
-        if self.ignoring and message.get("type") == "chat" and str(message.get("from", "")).lower() in self.ignoring:
-            return  # /ignore: their lobby and table chat and their tells are not shown
+        if self.ignoring and (shown := unignored(message, self.ignoring)) is not message:
+            if shown is None:
+                return
+            message = shown
         with speaking(self.lang):  # in this user's language, whoever sent it: a ``Later`` text becomes theirs here
             connection = self.connection
             if event is not None or message.get("type") == "state":  # a game view: never behind a pager

@@ -193,10 +193,10 @@ def _kept(asking: Asking) -> Later:
 
 def unregistered_text(name: str, code: str) -> Later:
     """The one line that says what unregistering ``name`` deleted and kept, and the guest's resume code now."""
-    return (later('{name} is no longer registered: its password, ratings, plan, notify lists (yours and your name on '
-                  "others'), messages and kept channels are deleted; its finished games stay in the records under "
-                  'the name. You stay on as a guest (your resume code is {code}); once you log out the name is '
-                  "anyone's", name=name, code=code))
+    return (later('{name} is no longer registered: its password, ratings, plan, notify and ignore lists (yours and '
+                  "your name on others'), messages and kept channels are deleted; its finished games stay in the "
+                  'records under the name. You stay on as a guest (your resume code is {code}); once you log out the '
+                  "name is anyone's", name=name, code=code))
 
 
 def too_weak(asking: Asking) -> BadCommand | None:

@@ -51,8 +51,8 @@ def _say(lobby: Lobby, session: Session, arg: str) -> Reply:
 MAX_IGNORED = 100  # names one user may /ignore
 
 
-@command("ignore", "/ignore [NAME]", later("stop seeing NAME's chat and tells (no NAME: whom you ignore); /unignore "
-                                           'NAME undoes it'),
+@command("ignore", "/ignore [NAME]", later("stop seeing NAME's chat, tells and messages (no NAME: whom you ignore); "
+                                           '/unignore NAME undoes it'),
          scope=Scope.LOBBY, kind=Kind.LOBBY, place=5, route=Route.HOME)
 def _ignore(lobby: Lobby, session: Session, arg: str) -> Reply:
     name = arg.strip()
@@ -73,12 +73,13 @@ def _ignore(lobby: Lobby, session: Session, arg: str) -> Reply:
     if online is None and not lobby.holds_name(name) and not lobby.registered(name):
         raise BadCommand(later('nobody is called {name}', name=name))
     name = online.name if online is not None else lobby.held_spelling(name)  # as they spell it, not as typed
+    lobby.friends.keep_ignoring(session, name, MAX_IGNORED)
     ignoring.add(name.lower())
     session.ignoring = lobby.ignores[session.name.lower()] = ignoring
-    return later("you no longer see {name}'s chat and tells; /unignore {name} undoes it", name=name)
+    return later("you no longer see {name}'s chat, tells and messages; /unignore {name} undoes it", name=name)
 
 
-@command("unignore", "/unignore NAME", later("see NAME's chat and tells again"),
+@command("unignore", "/unignore NAME", later("see NAME's chat, tells and messages again"),
          scope=Scope.LOBBY, kind=Kind.LOBBY, place=6, route=Route.HOME)
 def _unignore(lobby: Lobby, session: Session, arg: str) -> Reply:
     name = arg.strip()
@@ -86,8 +87,9 @@ def _unignore(lobby: Lobby, session: Session, arg: str) -> Reply:
         raise BadCommand(later('usage: /unignore NAME'))
     if not session.ignoring or name.lower() not in session.ignoring:
         raise BadCommand(later('you do not ignore {name}', name=name))
+    lobby.friends.forget_ignoring(session, name)
     session.ignoring.discard(name.lower())
-    return later("you see {name}'s chat and tells again", name=name)
+    return later("you see {name}'s chat, tells and messages again", name=name)
 
 
 @command("tell", "/tell NAME TEXT", later('say something to one user only'),

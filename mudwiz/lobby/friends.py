@@ -1,5 +1,6 @@
 """What is kept about a registered player between logins, and who is told of them: notify lists (whom to tell as
-someone logs in or out), messages left for them while away, their ``/plan`` and when they were last seen.
+someone logs in or out), ignore lists, messages left for them while away, their ``/plan`` and when they were last
+seen.
 
 All of it lives in the store (mudwiz/store/meeting.py), not in a process's memory, so it outlives a restart and
 reads the same on every process of a cluster. Whoever is to be told is found as a tell finds its target
@@ -115,7 +116,8 @@ class Friends:
         try:
             watchers = store.notifying(session.name)
             watched = store.notify_list(session.name)
-            unread = store.unread_messages(session.name)
+            self._ignoring_as_kept(session, store.ignore_list(session.name))
+            unread = self._unread(store, session)
         except StoreError:
             log.failure("notify and messages of {name} at login", name=session.name)
             return
@@ -203,11 +205,50 @@ class Friends:
         return message
 
     def read_messages(self, session: Session) -> list[Message]:
-        """``session``'s messages, oldest first, as they were before this read; from now on all of them read."""
+        """``session``'s messages, oldest first, as they were before this read, but those of names they ignore;
+        from now on all of them read."""
         store = self.kept(session, later("a message box"))
         box = store.messages(session.name)
         store.mark_read(session.name, [m.id for m in box if m.unread])
-        return box
+        ignoring = session.ignoring or ()
+        return [m for m in box if m.sender.lower() not in ignoring]
+
+    def _unread(self, store: Store, session: Session) -> int:
+        """How many unread messages ``session`` will be shown: one from a name they ignore is not counted."""
+        if not session.ignoring:
+            return store.unread_messages(session.name)
+        return sum(1 for m in store.messages(session.name) if m.unread and m.sender.lower() not in session.ignoring)
+
+    # ------------------------------------------------------------ ignore lists
+
+    def _ignoring_as_kept(self, session: Session, names: list[str]) -> None:
+        """At a registered login the store's list is the one that holds: it was changed last, maybe on another
+        process, maybe before a restart (this process's memory may hold an older one)."""
+        key = session.name.lower()
+        if names:
+            session.ignoring = self.people.ignores[key] = set(names)
+        else:
+            self.people.ignores.pop(key, None)
+            session.ignoring = None
+
+    def keep_ignoring(self, session: Session, name: str, limit: int) -> None:
+        """A registered player's ``/ignore`` kept in the store, so it holds after a restart and on every process
+        (a guest's lives in this process's memory only: the name is the next guest's). Refused in one line, nothing
+        changed, when the store cannot be written."""
+        store = self.store
+        if store is None or not session.registered:
+            return
+        try:
+            kept(lambda: store.add_ignore(session.name, name, limit))
+        except ListFull:
+            raise BadCommand(later('you ignore {max_ignored} names already; /unignore one first',
+                                   max_ignored=limit)) from None
+
+    def forget_ignoring(self, session: Session, name: str) -> None:
+        """``/unignore`` kept as ``/ignore`` is."""
+        store = self.store
+        if store is not None and session.registered:
+            kept(lambda: store.remove_ignore(session.name, name))
 
     def clear_messages(self, session: Session) -> int:
         return self.kept(session, later("a message box")).clear_messages(session.name)

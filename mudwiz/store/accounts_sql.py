@@ -52,8 +52,8 @@ ACCOUNT_LANG: tuple[str, ...] = ("ALTER TABLE accounts ADD COLUMN lang TEXT",)
 # the lower-cased name. Game records (``games``, ``game_seats``), bans and the messages it left others are kept.
 UNREGISTERED: tuple[tuple[str, str], ...] = (
     ("roles", "name_key"), ("ratings", "name_key"), ("profiles", "name_key"), ("notify", "owner_key"),
-    ("notify", "target_key"), ("messages", "recipient_key"), ("channel_members", "name_key"),
-    ("accounts", "name_key"),
+    ("notify", "target_key"), ("ignores", "owner_key"), ("ignores", "target_key"), ("messages", "recipient_key"),
+    ("channel_members", "name_key"), ("accounts", "name_key"),
 )
 BAN_COLUMNS = 'SELECT kind, target, until, "by", created FROM bans'
 # the oldest account other than the name (name_key, the second ?) that looks like it (the first ?, as spelled)
@@ -104,10 +104,10 @@ class AccountsSQL(SQLHooks):
             raise KeyError(name)
 
     def delete_account(self, name: str) -> str | None:
-        """Unregister ``name`` (any case), in one transaction: its account and roles, ratings, profile, notify list
-        and its name on everyone else's, message box and kept channels go; its game records stay, under the name,
-        as do bans of the name and the messages it left others. The account's name as registered; None (nothing
-        changed) when there is none."""
+        """Unregister ``name`` (any case), in one transaction: its account and roles, ratings, profile, notify and
+        ignore lists and its name on everyone else's, message box and kept channels go; its game records stay, under
+        the name, as do bans of the name and the messages it left others. The account's name as registered; None
+        (nothing changed) when there is none."""
         key = name.lower()
         with self._transaction() as db:
             self._hold_off(db, "accounts")

@@ -351,8 +351,9 @@ class Store(Protocol):
 
     def delete_account(self, name: str) -> str | None:
         """Unregister ``name``'s account (any case), in one transaction, with its roles, ratings, profile (plan, last
-        seen), notify list and its name on others', message box and kept channels; its game records, bans of the
-        name and the messages it left others are kept. The name as registered; None when there is no account."""
+        seen), notify and ignore lists and its name on others', message box and kept channels; its game records, bans
+        of the name and the messages it left others are kept. The name as registered; None when there is no
+        account."""
         ...
 
     def grant_role(self, name: str, role: str) -> None:
@@ -494,6 +495,17 @@ class Store(Protocol):
 
     def notifying(self, target: str) -> list[str]:
         """Whose notify lists hold ``target`` (lower-case names)."""
+        ...
+
+    def ignore_list(self, owner: str) -> list[str]:
+        """The lower-case names ``owner`` ignores, in order."""
+        ...
+
+    def add_ignore(self, owner: str, target: str, limit: int) -> bool:
+        """False: already on the list; ``ListFull`` at ``limit`` names."""
+        ...
+
+    def remove_ignore(self, owner: str, target: str) -> bool:
         ...
 
     def channels_of(self, name: str) -> list[str]:

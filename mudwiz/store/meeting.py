@@ -1,5 +1,5 @@
 """The meeting place's rows, in SQL both databases run: messages left for registered players, their profiles
-(the ``/plan`` text and when they were last seen), notify lists and the channels each has joined.
+(the ``/plan`` text and when they were last seen), notify lists, ignore lists and the channels each has joined.
 
 Kept in the store, not in a process's memory, so that they outlive a restart and read the same from every process
 of a cluster (a message left on one process is shown at a login on another). Names are matched as accounts are,
@@ -52,6 +52,16 @@ def meeting_place(seq: str) -> tuple[str, ...]:
             PRIMARY KEY (name_key, channel)
         )""",
     )
+
+
+# Version 13: whom each registered player ``/ignore``s (lower-case names, as the sessions hold them).
+IGNORE_LISTS: tuple[str, ...] = (
+    """CREATE TABLE ignores (
+        owner_key TEXT NOT NULL,
+        target_key TEXT NOT NULL,
+        PRIMARY KEY (owner_key, target_key)
+    )""",
+)
 
 
 class MeetingSQL(SQLHooks):
@@ -163,6 +173,22 @@ class MeetingSQL(SQLHooks):
             rows = db.execute(self._sql("SELECT owner_key FROM notify WHERE target_key = ? ORDER BY owner_key"),
                               (target.lower(),)).fetchall()
         return [owner for (owner,) in rows]
+
+    # ------------------------------------------------------------ ignore lists
+
+    def ignore_list(self, owner: str) -> list[str]:
+        with self._reading() as db:
+            rows = db.execute(self._sql("SELECT target_key FROM ignores WHERE owner_key = ? ORDER BY target_key"),
+                              (owner.lower(),)).fetchall()
+        return [target for (target,) in rows]
+
+    def add_ignore(self, owner: str, target: str, limit: int) -> bool:
+        """Put ``target`` on ``owner``'s ignore list (False: it was there); ``ListFull`` at ``limit`` names."""
+        return self._add_capped("ignores", "owner_key", owner.lower(), ("target_key", target.lower()), limit, {})
+
+    def remove_ignore(self, owner: str, target: str) -> bool:
+        return self._write(self._sql("DELETE FROM ignores WHERE owner_key = ? AND target_key = ?"),
+                           (owner.lower(), target.lower())) > 0
 
     # ------------------------------------------------------------ channels
 

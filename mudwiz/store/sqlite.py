@@ -23,7 +23,7 @@ from mudwiz.store.base import StoreError
 from mudwiz.store.competition import competition
 from mudwiz.store.dialect import Dialect
 from mudwiz.store.journal_sql import HELD_RECORDS, TABLE_NODES, append_only_moves
-from mudwiz.store.meeting import meeting_place
+from mudwiz.store.meeting import IGNORE_LISTS, meeting_place
 from mudwiz.store.sql import SQLStore
 
 FILENAME = "mudwiz.db"
@@ -146,6 +146,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     competition("INTEGER PRIMARY KEY"),
     # 12: the language an account's owner reads (accounts_sql.py).
     ACCOUNT_LANG,
+    # 13: ignore lists (meeting.py).
+    IGNORE_LISTS,
 )
 
 # sqlite3's error names -> what a person running the server should read

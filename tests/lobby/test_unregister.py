@@ -37,10 +37,11 @@ def test_the_right_password_deletes_the_account_and_its_rows_and_the_owner_plays
     store.record_game(game("Reg", "Friend", "guest"), rate_game)
     store.leave_message("Friend", "reg", "rematch?", 1.0, limit=5)
     store.add_notify("friend", "Reg", limit=5)
+    store.add_ignore("friend", "Reg", limit=5)
     reg = server.connect("reg", SECRET)
     assert reg.of_type("welcome")[0]["resume"] is None and reg.connection.session.registered
     assert reg.reply("/plan add evenings")["type"] == "ok" and reg.reply("/notify Friend")["type"] == "ok"
-    assert reg.reply("/channel join help")["type"] == "ok"
+    assert reg.reply("/channel join help")["type"] == "ok" and reg.reply("/ignore friend")["type"] == "ok"
     assert store.channels_of("reg") == ["help"]
     reg.reply("/who")
     assert reg.of_type("who")[-1]["users"][0]["rating"] is not None  # read into the lobby's board
@@ -49,13 +50,14 @@ def test_the_right_password_deletes_the_account_and_its_rows_and_the_owner_plays
     assert done["type"] == "ok", done
     code = done["resume"]
     assert done["text"] == (
-        "Reg is no longer registered: its password, ratings, plan, notify lists (yours and your name on others'), "
-        "messages and kept channels are deleted; its finished games stay in the records under the name. You stay "
-        f"on as a guest (your resume code is {code}); once you log out the name is anyone's")
+        "Reg is no longer registered: its password, ratings, plan, notify and ignore lists (yours and your name on "
+        "others'), messages and kept channels are deleted; its finished games stay in the records under the name. "
+        f"You stay on as a guest (your resume code is {code}); once you log out the name is anyone's")
     session = reg.connection.session
     assert not session.registered and server.lobby.resume_code(session) == code
     assert store.account("reg") is None and store.ratings_of("reg") == [] and store.profile("reg") is None
     assert store.messages("reg") == [] and store.notifying("reg") == [] and store.notify_list("reg") == []
+    assert store.ignore_list("reg") == [] and store.ignore_list("friend") == []
     assert store.channels_of("reg") == [] and [g.outcome for g in store.games_of("reg")] == ["finished"]
     reg.reply("/who")
     assert reg.of_type("who")[-1]["users"][0]["rating"] is None  # the board forgot it

@@ -66,6 +66,18 @@ def test_notify_lists_are_kept_per_owner_and_asked_for_by_target(store: Any) -> 
     assert store.notifying("carol") == ["erin"] and store.notify_list("alice") == ["bob"]
 
 
+def test_ignore_lists_are_kept_per_owner_in_lower_case_with_a_limit(store: Any) -> None:
+    assert store.add_ignore("alice", "Pest", limit=2)
+    assert not store.add_ignore("ALICE", "pest", limit=2)  # already there, in any case
+    assert store.add_ignore("alice", "bob", limit=2)
+    with pytest.raises(ListFull):
+        store.add_ignore("alice", "dave", limit=2)
+    store.add_ignore("erin", "pest", limit=2)
+    assert store.ignore_list("Alice") == ["bob", "pest"] and store.ignore_list("erin") == ["pest"]
+    assert store.remove_ignore("alice", "PEST") and not store.remove_ignore("alice", "pest")
+    assert store.ignore_list("alice") == ["bob"] and store.ignore_list("nobody") == []
+
+
 def test_channels_joined_are_kept_with_a_limit(store: Any) -> None:
     assert store.join_channel("alice", "wizard", limit=2)
     assert not store.join_channel("ALICE", "wizard", limit=2)
