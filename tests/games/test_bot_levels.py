@@ -29,7 +29,7 @@ class Heads(random.Random):
 def fast(level: str, game: str, seed: int) -> Any:
     policy = make_policy(level, game, random.Random(seed))
     if game == "wizard":  # legality does not depend on how long a Wizard bot thinks
-        policy.budget, policy.max_samples, policy.card_work = 0.002, 6, 2_000
+        policy.budget, policy.max_samples = 0.002, 6
     return policy
 
 
@@ -151,8 +151,8 @@ def test_hard_wizard_judges_its_bids_and_cards() -> None:
     assert card.card == "G3" and set(card.scores) == {"G12", "G3"} and card.scores["G3"] > card.scores["G12"] + 20
 
 def test_hard_wizard_decisions_are_bounded_by_the_cards_its_playouts_play() -> None:
-    """A first card of fifteen: the tree search stops at ``card_work`` cards played, far short of its iterations'
-    cap, so the largest decisions stay within their time whatever the clock says."""
+    """A first card of fifteen: the race stops at ``work`` cards played, far short of ``max_samples`` deals for
+    every card, so the largest decisions stay within their time whatever the clock says."""
     game = Wizard(4, {}, 8)
     while game.phase != "playing" or len(game.hands[0]) < 15:
         if game.phase == "roundend":
@@ -162,11 +162,20 @@ def test_hard_wizard_decisions_are_bounded_by_the_cards_its_playouts_play() -> N
         game.apply(seat, sorted(game.legal_actions(seat))[0])
     seat = next(s for s in range(4) if game.legal_actions(s))
     bot = WizardHard("wizard", random.Random(1))
-    bot.card_work = 6_000
+    bot.work = 6_000
     view = json.loads(json.dumps(game.view(seat)))
-    assert len(bot.judge_card(view).scores) > 3  # a real choice, so the search runs
-    assert 6_000 <= bot.spent < 6_000 + 60  # the last iteration may overshoot by one deal's cards
-    bot.card_work = 10**9
+    assert len(bot.judge_card(view).scores) > 3  # a real choice, so the race runs
+    assert 6_000 <= bot.spent <= 6_000 + 60 * 15  # the last deal's playouts may overshoot by one deal's cards
+    bot.work = 10**9
     bot.judge_card(view)
-    assert bot.spent > 6_000 + 60  # without the bound it went on, to the iterations' cap
+    assert bot.spent > 6_000 + 60 * 15  # without the bound it went on
 
+
+def test_hard_wizard_values_a_playout_by_every_seats_round() -> None:
+    """A playout's value to ``hard``: its own round score and ``SOCIAL`` of each other player's; its own is kept
+    apart (the judgements report it). Seat 0 bid 1 and took 1 (30), seat 1 missed by one (-10), seat 2 made 2
+    (40), seat 3 missed by one (-10)."""
+    won, aims = [1, 0, 2, 1], [1, 1, 2, 0]
+    assert WizardHard.value(won, aims, 0, 0.0) == (30, 30)
+    assert WizardHard.value(won, aims, 0, 0.5) == (30 + 0.5 * (-10 + 40 - 10), 30)
+    assert WizardHard.value(won, aims, 2, 0.5) == (40 + 0.5 * (30 - 10 - 10), 40)
