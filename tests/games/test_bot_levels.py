@@ -170,12 +170,3 @@ def test_hard_wizard_decisions_are_bounded_by_the_cards_its_playouts_play() -> N
     bot.judge_card(view)
     assert bot.spent > 6_000 + 60 * 15  # without the bound it went on
 
-
-def test_hard_wizard_values_a_playout_by_every_seats_round() -> None:
-    """A playout's value to ``hard``: its own round score and ``SOCIAL`` of each other player's; its own is kept
-    apart (the judgements report it). Seat 0 bid 1 and took 1 (30), seat 1 missed by one (-10), seat 2 made 2
-    (40), seat 3 missed by one (-10)."""
-    won, aims = [1, 0, 2, 1], [1, 1, 2, 0]
-    assert WizardHard.value(won, aims, 0, 0.0) == (30, 30)
-    assert WizardHard.value(won, aims, 0, 0.5) == (30 + 0.5 * (-10 + 40 - 10), 30)
-    assert WizardHard.value(won, aims, 2, 0.5) == (40 + 0.5 * (30 - 10 - 10), 40)

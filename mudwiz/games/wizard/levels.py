@@ -102,16 +102,10 @@ class WizardHard(WizardGood):
     # two deals a card, the small ones up to ``max_samples``. ``normal``, unbounded, spends up to three times as much.
     WORK = 85_000
     Z = 3.0  # an option is dropped once behind by this many standard errors of the paired difference
-    # An option's value: the bot's own round score plus this share of each other player's, in the same playout.
-    # 0.5 lifts the exact bids of a table of ``hard`` players (77.8 % against 72.3 % on the same seeds: they steer
-    # the tricks to where they were bid), but it helps any player, and against three ``normal`` it lost 56 points a
-    # game (docs/bots.md, "Every seat's bid counts"): a table's habit, not strength, so ``hard`` looks after itself.
-    SOCIAL = 0.0
 
     def __init__(self, game: str, rng: random.Random, budget: float | None = None, max_samples: int = 600) -> None:
         super().__init__(game, rng, budget, max_samples)
         self.work = self.WORK
-        self.social = self.SOCIAL
         self.spent = 0  # the cards the last race's playouts played (its work)
 
     def choose_bid(self, view: dict[str, Any]) -> str:
@@ -153,18 +147,18 @@ class WizardHard(WizardGood):
             hands, bids, weight = sims.sample(self.rng)
             return order(hands, sims.trump), bids, weight
 
-        def score(deal: tuple[list[list[str]], list[int], float], bid: int) -> tuple[float, float]:
+        def score(deal: tuple[list[list[str]], list[int], float], bid: int) -> float:
             hands, bids, _ = deal
             aims = bids[:]
             aims[me] = bid
-            return self.value(playout([h[:] for h in hands], [], sims.leader, sims.trump, aims, [0] * n, None, True),
-                              aims, me, self.social)
+            return round_score(bid, playout([h[:] for h in hands], [], sims.leader, sims.trump, aims, [0] * n, None,
+                                            True)[me])
 
-        values, scores = self.race(candidates, sample, score, per, deadline, keep, per * len(deals))
+        values = self.race(candidates, sample, score, per, deadline, keep, per * len(deals))
         best = max(values, key=lambda b: (values[b], -abs(b - mean)))
         if balance in values and values[balance] >= values[best] - self.balance_margin * self.trust(view):
             best = balance
-        return BidJudgement(mean, scores, best)
+        return BidJudgement(mean, values, best)
 
     def judge_card(self, view: dict[str, Any]) -> CardJudgement:
         """Each legal card's mean round score over simulated deals, and the card to play (remembering the view's
@@ -189,44 +183,32 @@ class WizardHard(WizardGood):
             hands, bids, weight = sims.sample(self.rng)
             return order(hands, sims.trump), bids, weight
 
-        def score(deal: tuple[list[list[str]], list[int], float], card: str) -> tuple[float, float]:
+        def score(deal: tuple[list[list[str]], list[int], float], card: str) -> float:
             hands, bids, _ = deal
-            return self.value(playout([h[:] for h in hands], sims.trick, sims.leader, sims.trump, bids,
-                                      sims.tricks[:], card, True), bids, me, self.social)
+            return round_score(bid, playout([h[:] for h in hands], sims.trick, sims.leader, sims.trump, bids,
+                                            sims.tricks[:], card, True)[me])
 
-        values, scores = self.race(cards, sample, score, per, time.perf_counter() + self.budget, set(), 0)
+        values = self.race(cards, sample, score, per, time.perf_counter() + self.budget, set(), 0)
         top = max(values.values())
         card = default if values[default] >= top - 1e-9 else max(values, key=values.__getitem__)
-        every = {c: scores[next(k for k in cards if sims.same(c, k))] for c in legal}
+        every = {c: values[next(k for k in cards if sims.same(c, k))] for c in legal}
         return CardJudgement(every, card)
 
-    @staticmethod
-    def value(won: list[int], aims: list[int], me: int, social: float) -> tuple[float, float]:
-        """A playout's value to the bot (its round score and ``social`` of each other's) and its own round score."""
-        own = round_score(aims[me], won[me])
-        if not social:
-            return own, own
-        every = sum(round_score(a, w) for a, w in zip(aims, won, strict=True))
-        return own + social * (every - own), own
-
-    def race(self, options: list[Any], sample: Callable[[], Any], score: Callable[[Any, Any], tuple[float, float]],
-             per: int, deadline: float, keep: set[Any], work: int) -> tuple[dict[Any, float], dict[Any, float]]:
-        """Each option's weighted mean value and mean own round score over the same deals; an option (not in
-        ``keep``) is dropped once its value trails the leader's by more than ``Z`` standard errors of their paired
+    def race(self, options: list[Any], sample: Callable[[], Any], score: Callable[[Any, Any], float],
+             per: int, deadline: float, keep: set[Any], work: int) -> dict[Any, float]:
+        """Each option's weighted mean round score over the same deals; an option (not in ``keep``) is dropped
+        once it trails the leader's by more than ``Z`` standard errors of their paired
         differences, or by ``prune`` points after ``prune_after`` deals. Stops at ``max_samples`` deals,
         ``self.work`` cards played (``work`` already spent), or one option left."""
         alive = list(options)
         rows: dict[Any, list[float]] = {o: [] for o in options}
-        owns: dict[Any, list[float]] = {o: [] for o in options}
         weights: list[float] = []
         while len(weights) < self.max_samples and work < self.work and (len(weights) < 4 or (
                 len(alive) > 1 and time.perf_counter() < deadline)):
             deal = sample()
             weights.append(deal[2])
             for o in alive:
-                value, own = score(deal, o)
-                rows[o].append(value)
-                owns[o].append(own)
+                rows[o].append(score(deal, o))
             work += per * len(alive)
             if len(weights) >= 32 and len(weights) % 8 == 0 and len(alive) > 1:
                 alive = self.survivors(alive, rows, weights, keep)
@@ -236,7 +218,7 @@ class WizardHard(WizardGood):
             w = weights[: len(row)]
             return sum(a * b for a, b in zip(w, row, strict=True)) / (sum(w) or 1.0)
 
-        return {o: mean(rows[o]) for o in options}, {o: mean(owns[o]) for o in options}
+        return {o: mean(rows[o]) for o in options}
 
     def survivors(self, alive: list[Any], rows: dict[Any, list[float]], weights: list[float],
                   keep: set[Any]) -> list[Any]:
