@@ -144,8 +144,10 @@ class Visits:
             number = self.unheard_of(session, text)
             if number is None:
                 return False
+            done: Deferred[None] = Deferred()
             self.awaiting.setdefault(number, []).append(Awaiting(session, text, ok, error, self.clock.callLater(
-                UNHEARD_WAIT, self._unheard, number)))
+                UNHEARD_WAIT, self._unheard, number), done))
+            self.hold_lines(session, done)
             return True
         node, table = target
         verb = text.strip()[1:].partition(" ")[0].lower() if text.strip().startswith("/") else ""
@@ -168,10 +170,15 @@ class Visits:
         self.bus.send(node, {"op": "cmd", "rid": key, "line": text, **self.about(session)})
         # The user's next line is read once this one is answered (or not, within ``ANSWER_WITHIN``): the host's
         # work for a visitor is one command at a time, as a local user's shares (net/budget.py) hold them here
+        self.hold_lines(session, answered)
+        return True
+
+    @staticmethod
+    def hold_lines(session: Session, answered: Deferred[None]) -> None:
+        """The user's next line is read once ``answered`` fires."""
         outbox = getattr(getattr(session, "connection", None), "outbox", None)
         if outbox is not None and not answered.called:
             outbox.wait(answered)
-        return True
 
     def unheard_of(self, session: Session, text: str) -> int | None:
         """The number of a table ``/join N`` or ``/watch N`` asks for that nobody here knows of: it may have just
@@ -201,17 +208,27 @@ class Visits:
             self.awaiting.pop(table, None)
 
     def go_on(self, waiting: Awaiting) -> None:
-        """A line that waited for word of its table: forwarded now, or carried out here ("there is no table N")."""
-        session = waiting.session
-        if not session.connected or self.lobby.users.get(session.name.lower()) is not session:
-            return
-        if self.target(session, waiting.text) is not None:
-            self.moves(session, waiting.text) or self.forward(session, waiting.text, waiting.ok, waiting.error)
-            return
+        """A line that waited for word of its table: its connection moved there, forwarded, or carried out here
+        ("there is no table N"); then the lines behind it are read."""
+        session, done, answering = waiting.session, waiting.done, False
         try:
-            waiting.ok(self.upper.dispatch(session, waiting.text))
-        except MudwizError as exc:
-            waiting.error(exc)
+            if not session.connected or self.lobby.users.get(session.name.lower()) is not session:
+                return
+            if self.target(session, waiting.text) is not None:
+                # the connection, reading nothing behind this line yet, moves with the lines behind it; a visitor
+                # reads on once the table's process has answered
+                if self.moves(session, waiting.text):
+                    return
+                answering = self.forward(session, waiting.text, _then(waiting.ok, done), _then(waiting.error, done))
+                if answering:  # (``done`` fires with its answer)
+                    return
+            try:
+                waiting.ok(self.upper.dispatch(session, waiting.text))
+            except MudwizError as exc:
+                waiting.error(exc)
+        finally:
+            if not answering:
+                done.callback(None)
 
     def about(self, session: Session) -> dict[str, Any]:
         """What the host needs to know of the user for their visitor."""

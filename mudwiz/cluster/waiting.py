@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from twisted.internet.defer import Deferred
 from twisted.internet.interfaces import IDelayedCall
 
 from mudwiz.errors import MudwizError
@@ -15,13 +16,16 @@ from mudwiz.session import Session
 
 @dataclass
 class Awaiting:
-    """A /join or /watch of a table not heard of yet, waiting (at most ``UNHEARD_WAIT``) for word of it."""
+    """A /join or /watch of a table not heard of yet, waiting (at most ``UNHEARD_WAIT``) for word of it. The
+    connection reads no line behind it until ``done`` fires (it has moved, or been answered): those lines are
+    acted on after it, where it went."""
 
     session: Session
     text: str
     ok: Callable[[Any], None]
     error: Callable[[MudwizError], None]
     timer: IDelayedCall
+    done: Deferred[None]
 
 
 @dataclass
