@@ -13,6 +13,7 @@ import os
 import random
 import re
 import signal
+import time
 from pathlib import Path
 from typing import Any
 
@@ -151,9 +152,9 @@ def test_a_telnet_client_moves_with_its_window_and_options_and_nothing_is_negoti
 
 def test_a_join_that_waits_for_word_of_its_table_moves_the_connection_with_the_lines_behind_it(
         tmp_path: Path, postgres: Databases | str) -> None:
-    """The mover's ``/join N`` of the table the other worker opens next is sent before that worker opens it, so
-    their worker waits for word of it; the two lines typed behind it go with the connection and are answered
-    there, after the join."""
+    """The mover's ``/join N`` of the table the other worker opens next reaches their worker before its word of the
+    table (their worker is stopped while the table opens), so it waits for the word; the two lines typed behind it
+    go with the connection and are answered there, after the join."""
     with workers(tmp_path, postgres, 2) as running:
         pids, host, host_pid, table = hosting(running)
         mover = landed_elsewhere(running.port, pids, host_pid,
@@ -162,11 +163,16 @@ def test_a_join_that_waits_for_word_of_its_table_moves_the_connection_with_the_l
         assert mover_pid != host_pid
         lines = [f"/join {table + 1}", "/say behind one", "/say behind two"]  # the host's worker's next number
         mover.mark = len(mover.messages)
-        for i, line in enumerate(lines):
-            mover.send(json.dumps({"id": f"line-{i}", "cmd": line}))
-        opener = landed_elsewhere(running.port, pids, mover_pid,
-                                  lambda: JsonClient(("127.0.0.1", running.port), "Opener"))
-        assert open_table(opener) == table + 1
+        os.kill(mover_pid, signal.SIGSTOP)  # it reads the join first, and the word of the table a moment after
+        try:
+            for i, line in enumerate(lines):
+                mover.send(json.dumps({"id": f"line-{i}", "cmd": line}))
+            time.sleep(0.2)
+            opener = JsonClient(("127.0.0.1", running.port), "Opener")  # (on the host's worker, the other stopped)
+            assert open_table(opener) == table + 1
+            time.sleep(0.3)
+        finally:
+            os.kill(mover_pid, signal.SIGCONT)
         mover.wait_for(lambda m: m.get("id") == "line-2", since=mover.mark)
         answers = [m for m in mover.messages[mover.mark:] if str(m.get("id")).startswith("line-")]
         assert [(m["id"], m["type"]) for m in answers] == [(f"line-{i}", "ok") for i in range(3)], answers
