@@ -39,6 +39,9 @@ class Order(Protocol):
     def urgent(self) -> int: ...
 
     @property
+    def own(self) -> int: ...
+
+    @property
     def waiting(self) -> Sized: ...
 
     def begin_turn(self) -> None: ...
@@ -91,7 +94,9 @@ def lean_turns(reactor: Any, order: Order | None = None) -> bool:
     to the next socket, as ``callWithLogger`` did.
 
     With ``order`` (net/turns.py's ``Crowd``), it is told when each turn begins (before the timed calls), every
-    ready socket is asked for (at most ``cap_turns``'s many read), the server's own and people's read at once, the
+    ready socket is asked for (at most ``cap_turns``'s many read, after all of the server's own: a cluster's Redis
+    connections and relay links wait for the poll to write too, and were cut off for seconds behind a crowd of
+    people ready at once), the server's own and people's read at once, the
     rest read in its order with the lines it put off until the turn has lasted its time (those not read are still
     ready at the next poll), and then the turn's output is written. A bystander's line is then read in the turn
     under way or the next, however many flood.
@@ -148,7 +153,10 @@ def _poll_loop(reactor: Any, order: Order | None = None) -> Callable[[float | No
                     timeout = 0
                 began = perf_counter()
                 every = getattr(poller, "poller", poller).poll(-1 if timeout is None else timeout, len(selectables))
-                ready = order.first(every, perf_counter() - began)[:getattr(poller, "most", None)]
+                ready = order.first(every, perf_counter() - began)
+                most = getattr(poller, "most", None)  # (the server's own sockets first, however many are ready)
+                if most is not None:
+                    ready = ready[:max(most, order.own)]
         except OSError as err:
             if err.errno == errno.EINTR:
                 return
