@@ -11,6 +11,8 @@ Messages (docs/scaling.md), each to one node:
 
 - home -> host ``cmd`` {rid, name, line, mode, charset, registered, code}: one line the user typed; answered by
   ``reply`` {rid, ok | error} (no answer within ``ANSWER_WITHIN`` seconds: a one-line error, never a hang).
+- home -> all ``which_table`` {id}, answered ``table_is`` {id, table}: a table nobody at home has heard of yet
+  (unheard.py).
 - home -> host ``drop`` {name}: the user's connection is gone: the host keeps the seat as for a local drop.
 - any -> host ``reattach`` {name, mode, charset, registered, code}: the user logged in (anywhere) and proved the
   name: the host seats a new visitor in the seat it kept and reports it (``at``).
