@@ -121,6 +121,32 @@ def test_the_servers_own_sockets_are_read_first_whatever_the_cap_however_many_pe
             reader.close()
 
 
+def test_a_login_is_read_though_more_people_than_the_cap_are_ready_every_turn(
+        reactor: Any, budget: Budget) -> None:
+    """A connection not logged in yet (no person's) among more people ready than the cap, turn after turn (a
+    crowd playing flat out): the turn's "at least one" of the rest is still offered, and it is read in the first
+    turn; it was never read while the people filled the cap (a table's late logins never came in)."""
+    clock, log = Clock(), []
+    assert cap_turns(reactor, 8) and lean_turns(reactor, budget.crowd)
+    people = [person(Reader(f"person{i}", budget, clock, log)) for i in range(20)]
+    login = Reader("login", budget, clock, log)
+    try:
+        for reader in [*people, login]:
+            reactor.addReader(reader)
+            reader.theirs.send(b"name\n")
+        for _ in range(5):
+            reactor.runUntilCurrent()
+            reactor.doIteration(0)
+            for reader in people:  # every person has a line again by the next turn
+                reader.theirs.send(b"/who\n")
+        assert "login" in log, log
+        assert log.count("login") == 1 and len(log) <= 5 * 9
+    finally:
+        for reader in [*people, login]:
+            reactor.removeReader(reader)
+            reader.close()
+
+
 def test_a_person_with_more_than_a_persons_bytes_waiting_is_read_in_the_crowds_order(budget: Budget) -> None:
     """A connection that typed like a person, then sent a flood's bytes at once (a crowd that logged in quietly and
     then floods together) is no longer read however late the turn: 149 such reads were 0.7 s of one turn."""
