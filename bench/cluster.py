@@ -100,7 +100,7 @@ def run_supervised(databases: Databases, redis: str, args: argparse.Namespace) -
     plain process first on the same tables, each ``--workers`` run then also said against it."""
     for tables in args.tables:
         reference = run_placement(databases, redis, args, tables, 1, "local", "-",
-                                  label=f"play {tables:4} tables one process {'':19}") if 1 in args.nodes else None
+                                  label=f"play {tables:4} tables one process {'':18}") if 1 in args.nodes else None
         for handoff in args.handoff:
             label = f"play {tables:4} tables --workers {args.serve_workers} random handoff {handoff:3}"
             with databases.fresh() as url:
