@@ -21,7 +21,8 @@ Figures, never assertions::
     python bench/cluster.py                                   # chat, then play at 200 tables with 1, 2, 4 nodes
     python bench/cluster.py --mode play --nodes 2 --tables 100 --placement spread
     python bench/cluster.py --mode play --nodes 2 --tables 40 --placement local random spread
-    python bench/cluster.py --mode play --serve-workers 2 --tables 40 --handoff on off   # one address, --workers 2
+    python bench/cluster.py --mode play --serve-workers 2 --tables 40 --handoff on off   # one process, then --workers 2
+    python bench/cluster.py --mode play --nodes 1 --serve-workers 2 --tables 200 --handoff on
     python bench/cluster.py --mode play --nodes 1 2 --tables 200 --placement local spread random --relay off on
 """
 
@@ -95,20 +96,31 @@ class Supervised:
 
 def run_supervised(databases: Databases, redis: str, args: argparse.Namespace) -> None:
     """``--serve-workers N``: play under ``mudwiz serve --workers N``, each connection where the kernel puts it, the
-    joins handed over (``--handoff on``) or visiting (``off``)."""
+    joins handed over (``--handoff on``) or visiting (``off``); with ``--nodes`` naming 1 (as by default), one
+    plain process first on the same tables, each ``--workers`` run then also said against it."""
     for tables in args.tables:
+        reference = run_placement(databases, redis, args, tables, 1, "local", "-",
+                                  label=f"play {tables:4} tables one process {'':18}") if 1 in args.nodes else None
         for handoff in args.handoff:
+            label = f"play {tables:4} tables --workers {args.serve_workers} random handoff {handoff:3}"
             with databases.fresh() as url:
                 server = Supervised(args.serve_workers, url, redis, handoff == "on")
                 try:
                     figures = run_play(server, tables, args, placement="random")
                 except RuntimeError as exc:
-                    print(f"play {tables} tables --workers {args.serve_workers} handoff {handoff}: failed: {exc}")
+                    print(f"{label}: failed: {exc}", flush=True)
                     continue
                 finally:
                     server.stop()
-            print(f"play {tables:4} tables --workers {args.serve_workers} random handoff {handoff:3}  {fmt(figures)}",
-                  flush=True)
+            print(f"{label}  {fmt(figures)}  load {os.getloadavg()[0]:.2f}", flush=True)
+            if reference is not None:
+                print(f"{label}  against one process  {against(figures, reference)}", flush=True)
+
+
+def against(figures: dict[str, float], reference: dict[str, float]) -> str:
+    """Each figure as a multiple of the reference's (not the error count, nor the machine's steal)."""
+    return "  ".join(f"{k} {v / reference[k] if reference[k] else float('nan'):6.2f}x" for k, v in figures.items()
+                     if k not in ("errors", "steal %"))
 
 
 @contextmanager
@@ -203,9 +215,10 @@ def run_plays(databases: Databases, redis: str, args: argparse.Namespace) -> Non
 
 
 def run_placement(databases: Databases, redis: str, args: argparse.Namespace, tables: int, n: int, placement: str,
-                  relay: str) -> None:
-    """One set-up's runs (``--repeat``), each line with the load average at its end."""
-    label = f"play {tables:4} tables {n} node(s) {placement:6} relay {relay:3}"
+                  relay: str, label: str = "") -> dict[str, float] | None:
+    """One set-up's runs (``--repeat``), each line with the load average at its end; their figures (the median
+    of several), or None if none finished."""
+    label = label or f"play {tables:4} tables {n} node(s) {placement:6} relay {relay:3}"
     runs = []
     for _ in range(args.repeat):
         with databases.fresh() as url:
@@ -222,6 +235,8 @@ def run_placement(databases: Databases, redis: str, args: argparse.Namespace, ta
     if len(runs) > 1:
         med = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
         print(f"{label}  median  {fmt(med)}", flush=True)
+        return med
+    return runs[0] if runs else None
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -48,6 +48,30 @@ except ImportError:  # (ENCODER is then "stdlib")
 WIRE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=as_json)
 
 
+class ReadOn:
+    """For txredisapi's subscriber protocol (a mixin, put before it): a reply read on to its end in one call.
+    txredisapi's pure-Python parser (without hiredis), after each bulk string with more bytes behind it, pauses
+    the socket and reads the rest in a call of the reactor's next turn: one bulk string a turn, three a pub/sub
+    message, so that under a crowd's turns a node's bus fell seconds behind what came (its beats with it, till
+    the other nodes took it for gone). Here the rest is read on at once, in a loop, not by recursion."""
+
+    paused: bool
+    line_mode: int
+    _rest = b""
+
+    def setLineMode(self, extra: bytes | str = b"") -> None:
+        self.line_mode = 1
+        if extra:
+            self._rest += extra if isinstance(extra, bytes) else extra.encode()
+
+    def dataReceived(self, data: bytes, unpause: bool = False) -> None:
+        read: Any = super().dataReceived  # type: ignore[misc]  # (txredisapi's LineReceiver, after this)
+        read(data, unpause)
+        while self._rest and not self.paused:
+            rest, self._rest = self._rest, b""
+            read(rest)
+
+
 def wire(message: dict[str, Any]) -> str:
     """A bus message as JSON: with orjson where the protocol's encoder uses it (a visitor's states cross here)."""
     if ENCODER == "orjson":
@@ -161,7 +185,7 @@ class Bus:
         commands.startConnecting(a.endpoint(self.reactor))
         bus = self
 
-        class Subscriber(txredisapi.SubscriberProtocol):
+        class Subscriber(ReadOn, txredisapi.SubscriberProtocol):
             def messageReceived(self, pattern: Any, channel: str, message: str) -> None:
                 bus.received(channel, message)
 

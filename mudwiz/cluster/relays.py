@@ -1,8 +1,8 @@
 """Where each node takes relayed connections (net/relay.py, net/relayed.py): its relay port's address and the
 secret a link must open with, said on the bus. A node says them when it has joined (``relay_at`` to all) and to
-each node it hears for the first time (a node that starts later, or one back after a partition); a node gone
-has its link dropped. The secret goes only through Redis, which only the nodes reach: a link that does not bring
-it is refused, since a relayed connection arrives logged in.
+each node it hears for the first time (a node that starts later, or one back after a partition), asking it for
+its own (``ask``); a node gone has its link dropped. The secret goes only through Redis, which only the nodes
+reach: a link that does not bring it is refused, since a relayed connection arrives logged in.
 
 The networking is handed in at startup (``port``: net/relayed.py's ``RelayPort``; ``known`` and ``gone``: the
 sending end's, net/relay.py's ``Relay``), so the cluster imports nothing above it."""
@@ -53,12 +53,17 @@ class Relays:
         assert self.address is not None
         return {"op": "relay_at", "host": self.address[0], "port": self.address[1], "secret": self.secret}
 
-    def _tell(self, node: str) -> None:
+    def _tell(self, node: str, ask: bool = True) -> None:
+        """Our address to ``node``, newly heard, which is asked for its own (``ask``): a node heard again after it
+        was taken for gone (its beats late) had its link dropped and its address forgotten here, and says it
+        only to nodes new to it, which this one was not."""
         if self.address is not None:
-            self.bus.send(node, self._message())
+            self.bus.send(node, {**self._message(), "ask": ask})
 
     def _heard(self, message: dict[str, Any]) -> None:
         node = message["from"]
         if node == self.bus.node:
             return
         self.known(node, str(message["host"]), int(message["port"]), str(message["secret"]))
+        if message.get("ask"):
+            self._tell(node, ask=False)

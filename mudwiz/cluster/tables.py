@@ -218,7 +218,7 @@ class ClusterTables:
         if table_id in self.lobby.tables:  # ours now (taken over): theirs is stale
             return
         self.directory[table_id] = entry
-        self.visits.heard_of(table_id)
+        self.visits.unheard.heard_of(table_id)
         self.reseat(entry)
         for session, node in self.watching_elsewhere(table_id):  # its process changed: they watch it there
             if node != entry["node"]:
@@ -286,6 +286,15 @@ class ClusterTables:
         """Whether a process taken for gone has its tables taken over in a few seconds: only with Redis there
         without a break (``Nodes.redis_steady``); in an outage it may be alive, and nothing is taken over."""
         return self.nodes.redis_steady()
+
+    def others(self) -> list[str]:
+        """The other processes alive as far as this one knows."""
+        return [node for node in self.nodes.live() if node != self.me and node not in self.gone]
+
+    def entry_of(self, table_id: int) -> dict[str, Any] | None:
+        """The directory entry of this process's table ``table_id``, or None if it hosts no such table."""
+        table = self.lobby.tables.get(table_id)
+        return self.entry(table) if table is not None else None
 
     def reachable(self, node: str) -> bool:
         """Whether ``node`` is worth asking: not known gone (one not heard yet is asked; ``ANSWER_WITHIN``

@@ -11,6 +11,8 @@ Messages (docs/scaling.md), each to one node:
 
 - home -> host ``cmd`` {rid, name, line, mode, charset, registered, code}: one line the user typed; answered by
   ``reply`` {rid, ok | error} (no answer within ``ANSWER_WITHIN`` seconds: a one-line error, never a hang).
+- home -> all ``which_table`` {id}, answered ``table_is`` {id, table}: a table nobody at home has heard of yet
+  (unheard.py).
 - home -> host ``drop`` {name}: the user's connection is gone: the host keeps the seat as for a local drop.
 - any -> host ``reattach`` {name, mode, charset, registered, code}: the user logged in (anywhere) and proved the
   name: the host seats a new visitor in the seat it kept and reports it (``at``).
@@ -29,40 +31,21 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from twisted.internet.defer import Deferred
-from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
 
+from mudwiz.cluster.unheard import ANSWER_WITHIN, Directory, Unheard, then
 from mudwiz.cluster.visitor import Visitor
 from mudwiz.cluster.visitwords import node_lost, not_answering, unreachable_at_login
-from mudwiz.cluster.waiting import Awaiting, Pending
+from mudwiz.cluster.waiting import Pending
 from mudwiz.errors import BadCommand, MudwizError
-from mudwiz.numbers import whole_number
 from mudwiz.routes import Route
 from mudwiz.session import Session
 from mudwiz.texts import later, speaking
 
 if TYPE_CHECKING:
-    from mudwiz.cluster.bus import Bus
     from mudwiz.cluster.upper import Home, Upper
 
 log = Logger()
-
-ANSWER_WITHIN = 5.0  # seconds a forwarded command waits for its host's answer
-# seconds a /join N of a table nobody here knows waits for word of it: one just opened on another process is
-# published at once, but the user who heard of it may be quicker than the bus
-UNHEARD_WAIT = 0.5
-
-
-def _then(answer: Callable[[Any], None], answered: Deferred[None]) -> Callable[[Any], None]:
-    """``answer``, then ``answered`` fired, whatever ``answer`` did."""
-    def both(value: Any) -> None:
-        try:
-            answer(value)
-        finally:
-            answered.callback(None)
-    return both
-
-
 
 def place(session: Session, where: tuple[str, int, bool] | None) -> None:
     """Where the user is elsewhere now (the process, table and whether seated), told on if it changed."""
@@ -79,12 +62,8 @@ def held_table(lobby: Home, key: str) -> Any:
     return next((t for t in lobby.tables.values() if t.holds_seat_for(key)), None)
 
 
-class TablesPart(Protocol):
+class TablesPart(Directory, Protocol):
     """What the visits need of the table directory (``ClusterTables``)."""
-
-    lobby: Home
-    bus: Bus
-    clock: IReactorTime
 
     def remote_table(self, number: str) -> tuple[str, int] | None: ...
 
@@ -108,9 +87,9 @@ class Visits:
         self.clock = part.clock
         self.visitors: dict[str, Visitor] = {}  # host: lower-cased name -> visitor seated or watching here
         self.pending: dict[str, Pending] = {}  # home: request key -> its callbacks
-        self.awaiting: dict[int, list[Awaiting]] = {}  # home: table number not heard of -> the lines asking for it
         self._keys = itertools.count(1)
         self.moves: Callable[[Session, str], bool] = lambda session, text: False  # handoff.py's: moved, not a visitor
+        self.unheard = Unheard(part, self)  # home: the lines waiting for word of their table
         # home: lower-cased name -> how their messages were last said to be drawn (``drawn`` in ``about``)
         self.drawn_told: dict[str, dict[str, Any] | None] = {}
         for op, handler in (("cmd", self._command), ("reply", self._reply), ("deliver", self._deliver),
@@ -141,11 +120,10 @@ class Visits:
         False when the line is for this process."""
         target = self.target(session, text)
         if target is None:
-            number = self.unheard_of(session, text)
+            number = self.unheard.number(session, text)
             if number is None:
                 return False
-            self.awaiting.setdefault(number, []).append(Awaiting(session, text, ok, error, self.clock.callLater(
-                UNHEARD_WAIT, self._unheard, number)))
+            self.hold_lines(session, self.unheard.wait(number, session, text, ok, error))
             return True
         node, table = target
         verb = text.strip()[1:].partition(" ")[0].lower() if text.strip().startswith("/") else ""
@@ -164,54 +142,23 @@ class Visits:
         key = f"{self.bus.node}:{next(self._keys)}"
         timer = self.clock.callLater(ANSWER_WITHIN, self._unanswered, key)
         answered: Deferred[None] = Deferred()
-        self.pending[key] = Pending(_then(ok, answered), _then(error, answered), node, table, timer)
+        self.pending[key] = Pending(then(ok, answered), then(error, answered), node, table, timer)
         self.bus.send(node, {"op": "cmd", "rid": key, "line": text, **self.about(session)})
         # The user's next line is read once this one is answered (or not, within ``ANSWER_WITHIN``): the host's
         # work for a visitor is one command at a time, as a local user's shares (net/budget.py) hold them here
+        self.hold_lines(session, answered)
+        return True
+
+    @staticmethod
+    def hold_lines(session: Session, answered: Deferred[None]) -> None:
+        """The user's next line is read once ``answered`` fires."""
         outbox = getattr(getattr(session, "connection", None), "outbox", None)
         if outbox is not None and not answered.called:
             outbox.wait(answered)
-        return True
 
-    def unheard_of(self, session: Session, text: str) -> int | None:
-        """The number of a table ``/join N`` or ``/watch N`` asks for that nobody here knows of: it may have just
-        opened on another process, whose word of it is on its way."""
-        text = text.strip()
-        if session.elsewhere is not None or session.table is not None or not text.startswith("/"):
-            return None
-        verb, _, rest = text[1:].partition(" ")
-        number = whole_number(rest.strip().lstrip("#"))
-        if verb.lower() not in ("join", "watch", "resume") or number is None or number in self.lobby.tables:
-            return None
-        return number
-
-    def heard_of(self, table: int) -> None:
-        """Table ``table`` was published: the lines waiting for it go on (to its process, or answered here)."""
-        for waiting in self.awaiting.pop(table, []):
-            if waiting.timer.active():
-                waiting.timer.cancel()
-            self.go_on(waiting)
-
-    def _unheard(self, table: int) -> None:
-        waiting = self.awaiting.get(table, [])
-        for entry in [w for w in waiting if not w.timer.active()]:
-            waiting.remove(entry)
-            self.go_on(entry)
-        if not waiting:
-            self.awaiting.pop(table, None)
-
-    def go_on(self, waiting: Awaiting) -> None:
-        """A line that waited for word of its table: forwarded now, or carried out here ("there is no table N")."""
-        session = waiting.session
-        if not session.connected or self.lobby.users.get(session.name.lower()) is not session:
-            return
-        if self.target(session, waiting.text) is not None:
-            self.moves(session, waiting.text) or self.forward(session, waiting.text, waiting.ok, waiting.error)
-            return
-        try:
-            waiting.ok(self.upper.dispatch(session, waiting.text))
-        except MudwizError as exc:
-            waiting.error(exc)
+    def dispatch(self, session: Session, text: str) -> Any:
+        """``text`` carried out here."""
+        return self.upper.dispatch(session, text)
 
     def about(self, session: Session) -> dict[str, Any]:
         """What the host needs to know of the user for their visitor."""
@@ -294,6 +241,7 @@ class Visits:
         for key, pending in list(self.pending.items()):
             if pending.node == node:
                 self._unanswered(key)
+        self.unheard.gone(node)
         for session in self.lobby.users.values():
             if session.elsewhere is not None and session.elsewhere[0] == node:
                 table = session.elsewhere[1]

@@ -65,11 +65,15 @@ def framing_of(session: Session) -> LineProtocol | None:
 
 
 def unmovable(protocol: LineProtocol) -> str | None:
-    """Why this connection's framing cannot move now, or None."""
+    """Why this connection's framing cannot move now, or None. Reading paused is no reason: the line that moves it
+    is the last one acted on (``ready_to_move``), so the lines behind it are still bytes, in the framing's buffer
+    (carried, ``framing_state``) or the socket's (they go with it), acted on after it where it goes; a paused
+    connection is one whose /join waited for word of its table, or whose turn's share was spent. Keys edited here
+    and not yet acted on (character mode) and the tail of a line refused as too long are not carried."""
     sock = protocol.socket()
     if type(sock) not in (tcp.Server, unix.Server) or sock.disconnecting or protocol.dropped:
         return "not a plain socket, or closing"  # i18n: not text (the log's reason)
-    if protocol.paused or protocol.discarding or protocol.lines_left is not None or protocol.keys_left:
+    if protocol.discarding or protocol.lines_left is not None or protocol.keys_left:
         return "lines waiting"  # i18n: not text (the log's reason)
     if len(sock.dataBuffer) - sock.offset + sum(map(len, sock._tempDataBuffer)) > MAX_PENDING:
         return "output waiting"  # i18n: not text (the log's reason)

@@ -39,6 +39,9 @@ class Order(Protocol):
     def urgent(self) -> int: ...
 
     @property
+    def own(self) -> int: ...
+
+    @property
     def waiting(self) -> Sized: ...
 
     def begin_turn(self) -> None: ...
@@ -91,7 +94,10 @@ def lean_turns(reactor: Any, order: Order | None = None) -> bool:
     to the next socket, as ``callWithLogger`` did.
 
     With ``order`` (net/turns.py's ``Crowd``), it is told when each turn begins (before the timed calls), every
-    ready socket is asked for (at most ``cap_turns``'s many read), the server's own and people's read at once, the
+    ready socket is asked for (at most ``cap_turns``'s many read, after all of the server's own: a cluster's Redis
+    connections and relay links wait for the poll to write too, and were cut off for seconds behind a crowd of
+    people ready at once; and with at least one of the rest: ``capped``), the server's own and people's read at
+    once, the
     rest read in its order with the lines it put off until the turn has lasted its time (those not read are still
     ready at the next poll), and then the turn's output is written. A bystander's line is then read in the turn
     under way or the next, however many flood.
@@ -123,6 +129,20 @@ def _timed_calls(reactor: Any, order: Order) -> Callable[[], None]:
     return runUntilCurrent
 
 
+def capped(ready: list[tuple[int, int]], order: Order, most: int | None) -> tuple[list[tuple[int, int]], int]:
+    """The ready sockets a turn reads, in ``order.first``'s order, and how many of them are read at once: at most
+    ``most`` (``cap_turns``; None: all), but every one of the server's own, and, when the sockets read at once fill
+    the cap, still the first of the rest: the turn's "at least one" of them (net/turns.py), or a crowd of people
+    ready every turn (tables playing flat out) kept every connection still logging in from ever being read."""
+    urgent = order.urgent
+    if most is None or len(ready) <= max(most, order.own):
+        return ready, urgent
+    keep = max(most, order.own)
+    if urgent < keep:
+        return ready[:keep], urgent
+    return ready[:keep] + ready[urgent:urgent + 1], keep
+
+
 def _poll_loop(reactor: Any, order: Order | None = None) -> Callable[[float | None], None]:
     selectables: dict[int, Any] = reactor._selectables
     ready_one = reactor._doReadOrWrite
@@ -148,7 +168,8 @@ def _poll_loop(reactor: Any, order: Order | None = None) -> Callable[[float | No
                     timeout = 0
                 began = perf_counter()
                 every = getattr(poller, "poller", poller).poll(-1 if timeout is None else timeout, len(selectables))
-                ready = order.first(every, perf_counter() - began)[:getattr(poller, "most", None)]
+                ready, urgent = capped(order.first(every, perf_counter() - began), order,
+                                       getattr(poller, "most", None))
         except OSError as err:
             if err.errno == errno.EINTR:
                 return
@@ -157,7 +178,6 @@ def _poll_loop(reactor: Any, order: Order | None = None) -> Callable[[float | No
             for fd, event in ready:
                 read(fd, event)
             return
-        urgent = order.urgent
         for fd, event in ready[:urgent]:
             read(fd, event)
         order.share_out(ready[urgent:], read)

@@ -5,8 +5,11 @@ A turn is one pass of the reactor: its timed calls (a bot's move, a rest's end),
 turn's output written (net/polling.py ``lean_turns``). It lasts ``TURN_SECONDS`` of the wall clock, all of it:
 past that, whatever is not a person's waits for the next turn. In a turn, in this order:
 
-1. the server's own sockets (a listener, a bot worker's pipe) and people's (``Share.person_now``: logged in, at a
-   person's pace, with no more than ``PERSON_BYTES`` waiting), however late the turn: read at once;
+1. the server's own sockets (a listener, a bot worker's pipe, the cluster's Redis connections and relay links,
+   whose writes also wait for the poll to say they can go: a node's bus messages and its relayed connections'
+   bytes) first, however many people are ready (the poll's cap, net/polling.py, counts after them); then
+   people's (``Share.person_now``: logged in, at a person's pace, with no more than ``PERSON_BYTES`` waiting),
+   however late the turn: read at once;
 2. then, ranked together (``Share.rank``: at a person's pace first, then the fewest lines waiting), the lines put
    off by earlier turns and the other ready sockets, until the turn has lasted its time (at least one); lines put
    off longer than ``STARVED_SECONDS`` go ahead of the rest of their kind, the longest put off first;
@@ -84,6 +87,7 @@ class Crowd:
         self.turn_began: float | None = None  # (``perf_counter``; None: not yet)
         self.driven = False  # the reactor says when each turn begins (``begin_turn``); else a turn begins on use
         self.urgent = 0  # of the ready sockets in ``first``'s order, the first so many are read however late
+        self.own = 0  # of those, the first so many are the server's own, read whatever the cap (net/polling.py)
         self.polled: Callable[[], None] | None = None  # after a turn's reads: its output written (``Outflow``)
         # put off: whose, in what order, read on, since when (``perf_counter``)
         self.waiting: list[tuple[Ranked, int, Callable[[], None], float]] = []
@@ -126,15 +130,17 @@ class Crowd:
         else:
             self.turn_began += waited
         sockets = self.sockets
-        urgent, rest = [], []
+        own, people, rest = [], [], []
         for event in ready:
             share = sockets.get(event[0])
-            if share is None or share.person_now() and waiting_bytes(event[0]) <= PERSON_BYTES:
-                urgent.append(event)
+            if share is None:
+                own.append(event)
+            elif share.person_now() and waiting_bytes(event[0]) <= PERSON_BYTES:
+                people.append(event)
             else:
                 rest.append(event)
-        self.urgent = len(urgent)
-        return urgent + rest if urgent else rest
+        self.own, self.urgent = len(own), len(own) + len(people)
+        return own + people + rest if own or people else rest
 
     def share_out(self, ready: list[Event], read: Callable[[int, int], None]) -> None:
         """The lines put off and the ``ready`` sockets not ``urgent`` (``read``: one read), ranked together

@@ -15,7 +15,8 @@ from twisted.internet import task
 
 from mudwiz.cluster.service import ClusterService
 from mudwiz.cluster.tables import ClusterTables, code_hash
-from mudwiz.cluster.visits import ANSWER_WITHIN, UNHEARD_WAIT
+from mudwiz.cluster.unheard import UNHEARD_WAIT
+from mudwiz.cluster.visits import ANSWER_WITHIN
 from mudwiz.commands import dispatch
 from mudwiz.directories import join_cluster
 from mudwiz.errors import MudwizError
@@ -134,6 +135,42 @@ def forward(part: ClusterTables, session: Recorder, line: str) -> list[Any]:
     answers: list[Any] = []
     taken = part.visits.forward(session, line, answers.append, answers.append)
     return answers if taken else ["here"]
+
+
+def test_a_join_of_a_table_not_heard_of_asks_the_other_nodes_and_goes_on_with_their_answers(node: Any) -> None:
+    lobby, part, clock, redis = node
+    for other in ("n2", "n3"):
+        hear(part, {"op": "beat"}, sender=other)
+    ann = login(lobby, "Ann")
+    redis.sent.clear()
+    nowhere = forward(part, ann, "/join 8")
+    [(channel, asked)] = [(c, m) for c, m in redis.sent if m["op"] == "which_table"]
+    assert channel == "mudwiz:all" and asked["id"] == 8 and nowhere == []
+    clock.advance(UNHEARD_WAIT)  # a lagging bus is waited for, not guessed at
+    hear(part, {"op": "table_is", "id": 8, "table": None}, sender="n2")
+    assert nowhere == []
+    hear(part, {"op": "table_is", "id": 8, "table": None}, sender="n3")  # nobody's: said at once
+    assert [str(e) for e in nowhere] == ["there is no table 8; /tables lists them"]
+
+    redis.sent.clear()
+    somewhere = forward(part, ann, "/join 9")
+    hear(part, {"op": "table_is", "id": 9, "table": None}, sender="n2")
+    hear(part, {"op": "table_is", "id": 9, "table": entry(9, node="n3")}, sender="n3")  # before its word
+    [(channel, cmd)] = [(c, m) for c, m in redis.sent if m["op"] == "cmd"]
+    assert channel == "mudwiz:node:n3" and cmd["line"] == "/join 9" and somewhere == []
+    assert [t["id"] for t in lobby.table_summaries()] == [9]
+
+    unanswered = forward(part, ann, "/watch 10")
+    hear(part, {"op": "table_is", "id": 10, "table": None}, sender="n2")  # n3 says nothing
+    clock.advance(ANSWER_WITHIN)
+    assert [str(e) for e in unanswered] == ["there is no table 10; /tables lists them"]
+
+    redis.sent.clear()
+    table = lobby.new_table(login(lobby, "Bob"), "wizard")
+    hear(part, {"op": "which_table", "id": table.id}, sender="n2")  # asked: ours, said with its entry
+    hear(part, {"op": "which_table", "id": 77}, sender="n3")
+    answers = [(c, m["id"], m["table"] and m["table"]["node"]) for c, m in redis.sent if m["op"] == "table_is"]
+    assert answers == [("mudwiz:node:n2", table.id, "n1"), ("mudwiz:node:n3", 77, None)]
 
 
 def test_which_lines_go_to_the_tables_node_and_what_an_unanswered_one_costs(node: Any) -> None:

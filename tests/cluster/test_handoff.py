@@ -8,10 +8,12 @@ worker, where they play a short Wizard game to its end, and they log in again as
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import re
 import signal
+import time
 from pathlib import Path
 from typing import Any
 
@@ -144,5 +146,42 @@ def test_a_telnet_client_moves_with_its_window_and_options_and_nothing_is_negoti
         person.send("/look")
         person.read_until(b"Termie", start=mark)  # the connection goes on at its new worker
         person.close()
+        host.close()
+        assert running.stop() == 0, running.log()
+
+
+def test_a_join_that_waits_for_word_of_its_table_moves_the_connection_with_the_lines_behind_it(
+        tmp_path: Path, postgres: Databases | str) -> None:
+    """The mover's ``/join N`` of the table the other worker opens next reaches their worker before its word of the
+    table (their worker is stopped while the table opens), so it waits for the word; the two lines typed behind it
+    go with the connection and are answered there, after the join."""
+    with workers(tmp_path, postgres, 2) as running:
+        pids, host, host_pid, table = hosting(running)
+        mover = landed_elsewhere(running.port, pids, host_pid,
+                                 lambda: JsonClient(("127.0.0.1", running.port), "Mover"))
+        mover_pid = serving_pid(mover.sock, running.port, pids)
+        assert mover_pid != host_pid
+        lines = [f"/join {table + 1}", "/say behind one", "/say behind two"]  # the host's worker's next number
+        mover.mark = len(mover.messages)
+        os.kill(mover_pid, signal.SIGSTOP)  # it reads the join first, and the word of the table a moment after
+        try:
+            for i, line in enumerate(lines):
+                mover.send(json.dumps({"id": f"line-{i}", "cmd": line}))
+            time.sleep(0.2)
+            opener = JsonClient(("127.0.0.1", running.port), "Opener")  # (on the host's worker, the other stopped)
+            assert open_table(opener) == table + 1
+            time.sleep(0.3)
+        finally:
+            os.kill(mover_pid, signal.SIGCONT)
+        mover.wait_for(lambda m: m.get("id") == "line-2", since=mover.mark)
+        answers = [m for m in mover.messages[mover.mark:] if str(m.get("id")).startswith("line-")]
+        assert [(m["id"], m["type"]) for m in answers] == [(f"line-{i}", "ok") for i in range(3)], answers
+        assert serving_pid(mover.sock, running.port, pids) == host_pid, running.log()
+        assert "Mover handed to w" in running.log()
+        opener.wait_for(lambda m: m["type"] == "chat" and m.get("text") == "behind two", since=0)
+        said = [m["text"] for m in opener.messages if m["type"] == "chat" and m.get("from") == "Mover"]
+        assert said == ["behind one", "behind two"], said  # at the table, in the order typed
+        mover.close()
+        opener.close()
         host.close()
         assert running.stop() == 0, running.log()

@@ -9,8 +9,12 @@ seated again at once where the table is taken over."""
 
 from __future__ import annotations
 
+import json
+import os
 import random
 import re
+import signal
+import time
 from pathlib import Path
 
 from pgserver import Databases
@@ -120,3 +124,63 @@ def test_mudwiz_relay_off_leaves_the_person_a_visitor(
         eventually(lambda: f"table {table}" in who(host)["Guest"], "n2's /who shows the visitor at the table")
         guest.close()
         host.close()
+
+
+def join_unheard(n1: RestartableServer, n2: RestartableServer, mover: JsonClient,
+                 *after: str) -> tuple[JsonClient, int, list[str]]:
+    """``mover`` (on n1) sends ``/join N`` of the table n2 opens next, and ``after`` right behind it, then Hostb
+    opens it on n2, all while n1 is stopped (SIGSTOP): when it goes on, the join is the first thing it reads
+    (it came first), before n2's word of the table, which is there a moment later. Hostb, the table's number,
+    and the ids of the join and of the lines behind it, in the order sent."""
+    first = JsonClient(n2.address, "Hosta")
+    table = open_table(first) + 1  # the next number of n2's block
+    opener = JsonClient(n2.address, "Hostb")
+    ids = [f"line-{i}" for i in range(len(after) + 1)]
+    mover.mark = len(mover.messages)
+    assert n1.proc is not None
+    os.kill(n1.proc.pid, signal.SIGSTOP)
+    try:
+        for rid, cmd in zip(ids, (f"/join {table}", *after), strict=True):
+            mover.send(json.dumps({"id": rid, "cmd": cmd}))
+        time.sleep(0.2)
+        assert open_table(opener) == table
+        time.sleep(0.3)  # its word is in n1's socket from Redis
+    finally:
+        os.kill(n1.proc.pid, signal.SIGCONT)
+    first.close()
+    return opener, table, ids
+
+
+def test_a_join_of_a_table_not_yet_heard_of_is_relayed_once_word_of_it_comes(
+        tmp_path: Path, redis_url: str, postgres: Databases | str) -> None:
+    with cluster(tmp_path, redis_url, postgres, **RELAY) as (n1, n2):
+        eventually(lambda: "relay: linked to n2" in n1.log(), "n1 links to n2's relay port")
+        mover = JsonClient(n1.address, "Mover")
+        opener, table, (rid,) = join_unheard(n1, n2, mover)
+        assert mover.wait_for(lambda m: m.get("id") == rid, since=mover.mark)["type"] == "ok"
+        mover.wait_for(lambda m: m["type"] == "state" and m.get("table") == table, since=mover.mark)
+        assert "Mover relayed to n2" in n1.log() and "Mover relayed here from n1" in n2.log(), n1.log()[-3000:]
+        eventually(lambda: f"table {table}" in who(opener)["Mover"], "n2's /who shows Mover at the table")
+        mover.close()
+        opener.close()
+
+
+def test_lines_typed_behind_a_join_that_waits_for_word_of_its_table_follow_it_there_in_order(
+        tmp_path: Path, redis_url: str, postgres: Databases | str) -> None:
+    with cluster(tmp_path, redis_url, postgres, **RELAY) as (n1, n2):
+        eventually(lambda: "relay: linked to n2" in n1.log(), "n1 links to n2's relay port")
+        mover = JsonClient(n1.address, "Mover")
+        said = [f"/say word {i}" for i in range(5)]
+        opener, table, ids = join_unheard(n1, n2, mover, *said)
+        mover.wait_for(lambda m: m.get("id") == ids[-1], since=mover.mark)
+        answers = [m for m in mover.messages[mover.mark:] if m.get("id") in ids]
+        assert [m["id"] for m in answers] == ids and all(m["type"] == "ok" for m in answers), answers
+        assert "Mover relayed to n2" in n1.log(), n1.log()[-3000:]
+        def chat() -> list[str]:
+            opener.read(0.2)
+            return [m["text"] for m in opener.messages if m["type"] == "chat" and m.get("from") == "Mover"]
+
+        heard = eventually(lambda: len(chat()) == len(said) and chat(), "Hostb hears Mover at the table")
+        assert heard == [f"word {i}" for i in range(5)]  # at the table on n2, in the order typed
+        mover.close()
+        opener.close()

@@ -16,7 +16,7 @@ from twisted.internet.task import Clock
 
 from mudwiz.net import turns
 from mudwiz.net.budget import Budget, Share
-from mudwiz.net.polling import lean_turns
+from mudwiz.net.polling import cap_turns, lean_turns
 from mudwiz.net.turns import PERSON_BYTES, Crowd
 
 
@@ -94,6 +94,55 @@ def test_a_persons_socket_is_read_however_late_the_turn_and_the_crowds_wait(
         assert sorted(log[1:]) == [f"flood{i}" for i in range(5)], "one of the crowd a turn, none twice"
     finally:
         for reader in [*crowd, quiet]:
+            reactor.removeReader(reader)
+            reader.close()
+
+
+def test_the_servers_own_sockets_are_read_first_whatever_the_cap_however_many_people_are_ready(
+        reactor: Any, budget: Budget) -> None:
+    """A cluster's Redis connection or relay link (no share: the server's own) ready after a crowd of people is
+    read in the turn, first, though the cap is smaller than the crowd: it waited behind it for seconds, and a
+    node's beats with it, till the other nodes took the node for gone."""
+    clock, log = Clock(), []
+    assert cap_turns(reactor, 8) and lean_turns(reactor, budget.crowd)
+    people = [person(Reader(f"person{i}", budget, clock, log)) for i in range(20)]
+    own = Reader("own", budget, clock, log)
+    own.share.gone()  # (not a connection's: nothing of the crowd's order knows it)
+    try:
+        for reader in [*people, own]:  # ready last: the poll reports it last
+            reactor.addReader(reader)
+            reader.theirs.send(b"/who\n")
+        reactor.runUntilCurrent()
+        reactor.doIteration(0)
+        assert log[0] == "own" and len(log) == 8, log
+    finally:
+        for reader in [*people, own]:
+            reactor.removeReader(reader)
+            reader.close()
+
+
+def test_a_login_is_read_though_more_people_than_the_cap_are_ready_every_turn(
+        reactor: Any, budget: Budget) -> None:
+    """A connection not logged in yet (no person's) among more people ready than the cap, turn after turn (a
+    crowd playing flat out): the turn's "at least one" of the rest is still offered, and it is read in the first
+    turn; it was never read while the people filled the cap (a table's late logins never came in)."""
+    clock, log = Clock(), []
+    assert cap_turns(reactor, 8) and lean_turns(reactor, budget.crowd)
+    people = [person(Reader(f"person{i}", budget, clock, log)) for i in range(20)]
+    login = Reader("login", budget, clock, log)
+    try:
+        for reader in [*people, login]:
+            reactor.addReader(reader)
+            reader.theirs.send(b"name\n")
+        for _ in range(5):
+            reactor.runUntilCurrent()
+            reactor.doIteration(0)
+            for reader in people:  # every person has a line again by the next turn
+                reader.theirs.send(b"/who\n")
+        assert "login" in log, log
+        assert log.count("login") == 1 and len(log) <= 5 * 9
+    finally:
+        for reader in [*people, login]:
             reactor.removeReader(reader)
             reader.close()
 
