@@ -588,10 +588,21 @@ class Worker:
         self.coverage: Counter[str] = Counter()  # "place/mode" -> junk bursts sent there
         self.findings: list[dict[str, Any]] = []
         self.open_tables: dict[int, int] = {}  # a host's table -> seats it keeps for other fuzzing clients
-        self.deadline = 0.0
+        self.deadline = self.last_end = 0.0
 
     def going(self) -> bool:
-        return self.stats["lines"] < self.plan.lines and time.monotonic() < self.deadline
+        """Until the lines or the time are spent; past the time (at most as long again) while some place and mode
+        has had no junk yet: a flooder's lines are read at its line rate, and on a busy machine a short run could
+        end before a rare place (watching, say) came up at all."""
+        if self.stats["lines"] >= self.plan.lines:
+            return False
+        now = time.monotonic()
+        if now >= self.deadline and now < self.last_end and not self.everywhere():
+            self.deadline = min(now + 1, self.last_end)
+        return now < self.deadline
+
+    def everywhere(self) -> bool:
+        return all(self.coverage[f"{place}/{mode}"] for place in PLACES for mode in MODES)
 
     def time_left(self, wanted: float) -> float:
         """A wait of ``wanted`` seconds, shortened once the run is over (then at most 1 s, to finish cleanly)."""
@@ -599,6 +610,7 @@ class Worker:
 
     async def run(self) -> dict[str, Any]:
         self.deadline = time.monotonic() + self.plan.seconds
+        self.last_end = self.deadline + self.plan.seconds
         started = time.monotonic()
         await asyncio.gather(*(self.client(i) for i in range(self.plan.clients)))
         return {"stats": dict(self.stats), "coverage": dict(self.coverage), "findings": self.findings,
