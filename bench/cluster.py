@@ -105,14 +105,17 @@ def run_supervised(databases: Databases, redis: str, args: argparse.Namespace) -
             label = f"play {tables:4} tables --workers {args.serve_workers} random handoff {handoff:3}"
             with databases.fresh() as url:
                 server = Supervised(args.serve_workers, url, redis, handoff == "on")
+                kinds: list[str] | None = [] if args.kinds else None
                 try:
-                    figures = run_play(server, tables, args, placement="random")
+                    figures = run_play(server, tables, args, placement="random", kinds=kinds)
                 except RuntimeError as exc:
                     print(f"{label}: failed: {exc}", flush=True)
                     continue
                 finally:
                     server.stop()
             print(f"{label}  {fmt(figures)}  load {os.getloadavg()[0]:.2f}", flush=True)
+            for line in kinds or ():
+                print(f"  {line}", flush=True)
             if reference is not None:
                 print(f"{label}  against one process  {against(figures, reference)}", flush=True)
 
@@ -224,7 +227,8 @@ def run_placement(databases: Databases, redis: str, args: argparse.Namespace, ta
         with databases.fresh() as url:
             nodes = Nodes(n, url, redis if n > 1 or args.single_on_redis else None, relay)
             try:
-                figures = run_play(nodes, tables, args, placement=placement)
+                kinds: list[str] | None = [] if args.kinds else None
+                figures = run_play(nodes, tables, args, placement=placement, kinds=kinds)
             except RuntimeError as exc:
                 print(f"{label}: failed: {exc}", flush=True)
                 continue
@@ -232,6 +236,8 @@ def run_placement(databases: Databases, redis: str, args: argparse.Namespace, ta
                 nodes.stop()
         runs.append(figures)
         print(f"{label}  {fmt(figures)}  load {os.getloadavg()[0]:.2f}", flush=True)
+        for line in kinds or ():
+            print(f"  {line}", flush=True)
     if len(runs) > 1:
         med = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
         print(f"{label}  median  {fmt(med)}", flush=True)
@@ -248,6 +254,9 @@ def main(argv: Sequence[str] | None = None) -> None:
                         default=["local", "random", "spread"])
     parser.add_argument("--seconds", type=float, default=10.0, help="play: the measured window")
     parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--kinds", action="store_true",
+                        help="play: after each line, its turns by kind and where the slowest 1 %% came "
+                             "(bench/load.py's turn_kinds)")
     parser.add_argument("--workers", type=int, default=2, help="load generator processes")
     parser.add_argument("--lines", type=int, default=200, help="chat: lines said")
     parser.add_argument("--timeout", type=float, default=300.0, help="play: seconds a run's setup may take")
