@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from mudwiz.commands.registry import Kind, Reply, Route, Scope, command
+from mudwiz.commands.spelling import spelled
 from mudwiz.errors import BadCommand
 from mudwiz.lobby import WHO_PAGE, Lobby
 from mudwiz.numbers import whole_number
@@ -69,10 +70,7 @@ def _ignore(lobby: Lobby, session: Session, arg: str) -> Reply:
         raise BadCommand(later('you ignore {name} already; /unignore {name} undoes it', name=name))
     if len(ignoring) >= MAX_IGNORED:
         raise BadCommand(later('you ignore {max_ignored} names already; /unignore one first', max_ignored=MAX_IGNORED))
-    online = lobby.find_user(name)
-    if online is None and not lobby.holds_name(name) and not lobby.registered(name):
-        raise BadCommand(later('nobody is called {name}', name=name))
-    name = online.name if online is not None else lobby.held_spelling(name)  # as they spell it, not as typed
+    name = spelled(lobby, name)  # as they spell it, not as typed
     lobby.friends.keep_ignoring(session, name, MAX_IGNORED)
     ignoring.add(name.lower())
     session.ignoring = lobby.ignores[session.name.lower()] = ignoring

@@ -6,6 +6,7 @@ from typing import Any
 
 from mudwiz.commands.help import is_sysop
 from mudwiz.commands.registry import Kind, Reply, Route, Scope, command
+from mudwiz.commands.spelling import spelled
 from mudwiz.errors import BadCommand
 from mudwiz.lobby import Lobby
 from mudwiz.lobby.talk import tag
@@ -20,16 +21,6 @@ def channels_message(lobby: Lobby) -> dict[str, Any]:
     """Every channel (on every process) and who is on it."""
     return {"type": "channels", "channels": [{"name": c.name, "builtin": c.builtin, "members": list(c.members)}
                                              for c in lobby.talk.listing()]}
-
-
-def spelled(lobby: Lobby, name: str) -> str:
-    """``name`` as its owner spells it, found as /ignore finds a name (online, held or registered)."""
-    online = lobby.find_user(name)
-    if online is not None:
-        return online.name
-    if lobby.holds_name(name) or lobby.registered(name):
-        return lobby.held_spelling(name)
-    raise BadCommand(later('nobody is called {name}', name=name))
 
 
 @command("channel", CHANNEL_USAGE,

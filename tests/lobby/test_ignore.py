@@ -143,7 +143,7 @@ def test_a_registered_players_ignore_list_outlasts_a_restart_and_hides_the_ignor
         store.create_account(name, lobby.accounts.hasher.hash("secret"))  # type: ignore[union-attr]
     ann, heard, _ = login(lobby, "ann")
     ann.receive("/ignore eve")
-    assert "you no longer see eve's" in heard.take()
+    assert "you no longer see Eve's" in heard.take()  # offline: as registered, not as typed
     assert store.ignore_list("ann") == ["eve"]
     store.leave_message("Eve", "ann", "buy my spam", 1.0, limit=10)
     store.leave_message("Bob", "ann", "rematch at 8?", 2.0, limit=10)
