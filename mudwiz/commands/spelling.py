@@ -15,7 +15,7 @@ def spelled(lobby: Lobby, name: str) -> str:
         return online.name
     if lobby.holds_name(name):
         return lobby.held_spelling(name)
-    account = lobby.accounts.find(name) if lobby.accounts is not None and lobby.registered(name) else None
-    if account is not None:  # offline: as registered, not as typed
-        return account.name
+    registered = lobby.registered_as(name)
+    if registered is not None:  # offline: as registered, not as typed
+        return registered
     raise BadCommand(later('nobody is called {name}', name=name))

@@ -111,6 +111,7 @@ class Lobby:
         self.is_seated_bot = self.table_list.seated_bot
         self.free_bot_name = self.names.free_bot_name
         self.registered = self.names.registered
+        self.registered_as = self.names.registered_as
         self.held_spelling = self.names.held_spelling
         self.holds_name = self.names.holds_name
         self.needs_resume_code = self.names.needs_resume_code

@@ -118,12 +118,18 @@ class Names:
     def registered(self, name: str) -> bool:
         """Whether ``name`` is an account's: a bot called so locked its owner out ("a computer player at a table")
         and its games went into the owner's history. An unreadable store says no: the bot is named all the same."""
+        return self.registered_as(name) is not None
+
+    def registered_as(self, name: str) -> str | None:
+        """The account ``name`` is (any case), spelled as registered; None when there is none, or the store cannot
+        be read."""
         if self.accounts is None:
-            return False
+            return None
         try:
-            return self.accounts.find(name) is not None
+            account = self.accounts.find(name)
         except StoreError:
-            return False
+            return None
+        return None if account is None else account.name
 
     def admit(self, session: Session, name: str, registered: bool) -> None:
         """Name ``session`` as ``name`` (checked and spelled as held): a guest keeps the resume code of a name they
