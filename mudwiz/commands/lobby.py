@@ -12,6 +12,7 @@ from mudwiz.numbers import whole_number
 from mudwiz.pager import DEFAULT_ROWS, MAX_ROWS, MIN_ROWS
 from mudwiz.session import CHARSET_MODES, MODES, Session, charset_named
 from mudwiz.store import StoreError
+from mudwiz.store.base import ListFull
 from mudwiz.table import table_of
 from mudwiz.texts import Later, languages, later, pick
 
@@ -52,6 +53,10 @@ def _say(lobby: Lobby, session: Session, arg: str) -> Reply:
 MAX_IGNORED = 100  # names one user may /ignore
 
 
+def ignoring_too_many() -> BadCommand:
+    return BadCommand(later('you ignore {max_ignored} names already; /unignore one first', max_ignored=MAX_IGNORED))
+
+
 @command("ignore", "/ignore [NAME]", later("stop seeing NAME's chat, tells and messages (no NAME: whom you ignore); "
                                            '/unignore NAME undoes it'),
          scope=Scope.LOBBY, kind=Kind.LOBBY, place=5, route=Route.HOME)
@@ -69,9 +74,12 @@ def _ignore(lobby: Lobby, session: Session, arg: str) -> Reply:
     if name.lower() in ignoring:
         raise BadCommand(later('you ignore {name} already; /unignore {name} undoes it', name=name))
     if len(ignoring) >= MAX_IGNORED:
-        raise BadCommand(later('you ignore {max_ignored} names already; /unignore one first', max_ignored=MAX_IGNORED))
+        raise ignoring_too_many()
     name = spelled(lobby, name)  # as they spell it, not as typed
-    lobby.friends.keep_ignoring(session, name, MAX_IGNORED)
+    try:
+        lobby.friends.keep_ignoring(session, name, MAX_IGNORED)
+    except ListFull:
+        raise ignoring_too_many() from None
     ignoring.add(name.lower())
     session.ignoring = lobby.ignores[session.name.lower()] = ignoring
     return later("you no longer see {name}'s chat, tells and messages; /unignore {name} undoes it", name=name)

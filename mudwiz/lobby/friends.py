@@ -234,15 +234,11 @@ class Friends:
     def keep_ignoring(self, session: Session, name: str, limit: int) -> None:
         """A registered player's ``/ignore`` kept in the store, so it holds after a restart and on every process
         (a guest's lives in this process's memory only: the name is the next guest's). Refused in one line, nothing
-        changed, when the store cannot be written."""
+        changed, when the store cannot be written; ``ListFull`` when the kept list holds ``limit`` names (another
+        process may have added to it)."""
         store = self.store
-        if store is None or not session.registered:
-            return
-        try:
+        if store is not None and session.registered:
             kept(lambda: store.add_ignore(session.name, name, limit))
-        except ListFull:
-            raise BadCommand(later('you ignore {max_ignored} names already; /unignore one first',
-                                   max_ignored=limit)) from None
 
     def forget_ignoring(self, session: Session, name: str) -> None:
         """``/unignore`` kept as ``/ignore`` is."""
