@@ -25,14 +25,16 @@ ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 __all__ = ["cluster_redis"]  # the module's autouse fixture: the workers join the session's Redis
 
 
-def landed_elsewhere(port: int, pids: list[int], avoid: int, connect: Any) -> Any:
-    """A connection made while worker ``avoid`` is paused: one of the others accepts it."""
+def landed_elsewhere(port: int, pids: list[int], avoid: int, connect: Any) -> tuple[Any, int]:
+    """A connection made while worker ``avoid`` is paused, and the pid of the other worker that accepted it."""
     os.kill(avoid, signal.SIGSTOP)
     try:
         client = connect()
     finally:
         os.kill(avoid, signal.SIGCONT)
-    return client
+    serving = serving_pid(client.sock, port, pids)
+    assert serving != avoid
+    return client, serving
 
 
 def listed(client: JsonClient, table: int) -> bool:
@@ -59,10 +61,8 @@ def test_a_join_moves_the_connection_to_the_tables_worker_who_plays_there_and_lo
         tmp_path: Path, postgres: Databases | str) -> None:
     with workers(tmp_path, postgres, 2) as running:
         pids, host, host_pid, table = hosting(running)
-        mover = landed_elsewhere(running.port, pids, host_pid,
-                                 lambda: JsonClient(("127.0.0.1", running.port), "Mover"))
-        before = serving_pid(mover.sock, running.port, pids)
-        assert before != host_pid
+        mover, _ = landed_elsewhere(running.port, pids, host_pid,
+                                    lambda: JsonClient(("127.0.0.1", running.port), "Mover"))
         register(mover, "secret-words")  # an account: it goes with the connection
         eventually(lambda: listed(mover, table), f"the mover's worker lists table {table}")
         greeted = len(mover.of_type("welcome"))
@@ -125,8 +125,7 @@ def test_a_telnet_client_moves_with_its_window_and_options_and_nothing_is_negoti
             client.read_until(b"name")
             return client
 
-        person = landed_elsewhere(running.port, pids, host_pid, telnet)
-        assert serving_pid(person.sock, running.port, pids) != host_pid
+        person, _ = landed_elsewhere(running.port, pids, host_pid, telnet)
         person.send("Termie")
         person.read_until(b"Termie")
         mark = len(person.data)
@@ -157,10 +156,8 @@ def test_a_join_that_waits_for_word_of_its_table_moves_the_connection_with_the_l
     go with the connection and are answered there, after the join."""
     with workers(tmp_path, postgres, 2) as running:
         pids, host, host_pid, table = hosting(running)
-        mover = landed_elsewhere(running.port, pids, host_pid,
-                                 lambda: JsonClient(("127.0.0.1", running.port), "Mover"))
-        mover_pid = serving_pid(mover.sock, running.port, pids)
-        assert mover_pid != host_pid
+        mover, mover_pid = landed_elsewhere(running.port, pids, host_pid,
+                                            lambda: JsonClient(("127.0.0.1", running.port), "Mover"))
         lines = [f"/join {table + 1}", "/say behind one", "/say behind two"]  # the host's worker's next number
         mover.mark = len(mover.messages)
         os.kill(mover_pid, signal.SIGSTOP)  # it reads the join first, and the word of the table a moment after
