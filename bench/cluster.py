@@ -66,6 +66,9 @@ class Nodes:
     def cpu_s(self) -> float:
         return sum(s.cpu_s() for s in self.servers)
 
+    def waited_s(self) -> float:
+        return sum(s.waited_s() for s in self.servers)
+
     def stop(self) -> None:
         for s in self.servers:
             s.stop()
@@ -89,6 +92,9 @@ class Supervised:
 
     def cpu_s(self) -> float:
         return sum(load.cpu_of(pid) for pid in self.pids())
+
+    def waited_s(self) -> float:
+        return sum(load.waited_of(pid) for pid in self.pids())
 
     def stop(self) -> None:
         self.server.stop()

@@ -16,8 +16,11 @@ here and inherited by the servers. Modes:
   ``--seconds`` window once every table plays: moves/s (answered game moves; ``/ok`` and ``/start`` are
   commands but not moves), the server's CPU (``/proc/PID/stat`` utime+stime) per answered command, move
   latency (a request to its reply) and turn latency (a game move to the next ``state`` at that table offering
-  someone a move) p50/p99, the machine's steal (the share of its CPUs' time its hypervisor gave other guests,
-  ``/proc/stat``: a busy host slows every process, the floor as much as mudwiz); and a second line, the
+  someone a move) p50/p99, the time the server's processes and the generator's were ready to run but waited
+  for a core (``core wait %`` and ``gen wait %`` of the window, ``/proc/PID/task/*/schedstat``: on a machine
+  whose cores are all taken, a move waits there however quick the code), the machine's steal (the share of its
+  CPUs' time its hypervisor gave other guests, ``/proc/stat``: a busy host slows every process, the floor as
+  much as mudwiz); and a second line, the
   turns by what answered what (``play>ok``: a round's last card answered by its result), with where the
   slowest 1 % of them fell.
 - ``bots``: N tables of one JSON host and 3 ``good`` bots (the floor: 3 bot seats that move at once), while a
@@ -85,6 +88,18 @@ def cpu_of(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / TICK
 
 
+def waited_of(pid: int) -> float:
+    """A process's seconds so far runnable but waiting for a core (its threads' ``schedstat`` second field, in ns):
+    on a machine whose cores are all taken, a move waits there however quick the server's own code is."""
+    total = 0
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            total += int((task / "schedstat").read_text().split()[1])
+        except (OSError, IndexError, ValueError):
+            continue  # a thread that ended meanwhile, or a kernel without schedstats
+    return total / 1e9
+
+
 def machine_ticks() -> tuple[int, int]:
     """This machine's CPU time so far, all its CPUs (``/proc/stat``'s ``cpu`` line, in ticks): what its hypervisor
     took for other guests (steal), and the whole (user to steal). A virtual machine whose host is busy runs every
@@ -145,6 +160,9 @@ class Server:
 
     def cpu_s(self) -> float:
         return cpu_of(self.proc.pid)
+
+    def waited_s(self) -> float:
+        return waited_of(self.proc.pid)
 
     def stop(self) -> None:
         self.proc.terminate()
@@ -499,6 +517,10 @@ class Workers:
         is not the server's to use."""
         return sum(cpu_of(p.pid) for p in self.procs if p.pid is not None)
 
+    def waited_s(self) -> float:
+        """How long the generator waited for a core: a reply it reads late counts as the server's latency."""
+        return sum(waited_of(p.pid) for p in self.procs if p.pid is not None)
+
     def finish(self) -> list[Any]:
         self.stop.set()
         try:
@@ -557,8 +579,9 @@ def pct(xs: list[float], p: int) -> float:
 
 def run_play(server: Any, tables: int, args: argparse.Namespace, bots: bool = False,
              placement: str = "local", kinds: list[str] | None = None) -> dict[str, float]:
-    """``server``: a ``Server``, or anything with its ``ports``, ``port`` and ``cpu_s()`` (bench/cluster.py's
-    nodes, whose CPU is their sum). ``kinds``, if given, is appended ``turn_kinds``' line for the run."""
+    """``server``: a ``Server``, or anything with its ``ports``, ``port``, ``cpu_s()`` and ``waited_s()``
+    (bench/cluster.py's nodes, whose CPU is their sum). ``kinds``, if given, is appended ``turn_kinds``' line for
+    the run."""
     w = Workers("play", shares(tables, args.workers), lambda wid, n: (server.ports, n, bots), placement=placement,
                 stagger=getattr(args, "stagger", 0.0))
     whos: list[float] = []
@@ -566,6 +589,7 @@ def run_play(server: Any, tables: int, args: argparse.Namespace, bots: bool = Fa
         w.go.set()
         w.wait("playing")
         cpu0, gen0, start, ticks0 = server.cpu_s(), w.cpu_s(), time.monotonic(), machine_ticks()
+        waited0, gen_waited0 = server.waited_s(), w.waited_s()
         samples = [(start, cpu0)]  # (when, the server's CPU s): its CPU a command second by second
         if bots:
             whos = monitor(server.port, args.seconds)
@@ -574,6 +598,7 @@ def run_play(server: Any, tables: int, args: argparse.Namespace, bots: bool = Fa
                 time.sleep(min(1.0, start + args.seconds - now))
                 samples.append((time.monotonic(), server.cpu_s()))
         cpu1, gen1, end, ticks1 = server.cpu_s(), w.cpu_s(), time.monotonic(), machine_ticks()
+        waited1, gen_waited1 = server.waited_s(), w.waited_s()
     finally:
         reports = w.finish()
     replies = [r for rep in reports for r in rep["replies"] if start <= r[0] < end]
@@ -584,7 +609,9 @@ def run_play(server: Any, tables: int, args: argparse.Namespace, bots: bool = Fa
     moves = sum(1 for r in replies if r[2])
     lat = [1000 * r[1] for r in replies]
     figures = {"moves/s": moves / (end - start), "cpu µs/cmd": 1e6 * (cpu1 - cpu0) / max(1, len(replies)),
-               "cpu %": 100 * (cpu1 - cpu0) / (end - start), "gen cpu %": 100 * (gen1 - gen0) / (end - start),
+               "cpu %": 100 * (cpu1 - cpu0) / (end - start), "core wait %": 100 * (waited1 - waited0) / (end - start),
+               "gen cpu %": 100 * (gen1 - gen0) / (end - start),
+               "gen wait %": 100 * (gen_waited1 - gen_waited0) / (end - start),
                "move p50": pct(lat, 50), "move p99": pct(lat, 99), "turn p50": pct(turns, 50),
                "turn p99": pct(turns, 99), "state B p50": pct([b for rep in reports for b in rep["state_bytes"]], 50),
                "errors": sum(rep["errors"] for rep in reports),
