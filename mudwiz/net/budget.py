@@ -51,6 +51,10 @@ PACE = 3
 
 FAIR_CPU = 0.3  # seconds a second: the rest is the server's own (writes, timers, the journal, bots' moves)
 FAIR_BURST = 0.2
+# The busy connections share at least ``fair_cpu``, and as much as this many times what every line took in the last
+# second: 400 programs playing flat out, alike, take some 0.6 s a second between them, and a part of 0.3 s rested
+# each now and then for a third of a second (a turn p99 of 320 ms), though none took more than the others.
+LINES_SLACK = 2.0
 QUIET_LINES = 5  # lines a second, this second and the last, that are never held to a time share: a person's
 # The same as counted: lines come in (or acted on) in a whole second up to which a connection is still a person's.
 # A person's 5 a second read late (the reactor's stall, a rest) land in fewer seconds, 7 of them in one.
@@ -228,10 +232,14 @@ class Share:
             self.before = self.in_window if second == self.window + 1 else 0
             self.window, self.in_window = second, 0
         self.in_window += 1
+        used = budget.crowd.line_time(took, now)
         if max(self.in_window, self.before) <= QUIET_LINES and took < LEAST_BURST:
             return 0.0  # a person typing an ordinary command: never kept waiting for anyone else's sake
         crowd = budget.crowd.count(self, now)
-        rate = budget.fair_cpu / crowd
+        if not budget.crowd.short_of_time():  # cores to spare: a rest would only idle them (net/turns.py)
+            self.time_owed, self.time_last = min(self.time_owed, 0.0), now
+            return 0.0
+        rate = max(budget.fair_cpu, LINES_SLACK * used) / crowd
         saved = max(budget.fair_burst / crowd, LEAST_BURST)
         self.time_owed = max(-saved, self.time_owed - (now - self.time_last) * rate) + took
         self.time_last = now

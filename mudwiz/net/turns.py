@@ -47,6 +47,9 @@ PERSON_BYTES = 1 << 10
 # that waits less long (oldest first): the fewest-lines-waiting order alone starves one with many lines while others
 # with one line each keep coming (200 tables of bots playing flat out: the tables still being set up never were).
 STARVED_SECONDS = 0.25
+# The reactor waited for sockets at least this long, in this second or the last: the process has time to spare, and
+# nobody's line is held to the time share (net/budget.py): a rest then only delays a client while the core idles.
+SPARE_SECONDS = 0.05
 
 
 class Ranked(Protocol):
@@ -97,6 +100,25 @@ class Crowd:
         # or a connection put off while the turn's people took its time would be put off again every turn
         self.granted = False
         self.sockets: dict[int, Ranked] = {}  # each connection's by its socket's descriptor (``Share.seen_on``)
+        # the reactor's waits for sockets (``first``'s ``waited``) in the whole second ``idle_second`` of
+        # ``perf_counter`` and in the second before it (a second with no turn at all was idle through)
+        self.idle_second, self.idle_now, self.idle_before = -1, 0.0, 1.0
+        self.used_second, self.used_now, self.used_before = -1, 0.0, 0.0  # every line's time (``line_time``)
+
+    def line_time(self, took: float, now: float) -> float:
+        """A line took ``took`` seconds of the process's time at ``now`` (the reactor's clock): every line's time
+        in the last whole second or this one so far, whichever is more (the pool the busy share, net/budget.py)."""
+        second = int(now)
+        if second != self.used_second:
+            self.used_before = self.used_now if second == self.used_second + 1 else 0.0
+            self.used_second, self.used_now = second, 0.0
+        self.used_now += took
+        return max(self.used_now, self.used_before)
+
+    def short_of_time(self) -> bool:
+        """Whether the process has no time to spare: its reactor waited for sockets less than ``SPARE_SECONDS``
+        in this second and in the last. Without a reactor reporting its waits (``first``), it always is."""
+        return not self.driven or (self.idle_now < SPARE_SECONDS and self.idle_before < SPARE_SECONDS)
 
     def begin_turn(self) -> None:
         """The reactor's turn begins (net/polling.py ``lean_turns``, before its timed calls)."""
@@ -125,10 +147,16 @@ class Crowd:
         """The reactor's ready sockets, after ``waited`` seconds' wait for them (not counted in the turn): the
         server's own and people's first, ``urgent`` of them, read however late the turn; then the rest, for
         ``share_out``."""
+        now = perf_counter()
         if self.turn_began is None:
-            self.turn_began = perf_counter()
+            self.turn_began = now
         else:
             self.turn_began += waited
+        second = int(now)
+        if second != self.idle_second:
+            self.idle_before = self.idle_now if second == self.idle_second + 1 else 1.0
+            self.idle_second, self.idle_now = second, 0.0
+        self.idle_now += waited
         sockets = self.sockets
         own, people, rest = [], [], []
         for event in ready:

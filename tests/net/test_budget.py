@@ -96,6 +96,44 @@ def test_the_servers_time_is_shared_among_the_busy_connections_and_a_quiet_cheap
     assert quiet.line(cpu=0.050) == pytest.approx(0.050 / (0.5 / 10), rel=0.2)  # a costly line is counted
 
 
+def test_busy_connections_alike_share_what_the_lines_take_and_none_rests_for_taking_as_much_as_the_others() -> None:
+    budget = Budget(fair_cpu=0.01, lines_per_second=0, output_per_second=0)
+    clock = Clock()
+    clock.advance(10)
+    alike = [Watched(budget, clock) for _ in range(10)]
+    for _ in range(2):  # two seconds of 6 lines of 1 ms each: 60 ms a second between them, 6 ms each
+        rests = [[b.line(cpu=0.001) for b in alike] for _ in range(6)]
+        clock.advance(1)
+    # their part is twice what the lines took (0.12 s over 10, 12 ms each), not 0.01 s over 10 (1 ms: a rest each)
+    assert all(r is None for turn in rests for r in turn)
+    heavy = Watched(budget, clock)
+    heavy_rests = [heavy.line(cpu=0.004) for _ in range(8)]  # 32 ms: more than its part (under 5 ms a line: no pace)
+    rests = [b.line(cpu=0.001) for b in alike]
+    assert heavy_rests[-1] is not None and heavy_rests[-1] > 0
+    assert all(r is None for r in rests)
+
+
+def test_no_one_rests_for_the_servers_time_while_its_reactor_waits_for_sockets() -> None:
+    def heavy_among_ten(spare: bool) -> list[float | None]:
+        """A connection taking 4 ms a line beside ten taking 1 ms: its rests."""
+        budget = Budget(fair_cpu=0.01, lines_per_second=0, output_per_second=0)
+        if spare:  # a reactor's turn that waited 0.2 s for sockets (net/polling.py reports it)
+            budget.crowd.begin_turn()
+            budget.crowd.first([], waited=0.2)
+        clock = Clock()
+        clock.advance(10)
+        light, heavy = [Watched(budget, clock) for _ in range(10)], Watched(budget, clock)
+        rests = []
+        for _ in range(8):
+            for b in light:
+                b.line(cpu=0.001)
+            rests.append(heavy.line(cpu=0.004))
+        return rests
+
+    assert any(r is not None and r > 0 for r in heavy_among_ten(spare=False))
+    assert heavy_among_ten(spare=True) == [None] * 8
+
+
 def test_output_past_its_budget_waits_until_paid_for() -> None:
     budget = Budget(output_per_second=1000, output_burst=5000, fair_cpu=0, lines_per_second=0)
     talker = Watched(budget)
