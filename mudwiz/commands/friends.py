@@ -177,6 +177,7 @@ def _messages(lobby: Lobby, session: Session, arg: str) -> Reply:
         return later_n('{n} message deleted', '{n} messages deleted', count) if count else later('you have no messages')
     if what:
         raise BadCommand(later('usage: /messages or /messages clear'))
-    box = kept(lambda: friends.read_messages(session))
-    session.deliver({"type": "messages", "messages": [message_row(m) for m in box], "limit": friends.limits.box})
+    box, hidden = kept(lambda: friends.read_messages(session))
+    session.deliver({"type": "messages", "messages": [message_row(m) for m in box], "hidden": hidden,
+                     "limit": friends.limits.box})
     return None

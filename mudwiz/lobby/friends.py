@@ -200,18 +200,19 @@ class Friends:
         target = self.people.find_user(message.recipient)
         ignored = target is not None and session.name.lower() in (target.ignoring or ())
         if target is not None and target.registered and not ignored:  # one who /ignores the sender is not told
-            target.deliver({"type": "new_messages", "unread": store.unread_messages(message.recipient),
+            target.deliver({"type": "new_messages", "unread": self._unread(store, target),
                             "from": session.name})
         return message
 
-    def read_messages(self, session: Session) -> list[Message]:
-        """``session``'s messages, oldest first, as they were before this read, but those of names they ignore;
-        from now on all of them read."""
+    def read_messages(self, session: Session) -> tuple[list[Message], int]:
+        """``session``'s messages, oldest first, as they were before this read, but those of names they ignore,
+        and how many those are (they still take places in the box); from now on all of them read."""
         store = self.kept(session, later("a message box"))
         box = store.messages(session.name)
         store.mark_read(session.name, [m.id for m in box if m.unread])
         ignoring = session.ignoring or ()
-        return [m for m in box if m.sender.lower() not in ignoring]
+        shown = [m for m in box if m.sender.lower() not in ignoring]
+        return shown, len(box) - len(shown)
 
     def _unread(self, store: Store, session: Session) -> int:
         """How many unread messages ``session`` will be shown: one from a name they ignore is not counted."""

@@ -95,11 +95,15 @@ class PeopleLines:
 
     def _messages(self, m: dict[str, Any]) -> list[str]:
         s = self.style
-        rows = [s.rule(now("Messages ({n} of {limit})", n=len(m["messages"]), limit=m["limit"]))]
+        hidden = m.get("hidden", 0)
+        rows = [s.rule(now("Messages ({n} of {limit})", n=len(m["messages"]) + hidden, limit=m["limit"]))]
         for message in m["messages"]:
             head = f"  {'*' if message['unread'] else ' '} {when(message['sent'])} {pad(s.text(message['from']), 16)}"
             rows += wrap_words(f"{head} {s.text(message['text'])}", s.width, indent=4)
-        if not m["messages"]:
+        if hidden:
+            rows += wrap_words(now_n("  {n} more, from a name you ignore, is not shown.",
+                                     "  {n} more, from names you ignore, are not shown.", hidden), s.width, indent=4)
+        if not m["messages"] and not hidden:
             rows.append(now("  No messages."))
         else:
             rows.append(now("  (* new; /messages clear deletes them all)"))

@@ -158,6 +158,12 @@ def test_a_registered_players_ignore_list_outlasts_a_restart_and_hides_the_ignor
     assert not any(m["type"] == "chat" for m in shown), shown
     [box] = [m for m in shown if m["type"] == "messages"]
     assert [(m["from"], m["text"]) for m in box["messages"]] == [("Bob", "rematch at 8?")]
+    assert box["hidden"] == 1  # Eve's still takes a place in the box: /messages clear deletes it
+    ann.receive("/mode ascii")
+    heard.take()
+    ann.receive("/messages")
+    text = heard.take()
+    assert "Messages (2 of 50)" in text and "1 more, from a name you ignore, is not shown." in text, text
 
     ann.receive("/unignore eve")
     assert store.ignore_list("ann") == []
