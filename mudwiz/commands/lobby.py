@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from mudwiz.commands.registry import Kind, Reply, Route, Scope, command
-from mudwiz.commands.spelling import spelled
+from mudwiz.commands.spelling import spelled, spelling_of
 from mudwiz.errors import BadCommand
 from mudwiz.lobby import WHO_PAGE, Lobby
 from mudwiz.numbers import whole_number
@@ -66,7 +66,8 @@ def _ignore(lobby: Lobby, session: Session, arg: str) -> Reply:
     if not name:
         if not ignoring:
             return later('you ignore nobody: /ignore NAME')
-        return later('you ignore {names}', names=', '.join(sorted(ignoring)))
+        shown = (spelling_of(lobby, key) or key for key in ignoring)  # as each spells it, not as kept (lower case)
+        return later('you ignore {names}', names=', '.join(sorted(shown, key=str.lower)))
     if " " in name:
         raise BadCommand(later('usage: /ignore NAME'))
     if name.lower() == session.name.lower():
@@ -95,7 +96,7 @@ def _unignore(lobby: Lobby, session: Session, arg: str) -> Reply:
         raise BadCommand(later('you do not ignore {name}', name=name))
     lobby.friends.forget_ignoring(session, name)
     session.ignoring.discard(name.lower())
-    return later("you see {name}'s chat, tells and messages again", name=name)
+    return later("you see {name}'s chat, tells and messages again", name=spelling_of(lobby, name) or name)
 
 
 @command("tell", "/tell NAME TEXT", later('say something to one user only'),

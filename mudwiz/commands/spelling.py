@@ -10,12 +10,17 @@ from mudwiz.texts import later
 
 def spelled(lobby: Lobby, name: str) -> str:
     """``name`` as its owner spells it, found as /ignore finds a name (online, held or registered)."""
+    found = spelling_of(lobby, name)
+    if found is None:
+        raise BadCommand(later('nobody is called {name}', name=name))
+    return found
+
+
+def spelling_of(lobby: Lobby, name: str) -> str | None:
+    """``name`` as its owner spells it (online, held, or registered: offline, as registered); None: nobody's."""
     online = lobby.find_user(name)
     if online is not None:
         return online.name
     if lobby.holds_name(name):
         return lobby.held_spelling(name)
-    registered = lobby.registered_as(name)
-    if registered is not None:  # offline: as registered, not as typed
-        return registered
-    raise BadCommand(later('nobody is called {name}', name=name))
+    return lobby.registered_as(name)

@@ -50,9 +50,9 @@ def test_an_ignored_name_is_not_heard_in_the_lobby_at_a_table_or_in_a_tell() -> 
     said = heard.take()
     assert "table talk from bob" in said and "table talk from eve" not in said
     ann.receive("/ignore")
-    assert "you ignore eve" in heard.take()
+    assert "you ignore Eve" in heard.take()  # as she spells it, not as kept (in lower case)
     ann.receive("/unignore EVE")
-    assert "you see EVE's chat, tells and messages again" in heard.take()
+    assert "you see Eve's chat, tells and messages again" in heard.take()
     eve.receive("back again")
     assert "back again" in heard.take()
 
@@ -145,6 +145,8 @@ def test_a_registered_players_ignore_list_outlasts_a_restart_and_hides_the_ignor
     ann.receive("/ignore eve")
     assert "you no longer see Eve's" in heard.take()  # offline: as registered, not as typed
     assert store.ignore_list("ann") == ["eve"]
+    ann.receive("/ignore")
+    assert "you ignore Eve" in heard.take()  # offline, as registered
     store.leave_message("Eve", "ann", "buy my spam", 1.0, limit=10)
     store.leave_message("Bob", "ann", "rematch at 8?", 2.0, limit=10)
 
