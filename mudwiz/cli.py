@@ -105,7 +105,7 @@ def serve_forever(listen: str | None, motd: str | None, data: str | None = None,
     from twisted.internet.error import CannotListenError
     from twisted.logger import globalLogBeginner
 
-    from mudwiz.service import cannot_listen, makeService, stop_started
+    from mudwiz.service import cannot_listen, makeService, stop_on_signals, stop_once, stop_started
     from mudwiz.supervisor import ParentWatch, log_observer, parse_inherited
 
     stderr = sys.stderr  # the log takes over sys.stderr; a failure to start is said on the real one
@@ -131,8 +131,10 @@ def serve_forever(listen: str | None, motd: str | None, data: str | None = None,
         stop_started(top)  # the services that did start (the store's thread and file) let go
         return 1
     reactor.addSystemEventTrigger("before", "shutdown", top.stopService)
+    stop = stop_once(reactor)
+    stop_on_signals(reactor, stop)
     if parent_fd is not None:
-        ParentWatch(reactor, parent_fd, reactor.stop).startReading()
+        ParentWatch(reactor, parent_fd, stop).startReading()
     reactor.run()
     return int(getattr(top, "exit_status", 0))  # 1: the node could not join its cluster (mudwiz/cluster/)
 

@@ -626,6 +626,38 @@ def reactor_stop(clock: IReactorTime) -> Callable[[], None]:
     return stop
 
 
+def stop_once(reactor: Any) -> Callable[[], None]:
+    """``reactor.stop``, once: a second TERM or Ctrl-C while it shuts down (or the supervisor's pipe ending then)
+    is a line in the log, not Twisted's ``ReactorNotRunning`` traceback. ``stop_on_signals`` puts it in place of
+    Twisted's own TERM and INT handlers."""
+    stopping = False
+
+    def stop() -> None:
+        nonlocal stopping
+        if stopping:
+            log.info("already stopping")  # i18n: not text (the operator's log)
+            return
+        stopping = True
+        reactor.stop()
+
+    return stop
+
+
+def stop_on_signals(reactor: Any, stop: Callable[[], None]) -> None:
+    """Once the reactor runs (its own handlers are installed then): TERM and INT call ``stop`` (``stop_once``)."""
+    import signal
+
+    def handler(number: int, frame: object) -> None:
+        log.info("Received {name}, shutting down.", name=signal.Signals(number).name)  # i18n: not text (log)
+        reactor.callFromThread(stop)
+
+    def install() -> None:
+        for number in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(number, handler)
+
+    reactor.callWhenRunning(install)
+
+
 def tac_service() -> service.MultiService:
     """``makeService()`` for ``server.tac``: a database or data directory it cannot use is one line on stderr
     and status 1, as with ``mudwiz serve``, not twistd's traceback."""
