@@ -482,7 +482,7 @@ def hand_over(cluster: ClusterService, lobby: Lobby, directory: str | None, node
         cluster.relay_port = relay_port  # type: ignore[attr-defined]  # for add_listener
         relay_port.setName("relay")
         relay_port.setServiceParent(cluster)  # stopped with the listeners, before the farewell
-        cluster.add(Relays(cluster, relay_port, relay.known, relay.gone))
+        cluster.add(Relays(cluster, relay_port, relay.known, relay.gone, relay.farewell))
         hands.append(relay)
     handoff = cluster_directory.handoff = Handoff(
         cluster_directory.tables, lambda session, to, text: any(hand(session, to, text) for hand in hands))

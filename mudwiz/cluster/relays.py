@@ -13,6 +13,7 @@ import secrets
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
+from twisted.internet import defer
 from twisted.logger import Logger
 
 if TYPE_CHECKING:
@@ -31,9 +32,9 @@ class Relays:
     """The relay addresses as a part of a ``ClusterService``."""
 
     def __init__(self, cluster: ClusterService, port: Port, known: Callable[[str, str, int, str], None],
-                 gone: Callable[[str], None]) -> None:
+                 gone: Callable[[str], None], farewell: Callable[[], defer.Deferred[None]]) -> None:
         self.bus = cluster.bus
-        self.port, self.known, self.gone = port, known, gone
+        self.port, self.known, self.gone, self.farewell = port, known, gone, farewell
         self.secret = secrets.token_hex(16)
         self.address: tuple[str, int] | None = None
         self.bus.on("relay_at", self._heard)
@@ -45,9 +46,11 @@ class Relays:
         log.info("relay: taking relayed connections on {host}:{port}", host=self.address[0], port=self.address[1])
         self.bus.broadcast(self._message())
 
-    def stop(self) -> None:
+    def stop(self) -> defer.Deferred[None]:
+        """No more relayed here; the connections this node relays elsewhere told it stops, and closed."""
         self.address = None
         self.port.close()
+        return self.farewell()
 
     def _message(self) -> dict[str, Any]:
         assert self.address is not None

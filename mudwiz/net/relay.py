@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping
 from itertools import count
 from typing import Any
 
+from twisted.internet import defer
 from twisted.internet import protocol as tprotocol
 from twisted.internet.error import ConnectionDone
 from twisted.logger import Logger
@@ -32,10 +33,11 @@ from mudwiz.net.listener import LineFactory
 from mudwiz.net.relaylink import CLOSE, DATA, HELLO, OPEN, PAUSE, RESUME, Frames
 from mudwiz.net.tcp import write_now
 from mudwiz.session import Session
-from mudwiz.texts import later
+from mudwiz.texts import Later, later
 
 log = Logger()
 RETRY = 5.0  # seconds between attempts to link to a node whose link could not be made or dropped
+GOODBYE_SECONDS = 2.0  # a stop waits at most this long for the relayed connections it closes to go
 
 
 class Forward(tprotocol.Protocol):
@@ -74,10 +76,15 @@ class Forward(tprotocol.Protocol):
 
     def stranded(self) -> None:
         """The link is gone: one line saying so, in the person's language, and the connection closed."""
+        self.goodbye({"type": "notice"},
+                     later("the server process hosting your table stopped answering: log in again to find your seat"))
+
+    def goodbye(self, message: dict[str, Any], text: Later) -> None:
+        """``text`` as the last line, in the person's language (JSON: ``message`` with it as ``text``), and the
+        socket closed once it is written; the table's node is told the client closed it (their seat is kept)."""
         session = self.state["connection"]["session"]
-        text = later("the server process hosting your table stopped answering: log in again to find your seat").into(
-            str(session.get("lang") or "en"))
-        line = json.dumps({"type": "notice", "text": text}) if session.get("mode") == "json" else text
+        said = text.into(str(session.get("lang") or "en"))
+        line = json.dumps({**message, "text": said}) if session.get("mode") == "json" else said
         transport: Any = self.transport
         if transport is not None and transport.connected:
             transport.write(terminal.encode(line, str(session.get("charset") or "utf-8")) + b"\r\n")
@@ -240,6 +247,27 @@ class Relay:
         log.info("{name} relayed to {node} for {line!r}", name=session.name, node=node, line=line)
         return True
 
+
+    def farewell(self) -> defer.Deferred[None]:
+        """This node stops: each connection it relays is told so, as its own users are (sysops.py ``farewell``),
+        and closed; the table's node keeps their seat as for any lost connection. Fires once they are closed, or
+        after ``GOODBYE_SECONDS``."""
+        told: list[Any] = []
+        for uplink in list(self.links.values()):
+            for forward in list(uplink.conns.values()):
+                forward.goodbye({"type": "shutdown", "seconds": 0, "by": None}, later("The server is stopping now."))
+                told.append(forward.transport)
+        done: defer.Deferred[None] = defer.Deferred()
+        deadline = self.reactor.seconds() + GOODBYE_SECONDS
+
+        def check() -> None:
+            if not any(t is not None and t.connected for t in told) or self.reactor.seconds() >= deadline:
+                done.callback(None)
+            else:
+                self.reactor.callLater(0.05, check)
+
+        check()
+        return done
 
     def take_back(self, forward: Forward) -> bool:
         """The link that relayed ``forward`` is gone (its node died or stops, or the link broke): the connection

@@ -17,6 +17,7 @@ import signal
 import time
 from pathlib import Path
 
+import pytest
 from pgserver import Databases
 from test_cluster_tables import cluster, listed, open_table
 from wire import JsonClient, RestartableServer, TelnetClient, eventually, play_until_game_end, register
@@ -184,3 +185,25 @@ def test_lines_typed_behind_a_join_that_waits_for_word_of_its_table_follow_it_th
         assert heard == [f"word {i}" for i in range(5)]  # at the table on n2, in the order typed
         mover.close()
         opener.close()
+
+
+def test_a_relayed_person_is_told_when_the_node_holding_their_connection_stops_and_their_seat_is_kept(
+        tmp_path: Path, redis_url: str, postgres: Databases | str) -> None:
+    with cluster(tmp_path, redis_url, postgres, **RELAY) as (n1, n2):
+        host, table = hosting(n1, n2, 2)
+        mover = JsonClient(n1.address, "Mover")
+        eventually(lambda: listed(mover, table), "n1 lists n2's table")
+        assert mover.request(f"/join {table}")["type"] == "ok"
+        mover.wait_for(lambda m: m["type"] == "state" and m.get("table") == table, since=mover.mark)
+        assert "Mover relayed to n2" in n1.log()
+        assert host.request("/start")["type"] == "ok"
+        mover.wait_for(lambda m: m["type"] == "state" and m["status"] == "playing", since=0)
+        assert n1.stop() == 0  # the node holding Mover's socket stops cleanly: told as its own users are
+        notice = mover.wait_for(lambda m: m["type"] == "shutdown", since=mover.mark)
+        assert notice["text"] == "The server is stopping now.", notice
+        with pytest.raises(ConnectionError):  # and then closed
+            for _ in range(100):
+                mover.read(0.2)
+        eventually(lambda: (t := listed(host, table)) and "Mover" in str(t), "n2 keeps Mover's seat")
+        assert "Traceback" not in n1.log() + n2.log()
+        host.close()
