@@ -38,6 +38,7 @@ class ClusterDirectory:
         records = lobby.records
         self.tables = ClusterTables(lobby, cluster, clock, records.store if records is not None else None, upper)
         self.seeks = ClusterSeeks(lobby.seeking, cluster, clock, self.node_of, self.user)
+        lobby.seeking.desk.waiting_elsewhere = self.tables.waiting  # /quick finds a table on any process
         self.seeks.desks["tournaments"] = lobby.tournaments.desk  # run where the seek book is, too
         self.seeks.on_authority.append(lobby.tournaments.books_here)
         cluster.add(self.presence)  # who is online on the other nodes; lobby talk across them

@@ -49,6 +49,8 @@ class Asked(Protocol):
 
 
 class Desk(Protocol):
+    waiting_elsewhere: Callable[[str], list[tuple[int, int]]]  # the other processes' waiting tables (/quick)
+
     def do(self, user: Session, verb: str, args: Mapping[str, Any]) -> Answer: ...
 
     def clear(self) -> list[tuple[Seek, Typed]]: ...

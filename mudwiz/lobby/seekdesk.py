@@ -25,7 +25,6 @@ from mudwiz.texts import Later, later, later_n
 if TYPE_CHECKING:
     from mudwiz.lobby.people import People
     from mudwiz.lobby.tables import TableList
-    from mudwiz.table import Table
 
 SEEK_BOTS = 30.0  # seconds before a quick-play seek's empty seats are filled with bots (0: never)
 COUNTDOWN = 5.0  # seconds between a match and its game's start, for a seeker to /leave
@@ -106,6 +105,9 @@ class SeekDesk:
         self.typed: dict[int, Typed] = {}  # seek id -> its options as typed, for the table made of it
         self.matches: Matches | None = None  # set by Seeking
         self._timer: IDelayedCall | None = None
+        # the other processes' tables of a game waiting for players, a person at each and a seat free: (seated,
+        # id) each (a cluster's directory sets it: cluster/tables.py ``waiting``); one process has none
+        self.waiting_elsewhere: Callable[[str], list[tuple[int, int]]] = lambda game: []
 
     def do(self, user: Session, verb: str, args: Mapping[str, Any]) -> Answer:
         """Carry out ``verb`` for ``user`` (of this process or a stand-in for another's): the answer, or the
@@ -148,7 +150,7 @@ class SeekDesk:
         table = None if best is not None else self._waiting_table(game)
         if table is not None:
             self._gone(user, {})
-            return {"join": table.id}
+            return {"join": table}
         now, wait = self.clock.seconds(), float(args["bots_after"])
         if best is None:
             events = self.book.seek(user.name, game, players=int(args["players"]), now=now, bots_after=wait)
@@ -217,13 +219,15 @@ class SeekDesk:
             self.matched(match)
         self._schedule()
 
-    def _waiting_table(self, game: str) -> Table | None:
-        """The table of ``game`` here with the most people waiting and a free seat; None: none."""
+    def _waiting_table(self, game: str) -> int | None:
+        """The table of ``game`` with the most seated and a free seat, a person among them, on any process (the
+        lowest number of the fullest); None: none."""
         assert self.matches is not None
-        waiting = [t for t in self.table_list.tables.values()
+        waiting = [(len(t.seats), t.id) for t in self.table_list.tables.values()
                    if t.name == game and t.game is None and len(t.seats) < t.game_class.max_players
                    and t.roster.humans() and not self.matches.counting(t)]
-        return max(waiting, key=lambda t: (len(t.seats), -t.id), default=None)
+        best = max([*waiting, *self.waiting_elsewhere(game)], key=lambda t: (t[0], -t[1]), default=None)
+        return None if best is None else best[1]
 
     def clear(self) -> list[tuple[Seek, Typed]]:
         """Every seek taken out of the book (it moves to another process): each with its options as typed."""

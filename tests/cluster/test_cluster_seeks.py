@@ -70,6 +70,23 @@ def test_quick_play_on_the_other_node_is_filled_with_bots(
         watcher.close()
 
 
+def test_quick_play_finds_a_table_waiting_for_players_on_the_other_node(
+        tmp_path: Path, redis_url: str, postgres: Databases | str) -> None:
+    with seek_cluster(tmp_path, redis_url, postgres) as (n1, n2):
+        host = JsonClient(n2.address, "hosta")  # n1 holds the seek book; the table is n2's
+        assert host.request("/new witches")["type"] == "ok"
+        table = host.of_type("state")[-1]["table"]
+        quick = JsonClient(n1.address, "quinn")
+        eventually(lambda: quick.request("/tables")["type"] == "ok" and str(table) in str(quick.of_type("tables")[-1]),
+                   what="n1 lists n2's table")
+        reply = quick.request("/quick witches")
+        assert reply["type"] == "ok" and f"table {table}" in reply["text"], reply  # not a seek of its own
+        host.wait_for(lambda m: m["type"] == "state" and "quinn" in [p["name"] for p in m["players"]], since=0)
+        assert seeks(host) == []
+        quick.close()
+        host.close()
+
+
 # ---------------------------------------------------------------- the authority changing, without processes
 
 class FakeBus:
