@@ -264,6 +264,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                         help="play: after each line, its turns by kind and where the slowest 1 %% came "
                              "(bench/load.py's turn_kinds)")
     parser.add_argument("--workers", type=int, default=2, help="load generator processes")
+    load.add_priority_option(parser)
     parser.add_argument("--lines", type=int, default=200, help="chat: lines said")
     parser.add_argument("--timeout", type=float, default=300.0, help="play: seconds a run's setup may take")
     parser.add_argument("--single-on-redis", action="store_true", help="play: one node joins Redis too")
@@ -278,7 +279,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = parser.parse_args(argv)
     load.TIMEOUT = args.timeout
     raise_fd_limit()
-    print(f"cluster: {os.cpu_count()} cpu(s), load generator {args.workers} process(es); figures, never assertions",
+    load.PRIORITY = load.generator_priority(args.generator_priority)
+    print(f"cluster: {os.cpu_count()} cpu(s), load generator {args.workers} process(es) at {load.PRIORITY} priority; "
+          "figures, never assertions",
           flush=True)
     with ExitStack() as stack:
         databases, redis = stack.enter_context(engines())
