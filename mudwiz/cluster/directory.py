@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from mudwiz.cluster.handoff import Handoff
 from mudwiz.cluster.presence import Presence
 from mudwiz.cluster.seeks import ClusterSeeks
-from mudwiz.cluster.tables import ClusterTables, code_hash
+from mudwiz.cluster.tables import ClusterTables, code_hash, waiting
 from mudwiz.cluster.talk import TalkRelay
 from mudwiz.lobby.directory import Held, Local, Row
 from mudwiz.table.adjourning import resume_notice, seated_at_login
@@ -38,7 +38,8 @@ class ClusterDirectory:
         records = lobby.records
         self.tables = ClusterTables(lobby, cluster, clock, records.store if records is not None else None, upper)
         self.seeks = ClusterSeeks(lobby.seeking, cluster, clock, self.node_of, self.user)
-        lobby.seeking.desk.waiting_elsewhere = self.tables.waiting  # /quick finds a table on any process
+        # /quick finds a table on any process
+        lobby.seeking.desk.waiting_elsewhere = lambda game: waiting(self.tables.directory, game)
         self.seeks.desks["tournaments"] = lobby.tournaments.desk  # run where the seek book is, too
         self.seeks.on_authority.append(lobby.tournaments.books_here)
         cluster.add(self.presence)  # who is online on the other nodes; lobby talk across them

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from twisted.internet import defer, task
@@ -275,18 +275,6 @@ class ClusterTables:
             rows.setdefault(table_id, entry["summary"])
         return [rows[t] for t in sorted(rows)]
 
-    def waiting(self, game: str) -> list[tuple[int, int]]:
-        """The other processes' tables of ``game`` waiting for players with a seat free and a person seated, as
-        last published: (seated, id) each, for ``/quick`` (lobby/seekdesk.py)."""
-        found = []
-        for table_id, entry in self.directory.items():
-            summary = entry["summary"]
-            seated, _, most = str(summary.get("seats", "")).partition("/")
-            if summary.get("game") == game and summary.get("status") == "waiting" and entry.get("people") \
-                    and seated.isdigit() and most.isdigit() and int(seated) < int(most):
-                found.append((int(seated), table_id))
-        return found
-
     def remote_table(self, number: str) -> tuple[str, int] | None:
         """(node, id) of table ``number`` when another process hosts it."""
         n = whole_number(number)
@@ -371,3 +359,17 @@ class ClusterTables:
         """The dead process's tables are another's now (published just before): what is left of it is gone."""
         for table_id in [t for t, e in self.directory.items() if e["node"] == m["dead"]]:
             del self.directory[table_id]
+
+
+def waiting(directory: Mapping[int, dict[str, Any]], game: str) -> list[tuple[int, int]]:
+    """The other processes' tables of ``game`` in ``directory`` (``ClusterTables.directory``) waiting for players
+    with a seat free and a person seated, as last published: (seated, id) each, for ``/quick``
+    (lobby/seekdesk.py)."""
+    found = []
+    for table_id, entry in directory.items():
+        summary = entry["summary"]
+        seated, _, most = str(summary.get("seats", "")).partition("/")
+        if summary.get("game") == game and summary.get("status") == "waiting" and entry.get("people") \
+                and seated.isdigit() and most.isdigit() and int(seated) < int(most):
+            found.append((int(seated), table_id))
+    return found
