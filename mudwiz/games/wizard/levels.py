@@ -105,7 +105,7 @@ class WizardHard(WizardGood):
     Z = 3.0  # an option is dropped once behind by this many standard errors of the paired difference
     # Once no hand holds more than SOLVE_AT cards, each deal's rest of the round is solved exactly
     # (:mod:`mudwiz.games.wizard.endgame`) within NODES positions searched, from at least LEAST_SOLVED deals.
-    SOLVE_AT, NODES, LEAST_SOLVED = 3, 40_000, 8
+    SOLVE_AT, NODES, LEAST_SOLVED = 3, 25_000, 8
 
     def __init__(self, game: str, rng: random.Random, budget: float | None = None, max_samples: int = 600) -> None:
         super().__init__(game, rng, budget, max_samples)
