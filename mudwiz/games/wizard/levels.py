@@ -18,7 +18,6 @@ from typing import Any, NamedTuple
 
 from mudwiz.games.wizard.bots import WizardGood
 from mudwiz.games.wizard.cards import round_score
-from mudwiz.games.wizard.endgame import mean_scores
 from mudwiz.games.wizard.playouts import (
     RoundMemory,
     Simulations,
@@ -103,9 +102,6 @@ class WizardHard(WizardGood):
     # two deals a card, the small ones up to ``max_samples``. ``normal``, unbounded, spends up to three times as much.
     WORK = 85_000
     Z = 3.0  # an option is dropped once behind by this many standard errors of the paired difference
-    # Once no hand holds more than SOLVE_AT cards, each deal's rest of the round is solved exactly
-    # (:mod:`mudwiz.games.wizard.endgame`) within NODES positions searched, from at least LEAST_SOLVED deals.
-    SOLVE_AT, NODES, LEAST_SOLVED = 3, 25_000, 8
 
     def __init__(self, game: str, rng: random.Random, budget: float | None = None, max_samples: int = 600) -> None:
         super().__init__(game, rng, budget, max_samples)
@@ -192,13 +188,7 @@ class WizardHard(WizardGood):
             return round_score(bid, playout([h[:] for h in hands], sims.trick, sims.leader, sims.trump, bids,
                                             sims.tricks[:], card, True)[me])
 
-        solved = None
-        if max(p["held"] for p in view["players"]) <= self.SOLVE_AT:
-            solved = mean_scores(sims, sample, cards, self.NODES, self.max_samples, self.LEAST_SOLVED)
-        if solved is not None:
-            values, self.spent = solved
-        else:
-            values = self.race(cards, sample, score, per, time.perf_counter() + self.budget, set(), 0)
+        values = self.race(cards, sample, score, per, time.perf_counter() + self.budget, set(), 0)
         top = max(values.values())
         card = default if values[default] >= top - 1e-9 else max(values, key=values.__getitem__)
         every = {c: values[next(k for k in cards if sims.same(c, k))] for c in legal}
