@@ -150,31 +150,6 @@ def test_hard_wizard_judges_its_bids_and_cards() -> None:
     card = bot.judge_card(view)
     assert card.card == "G3" and set(card.scores) == {"G12", "G3"} and card.scores["G3"] > card.scores["G12"] + 20
 
-def test_hard_wizard_balances_the_table_only_with_a_bid_it_may_make() -> None:
-    """Last to bid after three bids of 0 with a lone low card: the table's bids would add up with a bid of 1, within
-    ``normal``'s margin of the best score (−10 against 20) but made in none of its deals, so it bids 0; with no
-    floor it bids 1, as ``normal`` does. After bids of 1, 0, 0 with a middling trump it still balances with 0."""
-    def last_to_bid(card: str, bids: tuple[int, int, int]) -> dict[str, Any]:
-        view = one_card_view(card)
-        view.update(dealer="p1", leader="p2", first_leader="p2")
-        for p, bid in zip(view["players"][1:], bids, strict=True):
-            p.update(bid=bid, has_bid=True)
-        return view
-
-    def bot(floor: float | None = None) -> WizardHard:
-        policy = WizardHard("wizard", random.Random(1), max_samples=200)
-        if floor is not None:
-            policy.BALANCE_FLOOR = floor
-        return policy
-
-    assert bot().choose(last_to_bid("G2", (0, 0, 0))) == "bid 0"
-    assert bot(floor=0.0).choose(last_to_bid("G2", (0, 0, 0))) == "bid 1"
-    assert bot().choose(last_to_bid("B10", (1, 0, 0))) == "bid 0"
-    unbalanced = bot()
-    unbalanced.balance_margin = 0.0
-    assert unbalanced.choose(last_to_bid("B10", (1, 0, 0))) == "bid 1"  # what its deals score best
-
-
 def test_hard_wizard_decisions_are_bounded_by_the_cards_its_playouts_play() -> None:
     """A first card of fifteen: the race stops at ``work`` cards played, far short of ``max_samples`` deals for
     every card, so the largest decisions stay within their time whatever the clock says."""

@@ -92,11 +92,6 @@ class CardJudgement(NamedTuple):
     card: str
 
 
-def chance(made: list[float]) -> float:
-    """The share of the weighed deals (``[weight making it, weight of all]``) that made a bid."""
-    return made[0] / made[1] if made[1] else 0.0
-
-
 class WizardHard(WizardGood):
     """``normal``'s simulations, searched as a race: every option (bid or card) is played out over the same deals,
     and an option is dropped as soon as it is behind the leader by more than its paired differences' noise, so the
@@ -107,10 +102,6 @@ class WizardHard(WizardGood):
     # two deals a card, the small ones up to ``max_samples``. ``normal``, unbounded, spends up to three times as much.
     WORK = 85_000
     Z = 3.0  # an option is dropped once behind by this many standard errors of the paired difference
-    # The last bidder balances the table (``normal``'s margin) only with a bid its deals make at least this share as
-    # often as the best bid's: on the tuning seeds, balancing bids simulated at under half the best bid's chance
-    # were made 29 % (4 players) and 38 % (3 players) of the time, a bid of 1 on a lone low card, say.
-    BALANCE_FLOOR = 0.5
 
     def __init__(self, game: str, rng: random.Random, budget: float | None = None, max_samples: int = 600) -> None:
         super().__init__(game, rng, budget, max_samples)
@@ -149,7 +140,6 @@ class WizardHard(WizardGood):
         if balance in legal and balance not in candidates and abs(balance - mean) < 2:
             candidates.append(balance)
         pending = iter(deals)
-        made: dict[int, list[float]] = {b: [0.0, 0.0] for b in candidates}  # weight of the deals making it, of all
 
         def sample() -> tuple[list[list[str]], list[int], float]:
             if (deal := next(pending, None)) is not None:
@@ -161,21 +151,14 @@ class WizardHard(WizardGood):
             hands, bids, _ = deal
             aims = bids[:]
             aims[me] = bid
-            won = playout([h[:] for h in hands], [], sims.leader, sims.trump, aims, [0] * n, None, True)[me]
-            made[bid][0] += deal[2] * (won == bid)
-            made[bid][1] += deal[2]
-            return round_score(bid, won)
+            return round_score(bid, playout([h[:] for h in hands], [], sims.leader, sims.trump, aims, [0] * n, None,
+                                            True)[me])
 
         values = self.race(candidates, sample, score, per, deadline, keep, per * len(deals))
         best = max(values, key=lambda b: (values[b], -abs(b - mean)))
-        if balance is not None and balance in values and self.balances(values[balance] - values[best], view) and (
-                chance(made[balance]) >= self.BALANCE_FLOOR * chance(made[best])):
+        if balance in values and values[balance] >= values[best] - self.balance_margin * self.trust(view):
             best = balance
         return BidJudgement(mean, values, best)
-
-    def balances(self, behind: float, view: dict[str, Any]) -> bool:
-        """Whether a balancing bid ``behind`` the best bid's mean round score is within ``normal``'s margin."""
-        return behind >= -self.balance_margin * self.trust(view)
 
     def judge_card(self, view: dict[str, Any]) -> CardJudgement:
         """Each legal card's mean round score over simulated deals, and the card to play (remembering the view's
