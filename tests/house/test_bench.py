@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import importlib.util
 import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -193,3 +195,43 @@ def test_turn_slices_tells_the_spread_within_slices_from_round_ends() -> None:
     assert line == "100 ms slices: p95/p50 within one 1.04, their p50s p10/p50/p90 10.5/10.5/11.5 ms; the tenth " \
                    "with the most round ends (5+ a slice): median p50 20.5 ms, the rest 10.5", line
     assert turn_slices(timed[:19], 100.0) == "too few turns a 100 ms slice"
+
+
+def _bid_misses() -> Any:
+    spec = importlib.util.spec_from_file_location("bid_misses", ROOT / "bench" / "bid_misses.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["bid_misses"] = module  # its dataclass looks its module up
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_bid_misses_bench_accounts_for_every_bid() -> None:
+    """Two short games of three: 3 seats × 3 rounds each; every miss is over- or under-taking, and lost either
+    at the bid or in play; the places split the same bids."""
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "bid_misses.py"), "--players", "3", "--games", "2", "--option",
+         "rounds=3", "--seed", "98000"], capture_output=True, text=True, timeout=120, check=True,
+    ).stdout
+    head = re.search(r"bids (\d+): exact +([\d.]+)% of \d+; misses (\d+): over-taking (\d+), under-taking (\d+); "
+                     r"lost at the bid \(open play cannot make it\) (\d+), lost in play (\d+)", out)
+    assert head is not None, out
+    bids, exact, misses, over, under, at_bid, in_play = (float(g) for g in head.groups())
+    assert bids == 18, out
+    assert over + under == misses == at_bid + in_play, out
+    assert abs(100 * (bids - misses) / bids - exact) < 0.06, out
+    places = out.split("by place:\n")[1].split("by last:")[0]
+    assert sum(int(n) for n in re.findall(r"exact +[\d.]+% of (\d+)", places)) == 18, out
+
+
+def test_open_play_finds_the_card_that_makes_the_bid() -> None:
+    """With every hand open: a lone Wizard cannot bid 0; holding a Wizard and a Jester it can take one trick,
+    not two, nor, with two Jesters, one."""
+    open_play = _bid_misses().open_play
+    assert not open_play([["Z"], ["B1"], ["G2"]], 0, "R", [0, 0, 1], 0)
+    assert open_play([["Z"], ["B1"], ["G2"]], 0, "R", [1, 0, 0], 0)
+    assert open_play([["Z", "N"], ["B1", "B2"], ["G2", "G3"]], 0, "R", [1, 0, 1], 0)
+    assert not open_play([["Z", "N"], ["B1", "B2"], ["G2", "G3"]], 0, "R", [2, 0, 0], 0)
+    assert open_play([["Z", "R13"], ["B1", "B2"], ["G2", "G3"]], 0, "R", [2, 0, 0], 0)
+    assert not open_play([["Z", "R13"], ["R12", "B2"], ["G2", "G3"]], 1, "R", [1, 1, 0], 0)
+    assert not open_play([["N", "N"], ["B1", "B2"], ["G2", "G3"]], 0, "R", [1, 0, 0], 0)
