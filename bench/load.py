@@ -556,11 +556,12 @@ PRIORITY = "normal"  # the generator's scheduling (``--generator-priority``, as 
 def generator_priority(wanted: str) -> str:
     """``realtime`` if ``wanted`` and this process may schedule so (root, or CAP_SYS_NICE), else ``normal``.
 
-    The generator stands for clients on other machines; on a machine it shares with the servers it waits for a
-    core whenever they take both, and a reply it reads late counts as the server's latency: two server processes
-    and the generator on 2 cores had the generator waiting 40 % of the window and a turn p99 of 1.4-3x one
-    process's. At real-time priority (``SCHED_FIFO``; it needs about a third of a core and sleeps in the poll
-    between replies) it reads each reply when it comes, and the servers get every cycle it does not use."""
+    The generator stands for clients on other machines, but shares the cores with the servers. At normal priority
+    it waits for a core whenever two server processes take both (a third of the window), and a reply it reads late
+    counts as the server's latency. At real-time priority (``SCHED_FIFO``; it needs about a third of a core and
+    sleeps in the poll between replies) it reads each reply when it comes, but preempts a single server process
+    now and then (13 % of its window waiting for a core, against none): neither is the clients' own machine, so
+    the docs give both (docs/scaling.md)."""
     if wanted != "realtime":
         return "normal"
     try:
@@ -572,9 +573,10 @@ def generator_priority(wanted: str) -> str:
 
 
 def add_priority_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--generator-priority", choices=("realtime", "normal"), default="realtime",
-                        help="the load generator's scheduling (default realtime, where permitted: a generator "
-                             "waiting for a core reads replies late, and that counted as the server's latency)")
+    parser.add_argument("--generator-priority", choices=("realtime", "normal"), default="normal",
+                        help="the load generator's scheduling: realtime (where permitted) reads each reply when it "
+                             "comes, but takes a core from a single server process now and then; normal (the "
+                             "default) waits for a core when the servers take both, and reads replies late")
 
 
 def shares(total: int, workers: int) -> list[int]:
