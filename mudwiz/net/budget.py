@@ -99,7 +99,7 @@ class Share:
     __slots__ = ("clock", "budget", "tell", "drop", "who", "turn", "began", "lines", "made", "line_bucket",
                  "output_bucket", "backlog_since", "told", "dropped", "second", "window", "in_window", "before",
                  "time_owed", "time_last", "fd", "person", "pending", "heard_second", "heard_now",
-                 "heard_before")  # one a connection: its memory counts when idle
+                 "heard_before", "ready_since")  # one a connection: its memory counts when idle
 
     def __init__(self, clock: IReactorTime, budget: Budget, tell: Callable[[Later], None], drop: Callable[[], None],
                  who: str = "") -> None:
@@ -121,6 +121,7 @@ class Share:
         self.pending = 0  # lines come and not yet acted on (``heard``, ``spent``)
         self.heard_second, self.heard_now, self.heard_before = -1, 0, 0  # lines come in a whole second, the last
         self.fd = -1  # its socket's descriptor (``seen_on``)
+        self.ready_since: float | None = None  # its socket ready and not read since (``Crowd.first``, perf_counter)
 
     def begin(self, turn: int, now: float) -> None:
         if self.turn != turn:
@@ -136,6 +137,7 @@ class Share:
         if second != self.heard_second:
             self.heard_before = self.heard_now if second == self.heard_second + 1 else 0
             self.heard_second, self.heard_now = second, 0
+        self.ready_since = None  # read
         lines = data.count(b"\n")
         self.heard_now += lines
         self.pending += lines

@@ -50,12 +50,19 @@ STARVED_SECONDS = 0.25
 # The reactor waited for sockets at least this long, in this second or the last: the process has time to spare, and
 # nobody's line is held to the time share (net/budget.py): a rest then only delays a client while the core idles.
 SPARE_SECONDS = 0.05
+# Seconds a program that waits for each answer (none of its lines waiting here, a person's bytes at most in its
+# socket) may wait for its next line to be read before it is read however late the turn, as a person's is: past a
+# person's pace it came after them, and 200 tables of programs playing flat out, some just under a person's pace
+# and some just over, left those over waiting 0.45 s at the 1 % (turn p50 20 ms); a flood sends without waiting.
+LOCKSTEP_SECONDS = 0.02
 
 
 class Ranked(Protocol):
     """A connection's share (net/budget.py ``Share``), as the turn's order sees it."""
 
     second: int  # the last second it was counted in the ``Crowd`` (``count``)
+    pending: int  # its lines come and not yet acted on
+    ready_since: float | None  # its socket ready and not read since (``first``; its reads clear it)
 
     def rank(self) -> tuple[int, int, int]: ...
 
@@ -165,7 +172,12 @@ class Crowd:
                 own.append(event)
             elif share.person_now() and waiting_bytes(event[0]) <= PERSON_BYTES:
                 people.append(event)
+            elif share.pending == 0 and share.ready_since is not None and now - share.ready_since > LOCKSTEP_SECONDS \
+                    and waiting_bytes(event[0]) <= PERSON_BYTES:
+                people.append(event)  # a program waiting for each answer, its next line waiting long enough
             else:
+                if share.ready_since is None:
+                    share.ready_since = now
                 rest.append(event)
         self.own, self.urgent = len(own), len(own) + len(people)
         return own + people + rest if own or people else rest

@@ -267,3 +267,37 @@ def test_lines_put_off_longer_than_starved_seconds_go_ahead_of_fewer_lines_waiti
     finally:
         for reader in (heavy, light):
             reader.close()
+
+
+def test_a_program_waiting_for_each_answer_is_read_however_late_once_its_line_has_waited_and_a_flood_is_not(
+        reactor: Any, budget: Budget, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Programs past a person's pace but with none of their lines waiting here (each waits for its answer) are read
+    one a turn like the rest at first; once a line of theirs has waited ``LOCKSTEP_SECONDS``, however late the turn,
+    as a person's is. A flooder, its lines piling up, still waits its turn."""
+    monkeypatch.setattr(turns, "TURN_SECONDS", 0.0)  # every turn is over as soon as it begins
+    clock, log = Clock(), []
+    assert lean_turns(reactor, budget.crowd)
+    programs = []
+    for i in range(5):
+        program = Reader(f"program{i}", budget, clock, log)
+        program.share.person = True
+        program.share.heard(b"move\n" * 20, None)  # 20 lines this second: past a person's pace
+        program.share.pending = 0  # each answered before the next came
+        programs.append(program)
+    floods = [flooder(Reader(f"flood{i}", budget, clock, log)) for i in range(2)]
+    try:
+        for reader in [*programs, *floods]:
+            reactor.addReader(reader)
+            reader.theirs.send(b"move\n")
+        reactor.runUntilCurrent()
+        reactor.doIteration(0)
+        assert len(log) == 1 and log[0].startswith("program"), "one a turn, the fewest lines waiting first"
+        time.sleep(turns.LOCKSTEP_SECONDS * 2)
+        reactor.runUntilCurrent()
+        reactor.doIteration(0)
+        assert sorted(n for n in log if n.startswith("program")) == [f"program{i}" for i in range(5)], log
+        assert len([n for n in log if n.startswith("flood")]) == 1, "the flood: one a turn, as before"
+    finally:
+        for reader in [*programs, *floods]:
+            reactor.removeReader(reader)
+            reader.close()
