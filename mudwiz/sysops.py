@@ -30,6 +30,7 @@ from mudwiz.numbers import whole_number
 from mudwiz.session import Session
 from mudwiz.store import Ban, Store, StoreError, iso_time
 from mudwiz.texts import Later, english, later, later_n
+from mudwiz.until import until
 from mudwiz.usertext import is_bbs_name, is_name, name_form, one_line, said
 
 log = Logger()
@@ -303,17 +304,7 @@ class Sysops:
             self.told = True
         for s in list(self.lobby.users.values()):
             s.close()
-        done: defer.Deferred[None] = defer.Deferred()
-        deadline = self.now + FAREWELL
-
-        def check() -> None:
-            if not self.lobby.users or self.now >= deadline:
-                done.callback(None)
-            else:
-                self.lobby.clock.callLater(0.05, check)
-
-        check()
-        return done
+        return until(self.lobby.clock, lambda: not self.lobby.users, FAREWELL)
 
 
 class Farewell(service.Service):

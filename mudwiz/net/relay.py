@@ -34,6 +34,7 @@ from mudwiz.net.relaylink import CLOSE, DATA, HELLO, OPEN, PAUSE, RESUME, Frames
 from mudwiz.net.tcp import write_now
 from mudwiz.session import Session
 from mudwiz.texts import Later, later
+from mudwiz.until import until
 
 log = Logger()
 RETRY = 5.0  # seconds between attempts to link to a node whose link could not be made or dropped
@@ -257,17 +258,7 @@ class Relay:
             for forward in list(uplink.conns.values()):
                 forward.goodbye({"type": "shutdown", "seconds": 0, "by": None}, later("The server is stopping now."))
                 told.append(forward.transport)
-        done: defer.Deferred[None] = defer.Deferred()
-        deadline = self.reactor.seconds() + GOODBYE_SECONDS
-
-        def check() -> None:
-            if not any(t is not None and t.connected for t in told) or self.reactor.seconds() >= deadline:
-                done.callback(None)
-            else:
-                self.reactor.callLater(0.05, check)
-
-        check()
-        return done
+        return until(self.reactor, lambda: not any(t is not None and t.connected for t in told), GOODBYE_SECONDS)
 
     def take_back(self, forward: Forward) -> bool:
         """The link that relayed ``forward`` is gone (its node died or stops, or the link broke): the connection
