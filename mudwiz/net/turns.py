@@ -57,6 +57,27 @@ SPARE_SECONDS = 0.05
 LOCKSTEP_SECONDS = 0.02
 
 
+class PerSecond:
+    """An amount summed over each whole second of a clock: this second's so far and the last one's (``gap``: the
+    last one's, when no amount came in it at all)."""
+
+    __slots__ = ("second", "now", "before", "gap")
+
+    def __init__(self, gap: float) -> None:
+        self.second, self.now, self.before, self.gap = -1, 0.0, gap, gap
+
+    def add(self, now: float, amount: float) -> None:
+        second = int(now)
+        if second != self.second:
+            self.before = self.now if second == self.second + 1 else self.gap
+            self.second, self.now = second, 0.0
+        self.now += amount
+
+    def most(self) -> float:
+        """This second's so far or the last one's, whichever is more."""
+        return max(self.now, self.before)
+
+
 class Ranked(Protocol):
     """A connection's share (net/budget.py ``Share``), as the turn's order sees it."""
 
@@ -107,25 +128,20 @@ class Crowd:
         # or a connection put off while the turn's people took its time would be put off again every turn
         self.granted = False
         self.sockets: dict[int, Ranked] = {}  # each connection's by its socket's descriptor (``Share.seen_on``)
-        # the reactor's waits for sockets (``first``'s ``waited``) in the whole second ``idle_second`` of
-        # ``perf_counter`` and in the second before it (a second with no turn at all was idle through)
-        self.idle_second, self.idle_now, self.idle_before = -1, 0.0, 1.0
-        self.used_second, self.used_now, self.used_before = -1, 0.0, 0.0  # every line's time (``line_time``)
+        # the reactor's waits for sockets (``first``'s ``waited``, by ``perf_counter``'s seconds: a second with no
+        # turn at all was idle through), and every line's time (``line_time``, by the reactor's clock)
+        self.idle, self.used = PerSecond(gap=1.0), PerSecond(gap=0.0)
 
     def line_time(self, took: float, now: float) -> float:
         """A line took ``took`` seconds of the process's time at ``now`` (the reactor's clock): every line's time
         in the last whole second or this one so far, whichever is more (the pool the busy share, net/budget.py)."""
-        second = int(now)
-        if second != self.used_second:
-            self.used_before = self.used_now if second == self.used_second + 1 else 0.0
-            self.used_second, self.used_now = second, 0.0
-        self.used_now += took
-        return max(self.used_now, self.used_before)
+        self.used.add(now, took)
+        return self.used.most()
 
     def short_of_time(self) -> bool:
         """Whether the process has no time to spare: its reactor waited for sockets less than ``SPARE_SECONDS``
         in this second and in the last. Without a reactor reporting its waits (``first``), it always is."""
-        return not self.driven or (self.idle_now < SPARE_SECONDS and self.idle_before < SPARE_SECONDS)
+        return not self.driven or self.idle.most() < SPARE_SECONDS
 
     def begin_turn(self) -> None:
         """The reactor's turn begins (net/polling.py ``lean_turns``, before its timed calls)."""
@@ -159,11 +175,7 @@ class Crowd:
             self.turn_began = now
         else:
             self.turn_began += waited
-        second = int(now)
-        if second != self.idle_second:
-            self.idle_before = self.idle_now if second == self.idle_second + 1 else 1.0
-            self.idle_second, self.idle_now = second, 0.0
-        self.idle_now += waited
+        self.idle.add(now, waited)
         sockets = self.sockets
         own, people, rest = [], [], []
         for event in ready:
