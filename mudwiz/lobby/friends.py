@@ -210,15 +210,20 @@ class Friends:
         store = self.kept(session, later("a message box"))
         box = store.messages(session.name)
         store.mark_read(session.name, [m.id for m in box if m.unread])
-        ignoring = session.ignoring or ()
-        shown = [m for m in box if m.sender.lower() not in ignoring]
+        shown = self._shown(box, session)
         return shown, len(box) - len(shown)
 
     def _unread(self, store: Store, session: Session) -> int:
         """How many unread messages ``session`` will be shown: one from a name they ignore is not counted."""
         if not session.ignoring:
             return store.unread_messages(session.name)
-        return sum(1 for m in store.messages(session.name) if m.unread and m.sender.lower() not in session.ignoring)
+        return sum(1 for m in self._shown(store.messages(session.name), session) if m.unread)
+
+    @staticmethod
+    def _shown(box: list[Message], session: Session) -> list[Message]:
+        """The messages of ``box`` ``session`` is shown: not those of a name they ignore."""
+        ignoring = session.ignoring or ()
+        return [m for m in box if m.sender.lower() not in ignoring]
 
     # ------------------------------------------------------------ ignore lists
 
