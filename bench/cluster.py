@@ -24,6 +24,7 @@ Figures, never assertions::
     python bench/cluster.py --mode play --serve-workers 2 --tables 40 --handoff on off   # one process, then --workers 2
     python bench/cluster.py --mode play --nodes 1 --serve-workers 2 --tables 200 --handoff on
     python bench/cluster.py --mode play --nodes 1 2 --tables 200 --placement local spread random --relay off on
+    python bench/cluster.py --mode play --nodes 1 --serve-workers 2 --tables 200 --handoff on --rounds 5
 """
 
 from __future__ import annotations
@@ -103,27 +104,70 @@ class Supervised:
 def run_supervised(databases: Databases, redis: str, args: argparse.Namespace) -> None:
     """``--serve-workers N``: play under ``mudwiz serve --workers N``, each connection where the kernel puts it, the
     joins handed over (``--handoff on``) or visiting (``off``); with ``--nodes`` naming 1 (as by default), one
-    plain process first on the same tables, each ``--workers`` run then also said against it."""
-    for tables in args.tables:
-        reference = run_placement(databases, redis, args, tables, 1, "local", "-",
-                                  label=f"play {tables:4} tables one process {'':18}") if 1 in args.nodes else None
-        for handoff in args.handoff:
-            label = f"play {tables:4} tables --workers {args.serve_workers} random handoff {handoff:3}"
-            with databases.fresh() as url:
-                server = Supervised(args.serve_workers, url, redis, handoff == "on")
-                kinds: list[str] | None = [] if args.kinds else None
-                try:
-                    figures = run_play(server, tables, args, placement="random", kinds=kinds)
-                except RuntimeError as exc:
-                    print(f"{label}: failed: {exc}", flush=True)
-                    continue
-                finally:
-                    server.stop()
-            print(f"{label}  {fmt(figures)}  load {os.getloadavg()[0]:.2f}", flush=True)
-            for line in kinds or ():
-                print(f"  {line}", flush=True)
-            if reference is not None:
-                print(f"{label}  against one process  {against(figures, reference)}", flush=True)
+    plain process first on the same tables, each ``--workers`` run then also said against it. ``--rounds R``:
+    the whole sequence R times over, then each set-up's medians (``Rounds``)."""
+    rounds = Rounds("one process")
+    for _ in range(args.rounds):
+        for tables in args.tables:
+            reference = None
+            if 1 in args.nodes:
+                label = f"play {tables:4} tables one process {'':18}"
+                reference = rounds.add(label, run_placement(databases, redis, args, tables, 1, "local", "-",
+                                                            label=label))
+            for handoff in args.handoff:
+                label = f"play {tables:4} tables --workers {args.serve_workers} random handoff {handoff:3}"
+                with databases.fresh() as url:
+                    server = Supervised(args.serve_workers, url, redis, handoff == "on")
+                    kinds: list[str] | None = [] if args.kinds else None
+                    try:
+                        figures = run_play(server, tables, args, placement="random", kinds=kinds)
+                    except RuntimeError as exc:
+                        print(f"{label}: failed: {exc}", flush=True)
+                        continue
+                    finally:
+                        server.stop()
+                rounds.add(label, figures)
+                print(f"{label}  {fmt(figures)}  load {os.getloadavg()[0]:.2f}", flush=True)
+                for line in kinds or ():
+                    print(f"  {line}", flush=True)
+                if reference is not None:
+                    print(f"{label}  against one process  {against(figures, reference)}", flush=True)
+    rounds.report()
+
+
+class Rounds:
+    """Each set-up's figures over ``--rounds``: on a shared machine one run's moves/s moves by a quarter from
+    run to run (the same server's CPU a command with it), so a set-up compared with one process is compared
+    round by round, each round's set-ups one after another, and over the rounds by the medians."""
+
+    def __init__(self, reference: str) -> None:
+        self.reference = reference  # the label that names the one-process set-up
+        self.runs: dict[str, list[dict[str, float]]] = {}
+
+    def add(self, label: str, figures: dict[str, float] | None) -> dict[str, float] | None:
+        if figures is not None:
+            self.runs.setdefault(label, []).append(figures)
+        return figures
+
+    def report(self) -> None:
+        """Per set-up run more than once: the median of each figure, and (beside a one-process set-up) the median
+        of its rounds' ratios to that round's one process, with their range."""
+        if not any(len(runs) > 1 for runs in self.runs.values()):
+            return
+        medians = {label: {k: statistics.median(r[k] for r in runs) for k in runs[0]}
+                   for label, runs in self.runs.items()}
+        references = [(label, runs) for label, runs in self.runs.items() if self.reference in label]
+        for label, runs in self.runs.items():
+            print(f"{label}  median of {len(runs)}  {fmt(medians[label])}", flush=True)
+            ref = next((r for name, r in references if name.split("tables")[0] == label.split("tables")[0]), None)
+            if ref is None or self.reference in label or len(ref) != len(runs):
+                continue
+            for key in ("moves/s", "turn p99"):
+                ratios = sorted(r[key] / q[key] for r, q in zip(runs, ref, strict=True) if q[key])
+                if ratios:
+                    print(f"{label}  {key} against one process, round by round: median "
+                          f"{statistics.median(ratios):.2f}x, range {ratios[0]:.2f}-{ratios[-1]:.2f}x "
+                          f"({' '.join(f'{x:.2f}' for x in ratios)})", flush=True)
 
 
 def against(figures: dict[str, float], reference: dict[str, float]) -> str:
@@ -214,13 +258,17 @@ def run_chat(databases: Databases, redis: str, args: argparse.Namespace) -> None
 
 
 def run_plays(databases: Databases, redis: str, args: argparse.Namespace) -> None:
-    for tables in args.tables:
-        for n in args.nodes:
-            for placement in args.placement:
-                for relay in args.relay if n > 1 and placement != "local" else ["-"]:
-                    if n == 1 and placement != "local":
-                        continue
-                    run_placement(databases, redis, args, tables, n, placement, relay)
+    rounds = Rounds(" 1 node(s) local")
+    for _ in range(args.rounds):
+        for tables in args.tables:
+            for n in args.nodes:
+                for placement in args.placement:
+                    for relay in args.relay if n > 1 and placement != "local" else ["-"]:
+                        if n == 1 and placement != "local":
+                            continue
+                        label = f"play {tables:4} tables {n} node(s) {placement:6} relay {relay:3}"
+                        rounds.add(label, run_placement(databases, redis, args, tables, n, placement, relay, label))
+    rounds.report()
 
 
 def run_placement(databases: Databases, redis: str, args: argparse.Namespace, tables: int, n: int, placement: str,
@@ -259,7 +307,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--placement", nargs="+", choices=("local", "random", "spread"),
                         default=["local", "random", "spread"])
     parser.add_argument("--seconds", type=float, default=10.0, help="play: the measured window")
-    parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--repeat", type=int, default=1, help="play: runs of each set-up in a row (their median)")
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="play: the whole sequence of set-ups this many times over, then each set-up's medians "
+                             "and its ratios to one process round by round")
     parser.add_argument("--kinds", action="store_true",
                         help="play: after each line, its turns by kind and where the slowest 1 %% came "
                              "(bench/load.py's turn_kinds)")
