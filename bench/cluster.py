@@ -46,7 +46,7 @@ sys.path.insert(0, str(HERE.parent / "tests" / "support"))
 import load  # noqa: E402
 from load import Server, fmt, pct, raise_fd_limit, run_play  # noqa: E402
 from pgserver import Databases, postgres_server  # noqa: E402
-from redisserver import redis_server  # noqa: E402
+from redisserver import redis_cli, redis_server  # noqa: E402
 
 
 class Nodes:
@@ -116,7 +116,7 @@ def run_supervised(databases: Databases, redis: str, args: argparse.Namespace) -
                                                             label=label))
             for handoff in args.handoff:
                 label = f"play {tables:4} tables --workers {args.serve_workers} random handoff {handoff:3}"
-                with databases.fresh() as url:
+                with fresh(databases, redis) as url:
                     server = Supervised(args.serve_workers, url, redis, handoff == "on")
                     kinds: list[str] | None = [] if args.kinds else None
                     try:
@@ -180,6 +180,15 @@ def against(figures: dict[str, float], reference: dict[str, float]) -> str:
 def engines() -> Iterator[tuple[Databases, str]]:
     with postgres_server() as pg, redis_server() as redis:
         yield Databases(pg), redis
+
+
+@contextmanager
+def fresh(databases: Databases, redis: str) -> Iterator[str]:
+    """A new database, and Redis emptied, for one run: each run is a server started for the first time, not one
+    started again after the last run's (whose takeover locks and liveness keys would otherwise still be there)."""
+    with databases.fresh() as url:
+        redis_cli(redis, "FLUSHALL")
+        yield url
 
 
 class Line(asyncio.Protocol):
@@ -248,7 +257,7 @@ async def chat_latency(ports: list[int], lines: int) -> dict[str, float]:
 
 def run_chat(databases: Databases, redis: str, args: argparse.Namespace) -> None:
     for n in sorted({1, *(k for k in args.nodes if k > 1)})[:2]:
-        with databases.fresh() as url:
+        with fresh(databases, redis) as url:
             nodes = Nodes(n, url, redis if n > 1 else None)
             try:
                 figures = asyncio.run(chat_latency(nodes.ports, args.lines))
@@ -278,7 +287,7 @@ def run_placement(databases: Databases, redis: str, args: argparse.Namespace, ta
     label = label or f"play {tables:4} tables {n} node(s) {placement:6} relay {relay:3}"
     runs = []
     for _ in range(args.repeat):
-        with databases.fresh() as url:
+        with fresh(databases, redis) as url:
             nodes = Nodes(n, url, redis if n > 1 or args.single_on_redis else None, relay)
             try:
                 kinds: list[str] | None = [] if args.kinds else None

@@ -187,4 +187,8 @@ class Nodes:
 
     def is_alive(self, node: str) -> defer.Deferred[bool]:
         """Whether ``node`` holds its name in Redis now: the word that counts before taking its tables."""
-        return self.bus.redis.get(self.alive_key(node)).addCallback(lambda value: value is not None)
+        return self.is_alive_as(node).addCallback(lambda value: value is not None)
+
+    def is_alive_as(self, node: str) -> defer.Deferred[str | None]:
+        """The incarnation of the process holding ``node``'s name in Redis now, or None."""
+        return self.bus.redis.get(self.alive_key(node)).addCallback(lambda value: None if value is None else str(value))

@@ -55,6 +55,9 @@ class ClusterService(service.MultiService):
         self.started: list[Part] = []  # stopped as they stop: a join refused before them must not speak as the node
         self.failed = failed  # what to do when joining fails: log the line and stop the process
         self.joined: defer.Deferred[None] = defer.Deferred()  # fires once the node has joined and listens
+        # set as the process begins to stop: a node leaving with it (``--workers``' TERM reaches every worker)
+        # takes nothing over on its way out, and holds no takeover lock it might not let go; the ones staying do
+        self.leaving = False
 
     def _bounded(self, waiting: Any) -> Any:
         """What a stop waits for, for ``STOP_WAIT`` seconds at most: with Redis away a command waits for it to
@@ -101,6 +104,7 @@ class ClusterService(service.MultiService):
 
     @defer.inlineCallbacks
     def stopService(self) -> Any:
+        self.leaving = True
         if self.joined.called:
             yield super().stopService()  # the listeners first
         else:

@@ -49,7 +49,9 @@ log = Logger()
 
 PUBLISH_EVERY = 0.25  # seconds between looks at this process's tables for changes to publish
 ID_BLOCK = 100  # table numbers drawn at once
-LOCK_FOR = 30_000  # milliseconds a takeover lock lasts if its holder dies holding it
+LOCK_FOR = 30_000  # milliseconds a takeover lock lasts if its holder dies holding it (and nobody asks first)
+# a lock let go only by the process that holds it: not one taken since by another after it expired or was broken
+RELEASE_IF_HELD_BY = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
 
 
 def code_hash(code: str) -> str:
@@ -129,11 +131,42 @@ class ClusterTables:
         finally:
             yield self.unlock(self.me)
 
-    def lock(self, node: str) -> defer.Deferred[Any]:
-        return self.bus.redis.set(self.bus.key("takeover", node), self.me, pexpire=LOCK_FOR, only_if_not_exists=True)
+    @property
+    def holder(self) -> str:
+        """What this process writes in a takeover lock it holds: its node and incarnation (``Nodes``), so that a
+        lock whose holder is no longer running is told from one held by a live process of the same name."""
+        return f"{self.me} {self.nodes.incarnation}"
+
+    @defer.inlineCallbacks
+    def lock(self, node: str) -> Any:
+        """Take ``node``'s takeover lock: True if this process holds it now. A lock held by a process that no
+        longer runs (it stopped or died holding it, its Redis connection cut before it could let go) is broken at
+        once rather than waited out for ``LOCK_FOR``: else a node started again within that time would wait
+        that long to restore its own tables, accepting no one meanwhile."""
+        key = self.bus.key("takeover", node)
+        if (yield self.bus.redis.set(key, self.holder, pexpire=LOCK_FOR, only_if_not_exists=True)):
+            return True
+        held_by = yield self.bus.redis.get(key)
+        if held_by is None or not (yield self.holder_gone(str(held_by))):
+            return False
+        yield self.bus.redis.eval(RELEASE_IF_HELD_BY, [key], [held_by])
+        log.info("the takeover lock of node {node} was held by a process no longer running ({holder}): broken",
+                 node=node, holder=held_by)
+        return bool((yield self.bus.redis.set(key, self.holder, pexpire=LOCK_FOR, only_if_not_exists=True)))
+
+    @defer.inlineCallbacks
+    def holder_gone(self, held_by: str) -> Any:
+        """Whether the process named in a lock (``holder``) no longer holds its node's name in Redis: its
+        liveness key is gone, or is another incarnation's. A lock naming no incarnation is taken as live."""
+        node, _, incarnation = held_by.partition(" ")
+        if not incarnation:
+            return False
+        alive = yield self.nodes.is_alive_as(node)
+        return alive != incarnation
 
     def unlock(self, node: str) -> defer.Deferred[Any]:
-        return self.bus.redis.delete(self.bus.key("takeover", node)).addErrback(lambda _: None)
+        return self.bus.redis.eval(RELEASE_IF_HELD_BY, [self.bus.key("takeover", node)],
+                                   [self.holder]).addErrback(lambda _: None)
 
     # ------------------------------------------------------------ numbers
 
@@ -304,6 +337,8 @@ class ClusterTables:
     # ------------------------------------------------------------ a process gone: its tables taken over
 
     def _node_gone(self, node: str) -> None:
+        if self.cluster.leaving:  # its bye heard as this process stops too (``ClusterService.leaving``)
+            return
         self.gone.add(node)
         self.visits.node_gone(node, self.takeover_soon())
         self.take_over(node).addErrback(lambda f: log.failure("takeover of {node} failed", f, node=node))

@@ -22,6 +22,7 @@ from conftest import postgres_databases
 from pgserver import Databases
 from published import Published
 from recorder import Recorder
+from redisserver import redis_cli
 from twisted.internet.task import Clock
 from wire import ROOT, JsonClient, RestartableServer, eventually, play_until_game_end, register
 
@@ -337,12 +338,6 @@ def test_who_pages_span_the_nodes_and_a_killed_nodes_users_leave_it(
         again.close()
         for client in clients[0::2]:
             client.close()
-
-
-def redis_cli(url: str, *args: str) -> str:
-    done = subprocess.run(["redis-cli", "-s", url.removeprefix("unix://"), *args], capture_output=True, text=True,
-                          timeout=10, check=True)
-    return done.stdout
 
 
 def test_after_losing_redis_the_nodes_say_their_users_again(

@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import json
 import random
+import signal
 import socket
 import time
 from collections.abc import Iterator
@@ -18,6 +19,7 @@ from typing import Any
 import pytest
 from conftest import postgres_databases
 from pgserver import Databases
+from redisserver import redis_cli
 from wire import JsonClient, RestartableServer, TelnetClient, eventually, pick_command, play_until_game_end, register
 
 from mudwiz.store import GameRecord, open_database
@@ -386,6 +388,37 @@ def test_a_host_stopped_cleanly_hands_its_table_over_as_it_was(
         ann = JsonClient(n2.address, "Ann", password=code)
         assert ann.wait_for(lambda m: m["type"] == "state", since=0)["moves"] == before["moves"]
         play_until_game_end([ann, bob], rng)
+
+
+def test_nodes_stopped_together_take_nothing_over_and_start_again_at_once(
+        tmp_path: Path, redis_url: str, postgres: Databases | str) -> None:
+    """A server's processes stopped together (``--workers``' supervisor sends each TERM) hear each other's bye as
+    they stop: none takes the other's tables over on its way out, and none leaves a takeover lock behind that a
+    process started again would wait out (30 s without a word, accepting no one: a lock whose holder no longer
+    runs is broken at once)."""
+    with cluster(tmp_path, redis_url, postgres) as (n1, n2):
+        ann = JsonClient(n1.address, "Ann")
+        bob = JsonClient(n2.address, "Bob")
+        open_table(ann, "/bot add random")
+        open_table(bob, "/bot add random")
+        assert n1.proc is not None and n2.proc is not None
+        n1.proc.send_signal(signal.SIGTERM)
+        n2.proc.send_signal(signal.SIGTERM)
+        assert n1.proc.wait(30) == 0 and n2.proc.wait(30) == 0
+        for node in (n1, n2):
+            assert "takeover of" not in node.log() and "took over" not in node.log(), node.log()[-3000:]
+        # what a process killed (or cut off from Redis) in the middle of a takeover of n1 leaves behind
+        redis_cli(redis_url, "SET", "mudwiz:takeover:n1", "n2 0123456789ab", "PX", "30000")
+        started = time.monotonic()
+        n1.start()  # back once it has joined (its listener starts then): its own tables restored first
+        assert time.monotonic() - started < 15
+        assert "held by a process no longer running (n2 0123456789ab): broken" in n1.log()
+        assert "node n1: 1 journaled tables restored" in n1.log().split("==== run 2")[1]
+        n2.start()
+        assert "node n2: 1 journaled tables restored" in n2.log().split("==== run 2")[1]
+        again = JsonClient(n2.address, "Ann2")
+        assert len(tables(again)) == 2  # each sees the other's table again
+        again.close()
 
 
 def own_redis(home: Path) -> tuple[contextlib.ExitStack, str]:

@@ -49,3 +49,10 @@ def redis_server(home: Path | None = None) -> Iterator[str]:
             process.kill()
         if not keep:
             shutil.rmtree(home, ignore_errors=True)
+
+
+def redis_cli(url: str, *args: str) -> str:
+    """One ``redis-cli`` command against the server at ``url`` (a ``unix://`` socket): its output."""
+    done = subprocess.run(["redis-cli", "-s", url.removeprefix("unix://"), *args], capture_output=True, text=True,
+                          timeout=10, check=True)
+    return done.stdout
