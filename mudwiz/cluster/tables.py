@@ -29,6 +29,7 @@ from twisted.internet import defer, task
 from twisted.internet.interfaces import IDelayedCall, IReactorTime
 from twisted.logger import Logger
 
+from mudwiz.cluster.locks import LOCK_FOR, TakeoverLocks
 from mudwiz.cluster.visitor import Visitor
 from mudwiz.cluster.visits import Visits
 from mudwiz.errors import BadCommand, MudwizError
@@ -49,9 +50,6 @@ log = Logger()
 
 PUBLISH_EVERY = 0.25  # seconds between looks at this process's tables for changes to publish
 ID_BLOCK = 100  # table numbers drawn at once
-LOCK_FOR = 30_000  # milliseconds a takeover lock lasts if its holder dies holding it (and nobody asks first)
-# a lock let go only by the process that holds it: not one taken since by another after it expired or was broken
-RELEASE_IF_HELD_BY = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
 
 
 def code_hash(code: str) -> str:
@@ -74,6 +72,7 @@ class ClusterTables:
         self.cluster = cluster
         self.bus = cluster.bus
         self.nodes = cluster.nodes
+        self.locks = TakeoverLocks(self.bus, self.nodes)
         self.clock = clock
         self.store = store
         self.directory: dict[int, dict[str, Any]] = {}  # the other processes' tables: id -> entry
@@ -122,51 +121,14 @@ class ClusterTables:
         if self.store is None:
             return
         for _ in range(int(LOCK_FOR / 250) + 1):
-            if (yield self.lock(self.me)):
+            if (yield self.locks.lock(self.me)):
                 break
             yield task.deferLater(self.clock, 0.25, lambda: None)
         try:
             restored = self.upper.restore(self.store.open_tables(self.me), self.upper.read_held(self.store, self.me))
             log.info("node {node}: {n} journaled tables restored", node=self.me, n=len(restored))
         finally:
-            yield self.unlock(self.me)
-
-    @property
-    def holder(self) -> str:
-        """What this process writes in a takeover lock it holds: its node and incarnation (``Nodes``), so that a
-        lock whose holder is no longer running is told from one held by a live process of the same name."""
-        return f"{self.me} {self.nodes.incarnation}"
-
-    @defer.inlineCallbacks
-    def lock(self, node: str) -> Any:
-        """Take ``node``'s takeover lock: True if this process holds it now. A lock held by a process that no
-        longer runs (it stopped or died holding it, its Redis connection cut before it could let go) is broken at
-        once rather than waited out for ``LOCK_FOR``: else a node started again within that time would wait
-        that long to restore its own tables, accepting no one meanwhile."""
-        key = self.bus.key("takeover", node)
-        if (yield self.bus.redis.set(key, self.holder, pexpire=LOCK_FOR, only_if_not_exists=True)):
-            return True
-        held_by = yield self.bus.redis.get(key)
-        if held_by is None or not (yield self.holder_gone(str(held_by))):
-            return False
-        yield self.bus.redis.eval(RELEASE_IF_HELD_BY, [key], [held_by])
-        log.info("the takeover lock of node {node} was held by a process no longer running ({holder}): broken",
-                 node=node, holder=held_by)
-        return bool((yield self.bus.redis.set(key, self.holder, pexpire=LOCK_FOR, only_if_not_exists=True)))
-
-    @defer.inlineCallbacks
-    def holder_gone(self, held_by: str) -> Any:
-        """Whether the process named in a lock (``holder``) no longer holds its node's name in Redis: its
-        liveness key is gone, or is another incarnation's. A lock naming no incarnation is taken as live."""
-        node, _, incarnation = held_by.partition(" ")
-        if not incarnation:
-            return False
-        alive = yield self.nodes.is_alive_as(node)
-        return alive != incarnation
-
-    def unlock(self, node: str) -> defer.Deferred[Any]:
-        return self.bus.redis.eval(RELEASE_IF_HELD_BY, [self.bus.key("takeover", node)],
-                                   [self.holder]).addErrback(lambda _: None)
+            yield self.locks.unlock(self.me)
 
     # ------------------------------------------------------------ numbers
 
@@ -347,7 +309,7 @@ class ClusterTables:
     def take_over(self, node: str) -> Any:
         """Race the other survivors for ``node``'s tables; the winner, once Redis says ``node`` is dead (not just
         slow to beat), claims them in the journal and restores them here."""
-        if self.store is None or not (yield self.lock(node)):
+        if self.store is None or not (yield self.locks.lock(node)):
             return
         try:
             if not (yield self.nodes.name_given_up(node)):
@@ -372,7 +334,7 @@ class ClusterTables:
             self.publish()
             self.bus.broadcast({"op": "taken_over", "dead": node, "tables": sorted(claimed)})
         finally:
-            yield self.unlock(node)
+            yield self.locks.unlock(node)
 
     def seat_again(self, table: Table) -> None:
         """Our users who sat at ``table`` on the dead process, here now, take their seats back at once."""
