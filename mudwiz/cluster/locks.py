@@ -6,7 +6,8 @@ Its value names the holder's node and incarnation (``Nodes.incarnation``), so a 
 (it stopped or died holding it, or its Redis connection was cut before it could let go) is told from one held by a
 live process of the same name, and broken at once rather than waited out: else a node started again within
 ``LOCK_FOR`` would wait that long to restore its own tables, joining no cluster and accepting no one meanwhile. It
-is let go only by its holder (a compare-and-delete in one script), never one taken since by another.
+is let go only by its holder (a compare-and-delete in one script), never one taken since by another; a process
+finding its own lock still there (its letting go lost with its connection) holds it again.
 """
 
 from __future__ import annotations
@@ -44,6 +45,8 @@ class TakeoverLocks:
         if (yield self.bus.redis.set(key, self.holder, pexpire=LOCK_FOR, only_if_not_exists=True)):
             return True
         held_by = yield self.bus.redis.get(key)
+        if held_by == self.holder:  # this process's own, not let go: its takeover cut off by a lost connection
+            return True
         if held_by is None or not (yield self.holder_gone(str(held_by))):
             return False
         yield self.bus.redis.eval(RELEASE_IF_HELD_BY, [key], [held_by])

@@ -41,6 +41,7 @@ from mudwiz.table.recording import seat_kind
 from mudwiz.texts import later
 
 if TYPE_CHECKING:
+    from mudwiz.cluster.nodes import Nodes
     from mudwiz.cluster.service import ClusterService
     from mudwiz.cluster.upper import Home, Upper
     from mudwiz.store import Store
@@ -303,7 +304,7 @@ class ClusterTables:
             return
         self.gone.add(node)
         self.visits.node_gone(node, self.takeover_soon())
-        self.take_over(node).addErrback(lambda f: log.failure("takeover of {node} failed", f, node=node))
+        self.take_over(node).addErrback(lambda f: takeover_cut_off(f, node, self.nodes, self.cluster.leaving))
 
     @defer.inlineCallbacks
     def take_over(self, node: str) -> Any:
@@ -356,6 +357,18 @@ class ClusterTables:
         """The dead process's tables are another's now (published just before): what is left of it is gone."""
         for table_id in [t for t, e in self.directory.items() if e["node"] == m["dead"]]:
             del self.directory[table_id]
+
+
+def takeover_cut_off(failure: Any, node: str, nodes: Nodes, leaving: bool) -> None:
+    """A takeover cut off by Redis or the store (a connection lost mid-way): ``node`` is judged again by its beats
+    (``Nodes.judge_again``), and taken over then if none comes, else its tables would be left to nobody; a bug is
+    logged with its traceback; a process leaving has nothing more to do."""
+    if failure.type.__module__ == "builtins":
+        log.failure("takeover of {node} failed", failure, node=node)
+    elif not leaving:
+        log.warn("takeover of {node} cut off ({why}): tried again unless it is heard within {s:g} s", node=node,
+                 why=failure.getErrorMessage(), s=nodes.dead_after)
+        nodes.judge_again(node)
 
 
 def waiting(directory: Mapping[int, dict[str, Any]], game: str) -> list[tuple[int, int]]:
