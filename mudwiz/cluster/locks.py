@@ -29,6 +29,8 @@ RELEASE_IF_HELD_BY = (
 
 
 class TakeoverLocks:
+    """One process's side of the locks: taking, breaking and letting go, on its bus, as its node's incarnation."""
+
     def __init__(self, bus: Bus, nodes: Nodes) -> None:
         self.bus = bus
         self.nodes = nodes
