@@ -4,13 +4,9 @@ clean stop, a taken name and a killed Redis connection come back."""
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 import textwrap
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from redisserver import reactor_script
 
 SCRIPT = textwrap.dedent('''
     import json, sys
@@ -70,10 +66,7 @@ SCRIPT = textwrap.dedent('''
 
 
 def test_two_nodes_talk_hear_beats_and_see_a_clean_stop(redis_url: str) -> None:
-    done = subprocess.run([sys.executable, "-c", SCRIPT, redis_url], cwd=ROOT, capture_output=True, text=True,
-                          timeout=60)
-    assert done.returncode == 0, done.stderr
-    seen = json.loads(done.stdout.strip().splitlines()[-1])
+    seen = reactor_script(SCRIPT, redis_url)
     assert ["a sees new", "b"] in seen
     assert ["b got", "just b", "a"] in seen
     assert ["a got", "just b", "a"] not in seen  # a node's own channel is its own

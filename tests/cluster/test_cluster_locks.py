@@ -6,13 +6,9 @@ another process took since."""
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 import textwrap
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from redisserver import reactor_script
 
 SCRIPT = textwrap.dedent('''
     import json, sys
@@ -65,8 +61,5 @@ SCRIPT = textwrap.dedent('''
 
 
 def test_a_takeover_lock_is_held_by_one_live_process_and_broken_once_its_holder_is_gone(redis_url: str) -> None:
-    done = subprocess.run([sys.executable, "-c", SCRIPT, redis_url], cwd=ROOT, capture_output=True, text=True,
-                          timeout=60)
-    assert done.returncode == 0, done.stderr
-    seen = json.loads(done.stdout.strip().splitlines()[-1])
+    seen = reactor_script(SCRIPT, redis_url)
     assert seen == {key: True for key in seen} and len(seen) == 9, seen

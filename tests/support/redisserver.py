@@ -4,13 +4,16 @@ why, and the tests that need it skip with that line."""
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 
 class RedisUnavailable(Exception):
@@ -56,3 +59,12 @@ def redis_cli(url: str, *args: str) -> str:
     done = subprocess.run(["redis-cli", "-s", url.removeprefix("unix://"), *args], capture_output=True, text=True,
                           timeout=10, check=True)
     return done.stdout
+
+
+def reactor_script(script: str, url: str) -> Any:
+    """Run ``script`` (Python that starts its own reactor: it runs once a process) in a subprocess against the Redis
+    at ``url`` (its ``sys.argv[1]``), and return what it printed last, as JSON: several processes' parts in one."""
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, "-c", script, url], cwd=root, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1])
