@@ -45,7 +45,7 @@ from dataclasses import dataclass, field  # noqa: E402
 from typing import Any  # noqa: E402
 
 from pgserver import Databases, PgUnavailable, postgres_server  # noqa: E402
-from redisserver import RedisUnavailable, redis_server  # noqa: E402
+from redisserver import RedisUnavailable, redis_cli, redis_server  # noqa: E402
 
 from mudwiz.store import FILENAME, SQLiteStore, Store  # noqa: E402
 from mudwiz.store.sqlite import MIGRATIONS as SQLITE_MIGRATIONS  # noqa: E402
@@ -79,10 +79,7 @@ def redis_url(redis_session: str | RedisUnavailable) -> str:
     """The session's Redis URL, emptied for this test (FLUSHALL), or skip the test saying why there is none."""
     if isinstance(redis_session, RedisUnavailable):
         pytest.skip(f"Redis cannot be started here: {redis_session}")
-    import subprocess
-
-    subprocess.run(["redis-cli", "-s", redis_session.removeprefix("unix://"), "FLUSHALL"], check=True,
-                   capture_output=True, timeout=10)
+    redis_cli(redis_session, "FLUSHALL")
     return redis_session
 
 
