@@ -170,3 +170,18 @@ def test_hard_wizard_decisions_are_bounded_by_the_cards_its_playouts_play() -> N
     bot.judge_card(view)
     assert bot.spent > 6_000 + 60 * 15  # without the bound it went on
 
+
+
+def test_hard_tiltowait_holds_its_big_attacks_and_its_cancels() -> None:
+    """Until another player is down to one card, ``hard`` sheds a 1 rather than a MAHALITO or a cancel it keeps for
+    an attack; then the MAHALITO comes out at the player next to go out."""
+    hard = make_policy("hard", "tiltowait", random.Random(1))
+    hand = ["R1", "MAHALITO", "MONTINO", "K5", "G7"]
+    legal = ["play R1", *(f"play MAHALITO {c}" for c in "KRGB"), "play MONTINO", "draw"]
+    players = [{"name": "p0", "held": 5}, {"name": "p1", "held": 2}, {"name": "p2", "held": 6},
+               {"name": "p3", "held": 6}]
+    view = {"legal": legal, "you": "p0", "waiting": ["p0"], "hand": hand, "players": players, "direction": "cw",
+            "answer": None, "top": "R3", "colour": "R"}
+    assert hard.choose(view) == "play R1"
+    players[1]["held"] = 1
+    assert hard.choose(view).startswith("play MAHALITO ")
