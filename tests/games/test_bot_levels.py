@@ -185,3 +185,52 @@ def test_hard_tiltowait_holds_its_big_attacks_and_its_cancels() -> None:
     assert hard.choose(view) == "play R1"
     players[1]["held"] = 1
     assert hard.choose(view).startswith("play MAHALITO ")
+
+
+@pytest.mark.parametrize("game", ["witches", "tiltowait"])
+def test_hard_witches_and_tiltowait_decide_from_their_view_alone(game: str) -> None:
+    """As for Wizard: at each of seat 0's decisions, a twin of the game whose other hands (and Tiltowait's stock)
+    are dealt otherwise gives seat 0 the same view, and ``hard`` decides the same in both; it holds no engine."""
+    options = {"hands": 1}
+    game_type = game_class(game)
+    played = game_type(4, options, 8)
+    policies = [make_policy("hard", game, random.Random(5))] + [
+        make_policy("normal", game, random.Random(s)) for s in (1, 2, 3)]
+    steps: list[tuple[int, str]] = []
+    decisions = 0
+
+    def twin_view() -> dict[str, Any]:
+        twin = game_type(4, options, 8)
+        for done in steps:
+            twin.apply(*done)
+        hidden = [c for s in (1, 2, 3) for c in twin.hands[s]] + list(getattr(twin, "stock", []))
+        random.Random(decisions).shuffle(hidden)
+        for s in (1, 2, 3):
+            twin.hands[s], hidden = hidden[: len(twin.hands[s])], hidden[len(twin.hands[s]):]
+        if hasattr(twin, "stock"):
+            twin.stock = hidden
+        assert [sorted(h) for h in twin.hands[1:]] != [sorted(h) for h in played.hands[1:]]
+        return json.loads(json.dumps(twin.view(0)))
+
+    while not played.finished and played.phase != "roundend":
+        for seat, policy in enumerate(policies):
+            view = json.loads(json.dumps(played.view(seat)))  # plain data, as the worker process receives it
+            if not view["legal"]:
+                continue
+            if seat == 0:
+                other = twin_view()
+                assert other == view
+                copy_of = copy.deepcopy(policy)
+                action = policy.choose(view)
+                assert copy_of.choose(other) == action
+                decisions += action is not None
+            else:
+                action = policy.choose(view)
+            if action is not None:
+                steps.append((seat, action))
+                played.apply(seat, action)  # the engine refuses an illegal move
+                break
+        else:
+            raise AssertionError("nobody moved")
+    assert decisions > 5
+    assert not any(isinstance(obj, Game) for obj in reachable(policies[0]))
