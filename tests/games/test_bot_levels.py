@@ -76,6 +76,17 @@ def reachable(root: object, limit: int = 200_000) -> list[object]:
     return found
 
 
+def dealt_otherwise(game: Any, salt: int, stock: bool = False) -> None:
+    """Deal the cards of seats 1 to 3 (and the stock, where ``stock`` and none of it is shown, as at Tiltowait) again
+    among them, each keeping its size: seat 0 sees the same game."""
+    hidden = [c for s in (1, 2, 3) for c in game.hands[s]] + (list(game.stock) if stock else [])
+    random.Random(salt).shuffle(hidden)
+    for s in (1, 2, 3):
+        game.hands[s], hidden = hidden[: len(game.hands[s])], hidden[len(game.hands[s]):]
+    if stock:
+        game.stock = hidden
+
+
 def test_hard_wizard_decides_from_its_view_alone() -> None:
     """At each of its decisions, a copy of the game whose other hands are dealt otherwise (the same sizes, so seat 0
     sees the same): ``hard``, in the same state, decides the same in both; and nothing it holds leads to an engine."""
@@ -103,10 +114,7 @@ def test_hard_wizard_decides_from_its_view_alone() -> None:
         other = Wizard(4, {}, 21)
         for done in steps:
             step(other, done)
-        hidden = [c for s in (1, 2, 3) for c in other.hands[s]]
-        random.Random(decisions).shuffle(hidden)
-        for s in (1, 2, 3):
-            other.hands[s], hidden = hidden[: len(other.hands[s])], hidden[len(other.hands[s]):]
+        dealt_otherwise(other, decisions)
         view = json.loads(json.dumps(game.view(0)))  # plain data, as the worker process receives it
         assert view == json.loads(json.dumps(other.view(0)))
         twin = copy.deepcopy(bot)
@@ -203,12 +211,7 @@ def test_hard_witches_and_tiltowait_decide_from_their_view_alone(game: str) -> N
         twin = game_type(4, options, 8)
         for done in steps:
             twin.apply(*done)
-        hidden = [c for s in (1, 2, 3) for c in twin.hands[s]] + list(getattr(twin, "stock", []))
-        random.Random(decisions).shuffle(hidden)
-        for s in (1, 2, 3):
-            twin.hands[s], hidden = hidden[: len(twin.hands[s])], hidden[len(twin.hands[s]):]
-        if hasattr(twin, "stock"):
-            twin.stock = hidden
+        dealt_otherwise(twin, decisions, stock=game == "tiltowait")
         assert [sorted(h) for h in twin.hands[1:]] != [sorted(h) for h in played.hands[1:]]
         return json.loads(json.dumps(twin.view(0)))
 
