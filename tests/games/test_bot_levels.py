@@ -17,6 +17,7 @@ from mudwiz.games import game_class
 from mudwiz.games.base import Game
 from mudwiz.games.wizard.engine import Wizard
 from mudwiz.games.wizard.levels import WizardEasy, WizardHard
+from mudwiz.games.wizard.playouts import SUIT, RoundMemory, Simulations, strength
 
 
 class Heads(random.Random):
@@ -157,6 +158,44 @@ def test_hard_wizard_judges_its_bids_and_cards() -> None:
         p.update(held=held, bid=0, has_bid=True)
     card = bot.judge_card(view)
     assert card.card == "G3" and set(card.scores) == {"G12", "G3"} and card.scores["G3"] > card.scores["G12"] + 20
+
+def test_hard_wizard_weighs_its_deals_by_the_cards_the_others_played() -> None:
+    """A player who bid 0 leads the stronger of two cards of different suits: a deal that leaves it the weaker card
+    is one the playout policy (which leads its weakest card) explains worse, so it weighs ``misplay`` times less
+    than a deal in which what it led was its weakest; ``normal``'s deals are not weighed so."""
+    for seed in range(100):
+        game = Wizard(4, {}, seed)
+        while game.round < 2 or game.phase == "roundend":
+            if game.phase == "roundend":
+                game.advance()
+                continue
+            seat = next(s for s in range(4) if game.legal_actions(s))
+            game.apply(seat, sorted(game.legal_actions(seat))[0])
+        if game.phase == "trump":
+            game.apply(game.dealer, sorted(game.legal_actions(game.dealer))[0])
+        for turn in range(4):
+            game.apply((game.leader + turn) % 4, "bid 0")
+        hand = game.hands[game.leader]
+        if SUIT[hand[0]] is None or SUIT[hand[1]] is None or SUIT[hand[0]] == SUIT[hand[1]]:
+            continue
+        led, kept = sorted(hand, key=lambda c: strength(c, game.trump), reverse=True)
+        if strength(led, game.trump) == strength(kept, game.trump):
+            continue
+        leader = game.leader
+        game.apply(leader, f"play {led}")
+        view = json.loads(json.dumps(game.view((leader + 1) % 4)))
+        memory = RoundMemory()
+        memory.update(view)
+        sims = Simulations(view, memory, first_leader=False, misplay=0.6)
+        assert Simulations(view, memory, first_leader=False).history == []
+        hands = [list(h) for h in game.hands]
+        assert hands[leader] == [kept]
+        assert sims.explained(hands, {s: hands[s] for s in sims.needs}) == pytest.approx(0.6)
+        hands[leader] = [max(sims.pool, key=lambda c: strength(c, game.trump))]
+        assert sims.explained(hands, {s: hands[s] for s in sims.needs}) == 1.0
+        return
+    pytest.fail("no seed dealt a round-two leader two cards of different suits")
+
 
 def test_hard_wizard_decisions_are_bounded_by_the_cards_its_playouts_play() -> None:
     """A first card of fifteen: the race stops at ``work`` cards played, far short of ``max_samples`` deals for

@@ -11,7 +11,7 @@ How it judges (docs/wizard.md, "The coach"):
 - **Bids.** The ``hard`` bot (``levels.WizardHard``) is handed the seat's views of the round in order, as a table
   hands them to a bot at its turns, and asked for the bid; what it "expects to take" is the mean tricks the
   seat takes aiming at that bid over ``SAMPLES`` deals of the unseen cards (``playouts.Simulations``, weighed as
-  the bots weigh them), the round played out with the playout policy; the player's own bid over the same deals.
+  ``hard`` weighs them), the round played out with the playout policy; the player's own bid over the same deals.
 - **Cards.** At each of the seat's plays with more than one card that differs, every such card is played out over
   the same ``SAMPLES`` deals of the unseen cards (from the seat's view then), giving each card's expected round
   score for the seat's bid. Only where some card beats the card played by ``COST`` points or more (a trick's
@@ -178,7 +178,7 @@ def _play(bot: WizardHard, view: dict[str, Any], action: str, memory: RoundMemor
     if HIDDEN in legal or HIDDEN in view["hand"]:  # clairvoyance: the one card, unseen
         bot.choose({**view, "legal": []})
         return None
-    sims = Simulations(view, memory, first_leader=False)
+    sims = Simulations(view, memory, first_leader=False, misplay=WizardHard.MISPLAY)  # weighed as hard weighs them
     cards = sims.distinct(legal)
     if len(cards) < 2:
         bot.choose({**view, "legal": []})

@@ -102,6 +102,9 @@ class WizardHard(WizardGood):
     # two deals a card, the small ones up to ``max_samples``. ``normal``, unbounded, spends up to three times as much.
     WORK = 85_000
     Z = 3.0  # an option is dropped once behind by this many standard errors of the paired difference
+    # A deal's weight is multiplied by this for each card another player has played this round that the playout
+    # policy, holding that player's cards in the deal, would not have played (:meth:`Simulations.explained`).
+    MISPLAY = 0.6
 
     def __init__(self, game: str, rng: random.Random, budget: float | None = None, max_samples: int = 600) -> None:
         super().__init__(game, rng, budget, max_samples)
@@ -110,6 +113,9 @@ class WizardHard(WizardGood):
 
     def choose_bid(self, view: dict[str, Any]) -> str:
         return f"bid {self.judge_bid(view).bid}"
+
+    def simulations(self, view: dict[str, Any], first_leader: bool) -> Simulations:
+        return Simulations(view, self.memory, first_leader, self.MISPLAY)
 
     def choose_card(self, view: dict[str, Any]) -> str:
         return "play " + self.judge_card(view).card

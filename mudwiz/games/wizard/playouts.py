@@ -248,7 +248,7 @@ def trick_best(trick: list[str], trump: str | None) -> int:
 class Simulations:
     """Everything the simulations need from one view: seats, known cards, the unseen pool, bids to aim for."""
 
-    def __init__(self, view: dict[str, Any], memory: RoundMemory, first_leader: bool) -> None:
+    def __init__(self, view: dict[str, Any], memory: RoundMemory, first_leader: bool, misplay: float = 1.0) -> None:
         players = view["players"]
         names = [p["name"] for p in players]
         self.n = len(players)
@@ -283,6 +283,11 @@ class Simulations:
                     if player in names:
                         self.played_by.setdefault(names.index(player), []).append(card)
         self.spread = 1.0 + 0.1 * view["cards"]
+        self.misplay = misplay
+        self.history: list[list[tuple[int, str]]] = []  # the round's tricks in order, by seat (for ``explained``)
+        if view["phase"] == Phase.PLAYING and misplay < 1.0:
+            self.history = [[(names.index(p), c) for p, c in memory.tricks[k] if p in names]
+                            for k in sorted(memory.tricks)]
         voids = memory.voids()
         self.voids = {names.index(p): s for p, s in voids.items() if p in names}
         self.given = [p["bid"] for p in players]
@@ -324,4 +329,38 @@ class Simulations:
                 dealt_hand = hands[s] + self.played_by.get(s, [])
                 miss = (quick_estimate(dealt_hand, self.trump, self.n) - given) / self.spread
                 weight *= math.exp(-0.5 * miss * miss)
+        if self.history:
+            weight *= self.explained(hands, dealt)
         return [h[:] for h in hands], bids, weight
+
+    def explained(self, hands: list[list[str]], dealt: dict[int, list[str]]) -> float:
+        """How well the playout policy explains the cards the others have played this round, were ``hands``
+        theirs: ``misplay`` for each card :func:`pick` would not have played in their place, given what they bid
+        and had taken by then. A card of the suit it picks that wins or loses the trick alike counts as its
+        choice: players search rather than follow the policy, so a mismatch only makes the deal less likely."""
+        powers, worth = trick_tables(self.trump)
+        held = {s: sorted(hands[s] + self.played_by.get(s, []), key=worth.__getitem__, reverse=True)
+                for s in dealt if s != self.me and self.given[s] is not None}
+        if not held:
+            return 1.0
+        taken = [0] * self.n
+        weight = 1.0
+        for trick in self.history:
+            lead: str | None = None
+            best, winner, table = -1, -1, powers[None]
+            for i, (seat, card) in enumerate(trick):
+                hand = held.get(seat)
+                if hand is not None and card in hand:
+                    choice = pick(hand, lead, best, table, self.bids[seat] - taken[seat], i, self.n)
+                    if choice != card and (SUIT[choice] is None or SUIT[choice] != SUIT[card]
+                                           or (table[choice] > best) != (table[card] > best)):
+                        weight *= self.misplay
+                    hand.remove(card)
+                if lead is None and card != JESTER:
+                    lead = NO_LEAD if card == WIZARD else SUIT[card]
+                    table = powers[lead]
+                if table[card] > best:
+                    best, winner = table[card], seat
+            if len(trick) == self.n:
+                taken[winner] += 1
+        return weight
