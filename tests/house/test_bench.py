@@ -33,6 +33,20 @@ def test_bots_bench_prints_figures_and_the_exact_bid_breakdown() -> None:
     assert abs(sum(p * n for p, n in rates) / 12 - exact) <= 0.55, out
 
 
+def test_wizard_oracle_bench_prints_each_game_and_the_mean() -> None:
+    """A tiny run of bench/wizard_oracle.py (the deals once cards are played hold the real hands): it plays and
+    prints; what it prints is never checked but for its form."""
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "wizard_oracle.py"), "--oracle", "play", "--players", "3", "--games",
+         "2", "--seed", "5", "--option", "rounds=3"],
+        capture_output=True, text=True, timeout=120, check=True,
+    ).stdout
+    lines = out.splitlines()
+    assert [line.split(":")[0] for line in lines[:2]] == ["seed 5", "seed 6"], out
+    assert re.fullmatch(r"hard self-play, 3 players, oracle play, seeds 5-6: exact bids [\d.]+ %, mean score "
+                        r"-?[\d.]+", lines[2]), out
+
+
 def test_fuzz_bench_prints_its_figures() -> None:
     """A tiny run of bench/fuzz.py (it finds what it finds: the bench reports, it never fails on a finding)."""
     out = subprocess.run(
