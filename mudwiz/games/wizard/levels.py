@@ -3,8 +3,9 @@
 ``easy`` plays like a casual person rather than a random one: the same simulations, far fewer of them, and
 seeded, human mistakes — it overbids a strong-looking hand, leads its highest card to "get it over with", and
 forgets who has shown a void. ``hard`` searches the same simulations as a race (options compared deal by deal,
-the clearly worse dropped), bounded by the cards its playouts play, and says what it makes of each bid and card
-(:meth:`WizardHard.judge_bid`, :meth:`WizardHard.judge_card`); docs/bots.md has what it measures. Neither sees more
+the clearly worse dropped) over deals weighed by the cards the others have played, bounded by the cards its
+playouts play, and says what it makes of each bid and card (:meth:`WizardHard.judge_bid`,
+:meth:`WizardHard.judge_card`); docs/bots.md has what it measures. Neither sees more
 than its own view.
 """
 
