@@ -36,7 +36,6 @@ _game_class = bots.game_class
 def with_oracle(mode: str) -> None:
     """Make every deal the simulations draw hold the others' real hands (``all``, or ``play``: once cards are
     played); the engine is the one the bench's current game was built with."""
-    playing: dict[int, bool] = {}
     current: dict[str, Any] = {}
 
     def game_class(name: str) -> Any:
@@ -50,7 +49,7 @@ def with_oracle(mode: str) -> None:
 
     def sample(self: playouts.Simulations, rng: random.Random) -> tuple[list[list[str]], list[int], float]:
         hands, bids, weight = _sample(self, rng)
-        if mode == "all" or playing.get(id(self)):
+        if mode == "all" or self.oracle_playing:  # type: ignore[attr-defined]
             for seat in self.needs:
                 if seat != self.me:
                     hands[seat] = list(current["game"].hands[seat])
@@ -61,7 +60,7 @@ def with_oracle(mode: str) -> None:
 
     def remember(self: playouts.Simulations, view: dict[str, Any], *args: Any, **kwargs: Any) -> None:
         init(self, view, *args, **kwargs)
-        playing[id(self)] = view["phase"] == Phase.PLAYING
+        self.oracle_playing = view["phase"] == Phase.PLAYING  # type: ignore[attr-defined]
 
     bots.game_class = game_class
     playouts.Simulations.sample = sample  # type: ignore[method-assign]

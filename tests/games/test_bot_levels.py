@@ -187,12 +187,12 @@ def test_hard_wizard_weighs_its_deals_by_the_cards_the_others_played() -> None:
         memory = RoundMemory()
         memory.update(view)
         sims = Simulations(view, memory, first_leader=False, misplay=0.6)
-        assert Simulations(view, memory, first_leader=False).history == []
+        assert Simulations(view, memory, first_leader=False).observed == []
         hands = [list(h) for h in game.hands]
         assert hands[leader] == [kept]
-        assert sims.explained(hands, {s: hands[s] for s in sims.needs}) == pytest.approx(0.6)
+        assert sims.explained(hands) == pytest.approx(0.6)
         hands[leader] = [max(sims.pool, key=lambda c: strength(c, game.trump))]
-        assert sims.explained(hands, {s: hands[s] for s in sims.needs}) == 1.0
+        assert sims.explained(hands) == 1.0
         return
     pytest.fail("no seed dealt a round-two leader two cards of different suits")
 

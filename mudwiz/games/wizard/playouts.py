@@ -9,7 +9,7 @@ import math
 import random
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from mudwiz.cards import rank_of, suit_of
 from mudwiz.games.base import Phase
@@ -283,15 +283,15 @@ class Simulations:
                     if player in names:
                         self.played_by.setdefault(names.index(player), []).append(card)
         self.spread = 1.0 + 0.1 * view["cards"]
-        self.misplay = misplay
-        self.history: list[list[tuple[int, str]]] = []  # the round's tricks in order, by seat (for ``explained``)
-        if view["phase"] == Phase.PLAYING and misplay < 1.0:
-            self.history = [[(names.index(p), c) for p, c in memory.tricks[k] if p in names]
-                            for k in sorted(memory.tricks)]
         voids = memory.voids()
         self.voids = {names.index(p): s for p, s in voids.items() if p in names}
         self.given = [p["bid"] for p in players]
         self.bids = [b if b is not None else 0 for b in self.given]
+        self.misplay = misplay
+        self.observed: list[Observed] = []  # the dealt seats' cards this round, as the policy saw each (``explained``)
+        if view["phase"] == Phase.PLAYING and misplay < 1.0:
+            self.observed = self.observe([[(names.index(p), c) for p, c in memory.tricks[k] if p in names]
+                                          for k in sorted(memory.tricks)])
 
     def same(self, a: str, b: str) -> bool:
         """Whether two of our cards are as good as each other: same suit, and no card anyone may still play
@@ -329,33 +329,22 @@ class Simulations:
                 dealt_hand = hands[s] + self.played_by.get(s, [])
                 miss = (quick_estimate(dealt_hand, self.trump, self.n) - given) / self.spread
                 weight *= math.exp(-0.5 * miss * miss)
-        if self.history:
-            weight *= self.explained(hands, dealt)
+        if self.observed:
+            weight *= self.explained(hands)
         return [h[:] for h in hands], bids, weight
 
-    def explained(self, hands: list[list[str]], dealt: dict[int, list[str]]) -> float:
-        """How well the playout policy explains the cards the others have played this round, were ``hands``
-        theirs: ``misplay`` for each card :func:`pick` would not have played in their place, given what they bid
-        and had taken by then. A card of the suit it picks that wins or loses the trick alike counts as its
-        choice: players search rather than follow the policy, so a mismatch only makes the deal less likely."""
-        powers, worth = trick_tables(self.trump)
-        held = {s: sorted(hands[s] + self.played_by.get(s, []), key=worth.__getitem__, reverse=True)
-                for s in dealt if s != self.me and self.given[s] is not None}
-        if not held:
-            return 1.0
+    def observe(self, tricks: list[list[tuple[int, str]]]) -> list[Observed]:
+        """Each card a seat the deals give cards to (with a bid to aim at) played this round, with what the playout
+        policy would have seen there: the same in every deal, so worked out once, not once a deal."""
+        powers = trick_tables(self.trump)[0]
         taken = [0] * self.n
-        weight = 1.0
-        for trick in self.history:
+        observed: list[Observed] = []
+        for trick in tricks:
             lead: str | None = None
             best, winner, table = -1, -1, powers[None]
             for i, (seat, card) in enumerate(trick):
-                hand = held.get(seat)
-                if hand is not None and card in hand:
-                    choice = pick(hand, lead, best, table, self.bids[seat] - taken[seat], i, self.n)
-                    if choice != card and (SUIT[choice] is None or SUIT[choice] != SUIT[card]
-                                           or (table[choice] > best) != (table[card] > best)):
-                        weight *= self.misplay
-                    hand.remove(card)
+                if seat != self.me and seat in self.needs and self.given[seat] is not None:
+                    observed.append(Observed(seat, card, lead, table, best, self.bids[seat] - taken[seat], i))
                 if lead is None and card != JESTER:
                     lead = NO_LEAD if card == WIZARD else SUIT[card]
                     table = powers[lead]
@@ -363,4 +352,36 @@ class Simulations:
                     best, winner = table[card], seat
             if len(trick) == self.n:
                 taken[winner] += 1
+        return observed
+
+    def explained(self, hands: list[list[str]]) -> float:
+        """How well the playout policy explains the cards the others have played this round, were ``hands``
+        theirs: ``misplay`` for each card :func:`pick` would not have played in their place, given what they bid
+        and had taken by then. A card of the suit it picks that wins or loses the trick alike counts as its
+        choice: players search rather than follow the policy, so a mismatch only makes the deal less likely."""
+        worth = trick_tables(self.trump)[1]
+        held = {s: sorted(hands[s] + self.played_by.get(s, []), key=worth.__getitem__, reverse=True)
+                for s in {o.seat for o in self.observed}}
+        weight = 1.0
+        for seat, card, lead, table, best, need, place in self.observed:
+            hand = held[seat]
+            if card in hand:
+                choice = pick(hand, lead, best, table, need, place, self.n)
+                if choice != card and (SUIT[choice] is None or SUIT[choice] != SUIT[card]
+                                       or (table[choice] > best) != (table[card] > best)):
+                    weight *= self.misplay
+                hand.remove(card)
         return weight
+
+
+class Observed(NamedTuple):
+    """A card another player played, and what the playout policy would have seen in its place: the lead suit and
+    its power table, the best power in the trick so far, the tricks it still needed, its place in the trick."""
+
+    seat: int
+    card: str
+    lead: str | None
+    table: dict[str, int]
+    best: int
+    need: int
+    place: int
