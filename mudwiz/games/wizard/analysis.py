@@ -132,10 +132,11 @@ def _expected(sims: Simulations, deals: list[tuple[list[list[str]], list[int], f
         aims = bids[:]
         aims[sims.me] = bid
         if opening:
-            won = playout([h[:] for h in hands], [], sims.leader, sims.trump, aims, [0] * sims.n)[sims.me]
+            won = playout([h[:] for h in hands], [], sims.leader, sims.trump, aims, [0] * sims.n,
+                          leads=WizardHard.LEADS)[sims.me]
         else:
-            won = playout([h[:] for h in hands], sims.trick, sims.leader, sims.trump, aims, sims.tricks[:], first)[
-                sims.me]
+            won = playout([h[:] for h in hands], sims.trick, sims.leader, sims.trump, aims, sims.tricks[:], first,
+                          leads=WizardHard.LEADS)[sims.me]
         tricks += weight * won
         score += weight * round_score(bid, won)
         weights += weight
@@ -160,7 +161,7 @@ def _bid(bot: WizardHard, view: dict[str, Any], action: str, memory: RoundMemory
     choice = bot.choose(view) or action
     hard = int(choice.split()[1])
     yield
-    sims = Simulations(view, memory, first_leader=True)
+    sims = Simulations(view, memory, first_leader=True, leads=WizardHard.LEADS)
     deals = yield from _deals(sims, rng, samples)
     tricks_y, score_y = _expected(sims, deals, yours, None, True)
     tricks_h, score_h = _expected(sims, deals, hard, None, True)
@@ -178,7 +179,8 @@ def _play(bot: WizardHard, view: dict[str, Any], action: str, memory: RoundMemor
     if HIDDEN in legal or HIDDEN in view["hand"]:  # clairvoyance: the one card, unseen
         bot.choose({**view, "legal": []})
         return None
-    sims = Simulations(view, memory, first_leader=False, misplay=WizardHard.MISPLAY)  # weighed as hard weighs them
+    # weighed and played out as hard weighs and plays them
+    sims = Simulations(view, memory, first_leader=False, misplay=WizardHard.MISPLAY, leads=WizardHard.LEADS)
     cards = sims.distinct(legal)
     if len(cards) < 2:
         bot.choose({**view, "legal": []})

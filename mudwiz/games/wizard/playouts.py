@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 from mudwiz.cards import rank_of, suit_of
@@ -83,12 +83,13 @@ _FOLLOWING = {suit: _SUITED[suit] | {WIZARD, JESTER} for suit in DECK.suits}  # 
 
 
 def pick(hand: list[str], lead: str | None, best: int, now: dict[str, int], need: int, played: int,
-         players: int) -> str:
+         players: int, leads: LeadModel | None = None) -> str:
     """The playout policy: a quick choice for any player in a simulation, aiming at ``need`` more tricks.
 
     Wanting tricks: lead the strongest card, or take the trick with the cheapest card that beats it.
     Not wanting: lead the weakest card, or shed the strongest card that still loses.
     Needing no more tricks than the Wizards in hand: win with the Wizards only, ducking with everything else.
+    ``leads``, if given, chooses every other lead instead (``hard``'s playouts: :class:`LeadModel`).
     ``hand`` is sorted strongest first (by ``strength``), and ``now`` is the power table for ``lead``: among
     cards that beat the trick, power and strength rank alike, so scanning the hand replaces sorting it.
     """
@@ -108,6 +109,8 @@ def pick(hand: list[str], lead: str | None, best: int, now: dict[str, int], need
                 return card
         return WIZARD if best < WIZARD_POWER else others[0]
     if played == 0:
+        if leads is not None:
+            return leads.choose(hand, now, need, players)
         return legal[0] if need > 0 else legal[-1]
     if need > 0:
         for card in reversed(legal):
@@ -120,12 +123,127 @@ def pick(hand: list[str], lead: str | None, best: int, now: dict[str, int], need
     return legal[0] if played == players - 1 else legal[-1]
 
 
+# What :class:`LeadModel` weighs, for each card a hand could lead ("rank" is (rank - 7) / 6, from -1 to 1; "wants"
+# is the tricks still wanted over the cards in hand). bench/leads.py fits the weights from ``hard``'s own leads.
+LEAD_FEATURES = ("Wizard", "Wizard x wants", "Jester", "Jester x wants", "trump", "side card's rank", "trump's rank",
+                 "highest of its suit in hand", "lowest of its suit in hand", "alone in its suit",
+                 "its suit's cards / hand", "rank x wants", "trump x wants", "a side suit's 13", "alone x rank",
+                 "rank, holding a Wizard")
+
+
+def lead_features(hand: Sequence[str], now: dict[str, int], need: int) -> dict[str, list[float]]:
+    """Each card of ``hand`` (any order) and its :data:`LEAD_FEATURES`; ``now`` is the power table of a trick not yet
+    led (a trump's power is ``TRUMP_BASE`` and more). The plain form: :class:`LeadModel` computes the same faster."""
+    suits: dict[str, list[int]] = {}
+    for c in hand:
+        if SUIT[c] is not None:
+            suits.setdefault(SUIT[c] or "", []).append(RANK[c])
+    wants = need / len(hand)
+    wizard = WIZARD in hand
+    found: dict[str, list[float]] = {}
+    for c in hand:
+        f = [0.0] * len(LEAD_FEATURES)
+        suit = SUIT[c]
+        if c == WIZARD:
+            f[0], f[1] = 1.0, wants
+        elif suit is None:
+            f[2], f[3] = 1.0, wants
+        else:
+            rank, ranks = RANK[c], suits[suit]
+            scaled, trump = (rank - 7) / 6, now[c] >= TRUMP_BASE
+            f[4] = float(trump)
+            f[6 if trump else 5] = scaled
+            f[7], f[8], f[9] = float(rank == max(ranks)), float(rank == min(ranks)), float(len(ranks) == 1)
+            f[10] = len(ranks) / len(hand)
+            f[11], f[12] = scaled * wants, trump * wants
+            f[13] = float(rank == 13 and not trump)
+            f[14] = scaled * (len(ranks) == 1)
+            f[15] = scaled * wizard
+        found[c] = f
+    return found
+
+
+class LeadModel:
+    """How ``hard``'s playouts lead: the card whose :func:`lead_features` score highest under weights fitted to the
+    leads ``hard`` itself made (bench/leads.py; one set for three players, one for four and more, each for wanting
+    no more tricks and for wanting some). The rule of thumb (the strongest card when wanting tricks, the weakest
+    when not) picks ``hard``'s lead about half the time; people, like ``hard``, lead from short suits, keep their
+    Wizards and lead Jesters to pass the lead. The per-card parts of the score are looked up (per trump and weights),
+    the parts that depend on the hand are summed over it in two passes: a lead costs a few microseconds."""
+
+    def __init__(self, weights: Mapping[tuple[int, bool], Sequence[float]]) -> None:
+        self.weights = {key: tuple(w) for key, w in weights.items()}
+        for w in self.weights.values():
+            if len(w) != len(LEAD_FEATURES):
+                raise ValueError(f"lead weights need {len(LEAD_FEATURES)} numbers, not {len(w)}")
+        # keyed by the power table's id: :func:`trick_tables` keeps each one for the life of the process
+        self._parts: dict[tuple[int, int, bool], tuple[dict[str, float], ...]] = {}
+
+    def parts(self, now: dict[str, int], key: tuple[int, bool]) -> tuple[dict[str, float], ...]:
+        """The score's parts that depend on the card alone: fixed, × wants, holding a Wizard, alone in its suit."""
+        found = self._parts.get((id(now), *key))
+        if found is None:
+            w = self.weights[key]
+            fixed, wants, wizard, alone = {}, {}, {}, {}
+            for c in now:
+                f = lead_features([c], now, 0)[c]
+                fixed[c] = w[0] * f[0] + w[2] * f[2] + w[4] * f[4] + w[5] * f[5] + w[6] * f[6] + w[13] * f[13]
+                scaled = f[5] + f[6]
+                wants[c] = w[1] * f[0] + w[3] * f[2] + (w[11] * scaled + w[12] * f[4] if SUIT[c] is not None else 0.0)
+                wizard[c] = w[15] * scaled
+                alone[c] = w[9] + w[14] * scaled + w[7] + w[8]
+            found = self._parts[(id(now), *key)] = (fixed, wants, wizard, alone)
+        return found
+
+    def choose(self, hand: list[str], now: dict[str, int], need: int, players: int) -> str:
+        key = (3 if players <= 3 else 4, need > 0)
+        fixed, wants, wizard, alone = self.parts(now, key)
+        w = self.weights[key]
+        top, bottom, share = w[7], w[8], w[10] / len(hand)
+        ratio = need / len(hand)
+        counts: dict[str, int] = {}
+        first: dict[str, str] = {}
+        last: dict[str, str] = {}
+        holds_wizard = False
+        for c in hand:
+            suit = SUIT[c]
+            if suit is None:
+                holds_wizard = holds_wizard or c == WIZARD
+            elif suit in counts:
+                counts[suit] += 1
+                last[suit] = c
+            else:
+                counts[suit] = 1
+                first[suit] = last[suit] = c
+        best, high = hand[0], -math.inf
+        for c in hand:
+            score = fixed[c] + ratio * wants[c]
+            if holds_wizard:
+                score += wizard[c]
+            suit = SUIT[c]
+            if suit is not None:
+                length = counts[suit]
+                if length == 1:
+                    score += alone[c] + share
+                else:
+                    score += length * share
+                    if first[suit] == c:
+                        score += top
+                    elif last[suit] == c:
+                        score += bottom
+            if score > high:
+                best, high = c, score
+        return best
+
+
 def playout(hands: list[list[str]], trick: list[tuple[int, str]], leader: int, trump: str | None,
-            bids: list[int], tricks: list[int], first: str | None = None, ordered: bool = False) -> list[int]:
+            bids: list[int], tricks: list[int], first: str | None = None, ordered: bool = False,
+            leads: LeadModel | None = None) -> list[int]:
     """Play the round out from a partly played ``trick`` (``first``: the card the next player plays).
 
     ``hands`` and ``tricks`` are consumed (pass copies); returns the tricks each seat ends the round with.
     ``ordered``: each hand is already sorted strongest first (by ``strength``), as :func:`order` leaves it.
+    ``leads``: how every player leads (:func:`pick`'s rule of thumb if None).
     """
     n = len(hands)
     powers, worth = trick_tables(trump)
@@ -149,7 +267,7 @@ def playout(hands: list[list[str]], trick: list[tuple[int, str]], leader: int, t
             if first is not None:
                 card, first = first, None
             else:
-                card = pick(hand, lead, best, power_now, bids[seat] - tricks[seat], played, n)
+                card = pick(hand, lead, best, power_now, bids[seat] - tricks[seat], played, n, leads)
             hand.remove(card)
             if lead is None and card != JESTER:
                 lead = NO_LEAD if card == WIZARD else SUIT[card]
@@ -248,7 +366,8 @@ def trick_best(trick: list[str], trump: str | None) -> int:
 class Simulations:
     """Everything the simulations need from one view: seats, known cards, the unseen pool, bids to aim for."""
 
-    def __init__(self, view: dict[str, Any], memory: RoundMemory, first_leader: bool, misplay: float = 1.0) -> None:
+    def __init__(self, view: dict[str, Any], memory: RoundMemory, first_leader: bool, misplay: float = 1.0,
+                 leads: LeadModel | None = None) -> None:
         players = view["players"]
         names = [p["name"] for p in players]
         self.n = len(players)
@@ -287,7 +406,7 @@ class Simulations:
         self.voids = {names.index(p): s for p, s in voids.items() if p in names}
         self.given = [p["bid"] for p in players]
         self.bids = [b if b is not None else 0 for b in self.given]
-        self.misplay = misplay
+        self.misplay, self.leads = misplay, leads  # leads: how the players lead, in playouts and in the reading
         self.observed: list[Observed] = []  # the dealt seats' cards this round, as the policy saw each (``explained``)
         if view["phase"] == Phase.PLAYING and misplay < 1.0:
             self.observed = self.observe([[(names.index(p), c) for p, c in memory.tricks[k] if p in names]
@@ -366,7 +485,7 @@ class Simulations:
         for seat, card, lead, table, best, need, place in self.observed:
             hand = held[seat]
             if card in hand:
-                choice = pick(hand, lead, best, table, need, place, self.n)
+                choice = pick(hand, lead, best, table, need, place, self.n, self.leads)
                 if choice != card and (SUIT[choice] is None or SUIT[choice] != SUIT[card]
                                        or (table[choice] > best) != (table[card] > best)):
                     weight *= self.misplay
