@@ -2,11 +2,13 @@
 and a model of them fitted (a conditional logit: each card the hand could lead scored by weights on its
 ``lead_features``, the chance of a card its score's share).
 
-``hard``'s playouts have every player lead by :class:`mudwiz.games.wizard.playouts.LeadModel` with the weights in
-mudwiz/games/wizard/leads.py; this is how they were made. It prints, per set of weights (three players; four and
-more; each wanting no more tricks and wanting some), the leads fitted, how often the model's highest-scored card
-is the one ``hard`` led (its suit, for a suit card) on the fitted leads and on a quarter held out of a second fit,
-how often the rule of thumb's is (:func:`pick` without a model), and the weights. Figures are printed, never
+``hard``'s playouts at a table of three have every player lead by :class:`mudwiz.games.wizard.playouts.LeadModel`
+with the weights in mudwiz/games/wizard/leads.py (``WizardHard.LEAD_PLAYERS``); this is how they were made (the
+sets for four and more are fitted too, for measuring: with four it made no more bids). It prints, per set of
+weights (three players; four and more; each wanting no more tricks and wanting some), the leads fitted, how often
+the model's highest-scored card is the one ``hard`` led (its suit, for a suit card) on the fitted leads and on a
+quarter held out of a second fit, how often the rule of thumb's is (:func:`pick` without a model), and the
+weights. Figures are printed, never
 asserted::
 
     python bench/leads.py --players 4 --seed 120000 --games 20 --thumb --save leads4.jsonl
@@ -43,15 +45,15 @@ OUT = ROOT / "mudwiz" / "games" / "wizard" / "leads.py"
 RIDGE = 1e-3  # the weights' squared size, so weighted, is added to the mean loss: keeps unused features at 0
 
 
-def play(args: tuple[int, int, bool]) -> list[dict[str, Any]]:
+def play(args: tuple[int, int, bool, int | None]) -> list[dict[str, Any]]:
     """One seeded game of ``hard`` in every seat; each lead with more than one card to choose from. ``thumb``: the
     bots' playouts lead by the rule of thumb, as ``hard``'s did before it had a model."""
-    players, seed, thumb = args
+    players, seed, thumb, rounds = args
     rng = random.Random(seed)
-    engine = Wizard([f"p{i}" for i in range(players)], {}, seed)
+    engine = Wizard([f"p{i}" for i in range(players)], {"rounds": rounds} if rounds else {}, seed)
     bots = [make_policy("hard", "wizard", random.Random(rng.randrange(2**32))) for _ in range(players)]
     for bot in bots if thumb else ():
-        bot.LEADS = None
+        bot.LEAD_PLAYERS = frozenset()
     found: list[dict[str, Any]] = []
     while not engine.finished:
         if engine.phase == "roundend":
@@ -179,6 +181,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--players", type=int, default=4, help="players a game (default 4)")
     parser.add_argument("--seed", type=int, default=120000, help="seed of the first game (default 120000)")
     parser.add_argument("--games", type=int, default=0, help="games to play and record (default: none)")
+    parser.add_argument("--rounds", type=int, help="play only the first N rounds of each game (default: all)")
     parser.add_argument("--workers", type=int, default=1, help="processes")
     parser.add_argument("--thumb", action="store_true", help="the games' hard leads by the rule of thumb in its "
                         "playouts (the games the weights in leads.py were fitted from)")
@@ -190,7 +193,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     for path in args.load:
         leads += [json.loads(line) for line in Path(path).read_text().splitlines() if line.strip()]
     if args.games:
-        jobs = [(args.players, args.seed + i, args.thumb) for i in range(args.games)]
+        jobs = [(args.players, args.seed + i, args.thumb, args.rounds) for i in range(args.games)]
         with Pool(args.workers) as pool:
             played = [lead for game in pool.imap(play, jobs) for lead in game]
         if args.save:

@@ -61,21 +61,21 @@ def test_the_features_are_what_their_names_say() -> None:
     now = trick_tables("R")[0][None]
     found = lead_features(["Z", "R13", "G12", "G3", "B5", "N"], now, 3)
     named = {c: {name: x for name, x in zip(LEAD_FEATURES, f, strict=True) if x} for c, f in found.items()}
-    assert named["Z"] == {"Wizard": 1.0, "Wizard x wants": 0.5}
-    assert named["N"] == {"Jester": 1.0, "Jester x wants": 0.5}
-    assert named["R13"] == {"trump": 1.0, "trump's rank": 1.0, "highest of its suit in hand": 1.0,
-                            "lowest of its suit in hand": 1.0, "alone in its suit": 1.0,
-                            "its suit's cards / hand": 1 / 6, "rank x wants": 0.5, "trump x wants": 0.5,
-                            "alone x rank": 1.0, "rank, holding a Wizard": 1.0}
-    assert named["G3"] == {"side card's rank": -4 / 6, "lowest of its suit in hand": 1.0,
-                           "its suit's cards / hand": 2 / 6, "rank x wants": -4 / 12,
-                           "rank, holding a Wizard": -4 / 6}
-    assert named["G12"]["highest of its suit in hand"] == 1.0 and "a side suit's 13" not in named["G12"]
+    assert named["Z"] == {"wizard": 1.0, "wizard_x_wants": 0.5}
+    assert named["N"] == {"jester": 1.0, "jester_x_wants": 0.5}
+    assert named["R13"] == {"trump": 1.0, "trump_rank": 1.0, "top_of_suit": 1.0,
+                            "bottom_of_suit": 1.0, "alone": 1.0,
+                            "suit_share": 1 / 6, "rank_x_wants": 0.5, "trump_x_wants": 0.5,
+                            "alone_x_rank": 1.0, "rank_with_wizard": 1.0}
+    assert named["G3"] == {"side_rank": -4 / 6, "bottom_of_suit": 1.0,
+                           "suit_share": 2 / 6, "rank_x_wants": -4 / 12,
+                           "rank_with_wizard": -4 / 6}
+    assert named["G12"]["top_of_suit"] == 1.0 and "side_13" not in named["G12"]
 
 
 def test_only_hard_leads_by_the_model() -> None:
-    """Without a model the rule of thumb leads (``normal`` and ``easy`` are unchanged); ``hard`` hands its model to
-    its simulations, whose playouts and reading of the others' cards then lead by it."""
+    """Without a model the rule of thumb leads (``normal`` and ``easy`` are unchanged); ``hard`` at a table of three
+    hands its model to its simulations, whose playouts and reading of the others' cards then lead by it."""
     model = LeadModel(LEAD_WEIGHTS)
     differ = 0
     for hand, now, need, _ in hands(500, 7):
@@ -99,11 +99,11 @@ def test_only_hard_leads_by_the_model() -> None:
         assert sum(plain) == sum(led) == 10
         changed += plain != led
     assert changed > 5
-    engine = Wizard(["a", "b", "c", "d"], {}, 5)
-    view = engine.view(0)
     hard = WizardHard("wizard", random.Random(1))
-    assert hard.simulations(view, first_leader=True).leads is WizardHard.LEADS
-    assert WizardGood("wizard", random.Random(1)).simulations(view, first_leader=True).leads is None
+    for players, leads in ((3, WizardHard.LEADS), (4, None), (5, None)):  # four and more: the rule of thumb
+        view = Wizard(["a", "b", "c", "d", "e"][:players], {}, 5).view(0)
+        assert hard.simulations(view, first_leader=True).leads is leads
+        assert WizardGood("wizard", random.Random(1)).simulations(view, first_leader=True).leads is None
 
 
 def test_a_lead_model_needs_a_weight_per_feature() -> None:

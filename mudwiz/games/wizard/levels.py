@@ -108,8 +108,11 @@ class WizardHard(WizardGood):
     # A deal's weight is multiplied by this for each card another player has played this round that the playout
     # policy, holding that player's cards in the deal, would not have played (:meth:`Simulations.explained`).
     MISPLAY = 0.6
-    # How every player leads in its playouts and in its reading of the others' cards: learnt from its own leads.
+    # How every player leads in its playouts and in its reading of the others' cards with three players: learnt from
+    # its own leads. With four it made no more bids on seeds fixed in advance, at half as much CPU again, so four
+    # and more keep the rule of thumb (docs/bots.md, "How `hard` leads").
     LEADS = LeadModel(LEAD_WEIGHTS)
+    LEAD_PLAYERS = frozenset({3})
 
     def __init__(self, game: str, rng: random.Random, budget: float | None = None, max_samples: int = 600) -> None:
         super().__init__(game, rng, budget, max_samples)
@@ -120,10 +123,14 @@ class WizardHard(WizardGood):
         return f"bid {self.judge_bid(view).bid}"
 
     def simulations(self, view: dict[str, Any], first_leader: bool) -> Simulations:
-        return Simulations(view, self.memory, first_leader, self.MISPLAY, self.LEADS)
+        return Simulations(view, self.memory, first_leader, self.MISPLAY, self.leads_for(len(view["players"])))
 
     def choose_card(self, view: dict[str, Any]) -> str:
         return "play " + self.judge_card(view).card
+
+    def leads_for(self, players: int) -> LeadModel | None:
+        """The lead model its playouts use at a table of ``players`` (None: the rule of thumb)."""
+        return self.LEADS if players in self.LEAD_PLAYERS else None
 
     # ------------------------------------------------------------ the judgements (also for a coach)
 
@@ -143,7 +150,7 @@ class WizardHard(WizardGood):
             hands, bids, weight = sims.sample(self.rng)
             deals.append((order(hands, sims.trump), bids, weight))
             total += weight * playout([h[:] for h in hands], [], sims.leader, sims.trump, bids, [0] * n, None, True,
-                                      self.LEADS)[me]
+                                      sims.leads)[me]
             weights += weight
         mean = total / weights if weights else quick_estimate(sims.hand, sims.trump, n)
         candidates = [b for b in legal if abs(b - mean) < 1.5] or [min(legal, key=lambda b: (abs(b - mean), b))]
@@ -164,7 +171,7 @@ class WizardHard(WizardGood):
             aims = bids[:]
             aims[me] = bid
             return round_score(bid, playout([h[:] for h in hands], [], sims.leader, sims.trump, aims, [0] * n, None,
-                                            True, self.LEADS)[me])
+                                            True, sims.leads)[me])
 
         values = self.race(candidates, sample, score, per, deadline, keep, per * len(deals))
         best = max(values, key=lambda b: (values[b], -abs(b - mean)))
@@ -185,7 +192,7 @@ class WizardHard(WizardGood):
         powers, worth = trick_tables(sims.trump)
         default = pick(sorted(sims.hand, key=worth.__getitem__, reverse=True), trick_lead(trick),
                        trick_best(trick, sims.trump), powers[trick_lead(trick)], bid - sims.tricks[me], len(trick),
-                       sims.n, self.LEADS)
+                       sims.n, sims.leads)
         default = next((c for c in cards if sims.same(c, default)), cards[0])
         if len(cards) == 1:
             return CardJudgement(dict.fromkeys(legal, 0.0), cards[0])
@@ -198,7 +205,7 @@ class WizardHard(WizardGood):
         def score(deal: tuple[list[list[str]], list[int], float], card: str) -> float:
             hands, bids, _ = deal
             return round_score(bid, playout([h[:] for h in hands], sims.trick, sims.leader, sims.trump, bids,
-                                            sims.tricks[:], card, True, self.LEADS)[me])
+                                            sims.tricks[:], card, True, sims.leads)[me])
 
         values = self.race(cards, sample, score, per, time.perf_counter() + self.budget, set(), 0)
         top = max(values.values())

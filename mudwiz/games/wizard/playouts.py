@@ -123,16 +123,17 @@ def pick(hand: list[str], lead: str | None, best: int, now: dict[str, int], need
     return legal[0] if played == players - 1 else legal[-1]
 
 
-# What :class:`LeadModel` weighs, for each card a hand could lead ("rank" is (rank - 7) / 6, from -1 to 1; "wants"
-# is the tricks still wanted over the cards in hand). bench/leads.py fits the weights from ``hard``'s own leads.
-LEAD_FEATURES = ("Wizard", "Wizard x wants", "Jester", "Jester x wants", "trump", "side card's rank", "trump's rank",
-                 "highest of its suit in hand", "lowest of its suit in hand", "alone in its suit",
-                 "its suit's cards / hand", "rank x wants", "trump x wants", "a side suit's 13", "alone x rank",
-                 "rank, holding a Wizard")
+# What :class:`LeadModel` weighs, for each card a hand could lead: a Wizard, a Jester, a trump, its rank ((rank - 7)
+# / 6, from -1 to 1) as a side card or a trump, the highest or lowest of its suit in hand, alone in its suit, its
+# suit's cards over the hand's, a side suit's 13, holding a Wizard; "wants" is the tricks still wanted over the hand.
+# bench/leads.py fits the weights from ``hard``'s own leads.
+LEAD_FEATURES = ("wizard", "wizard_x_wants", "jester", "jester_x_wants", "trump", "side_rank", "trump_rank",
+                 "top_of_suit", "bottom_of_suit", "alone", "suit_share", "rank_x_wants", "trump_x_wants", "side_13",
+                 "alone_x_rank", "rank_with_wizard")
 
 
-def lead_features(hand: Sequence[str], now: dict[str, int], need: int) -> dict[str, list[float]]:
-    """Each card of ``hand`` (any order) and its :data:`LEAD_FEATURES`; ``now`` is the power table of a trick not yet
+def lead_features(hand: Sequence[str], table: dict[str, int], need: int) -> dict[str, list[float]]:
+    """Each card of ``hand`` (any order) and its :data:`LEAD_FEATURES`; ``table`` is the power table of a trick not yet
     led (a trump's power is ``TRUMP_BASE`` and more). The plain form: :class:`LeadModel` computes the same faster."""
     suits: dict[str, list[int]] = {}
     for c in hand:
@@ -150,7 +151,7 @@ def lead_features(hand: Sequence[str], now: dict[str, int], need: int) -> dict[s
             f[2], f[3] = 1.0, wants
         else:
             rank, ranks = RANK[c], suits[suit]
-            scaled, trump = (rank - 7) / 6, now[c] >= TRUMP_BASE
+            scaled, trump = (rank - 7) / 6, table[c] >= TRUMP_BASE
             f[4] = float(trump)
             f[6 if trump else 5] = scaled
             f[7], f[8], f[9] = float(rank == max(ranks)), float(rank == min(ranks)), float(len(ranks) == 1)
@@ -167,9 +168,10 @@ class LeadModel:
     """How ``hard``'s playouts lead: the card whose :func:`lead_features` score highest under weights fitted to the
     leads ``hard`` itself made (bench/leads.py; one set for three players, one for four and more, each for wanting
     no more tricks and for wanting some). The rule of thumb (the strongest card when wanting tricks, the weakest
-    when not) picks ``hard``'s lead about half the time; people, like ``hard``, lead from short suits, keep their
-    Wizards and lead Jesters to pass the lead. The per-card parts of the score are looked up (per trump and weights),
-    the parts that depend on the hand are summed over it in two passes: a lead costs a few microseconds."""
+    when not) picks ``hard``'s lead about half the time: ``hard``, like people, keeps its Wizards for later tricks
+    and leads low from its short side suits, towards a void. The per-card parts of the score are looked up (per
+    trump and weights), the parts that depend on the hand are summed over it in two passes: a lead costs a few
+    microseconds. ``choose`` takes the hand sorted strongest first, as :func:`pick` does."""
 
     def __init__(self, weights: Mapping[tuple[int, bool], Sequence[float]]) -> None:
         self.weights = {key: tuple(w) for key, w in weights.items()}
@@ -179,25 +181,25 @@ class LeadModel:
         # keyed by the power table's id: :func:`trick_tables` keeps each one for the life of the process
         self._parts: dict[tuple[int, int, bool], tuple[dict[str, float], ...]] = {}
 
-    def parts(self, now: dict[str, int], key: tuple[int, bool]) -> tuple[dict[str, float], ...]:
+    def parts(self, table: dict[str, int], key: tuple[int, bool]) -> tuple[dict[str, float], ...]:
         """The score's parts that depend on the card alone: fixed, × wants, holding a Wizard, alone in its suit."""
-        found = self._parts.get((id(now), *key))
+        found = self._parts.get((id(table), *key))
         if found is None:
             w = self.weights[key]
             fixed, wants, wizard, alone = {}, {}, {}, {}
-            for c in now:
-                f = lead_features([c], now, 0)[c]
+            for c in table:
+                f = lead_features([c], table, 0)[c]
                 fixed[c] = w[0] * f[0] + w[2] * f[2] + w[4] * f[4] + w[5] * f[5] + w[6] * f[6] + w[13] * f[13]
                 scaled = f[5] + f[6]
                 wants[c] = w[1] * f[0] + w[3] * f[2] + (w[11] * scaled + w[12] * f[4] if SUIT[c] is not None else 0.0)
                 wizard[c] = w[15] * scaled
                 alone[c] = w[9] + w[14] * scaled + w[7] + w[8]
-            found = self._parts[(id(now), *key)] = (fixed, wants, wizard, alone)
+            found = self._parts[(id(table), *key)] = (fixed, wants, wizard, alone)
         return found
 
-    def choose(self, hand: list[str], now: dict[str, int], need: int, players: int) -> str:
+    def choose(self, hand: list[str], table: dict[str, int], need: int, players: int) -> str:
         key = (3 if players <= 3 else 4, need > 0)
-        fixed, wants, wizard, alone = self.parts(now, key)
+        fixed, wants, wizard, alone = self.parts(table, key)
         w = self.weights[key]
         top, bottom, share = w[7], w[8], w[10] / len(hand)
         ratio = need / len(hand)
