@@ -39,7 +39,14 @@ sys.path.insert(0, str(ROOT))
 from mudwiz.bots import make_policy  # noqa: E402
 from mudwiz.games.base import Phase  # noqa: E402
 from mudwiz.games.wizard.engine import Wizard  # noqa: E402
-from mudwiz.games.wizard.playouts import LEAD_FEATURES, SUIT, lead_features, pick, trick_tables  # noqa: E402
+from mudwiz.games.wizard.playouts import (  # noqa: E402
+    LEAD_FEATURES,
+    SUIT,
+    LeadModel,
+    lead_features,
+    pick,
+    trick_tables,
+)
 
 OUT = ROOT / "mudwiz" / "games" / "wizard" / "leads.py"
 RIDGE = 1e-3  # the weights' squared size, so weighted, is added to the mean loss: keeps unused features at 0
@@ -78,15 +85,19 @@ def play(args: tuple[int, int, bool, int | None]) -> list[dict[str, Any]]:
 
 
 def key_of(lead: dict[str, Any]) -> tuple[int, bool]:
-    return (3 if lead["players"] <= 3 else 4, lead["need"] > 0)
+    return LeadModel.key(lead["players"], lead["need"])
+
+
+def features(lead: dict[str, Any]) -> dict[str, list[float]]:
+    """Each card of the lead's hand and its features, as the model saw it (the power table of a trick not led)."""
+    return lead_features(lead["hand"], trick_tables(lead["trump"])[0][None], lead["need"])
 
 
 def rows(leads: Sequence[dict[str, Any]]) -> list[tuple[list[list[float]], int]]:
     """Each lead as its cards' features and the index of the card led."""
     out = []
     for lead in leads:
-        now = trick_tables(lead["trump"])[0][None]
-        found = lead_features(lead["hand"], now, lead["need"])
+        found = features(lead)
         cards = sorted(found)
         out.append(([found[c] for c in cards], cards.index(lead["card"])))
     return out
@@ -152,8 +163,7 @@ def agreement(leads: Sequence[dict[str, Any]], choose: Any) -> float:
 
 
 def ranked(lead: dict[str, Any], w: Sequence[float]) -> str:
-    now = trick_tables(lead["trump"])[0][None]
-    found = lead_features(lead["hand"], now, lead["need"])
+    found = features(lead)
     return max(found, key=lambda c: sum(a * b for a, b in zip(w, found[c], strict=True)))
 
 

@@ -137,8 +137,8 @@ def lead_features(hand: Sequence[str], table: dict[str, int], need: int) -> dict
     led (a trump's power is ``TRUMP_BASE`` and more). The plain form: :class:`LeadModel` computes the same faster."""
     suits: dict[str, list[int]] = {}
     for c in hand:
-        if SUIT[c] is not None:
-            suits.setdefault(SUIT[c] or "", []).append(RANK[c])
+        if (suit := SUIT[c]) is not None:
+            suits.setdefault(suit, []).append(RANK[c])
     wants = need / len(hand)
     wizard = WIZARD in hand
     found: dict[str, list[float]] = {}
@@ -197,8 +197,13 @@ class LeadModel:
             found = self._parts[(id(table), *key)] = (fixed, wants, wizard, alone)
         return found
 
+    @staticmethod
+    def key(players: int, need: int) -> tuple[int, bool]:
+        """Which set of weights a lead uses: 3 for three players, 4 for four and more; wanting tricks or not."""
+        return (3 if players <= 3 else 4, need > 0)
+
     def choose(self, hand: list[str], table: dict[str, int], need: int, players: int) -> str:
-        key = (3 if players <= 3 else 4, need > 0)
+        key = self.key(players, need)
         fixed, wants, wizard, alone = self.parts(table, key)
         w = self.weights[key]
         top, bottom, share = w[7], w[8], w[10] / len(hand)
