@@ -27,9 +27,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bots  # noqa: E402
 
 from mudwiz.games.base import Phase  # noqa: E402
-from mudwiz.games.wizard import playouts  # noqa: E402
+from mudwiz.games.wizard import bots as wizard_bots  # noqa: E402
+from mudwiz.games.wizard import levels, playouts  # noqa: E402
 
-_sample = playouts.Simulations.sample
 _game_class = bots.game_class
 
 
@@ -47,24 +47,23 @@ def with_oracle(mode: str) -> None:
 
         return build
 
-    def sample(self: playouts.Simulations, rng: random.Random) -> tuple[list[list[str]], list[int], float]:
-        hands, bids, weight = _sample(self, rng)
-        if mode == "all" or self.oracle_playing:  # type: ignore[attr-defined]
-            for seat in self.needs:
-                if seat != self.me:
-                    hands[seat] = list(current["game"].hands[seat])
-            weight = 1.0
-        return hands, bids, weight
+    class Oracle(playouts.Simulations):
+        def __init__(self, view: dict[str, Any], *args: Any, **kwargs: Any) -> None:
+            super().__init__(view, *args, **kwargs)
+            self.oracle_playing = view["phase"] == Phase.PLAYING
 
-    init = playouts.Simulations.__init__
-
-    def remember(self: playouts.Simulations, view: dict[str, Any], *args: Any, **kwargs: Any) -> None:
-        init(self, view, *args, **kwargs)
-        self.oracle_playing = view["phase"] == Phase.PLAYING  # type: ignore[attr-defined]
+        def sample(self, rng: random.Random) -> tuple[list[list[str]], list[int], float]:
+            hands, bids, weight = super().sample(rng)
+            if mode == "all" or self.oracle_playing:
+                for seat in self.needs:
+                    if seat != self.me:
+                        hands[seat] = list(current["game"].hands[seat])
+                weight = 1.0
+            return hands, bids, weight
 
     bots.game_class = game_class
-    playouts.Simulations.sample = sample  # type: ignore[method-assign]
-    playouts.Simulations.__init__ = remember  # type: ignore[method-assign]
+    for module in (wizard_bots, levels):  # where the levels build their simulations
+        setattr(module, "Simulations", Oracle)  # noqa: B010
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -6,7 +6,8 @@ docs/wizard.md."""
 
 from mudwiz.games.wizard.engine import Wizard
 
-# The modules on a move's path, compiled with mypyc (mudwiz/compiled.py reads this line as text).
-HOT = ("phases", "cards", "views", "engine")
+# The modules on a move's path, and on the bots' decisions' (the playouts and the race's arithmetic), compiled with
+# mypyc (mudwiz/compiled.py reads this line as text).
+HOT = ("phases", "cards", "views", "engine", "playouts", "racing")
 
 __all__ = ["Wizard"]

@@ -33,6 +33,7 @@ from mudwiz.games.wizard.playouts import (
     trick_lead,
     trick_tables,
 )
+from mudwiz.games.wizard.racing import paired_spread, weighted_sum
 
 
 class WizardEasy(WizardGood):
@@ -234,8 +235,7 @@ class WizardHard(WizardGood):
         self.spent = work
 
         def mean(row: list[float]) -> float:
-            w = weights[: len(row)]
-            return sum(a * b for a, b in zip(w, row, strict=True)) / (sum(w) or 1.0)
+            return weighted_sum(weights, row) / (sum(weights[: len(row)]) or 1.0)
 
         return {o: mean(rows[o]) for o in options}
 
@@ -243,7 +243,7 @@ class WizardHard(WizardGood):
                   keep: set[Any]) -> list[Any]:
         total = sum(weights) or 1.0
         squares = sum(w * w for w in weights) or 1.0
-        mean = {o: sum(a * b for a, b in zip(weights, rows[o], strict=True)) / total for o in alive}
+        mean = {o: weighted_sum(weights, rows[o]) / total for o in alive}
         leader = max(alive, key=mean.__getitem__)
         kept = []
         for o in alive:
@@ -251,7 +251,7 @@ class WizardHard(WizardGood):
             if o == leader or o in keep or gap <= 0:
                 kept.append(o)
                 continue
-            spread = sum(w * (x - y - gap) ** 2 for w, x, y in zip(weights, rows[leader], rows[o], strict=True))
+            spread = paired_spread(weights, rows[leader], rows[o], gap)
             error = max(1.0, math.sqrt(spread / total / (total * total / squares)))
             late = len(weights) >= self.prune_after and gap > self.prune
             if gap <= self.Z * error and not late:

@@ -11,8 +11,10 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
+from mypy_extensions import mypyc_attr
+
 from mudwiz.cards import rank_of, suit_of
-from mudwiz.games.base import Phase
+from mudwiz.games.base import Phase, shuffle
 from mudwiz.games.wizard.cards import DECK, HIDDEN, JESTER, WIZARD, lead_suit
 
 SUIT: dict[str, str | None] = {c: suit_of(c) for c in set(DECK.cards())}
@@ -306,7 +308,7 @@ def deal(pool: list[str], needs: dict[int, int], voids: dict[int, set[str]],
     conditional distribution, but close, and cheap enough to do hundreds of times a decision.)
     """
     cards = pool[:]
-    rng.shuffle(cards)
+    shuffle(rng, cards)  # rng.shuffle's draws, compiled
     hands: dict[int, list[str]] = {}
     for s in sorted(needs, key=lambda s: -len(voids.get(s, ()))):
         void = voids.get(s)
@@ -327,6 +329,7 @@ def deal(pool: list[str], needs: dict[int, int], voids: dict[int, set[str]],
     return hands
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # ``easy``'s memory, which forgets voids, is one
 class RoundMemory:
     """What a player at the table has seen this round: the cards of every trick, and who showed a void."""
 
@@ -370,6 +373,7 @@ def trick_best(trick: list[str], trump: str | None) -> int:
     return max((power(c, lead, trump) for c in trick), default=-1)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # bench/wizard_oracle.py's, which deals the real hands, is one
 class Simulations:
     """Everything the simulations need from one view: seats, known cards, the unseen pool, bids to aim for."""
 
