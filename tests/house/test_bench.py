@@ -252,22 +252,29 @@ def test_open_play_finds_the_card_that_makes_the_bid() -> None:
     assert not open_play([["N", "N"], ["B1", "B2"], ["G2", "G3"]], 0, "R", [1, 0, 0], 0)
 
 
-def test_leads_bench_records_hards_leads_and_fits_them(tmp_path: Path) -> None:
-    """A tiny run of bench/leads.py: a short game of ``hard`` self-play, every lead with a choice saved (the card led
-    is in the hand it was led from), fitted and printed; a second run fits from the saved leads alone."""
-    saved = tmp_path / "leads.jsonl"
+def test_play_model_bench_records_hards_choices_and_fits_them(tmp_path: Path) -> None:
+    """A tiny run of bench/play_model.py: a short game of ``hard`` self-play, every lead with a choice and every
+    follow wanting tricks saved (the card played is in the hand it was played from), fitted and printed; a second
+    run fits from the saved choices alone."""
+    saved = tmp_path / "play.jsonl"
     out = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "leads.py"), "--players", "3", "--games", "1", "--rounds", "5",
+        [sys.executable, str(ROOT / "bench" / "play_model.py"), "--players", "3", "--games", "1", "--rounds", "6",
          "--seed", "7000", "--thumb", "--save", str(saved)],
         capture_output=True, text=True, timeout=120, check=True,
     ).stdout
-    leads = [json.loads(line) for line in saved.read_text().splitlines()]
-    assert leads and all(lead["card"] in lead["hand"] and lead["players"] == 3 for lead in leads)
-    # five rounds of 1 to 5 cards: a lead a trick, each trick of a round after the first but its last has a choice
-    assert len(leads) <= 1 + 2 + 3 + 4 + 5
-    found = re.findall(r"^3 players, wanting (tricks|none): (\d+) leads; the model picks hard's lead [\d.]+ % "
+    seen = [json.loads(line) for line in saved.read_text().splitlines()]
+    assert seen and all(c["card"] in c["hand"] and c["players"] == 3 for c in seen)
+    leads = [c for c in seen if c["kind"] == "lead"]
+    follows = [c for c in seen if c["kind"] == "follow"]
+    # six rounds of 1 to 6 cards: a lead a trick, each trick of a round after the first but its last has a choice
+    assert leads and len(leads) <= 1 + 2 + 3 + 4 + 5 + 6
+    assert follows and all(c["trick"] and c["need"] > 0 for c in follows)
+    found = re.findall(r"^leads, 3 players, wanting (tricks|none): (\d+) leads; the model picks hard's lead [\d.]+ % "
                        r"\(held out: [\d.]+ %\), the rule of thumb [\d.]+ %$", out, re.M)
     assert sum(int(n) for _, n in found) == len(leads), out
-    again = subprocess.run([sys.executable, str(ROOT / "bench" / "leads.py"), "--load", str(saved)],
+    ducks = re.findall(r"^ducks, 3 players: (\d+) follows that could take the trick or not; the model's call is "
+                       r"hard's [\d.]+ % \(held out: [\d.]+ %\), always taking [\d.]+ %$", out, re.M)
+    assert ducks and 0 < int(ducks[0]) <= len(follows), out
+    again = subprocess.run([sys.executable, str(ROOT / "bench" / "play_model.py"), "--load", str(saved)],
                            capture_output=True, text=True, timeout=120, check=True).stdout
     assert again == out

@@ -133,10 +133,10 @@ def _expected(sims: Simulations, deals: list[tuple[list[list[str]], list[int], f
         aims[sims.me] = bid
         if opening:
             won = playout([h[:] for h in hands], [], sims.leader, sims.trump, aims, [0] * sims.n,
-                          leads=sims.leads)[sims.me]
+                          model=sims.model)[sims.me]
         else:
             won = playout([h[:] for h in hands], sims.trick, sims.leader, sims.trump, aims, sims.tricks[:], first,
-                          leads=sims.leads)[sims.me]
+                          model=sims.model)[sims.me]
         tricks += weight * won
         score += weight * round_score(bid, won)
         weights += weight
@@ -161,7 +161,7 @@ def _bid(bot: WizardHard, view: dict[str, Any], action: str, memory: RoundMemory
     choice = bot.choose(view) or action
     hard = int(choice.split()[1])
     yield
-    sims = Simulations(view, memory, first_leader=True, leads=bot.leads_for(len(view["players"])))
+    sims = Simulations(view, memory, first_leader=True, model=bot.MODEL)
     deals = yield from _deals(sims, rng, samples)
     tricks_y, score_y = _expected(sims, deals, yours, None, True)
     tricks_h, score_h = _expected(sims, deals, hard, None, True)
@@ -180,8 +180,7 @@ def _play(bot: WizardHard, view: dict[str, Any], action: str, memory: RoundMemor
         bot.choose({**view, "legal": []})
         return None
     # weighed and played out as hard weighs and plays them
-    sims = Simulations(view, memory, first_leader=False, misplay=WizardHard.MISPLAY,
-                       leads=bot.leads_for(len(view["players"])))
+    sims = Simulations(view, memory, first_leader=False, misplay=WizardHard.MISPLAY, model=bot.MODEL)
     cards = sims.distinct(legal)
     if len(cards) < 2:
         bot.choose({**view, "legal": []})

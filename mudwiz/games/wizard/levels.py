@@ -3,8 +3,9 @@
 ``easy`` plays like a casual person rather than a random one: the same simulations, far fewer of them, and
 seeded, human mistakes — it overbids a strong-looking hand, leads its highest card to "get it over with", and
 forgets who has shown a void. ``hard`` searches the same simulations as a race (options compared deal by deal,
-the clearly worse dropped) over deals weighed by the cards the others have played, bounded by the cards its
-playouts play, and says what it makes of each bid and card (:meth:`WizardHard.judge_bid`,
+the clearly worse dropped) over deals weighed by the cards the others have played, in playouts where every player
+leads and lets tricks go as ``hard`` itself does (:class:`mudwiz.games.wizard.playouts.PlayModel`), bounded by the
+cards its playouts play, and says what it makes of each bid and card (:meth:`WizardHard.judge_bid`,
 :meth:`WizardHard.judge_card`); docs/bots.md has what it measures. Neither sees more
 than its own view.
 """
@@ -19,9 +20,9 @@ from typing import Any, NamedTuple
 
 from mudwiz.games.wizard.bots import WizardGood
 from mudwiz.games.wizard.cards import round_score
-from mudwiz.games.wizard.leads import LEAD_WEIGHTS
+from mudwiz.games.wizard.play_weights import DUCK_WEIGHTS, LEAD_WEIGHTS
 from mudwiz.games.wizard.playouts import (
-    LeadModel,
+    PlayModel,
     RoundMemory,
     Simulations,
     order,
@@ -96,12 +97,20 @@ class CardJudgement(NamedTuple):
     card: str
 
 
+def fitted(lead_sets: frozenset[int], duck_sets: frozenset[int]) -> tuple[dict[tuple[int, bool], tuple[float, ...]],
+                                                                          dict[int, tuple[float, ...]]]:
+    """The lead and duck weights (mudwiz/games/wizard/play_weights.py) of the table sizes named (3, 4: four and
+    more)."""
+    return ({key: w for key, w in LEAD_WEIGHTS.items() if key[0] in lead_sets},
+            {key: w for key, w in DUCK_WEIGHTS.items() if key in duck_sets})
+
+
 class WizardHard(WizardGood):
     """``normal``'s simulations, searched as a race: every option (bid or card) is played out over the same deals,
     and an option is dropped as soon as it is behind the leader by more than its paired differences' noise, so the
     deals go to the close calls. A decision is bounded by the cards its playouts play (``work``), not the clock."""
 
-    # A decision stops once its playouts have played this many cards (a p99 of about 0.2 s of CPU on this project's
+    # A decision stops once its playouts have played this many cards (a p99 of 0.1 to 0.2 s of CPU on this project's
     # busy 2-core machine): the largest decisions (a first card of 15 with ten distinct choices) get a hundred or
     # two deals a card, the small ones up to ``max_samples``. ``normal``, unbounded, spends up to three times as much.
     WORK = 85_000
@@ -109,11 +118,14 @@ class WizardHard(WizardGood):
     # A deal's weight is multiplied by this for each card another player has played this round that the playout
     # policy, holding that player's cards in the deal, would not have played (:meth:`Simulations.explained`).
     MISPLAY = 0.6
-    # How every player leads in its playouts and in its reading of the others' cards with three players: learnt from
-    # its own leads. With four it made no more bids on seeds fixed in advance, at half as much CPU again, so four
-    # and more keep the rule of thumb (docs/bots.md, "How `hard` leads").
-    LEADS = LeadModel(LEAD_WEIGHTS)
-    LEAD_PLAYERS = frozenset({3})
+    # How every player leads and when it lets a trick go in its playouts and in its reading of the others' cards:
+    # learnt from its own play (docs/bots.md, "How `hard` leads and ducks"). The lead weights of three players only:
+    # with four, leading by them made no more bids on seeds fixed in advance, at half as much CPU again, so four and
+    # more lead by the rule of thumb. The duck weights of three players only, the same way: with four they made no
+    # more bids on tuning seeds.
+    LEAD_SETS = frozenset({3})
+    DUCK_SETS = frozenset({3})
+    MODEL = PlayModel(*fitted(LEAD_SETS, DUCK_SETS))
 
     def __init__(self, game: str, rng: random.Random, budget: float | None = None, max_samples: int = 600) -> None:
         super().__init__(game, rng, budget, max_samples)
@@ -124,14 +136,10 @@ class WizardHard(WizardGood):
         return f"bid {self.judge_bid(view).bid}"
 
     def simulations(self, view: dict[str, Any], first_leader: bool) -> Simulations:
-        return Simulations(view, self.memory, first_leader, self.MISPLAY, self.leads_for(len(view["players"])))
+        return Simulations(view, self.memory, first_leader, self.MISPLAY, self.MODEL)
 
     def choose_card(self, view: dict[str, Any]) -> str:
         return "play " + self.judge_card(view).card
-
-    def leads_for(self, players: int) -> LeadModel | None:
-        """The lead model its playouts use at a table of ``players`` (None: the rule of thumb)."""
-        return self.LEADS if players in self.LEAD_PLAYERS else None
 
     # ------------------------------------------------------------ the judgements (also for a coach)
 
@@ -151,7 +159,7 @@ class WizardHard(WizardGood):
             hands, bids, weight = sims.sample(self.rng)
             deals.append((order(hands, sims.trump), bids, weight))
             total += weight * playout([h[:] for h in hands], [], sims.leader, sims.trump, bids, [0] * n, None, True,
-                                      sims.leads)[me]
+                                      sims.model)[me]
             weights += weight
         mean = total / weights if weights else quick_estimate(sims.hand, sims.trump, n)
         candidates = [b for b in legal if abs(b - mean) < 1.5] or [min(legal, key=lambda b: (abs(b - mean), b))]
@@ -172,7 +180,7 @@ class WizardHard(WizardGood):
             aims = bids[:]
             aims[me] = bid
             return round_score(bid, playout([h[:] for h in hands], [], sims.leader, sims.trump, aims, [0] * n, None,
-                                            True, sims.leads)[me])
+                                            True, sims.model)[me])
 
         values = self.race(candidates, sample, score, per, deadline, keep, per * len(deals))
         best = max(values, key=lambda b: (values[b], -abs(b - mean)))
@@ -193,7 +201,7 @@ class WizardHard(WizardGood):
         powers, worth = trick_tables(sims.trump)
         default = pick(sorted(sims.hand, key=worth.__getitem__, reverse=True), trick_lead(trick),
                        trick_best(trick, sims.trump), powers[trick_lead(trick)], bid - sims.tricks[me], len(trick),
-                       sims.n, sims.leads)
+                       sims.n, sims.model)
         default = next((c for c in cards if sims.same(c, default)), cards[0])
         if len(cards) == 1:
             return CardJudgement(dict.fromkeys(legal, 0.0), cards[0])
@@ -206,7 +214,7 @@ class WizardHard(WizardGood):
         def score(deal: tuple[list[list[str]], list[int], float], card: str) -> float:
             hands, bids, _ = deal
             return round_score(bid, playout([h[:] for h in hands], sims.trick, sims.leader, sims.trump, bids,
-                                            sims.tricks[:], card, True, sims.leads)[me])
+                                            sims.tricks[:], card, True, sims.model)[me])
 
         values = self.race(cards, sample, score, per, time.perf_counter() + self.budget, set(), 0)
         top = max(values.values())

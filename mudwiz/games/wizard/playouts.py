@@ -85,13 +85,14 @@ _FOLLOWING = {suit: _SUITED[suit] | {WIZARD, JESTER} for suit in DECK.suits}  # 
 
 
 def pick(hand: list[str], lead: str | None, best: int, now: dict[str, int], need: int, played: int,
-         players: int, leads: LeadModel | None = None) -> str:
+         players: int, model: PlayModel | None = None) -> str:
     """The playout policy: a quick choice for any player in a simulation, aiming at ``need`` more tricks.
 
     Wanting tricks: lead the strongest card, or take the trick with the cheapest card that beats it.
     Not wanting: lead the weakest card, or shed the strongest card that still loses.
     Needing no more tricks than the Wizards in hand: win with the Wizards only, ducking with everything else.
-    ``leads``, if given, chooses every other lead instead (``hard``'s playouts: :class:`LeadModel`).
+    ``model``, if given, chooses every other lead instead, and when to let a trick go that the rule would take
+    (``hard``'s playouts: :class:`PlayModel`).
     ``hand`` is sorted strongest first (by ``strength``), and ``now`` is the power table for ``lead``: among
     cards that beat the trick, power and strength rank alike, so scanning the hand replaces sorting it.
     """
@@ -111,12 +112,16 @@ def pick(hand: list[str], lead: str | None, best: int, now: dict[str, int], need
                 return card
         return WIZARD if best < WIZARD_POWER else others[0]
     if played == 0:
-        if leads is not None:
-            return leads.choose(hand, now, need, players)
+        if model is not None:
+            return model.lead(hand, now, need, players)
         return legal[0] if need > 0 else legal[-1]
     if need > 0:
         for card in reversed(legal):
             if now[card] > best:
+                if model is not None and now[legal[-1]] <= best and model.duck(
+                        hand, legal, card, best, now, need, played == players - 1, players):
+                    return legal[-1]  # the weakest card, which loses
+
                 return card
         return legal[-1]
     for card in legal:
@@ -125,10 +130,10 @@ def pick(hand: list[str], lead: str | None, best: int, now: dict[str, int], need
     return legal[0] if played == players - 1 else legal[-1]
 
 
-# What :class:`LeadModel` weighs, for each card a hand could lead: a Wizard, a Jester, a trump, its rank ((rank - 7)
+# What :class:`PlayModel` weighs, for each card a hand could lead: a Wizard, a Jester, a trump, its rank ((rank - 7)
 # / 6, from -1 to 1) as a side card or a trump, the highest or lowest of its suit in hand, alone in its suit, its
 # suit's cards over the hand's, a side suit's 13, holding a Wizard; "wants" is the tricks still wanted over the hand.
-# bench/leads.py fits the weights from ``hard``'s own leads.
+# bench/play_model.py fits the weights from ``hard``'s own leads.
 LEAD_FEATURES = ("wizard", "wizard_x_wants", "jester", "jester_x_wants", "trump", "side_rank", "trump_rank",
                  "top_of_suit", "bottom_of_suit", "alone", "suit_share", "rank_x_wants", "trump_x_wants", "side_13",
                  "alone_x_rank", "rank_with_wizard")
@@ -136,7 +141,7 @@ LEAD_FEATURES = ("wizard", "wizard_x_wants", "jester", "jester_x_wants", "trump"
 
 def lead_features(hand: Sequence[str], table: dict[str, int], need: int) -> dict[str, list[float]]:
     """Each card of ``hand`` (any order) and its :data:`LEAD_FEATURES`; ``table`` is the power table of a trick not yet
-    led (a trump's power is ``TRUMP_BASE`` and more). The plain form: :class:`LeadModel` computes the same faster."""
+    led (a trump's power is ``TRUMP_BASE`` and more). The plain form: :class:`PlayModel` computes the same faster."""
     suits: dict[str, list[int]] = {}
     for c in hand:
         if (suit := SUIT[c]) is not None:
@@ -166,20 +171,75 @@ def lead_features(hand: Sequence[str], table: dict[str, int], need: int) -> dict
     return found
 
 
-class LeadModel:
-    """How ``hard``'s playouts lead: the card whose :func:`lead_features` score highest under weights fitted to the
-    leads ``hard`` itself made (bench/leads.py; one set for three players, one for four and more, each for wanting
-    no more tricks and for wanting some). The rule of thumb (the strongest card when wanting tricks, the weakest
-    when not) picks ``hard``'s lead about half the time: ``hard``, like people, keeps its Wizards for later tricks
-    and leads low from its short side suits, towards a void. The per-card parts of the score are looked up (per
-    trump and weights), the parts that depend on the hand are summed over it in two passes: a lead costs a few
-    microseconds. ``choose`` takes the hand sorted strongest first, as :func:`pick` does."""
+# What :class:`PlayModel` weighs when a player following wants tricks and could take this one or let it go: the
+# cheapest card that takes it (a Wizard, a trump, its rank as above, the highest of its suit in hand), the tricks
+# still wanted over the hand (and just one), playing last, the Wizards and trumps of 11 and up over the tricks
+# wanted, the share of the cards it may play that take the trick, the hand's size, a Jester at hand.
+DUCK_FEATURES = ("bias", "wizard", "trump", "rank", "wants", "need_1", "last", "strong_over_need", "top_of_suit",
+                 "winners_share", "hand_10", "rank_x_wants", "last_x_wants", "trump_x_wants", "wizard_x_wants",
+                 "jester_at_hand")
 
-    def __init__(self, weights: Mapping[tuple[int, bool], Sequence[float]]) -> None:
-        self.weights = {key: tuple(w) for key, w in weights.items()}
-        for w in self.weights.values():
+
+def duck_features(hand: list[str], legal: list[str], card: str, best: int, table: dict[str, int], need: int,
+                  last: bool) -> list[float]:
+    """The :data:`DUCK_FEATURES` of a choice between taking the trick with ``card`` (the cheapest of ``legal`` that
+    takes it; ``table``: the trick's power table, ``best``: the power to beat) and letting it go; ``last``: the
+    player plays the trick's last card."""
+    size = len(hand)
+    wants = need / size
+    wizard = 1.0 if card == WIZARD else 0.0
+    suit = SUIT[card]
+    trump = 1.0 if wizard == 0.0 and table[card] >= TRUMP_BASE else 0.0
+    rank = (RANK[card] - 7) / 6 if suit is not None else 0.0
+    strong = 0
+    top = 1.0
+    jester = 0.0
+    for c in hand:
+        if c == WIZARD:
+            strong += 1
+        elif c == JESTER:
+            jester = 1.0
+        else:
+            if table[c] >= TRUMP_BASE and RANK[c] >= 11:
+                strong += 1
+            if SUIT[c] == suit and RANK[c] > RANK[card]:
+                top = 0.0
+    winners = 0
+    for c in legal:
+        if table[c] > best:
+            winners += 1
+    after = 1.0 if last else 0.0
+    return [1.0, wizard, trump, rank, wants, 1.0 if need == 1 else 0.0, after, min(strong / need, 2.0),
+            top if suit is not None else 0.0, winners / len(legal), size / 10, rank * wants, after * wants,
+            trump * wants, wizard * wants, jester]
+
+
+class PlayModel:
+    """How ``hard``'s playouts lead, and when they let a trick go, as ``hard`` itself does: weights fitted to its own
+    leads and follows (bench/play_model.py) where the rule of thumb of :func:`pick` guesses it worst.
+
+    A lead: the card whose :func:`lead_features` score highest (a set of weights for three players and one for four
+    and more, each wanting no more tricks or some; without a set, the rule of thumb: the strongest card when wanting
+    tricks, the weakest when not). ``hard``, like people, keeps its Wizards for later tricks and leads low from its
+    short side suits, towards a void. The per-card parts of the score are looked up (per trump and weights), the
+    parts that depend on the hand are summed over it in two passes: a lead costs a few microseconds.
+
+    A duck: following, wanting tricks, with a card that takes the trick and one that does not, the rule takes it
+    with its cheapest winner; ``hard`` lets more than half such tricks go, keeping its Wizards and high trumps for
+    later when few tricks are wanted from a long hand. Ducked when the :func:`duck_features` score under the
+    weights for the table's size is below 0 (a logistic model of taking; no weights: always taken).
+    Both take the hand sorted strongest first, as :func:`pick` does."""
+
+    def __init__(self, leads: Mapping[tuple[int, bool], Sequence[float]],
+                 ducks: Mapping[int, Sequence[float]] | None = None) -> None:
+        self.leads = {key: tuple(w) for key, w in leads.items()}
+        self.ducks = {key: tuple(w) for key, w in (ducks or {}).items()}
+        for w in self.leads.values():
             if len(w) != len(LEAD_FEATURES):
                 raise ValueError(f"lead weights need {len(LEAD_FEATURES)} numbers, not {len(w)}")
+        for w in self.ducks.values():
+            if len(w) != len(DUCK_FEATURES):
+                raise ValueError(f"duck weights need {len(DUCK_FEATURES)} numbers, not {len(w)}")
         # keyed by the power table's id: :func:`trick_tables` keeps each one for the life of the process
         self._parts: dict[tuple[int, int, bool], tuple[dict[str, float], ...]] = {}
 
@@ -187,7 +247,7 @@ class LeadModel:
         """The score's parts that depend on the card alone: fixed, × wants, holding a Wizard, alone in its suit."""
         found = self._parts.get((id(table), *key))
         if found is None:
-            w = self.weights[key]
+            w = self.leads[key]
             fixed, wants, wizard, alone = {}, {}, {}, {}
             for c in table:
                 f = lead_features([c], table, 0)[c]
@@ -200,14 +260,33 @@ class LeadModel:
         return found
 
     @staticmethod
-    def key(players: int, need: int) -> tuple[int, bool]:
-        """Which set of weights a lead uses: 3 for three players, 4 for four and more; wanting tricks or not."""
+    def lead_key(players: int, need: int) -> tuple[int, bool]:
+        """Which set of lead weights a lead uses: 3 for three players, 4 for four and more; wanting tricks or not."""
         return (3 if players <= 3 else 4, need > 0)
 
-    def choose(self, hand: list[str], table: dict[str, int], need: int, players: int) -> str:
-        key = self.key(players, need)
+    @staticmethod
+    def duck_key(players: int) -> int:
+        """Which set of duck weights a follow uses: 3 for three players, 4 for four and more."""
+        return 3 if players <= 3 else 4
+
+    def duck(self, hand: list[str], legal: list[str], card: str, best: int, table: dict[str, int], need: int,
+             last: bool, players: int) -> bool:
+        """Whether to let the trick go though ``card`` would take it and tricks are still wanted."""
+        w = self.ducks.get(self.duck_key(players))
+        if w is None:
+            return False
+        f = duck_features(hand, legal, card, best, table, need, last)
+        score = 0.0
+        for i in range(len(f)):
+            score += w[i] * f[i]
+        return score < 0.0
+
+    def lead(self, hand: list[str], table: dict[str, int], need: int, players: int) -> str:
+        key = self.lead_key(players, need)
+        if key not in self.leads:
+            return hand[0] if need > 0 else hand[-1]
         fixed, wants, wizard, alone = self.parts(table, key)
-        w = self.weights[key]
+        w = self.leads[key]
         top, bottom, share = w[7], w[8], w[10] / len(hand)
         ratio = need / len(hand)
         counts: dict[str, int] = {}
@@ -247,12 +326,12 @@ class LeadModel:
 
 def playout(hands: list[list[str]], trick: list[tuple[int, str]], leader: int, trump: str | None,
             bids: list[int], tricks: list[int], first: str | None = None, ordered: bool = False,
-            leads: LeadModel | None = None) -> list[int]:
+            model: PlayModel | None = None) -> list[int]:
     """Play the round out from a partly played ``trick`` (``first``: the card the next player plays).
 
     ``hands`` and ``tricks`` are consumed (pass copies); returns the tricks each seat ends the round with.
     ``ordered``: each hand is already sorted strongest first (by ``strength``), as :func:`order` leaves it.
-    ``leads``: how every player leads (:func:`pick`'s rule of thumb if None).
+    ``model``: how every player leads and when it ducks (:func:`pick`'s rule of thumb if None).
     """
     n = len(hands)
     powers, worth = trick_tables(trump)
@@ -276,7 +355,7 @@ def playout(hands: list[list[str]], trick: list[tuple[int, str]], leader: int, t
             if first is not None:
                 card, first = first, None
             else:
-                card = pick(hand, lead, best, power_now, bids[seat] - tricks[seat], played, n, leads)
+                card = pick(hand, lead, best, power_now, bids[seat] - tricks[seat], played, n, model)
             hand.remove(card)
             if lead is None and card != JESTER:
                 lead = NO_LEAD if card == WIZARD else SUIT[card]
@@ -378,7 +457,7 @@ class Simulations:
     """Everything the simulations need from one view: seats, known cards, the unseen pool, bids to aim for."""
 
     def __init__(self, view: dict[str, Any], memory: RoundMemory, first_leader: bool, misplay: float = 1.0,
-                 leads: LeadModel | None = None) -> None:
+                 model: PlayModel | None = None) -> None:
         players = view["players"]
         names = [p["name"] for p in players]
         self.n = len(players)
@@ -417,7 +496,7 @@ class Simulations:
         self.voids = {names.index(p): s for p, s in voids.items() if p in names}
         self.given = [p["bid"] for p in players]
         self.bids = [b if b is not None else 0 for b in self.given]
-        self.misplay, self.leads = misplay, leads  # leads: how the players lead, in playouts and in the reading
+        self.misplay, self.model = misplay, model  # how the players lead and duck, in playouts and in the reading
         self.observed: list[Observed] = []  # the dealt seats' cards this round, as the policy saw each (``explained``)
         if view["phase"] == Phase.PLAYING and misplay < 1.0:
             self.observed = self.observe([[(names.index(p), c) for p, c in memory.tricks[k] if p in names]
@@ -496,7 +575,7 @@ class Simulations:
         for seat, card, lead, table, best, need, place in self.observed:
             hand = held[seat]
             if card in hand:
-                choice = pick(hand, lead, best, table, need, place, self.n, self.leads)
+                choice = pick(hand, lead, best, table, need, place, self.n, self.model)
                 if choice != card and (SUIT[choice] is None or SUIT[choice] != SUIT[card]
                                        or (table[choice] > best) != (table[card] > best)):
                     weight *= self.misplay
