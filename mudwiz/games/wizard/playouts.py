@@ -121,7 +121,6 @@ def pick(hand: list[str], lead: str | None, best: int, now: dict[str, int], need
                 if model is not None and now[legal[-1]] <= best and model.duck(
                         hand, legal, card, best, now, need, played == players - 1, players):
                     return legal[-1]  # the weakest card, which loses
-
                 return card
         return legal[-1]
     for card in legal:
