@@ -87,9 +87,9 @@ def module_text(game: str, levels: dict[str, tuple[float, float]], games: int, s
     row = "{\n" + "".join(f"    {level!r}: ({mu:.3f}, {sigma:.3f}),\n" for level, (mu, sigma) in levels.items()) + "}"
     title = game_class(game).title
     return (f'"""{title}\'s bot levels\' fixed ratings: level -> (mu, sigma), on the players\' openskill scale.\n\n'
-            f"Written by ``python bench/ratings.py --games {games} --seed {seed}{flags} --write`` (bots against bots, "
-            f"rated with\nmudwiz/ratings.py's model); never changed by the games people play. A level not here plays "
-            f'as a fresh rating.\n"""\n\nBOT_RATINGS: dict[str, tuple[float, float]] = {row}\n')
+            f"Written by ``python bench/ratings.py --only {game} --games {games} --seed {seed}{flags} --write``\n"
+            f"(bots against bots, rated with mudwiz/ratings.py's model); never changed by the games people play. A "
+            f'level\nnot here plays as a fresh rating.\n"""\n\nBOT_RATINGS: dict[str, tuple[float, float]] = {row}\n')
 
 
 def main(argv: Sequence[str] | None = None) -> None:

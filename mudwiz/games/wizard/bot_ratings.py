@@ -1,12 +1,13 @@
 """Wizard's bot levels' fixed ratings: level -> (mu, sigma), on the players' openskill scale.
 
-Written by ``python bench/ratings.py --games 24 --seed 5000 --option rounds=5 --write`` (bots against bots, rated with
-mudwiz/ratings.py's model); never changed by the games people play. A level not here plays as a fresh rating.
+Written by ``python bench/ratings.py --only wizard --games 1000 --seed 5000 --option rounds=10 --write``
+(bots against bots, rated with mudwiz/ratings.py's model); never changed by the games people play. A level
+not here plays as a fresh rating.
 """
 
 BOT_RATINGS: dict[str, tuple[float, float]] = {
-    'random': (8.365, 6.178),
-    'easy': (22.521, 5.972),
-    'normal': (32.357, 6.222),
-    'hard': (33.797, 6.528),
+    'random': (-8.281, 2.438),
+    'easy': (34.575, 1.782),
+    'normal': (40.429, 1.718),
+    'hard': (40.861, 1.737),
 }
