@@ -207,6 +207,11 @@ class Hand:
     def __call__(self, session: Session, node: str, text: str) -> bool:
         moving = ready_to_move(session, text)
         if moving is None or not os.path.exists(socket_path(self.directory, node)):
+            protocol = framing_of(session)
+            why = (unmovable(protocol) if protocol is not None else None) or (
+                "no handoff socket" if moving is not None  # i18n: not text (the log's reason)
+                else "not the line acted on, or not movable now")  # i18n: not text (the log's reason)
+            log.info("{name} not handed to {node} ({why}): a visitor there", name=session.name, node=node, why=why)
             return False
         protocol, line = moving
         protocol.flush()  # what this process said to the user so far goes first
