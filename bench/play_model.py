@@ -42,20 +42,20 @@ sys.path.insert(0, str(ROOT))
 from mudwiz.bots import make_policy  # noqa: E402
 from mudwiz.games.base import Phase  # noqa: E402
 from mudwiz.games.wizard.engine import Wizard  # noqa: E402
+from mudwiz.games.wizard.levels import WizardHard  # noqa: E402
 from mudwiz.games.wizard.playouts import (  # noqa: E402
-    _FOLLOWING,
-    _SUITED,
     DUCK_FEATURES,
     LEAD_FEATURES,
-    NO_LEAD,
     SUIT,
-    WIZARD,
     PlayModel,
     duck_features,
     lead_features,
     pick,
+    playable,
+    trick_best,
     trick_lead,
     trick_tables,
+    wizards_only,
 )
 
 OUT = ROOT / "mudwiz" / "games" / "wizard" / "play_weights.py"
@@ -71,6 +71,7 @@ def play(args: tuple[int, int, bool, int | None]) -> list[dict[str, Any]]:
     engine = Wizard([f"p{i}" for i in range(players)], {"rounds": rounds} if rounds else {}, seed)
     bots = [make_policy("hard", "wizard", random.Random(rng.randrange(2**32))) for _ in range(players)]
     for bot in bots if thumb else ():
+        assert isinstance(bot, WizardHard)
         bot.MODEL = PlayModel({})
     found: list[dict[str, Any]] = []
     while not engine.finished:
@@ -126,14 +127,11 @@ def duck_choice(follow: dict[str, Any]) -> tuple[list[float], bool] | None:
     trick = follow["trick"]
     lead = trick_lead(trick)
     table = powers[lead]
-    best = max(table[c] for c in trick)
+    best = trick_best(trick, follow["trump"])
     hand = sorted(follow["hand"], key=worth.__getitem__, reverse=True)
     need = follow["need"]
-    if lead is None or lead == NO_LEAD or _SUITED[lead].isdisjoint(hand):
-        legal = hand
-    else:
-        legal = [c for c in hand if c in _FOLLOWING[lead]]
-    if table[legal[-1]] > best or 0 < need < len(hand) and legal[0] == WIZARD and hand.count(WIZARD) >= need:
+    legal = playable(hand, lead)
+    if table[legal[-1]] > best or wizards_only(hand, legal, need):
         return None
     card = next((c for c in reversed(legal) if table[c] > best), None)
     if card is None:
@@ -272,17 +270,17 @@ def main(argv: Sequence[str] | None = None) -> None:
         print(f"  weights: {named}")
     duck_weights: dict[int, list[float]] = {}
     follows = [c for c in seen if c.get("kind") == "follow"]
-    for key in sorted({PlayModel.duck_key(f["players"]) for f in follows}):
-        choices = [d for f in follows if PlayModel.duck_key(f["players"]) == key and (d := duck_choice(f))]
+    for size in sorted({PlayModel.duck_key(f["players"]) for f in follows}):
+        choices = [d for f in follows if PlayModel.duck_key(f["players"]) == size and (d := duck_choice(f))]
         if not choices:
             continue
         cut = len(choices) * 3 // 4
-        held, duck_weights[key] = fit(duck_rows(choices[:cut])), fit(duck_rows(choices))
-        print(f"ducks, {key}{'+' if key == 4 else ''} players: {len(choices)} follows that could take the trick or "
-              f"not; the model's call is hard's {100 * calls(choices, duck_weights[key]):.1f} % (held out: "
+        held, duck_weights[size] = fit(duck_rows(choices[:cut])), fit(duck_rows(choices))
+        print(f"ducks, {size}{'+' if size == 4 else ''} players: {len(choices)} follows that could take the trick or "
+              f"not; the model's call is hard's {100 * calls(choices, duck_weights[size]):.1f} % (held out: "
               f"{100 * calls(choices[cut:], held):.1f} %), always taking "
               f"{100 * sum(took for _, took in choices) / len(choices):.1f} %")
-        named = ", ".join(f"{name} {x:+.2f}" for name, x in zip(DUCK_FEATURES, duck_weights[key], strict=True))
+        named = ", ".join(f"{name} {x:+.2f}" for name, x in zip(DUCK_FEATURES, duck_weights[size], strict=True))
         print(f"  weights: {named}")
     if args.write and lead_weights:
         OUT.write_text(module_text(lead_weights, duck_weights, args.load))

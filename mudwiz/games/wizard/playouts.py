@@ -84,6 +84,21 @@ _SUITED = {suit: frozenset(c for c in SUIT if SUIT[c] == suit) for suit in DECK.
 _FOLLOWING = {suit: _SUITED[suit] | {WIZARD, JESTER} for suit in DECK.suits}  # what may be played to its lead
 
 
+def playable(hand: list[str], lead: str | None) -> list[str]:
+    """The cards of ``hand`` that may go to a trick led in ``lead`` (in the hand's order): its suit, a Wizard or a
+    Jester while the hand holds the suit, any card otherwise (or when nothing is led yet)."""
+    if lead is None or lead == NO_LEAD or _SUITED[lead].isdisjoint(hand):
+        return hand
+    may = _FOLLOWING[lead]
+    return [c for c in hand if c in may]
+
+
+def wizards_only(hand: list[str], legal: list[str], need: int) -> bool:
+    """Whether :func:`pick` takes the tricks still wanted with the Wizards alone (no more wanted than it holds, and
+    some card besides them in hand), ducking with everything else."""
+    return 0 < need < len(hand) and legal[0] == WIZARD and hand.count(WIZARD) >= need
+
+
 def pick(hand: list[str], lead: str | None, best: int, now: dict[str, int], need: int, played: int,
          players: int, model: PlayModel | None = None) -> str:
     """The playout policy: a quick choice for any player in a simulation, aiming at ``need`` more tricks.
@@ -96,14 +111,10 @@ def pick(hand: list[str], lead: str | None, best: int, now: dict[str, int], need
     ``hand`` is sorted strongest first (by ``strength``), and ``now`` is the power table for ``lead``: among
     cards that beat the trick, power and strength rank alike, so scanning the hand replaces sorting it.
     """
-    if lead is None or lead == NO_LEAD or _SUITED[lead].isdisjoint(hand):
-        legal = hand
-    else:
-        may = _FOLLOWING[lead]
-        legal = [c for c in hand if c in may]
+    legal = playable(hand, lead)
     if len(legal) == 1:
         return legal[0]
-    if 0 < need < len(hand) and legal[0] == WIZARD and hand.count(WIZARD) >= need:
+    if wizards_only(hand, legal, need):
         others = [c for c in legal if c != WIZARD]
         if played == 0 or not others:
             return WIZARD
